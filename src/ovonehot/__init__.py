@@ -1,0 +1,30 @@
+"""ovonehot: read, check, run and cross-check OpenVINO IR graphs built around OneHot.
+
+>>> import ovonehot
+>>> sorted(n for n in ovonehot.__all__)[:3]
+['Dimension', 'ElementType', 'Error']
+"""
+
+from __future__ import annotations
+
+from .errors import Error, InputError, IRError, OpenVINOError, UnsupportedError, UsageError, ValidationError
+from .model import Model, TensorDesc, load
+from .types import Dimension, ElementType, PartialShape
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Dimension",
+    "ElementType",
+    "Error",
+    "IRError",
+    "InputError",
+    "Model",
+    "OpenVINOError",
+    "PartialShape",
+    "TensorDesc",
+    "UnsupportedError",
+    "UsageError",
+    "ValidationError",
+    "load",
+]

@@ -1,0 +1,56 @@
+"""The ``ovonehot`` command line: argparse subcommands, errors turned into exit codes.
+
+Each subcommand lives in ``ovonehot.commands.<name>`` and provides
+``add_parser(subparsers)`` (which sets ``func``) ; ``main`` dispatches and turns
+every ``ovonehot.Error`` into one line ``error: ...`` on stderr and the error's
+exit status.  Exit statuses: 0 success, 1 a difference was found, 2 usage or bad
+input file, 3 invalid or unsupported IR, 4 OpenVINO missing or failing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import NoReturn, Sequence
+
+from . import __version__
+from .commands import COMMANDS
+from .errors import Error, UsageError
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line ``error: ...`` and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message} (see --help)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="ovonehot",
+        description="Read, check, run and cross-check OpenVINO IR graphs built around OneHot.",
+    )
+    parser.add_argument("--version", action="version", version=f"ovonehot {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for module in COMMANDS:
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return int(args.func(args))
+    except Error as exc:
+        message = " ".join(str(exc).split("\n"))
+        print(f"error: {message}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except MemoryError:
+        print("error: out of memory", file=sys.stderr)
+        return 2

@@ -1,0 +1,54 @@
+"""Every exception a user can cause, with one base class: :class:`Error`.
+
+Each class carries the process exit status the CLI turns it into, so the CLI
+never has to guess.  Internal bugs are *not* ``Error`` subclasses: they stay
+loud (a traceback) because they are ours to fix, not the user's.
+
+Exit statuses (shared by every command):
+    0 success, 1 a check or comparison found a difference, 2 usage error or bad
+    input file, 3 invalid or unsupported IR, 4 OpenVINO missing or failing.
+"""
+
+from __future__ import annotations
+
+
+class Error(Exception):
+    """Base of every error a user can cause; ``exit_code`` is the CLI status."""
+
+    exit_code = 2
+
+
+class UsageError(Error):
+    """Bad command line or bad API arguments."""
+
+    exit_code = 2
+
+
+class InputError(Error):
+    """A bad input file or input array (wrong type, shape, unreadable .npy)."""
+
+    exit_code = 2
+
+
+class IRError(Error):
+    """The IR cannot be read: malformed XML, bad structure, bad .bin payload."""
+
+    exit_code = 3
+
+
+class ValidationError(IRError):
+    """An op's inputs or attributes break its rules (OpenVINO's NodeValidationFailure)."""
+
+    exit_code = 3
+
+
+class UnsupportedError(IRError):
+    """The IR is well formed but uses something ovonehot does not implement."""
+
+    exit_code = 3
+
+
+class OpenVINOError(Error):
+    """OpenVINO is not installed, or it failed on something we handed it."""
+
+    exit_code = 4

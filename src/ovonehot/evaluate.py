@@ -1,0 +1,86 @@
+"""Interpreter 2: run the graph on NumPy arrays.
+
+Walks the plans in topological order, calls each op's kernel, and drops every
+intermediate as soon as its last consumer has run, so peak memory is the live
+set, not the whole graph.  Each value is checked against its inferred element
+type and partial shape (a mismatch is an ovonehot bug, and stays loud).
+
+An optional ``observer(index, plan, outputs, seconds)`` sees every node's outputs
+as they are made (for ``--dump-intermediates`` and ``--verbose``).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+
+from .errors import Error
+from .infer import Inference, NodePlan
+
+Observer = Callable[[int, NodePlan, Sequence[np.ndarray], float], None]
+
+
+def evaluate(
+    inference: Inference,
+    feeds: Mapping[int, np.ndarray],
+    observer: Observer | None = None,
+    keep: Sequence[tuple[int, int]] = (),
+) -> dict[tuple[int, int], np.ndarray]:
+    """Run the graph.  ``feeds`` maps Parameter node indices to arrays.
+
+    Returns the value of every Result's input, keyed by (Result node index, 0), plus
+    the outputs named in ``keep`` as (node index, output index).
+    """
+    graph = inference.graph
+    remaining = [0] * len(graph.nodes)  # pending consumers per node
+    for srcs in graph.sources:
+        for s in srcs:
+            remaining[s.node] += 1
+    pinned = set(keep)
+    values: dict[tuple[int, int], np.ndarray] = {}
+    results: dict[tuple[int, int], np.ndarray] = {}
+    for i, p in enumerate(inference.plans):
+        srcs = graph.sources[i]
+        args = [values[(s.node, s.output)] for s in srcs]
+        start = time.perf_counter()
+        if i in feeds:
+            outs: Sequence[np.ndarray] = [feeds[i]]
+        else:
+            assert p.spec.evaluate is not None, f"{p.spec.name} has no kernel and no feed"
+            try:
+                outs = p.spec.evaluate(p.attrs, args)
+            except Error as exc:
+                raise type(exc)(f"{p.node.describe()}: {exc}") from None
+        elapsed = time.perf_counter() - start
+        if p.node.type.lower() == "result":
+            results[(i, 0)] = args[0]
+        for k, out in enumerate(outs):
+            _check(inference, i, k, out)
+            values[(i, k)] = out
+            if (i, k) in pinned:
+                results[(i, k)] = out
+        if observer is not None:
+            observer(i, p, outs, elapsed)
+        for s in srcs:  # free what no later node reads
+            remaining[s.node] -= 1
+            if remaining[s.node] == 0:
+                for k in range(len(inference.outputs[s.node])):
+                    values.pop((s.node, k), None)
+    return results
+
+
+def _check(inference: Inference, index: int, port: int, value: np.ndarray) -> None:
+    info = inference.outputs[index][port]
+    expected = info.element_type.numpy_dtype
+    if expected is not None and value.dtype != expected:
+        raise AssertionError(
+            f"ovonehot bug: {inference.plans[index].node.describe()} output {port} is {value.dtype}, "
+            f"inferred {info.element_type}"
+        )
+    if not info.shape.accepts(value.shape):
+        raise AssertionError(
+            f"ovonehot bug: {inference.plans[index].node.describe()} output {port} has shape "
+            f"{list(value.shape)}, inferred {info.shape}"
+        )

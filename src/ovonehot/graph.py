@@ -1,0 +1,113 @@
+"""The in-memory graph: nodes, ports, connections, topological order.
+
+Knows nothing of the IR file format (that is :mod:`ovonehot.ir.reader`) and
+nothing of op semantics (that is :mod:`ovonehot.ops`).  Records are frozen;
+``Graph.nodes`` is in topological order, so the interpreters walk it once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator, Mapping
+
+import numpy as np
+
+
+@dataclass(frozen=True, slots=True)
+class Port:
+    """A port as the IR declares it: its id, precision, ``<dim>`` list and tensor names."""
+
+    id: int
+    precision: str | None = None
+    dims: tuple[int, ...] = ()
+    names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where an input comes from: output number ``output`` of node number ``node`` (indices, not ids)."""
+
+    node: int
+    output: int
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """One layer.  ``attrs`` holds the raw ``<data>`` strings; ops parse them into typed attributes.
+
+    ``payload`` is a Constant's decoded value (None for other nodes); it is left out of
+    equality and hashing.
+    """
+
+    id: int
+    name: str
+    type: str
+    version: str
+    attrs: tuple[tuple[str, str], ...] = ()
+    inputs: tuple[Port, ...] = ()
+    outputs: tuple[Port, ...] = ()
+    payload: np.ndarray | None = field(default=None, compare=False, hash=False, repr=False)
+
+    def attr(self, name: str, default: str | None = None) -> str | None:
+        for key, value in self.attrs:
+            if key == name:
+                return value
+        return default
+
+    @property
+    def attr_map(self) -> Mapping[str, str]:
+        return dict(self.attrs)
+
+    @property
+    def type_version(self) -> str:
+        return f"{self.type}-{self.version}"
+
+    def describe(self) -> str:
+        """``layer id=4 name='OneHot_5' type=OneHot-opset1``: the prefix of every error about it."""
+        return f"layer id={self.id} name={self.name!r} type={self.type_version}"
+
+
+@dataclass(frozen=True, slots=True)
+class Graph:
+    """Nodes in topological order and, per node, the source of each of its inputs.
+
+    ``document_order`` lists node indices in the order the file wrote them: OpenVINO
+    orders a model's Parameters and Results that way.
+    """
+
+    name: str
+    ir_version: int
+    nodes: tuple[Node, ...]
+    sources: tuple[tuple[Source, ...], ...]
+    document_order: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if len(self.nodes) != len(self.sources):
+            raise ValueError("one tuple of sources per node")
+        if not self.document_order:
+            object.__setattr__(self, "document_order", tuple(range(len(self.nodes))))
+
+    def __iter__(self) -> Iterator[Node]:
+        return iter(self.nodes)
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def index_of(self, node_id: int) -> int:
+        for i, node in enumerate(self.nodes):
+            if node.id == node_id:
+                return i
+        raise KeyError(node_id)
+
+    def kind_indices(self, type_name: str) -> list[int]:
+        """Indices of the nodes of one type (case-insensitive), in document order."""
+        t = type_name.lower()
+        return [i for i in self.document_order if self.nodes[i].type.lower() == t]
+
+    def consumers(self) -> list[list[tuple[int, int, int]]]:
+        """Per node: (output index, consumer node index, consumer input index) triples."""
+        result: list[list[tuple[int, int, int]]] = [[] for _ in self.nodes]
+        for ci, srcs in enumerate(self.sources):
+            for ii, src in enumerate(srcs):
+                result[src.node].append((src.output, ci, ii))
+        return result

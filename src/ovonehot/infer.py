@@ -1,0 +1,135 @@
+"""Interpreter 1: element types and partial shapes for every output of every node.
+
+Walks the graph once in topological order, asking each op's spec for its output
+infos.  Values are propagated too (constant folding of small tensors through
+ops whose inputs are all known), which is how a depth computed from constants
+becomes a number, as in OpenVINO.  Errors get the layer context here, once.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from .errors import Error, InputError, IRError, UnsupportedError, ValidationError
+from .graph import Graph, Node
+from .ops import OpSpec, TensorInfo, resolve, supported_names, unsupported_types
+from .ops.basic import ParameterAttrs
+from .types import ElementType, PartialShape
+
+# Fold values only for tensors this small: shape subgraphs are tiny, data tensors are not.
+FOLD_LIMIT = 1 << 16
+
+
+@dataclass(frozen=True, slots=True)
+class NodePlan:
+    """A node with its resolved spec and parsed attributes."""
+
+    node: Node
+    spec: OpSpec
+    attrs: Any = field(compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Inference:
+    """The result of shape inference: per node (graph order) its plan and output infos."""
+
+    graph: Graph
+    plans: tuple[NodePlan, ...]
+    outputs: tuple[tuple[TensorInfo, ...], ...]
+
+    def input_infos(self, index: int) -> list[TensorInfo]:
+        return [self.outputs[s.node][s.output] for s in self.graph.sources[index]]
+
+
+def plan(graph: Graph) -> tuple[NodePlan, ...]:
+    """Resolve every node's op and parse its attributes.
+
+    Unsupported ops are refused all at once, with the list of every unsupported type.
+    """
+    missing = unsupported_types(graph)
+    if missing:
+        raise UnsupportedError(
+            f"unsupported ops in the model: {', '.join(missing)} "
+            f"(ovonehot supports: {', '.join(supported_names())})"
+        )
+    plans = []
+    for i, node in enumerate(graph.nodes):
+        spec = resolve(node)
+        n_in = len(graph.sources[i])
+        if not spec.accepts_input_count(n_in):
+            raise IRError(f"{node.describe()}: has {n_in} inputs, {spec.name} takes {spec.inputs}")
+        plans.append(NodePlan(node, spec, spec.parse(node)))
+    return tuple(plans)
+
+
+def infer(
+    graph: Graph,
+    plans: Sequence[NodePlan] | None = None,
+    shapes: Mapping[str, PartialShape] | None = None,
+) -> Inference:
+    """Infer every node's outputs.  ``shapes`` overrides Parameter shapes by name (a reshape)."""
+    plans = tuple(plans) if plans is not None else plan(graph)
+    overrides = dict(shapes or {})
+    outputs: list[tuple[TensorInfo, ...]] = []
+    for i, p in enumerate(plans):
+        node = p.node
+        ins = [outputs[s.node][s.output] for s in graph.sources[i]]
+        if isinstance(p.attrs, ParameterAttrs):
+            key = next((k for k in _parameter_keys(node) if k in overrides), None)
+            if key is not None:
+                p = NodePlan(node, p.spec, ParameterAttrs(p.attrs.element_type, overrides.pop(key)))
+        outs = infer_node(p, ins)
+        outputs.append(outs)
+    if overrides:
+        raise InputError(f"--shape names no Parameter: {', '.join(sorted(overrides))}")
+    return Inference(graph, plans, tuple(outputs))
+
+
+def _parameter_keys(node: Node) -> list[str]:
+    names = [node.name]
+    for port in node.outputs:
+        names.extend(port.names)
+    return names
+
+
+def infer_node(p: NodePlan, ins: Sequence[TensorInfo]) -> tuple[TensorInfo, ...]:
+    node = p.node
+    try:
+        outs = tuple(p.spec.infer(p.attrs, ins))
+    except Error as exc:
+        raise type(exc)(f"{node.describe()}: {exc}") from None
+    if len(outs) != len(node.outputs):
+        raise IRError(
+            f"{node.describe()}: declares {len(node.outputs)} output ports, {p.spec.name} has {len(outs)}"
+        )
+    if p.spec.foldable and p.spec.evaluate is not None and ins and all(t.value is not None for t in ins):
+        outs = _fold(p, ins, outs)
+    return outs
+
+
+def _fold(p: NodePlan, ins: Sequence[TensorInfo], outs: tuple[TensorInfo, ...]) -> tuple[TensorInfo, ...]:
+    if any(not t.shape.is_static or math.prod(t.shape.to_shape()) > FOLD_LIMIT for t in outs):
+        return outs
+    assert p.spec.evaluate is not None
+    try:
+        values = p.spec.evaluate(p.attrs, [t.value for t in ins])  # type: ignore[misc]
+    except Error as exc:
+        raise ValidationError(f"{p.node.describe()}: {exc}") from None
+    return tuple(
+        TensorInfo(t.element_type, t.shape, value=np.asarray(v)) for t, v in zip(outs, values, strict=True)
+    )
+
+
+def parameter_infos(inference: Inference) -> list[tuple[Node, ElementType, PartialShape]]:
+    """(node, element type, shape) of every Parameter, in the IR's order."""
+    result = []
+    for i in inference.graph.document_order:
+        p = inference.plans[i]
+        if isinstance(p.attrs, ParameterAttrs):
+            info = inference.outputs[i][0]
+            result.append((p.node, info.element_type, info.shape))
+    return result

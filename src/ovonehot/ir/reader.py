@@ -1,0 +1,328 @@
+"""IR reader: model.xml + model.bin -> :class:`ovonehot.graph.Graph`.
+
+Knows the file format and nothing of op semantics, except that ``Const`` layers
+carry a payload in the .bin (a property of the format).  The XML parser is
+hardened: no DTD loading, no entity expansion, no network access; a document
+that declares a DTD is refused outright.
+
+Structural rules (each failure names the layer and port):
+  * root ``<net version="10|11">``; every layer has an integer ``id`` (unique),
+    a ``type`` and a ``version``;
+  * every edge joins an existing output port to an existing input port;
+  * every input port is fed by exactly one edge;
+  * no cycles.
+Ports are matched to input/output positions by their order inside ``<input>`` /
+``<output>``, as OpenVINO's deserializer does.
+"""
+
+from __future__ import annotations
+
+import math
+import mmap
+import os
+from collections import deque
+from pathlib import Path
+
+from lxml import etree
+
+from ..errors import IRError
+from ..graph import Graph, Node, Port, Source
+from ..types import ElementType, PartialShape
+from . import payload as _payload
+
+_PARSER_OPTIONS = dict(
+    resolve_entities=False,
+    no_network=True,
+    load_dtd=False,
+    dtd_validation=False,
+    huge_tree=False,
+    remove_comments=True,
+    remove_pis=True,
+)
+
+
+def _parser() -> etree.XMLParser:
+    return etree.XMLParser(**_PARSER_OPTIONS)
+
+
+def read_ir(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | None = None) -> Graph:
+    """Read an IR.  ``bin_path`` defaults to the .xml path with the suffix .bin."""
+    xml_path = Path(xml_path)
+    bin_path = Path(bin_path) if bin_path is not None else xml_path.with_suffix(".bin")
+    if not xml_path.is_file():
+        raise IRError(f"{xml_path}: no such file")
+    try:
+        tree = etree.parse(str(xml_path), _parser())
+    except etree.XMLSyntaxError as exc:
+        raise IRError(f"{xml_path}: not well-formed XML: {exc}") from None
+    except OSError as exc:
+        raise IRError(f"{xml_path}: cannot read: {exc}") from None
+    return read_ir_tree(tree, bin_path, source=str(xml_path))
+
+
+def read_ir_bytes(xml: bytes, weights: bytes | None = None, source: str = "<memory>") -> Graph:
+    """Read an IR held in memory (tests, fuzzing)."""
+    try:
+        tree = etree.ElementTree(etree.fromstring(xml, _parser()))
+    except etree.XMLSyntaxError as exc:
+        raise IRError(f"{source}: not well-formed XML: {exc}") from None
+    return _build(tree, _Weights(memoryview(weights) if weights is not None else None, source), source)
+
+
+def read_ir_tree(tree: etree._ElementTree, bin_path: Path, source: str) -> Graph:
+    weights = _Weights.open(bin_path)
+    return _build(tree, weights, source)
+
+
+class _Weights:
+    """The .bin, mapped lazily: models without constants need no .bin at all."""
+
+    def __init__(self, data: memoryview | None, name: str, path: Path | None = None) -> None:
+        self._data = data
+        self.name = name
+        self._path = path
+
+    @classmethod
+    def open(cls, path: Path) -> _Weights:
+        return cls(None, str(path), path)
+
+    def view(self, offset: int, size: int, where: str) -> memoryview:
+        if self._data is None:
+            if self._path is None or not self._path.is_file():
+                raise IRError(f"{where}: the weights file {self.name} is missing")
+            with open(self._path, "rb") as f:
+                if os.fstat(f.fileno()).st_size == 0:
+                    self._data = memoryview(b"")
+                else:
+                    self._data = memoryview(mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ))
+        if offset < 0 or size < 0 or offset + size > len(self._data):
+            raise IRError(
+                f"{where}: offset={offset} size={size} lies outside the weights file "
+                f"{self.name} ({len(self._data)} bytes)"
+            )
+        return self._data[offset : offset + size]
+
+
+def _build(tree: etree._ElementTree, weights: _Weights, source: str) -> Graph:
+    if tree.docinfo.doctype or tree.docinfo.internalDTD is not None:
+        raise IRError(f"{source}: the IR declares a DTD; ovonehot refuses DTDs and entities")
+    root = tree.getroot()
+    if not isinstance(root.tag, str) or root.tag != "net":
+        raise IRError(f"{source}: root element is <{root.tag}>, expected <net>: not an OpenVINO IR")
+    version_text = root.get("version")
+    if version_text not in ("10", "11"):
+        raise IRError(f"{source}: <net version={version_text!r}>: only IR versions 10 and 11 are supported")
+    layers_el = root.find("layers")
+    if layers_el is None:
+        raise IRError(f"{source}: <net> has no <layers>")
+
+    nodes: list[Node] = []
+    by_id: dict[int, int] = {}
+    for el in layers_el.iterchildren("layer"):
+        node = _read_layer(el, weights)
+        if node.id in by_id:
+            other = nodes[by_id[node.id]]
+            raise IRError(f"{node.describe()}: duplicate layer id {node.id} (also {other.describe()})")
+        by_id[node.id] = len(nodes)
+        nodes.append(node)
+
+    feeds: list[list[Source | None]] = [[None] * len(n.inputs) for n in nodes]
+    edges_el = root.find("edges")
+    for edge in edges_el.iterchildren("edge") if edges_el is not None else ():
+        _read_edge(edge, nodes, by_id, feeds)
+
+    for node, node_feeds in zip(nodes, feeds, strict=True):
+        for port, fed in zip(node.inputs, node_feeds, strict=True):
+            if fed is None:
+                raise IRError(f"{node.describe()}: input port {port.id} is not connected (missing input)")
+
+    order = _topological_order(nodes, feeds)
+    position = {old: new for new, old in enumerate(order)}
+    sources = tuple(
+        tuple(Source(position[s.node], s.output) for s in feeds[old] if s is not None) for old in order
+    )
+    return Graph(
+        name=root.get("name", ""),
+        ir_version=int(version_text),
+        nodes=tuple(nodes[i] for i in order),
+        sources=sources,
+        document_order=tuple(position[i] for i in range(len(nodes))),
+    )
+
+
+def _int_attr(el: etree._Element, name: str, where: str) -> int:
+    text = el.get(name)
+    if text is None:
+        raise IRError(f"{where}: missing attribute {name!r}")
+    try:
+        return int(text)
+    except ValueError:
+        raise IRError(f"{where}: attribute {name}={text!r} is not an integer") from None
+
+
+def _read_layer(el: etree._Element, weights: _Weights) -> Node:
+    where = f"layer at line {el.sourceline}"
+    layer_id = _int_attr(el, "id", where)
+    name = el.get("name", "")
+    type_name = el.get("type")
+    version = el.get("version")
+    where = f"layer id={layer_id} name={name!r}"
+    if not type_name:
+        raise IRError(f"{where}: missing attribute 'type'")
+    if not version:
+        raise IRError(f"{where} type={type_name}: missing attribute 'version'")
+    data_el = el.find("data")
+    attrs = tuple(data_el.attrib.items()) if data_el is not None else ()
+    inputs = _read_ports(el.find("input"), where)
+    outputs = _read_ports(el.find("output"), where)
+    ids = [p.id for p in inputs + outputs]
+    if len(set(ids)) != len(ids):
+        raise IRError(f"{where} type={type_name}-{version}: duplicate port ids {ids}")
+    node = Node(layer_id, name, type_name, version, attrs, inputs, outputs)
+    if type_name.lower() in ("const", "constant"):
+        node = Node(layer_id, name, type_name, version, attrs, inputs, outputs, _read_constant(node, weights))
+    return node
+
+
+def _read_ports(el: etree._Element | None, where: str) -> tuple[Port, ...]:
+    if el is None:
+        return ()
+    ports = []
+    for p in el.iterchildren("port"):
+        port_id = _int_attr(p, "id", f"{where} port")
+        dims = []
+        for d in p.iterchildren("dim"):
+            text = (d.text or "").strip()
+            try:
+                value = int(text)
+            except ValueError:
+                raise IRError(f"{where} port {port_id}: <dim>{text}</dim> is not an integer") from None
+            if value < -1:
+                raise IRError(f"{where} port {port_id}: <dim>{value}</dim> must be >= -1")
+            dims.append(value)
+        names = _split_names(p.get("names", ""))
+        ports.append(Port(port_id, p.get("precision"), tuple(dims), names))
+    return tuple(ports)
+
+
+def _split_names(text: str) -> tuple[str, ...]:
+    """``names="a,b\\,c"`` -> ("a", "b,c"): comma-separated, ``\\,`` escapes a comma."""
+    if not text:
+        return ()
+    names, current, i = [], [], 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and i + 1 < len(text) and text[i + 1] == ",":
+            current.append(",")
+            i += 2
+            continue
+        if ch == ",":
+            names.append("".join(current).strip())
+            current = []
+        else:
+            current.append(ch)
+        i += 1
+    names.append("".join(current).strip())
+    return tuple(n for n in names if n)
+
+
+def _read_constant(node: Node, weights: _Weights):  # -> np.ndarray
+    where = node.describe()
+    et_text = node.attr("element_type")
+    if et_text is None:
+        raise IRError(f"{where}: missing attribute 'element_type'")
+    try:
+        element_type = ElementType.from_name(et_text)
+    except IRError as exc:
+        raise IRError(f"{where}: {exc}") from None
+    try:
+        pshape = PartialShape.parse(node.attr("shape", "") or "")
+    except ValueError as exc:
+        raise IRError(f"{where}: bad shape {node.attr('shape')!r}: {exc}") from None
+    if not pshape.is_static:
+        raise IRError(f"{where}: constant shape {pshape} must be static")
+    shape = pshape.to_shape()
+    offset = _int_attr_data(node, "offset")
+    size = _int_attr_data(node, "size")
+    if element_type.is_dynamic:
+        raise IRError(f"{where}: a constant cannot have element type dynamic")
+    count = math.prod(shape)
+    if element_type is not ElementType.string:
+        need = _payload.packed_size(element_type, count)
+        if size < need:
+            raise IRError(
+                f"{where}: size={size} bytes is too small for shape {list(shape)} of {element_type} "
+                f"({need} bytes needed)"
+            )
+    raw = weights.view(offset, size, where) if size > 0 else memoryview(b"")
+    try:
+        return _payload.decode(element_type, shape, raw)
+    except IRError as exc:
+        raise type(exc)(f"{where}: {exc}") from None
+
+
+def _int_attr_data(node: Node, name: str) -> int:
+    text = node.attr(name)
+    if text is None:
+        raise IRError(f"{node.describe()}: missing attribute {name!r}")
+    try:
+        return int(text)
+    except ValueError:
+        raise IRError(f"{node.describe()}: attribute {name}={text!r} is not an integer") from None
+
+
+def _read_edge(edge: etree._Element, nodes: list[Node], by_id: dict[int, int], feeds: list[list[Source | None]]) -> None:
+    where = f"edge at line {edge.sourceline}"
+    fl, fp = _int_attr(edge, "from-layer", where), _int_attr(edge, "from-port", where)
+    tl, tp = _int_attr(edge, "to-layer", where), _int_attr(edge, "to-port", where)
+    where = f"edge {fl}:{fp} -> {tl}:{tp}"
+    if fl not in by_id:
+        raise IRError(f"{where}: dangling edge, no layer with id {fl}")
+    if tl not in by_id:
+        raise IRError(f"{where}: dangling edge, no layer with id {tl}")
+    src_i, dst_i = by_id[fl], by_id[tl]
+    src, dst = nodes[src_i], nodes[dst_i]
+    out_index = next((k for k, p in enumerate(src.outputs) if p.id == fp), None)
+    if out_index is None:
+        raise IRError(
+            f"{where}: dangling edge, {src.describe()} has no output port {fp} "
+            f"(output ports: {[p.id for p in src.outputs]})"
+        )
+    in_index = next((k for k, p in enumerate(dst.inputs) if p.id == tp), None)
+    if in_index is None:
+        raise IRError(
+            f"{where}: dangling edge, {dst.describe()} has no input port {tp} "
+            f"(input ports: {[p.id for p in dst.inputs]})"
+        )
+    if feeds[dst_i][in_index] is not None:
+        prev = feeds[dst_i][in_index]
+        assert prev is not None
+        raise IRError(
+            f"{dst.describe()}: input port {tp} is fed twice "
+            f"(from layer {nodes[prev.node].id} and from layer {fl})"
+        )
+    feeds[dst_i][in_index] = Source(src_i, out_index)
+
+
+def _topological_order(nodes: list[Node], feeds: list[list[Source | None]]) -> list[int]:
+    """Kahn's algorithm; ties keep document order, so the order is deterministic."""
+    indegree = [len(f) for f in feeds]
+    consumers: list[list[int]] = [[] for _ in nodes]
+    for i, f in enumerate(feeds):
+        for s in f:
+            assert s is not None
+            consumers[s.node].append(i)
+    ready = deque(i for i, d in enumerate(indegree) if d == 0)
+    order: list[int] = []
+    while ready:
+        i = ready.popleft()
+        order.append(i)
+        for c in consumers[i]:
+            indegree[c] -= 1
+            if indegree[c] == 0:
+                ready.append(c)
+    if len(order) != len(nodes):
+        stuck = [nodes[i] for i in range(len(nodes)) if indegree[i] > 0]
+        raise IRError(f"{stuck[0].describe()}: the graph has a cycle through this layer "
+                      f"({len(stuck)} layers involved)")
+    return order

@@ -1,0 +1,93 @@
+"""Input and output files: .npy/.npz loaded without pickle, .npz written atomically."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from .errors import InputError
+from .model import Model
+
+
+def load_array(path: str | os.PathLike[str]) -> np.ndarray:
+    try:
+        value = np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
+        raise InputError(f"{path}: not a readable .npy file ({exc})") from None
+    if isinstance(value, np.lib.npyio.NpzFile):
+        raise InputError(f"{path}: is an .npz archive; name it alone to feed every input from it")
+    return value
+
+
+def load_archive(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            if not isinstance(archive, np.lib.npyio.NpzFile):
+                raise InputError(f"{path}: is not an .npz archive")
+            return {key: archive[key] for key in archive.files}
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
+        raise InputError(f"{path}: not a readable .npz file ({exc})") from None
+
+
+def parse_input_specs(model: Model, specs: Sequence[str]) -> dict[str, np.ndarray]:
+    """``x.npy`` (single-input model), ``name=x.npy``, or ``all.npz`` -> {input name: array}."""
+    inputs: dict[str, np.ndarray] = {}
+
+    def put(name: str, value: np.ndarray, origin: str) -> None:
+        k = model.input_index(name)
+        canonical = model.inputs[k].name
+        if canonical in inputs:
+            raise InputError(f"{origin}: input {canonical!r} is given twice")
+        inputs[canonical] = value
+
+    for spec in specs:
+        name, sep, path = spec.partition("=")
+        if sep and name and not Path(spec).exists():
+            put(name, load_array(path), spec)
+        elif spec.endswith(".npz"):
+            for key, value in load_archive(spec).items():
+                put(key, value, spec)
+        else:
+            if len(model.inputs) != 1:
+                names = ", ".join(d.name for d in model.inputs)
+                raise InputError(
+                    f"{spec}: the model has {len(model.inputs)} inputs ({names}); "
+                    "name each one as NAME=FILE.npy or give one .npz"
+                )
+            put(model.inputs[0].name, load_array(spec), spec)
+    return inputs
+
+
+def storable(array: np.ndarray) -> np.ndarray:
+    """An array NumPy can save without pickle: strings become fixed-width unicode."""
+    if array.dtype == object:
+        return np.asarray(array.astype(str) if array.size else np.empty(array.shape, dtype="<U1"))
+    return array
+
+
+def save_archive(path: str | os.PathLike[str], arrays: Mapping[str, np.ndarray]) -> None:
+    """Write an .npz atomically: a temporary file beside the target, then a rename."""
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise InputError(f"{path}: the directory {directory} does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, **{k: storable(v) for k, v in arrays.items()})
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise

@@ -1,0 +1,73 @@
+"""The explicit registry of supported ops.
+
+Each op module exports ``SPECS``, a tuple of :class:`OpSpec`; this file lists the
+modules.  Adding an op is one spec in its family module (and, for a new family,
+one line below).  ``lookup(type, version)`` resolves a layer's ``type`` (case-
+insensitive; ``Const`` is ``Constant``) and ``version="opsetN"`` to the op version
+that opset holds: the newest spec whose ``since`` is ``<= N``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import UnsupportedError
+from ..graph import Graph, Node
+from . import basic, convert, one_hot
+from .spec import OpSpec, TensorInfo
+
+__all__ = ["OpSpec", "TensorInfo", "lookup", "resolve", "unsupported_types", "supported_names"]
+
+_MODULES = (basic, convert, one_hot)
+
+_ALIASES = {"const": "constant"}
+_MAX_OPSET = 16
+
+_TABLE: dict[str, list[OpSpec]] = {}
+for _module in _MODULES:
+    for _spec in _module.SPECS:
+        _TABLE.setdefault(_spec.type.lower(), []).append(_spec)
+for _versions in _TABLE.values():
+    _versions.sort(key=lambda s: s.since)
+
+_OPSET = re.compile(r"opset(\d+)", re.IGNORECASE)
+
+
+def opset_number(version: str) -> int | None:
+    m = _OPSET.fullmatch(version.strip())
+    if not m:
+        return None
+    n = int(m.group(1))
+    return n if 1 <= n <= _MAX_OPSET else None
+
+
+def lookup(type_name: str, version: str) -> OpSpec | None:
+    """The spec for a layer's type and version, or None when unsupported."""
+    n = opset_number(version)
+    if n is None:
+        return None
+    key = type_name.lower()
+    key = _ALIASES.get(key, key)
+    candidates = [s for s in _TABLE.get(key, ()) if s.since <= n]
+    return candidates[-1] if candidates else None
+
+
+def resolve(node: Node) -> OpSpec:
+    spec = lookup(node.type, node.version)
+    if spec is None:
+        raise UnsupportedError(f"{node.describe()}: unsupported op {node.type} in {node.version}")
+    return spec
+
+
+def unsupported_types(graph: Graph) -> list[str]:
+    """Every distinct ``Type-version`` in the graph that ovonehot cannot handle, in graph order."""
+    seen: list[str] = []
+    for node in graph.nodes:
+        if lookup(node.type, node.version) is None and node.type_version not in seen:
+            seen.append(node.type_version)
+    return seen
+
+
+def supported_names() -> list[str]:
+    """``Type-version`` of every supported op, for messages and docs."""
+    return sorted(s.name for specs in _TABLE.values() for s in specs)

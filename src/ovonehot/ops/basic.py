@@ -1,0 +1,78 @@
+"""Graph plumbing ops: Parameter, Constant, Result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from ..errors import IRError
+from ..graph import Node
+from ..types import ElementType, PartialShape
+from .attrs import element_type_attr, str_attr
+from .spec import OpSpec, TensorInfo
+
+
+@dataclass(frozen=True, slots=True)
+class ParameterAttrs:
+    element_type: ElementType
+    shape: PartialShape
+
+
+def parse_parameter(node: Node) -> ParameterAttrs:
+    element_type = element_type_attr(node, "element_type")
+    text = str_attr(node, "shape")
+    try:
+        shape = PartialShape.parse(text)
+    except ValueError as exc:
+        raise IRError(f"{node.describe()}: attribute shape={text!r} is not a shape: {exc}") from None
+    return ParameterAttrs(element_type, shape)
+
+
+def infer_parameter(attrs: ParameterAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    return [TensorInfo(attrs.element_type, attrs.shape)]
+
+
+@dataclass(frozen=True, slots=True)
+class ConstantAttrs:
+    element_type: ElementType
+    value: np.ndarray = field(compare=False)
+
+
+def parse_constant(node: Node) -> ConstantAttrs:
+    if node.payload is None:  # the reader decodes every Const; a Const built elsewhere may lack it
+        raise IRError(f"{node.describe()}: constant has no payload")
+    return ConstantAttrs(element_type_attr(node, "element_type"), node.payload)
+
+
+def infer_constant(attrs: ConstantAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    return [TensorInfo(attrs.element_type, PartialShape.of(attrs.value.shape), value=attrs.value)]
+
+
+def evaluate_constant(attrs: ConstantAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return [attrs.value]
+
+
+@dataclass(frozen=True, slots=True)
+class NoAttrs:
+    pass
+
+
+def parse_none(node: Node) -> NoAttrs:
+    return NoAttrs()
+
+
+def infer_result(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    return []
+
+
+def evaluate_result(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return []
+
+
+SPECS = (
+    OpSpec("Parameter", 0, 1, 0, parse_parameter, infer_parameter, None, foldable=False),
+    OpSpec("Constant", 0, 1, 0, parse_constant, infer_constant, evaluate_constant),
+    OpSpec("Result", 0, 1, 1, parse_none, infer_result, evaluate_result, foldable=False),
+)

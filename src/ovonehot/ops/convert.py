@@ -1,0 +1,120 @@
+"""Convert-0: element type conversion, as OpenVINO's reference does it.
+
+Rules (checked against ``Node.evaluate`` of OpenVINO 2026.4 on x86-64):
+  * integer -> integer wraps (two's complement truncation);
+  * anything -> boolean is ``x != 0`` (NaN is true);
+  * float -> integer truncates toward zero.  Out-of-range and NaN values follow
+    the x86 conversion OpenVINO compiles to: through int32 for targets of 32 bits
+    or fewer (NaN/out of range -> INT32_MIN, then wrapped), through int64 for
+    i64/u64.  OpenVINO's u32 results for NaN/inf are not reproducible from the
+    code and are left undefined here (the differential tests exclude them);
+  * float -> float rounds to nearest even, overflow to inf (NumPy/ml_dtypes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from ..errors import ValidationError
+from ..graph import Node
+from ..types import ElementType, TypeKind
+from .attrs import element_type_attr
+from .spec import OpSpec, TensorInfo
+
+
+@dataclass(frozen=True, slots=True)
+class ConvertAttrs:
+    destination_type: ElementType
+
+
+def parse_convert(node: Node) -> ConvertAttrs:
+    return ConvertAttrs(element_type_attr(node, "destination_type"))
+
+
+def infer_convert(attrs: ConvertAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    (x,) = inputs
+    if attrs.destination_type.is_dynamic:
+        raise ValidationError("destination type must be static")
+    return [TensorInfo(attrs.destination_type, x.shape)]
+
+
+def evaluate_convert(attrs: ConvertAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    (x,) = inputs
+    return [convert_array(x, attrs.destination_type)]
+
+
+_INT32_MIN = np.int32(-(2**31))
+_INT64_MIN = np.int64(-(2**63))
+
+
+def convert_array(x: np.ndarray, to: ElementType) -> np.ndarray:
+    """``x`` converted to ``to`` with OpenVINO's reference semantics (see module doc)."""
+    target = to.numpy_dtype
+    if target is None:
+        raise ValidationError(f"cannot convert to {to}: NumPy cannot hold it")
+    x = np.asarray(x)
+    if to is ElementType.string or x.dtype == object:
+        if x.dtype != object or to is not ElementType.string:
+            raise ValidationError(f"conversion between string and {to} is not supported")
+        return x.copy()
+    if x.dtype == target and to not in _SUB_BYTE_UINT8:
+        return x.copy()
+    if to is ElementType.boolean:
+        return x != 0
+    if to.kind in (TypeKind.SIGNED, TypeKind.UNSIGNED) and _is_float(x.dtype):
+        return _float_to_int(x, to)
+    if to in _SUB_BYTE_UINT8:  # u1/u3/u6 are held unpacked in uint8: wrap to their width
+        return (x.astype(np.int64) & ((1 << to.bitwidth) - 1)).astype(np.uint8)
+    if to.bitwidth < 8 and to.kind in (TypeKind.SIGNED, TypeKind.UNSIGNED):  # ml_dtypes i4/u4/u2
+        return _wrap_int(x.astype(np.int64), to)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return x.astype(target)
+
+
+_SUB_BYTE_UINT8 = (ElementType.u1, ElementType.u3, ElementType.u6)
+
+
+def _is_float(dtype: np.dtype) -> bool:
+    return ElementType.from_numpy(dtype).is_real
+
+
+def _float_to_int(x: np.ndarray, to: ElementType) -> np.ndarray:
+    f = x.astype(np.float64)
+    truncated = np.trunc(f)
+    if to.bitwidth <= 32 and to is not ElementType.u32:
+        ok = (truncated >= -(2.0**31)) & (truncated < 2.0**31)
+        via = np.where(ok, truncated, 0).astype(np.int32)
+        via[~ok] = _INT32_MIN
+        wide = via.astype(np.int64)
+    else:
+        ok = (truncated >= -(2.0**63)) & (truncated < 2.0**63)
+        wide = np.where(ok, truncated, 0).astype(np.int64)
+        wide[~ok] = _INT64_MIN
+        if to is ElementType.u64:  # values in [2**63, 2**64) convert exactly
+            big = (truncated >= 2.0**63) & (truncated < 2.0**64)
+            if big.any():
+                out = wide.astype(np.uint64)
+                out[big] = (truncated[big] - 2.0**63).astype(np.uint64) + np.uint64(2**63)
+                return out
+    return _wrap_int(wide, to)
+
+
+def _wrap_int(wide: np.ndarray, to: ElementType) -> np.ndarray:
+    """int64 values wrapped to the integer type ``to`` (two's complement truncation)."""
+    if to in _SUB_BYTE_UINT8:
+        return (wide & ((1 << to.bitwidth) - 1)).astype(np.uint8)
+    target = to.numpy_dtype
+    assert target is not None
+    if to.bitwidth < 8:  # i4/u4/u2 through ml_dtypes: wrap to the width first
+        mask = (1 << to.bitwidth) - 1
+        code = wide & mask
+        if to.kind is TypeKind.SIGNED:
+            code = np.where(code >= (1 << (to.bitwidth - 1)), code - (1 << to.bitwidth), code)
+        return code.astype(target)
+    return wide.astype(target)
+
+
+SPECS = (OpSpec("Convert", 0, 1, 1, parse_convert, infer_convert, evaluate_convert),)

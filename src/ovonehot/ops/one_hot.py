@@ -1,0 +1,203 @@
+"""OneHot-1 and OneHot-16 with OpenVINO's exact semantics.
+
+Spec: OpenVINO OneHot-1 (../shared/seeds) and OneHot-16, which adds
+``negative_indices_mode``.  Where the written spec and OpenVINO's code differ,
+this module follows the code (``src/core/src/op/one_hot.cpp``,
+``shape_inference/include/one_hot_shape_inference.hpp``), as users meet it:
+
+* indices and depth must be *integral* in OpenVINO's sense (anything but a float):
+  i8..u64, boolean and sub-byte integers pass, although the spec says i32/i64;
+* depth/on/off must be scalars only when their shape is fully static, so ``[1]``
+  fails but ``[?]`` passes;
+* the axis is normalized against rank(indices) + 1 and the normalized value sticks;
+  it is not checked when the indices rank is dynamic;
+* depth 0 is allowed (an empty dimension), a negative known depth is an error;
+* every index is compared as an exact integer (never truncated): OneHot-1 and
+  ``ignore_negative`` turn on positions with 0 <= v < depth; ``normalize`` first maps
+  v < 0 to v + depth.  on/off values are copied bit for bit (NaN payloads, -0.0).
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from ..errors import InputError, ValidationError
+from ..graph import Node
+from ..types import Dimension, ElementType, PartialShape
+from .attrs import enum_attr, int_attr
+from .spec import OpSpec, TensorInfo
+
+# Largest output one OneHot may allocate; beyond it the run is refused instead of
+# exhausting memory (a depth fed from a Parameter can be anything).
+MAX_OUTPUT_BYTES = 16 * 2**30
+
+
+class NegativeIndicesMode(enum.Enum):
+    """OneHot-16's ``negative_indices_mode``.  The spec page spells it ``ignore-negative``;
+    OpenVINO accepts only the underscore."""
+
+    IGNORE_NEGATIVE = "ignore_negative"
+    NORMALIZE = "normalize"
+
+
+@dataclass(frozen=True, slots=True)
+class OneHotAttrs:
+    axis: int
+    negative_indices_mode: NegativeIndicesMode = NegativeIndicesMode.IGNORE_NEGATIVE
+
+
+def parse_one_hot_1(node: Node) -> OneHotAttrs:
+    # OneHot-1 has no negative_indices_mode: OpenVINO ignores it if present.
+    return OneHotAttrs(int_attr(node, "axis"))
+
+
+def parse_one_hot_16(node: Node) -> OneHotAttrs:
+    mode = enum_attr(node, "negative_indices_mode", NegativeIndicesMode, NegativeIndicesMode.IGNORE_NEGATIVE)
+    return OneHotAttrs(int_attr(node, "axis"), mode)
+
+
+def normalize_axis(axis: int, indices_rank: int) -> int:
+    """``axis`` in [-(r+1), r] for indices rank r, made non-negative; else ValidationError."""
+    out_rank = indices_rank + 1
+    if not -out_rank <= axis < out_rank:
+        raise ValidationError(f"Axis {axis} out of the tensor rank range [{-out_rank}, {out_rank - 1}].")
+    return axis + out_rank if axis < 0 else axis
+
+
+def _is_scalar_or_dynamic(shape: PartialShape) -> bool:
+    return not shape.is_static or shape.rank == 0
+
+
+def infer_one_hot(attrs: OneHotAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    indices, depth, on_value, off_value = inputs
+    if not (indices.element_type.is_dynamic or indices.element_type.is_integral):
+        raise ValidationError(f"Indices must be integral element type. Got {indices.element_type}.")
+    if not (depth.element_type.is_dynamic or depth.element_type.is_integral):
+        raise ValidationError(f"Depth must be integral element type. Got {depth.element_type}.")
+    if not on_value.element_type.compatible(off_value.element_type):
+        raise ValidationError(
+            "on_value element type must be compatible with off_value element type. "
+            f"Got {on_value.element_type} and {off_value.element_type}."
+        )
+    for label, info in (("depth", depth), ("on_value", on_value), ("off_value", off_value)):
+        if not _is_scalar_or_dynamic(info.shape):
+            raise ValidationError(f"{label} input must be scalar. Got shape {info.shape}.")
+    if not indices.shape.rank_is_static:
+        return [TensorInfo(on_value.element_type, PartialShape.dynamic())]
+    axis = normalize_axis(attrs.axis, indices.shape.rank)
+    dims = list(indices.shape)
+    dims.insert(axis, depth_dimension(depth))
+    return [TensorInfo(on_value.element_type, PartialShape(tuple(dims)))]
+
+
+def depth_dimension(depth: TensorInfo) -> Dimension:
+    """The output's depth dimension: the value when known, an interval from bounds, else ``?``."""
+    if depth.value is not None and depth.value.size == 1:
+        n = int(np.asarray(depth.value).reshape(-1)[0].astype(np.int64))
+        if n < 0:
+            raise ValidationError(f"OneHot depth value can't be negative. Got {n}.")
+        return Dimension.static(n)
+    if depth.lower is not None and depth.upper is not None and depth.lower.size == 1:
+        lo = int(np.asarray(depth.lower).reshape(-1)[0])
+        hi = int(np.asarray(depth.upper).reshape(-1)[0])
+        if hi < 0:
+            raise ValidationError(f"OneHot depth value can't be negative. Got {lo}..{hi}.")
+        return Dimension(max(lo, 0), None if hi >= 2**63 - 1 else hi)
+    return Dimension()
+
+
+def evaluate_one_hot(attrs: OneHotAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    indices, depth, on_value, off_value = (np.asarray(a) for a in inputs)
+    for label, arr in (("depth", depth), ("on_value", on_value), ("off_value", off_value)):
+        if arr.ndim != 0:
+            raise InputError(f"{label} input must be scalar. Got shape {list(arr.shape)}.")
+    if on_value.dtype != off_value.dtype:
+        raise InputError(f"on_value and off_value differ in type: {on_value.dtype} and {off_value.dtype}")
+    axis = normalize_axis(attrs.axis, indices.ndim)
+    n = int(depth.astype(np.int64)) if depth.dtype != np.uint64 else _u64_depth(depth)
+    if n < 0:
+        raise InputError(f"OneHot depth value can't be negative. Got {n}.")
+    return [one_hot(indices, n, on_value, off_value, axis, attrs.negative_indices_mode)]
+
+
+def _u64_depth(depth: np.ndarray) -> int:
+    value = int(depth)
+    return value if value < 2**63 else value - 2**64  # read as int64, as OpenVINO does
+
+
+def one_hot(
+    indices: np.ndarray,
+    depth: int,
+    on_value: np.ndarray,
+    off_value: np.ndarray,
+    axis: int,
+    negative_indices_mode: NegativeIndicesMode = NegativeIndicesMode.IGNORE_NEGATIVE,
+) -> np.ndarray:
+    """The kernel.  ``axis`` is already normalized; ``depth`` >= 0.
+
+    Memory: the output plus O(len(indices)) index arrays; never an
+    (indices x depth) temporary.  Fills with off_value, then scatters on_value.
+    """
+    out_shape = indices.shape[:axis] + (depth,) + indices.shape[axis:]
+    dtype = on_value.dtype
+    nbytes = math.prod(out_shape) * dtype.itemsize
+    if nbytes > MAX_OUTPUT_BYTES:
+        raise InputError(
+            f"OneHot output {list(out_shape)} of {dtype} needs {nbytes} bytes, more than the "
+            f"{MAX_OUTPUT_BYTES} allowed"
+        )
+    out = np.empty(out_shape, dtype=dtype)
+    # Fill and scatter through an unsigned-integer view of the same width, so float
+    # values (NaN payloads, -0.0, signalling NaNs) are copied as bits, never as numbers.
+    bits_out, on_bits, off_bits = _bit_views(out, on_value, off_value)
+    bits_out.fill(off_bits)
+    outer = math.prod(indices.shape[:axis])
+    inner = math.prod(indices.shape[axis:])
+    if outer * inner == 0 or depth == 0:
+        return out
+    flat_idx = indices.reshape(outer, inner)
+    positions = _hot_positions(flat_idx, depth, negative_indices_mode)
+    o, i, v = positions
+    bits_out.reshape(outer, depth, inner)[o, v, i] = on_bits
+    return out
+
+
+def _hot_positions(
+    idx: np.ndarray, depth: int, mode: NegativeIndicesMode
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(outer, inner, value) coordinates of every index that turns a position on."""
+    if idx.dtype.kind == "u" and idx.dtype.itemsize == 8:
+        valid = idx < np.uint64(depth)  # u64 values above 2**63 are large, not negative
+        o, i = np.nonzero(valid)
+        return o, i, idx[o, i].astype(np.int64)
+    values = idx.astype(np.int64, copy=False)
+    if mode is NegativeIndicesMode.NORMALIZE:
+        values = np.where(values < 0, values + depth, values)
+    valid = (values >= 0) & (values < depth)
+    o, i = np.nonzero(valid)
+    return o, i, values[o, i]
+
+
+_UINT_OF_SIZE = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def _bit_views(out: np.ndarray, on_value: np.ndarray, off_value: np.ndarray):  # type: ignore[no-untyped-def]
+    if out.dtype == object or out.dtype == np.bool_ or out.dtype.kind in "iu":
+        return out, on_value[()], off_value[()]
+    view = _UINT_OF_SIZE[out.dtype.itemsize]
+    return (
+        out.view(view),
+        np.array(on_value).reshape(1).view(view)[0],
+        np.array(off_value).reshape(1).view(view)[0],
+    )
+
+
+SPECS = (
+    OpSpec("OneHot", 1, 1, 4, parse_one_hot_1, infer_one_hot, evaluate_one_hot),
+    OpSpec("OneHot", 16, 16, 4, parse_one_hot_16, infer_one_hot, evaluate_one_hot),
+)
