@@ -1,5 +1,7 @@
-"""The subcommands, one module each; listed here explicitly, in help order."""
+"""The subcommands, one module each; listed here explicitly, in help order (one per line)."""
 
 from . import run
 
-COMMANDS = (run,)
+COMMANDS = (
+    run,
+)

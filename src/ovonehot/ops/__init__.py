@@ -16,9 +16,15 @@ from ..graph import Graph, Node
 from . import basic, convert, one_hot
 from .spec import OpSpec, TensorInfo
 
+# One family module per line; add yours on a line of its own.
+
 __all__ = ["OpSpec", "TensorInfo", "lookup", "resolve", "unsupported_types", "supported_names"]
 
-_MODULES = (basic, convert, one_hot)
+_MODULES = (
+    basic,
+    convert,
+    one_hot,
+)
 
 _ALIASES = {"const": "constant"}
 _MAX_OPSET = 16
