@@ -1,0 +1,396 @@
+"""OpenVINO as an oracle: the only ovonehot module that imports ``openvino``.
+
+Two oracles run an IR file on NumPy inputs and give results keyed the way
+:meth:`ovonehot.Model.run` keys them (an output's first tensor name, else its
+Result layer name):
+
+* :func:`reference_run`: OpenVINO's core reference.  The IR is read with
+  ``Core.read_model`` and every node of ``get_ordered_ops()`` is computed with
+  its own ``Node.evaluate`` (the code OpenVINO's constant folding uses):
+  Parameters are fed, Constants evaluate to their data.  This is OpenVINO's
+  definition of the op semantics, one node at a time, with no plugin.
+* :func:`cpu_run`: the CPU plugin compiled deterministically
+  (:data:`CPU_CONFIG`: one thread, one stream, f32 precision, accuracy mode).
+
+Tensors cross the boundary as raw bytes through :mod:`ovonehot.ir.payload`, so
+every element type keeps its bits: bf16 (which the Python API hands back as
+float16-typed raw bits), sub-byte packings, f8, strings.
+
+``openvino`` is imported inside functions only; when it is missing or fails, an
+:class:`~ovonehot.errors.OpenVINOError` (exit status 4) says so.  Core paths
+(load, infer, run) never import this module.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .errors import Error, InputError, IRError, OpenVINOError
+from .graph import Graph
+from .ir import payload
+from .types import ElementType, PartialShape
+
+# The CPU plugin compiled so that it is deterministic and computes in f32 (FACTS.md).
+CPU_CONFIG: dict[str, Any] = {
+    "INFERENCE_NUM_THREADS": 1,
+    "NUM_STREAMS": 1,
+    "INFERENCE_PRECISION_HINT": "f32",
+    "EXECUTION_MODE_HINT": "ACCURACY",
+}
+
+Intermediates = dict[tuple[str, int], np.ndarray]
+
+
+class OracleOutputs(dict[str, np.ndarray]):
+    """An oracle's outputs keyed by output name, in Result order.
+
+    ``intermediates`` holds, when asked for, every node output keyed by
+    (layer name, output index); it is empty otherwise.
+    """
+
+    def __init__(self, outputs: Mapping[str, np.ndarray], intermediates: Intermediates | None = None) -> None:
+        super().__init__(outputs)
+        self.intermediates: Intermediates = dict(intermediates or {})
+
+
+@dataclass(frozen=True, slots=True)
+class _Loaded:
+    model: Any  # ov.Model
+    graph: Graph | None  # ovonehot's own reading, for output names; None if it cannot read it
+
+
+# -- openvino, lazily ---------------------------------------------------------------------
+
+
+def _openvino() -> Any:
+    try:
+        import openvino  # type: ignore[import-untyped]
+    except ImportError as exc:  # pragma: no cover - openvino is a declared dependency
+        raise OpenVINOError(f"OpenVINO is not installed ({exc}); pip install 'openvino>=2026.4,<2026.5'") from None
+    return openvino
+
+
+@functools.lru_cache(maxsize=1)
+def _core() -> Any:
+    return _openvino().Core()
+
+
+def versions() -> str:
+    """The installed OpenVINO's version string (``2026.4.1-22982-...``)."""
+    return str(_openvino().get_version())
+
+
+def _read(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | None) -> _Loaded:
+    xml_path = Path(xml_path)
+    if not xml_path.is_file():
+        raise IRError(f"{xml_path}: no such file")
+    weights = Path(bin_path) if bin_path is not None else xml_path.with_suffix(".bin")
+    try:
+        if weights.is_file():
+            model = _core().read_model(str(xml_path), str(weights))
+        else:
+            model = _core().read_model(str(xml_path))
+    except RuntimeError as exc:
+        raise OpenVINOError(f"{xml_path}: OpenVINO cannot read it: {_first_line(exc)}") from None
+    graph: Graph | None
+    try:
+        from .ir.reader import read_ir
+
+        graph = read_ir(xml_path, bin_path)
+    except Error:
+        graph = None
+    return _Loaded(model, graph)
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    # OpenVINO's messages start with "Exception from src/...cpp:N:" and a "Check ... failed" line;
+    # the last non-empty line is usually the useful one.
+    useful = [ln for ln in lines if not ln.startswith(("Exception from", "Check '"))]
+    return " ".join(useful or lines)[:500]
+
+
+# -- element types and tensors ------------------------------------------------------------
+
+
+def element_type_of(ov_type: Any) -> ElementType:
+    """ovonehot's ElementType for an ``openvino.Type``."""
+    return ElementType.from_name(ov_type.get_type_name())
+
+
+def _ov_type(et: ElementType) -> Any:
+    return getattr(_openvino().Type, et.value)
+
+
+def partial_shape_of(ov_shape: Any) -> PartialShape:
+    """ovonehot's PartialShape for an ``openvino.PartialShape`` (via OpenVINO's own notation)."""
+    return PartialShape.parse(str(ov_shape))
+
+
+def to_tensor(et: ElementType, array: np.ndarray) -> Any:
+    """An ``openvino.Tensor`` of type ``et`` holding ``array``'s values, bit for bit."""
+    ov = _openvino()
+    arr = np.asarray(array)
+    if et is ElementType.string:
+        return ov.Tensor(np.asarray(arr.astype(str) if arr.size else np.empty(arr.shape, dtype="<U1")))
+    tensor = ov.Tensor(_ov_type(et), list(arr.shape))
+    if arr.size == 0:
+        return tensor
+    raw = payload.encode(et, arr)
+    dst = np.asarray(tensor.data).view(np.uint8).reshape(-1)
+    if dst.size != len(raw):
+        raise OpenVINOError(f"an {et} tensor of shape {list(arr.shape)} holds {dst.size} bytes, not {len(raw)}")
+    dst[:] = np.frombuffer(raw, dtype=np.uint8)
+    return tensor
+
+
+def from_tensor(tensor: Any) -> np.ndarray:
+    """A fresh NumPy array (ovonehot's dtype for the element type) from an ``openvino.Tensor``.
+
+    Reads raw bytes, so bf16 comes back as bf16, not as the float16-typed bits the
+    Python API's ``.data`` shows.
+    """
+    et = element_type_of(tensor.get_element_type())
+    shape = tuple(int(n) for n in tensor.get_shape())
+    if et is ElementType.string:
+        out = np.empty(shape, dtype=object)
+        if out.size:
+            out[...] = np.asarray(tensor.str_data, dtype=object).reshape(shape)
+        return out
+    if et.numpy_dtype is None:
+        raise OpenVINOError(f"OpenVINO produced {et} values, which NumPy cannot hold")
+    if int(np.prod(shape, dtype=np.int64)) == 0:
+        return np.empty(shape, dtype=et.numpy_dtype)
+    raw = np.ascontiguousarray(np.asarray(tensor.data)).view(np.uint8).reshape(-1).tobytes()
+    return np.array(payload.decode(et, shape, raw), copy=True)
+
+
+# -- names --------------------------------------------------------------------------------
+
+
+def _output_keys(loaded: _Loaded) -> list[str]:
+    """Per OpenVINO Result (model order), the key ovonehot's Model.run gives that output."""
+    results = list(loaded.model.get_results())
+    by_layer: dict[str, str] = {}
+    if loaded.graph is not None:
+        graph = loaded.graph
+        used: set[str] = set()
+        for r in graph.kind_indices("Result"):
+            src = graph.sources[r][0]
+            port = graph.nodes[src.node].outputs[src.output]
+            name = port.names[0] if port.names else graph.nodes[r].name
+            if name in used:
+                name = graph.nodes[r].name
+            used.add(name)
+            by_layer.setdefault(graph.nodes[r].name, name)
+    keys = []
+    for res in results:
+        friendly = res.get_friendly_name()
+        if friendly in by_layer:
+            keys.append(by_layer[friendly])
+        else:
+            names = sorted(res.input_value(0).get_names())
+            keys.append(names[0] if names else friendly)
+    return keys
+
+
+def _describe(node: Any) -> str:
+    info = node.get_type_info()
+    return f"layer name={node.get_friendly_name()!r} type={node.get_type_name()}-{info.version_id}"
+
+
+def _bind(model: Any, inputs: Mapping[str, np.ndarray]) -> list[tuple[ElementType, np.ndarray]]:
+    """Per model Parameter (in order): its element type and the checked input array."""
+    from .model import TensorDesc, check_input
+
+    params = list(model.get_parameters())
+    bound: list[tuple[ElementType, np.ndarray] | None] = [None] * len(params)
+    keys = [{p.get_friendly_name(), *p.output(0).get_names()} for p in params]
+    for key, value in inputs.items():
+        k = next((i for i, names in enumerate(keys) if key in names), None)
+        if k is None:
+            known = ", ".join(repr(p.get_friendly_name()) for p in params)
+            raise InputError(f"the model has no input named {key!r}; its inputs are: {known}")
+        p = params[k]
+        et = element_type_of(p.get_element_type())
+        desc = TensorDesc(p.get_friendly_name(), tuple(sorted(p.output(0).get_names())), et,
+                          partial_shape_of(p.get_partial_shape()))
+        bound[k] = (et, check_input(desc, value))
+    missing = [p.get_friendly_name() for p, b in zip(params, bound, strict=True) if b is None]
+    if missing:
+        raise InputError(f"missing inputs: {', '.join(missing)}")
+    return [b for b in bound if b is not None]
+
+
+# -- the core reference -------------------------------------------------------------------
+
+
+def reference_run(
+    xml_path: str | os.PathLike[str],
+    inputs: Mapping[str, np.ndarray],
+    bin_path: str | os.PathLike[str] | None = None,
+    keep_intermediates: bool = False,
+) -> OracleOutputs:
+    """Run the IR through OpenVINO's core reference, one ``Node.evaluate`` per node.
+
+    Raises OpenVINOError naming the node when OpenVINO has no reference for it
+    (``evaluate`` returns false, e.g. OneHot with i8 indices) or when the reference
+    is known to crash the process (OneHot with string values).
+    """
+    loaded = _read(xml_path, bin_path)
+    return _reference(loaded, inputs, keep_intermediates)
+
+
+def _reference(loaded: _Loaded, inputs: Mapping[str, np.ndarray], keep: bool) -> OracleOutputs:
+    ov = _openvino()
+    model = loaded.model
+    fed = _bind(model, inputs)
+    feeds = {p.get_name(): to_tensor(et, a) for p, (et, a) in zip(model.get_parameters(), fed, strict=True)}
+    # Python wrappers of nodes are fresh objects on every call: outputs are identified by the
+    # node's unique internal name (get_name, not the friendly name) and the output index.
+    values: dict[tuple[str, int], Any] = {}
+    intermediates: Intermediates = {}
+    for node in model.get_ordered_ops():
+        uid = node.get_name()
+        if node.get_type_name() == "Parameter":
+            outs = [feeds[uid]]
+        else:
+            _refuse_known_crashes(node)
+            args = [values[_source_key(inp.get_source_output())] for inp in node.inputs()]
+            outs = [ov.Tensor(o.get_element_type(), _shape_hint(o)) for o in node.outputs()]
+            try:
+                ok = node.evaluate(outs, args)
+            except RuntimeError as exc:
+                raise OpenVINOError(f"OpenVINO's reference failed on {_describe(node)}: {_first_line(exc)}") from None
+            if not ok:
+                types = ", ".join(str(element_type_of(a.get_element_type())) for a in args)
+                raise OpenVINOError(
+                    f"OpenVINO's reference has no evaluate for {_describe(node)} with input types ({types})"
+                )
+        for k, t in enumerate(outs):
+            values[(uid, k)] = t
+            if keep and node.get_type_name() != "Result":
+                intermediates.setdefault((node.get_friendly_name(), k), from_tensor(t))
+    results = {}
+    for key, res in zip(_output_keys(loaded), model.get_results(), strict=True):
+        results[key] = from_tensor(values[_source_key(res.input_value(0))])
+    return OracleOutputs(results, intermediates)
+
+
+def _source_key(output: Any) -> tuple[str, int]:
+    return (output.get_node().get_name(), output.get_index())
+
+
+def _shape_hint(output: Any) -> list[int]:
+    ps = output.get_partial_shape()
+    return [d.get_length() for d in ps] if ps.is_static else []
+
+
+# Element types narrower than a byte: OpenVINO's OneHot kernel steps one byte per element
+# (ov::reference::one_hot uses element_type.size(), which rounds up to 1), writing past the
+# packed output buffer.  Running it corrupts memory, so neither oracle runs it.
+SUB_BYTE_TYPES = frozenset(t for t in ElementType if t.bitwidth < 8 and t is not ElementType.dynamic)
+
+
+def refusal(node: Any) -> str | None:
+    """Why OpenVINO must not be run on ``node`` (it would crash or corrupt memory), or None."""
+    if node.get_type_name() != "OneHot":
+        return None
+    out = element_type_of(node.get_output_element_type(0))
+    if out is ElementType.string:
+        return "OpenVINO's OneHot aborts the process on string values"
+    if out in SUB_BYTE_TYPES:
+        return f"OpenVINO's OneHot writes {out} values one byte per element, past the packed output buffer"
+    return None
+
+
+def _refuse_known_crashes(node: Any) -> None:
+    reason = refusal(node)
+    if reason is not None:
+        raise OpenVINOError(f"not run: {reason} ({_describe(node)})")
+
+
+# -- the CPU plugin -----------------------------------------------------------------------
+
+
+def cpu_run(
+    xml_path: str | os.PathLike[str],
+    inputs: Mapping[str, np.ndarray],
+    bin_path: str | os.PathLike[str] | None = None,
+    keep_intermediates: bool = False,
+    config: Mapping[str, Any] | None = None,
+) -> OracleOutputs:
+    """Run the IR on the CPU plugin compiled with :data:`CPU_CONFIG` (one thread, f32, accuracy).
+
+    With ``keep_intermediates`` every inner node output is made a model output too
+    (which can change what the plugin fuses; the outputs proper are still returned).
+    Compile and inference failures raise OpenVINOError with OpenVINO's message.
+    """
+    loaded = _read(xml_path, bin_path)
+    return _cpu(loaded, inputs, keep_intermediates, dict(CPU_CONFIG if config is None else config))
+
+
+def _cpu(loaded: _Loaded, inputs: Mapping[str, np.ndarray], keep: bool, config: dict[str, Any]) -> OracleOutputs:
+    model = loaded.model
+    for node in model.get_ordered_ops():
+        _refuse_known_crashes(node)
+    keys = _output_keys(loaded)
+    n_results = len(keys)
+    fed = _bind(model, inputs)
+    if keep:
+        # Every inner output becomes a model output (add_outputs skips those already one).
+        extra = [
+            node.output(k)
+            for node in model.get_ordered_ops()
+            if node.get_type_name() not in ("Result", "Parameter", "Constant")
+            for k in range(node.get_output_size())
+        ]
+        if extra:
+            model.add_outputs(extra)
+    inner = [
+        (res.input_value(0).get_node().get_friendly_name(), res.input_value(0).get_index())
+        for res in model.get_results()
+    ]
+    try:
+        compiled = _core().compile_model(model, "CPU", config)
+    except RuntimeError as exc:
+        raise OpenVINOError(f"the CPU plugin refuses the model: {_first_line(exc)}") from None
+    request = compiled.create_infer_request()
+    try:
+        for k, (et, arr) in enumerate(fed):
+            request.set_input_tensor(k, to_tensor(et, arr))
+        request.infer()
+    except RuntimeError as exc:
+        raise OpenVINOError(f"the CPU plugin failed to run the model: {_first_line(exc)}") from None
+    outs = [from_tensor(request.get_output_tensor(k)) for k in range(len(compiled.outputs))]
+    results = dict(zip(keys, outs[:n_results], strict=True))
+    intermediates: Intermediates = {}
+    if keep:
+        for key, value in zip(inner, outs, strict=True):
+            intermediates.setdefault(key, value)
+    return OracleOutputs(results, intermediates)
+
+
+def run(
+    oracle: str,
+    xml_path: str | os.PathLike[str],
+    inputs: Mapping[str, np.ndarray],
+    bin_path: str | os.PathLike[str] | None = None,
+    keep_intermediates: bool = False,
+) -> OracleOutputs:
+    """``reference_run`` or ``cpu_run`` by name (``"reference"`` / ``"cpu"``)."""
+    if oracle == "reference":
+        return reference_run(xml_path, inputs, bin_path, keep_intermediates)
+    if oracle == "cpu":
+        return cpu_run(xml_path, inputs, bin_path, keep_intermediates)
+    raise ValueError(f"unknown oracle {oracle!r}; expected 'reference' or 'cpu'")
+
+
+ORACLES: Sequence[str] = ("reference", "cpu")

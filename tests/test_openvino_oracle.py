@@ -1,0 +1,177 @@
+"""The OpenVINO oracle module: OpenVINO's reference and CPU plugin, keyed and typed like ovonehot.
+
+Models are built with OpenVINO's own Python API and written with ``ov.save_model``;
+expectations come from FACTS.md (checked against the wheel) and from ovonehot's
+evaluator where the two are meant to agree.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ov = pytest.importorskip("openvino", reason="the oracle needs openvino")
+from openvino import opset1, opset16
+
+import ovonehot
+from ovonehot import openvino_oracle as oracle
+from ovonehot.errors import InputError, OpenVINOError
+from ovonehot.types import ElementType
+
+
+def one_hot_ir(
+    path: Path,
+    index_type: object,
+    on: object,
+    off: object,
+    depth: int = 4,
+    axis: int = -1,
+    version: int = 16,
+    shape: list[int] | None = None,
+    out_name: str | None = "out",
+) -> Path:
+    """Parameter 'idx' -> OneHot(depth, on, off) -> Result; written with ov.save_model (plain)."""
+    p = opset16.parameter(shape if shape is not None else [-1], index_type, name="idx")
+    args = (p, opset16.constant(np.int64(depth)), on, off, axis)
+    node = opset16.one_hot(*args) if version == 16 else opset1.one_hot(*args)
+    if out_name:
+        node.output(0).get_tensor().set_names({out_name})
+    xml = path / "model.xml"
+    ov.save_model(ov.Model([node.output(0)], [p], "m"), str(xml), compress_to_fp16=False)
+    return xml
+
+
+def const(value: object, et: str) -> object:
+    return opset16.constant(value, dtype=getattr(ov.Type, et))
+
+
+def test_reference_matches_ovonehot_and_is_keyed_like_model_run(tmp_path: Path) -> None:
+    xml = one_hot_ir(tmp_path, ov.Type.i64, const(5, "i64"), const(-3, "i64"))
+    idx = np.array([0, 3, 4, -1, 2**40], np.int64)
+    ref = oracle.reference_run(xml, {"idx": idx})
+    ours = ovonehot.load(xml).run({"idx": idx})
+    assert list(ref) == list(ours) == ["out"]
+    assert ref["out"].dtype == np.int64
+    np.testing.assert_array_equal(ref["out"], ours["out"])
+
+
+def test_output_without_tensor_name_goes_by_result_layer_name(tmp_path: Path) -> None:
+    xml = one_hot_ir(tmp_path, ov.Type.i32, const(1, "f32"), const(0, "f32"), out_name=None)
+    ours = ovonehot.load(xml).run({"idx": np.array([1], np.int32)})
+    ref = oracle.reference_run(xml, {"idx": np.array([1], np.int32)})
+    assert list(ref) == list(ours)
+
+
+def test_cpu_saturates_i64_on_value_and_wraps_i64_indices(tmp_path: Path) -> None:
+    # FACTS.md: i64 on/off outside int32 saturate; i64 indices wrap to int32 (2**32 + 1 -> 1).
+    xml = one_hot_ir(tmp_path, ov.Type.i64, const(2**40, "i64"), const(-3, "i64"))
+    idx = np.array([2**32 + 1], np.int64)
+    ref = oracle.reference_run(xml, {"idx": idx})["out"]
+    cpu = oracle.cpu_run(xml, {"idx": idx})["out"]
+    assert ref.tolist() == [[-3, -3, -3, -3]]
+    assert cpu.dtype == np.int64
+    assert cpu.tolist() == [[-3, 2**31 - 1, -3, -3]]
+
+
+def test_bf16_outputs_are_decoded_not_raw_bits(tmp_path: Path) -> None:
+    xml = one_hot_ir(tmp_path, ov.Type.i32, const(1.5, "bf16"), const(-0.0, "bf16"), depth=3, axis=0)
+    idx = np.array([0, 2, 5], np.int32)
+    ours = ovonehot.load(xml).run({"idx": idx})["out"]
+    for run in (oracle.reference_run, oracle.cpu_run):
+        got = run(xml, {"idx": idx})["out"]
+        assert got.dtype == ElementType.bf16.numpy_dtype
+        assert got.astype(np.float32).tolist() == [[1.5, 0, 0], [0, 0, 0], [0, 1.5, 0]]
+        assert np.array_equal(got.view(np.uint16), ours.view(np.uint16))  # -0.0 kept bit for bit
+
+
+def test_reference_without_evaluate_names_the_node(tmp_path: Path) -> None:
+    xml = one_hot_ir(tmp_path, ov.Type.i8, const(1, "f32"), const(0, "f32"))
+    with pytest.raises(OpenVINOError, match=r"no evaluate for layer name='OneHot_\d+' type=OneHot-opset16.*\(i8,"):
+        oracle.reference_run(xml, {"idx": np.array([1], np.int8)})
+
+
+def test_cpu_refuses_i8_indices(tmp_path: Path) -> None:
+    xml = one_hot_ir(tmp_path, ov.Type.i8, const(1, "f32"), const(0, "f32"))
+    with pytest.raises(OpenVINOError, match="Only I32 is supported"):
+        oracle.cpu_run(xml, {"idx": np.array([1], np.int8)})
+
+
+@pytest.mark.parametrize("et", ["u1", "u4", "i4"], ids=lambda e: f"values-{e}")
+def test_sub_byte_one_hot_is_refused_not_run(tmp_path: Path, et: str) -> None:
+    xml = one_hot_ir(tmp_path, ov.Type.i32, const(1, et), const(0, et), depth=3, shape=[3])
+    for run in (oracle.reference_run, oracle.cpu_run):
+        with pytest.raises(OpenVINOError, match="past the packed output buffer"):
+            run(xml, {"idx": np.array([0, 1, 2], np.int32)})
+
+
+def test_intermediates_by_layer_name_and_port(tmp_path: Path) -> None:
+    p = opset16.parameter([2], ov.Type.i64, name="idx")
+    conv = opset16.convert(p, ov.Type.i32)
+    conv.set_friendly_name("to_i32")
+    oh = opset16.one_hot(conv, opset16.constant(np.int32(3)), const(7, "f32"), const(0, "f32"), 1)
+    oh.set_friendly_name("hot")
+    xml = tmp_path / "m.xml"
+    ov.save_model(ov.Model([oh.output(0)], [p], "m"), str(xml), compress_to_fp16=False)
+    idx = np.array([2, 2**32], np.int64)
+    for run in (oracle.reference_run, oracle.cpu_run):
+        got = run(xml, {"idx": idx}, keep_intermediates=True)
+        assert got.intermediates[("to_i32", 0)].tolist() == [2, 0]  # i64 -> i32 wraps
+        assert np.array_equal(got.intermediates[("hot", 0)], next(iter(got.values())))
+    assert oracle.reference_run(xml, {"idx": idx}).intermediates == {}
+
+
+ROUND_TRIP_TYPES = [t for t in ElementType if t.numpy_dtype is not None and t is not ElementType.string]
+
+
+@pytest.mark.parametrize("et", ROUND_TRIP_TYPES, ids=str)
+def test_tensor_round_trip_keeps_bits(et: ElementType) -> None:
+    rng = np.random.default_rng(0)
+    if et.bitwidth < 8:
+        limit = {ElementType.u1: 2, ElementType.u2: 4, ElementType.u3: 8, ElementType.u6: 64}.get(et, 16)
+        codes = rng.integers(0, limit, size=(3, 5)).astype(np.uint8)
+        if et.numpy_dtype == np.uint8:
+            arr = codes
+        elif et is ElementType.f4e2m1:
+            arr = codes.view(et.numpy_dtype)
+        else:
+            arr = codes.astype(np.int64).astype(et.numpy_dtype)
+    else:
+        arr = rng.integers(0, 256, size=(3, 5 * et.bitwidth // 8), dtype=np.uint8).view(et.numpy_dtype)
+    back = oracle.from_tensor(oracle.to_tensor(et, arr))
+    assert back.dtype == arr.dtype and back.shape == arr.shape
+    assert back.tobytes() == arr.tobytes()
+
+
+def test_string_tensor_round_trip() -> None:
+    arr = np.array([["a", ""], ["h\u00e9", "xyz"]], dtype=object)
+    back = oracle.from_tensor(oracle.to_tensor(ElementType.string, arr))
+    assert back.dtype == object and back.tolist() == arr.tolist()
+
+
+def test_inputs_are_checked(tmp_path: Path) -> None:
+    xml = one_hot_ir(tmp_path, ov.Type.i32, const(1, "f32"), const(0, "f32"))
+    with pytest.raises(InputError, match="no input named 'nope'"):
+        oracle.reference_run(xml, {"nope": np.zeros(2, np.int32)})
+    with pytest.raises(InputError, match="missing inputs: idx"):
+        oracle.cpu_run(xml, {})
+    with pytest.raises(InputError, match="expected i32"):
+        oracle.reference_run(xml, {"idx": np.zeros(2, np.float32)})
+
+
+def test_missing_openvino_is_exit_4(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    xml = one_hot_ir(tmp_path, ov.Type.i32, const(1, "f32"), const(0, "f32"))
+    monkeypatch.setitem(sys.modules, "openvino", None)  # import openvino now raises ImportError
+    oracle._core.cache_clear()
+    try:
+        with pytest.raises(OpenVINOError, match="not installed") as info:
+            oracle.reference_run(xml, {"idx": np.zeros(2, np.int32)})
+        assert info.value.exit_code == 4
+    finally:
+        oracle._core.cache_clear()
+
+
+def test_versions_names_the_wheel() -> None:
+    assert oracle.versions().startswith(ov.__version__.split("-")[0][:6])
