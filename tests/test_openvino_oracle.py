@@ -175,3 +175,10 @@ def test_missing_openvino_is_exit_4(monkeypatch: pytest.MonkeyPatch, tmp_path: P
 
 def test_versions_names_the_wheel() -> None:
     assert oracle.versions().startswith(ov.__version__.split("-")[0][:6])
+
+
+@pytest.mark.parametrize("et", [ElementType.f32, ElementType.bf16, ElementType.i64, ElementType.boolean], ids=str)
+def test_scalar_tensor_round_trip(et: ElementType) -> None:
+    arr = np.array(1, dtype=et.numpy_dtype)
+    back = oracle.from_tensor(oracle.to_tensor(et, arr))
+    assert back.shape == () and back.dtype == arr.dtype and back.tobytes() == arr.tobytes()

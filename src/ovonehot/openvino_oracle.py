@@ -144,7 +144,7 @@ def to_tensor(et: ElementType, array: np.ndarray) -> Any:
     if arr.size == 0:
         return tensor
     raw = payload.encode(et, arr)
-    dst = np.asarray(tensor.data).view(np.uint8).reshape(-1)
+    dst = np.asarray(tensor.data).reshape(-1).view(np.uint8)
     if dst.size != len(raw):
         raise OpenVINOError(f"an {et} tensor of shape {list(arr.shape)} holds {dst.size} bytes, not {len(raw)}")
     dst[:] = np.frombuffer(raw, dtype=np.uint8)
@@ -168,7 +168,7 @@ def from_tensor(tensor: Any) -> np.ndarray:
         raise OpenVINOError(f"OpenVINO produced {et} values, which NumPy cannot hold")
     if int(np.prod(shape, dtype=np.int64)) == 0:
         return np.empty(shape, dtype=et.numpy_dtype)
-    raw = np.ascontiguousarray(np.asarray(tensor.data)).view(np.uint8).reshape(-1).tobytes()
+    raw = np.ascontiguousarray(np.asarray(tensor.data)).reshape(-1).view(np.uint8).tobytes()
     return np.array(payload.decode(et, shape, raw), copy=True)
 
 
