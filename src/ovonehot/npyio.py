@@ -71,6 +71,10 @@ def storable(array: np.ndarray) -> np.ndarray:
     """An array NumPy can save without pickle: strings become fixed-width unicode."""
     if array.dtype == object:
         return np.asarray(array.astype(str) if array.size else np.empty(array.shape, dtype="<U1"))
+    if array.dtype.isbuiltin == 2:
+        # ml_dtypes types (bf16, f8, i4, ...): NumPy saves most as raw bytes (|V2, |V1) but
+        # float8_e5m2 as '<f1', which np.load refuses. Store them all as raw bytes of their width.
+        return np.ascontiguousarray(array).view(np.dtype((np.void, array.dtype.itemsize)))
     return array
 
 

@@ -1,0 +1,97 @@
+"""Test helper: exact comparison of two result arrays, and OpenVINO's CPU-plugin envelope.
+
+``assert_same`` compares shape, then dtype, then bits (raw bytes, so NaN payloads
+and -0.0 count; strings compare as text).  ``cpu_envelope_refusal`` says why a
+model and its inputs lie outside the region where FACTS.md found the CPU plugin
+bit-identical to the core reference (None when inside).
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import numpy as np
+
+import ovonehot
+from ovonehot.types import ElementType
+
+
+def assert_same(ours: np.ndarray, theirs: np.ndarray, where: str = "") -> None:
+    """Shape, then dtype, then every bit."""
+    ours, theirs = np.asarray(ours), np.asarray(theirs)
+    assert ours.shape == theirs.shape, f"{where}: shape {ours.shape} != OpenVINO's {theirs.shape}"
+    assert ours.dtype == theirs.dtype, f"{where}: dtype {ours.dtype} != OpenVINO's {theirs.dtype}"
+    if ours.dtype == object:
+        assert ours.tolist() == theirs.tolist(), f"{where}: strings differ"
+        return
+    a = np.ascontiguousarray(ours).view(np.uint8).reshape(-1)
+    b = np.ascontiguousarray(theirs).view(np.uint8).reshape(-1)
+    if not np.array_equal(a, b):
+        bad = np.flatnonzero(a != b)[0] // ours.dtype.itemsize
+        raise AssertionError(
+            f"{where}: bits differ first at flat element {bad}: ours {ours.reshape(-1)[bad]!r}, "
+            f"OpenVINO {theirs.reshape(-1)[bad]!r}\nours={ours!r}\nOpenVINO={theirs!r}"
+        )
+
+
+def assert_same_outputs(ours: Mapping[str, np.ndarray], theirs: Mapping[str, np.ndarray], where: str) -> None:
+    """The same keys in the same order, and every array the same (shape, dtype, bits)."""
+    assert list(ours) == list(theirs), f"{where}: outputs {list(ours)} != OpenVINO's {list(theirs)}"
+    for key in ours:
+        assert_same(ours[key], theirs[key], f"{where} output {key!r}")
+
+
+# FACTS.md "The CPU plugin is not the reference": inside this envelope CPU == reference.
+CPU_VALUE_TYPES = frozenset(ElementType(t) for t in
+                            ("f32", "f16", "bf16", "i8", "u8", "i16", "u16", "i32", "boolean"))
+INT32 = (-(2**31), 2**31 - 1)
+_VALUE_REASONS = {
+    ElementType.i64: "the CPU plugin saturates them to int32",
+    ElementType.u32: "the CPU plugin saturates them to int32",
+    ElementType.u64: "the CPU plugin saturates them to int32",
+    ElementType.f64: "the CPU plugin computes them in f32",
+}
+
+
+def cpu_envelope_refusal(model: ovonehot.Model, inputs: Mapping[str, np.ndarray]) -> str | None:
+    """Why the CPU plugin is not expected to equal the reference here, or None."""
+    if model.graph.ir_version != 11:
+        return f"IR v{model.graph.ir_version} (read_model converts v10 outputs)"
+    for desc in model.inputs:
+        if not desc.shape.rank_is_static:
+            return f"input {desc.name!r} has a dynamic rank (refused at compile time)"
+    inference = model.inference
+    for i, plan in enumerate(inference.plans):
+        if plan.node.type.lower() != "onehot":
+            continue
+        indices, _depth, on_value, _off = inference.input_infos(i)
+        if indices.element_type not in (ElementType.i32, ElementType.i64):
+            return f"{indices.element_type} indices (the CPU plugin takes i32, converting others)"
+        if on_value.element_type not in CPU_VALUE_TYPES:
+            why = _VALUE_REASONS.get(on_value.element_type, "not in the envelope FACTS.md measured")
+            return f"{on_value.element_type} values ({why})"
+        src = model.graph.sources[i][0]
+        source_node = model.graph.nodes[src.node]
+        if indices.element_type is ElementType.i64:
+            values = _indices_values(model, source_node, inputs)
+            if values is None:
+                return "i64 indices of unknown range"
+            if values.size and (values.min() < INT32[0] or values.max() > INT32[1]):
+                return "i64 indices beyond int32 (the CPU plugin wraps them)"
+    return None
+
+
+def _indices_values(model: ovonehot.Model, node: object, inputs: Mapping[str, np.ndarray]) -> np.ndarray | None:
+    for desc in model.inputs:
+        if getattr(node, "name", None) == desc.name:
+            for key in (desc.name, *desc.names):
+                if key in inputs:
+                    return np.asarray(inputs[key])
+    payload = getattr(node, "payload", None)
+    return None if payload is None else np.asarray(payload)
+
+
+def npz_inputs(path: object) -> dict[str, np.ndarray]:
+    with np.load(path, allow_pickle=False) as archive:
+        return {key: archive[key] for key in archive.files}
+
