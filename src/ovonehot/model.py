@@ -33,8 +33,13 @@ class TensorDesc:
 def load(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | None = None) -> Model:
     """Read an IR (.xml, and the .bin beside it unless ``bin_path`` is given), check it, infer it.
 
-    Raises an ``ovonehot.Error`` for anything wrong with the files; never imports openvino.
+    Raises an ``ovonehot.Error`` for anything wrong with the files; never imports openvino,
+    except for a ``.onnx`` path, which OpenVINO's ONNX frontend converts first (``onnx_input``).
     """
+    if Path(xml_path).suffix.lower() == ".onnx":
+        from .onnx_input import load_onnx  # imports openvino lazily; .xml loading never does
+
+        return load_onnx(xml_path, bin_path)
     graph = read_ir(xml_path, bin_path)
     return Model(graph, infer(graph), Path(xml_path))
 

@@ -1,7 +1,9 @@
 """The subcommands, one module each; listed here explicitly, in help order (one per line)."""
 
 from . import run
+from . import convert
 
 COMMANDS = (
     run,
+    convert,
 )
