@@ -259,7 +259,7 @@ def _cast_to_int64(x: np.ndarray, where: str) -> np.ndarray:
         wide = x.astype(np.float64)
         bad = ~np.isfinite(wide) | (wide >= 2.0**63) | (wide < -(2.0**63))
     if bad.any():
-        first = wide[bad].reshape(-1)[0]
+        first = float(wide[bad].reshape(-1)[0])
         raise InputError(f"{where}: {first!r} has no int64 value (ONNX leaves that cast undefined)")
     return np.trunc(wide).astype(np.int64)
 
