@@ -14,6 +14,8 @@ import re
 from ..errors import UnsupportedError
 from ..graph import Graph, Node
 from . import basic, convert, one_hot
+from . import elementwise
+from . import unary
 from .spec import OpSpec, TensorInfo
 
 # One family module per line; add yours on a line of its own.
@@ -24,6 +26,8 @@ _MODULES = (
     basic,
     convert,
     one_hot,
+    elementwise,
+    unary,
 )
 
 _ALIASES = {"const": "constant"}

@@ -1,0 +1,302 @@
+"""Binary element-wise ops: arithmetic, comparison, logical; and Select.
+
+Shapes follow ``auto_broadcast`` (see :mod:`.autobroadcast`); types follow
+OpenVINO's ``validate_and_infer_elementwise_args``: both inputs must have the same
+element type (or one dynamic); arithmetic refuses ``boolean``; comparisons give
+``boolean``; logical ops take ``boolean`` only.
+
+Values follow the core reference (``src/core/reference/include/openvino/reference``),
+checked against ``Node.evaluate`` of OpenVINO 2026.4:
+
+* integer overflow wraps (two's complement);
+* Divide on integers: ``m_pythondiv=true`` (the default) floors, ``false``
+  truncates; a zero divisor is an error ("integer division by zero"), as in the
+  reference; float division gives inf/NaN.  ``INT_MIN / -1`` wraps to INT_MIN
+  (the reference traps there: SIGFPE);
+* Mod is C's ``%`` on integers (sign of the dividend) and ``x - trunc(x / y) * y``
+  on floats; FloorMod is ``x - y * floor(x / double(y))`` computed in double and
+  cast back for signed integers and floats (so int64 beyond 2**53 loses precision,
+  as in OpenVINO) and ``%`` for unsigned.  An integer zero divisor is an error for
+  Mod and unsigned FloorMod (the reference traps) and gives the C cast of NaN for
+  signed FloorMod (INT_MIN for i32/i64, 0 for i8/i16), as OpenVINO does;
+* Power on integers is ``static_cast<T>(std::pow(double(x), double(y)))``
+  (``2 ** -1 == 0``, ``0 ** -1`` is the cast of inf);
+* Maximum is ``x < y ? y : x`` and Minimum ``y < x ? y : x``: a NaN first
+  operand wins, a NaN second operand loses;
+* f16/bf16 are computed in f32 and rounded back.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError, ValidationError
+from ..graph import Node
+from ..types import ElementType
+from .attrs import bool_attr
+from .autobroadcast import (
+    AutoBroadcastSpec,
+    AutoBroadcastType,
+    align_arrays,
+    broadcast_shapes,
+    infer_broadcast,
+    parse_auto_broadcast,
+)
+from .numeric import c_cast, is_float, is_narrow_float, libm_pow, narrow, quiet, widen
+from .spec import OpSpec, TensorInfo
+
+
+class Family(enum.Enum):
+    ARITHMETIC = "arithmetic"
+    COMPARISON = "comparison"
+    LOGICAL = "logical"
+
+
+@dataclass(frozen=True, slots=True)
+class BinaryAttrs:
+    auto_broadcast: AutoBroadcastSpec
+    pythondiv: bool = True  # Divide only (IR attribute ``m_pythondiv``)
+
+
+def parse_binary(node: Node) -> BinaryAttrs:
+    return BinaryAttrs(parse_auto_broadcast(node))
+
+
+def parse_divide(node: Node) -> BinaryAttrs:
+    return BinaryAttrs(parse_auto_broadcast(node), bool_attr(node, "m_pythondiv", True))
+
+
+def merge_types(a: ElementType, b: ElementType) -> ElementType:
+    merged = a.merge(b)
+    if merged is None:
+        raise ValidationError(
+            f"Arguments do not have the same element type (arg0 element type: {a}, arg1 element type: {b})."
+        )
+    return merged
+
+
+def _infer(family: Family) -> Callable[[BinaryAttrs, Sequence[TensorInfo]], list[TensorInfo]]:
+    def infer(attrs: BinaryAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+        a, b = inputs
+        et = merge_types(a.element_type, b.element_type)
+        if family is Family.ARITHMETIC and et in (ElementType.boolean, ElementType.string):
+            raise ValidationError(f"This operation does not support inputs with element type: {et}")
+        if family is Family.LOGICAL and not (et.is_dynamic or et is ElementType.boolean):
+            raise ValidationError(
+                f"Operands for logical operators must have boolean element type but have element type {et}."
+            )
+        shape = infer_broadcast(a.shape, b.shape, attrs.auto_broadcast)
+        out_type = et if family is Family.ARITHMETIC else ElementType.boolean
+        return [TensorInfo(out_type, shape)]
+
+    return infer
+
+
+Kernel = Callable[[np.ndarray, np.ndarray, BinaryAttrs], np.ndarray]
+
+
+def _evaluate(
+    kernel: Kernel, boolean_out: bool
+) -> Callable[[BinaryAttrs, Sequence[np.ndarray]], list[np.ndarray]]:
+    def evaluate(attrs: BinaryAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        a, b = (np.asarray(x) for x in inputs)
+        if a.dtype != b.dtype:
+            raise InputError(f"inputs differ in element type: {a.dtype} and {b.dtype}")
+        a, b = align_arrays([a, b], attrs.auto_broadcast)
+        with quiet():
+            out = np.asarray(kernel(a, b, attrs))
+        if boolean_out:
+            return [out.astype(np.bool_, copy=False)]
+        return [narrow(out, a.dtype)]
+
+    return evaluate
+
+
+# -- arithmetic kernels: each returns a result NumPy can round to the input dtype -------------
+
+
+def _add(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
+    return np.add(widen(a), widen(b))
+
+
+def _subtract(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
+    return np.subtract(widen(a), widen(b))
+
+
+def _multiply(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
+    return np.multiply(widen(a), widen(b))
+
+
+def _check_nonzero(b: np.ndarray) -> None:
+    if b.size and not np.all(b):
+        raise InputError("integer division by zero")
+
+
+def _divide(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
+    if is_float(a.dtype):
+        return np.true_divide(widen(a), widen(b))
+    _check_nonzero(b)
+    floor = np.floor_divide(a, b)  # wraps INT_MIN // -1 to INT_MIN
+    if attrs.pythondiv or a.dtype.kind == "u":
+        return floor
+    # C++ truncation: one more than the floor where the signs differ and it is inexact.
+    inexact = np.multiply(floor, b) != a
+    return floor + (inexact & ((a < 0) != (b < 0))).astype(a.dtype)
+
+
+def _mod(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
+    if is_float(a.dtype):
+        x, y = widen(a), widen(b)
+        return x - np.trunc(x / y) * y
+    _check_nonzero(b)
+    return np.fmod(a, b)  # C's %: the sign of the dividend
+
+
+def _floor_mod(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
+    if a.dtype.kind == "u":
+        _check_nonzero(b)
+        return np.remainder(a, b)
+    x = widen(a).astype(np.float64)
+    y = widen(b).astype(np.float64)
+    result = x - y * np.floor(x / y)
+    if is_float(a.dtype):
+        return result.astype(np.float32) if a.dtype != np.float64 else result
+    return c_cast(result, a.dtype)
+
+
+def _power(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
+    if a.dtype == np.float32 or is_narrow_float(a.dtype):
+        # powf(x, y): the float64 power rounded once to f32 is powf's correctly rounded result
+        # in all but vanishingly rare cases (see the tests' tolerance); narrow types then round again.
+        return np.power(widen(a).astype(np.float64), widen(b).astype(np.float64)).astype(np.float32)
+    result = libm_pow(a, b)  # double pow, exactly libm's (integers go through double too)
+    return result if a.dtype == np.float64 else c_cast(result, a.dtype)
+
+
+def _maximum(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
+    return np.where(a < b, b, a)
+
+
+def _minimum(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
+    return np.where(b < a, b, a)
+
+
+def _ufunc(f: np.ufunc) -> Kernel:
+    def kernel(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
+        return f(a, b)
+
+    return kernel
+
+
+def _arithmetic(name: str, kernel: Kernel, parse: Callable[[Node], BinaryAttrs] = parse_binary) -> OpSpec:
+    return OpSpec(name, 1, 1, 2, parse, _infer(Family.ARITHMETIC), _evaluate(kernel, False))
+
+
+def _comparison(name: str, f: np.ufunc) -> OpSpec:
+    return OpSpec(name, 1, 1, 2, parse_binary, _infer(Family.COMPARISON), _evaluate(_ufunc(f), True))
+
+
+def _logical(name: str, f: np.ufunc) -> OpSpec:
+    return OpSpec(name, 1, 1, 2, parse_binary, _infer(Family.LOGICAL), _evaluate(_ufunc(f), True))
+
+
+# -- LogicalNot: any element type; the output keeps it (1/0), as OpenVINO's v1 does ----------
+
+
+@dataclass(frozen=True, slots=True)
+class NoAttrs:
+    pass
+
+
+def parse_no_attrs(node: Node) -> NoAttrs:
+    return NoAttrs()
+
+
+def infer_logical_not(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    (x,) = inputs
+    return [TensorInfo(x.element_type, x.shape)]
+
+
+def evaluate_logical_not(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    (x,) = inputs
+    x = np.asarray(x)
+    return [np.logical_not(x).astype(x.dtype, copy=False)]
+
+
+# -- Select ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SelectAttrs:
+    auto_broadcast: AutoBroadcastSpec
+
+
+def parse_select(node: Node) -> SelectAttrs:
+    return SelectAttrs(parse_auto_broadcast(node))
+
+
+def infer_select(attrs: SelectAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    cond, then, other = inputs
+    if not (cond.element_type.is_dynamic or cond.element_type is ElementType.boolean):
+        raise ValidationError(
+            f"Argument 0 must have boolean element type (element type: {cond.element_type})."
+        )
+    et = then.element_type.merge(other.element_type)
+    if et is None:
+        raise ValidationError(
+            f"Argument 1 and 2 element types must match (got {then.element_type} and {other.element_type})."
+        )
+    spec = attrs.auto_broadcast
+    if spec.type is AutoBroadcastType.PDPD:
+        # 'else' and then 'cond' are merged into 'then', one way.
+        shape = then.shape
+        for label, info in (("Else", other), ("Cond", cond)):
+            merged = broadcast_shapes(shape, info.shape, spec)
+            if merged is None:
+                raise ValidationError(f"'{label}' tensor shape is not broadcastable.")
+            shape = merged
+    else:
+        shape = infer_broadcast(other.shape, then.shape, spec)
+        shape = infer_broadcast(shape, cond.shape, spec)
+    return [TensorInfo(et, shape)]
+
+
+def evaluate_select(attrs: SelectAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    cond, then, other = (np.asarray(x) for x in inputs)
+    if then.dtype != other.dtype:
+        raise InputError(f"then and else differ in element type: {then.dtype} and {other.dtype}")
+    if attrs.auto_broadcast.type is AutoBroadcastType.PDPD:
+        then, other, cond = align_arrays([then, other, cond], attrs.auto_broadcast)
+    else:
+        cond, then, other = align_arrays([cond, then, other], attrs.auto_broadcast)
+    return [np.where(cond.astype(np.bool_, copy=False), then, other).astype(then.dtype, copy=False)]
+
+
+SPECS = (
+    _arithmetic("Add", _add),
+    _arithmetic("Subtract", _subtract),
+    _arithmetic("Multiply", _multiply),
+    _arithmetic("Divide", _divide, parse_divide),
+    _arithmetic("Maximum", _maximum),
+    _arithmetic("Minimum", _minimum),
+    _arithmetic("Power", _power),
+    _arithmetic("Mod", _mod),
+    _arithmetic("FloorMod", _floor_mod),
+    _comparison("Equal", np.equal),
+    _comparison("NotEqual", np.not_equal),
+    _comparison("Less", np.less),
+    _comparison("LessEqual", np.less_equal),
+    _comparison("Greater", np.greater),
+    _comparison("GreaterEqual", np.greater_equal),
+    _logical("LogicalAnd", np.logical_and),
+    _logical("LogicalOr", np.logical_or),
+    OpSpec(
+        "LogicalXor", 1, 1, 2, parse_binary, _infer(Family.LOGICAL), _evaluate(_ufunc(np.logical_xor), True)
+    ),
+    OpSpec("LogicalNot", 1, 1, 1, parse_no_attrs, infer_logical_not, evaluate_logical_not),
+    OpSpec("Select", 1, 1, 3, parse_select, infer_select, evaluate_select),
+)

@@ -1,0 +1,207 @@
+"""Test helper: one OpenVINO op, evaluated by OpenVINO's core reference and by ovonehot.
+
+``compare_op`` builds the op with OpenVINO's Python API (Parameters for data
+inputs, Constants where the test says so), evaluates it with ``Node.evaluate``
+(the core reference: the expected values), saves the one-op model as IR
+(``ov.save_model``, no f16 compression) and loads and runs that IR with ovonehot.
+So every case also checks ovonehot's attribute parsing of what OpenVINO writes,
+and its inferred output types and shapes against OpenVINO's.
+
+Comparison order: shape, then dtype, then values (exact unless an ulp tolerance
+is given; NaN equals NaN; +0.0 and -0.0 are told apart).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import ovonehot
+
+ov = pytest.importorskip("openvino")
+
+_counter = itertools.count()
+
+
+@dataclass(frozen=True)
+class In:
+    """One op input: its value, whether it is a Constant, and the Parameter's declared shape."""
+
+    value: Any
+    const: bool = False
+    shape: str | None = None  # e.g. "?,3" for a dynamic Parameter; default: the value's static shape
+
+    @property
+    def array(self) -> np.ndarray:
+        return np.asarray(self.value)
+
+
+def C(value: Any, dtype: Any = None) -> In:
+    """A Constant input."""
+    return In(np.asarray(value, dtype=dtype), const=True)
+
+
+def P(value: Any, dtype: Any = None, shape: str | None = None) -> In:
+    """A Parameter input fed with ``value``."""
+    return In(np.asarray(value, dtype=dtype), shape=shape)
+
+
+def to_tensor(arr: np.ndarray) -> Any:
+    arr = np.ascontiguousarray(arr)
+    if arr.dtype == ml_dtypes.bfloat16:
+        t = ov.Tensor(ov.Type.bf16, ov.Shape(list(arr.shape)))
+        np.copyto(t.data.view(np.uint16), arr.view(np.uint16))
+        return t
+    return ov.Tensor(arr)
+
+
+def from_tensor(t: Any) -> np.ndarray:
+    if t.element_type == ov.Type.bf16:
+        return t.data.view(np.uint16).copy().view(ml_dtypes.bfloat16)
+    return np.array(t.data, copy=True)
+
+
+def ov_type(dtype: np.dtype) -> Any:
+    if np.dtype(dtype) == ml_dtypes.bfloat16:
+        return ov.Type.bf16
+    return ov.Type(np.dtype(dtype))
+
+
+def reference(node: Any, arrays: Sequence[np.ndarray]) -> list[np.ndarray] | None:
+    """``node.evaluate`` on ``arrays``; None when the core reference has no kernel for it."""
+    outs = [ov.Tensor(node.get_output_element_type(i), ov.Shape([0])) for i in range(node.get_output_size())]
+    if not node.evaluate(outs, [to_tensor(a) for a in arrays]):
+        return None
+    return [from_tensor(t) for t in outs]
+
+
+@dataclass
+class Outcome:
+    node: Any  # the OpenVINO node
+    model: ovonehot.Model
+    ours: list[np.ndarray] | None
+    theirs: list[np.ndarray] | None
+
+
+def build(factory: Callable[..., Any], inputs: Sequence[In]) -> tuple[Any, list[Any]]:
+    """The OpenVINO op and its Parameters."""
+    ops = __import__("openvino.opset15", fromlist=["opset15"])
+    args, params = [], []
+    for k, spec in enumerate(inputs):
+        arr = spec.array
+        if spec.const:
+            if arr.dtype == ml_dtypes.bfloat16:
+                node = ops.constant(to_tensor(arr))
+            else:
+                node = ops.constant(arr)
+        else:
+            shape = (
+                ov.PartialShape(f"[{spec.shape}]")
+                if spec.shape is not None
+                else ov.PartialShape(list(arr.shape))
+            )
+            node = ops.parameter(shape, ov_type(arr.dtype), name=f"in{k}")
+            params.append(node)
+        args.append(node.output(0))
+    return factory(*args), params
+
+
+def export(tmp_path: Path, node: Any, params: Sequence[Any]) -> ovonehot.Model:
+    """Save a model of ``node``'s outputs as IR and load it with ovonehot."""
+    model = ov.Model([node.output(i) for i in range(node.get_output_size())], list(params), "op")
+    xml = tmp_path / f"op{next(_counter)}.xml"
+    ov.save_model(model, str(xml), compress_to_fp16=False)
+    return ovonehot.load(xml)
+
+
+def compare_op(
+    tmp_path: Path,
+    factory: Callable[..., Any],
+    inputs: Sequence[In],
+    ulp: int = 0,
+    require_reference: bool = True,
+) -> Outcome:
+    """Run one op both ways and assert ovonehot matches OpenVINO (see module doc)."""
+    node, params = build(factory, inputs)
+    theirs = reference(node, [i.array for i in inputs])
+    if theirs is None and require_reference:
+        pytest.fail(f"OpenVINO's core reference cannot evaluate {node.get_type_name()} on these inputs")
+    model = export(tmp_path, node, params)
+    assert_inferred(model, node)
+    feeds = [i.array for i in inputs if not i.const]
+    ours = list(model.run(feeds).values())
+    if theirs is not None:
+        assert len(ours) == len(theirs)
+        for k, (a, b) in enumerate(zip(ours, theirs, strict=True)):
+            assert_same(a, b, ulp=ulp, where=f"output {k}")
+    return Outcome(node, model, ours, theirs)
+
+
+def assert_inferred(model: ovonehot.Model, node: Any) -> None:
+    """ovonehot's inferred output types and partial shapes equal OpenVINO's."""
+    assert len(model.outputs) == node.get_output_size()
+    for k, desc in enumerate(model.outputs):
+        assert str(desc.shape) == str(node.get_output_partial_shape(k)), f"output {k} shape"
+        assert str(desc.element_type) == node.get_output_element_type(k).to_string(), f"output {k} type"
+
+
+def infer_shapes(
+    tmp_path: Path, factory: Callable[..., Any], inputs: Sequence[In]
+) -> tuple[list[str], list[str]]:
+    """(ovonehot's, OpenVINO's) output partial shapes as strings, plus types, for inference tests."""
+    node, params = build(factory, inputs)
+    model = export(tmp_path, node, params)
+    ours = [f"{d.element_type}{d.shape}" for d in model.outputs]
+    theirs = [
+        f"{node.get_output_element_type(k).to_string()}{node.get_output_partial_shape(k)}"
+        for k in range(node.get_output_size())
+    ]
+    return ours, theirs
+
+
+def ulp_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Units in the last place between two float arrays of the same dtype (NaN to NaN is 0)."""
+    bits = {2: np.int16, 4: np.int32, 8: np.int64}[a.dtype.itemsize]
+    ia = a.view(bits).astype(np.int64)
+    ib = b.view(bits).astype(np.int64)
+    # Map the sign-magnitude float order onto a monotonic integer line.
+    top = np.int64(1) << (a.dtype.itemsize * 8 - 1)
+    ia = np.where(ia < 0, -(ia + top), ia)
+    ib = np.where(ib < 0, -(ib + top), ib)
+    dist = np.abs(ia - ib)
+    both_nan = np.isnan(a.astype(np.float64)) & np.isnan(b.astype(np.float64))
+    return np.where(both_nan, 0, dist)
+
+
+def assert_same(actual: np.ndarray, expected: np.ndarray, ulp: int = 0, where: str = "") -> None:
+    """Shape, then dtype, then values: bit-exact, or within ``ulp`` for floats."""
+    assert actual.shape == expected.shape, f"{where}: shape {actual.shape} != {expected.shape}"
+    assert actual.dtype == expected.dtype, f"{where}: dtype {actual.dtype} != {expected.dtype}"
+    if actual.dtype.kind in "biu" or actual.dtype == object:
+        np.testing.assert_array_equal(actual, expected, err_msg=where)
+        return
+    dist = ulp_distance(actual, expected)
+    if ulp == 0:
+        exact_nan = np.isnan(actual.astype(np.float64)) & np.isnan(expected.astype(np.float64))
+        width = actual.dtype.itemsize
+        same_bits = np.ascontiguousarray(actual).view(np.uint8).reshape(actual.shape + (width,)) == (
+            np.ascontiguousarray(expected).view(np.uint8).reshape(expected.shape + (width,))
+        )
+        ok = same_bits.all(axis=-1) | exact_nan
+    else:
+        ok = dist <= ulp
+    if not np.all(ok):
+        bad = np.argwhere(~ok)[:5]
+        details = ", ".join(
+            f"{tuple(int(i) for i in idx)}: {actual[tuple(idx)]!r} vs {expected[tuple(idx)]!r}" for idx in bad
+        )
+        raise AssertionError(
+            f"{where}: {int((~ok).sum())} of {actual.size} values differ (allowed {ulp} ulp): {details}"
+        )
