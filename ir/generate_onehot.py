@@ -29,15 +29,14 @@ import shutil
 import sys
 import tempfile
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import openvino as ov
-import openvino.opset1 as opset1
-import openvino.opset16 as opset16
 import openvino.passes as ov_passes
+from openvino import opset1, opset16
 
 I32_MAX = 2**31 - 1
 

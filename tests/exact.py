@@ -8,7 +8,7 @@ bit-identical to the core reference (None when inside).
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -70,6 +70,9 @@ def cpu_envelope_refusal(model: ovonehot.Model, inputs: Mapping[str, np.ndarray]
         if on_value.element_type not in CPU_VALUE_TYPES:
             why = _VALUE_REASONS.get(on_value.element_type, "not in the envelope FACTS.md measured")
             return f"{on_value.element_type} values ({why})"
+        out_shape = inference.outputs[i][0].shape
+        if indices.shape.rank_is_static and indices.shape.rank == 0 and not out_shape.is_static:
+            return "scalar indices with a depth unknown at compile time (the CPU plugin refuses the dims)"
         src = model.graph.sources[i][0]
         source_node = model.graph.nodes[src.node]
         if indices.element_type is ElementType.i64:
