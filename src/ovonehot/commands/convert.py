@@ -1,16 +1,15 @@
 """``ovonehot convert MODEL.onnx [-o OUT.xml]``: write the IR OpenVINO's ONNX frontend makes.
 
 The IR is exactly what ``ovonehot run MODEL.onnx`` runs (``onnx_input.convert_onnx``:
-IR v11, no fp16 compression).  Both files are written to temporary names beside
-the target and renamed into place, the .bin first: an interrupted or failed
-conversion never leaves a half-written file, and a new .xml never sits next to
-an old .bin.
+IR v11, no fp16 compression).  The pair is written atomically (``write_ir_pair``):
+a failed conversion or write never leaves a half-written file or a mixed pair.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import tempfile
 from collections import Counter
 from pathlib import Path
@@ -42,29 +41,65 @@ def convert_command(args: argparse.Namespace) -> int:
 
 
 def write_ir_pair(xml_path: Path, xml: bytes, weights: bytes) -> None:
-    """Write ``xml_path`` and its .bin atomically: temporary files beside them, then two renames."""
+    """Write ``xml_path`` and its .bin as a pair: both complete, or the old pair left as it was.
+
+    Both files go to temporary names beside the targets; then the .bin is renamed
+    into place, then the .xml.  If the second rename fails, the old .bin comes back
+    (from a hard link, or a copy, taken before) so the old pair stays whole.  Only
+    a hard kill between the two renames can leave the new .bin beside the old .xml.
+    """
     directory = xml_path.parent if str(xml_path.parent) else Path(".")
     if not directory.is_dir():
         raise UsageError(f"{xml_path}: the directory {directory} does not exist")
-    pending: list[tuple[str, Path]] = []
+    bin_path = xml_path.with_suffix(".bin")
+    temps: list[str] = []
     try:
-        for data, final in ((weights, xml_path.with_suffix(".bin")), (xml, xml_path)):
-            fd, tmp = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=directory)
-            pending.append((tmp, final))
-            with os.fdopen(fd, "wb") as f:
+        tmp_bin, tmp_xml, backup = (_temp_name(directory, bin_path.name, temps) for _ in range(3))
+        mode = _file_mode()
+        for data, tmp in ((weights, tmp_bin), (xml, tmp_xml)):
+            with open(tmp, "wb") as f:
                 f.write(data)
                 f.flush()
                 os.fsync(f.fileno())
-        while pending:  # .bin first: a new .xml never pairs with an old .bin
-            tmp, final = pending[0]
-            os.replace(tmp, final)
-            pending.pop(0)
+            os.chmod(tmp, mode)  # mkstemp makes 0600 files; a written IR gets the usual mode
+        had_bin = bin_path.exists()
+        if had_bin:
+            _keep_copy(bin_path, backup)
+        os.replace(tmp_bin, bin_path)
+        try:
+            os.replace(tmp_xml, xml_path)
+        except BaseException:
+            if had_bin:
+                os.replace(backup, bin_path)
+            else:
+                bin_path.unlink(missing_ok=True)
+            raise
     finally:
-        for tmp, _ in pending:
-            try:
-                os.unlink(tmp)
-            except FileNotFoundError:
-                pass
+        for tmp in temps:
+            Path(tmp).unlink(missing_ok=True)
+
+
+def _temp_name(directory: Path, name: str, temps: list[str]) -> str:
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
+    os.close(fd)
+    temps.append(tmp)
+    return tmp
+
+
+def _file_mode() -> int:
+    """0o666 less the process umask: the mode ``open(..., "w")`` would give a new file."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def _keep_copy(path: Path, backup: str) -> None:
+    """``backup`` becomes a hard link to ``path`` (a copy where links are not allowed)."""
+    os.unlink(backup)
+    try:
+        os.link(path, backup)
+    except OSError:
+        shutil.copy2(path, backup)
 
 
 def _op_summary(xml: bytes, weights: bytes) -> str:
