@@ -150,6 +150,9 @@ def check_input(desc: TensorDesc, value: object) -> np.ndarray:
         converted = arr.astype(target)
         back = converted.astype(arr.dtype)
     same = np.array_equal(back, arr, equal_nan=(src_kind == "float"))
+    if same and src_kind == "int" and arr.size and arr.dtype.kind != converted.dtype.kind:
+        # signed <-> unsigned of one width survives the round trip (2**63 -> -2**63 -> 2**63)
+        same = bool((arr >= 0).all()) if converted.dtype.kind == "u" else bool((converted >= 0).all())
     if not same or (et in (ElementType.u1, ElementType.u3, ElementType.u6) and converted.size and
                     int(converted.max()) >= (1 << et.bitwidth)):
         raise InputError(f"{where}: {arr.dtype} values do not all fit in {et}")
