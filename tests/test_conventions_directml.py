@@ -183,14 +183,15 @@ def test_the_operator_does_not_exist_before_2_0(level) -> None:
                          level)
 
 
-@pytest.mark.parametrize("level", ["7.0", "2", "3.5", 3.0, "", "four"])
+@pytest.mark.parametrize("level", ["7.0", "2", "3.5", 3, 3.5, (3,), "", "four", None])
 def test_unknown_feature_levels_are_refused(level) -> None:
     with pytest.raises(UsageError, match="feature level"):
         directml_one_hot(np.zeros((1, 1), np.uint32), np.zeros((1, 2), np.float32), (1, 2), 1, level)
 
 
 @pytest.mark.parametrize("level,table", [("3.1", "3.0"), ("4.0", "3.0"), ("DML_FEATURE_LEVEL_5_0", "4.1"),
-                                         ("6.4", "4.1"), ("2.1", "2.1")])
+                                         ("6.4", "4.1"), ("2.1", "2.1"), (3.0, "3.0"), ((4, 1), "4.1"),
+                                         ("dml_feature_level_2_1", "2.1")])
 def test_a_level_uses_the_newest_table_at_or_below_it(level, table) -> None:
     """INT8 values need 2.1; INT64 values need 4.1; 1-D tensors need 3.0."""
     values = np.array([[[[0, 1]]]], np.int8)

@@ -323,7 +323,7 @@ def directml_one_hot(
       (where such indices are off) straight onto DML_ONE_HOT.  Signed indices never
       exist before 3.0: the 2.x tables allow only UINT32, where a "negative" bit
       pattern reads as a large index and is ignored.
-    * ``feature_level``: "2.0" ... "6.4" (or ``"DML_FEATURE_LEVEL_3_0"``); the newest
+    * ``feature_level``: "2.0" ... "6.4" (or ``"DML_FEATURE_LEVEL_3_0"``, 3.0, (3, 0)); the newest
       tensor-support table at or below it is enforced: 2.0 and 2.1 take exactly 4
       dimensions and UINT32 indices, 2.0 only FLOAT32/FLOAT16 values, 2.1 and 3.0 add
       8-32-bit integers, 3.0 allows 1 to 8 dimensions and INT32/INT64/UINT64 indices,
@@ -388,15 +388,20 @@ def _element(array: np.ndarray, position: tuple[int, ...]) -> np.ndarray:
 
 
 def _dml_level(feature_level: object) -> tuple[int, int]:
-    text = str(feature_level).strip()
+    """``"3.0"``, ``"DML_FEATURE_LEVEL_3_0"``, ``3.0`` or ``(3, 0)`` -> (3, 0); unknown levels are refused."""
+    if isinstance(feature_level, tuple) and len(feature_level) == 2:
+        text = ".".join(str(p) for p in feature_level)
+    elif isinstance(feature_level, (str, float)):
+        text = str(feature_level).strip()
+    else:
+        text = ""
     match = re.fullmatch(r"(?:DML_FEATURE_LEVEL_)?(\d+)[._](\d+)", text, re.IGNORECASE)
-    name = f"{match.group(1)}.{match.group(2)}" if match else None
-    if name not in DIRECTML_FEATURE_LEVELS or not isinstance(feature_level, str):
+    if match is None or f"{match.group(1)}.{match.group(2)}" not in DIRECTML_FEATURE_LEVELS:
         raise UsageError(f"DirectML feature level {feature_level!r} is not one of "
-                         f"{', '.join(DIRECTML_FEATURE_LEVELS)} (a string such as '3.0')")
-    level = (int(match.group(1)), int(match.group(2)))  # type: ignore[union-attr]
+                         f"{', '.join(DIRECTML_FEATURE_LEVELS)} (e.g. '3.0' or 'DML_FEATURE_LEVEL_3_0')")
+    level = (int(match.group(1)), int(match.group(2)))
     if level < (2, 0):
-        raise UsageError(f"DirectML DML_ONE_HOT does not exist at feature level {name}: "
+        raise UsageError(f"DirectML DML_ONE_HOT does not exist at feature level {level[0]}.{level[1]}: "
                          "it was introduced in DML_FEATURE_LEVEL_2_0")
     return level
 
