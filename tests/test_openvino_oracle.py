@@ -182,3 +182,15 @@ def test_scalar_tensor_round_trip(et: ElementType) -> None:
     arr = np.array(1, dtype=et.numpy_dtype)
     back = oracle.from_tensor(oracle.to_tensor(et, arr))
     assert back.shape == () and back.dtype == arr.dtype and back.tobytes() == arr.tobytes()
+
+
+def test_cpu_refuses_a_negative_depth_parameter(tmp_path: Path) -> None:
+    # Fed to the plugin, a negative depth is not caught and the next compile crashes the process.
+    p = opset16.parameter([3], ov.Type.i32, name="idx")
+    d = opset16.parameter([], ov.Type.i64, name="depth")
+    node = opset16.one_hot(p, d, const(1, "f32"), const(0, "f32"), -1)
+    xml = tmp_path / "m.xml"
+    ov.save_model(ov.Model([node.output(0)], [p, d], "m"), str(xml))
+    inputs = {"idx": np.array([0, 1, 2], np.int32), "depth": np.array(-2, np.int64)}
+    with pytest.raises(OpenVINOError, match="negative OneHot depth.*depth -2 fed to 'depth'"):
+        oracle.cpu_run(xml, inputs)

@@ -311,6 +311,27 @@ def refusal(node: Any) -> str | None:
     return None
 
 
+NEGATIVE_DEPTH = "the CPU plugin does not check a negative OneHot depth and corrupts its heap"
+
+
+def _refuse_negative_depth(model: Any, fed: Sequence[tuple[ElementType, np.ndarray]]) -> None:
+    """A negative depth fed to the CPU plugin is not caught; the next compile then crashes the
+    process (checked on 2026.4.1).  Depths fed straight from a Parameter are checked here;
+    callers that compute a depth (ovonehot diff) check theirs before calling."""
+    params = {p.get_name(): k for k, p in enumerate(model.get_parameters())}
+    for node in model.get_ordered_ops():
+        if node.get_type_name() != "OneHot":
+            continue
+        src = node.input_value(1).get_node()
+        k = params.get(src.get_name())
+        if k is None:
+            continue
+        depth = np.asarray(fed[k][1])
+        if depth.dtype.kind == "i" and depth.size and int(depth.min()) < 0:
+            raise OpenVINOError(f"not run: {NEGATIVE_DEPTH} (depth {int(depth.min())} fed to "
+                                f"{src.get_friendly_name()!r}, {_describe(node)})")
+
+
 def _refuse_known_crashes(node: Any) -> None:
     reason = refusal(node)
     if reason is not None:
@@ -344,6 +365,7 @@ def _cpu(loaded: _Loaded, inputs: Mapping[str, np.ndarray], keep: bool, config: 
     keys = _output_keys(loaded)
     n_results = len(keys)
     fed = _bind(model, inputs)
+    _refuse_negative_depth(model, fed)
     if keep:
         # Every inner output becomes a model output (add_outputs skips those already one).
         extra = [

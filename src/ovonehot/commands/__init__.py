@@ -2,8 +2,10 @@
 
 from . import run
 from . import convert
+from . import diff
 
 COMMANDS = (
     run,
     convert,
+    diff,
 )

@@ -1,0 +1,119 @@
+"""``ovonehot diff MODEL.xml|REPLAY_DIR``: ovonehot against OpenVINO, every difference explained.
+
+Exit 0 when every output passes or differs only by a known, named OpenVINO
+deviation (printed); 1 for any other difference (``--strict``: for any
+difference at all); 2-4 for errors as everywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from .. import replay as _replay
+from ..diff import ORACLES, Tolerances, diff_model
+from ..errors import InputError
+from ..gen_inputs import generate_inputs, parse_shape
+from ..model import load
+from ..npyio import parse_input_specs
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "diff",
+        help="run ovonehot and OpenVINO on the same IR and inputs and explain every difference",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("model", help="model .xml (the .bin beside it is read too), or a replay folder")
+    p.add_argument("--bin", dest="bin_path", help="weights file, when not MODEL.bin")
+    p.add_argument("--inputs", nargs="+", default=[], metavar="SPEC",
+                   help="x.npy (single-input model), NAME=x.npy, or all.npz; default: generated from the graph")
+    p.add_argument("--seed", type=int, default=0, help="seed for generated inputs (default 0)")
+    p.add_argument("--shape", action="append", default=[], metavar="NAME=[d0,...]",
+                   help="concrete shape for a generated input with dynamic dims (repeatable)")
+    p.add_argument("--oracle", choices=[*ORACLES, "both"], default=None,
+                   help="OpenVINO's core reference (default), its CPU plugin, or both")
+    p.add_argument("--atol", action="append", default=[], metavar="[NAME:]X",
+                   help="absolute tolerance for float outputs, global or per output (repeatable)")
+    p.add_argument("--rtol", action="append", default=[], metavar="[NAME:]X",
+                   help="relative tolerance for float outputs, global or per output (repeatable)")
+    p.add_argument("--strict", action="store_true", help="exit 1 for any difference, known deviations included")
+    p.add_argument("--json", metavar="REPORT", help="also write the report as JSON")
+    p.add_argument("--save", metavar="DIR", help="write a replayable folder (model, inputs, outputs, manifest)")
+    p.set_defaults(func=diff_command)
+
+
+def _oracles(choice: str | None, default: tuple[str, ...]) -> tuple[str, ...]:
+    if choice is None:
+        return default
+    return ORACLES if choice == "both" else (choice,)
+
+
+def command_line(args: argparse.Namespace) -> list[str]:
+    """The command that reproduces this run, option by option."""
+    cmd = ["ovonehot", "diff", args.model]
+    if args.bin_path:
+        cmd += ["--bin", args.bin_path]
+    if args.inputs:
+        cmd += ["--inputs", *args.inputs]
+    else:
+        cmd += ["--seed", str(args.seed)]
+    for s in args.shape:
+        cmd += ["--shape", s]
+    if args.oracle:
+        cmd += ["--oracle", args.oracle]
+    for flag in ("atol", "rtol"):
+        for t in getattr(args, flag):
+            cmd += [f"--{flag}", t]
+    if args.strict:
+        cmd.append("--strict")
+    if args.json:
+        cmd += ["--json", args.json]
+    if args.save:
+        cmd += ["--save", args.save]
+    return cmd
+
+
+def diff_command(args: argparse.Namespace) -> int:
+    tolerances = Tolerances.parse(args.atol, args.rtol)
+    shapes = dict(parse_shape(s) for s in args.shape)
+    replay = _replay.load(args.model) if _replay.is_replay(args.model) else None
+    if replay is not None:
+        if args.inputs:
+            raise InputError("a replay folder brings its own inputs; drop --inputs")
+        xml, bin_path = str(replay.xml), str(replay.bin)
+        model = load(xml, bin_path)
+        inputs = replay.inputs
+        oracles = _oracles(args.oracle, replay.oracles)
+        if not args.atol and not args.rtol:
+            tolerances = replay.tolerances
+        seed, generated = replay.manifest.get("seed"), bool(replay.manifest.get("inputs_generated"))
+        strict = args.strict or bool(replay.manifest.get("strict"))
+    else:
+        xml, bin_path = args.model, args.bin_path
+        model = load(xml, bin_path)
+        oracles = _oracles(args.oracle, ("reference",))
+        strict = args.strict
+        if args.inputs:
+            if shapes:
+                raise InputError("--shape is for generated inputs; the given inputs have their own shapes")
+            inputs = parse_input_specs(model, args.inputs)
+            seed, generated = None, False
+        else:
+            inputs = generate_inputs(model, args.seed, shapes)
+            seed, generated = args.seed, True
+    report = diff_model(model, xml, inputs, oracles, tolerances, bin_path, seed=seed, generated=generated,
+                        strict=strict)
+    print(report.render())
+    if replay is not None:
+        for line in _replay.reproduced(replay, report):
+            print(line)
+    if args.save:
+        folder = _replay.save(args.save, report, xml, bin_path, oracles, tolerances, command_line(args),
+                              {k: list(v) for k, v in shapes.items()})
+        print(f"saved a replay folder: {folder} (replay: ovonehot diff {folder})")
+    if args.json:
+        Path(args.json).write_text(json.dumps(report.as_json(), indent=2, default=str) + "\n")
+    return report.exit_code

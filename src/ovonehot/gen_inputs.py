@@ -1,0 +1,276 @@
+"""Seeded inputs for a model, chosen from its graph to exercise what can go wrong.
+
+* A Parameter that becomes OneHot *indices* (directly or through single-input
+  ops such as Convert) gets values covering 0, depth-1, depth, depth+1, the
+  negatives -1 .. -depth-1, the type's extremes, the int32 boundaries for wide
+  types (where runtimes wrap) and, for unsigned types, the values just below 2**n
+  (which wrap to small negatives).  These come first, then random draws from
+  the same set and from [-depth-1, depth+1].
+* A Parameter that becomes a OneHot *depth* gets a small value in 0..5.
+* A Parameter that becomes *on_value*/*off_value* gets a special value of its
+  type (NaN, -0.0, inf, extremes, a subnormal) or a random one.
+* Any other Parameter gets values from a range that fits its type (ints in
+  [-8, 8], unsigned in [0, 16], floats in [-4, 4], random booleans).
+
+Dynamic dims take their size from ``shapes`` (``--shape name=[2,3]``) or a small
+default (3, clamped into an interval); a dynamic rank defaults to ``[2, 3]``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from .errors import InputError
+from .model import Model, TensorDesc
+from .types import ElementType, PartialShape
+
+DEFAULT_DIM = 3
+DEFAULT_DYNAMIC_RANK_SHAPE = (2, 3)
+DEFAULT_DEPTH = 4
+
+
+def concrete_shape(desc: TensorDesc, given: Sequence[int] | None = None, min_elements: int = 0) -> tuple[int, ...]:
+    """A concrete shape for an input: ``given`` (checked against the declared shape) or defaults.
+
+    With ``min_elements``, the last dynamic dim grows (within its interval) until the
+    tensor holds that many elements, so every interesting index value fits.
+    """
+    if given is not None:
+        shape = tuple(int(n) for n in given)
+        if not desc.shape.accepts(shape):
+            raise InputError(f"--shape {desc.name}={list(shape)} does not fit the input's shape {desc.shape}")
+        return shape
+    if desc.shape.dims is None:
+        return DEFAULT_DYNAMIC_RANK_SHAPE
+    dims = []
+    for d in desc.shape.dims:
+        if d.is_static:
+            dims.append(d.min)
+        else:
+            n = max(d.min, DEFAULT_DIM)
+            dims.append(n if d.max is None else min(n, d.max))
+    dynamic = [k for k, d in enumerate(desc.shape.dims) if not d.is_static]
+    if dynamic and min_elements > math.prod(dims):
+        k = dynamic[-1]
+        others = math.prod(dims[:k] + dims[k + 1:])
+        if others > 0:
+            need = -(-min_elements // others)
+            cap = desc.shape.dims[k].max
+            dims[k] = max(dims[k], need if cap is None else min(need, cap))
+    return tuple(dims)
+
+
+def _roles(model: Model) -> dict[int, tuple[str, int]]:
+    """Parameter node index -> (role, OneHot node index) for indices/depth/on/off feeds."""
+    graph = model.graph
+    roles: dict[int, tuple[str, int]] = {}
+    for i in graph.kind_indices("OneHot"):
+        for port, role in enumerate(("indices", "depth", "on_value", "off_value")):
+            src = _trace_to_parameter(model, graph.sources[i][port].node)
+            if src is not None and src not in roles:
+                roles[src] = (role, i)
+    return roles
+
+
+def _trace_to_parameter(model: Model, index: int) -> int | None:
+    """Follow single-input chains (Convert, unary ops, ops whose other inputs are known) up to a Parameter."""
+    graph, inference = model.graph, model.inference
+    seen = 0
+    while seen < 64:
+        node = graph.nodes[index]
+        if node.type.lower() == "parameter":
+            return index
+        live = [s for s in graph.sources[index] if inference.outputs[s.node][s.output].value is None]
+        if len(live) != 1:
+            return None
+        index = live[0].node
+        seen += 1
+    return None
+
+
+def _known_depth(model: Model, one_hot: int, chosen: Mapping[int, np.ndarray]) -> int:
+    graph, inference = model.graph, model.inference
+    src = graph.sources[one_hot][1]
+    info = inference.outputs[src.node][src.output]
+    if info.value is not None and info.value.size == 1:
+        return max(int(np.asarray(info.value).reshape(-1)[0].astype(np.int64)), 0)
+    if src.node in chosen:
+        return max(int(np.asarray(chosen[src.node]).reshape(-1)[0].astype(np.int64)), 0)
+    if info.upper is not None and info.upper.size == 1 and int(info.upper.reshape(-1)[0]) < 1 << 16:
+        return max(int(info.upper.reshape(-1)[0]), 0)
+    return DEFAULT_DEPTH
+
+
+def _type_range(et: ElementType) -> tuple[int, int]:
+    if et is ElementType.boolean:
+        return 0, 1
+    bits = et.bitwidth
+    if et.kind.value == "signed":
+        return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    return 0, (1 << bits) - 1
+
+
+def index_values(et: ElementType, depth: int) -> list[int]:
+    """The interesting index values for indices of type ``et`` and a OneHot of ``depth``."""
+    lo, hi = _type_range(et)
+    wanted = [0, depth - 1, depth, depth + 1, 1]
+    wanted += list(range(-1, -depth - 2, -1))
+    wanted += [lo, hi, lo + 1, hi - 1]
+    if et.bitwidth > 32:
+        wanted += [2**31 - 1, 2**31, -(2**31), -(2**31) - 1, 2**32, 2**32 + 1, 2**32 + depth - 1, -(2**32) + 1]
+    if et.kind.value == "unsigned":
+        wanted += [hi - k for k in range(depth + 1)]
+        if et.bitwidth > 32:
+            wanted += [2**32 - k for k in range(1, depth + 2)]
+    out: list[int] = []
+    for v in wanted:
+        if lo <= v <= hi and v not in out:
+            out.append(v)
+    return out
+
+
+def _as_array(et: ElementType, values: Sequence[int] | np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    dtype = et.numpy_dtype
+    assert dtype is not None
+    items = values.reshape(-1).tolist() if isinstance(values, np.ndarray) else list(values)
+    flat = [int(v) for v in items]
+    if et is ElementType.boolean:
+        return np.array([bool(v) for v in flat], dtype=np.bool_).reshape(shape)
+    if not flat:
+        return np.zeros(shape, dtype)
+    if dtype.kind in "iu":
+        return np.array(flat, dtype=dtype).reshape(shape)
+    return np.array(flat, dtype=np.int64).astype(dtype).reshape(shape)  # ml_dtypes int4/uint4/uint2
+
+
+def _indices(rng: np.random.Generator, et: ElementType, shape: tuple[int, ...], depth: int) -> np.ndarray:
+    n = math.prod(shape)
+    special = index_values(et, depth)
+    lo, hi = _type_range(et)
+    small = [v for v in range(-depth - 1, depth + 2) if lo <= v <= hi]
+    order = list(rng.permutation(len(special)))
+    values = [special[k] for k in order][:n]
+    while len(values) < n:
+        pool = special if rng.random() < 0.3 else small
+        values.append(pool[int(rng.integers(len(pool)))])
+    return _as_array(et, values, shape)
+
+
+def _float_specials(et: ElementType) -> list[float]:
+    dtype = et.numpy_dtype
+    assert dtype is not None
+    info = _finfo(dtype)
+    values = [1.0, 0.0, -0.0, float("nan"), float("inf"), float("-inf"), 0.5, -2.0]
+    if info is not None:
+        values += [float(info.max), float(-info.max), float(info.smallest_subnormal), float(info.tiny)]
+    if et is ElementType.f64:
+        values += [1e300, 0.1, 1e-320, -1e-40, 3.4028235677973366e38]
+    return values
+
+
+def _finfo(dtype: np.dtype):  # type: ignore[no-untyped-def]
+    try:
+        import ml_dtypes
+
+        return ml_dtypes.finfo(dtype)
+    except Exception:  # noqa: BLE001 - a dtype neither NumPy nor ml_dtypes describes
+        try:
+            return np.finfo(dtype)
+        except Exception:  # noqa: BLE001
+            return None
+
+
+def _scalar_value(rng: np.random.Generator, et: ElementType, shape: tuple[int, ...]) -> np.ndarray:
+    dtype = et.numpy_dtype
+    assert dtype is not None
+    n = math.prod(shape)
+    if et.is_real:
+        specials = _float_specials(et)
+        vals = [specials[int(rng.integers(len(specials)))] if rng.random() < 0.6 else float(rng.normal(0, 8))
+                for _ in range(n)]
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.array(vals, dtype=np.float64).astype(dtype).reshape(shape)
+    lo, hi = _type_range(et)
+    pool = [lo, hi, 0, 1, -1, 2**31 - 1, -(2**31), 2**31, 2**40, 7]
+    pool = [v for v in pool if lo <= v <= hi]
+    vals_i = [pool[int(rng.integers(len(pool)))] if rng.random() < 0.6 else int(rng.integers(max(lo, -100), min(hi, 100) + 1))
+              for _ in range(n)]
+    return _as_array(et, vals_i, shape)
+
+
+def _generic(rng: np.random.Generator, et: ElementType, shape: tuple[int, ...]) -> np.ndarray:
+    dtype = et.numpy_dtype
+    if dtype is None:
+        raise InputError(f"cannot generate values of element type {et}")
+    if et is ElementType.string:
+        out = np.empty(shape, dtype=object)
+        out.reshape(-1)[:] = [f"s{int(v)}" for v in rng.integers(0, 10, size=math.prod(shape))]
+        return out
+    if et is ElementType.boolean:
+        return rng.integers(0, 2, size=shape).astype(np.bool_)
+    if et.is_real:
+        return np.round(rng.uniform(-4, 4, size=shape), 2).astype(dtype)
+    lo, hi = _type_range(et)
+    return _as_array(et, rng.integers(max(lo, -8), min(hi, 16 if lo == 0 else 8) + 1, size=shape), shape)
+
+
+def generate_inputs(
+    model: Model,
+    seed: int = 0,
+    shapes: Mapping[str, Sequence[int]] | None = None,
+) -> dict[str, np.ndarray]:
+    """One array per model input, keyed by input name; same seed, same arrays."""
+    rng = np.random.default_rng(seed)
+    shapes = dict(shapes or {})
+    graph = model.graph
+    params = [i for i in graph.document_order if graph.nodes[i].type.lower() == "parameter"]
+    roles = _roles(model)
+    by_name = {}
+    for desc, idx in zip(model.inputs, params, strict=True):
+        given = None
+        for key in (desc.name, *desc.names):
+            if key in shapes:
+                given = shapes.pop(key)
+                break
+        wanted = 0
+        if roles.get(idx, ("",))[0] == "indices" and desc.element_type.numpy_dtype is not None:
+            wanted = len(index_values(desc.element_type, DEFAULT_DEPTH)) if not desc.element_type.is_real else 0
+        by_name[idx] = (desc, concrete_shape(desc, given, wanted))
+    if shapes:
+        raise InputError(f"--shape names no input: {', '.join(sorted(shapes))}")
+    chosen: dict[int, np.ndarray] = {}
+    # Depths first: index values depend on them.
+    order = sorted(params, key=lambda i: 0 if roles.get(i, ("",))[0] == "depth" else 1)
+    for idx in order:
+        desc, shape = by_name[idx]
+        et = desc.element_type
+        role, one_hot = roles.get(idx, ("", -1))
+        if et.numpy_dtype is None or et.is_dynamic:
+            raise InputError(f"input {desc.name!r}: cannot generate values of element type {et}")
+        if role == "depth" and not et.is_real and et is not ElementType.boolean:
+            lo, hi = _type_range(et)
+            chosen[idx] = _as_array(et, [min(max(int(rng.integers(0, 6)), lo), hi)] * math.prod(shape), shape)
+        elif role == "indices" and not et.is_real and et is not ElementType.string and et.bitwidth >= 8:
+            chosen[idx] = _indices(rng, et, shape, _known_depth(model, one_hot, chosen))
+        elif role in ("on_value", "off_value") and et is not ElementType.string and et.bitwidth >= 8:
+            chosen[idx] = _scalar_value(rng, et, shape)
+        else:
+            chosen[idx] = _generic(rng, et, shape)
+    return {by_name[i][0].name: chosen[i] for i in params}
+
+
+def parse_shape(text: str) -> tuple[str, tuple[int, ...]]:
+    """``name=[2,3]`` (or ``name=2,3``; ``name=[]`` for a scalar) -> (name, (2, 3))."""
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise InputError(f"--shape {text!r}: expected NAME=[d0,d1,...]")
+    try:
+        shape = PartialShape.parse(value)
+    except ValueError as exc:
+        raise InputError(f"--shape {text!r}: {exc}") from None
+    if not shape.is_static:
+        raise InputError(f"--shape {text!r}: give a concrete shape (numbers only)")
+    return name, shape.to_shape()

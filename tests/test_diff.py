@@ -1,0 +1,310 @@
+"""``ovonehot diff``: verdicts, explanations, exit statuses, replay folders.
+
+Models are built with OpenVINO's Python API and written with ``ov.save_model``.
+The classifier is judged against deliberately wrong evaluators (a Model whose
+OneHot plan carries a broken kernel): OpenVINO's reference must make the verdict
+"ours wrong".  The CPU plugin's known deviations must be named, and explained by
+recomputation (a deviation-like bug in *our* kernel must not pass as one).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ov = pytest.importorskip("openvino", reason="diff compares against OpenVINO")
+from openvino import opset1, opset16
+
+from ovonehot import cli
+from ovonehot.compare import Tolerance, compare
+from ovonehot.diff import Tolerances, Verdict, diff_model
+from ovonehot.gen_inputs import generate_inputs, index_values
+from ovonehot.model import Model, load
+from ovonehot.ops.one_hot import OneHotAttrs, evaluate_one_hot, one_hot
+from ovonehot.types import ElementType
+
+
+def const(value: object, et: str) -> object:
+    return opset16.constant(value, dtype=getattr(ov.Type, et))
+
+
+def one_hot_model(
+    path: Path, index_type: str = "i64", on: tuple[object, str] = (5, "i64"), off: tuple[object, str] = (-3, "i64"),
+    depth: int = 4, axis: int = -1, mode: str | None = "ignore_negative", shape: Sequence[int] | None = (-1,),
+) -> Path:
+    """idx (a Parameter; shape None = dynamic rank) -> OneHot(depth, on, off) -> out, saved plainly."""
+    pshape = ov.PartialShape.dynamic() if shape is None else ov.PartialShape(list(shape))
+    p = opset16.parameter(pshape, getattr(ov.Type, index_type), name="idx")
+    args = (p, opset16.constant(np.int64(depth)), const(*on), const(*off), axis)
+    node = opset1.one_hot(*args) if mode is None else opset16.one_hot(*args, negative_indices_mode=mode)
+    node.output(0).get_tensor().set_names({"out"})
+    xml = path / "model.xml"
+    ov.save_model(ov.Model([node.output(0)], [p], "m"), str(xml), compress_to_fp16=False)
+    return xml
+
+
+def with_kernel(model: Model, kernel: Callable[[OneHotAttrs, Sequence[np.ndarray]], list[np.ndarray]]) -> Model:
+    """The same model, its OneHot computed by ``kernel`` (a deliberately wrong evaluator)."""
+    plans = tuple(
+        dataclasses.replace(p, spec=dataclasses.replace(p.spec, evaluate=kernel)) if p.node.type == "OneHot" else p
+        for p in model.inference.plans
+    )
+    return Model(model.graph, dataclasses.replace(model.inference, plans=plans), model.path)
+
+
+def off_by_one(attrs: OneHotAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    indices, *rest = inputs
+    return evaluate_one_hot(attrs, [indices + np.ones((), indices.dtype), *rest])
+
+
+def always_normalize(attrs: OneHotAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return evaluate_one_hot(dataclasses.replace(attrs, negative_indices_mode=type(attrs.negative_indices_mode)("normalize")),
+                            inputs)
+
+
+def wraps_like_the_cpu(attrs: OneHotAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Mimics a CPU deviation in our own kernel: i64 indices wrapped to int32."""
+    indices, *rest = inputs
+    return evaluate_one_hot(attrs, [indices.astype(np.int32).astype(indices.dtype), *rest])
+
+
+def saturates_like_the_cpu(attrs: OneHotAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Mimics a CPU deviation in our own kernel: i64 on/off saturated to int32."""
+    indices, depth, on, off = inputs
+    sat = [np.clip(v, -(2**31), 2**31 - 1).astype(v.dtype) for v in (on, off)]
+    return evaluate_one_hot(attrs, [indices, depth, *sat])
+
+
+def swaps_on_off(attrs: OneHotAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    indices, depth, on, off = inputs
+    return evaluate_one_hot(attrs, [indices, depth, off, on])
+
+
+def sign_of_zero_lost(attrs: OneHotAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    (out,) = evaluate_one_hot(attrs, inputs)
+    return [np.where(out == 0, np.zeros((), out.dtype), out)]
+
+
+WRONG = {
+    "off-by-one": (off_by_one, {}),
+    "always-normalize": (always_normalize, {}),
+    "wraps-like-cpu": (wraps_like_the_cpu, {}),
+    "saturates-like-cpu": (saturates_like_the_cpu, {"on": (2**40, "i64")}),
+    "swaps-on-off": (swaps_on_off, {}),
+    "loses-negative-zero": (sign_of_zero_lost, {"on": (1.5, "f32"), "off": (-0.0, "f32")}),
+}
+
+
+@pytest.mark.parametrize("oracles", [("reference",), ("cpu",), ("reference", "cpu")], ids="+".join)
+@pytest.mark.parametrize("name", list(WRONG))
+def test_wrong_evaluator_is_ours_wrong(tmp_path: Path, name: str, oracles: tuple[str, ...]) -> None:
+    kernel, overrides = WRONG[name]
+    xml = one_hot_model(tmp_path, **overrides)
+    model = with_kernel(load(xml), kernel)
+    inputs = generate_inputs(model, seed=1)
+    report = diff_model(model, str(xml), inputs, oracles)
+    by_oracle = {v.oracle: v for v in report.verdicts}
+    # A bug the CPU plugin shares cannot show against the CPU alone; the reference catches it.
+    shared = name == "wraps-like-cpu"  # and the generated indices make ours equal the CPU's output
+    if "reference" in oracles:
+        assert by_oracle["reference"].verdict is Verdict.OURS_WRONG, report.render()
+    if "cpu" in oracles:
+        expected = Verdict.PASS if shared else Verdict.OURS_WRONG
+        assert by_oracle["cpu"].verdict is expected, report.render()
+    assert report.exit_code == (0 if oracles == ("cpu",) and shared else 1)
+
+
+def test_wrong_evaluator_report_locates_the_node_and_index(tmp_path: Path) -> None:
+    xml = one_hot_model(tmp_path)
+    model = with_kernel(load(xml), off_by_one)
+    report = diff_model(model, str(xml), generate_inputs(model, seed=1), ("reference",))
+    (v,) = report.verdicts
+    assert v.verdict is Verdict.OURS_WRONG
+    assert v.first_node.startswith("layer id=4 name='OneHot_") and "output 0" in v.first_node
+    assert v.origin and "index value" in v.origin[0] and "indices[" in v.origin[0]
+    assert v.comparison is not None and v.comparison.passing_atol is not None
+    text = report.render()
+    assert "ours wrong" in text and "first differing node" in text and "would pass with atol" in text
+
+
+# -- the CPU plugin's known deviations, named -------------------------------------------------
+
+CPU_DEVIATIONS = {
+    # name: (model overrides, deviations that must be named)
+    "i64-on-saturated": ({"index_type": "i32", "on": (2**40, "i64")}, {"int32-saturation"}),
+    "i64-indices-wrapped": ({"index_type": "i64", "on": (5, "i64")}, {"int32-wrap"}),
+    "u64-indices-wrapped-normalize": ({"index_type": "u64", "on": (7, "u32"), "off": (1, "u32"), "mode": "normalize"},
+                                      {"int32-wrap"}),
+    "f64-through-f32": ({"index_type": "i32", "on": (0.1, "f64"), "off": (1e300, "f64")}, {"f64-through-f32"}),
+    "f32-subnormal-flushed": ({"index_type": "i32", "on": (1e-40, "f32"), "off": (-1e-45, "f32")},
+                              {"subnormal-flush"}),
+}
+
+
+@pytest.mark.parametrize("name", list(CPU_DEVIATIONS))
+def test_cpu_deviation_is_named(tmp_path: Path, name: str) -> None:
+    overrides, codes = CPU_DEVIATIONS[name]
+    xml = one_hot_model(tmp_path, **overrides)
+    model = load(xml)
+    report = diff_model(model, str(xml), generate_inputs(model, seed=2), ("reference", "cpu"))
+    verdicts = {v.oracle: v for v in report.verdicts}
+    ref = verdicts["reference"]
+    assert ref.verdict is Verdict.PASS or {e.code for e in ref.events} == {"no-reference-evaluate"}
+    assert verdicts["cpu"].verdict is Verdict.DEVIATION, report.render()
+    assert codes <= {e.code for e in verdicts["cpu"].events}
+    assert report.exit_code == 0
+    report_strict = diff_model(model, str(xml), generate_inputs(model, seed=2), ("cpu",), strict=True)
+    assert report_strict.exit_code == 1
+
+
+REFUSALS = {
+    "i8-indices": ({"index_type": "i8", "on": (1, "f32"), "off": (0, "f32")},
+                   {"cpu": "refused-index-type", "reference": "no-reference-evaluate"}),
+    "dynamic-rank": ({"index_type": "i32", "on": (1, "f32"), "off": (0, "f32"), "shape": None, "axis": 0},
+                     {"cpu": "refused-dynamic-rank"}),
+    "dynamic-rank-negative-axis": ({"index_type": "i32", "on": (1, "f32"), "off": (0, "f32"), "shape": None},
+                                   {"cpu": "refused-dynamic-rank", "reference": "negative-axis-dynamic-rank"}),
+    "u1-values": ({"index_type": "i32", "on": (1, "u1"), "off": (0, "u1")},
+                  {"cpu": "sub-byte-one-hot", "reference": "sub-byte-one-hot"}),
+}
+
+
+@pytest.mark.parametrize("name", list(REFUSALS))
+def test_known_refusals_are_named(tmp_path: Path, name: str) -> None:
+    overrides, codes = REFUSALS[name]
+    xml = one_hot_model(tmp_path, **overrides)
+    model = load(xml)
+    report = diff_model(model, str(xml), generate_inputs(model, seed=3), ("reference", "cpu"))
+    for v in report.verdicts:
+        if v.oracle in codes:
+            assert v.verdict is Verdict.DEVIATION, report.render()
+            assert codes[v.oracle] in {e.code for e in v.events}
+        else:
+            assert v.verdict is Verdict.PASS
+
+
+def test_negative_depth_at_run_time(tmp_path: Path) -> None:
+    p = opset16.parameter([3], ov.Type.i32, name="idx")
+    d = opset16.parameter([], ov.Type.i64, name="depth")
+    node = opset16.one_hot(p, d, const(1, "f32"), const(0, "f32"), -1)
+    xml = tmp_path / "m.xml"
+    ov.save_model(ov.Model([node.output(0)], [p, d], "m"), str(xml))
+    model = load(xml)
+    inputs = {"idx": np.array([0, 1, 2], np.int32), "depth": np.array(-2, np.int64)}
+    report = diff_model(model, str(xml), inputs, ("reference", "cpu"))
+    verdicts = {v.oracle: v for v in report.verdicts}
+    assert report.ours_error and "negative" in report.ours_error
+    assert verdicts["reference"].verdict is Verdict.PASS  # both refuse
+    assert verdicts["cpu"].verdict is Verdict.DEVIATION
+    assert {e.code for e in verdicts["cpu"].events} == {"negative-depth-unchecked"}
+
+
+# -- the CLI, exit statuses, JSON, replay -------------------------------------------------------
+
+
+def test_cli_cpu_saturation_exits_0_naming_the_deviation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    xml = one_hot_model(tmp_path, index_type="i32", on=(2**40, "i64"), off=(0, "i64"))
+    assert cli.main(["diff", str(xml), "--oracle", "cpu"]) == 0
+    out = capsys.readouterr().out
+    assert "plugin deviation" in out and "int32-saturation" in out and "2147483647" in out
+    assert cli.main(["diff", str(xml), "--oracle", "cpu", "--strict"]) == 1
+
+
+def test_cli_correct_model_exits_0_both_oracles(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    xml = one_hot_model(tmp_path, index_type="i32", on=(1.5, "f32"), off=(-0.0, "f32"), mode="normalize")
+    assert cli.main(["diff", str(xml), "--oracle", "both", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert out.count(": PASS") == 2 and "exit 0" in out
+
+
+def test_replay_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    xml = one_hot_model(tmp_path, index_type="i64")
+    folder = tmp_path / "replay"
+    report_json = tmp_path / "r.json"
+    code = cli.main(["diff", str(xml), "--oracle", "both", "--seed", "9", "--save", str(folder),
+                     "--json", str(report_json)])
+    assert code == 0
+    first = capsys.readouterr().out
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["seed"] == 9 and manifest["oracles"] == ["reference", "cpu"]
+    assert manifest["versions"]["openvino"] and manifest["command"][:3] == ["ovonehot", "diff", str(xml)]
+    assert {p.name for p in folder.iterdir()} >= {"model.xml", "model.bin", "inputs.npz", "ours.npz",
+                                                   "reference.npz", "cpu.npz", "manifest.json"}
+    assert json.loads(report_json.read_text())["counts"]["plugin deviation"] == 1
+    assert cli.main(["diff", str(folder)]) == 0
+    again = capsys.readouterr().out
+    assert "replay: ours outputs identical to the saved ones" in again
+    assert "replay: cpu outputs identical to the saved ones" in again
+    # Same verdict lines as the first run.
+    assert [ln for ln in first.splitlines() if ln.startswith("[")] == \
+        [ln for ln in again.splitlines() if ln.startswith("[")]
+
+
+def test_cli_given_inputs_and_per_output_tolerance(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    xml = one_hot_model(tmp_path, index_type="i32", on=(1, "f32"), off=(0, "f32"))
+    np.save(tmp_path / "idx.npy", np.array([0, 5, -1], np.int32))
+    assert cli.main(["diff", str(xml), "--inputs", f"idx={tmp_path / 'idx.npy'}", "--atol", "out:0.5"]) == 0
+    assert "atol=0.5" in capsys.readouterr().out
+    assert cli.main(["diff", str(xml), "--atol", "x:y"]) == 2
+
+
+# -- input generation and comparison ---------------------------------------------------------------
+
+
+def test_generated_indices_cover_the_edges(tmp_path: Path) -> None:
+    xml = one_hot_model(tmp_path, index_type="i64", depth=4)
+    values = set(generate_inputs(load(xml), seed=0)["idx"].tolist())
+    assert {0, 3, 4, -1, -4, -5, 2**63 - 1, -(2**63), 2**32 + 1} <= values
+    assert set(index_values(ElementType.u32, 4)) >= {0, 3, 4, 2**32 - 1, 2**32 - 5}
+
+
+def test_generated_inputs_are_seeded_and_honour_shape(tmp_path: Path) -> None:
+    xml = one_hot_model(tmp_path, index_type="i32", shape=(2, -1))
+    model = load(xml)
+    a = generate_inputs(model, seed=5, shapes={"idx": (2, 7)})
+    b = generate_inputs(model, seed=5, shapes={"idx": (2, 7)})
+    assert a["idx"].shape == (2, 7) and np.array_equal(a["idx"], b["idx"])
+
+
+COMPARE_CASES = {
+    "nan-equals-nan": (np.array([np.nan], np.float32), np.array([np.nan], np.float32), Tolerance(), True),
+    "signed-zero-exact": (np.array([-0.0], np.float32), np.array([0.0], np.float32), Tolerance.exact(), False),
+    "signed-zero-tolerant": (np.array([-0.0], np.float32), np.array([0.0], np.float32), Tolerance(1e-6), True),
+    "ints-exact": (np.array([2**40]), np.array([2**40 + 1]), Tolerance(10.0), False),
+    "shape": (np.zeros((2, 3)), np.zeros((3, 2)), Tolerance(), False),
+    "dtype": (np.zeros(2, np.int32), np.zeros(2, np.int64), Tolerance(), False),
+}
+
+
+@pytest.mark.parametrize("name", list(COMPARE_CASES))
+def test_compare(name: str) -> None:
+    a, b, tol, equal = COMPARE_CASES[name]
+    result = compare(a, b, tol)
+    assert result.equal is equal
+    if name == "signed-zero-tolerant":
+        assert "sign" in result.notes[0]
+
+
+def test_compare_reports_smallest_passing_tolerance() -> None:
+    result = compare(np.array([1.0, 2.0, 4.0]), np.array([1.0, 2.5, 3.0]), Tolerance())
+    assert result.count == 2 and result.max_abs_error == 1.0
+    assert result.passing_atol == 1.0 and result.passing_rtol == pytest.approx(1 / 3)
+    assert compare(np.array([1.0, 2.0, 4.0]), np.array([1.0, 2.5, 3.0]), Tolerance(1.0)).equal
+
+
+def test_tolerances_parse() -> None:
+    t = Tolerances.parse(["1e-3", "out:0.5"], ["x:2"])
+    assert t.for_output("out", copy=True) == Tolerance(0.5, 0.0)
+    assert t.for_output("x", copy=False) == Tolerance(1e-3, 2.0)
+    assert Tolerances().for_output("y", copy=True).is_exact
+
+
+def test_one_hot_kernel_sanity() -> None:
+    # The wrong kernels above are built on the real one; make sure it is what the tests think.
+    out = one_hot(np.array([0, 2]), 3, np.array(1.0), np.array(0.0), 1)
+    assert out.tolist() == [[1, 0, 0], [0, 0, 1]]
