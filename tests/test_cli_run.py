@@ -312,3 +312,11 @@ def test_process_exit_status_and_stderr(argv: list[str], status: int) -> None:
         one_line_error(proc.stderr)
     else:
         assert proc.stderr == ""
+
+
+def test_input_rank_the_axis_does_not_fit_is_a_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """v1_dynamic_rank has axis 1 on indices of dynamic rank: a scalar input cannot take it (exit 2, not 3)."""
+    x = save(tmp_path / "x.npy", np.array(2, np.int64))
+    code, _, err = run(["run", str(CORPUS / "v1_dynamic_rank.xml"), "--inputs", str(x)], capsys)
+    assert code == 2
+    one_line_error(err, "type=OneHot-opset1", "indices of rank 0", "Axis 1 out of the tensor rank range [-1, 0]")

@@ -118,7 +118,10 @@ def evaluate_one_hot(attrs: OneHotAttrs, inputs: Sequence[np.ndarray]) -> list[n
             raise InputError(f"{label} input must be scalar. Got shape {list(arr.shape)}.")
     if on_value.dtype != off_value.dtype:
         raise InputError(f"on_value and off_value differ in type: {on_value.dtype} and {off_value.dtype}")
-    axis = normalize_axis(attrs.axis, indices.ndim)
+    try:
+        axis = normalize_axis(attrs.axis, indices.ndim)
+    except ValidationError as exc:  # only a dynamic-rank input gets here: the input is wrong, not the IR
+        raise InputError(f"indices of rank {indices.ndim}: {exc}") from None
     n = int(depth.astype(np.int64)) if depth.dtype != np.uint64 else _u64_depth(depth)
     if n < 0:
         raise InputError(f"OneHot depth value can't be negative. Got {n}.")
