@@ -103,10 +103,17 @@ def model(outputs: list[ov.Node], params: list[ov.Node], name: str) -> ov.Model:
     return m
 
 
-def indices_values(rng: np.random.Generator, shape: tuple[int, ...], depth: int, dtype: type) -> np.ndarray:
-    """Seeded indices: mostly in [0, depth), plus out-of-range and negative ones."""
-    lo, hi = -depth - 2, depth + 3
-    values = rng.integers(lo, hi, size=shape, endpoint=False)
+def indices_values(rng: np.random.Generator, shape: tuple[int, ...], depth: int, dtype: type,
+                   strays: bool = True) -> np.ndarray:
+    """Seeded indices in [0, depth); with ``strays``, one in four is out of range or negative, and
+    (given four or more elements) -1, -depth - 1 and depth are always among them."""
+    values = rng.integers(0, max(depth, 1), size=shape)
+    if strays:
+        stray = rng.random(size=shape) < (0.25 if depth else 1.0)
+        values[stray] = rng.integers(-depth - 2, depth + 3, size=shape)[stray]
+        if values.size >= 4:
+            where = rng.permutation(values.size)[:3]
+            values.reshape(-1)[where] = [-1, -depth - 1, depth]
     return np.asarray(values, dtype=dtype)
 
 
@@ -125,15 +132,15 @@ class Case:
 
 def simple(version: int, shape: tuple[int, ...], axis: int, index_type: str, value_type: str,
            on: object, off: object, depth: int = 4, mode: str | None = None,
-           depth_type: str | None = None, pshape: object = None) -> Callable[[np.random.Generator, str], Built]:
+           depth_type: str | None = None, strays: bool = True) -> Callable[[np.random.Generator, str], Built]:
     """indices Parameter -> OneHot(Const depth, Const on, Const off) -> Result."""
 
     def build(rng: np.random.Generator, name: str) -> Built:
-        p = param("indices", pshape if pshape is not None else list(shape), index_type)
+        p = param("indices", list(shape), index_type)
         d = const("depth", depth, depth_type or index_type)
         oh = one_hot(version, p, d, const("on_value", on, value_type), const("off_value", off, value_type),
                      axis, mode)
-        x = indices_values(rng, shape, depth, _NUMPY[index_type])
+        x = indices_values(rng, shape, depth, _NUMPY[index_type], strays)
         return model([oh], [p], name), {"indices": x}
 
     return build
@@ -250,8 +257,8 @@ BF16_NAN, BF16_ONE_AND_A_BIT = 0x7FC1, 0x3F81  # NaN with payload, 1.0078125
 BF16_NEG_ZERO = 0x8000
 
 CASES: tuple[Case, ...] = (
-    Case("v1_axis-1_i64_f32", "the everyday case: i64 labels [3,4], axis -1 (stored as 2), depth 5, on 1.0 / off 0.0",
-         simple(1, (3, 4), -1, "i64", "f32", 1.0, 0.0, depth=5)),
+    Case("v1_axis-1_i64_f32", "the everyday case: i64 labels [3,4] all in range, axis -1 (stored as 2), depth 5, "
+         "on 1.0 / off 0.0", simple(1, (3, 4), -1, "i64", "f32", 1.0, 0.0, depth=5, strays=False)),
     Case("v1_axis0_i32_f32", "axis 0 on a vector, on 2.5 / off -1.0, i32 indices and depth",
          simple(1, (6,), 0, "i32", "f32", 2.5, -1.0, depth=6)),
     Case("v1_axis1_rank3_i64_i32", "new axis in the middle of a rank-3 input, i32 values",
