@@ -17,6 +17,8 @@ import numpy as np
 from .errors import Error, InputError, IRError, UnsupportedError, ValidationError
 from .graph import Graph, Node
 from .ops import OpSpec, TensorInfo, resolve, supported_names, unsupported_types
+from .ops.bounds import ov_evaluates
+from .ops.bounds import propagate as propagate_bounds
 from .ops.basic import ParameterAttrs
 from .types import ElementType, PartialShape
 
@@ -107,8 +109,9 @@ def infer_node(p: NodePlan, ins: Sequence[TensorInfo]) -> tuple[TensorInfo, ...]
             f"{node.describe()}: declares {len(node.outputs)} output ports, {p.spec.name} has {len(outs)}"
         )
     if p.spec.foldable and p.spec.evaluate is not None and ins and all(t.value is not None for t in ins):
-        outs = _fold(p, ins, outs)
-    return outs
+        if ov_evaluates(p.spec.type, [t.element_type for t in ins]):  # OpenVINO folds these types too
+            outs = _fold(p, ins, outs)
+    return propagate_bounds(p.spec, p.attrs, ins, outs)  # values/bounds of shape subgraphs
 
 
 def _fold(p: NodePlan, ins: Sequence[TensorInfo], outs: tuple[TensorInfo, ...]) -> tuple[TensorInfo, ...]:

@@ -16,6 +16,8 @@ from ..graph import Graph, Node
 from . import basic, convert, one_hot
 from . import elementwise
 from . import unary
+from . import shape_ops
+from . import reduce
 from .spec import OpSpec, TensorInfo
 
 # One family module per line; add yours on a line of its own.
@@ -28,6 +30,8 @@ _MODULES = (
     one_hot,
     elementwise,
     unary,
+    shape_ops,
+    reduce,
 )
 
 _ALIASES = {"const": "constant"}

@@ -30,6 +30,7 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .attrs import enum_attr, int_attr
+from .bounds import depth_interval
 from .spec import OpSpec, TensorInfo
 
 # Largest output one OneHot may allocate; beyond it the run is refused instead of
@@ -97,18 +98,7 @@ def infer_one_hot(attrs: OneHotAttrs, inputs: Sequence[TensorInfo]) -> list[Tens
 
 def depth_dimension(depth: TensorInfo) -> Dimension:
     """The output's depth dimension: the value when known, an interval from bounds, else ``?``."""
-    if depth.value is not None and depth.value.size == 1:
-        n = int(np.asarray(depth.value).reshape(-1)[0].astype(np.int64))
-        if n < 0:
-            raise ValidationError(f"OneHot depth value can't be negative. Got {n}.")
-        return Dimension.static(n)
-    if depth.lower is not None and depth.upper is not None and depth.lower.size == 1:
-        lo = int(np.asarray(depth.lower).reshape(-1)[0])
-        hi = int(np.asarray(depth.upper).reshape(-1)[0])
-        if hi < 0:
-            raise ValidationError(f"OneHot depth value can't be negative. Got {lo}..{hi}.")
-        return Dimension(max(lo, 0), None if hi >= 2**63 - 1 else hi)
-    return Dimension()
+    return depth_interval(depth)
 
 
 def evaluate_one_hot(attrs: OneHotAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:

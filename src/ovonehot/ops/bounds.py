@@ -1,0 +1,401 @@
+"""Value and bound propagation, as OpenVINO's ``evaluate_lower``/``evaluate_upper`` do it.
+
+A tensor of a shape subgraph carries element-wise ``lower``/``upper`` bounds when its
+value is not known exactly; equal bounds make the value known (``TensorInfo.value``),
+which is how OpenVINO's ``get_constant_from_source`` sees values.  Bounds are held in
+the tensor's own element type and, as in OpenVINO, the type's maximum stands for
+"unbounded" (so an i32 ``ShapeOf`` of ``?`` has upper bound 2**31-1).
+
+Where bounds start and stop (``src/core/src/bound_evaluate.cpp``): a ``ShapeOf``
+starts them from its input's partial shape, a Constant has its value; a Parameter
+has none, so anything depending on a Parameter's *value* (``ReduceMax(data)``) has
+none either.  Each op type has its own rule, keyed below by OpenVINO's type name:
+
+* ``ShapeOf``: lower = each dim's minimum, upper = its maximum (type max when
+  unbounded); i32 output clamps at 2**31-1;
+* "default" ops (``Concat``, ``Gather``, ``Squeeze``, ``Unsqueeze``, ``Reshape``,
+  ``ReduceMax``, ``ReduceMin``, ``StridedSlice``, and whatever H3 registers under
+  ``Slice``/``Transpose``/``Broadcast``/``Tile``/...): the kernel run once on the lower
+  and once on the upper bounds, provided the op's index-like inputs are known exactly
+  (StridedSlice accepts unknown begin/end entries its masks ignore);
+* ``Convert``: converted bounds, with "unbounded" staying unbounded unless either type
+  is an integer of 16 bits or fewer (then values simply wrap);
+* binary arithmetic (``Add``, ``Subtract``, ``Multiply``, ``Maximum``, ``Minimum``,
+  ``FloorMod``, ``Mod``, ``Power``, ``SquaredDifference``): min and max of the kernel
+  over the four lower/upper combinations; where any input bound is its type's max the
+  result is [0, max];
+* ``Divide``: OpenVINO's own rule (divisor sign, zero crossing, unbounded inputs);
+* ``ReduceProd``: only non-negative data; an unbounded upper bound with no zero
+  upper bound gives an unbounded product;
+* ``ReduceSum``/``ReduceMean`` and everything else: no bounds (values still fold).
+
+``depth_interval`` turns a OneHot depth into its dimension as OpenVINO's
+``evaluate_as_partial_shape`` does (negative bounds are an error there).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..errors import Error, ValidationError
+from ..types import Dimension, ElementType
+from .convert import convert_array
+from .reduce import Reduction, reduce_array
+from .spec import OpSpec, TensorInfo
+
+# Bound arrays larger than this are not kept (OpenVINO drops large ones too; shape
+# subgraphs are tiny).
+BOUND_LIMIT = 1 << 16
+
+Bounds = tuple[np.ndarray, np.ndarray]
+Rule = Callable[[OpSpec, Any, Sequence[TensorInfo], Sequence[TensorInfo]], list["Bounds | None"]]
+
+
+# -- reading bounds -----------------------------------------------------------------------
+def bounds_of(info: TensorInfo) -> Bounds | None:
+    """(lower, upper) of a tensor: its value twice when known, else its bounds, else None."""
+    if info.value is not None:
+        v = np.asarray(info.value)
+        return v, v
+    if info.lower is not None and info.upper is not None:
+        return np.asarray(info.lower), np.asarray(info.upper)
+    return None
+
+
+def is_exact(info: TensorInfo) -> bool:
+    """OpenVINO's ``has_and_set_bound``: the value is known."""
+    return info.value is not None
+
+
+def max_of(dtype: np.dtype) -> np.ndarray | None:
+    """The scalar standing for "unbounded" in a bound of this dtype (None: no such value)."""
+    if dtype == np.bool_:
+        return np.array(True)
+    if dtype.kind in "iu":
+        return np.array(np.iinfo(dtype).max, dtype=dtype)
+    if dtype.kind == "f" or ElementType.from_numpy(dtype).is_real:
+        try:
+            return np.array(np.finfo(dtype).max, dtype=dtype)
+        except (TypeError, ValueError):
+            return None
+    return None
+
+
+def _is_max(a: np.ndarray) -> np.ndarray:
+    m = max_of(a.dtype)
+    return np.zeros(a.shape, dtype=bool) if m is None else a == m
+
+
+# -- the rules --------------------------------------------------------------------------------
+def _shape_of(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]) -> list[Bounds | None]:
+    shape = ins[0].shape
+    if not shape.rank_is_static:
+        return [None]
+    et = outs[0].element_type
+    dtype = et.numpy_dtype
+    assert dtype is not None
+    top = int(np.iinfo(dtype).max)
+    lows = [0 if d.min >= top else d.min for d in shape]
+    highs = [top if d.max is None or d.max >= top else d.max for d in shape]
+    return [(np.array(lows, dtype=dtype), np.array(highs, dtype=dtype))]
+
+
+def _run(spec: OpSpec, attrs: Any, arrays: Sequence[np.ndarray]) -> list[np.ndarray] | None:
+    assert spec.evaluate is not None
+    try:
+        with np.errstate(all="ignore"):
+            return [np.asarray(a) for a in spec.evaluate(attrs, list(arrays))]
+    except (Error, ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError):
+        return None  # OpenVINO's evaluate returns false; the bounds stay unknown
+
+
+def _default(exact: Sequence[int]) -> Rule:
+    """Kernel on lower bounds and on upper bounds; inputs ``exact`` must be known."""
+
+    def rule(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]) -> list[Bounds | None]:
+        if any(i < len(ins) and not is_exact(ins[i]) for i in exact):
+            return [None] * len(outs)
+        return _default_bounds(spec, attrs, ins, len(outs))
+
+    return rule
+
+
+def _default_bounds(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], n_out: int) -> list[Bounds | None]:
+    pairs = [bounds_of(t) for t in ins]
+    if any(p is None for p in pairs):
+        return [None] * n_out
+    lows = _run(spec, attrs, [p[0] for p in pairs if p is not None])
+    highs = _run(spec, attrs, [p[1] for p in pairs if p is not None])
+    if lows is None or highs is None:
+        return [None] * n_out
+    return list(zip(lows, highs, strict=True))
+
+
+def _strided_slice(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]) -> list[Bounds | None]:
+    def indices_ok(port: int, mask: Sequence[int]) -> bool:
+        shape = ins[port].shape
+        n = shape[0].max if shape.rank_is_static and shape.rank == 1 else None
+        if n is not None and n <= len(mask) and all(mask[i] for i in range(n)):
+            return True  # every index ignored by the mask
+        b = bounds_of(ins[port])
+        if b is None:
+            return False
+        lo, hi = (x.reshape(-1).astype(np.int64) for x in b)
+        masked = {i for i, m in enumerate(mask) if m == 1}
+        return all(i in masked or lo[i] == hi[i] for i in range(lo.size))
+
+    if not (indices_ok(1, attrs.begin_mask) and indices_ok(2, attrs.end_mask)):
+        return [None]
+    if len(ins) > 3 and not is_exact(ins[3]):
+        return [None]
+    return _default_bounds(spec, attrs, ins, 1)
+
+
+def _convert(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]) -> list[Bounds | None]:
+    b = bounds_of(ins[0])
+    if b is None:
+        return [None]
+    src, dst = ins[0].element_type, outs[0].element_type
+    result = []
+    for bound in b:
+        try:
+            with np.errstate(all="ignore"):
+                out = convert_array(bound, dst)
+        except Error:
+            return [None]
+        if not (_small_integral(src) or _small_integral(dst)):
+            top_in, top_out = max_of(bound.dtype), max_of(out.dtype)
+            if top_in is None or top_out is None:
+                return [None]
+            out = np.where(bound == top_in, top_out, out).astype(out.dtype)
+        result.append(out)
+    return [(result[0], result[1])]
+
+
+def _small_integral(et: ElementType) -> bool:
+    return et.is_integral and et.bitwidth <= 16
+
+
+def _interval(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]) -> list[Bounds | None]:
+    """``interval_bound_evaluator``: extremes over the four bound combinations."""
+    a, b = bounds_of(ins[0]), bounds_of(ins[1])
+    if a is None or b is None:
+        return [None]
+    if is_exact(ins[0]) and is_exact(ins[1]):
+        return _default_bounds(spec, attrs, ins, 1)
+    results = []
+    for x in (a[0], a[1]):
+        for y in (b[0], b[1]):
+            r = _run(spec, attrs, [x, y])
+            if r is None:
+                return [None]
+            results.append(r[0])
+    stack = np.stack(results)
+    try:
+        lower = reduce_array(stack, [0], Reduction.MIN)
+        upper = reduce_array(stack, [0], Reduction.MAX)
+    except Error:
+        return [None]
+    if max_of(a[0].dtype) is None or max_of(b[0].dtype) is None:
+        return [None]
+    top = max_of(upper.dtype)
+    if top is None:
+        return [None]
+    unbounded = _is_max(a[0]) | _is_max(a[1]) | _is_max(b[0]) | _is_max(b[1])
+    upper = np.where(unbounded, top, upper).astype(upper.dtype)
+    lower = np.where(unbounded, np.zeros((), lower.dtype), lower).astype(lower.dtype)
+    return [(lower, upper)]
+
+
+def _divide(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]) -> list[Bounds | None]:
+    """OpenVINO's ``divide::evaluate_bound`` (``src/core/src/op/divide.cpp``)."""
+    a, b = bounds_of(ins[0]), bounds_of(ins[1])
+    if a is None or b is None:
+        return [None]
+    (a_lo, a_up), (b_lo, b_up) = a, b
+    top2 = max_of(b_lo.dtype)
+    if top2 is None:
+        return [None]
+    zero = np.zeros((), b_lo.dtype)
+    dynamic = (a_up == top2) | (b_up == top2)
+    positive = zero < b_up
+    crossing = (b_lo < zero) & positive
+    # lower bound
+    v1 = np.where(positive, a_lo, a_up)
+    v2 = np.where(positive, b_up, b_lo)
+    low = _run(spec, attrs, [v1, v2])
+    # upper bound
+    u1 = np.where(positive, a_up, a_lo)
+    u2 = np.where(positive, b_lo, b_up)
+    zeros = u2 == zero
+    u2 = np.where(zeros, np.ones((), u2.dtype), u2).astype(u2.dtype)
+    up = _run(spec, attrs, [u1, u2])
+    if low is None or up is None:
+        return [None]
+    lower, upper = low[0], up[0]
+    top = max_of(upper.dtype)
+    if top is None:
+        return [None]
+    bottom = _min_of(lower.dtype)
+    lower = np.where(crossing, bottom, lower).astype(lower.dtype)
+    lower = np.where(dynamic, np.zeros((), lower.dtype), lower).astype(lower.dtype)
+    upper = np.where(zeros | crossing | dynamic, top, upper).astype(upper.dtype)
+    return [(lower, upper)]
+
+
+def _min_of(dtype: np.dtype) -> np.ndarray:
+    if dtype.kind in "iu":
+        return np.array(np.iinfo(dtype).min, dtype=dtype)
+    return np.array(np.finfo(dtype).min, dtype=dtype)
+
+
+def _reduce_prod(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]) -> list[Bounds | None]:
+    data = bounds_of(ins[0])
+    if data is None or not is_exact(ins[1]):
+        return [None]
+    lo, up = data
+    if not ((lo >= 0).all() and (up >= 0).all()):
+        return [None]
+    result = _default_bounds(spec, attrs, ins, 1)[0]
+    if result is None:
+        return [None]
+    top = max_of(up.dtype)
+    if top is not None and (up == top).any() and not (up == 0).any():
+        out_top = max_of(result[1].dtype)
+        if out_top is None:
+            return [None]
+        return [(result[0], np.full(result[1].shape, out_top, dtype=result[1].dtype))]
+    return [result]
+
+
+_ARITHMETIC = ("Add", "Subtract", "Multiply", "Maximum", "Minimum", "FloorMod", "Mod", "Power", "SquaredDifference")
+
+RULES: dict[str, Rule] = {
+    "ShapeOf": _shape_of,
+    "Concat": _default(()),
+    "Gather": _default((1, 2)),
+    "Squeeze": _default((1,)),
+    "Unsqueeze": _default((1,)),
+    "Reshape": _default((1,)),
+    "ReduceMax": _default((1,)),
+    "ReduceMin": _default((1,)),
+    "ReduceProd": _reduce_prod,
+    "StridedSlice": _strided_slice,
+    "Convert": _convert,
+    "Divide": _divide,
+    **{name: _interval for name in _ARITHMETIC},
+}
+
+
+# -- which element types OpenVINO's evaluate takes ----------------------------------------------
+# Measured with Node.evaluate on OpenVINO 2026.4 (f16/bf16 are computed in f32 where listed).
+# Where the kernel refuses a type, OpenVINO neither folds the op nor bounds it, so neither
+# does ovonehot: a depth computed through Gather of i16 values stays ``?``.
+_ET = ElementType
+_F = {_ET.f16, _ET.bf16, _ET.f32}
+_INTS = {_ET.i8, _ET.i16, _ET.i32, _ET.i64, _ET.u8, _ET.u16, _ET.u32, _ET.u64}
+_WIDE = {_ET.i32, _ET.i64, _ET.u32, _ET.u64}
+_DATA_TYPES: dict[str, set[ElementType]] = {
+    "Add": _F | _INTS,
+    "Subtract": _F | {_ET.i8, _ET.i32, _ET.i64, _ET.u8, _ET.u32, _ET.u64},
+    "Multiply": _F | _WIDE | {_ET.f64},
+    "Divide": _F | _WIDE,
+    "Maximum": _F | _WIDE,
+    "Minimum": _F | _WIDE | {_ET.u8, _ET.u16},
+    "FloorMod": _F | {_ET.i8, _ET.i32, _ET.i64, _ET.u8, _ET.u32, _ET.u64},
+    "Mod": set(_INTS),
+    "Power": _F | _WIDE,
+    "SquaredDifference": {_ET.f32},
+    "Gather": _F | {_ET.boolean, _ET.i8, _ET.i32, _ET.i64, _ET.u8, _ET.u32, _ET.u64, _ET.string},
+    "ReduceMax": _F | _WIDE | {_ET.i8, _ET.u8},
+    "ReduceMin": _F | _WIDE | {_ET.i8, _ET.u8},
+    "ReduceProd": _F | _WIDE,
+    "ReduceSum": _F | _WIDE,
+    "ReduceMean": _F | _WIDE,
+}
+
+
+def ov_evaluates(op_type: str, in_types: Sequence[ElementType]) -> bool:
+    """Whether OpenVINO's ``evaluate`` of this op computes anything for these input types."""
+    data_types = _DATA_TYPES.get(op_type)
+    if data_types is not None and in_types and in_types[0] not in data_types:
+        return False
+    if op_type == "Gather" and len(in_types) > 1 and in_types[1] not in (_ET.i32, _ET.i64):
+        return False
+    return True
+
+
+# -- the hook the interpreter calls ----------------------------------------------------------
+def propagate(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]) -> tuple[TensorInfo, ...]:
+    """``outs`` with bounds (or values, when the bounds meet) added where OpenVINO has them.
+
+    Values folded for an op whose OpenVINO kernel refuses the input types are dropped
+    again, since OpenVINO cannot know them either.
+    """
+    outs = tuple(outs)
+    if not outs:
+        return outs
+    if not ov_evaluates(spec.type, [t.element_type for t in ins]):
+        return tuple(TensorInfo(o.element_type, o.shape) for o in outs)
+    if all(t.value is not None for t in outs):
+        return outs
+    rule = RULES.get(spec.type)
+    if rule is None or spec.evaluate is None:
+        return outs
+    if spec.type != "ShapeOf" and any(bounds_of(t) is None for t in ins):
+        return outs  # a Parameter's value somewhere upstream: OpenVINO's could_propagate fails
+    if any(o.element_type.numpy_dtype is None or o.element_type in (ElementType.string,) for o in outs):
+        return outs
+    results = rule(spec, attrs, ins, outs)
+    return tuple(_attach(o, r) for o, r in zip(outs, results, strict=True))
+
+
+def _attach(info: TensorInfo, bounds: Bounds | None) -> TensorInfo:
+    if info.value is not None or bounds is None:
+        return info
+    lo, hi = (np.asarray(b) for b in bounds)
+    dtype = info.element_type.numpy_dtype
+    if lo.shape != hi.shape or lo.size > BOUND_LIMIT or lo.dtype != dtype or hi.dtype != dtype:
+        return info
+    if not info.shape.accepts(lo.shape):
+        return info
+    if lo.tobytes() == hi.tobytes():
+        return TensorInfo(info.element_type, info.shape, value=lo)
+    return TensorInfo(info.element_type, info.shape, lower=lo, upper=hi)
+
+
+# -- OneHot's depth ---------------------------------------------------------------------------
+def depth_interval(depth: TensorInfo) -> Dimension:
+    """The depth dimension OpenVINO infers: exact value, interval from bounds, or ``?``.
+
+    ``evaluate_as_partial_shape``: an i32 bound at 2**31-1 is unbounded, int64 max is
+    unbounded, and any negative bound is an error.
+    """
+    b = bounds_of(depth)
+    if b is None or b[0].size != 1:
+        return Dimension()
+    lo, hi = (_as_int64(x.reshape(-1)[0]) for x in b)
+    if depth.value is not None:
+        if lo < 0:
+            raise ValidationError(f"OneHot depth value can't be negative. Got {lo}.")
+        return Dimension() if lo == 2**63 - 1 else Dimension.static(lo)  # int64 max is "unbounded"
+    if depth.element_type is ElementType.i32 and lo != hi:
+        hi = 2**63 - 1 if hi == 2**31 - 1 else hi
+        lo = 2**63 - 1 if lo == 2**31 - 1 else lo
+    if lo < 0 or hi < 0:
+        raise ValidationError(
+            f"Value for partial shape evaluation can't be lower than zero. Got depth bounds {lo}..{hi}."
+        )
+    if hi < lo or lo == 2**63 - 1:
+        return Dimension()
+    return Dimension(lo, None if hi == 2**63 - 1 else hi)
+
+
+def _as_int64(v: object) -> int:
+    if isinstance(v, (np.floating, float)):
+        return int(np.trunc(v)) if np.isfinite(v) else 2**63 - 1
+    n = int(v)  # type: ignore[call-overload]
+    return n - 2**64 if n > 2**63 - 1 else n

@@ -1,0 +1,189 @@
+"""ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd (all version 1, since opset1).
+
+Shape rule: OpenVINO's ``reduce_shape_inference.hpp``.  Axes must be a scalar or
+1-D integer tensor; known axes are normalized against the data rank (repeats count
+once); unknown axes give a dynamic shape of the data rank with ``keep_dims``, of rank
+minus one for a single unknown axis without it, else a dynamic rank.  Empty axes
+reduce nothing.
+
+Kernels: ``src/core/reference/include/openvino/reference/reduce_*.hpp``, whose
+habits NumPy does not share (checked against ``Node.evaluate`` of OpenVINO 2026.4):
+
+* sums (and so means) of floats use Kahan summation in row-major order, falling back
+  to a plain add once a term or the running sum is not finite;
+* f16/bf16 data are reduced in f32 and rounded back;
+* a mean of integers divides with truncation toward zero; an empty mean is 0;
+* max/min ignore NaN (a NaN never compares greater or less); an empty max is the
+  type's lowest finite value, an empty min is +inf for floats and the type's max for
+  integers; an empty product is 1;
+* integer arithmetic wraps.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError, ValidationError
+from ..graph import Node
+from ..types import Dimension, ElementType, PartialShape
+from .attrs import bool_attr
+from .shape_ops import is_integral_number
+from .shape_util import known_ints, normalize_axes
+from .spec import OpSpec, TensorInfo
+
+
+class Reduction(enum.Enum):
+    SUM = "ReduceSum"
+    MEAN = "ReduceMean"
+    MAX = "ReduceMax"
+    MIN = "ReduceMin"
+    PROD = "ReduceProd"
+
+
+@dataclass(frozen=True, slots=True)
+class ReduceAttrs:
+    kind: Reduction
+    keep_dims: bool = False
+
+
+def _parser(kind: Reduction) -> Callable[[Node], ReduceAttrs]:
+    def parse(node: Node) -> ReduceAttrs:
+        return ReduceAttrs(kind, bool_attr(node, "keep_dims", False))
+
+    return parse
+
+
+def infer_reduce(attrs: ReduceAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    data, axes = inputs
+    if not (data.element_type.is_real or is_integral_number(data.element_type)):
+        raise ValidationError(f"Element type of data input must be numeric. Got: {data.element_type}")
+    if not is_integral_number(axes.element_type):
+        raise ValidationError(f"Element type of axes input must be integer. Got: {axes.element_type}")
+    return [TensorInfo(data.element_type, reduce_shape(data.shape, axes, attrs.keep_dims))]
+
+
+def reduce_shape(data: PartialShape, axes: TensorInfo, keep_dims: bool) -> PartialShape:
+    if axes.shape.rank_is_static and axes.shape.rank > 1:
+        raise ValidationError(f"Axes input must be a scalar or 1D input. Got: {axes.shape}")
+    values = known_ints(axes)
+    if data.rank_is_static and values is not None:
+        normalized = set(normalize_axes(values, data.rank))
+        if keep_dims:
+            if data.rank == 0 and normalized:
+                raise ValidationError("cannot keep the reduced axis 0 of a scalar")
+            return PartialShape(tuple(Dimension.static(1) if i in normalized else d for i, d in enumerate(data)))
+        return PartialShape(tuple(d for i, d in enumerate(data) if i not in normalized))
+    if keep_dims:
+        return PartialShape((Dimension(),) * data.rank) if data.rank_is_static else PartialShape.dynamic()
+    if axes.shape.is_static and math.prod(axes.shape.to_shape()) == 1 and data.rank_is_static:
+        return PartialShape((Dimension(),) * max(data.rank - 1, 0))
+    return PartialShape.dynamic()
+
+
+# -- kernels --------------------------------------------------------------------------------
+_NARROW = tuple(
+    t.numpy_dtype for t in (ElementType.f16, ElementType.bf16) if t.numpy_dtype is not None
+)
+
+
+def _is_float(dtype: np.dtype) -> bool:
+    return dtype.kind == "f" or dtype in _NARROW
+
+
+def _columns(x: np.ndarray, axes: Sequence[int]) -> tuple[np.ndarray, tuple[int, ...]]:
+    """``x`` as (outputs, reduced elements in row-major order) and the reduced shape."""
+    keep = [i for i in range(x.ndim) if i not in axes]
+    moved = np.transpose(x, keep + sorted(axes))
+    kept_shape = tuple(x.shape[i] for i in keep)
+    k = math.prod(x.shape[i] for i in axes)
+    return moved.reshape(math.prod(kept_shape), k), kept_shape
+
+
+def _kahan_sum(cols: np.ndarray) -> np.ndarray:
+    total = np.zeros(cols.shape[0], dtype=cols.dtype)
+    comp = np.zeros_like(total)
+    for j in range(cols.shape[1]):
+        term = cols[:, j]
+        finite = np.isfinite(term) & np.isfinite(total)
+        y = term - comp
+        t = total + y
+        new_comp = (t - total) - y
+        plain = term + total
+        comp = np.where(finite, new_comp, comp)
+        total = np.where(finite, t, plain)
+    return total
+
+
+def _sequential(cols: np.ndarray, op: Callable[[np.ndarray, np.ndarray], np.ndarray], init: np.ndarray) -> np.ndarray:
+    acc = np.full(cols.shape[0], init, dtype=cols.dtype)
+    for j in range(cols.shape[1]):
+        acc = op(acc, cols[:, j])
+    return acc
+
+
+def _extreme(dtype: np.dtype, kind: Reduction) -> np.ndarray:
+    if _is_float(dtype):
+        # OpenVINO starts a max at the lowest *finite* value but a min at +inf
+        return np.array(np.finfo(dtype).min if kind is Reduction.MAX else np.inf, dtype=dtype)
+    info = np.iinfo(dtype)
+    return np.array(info.min if kind is Reduction.MAX else info.max, dtype=dtype)
+
+
+def reduce_array(x: np.ndarray, axes: Sequence[int], kind: Reduction) -> np.ndarray:
+    """Reduce ``x`` over normalized ``axes`` (keep_dims off) with OpenVINO's reference semantics."""
+    if x.dtype == np.bool_ or x.dtype == object:
+        raise InputError(f"{kind.value} does not take {x.dtype} data")
+    original = x.dtype
+    if original in _NARROW:
+        x = x.astype(np.float32)
+    cols, kept_shape = _columns(x, axes)
+    with np.errstate(all="ignore"):
+        if kind in (Reduction.SUM, Reduction.MEAN):
+            if _is_float(x.dtype):
+                out = _kahan_sum(cols)
+            else:
+                out = _sequential(cols, np.add, np.zeros((), x.dtype))
+            if kind is Reduction.MEAN and x.size:
+                count = np.array(x.size // max(out.size, 1)).astype(x.dtype)
+                out = out / count if _is_float(x.dtype) else _trunc_div(out, count)
+        elif kind is Reduction.PROD:
+            out = _sequential(cols, np.multiply, np.ones((), x.dtype))
+        elif kind is Reduction.MAX:
+            ext = _extreme(x.dtype, kind)
+            out = _sequential(cols, lambda a, b: np.where(b > a, b, a), ext)
+        else:
+            ext = _extreme(x.dtype, kind)
+            out = _sequential(cols, lambda a, b: np.where(b < a, b, a), ext)
+        out = np.asarray(out).astype(original).reshape(kept_shape)
+    return out
+
+
+def _trunc_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """C++ integer division (truncation toward zero); ``b`` is a positive count."""
+    q, r = np.floor_divide(a, b), np.remainder(a, b)
+    return np.where((r != 0) & (a < 0), q + 1, q).astype(a.dtype)
+
+
+def evaluate_reduce(attrs: ReduceAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x, axes_arr = (np.asarray(a) for a in inputs)
+    axes_info = TensorInfo(ElementType.i64, PartialShape.of(axes_arr.shape), value=axes_arr)
+    values = known_ints(axes_info) or []
+    axes = sorted(set(normalize_axes(values, x.ndim)))
+    if x.ndim == 0 and axes:
+        if attrs.keep_dims:
+            raise InputError("cannot keep the reduced axis 0 of a scalar")
+        axes = []
+    out = reduce_array(x, axes, attrs.kind)
+    if attrs.keep_dims:
+        out = out.reshape(tuple(1 if i in axes else n for i, n in enumerate(x.shape)))
+    return [out]
+
+
+SPECS = tuple(
+    OpSpec(kind.value, 1, 1, 2, _parser(kind), infer_reduce, evaluate_reduce) for kind in Reduction
+)

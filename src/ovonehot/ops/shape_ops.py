@@ -1,0 +1,890 @@
+"""Shape-manipulating ops: ShapeOf, Gather, Squeeze, Unsqueeze, Concat, Reshape, StridedSlice.
+
+Shape rules follow OpenVINO's ``src/core/shape_inference/include/*_shape_inference.hpp``
+(restated, not copied); the kernels follow ``Node::evaluate`` of OpenVINO 2026.4.
+Where a rule needs the *value* of an input (Gather's axis, Squeeze's axes, Reshape's
+pattern, StridedSlice's begin/end/strides) it reads ``TensorInfo.value``, or its
+``lower``/``upper`` bounds where OpenVINO reads bounds (Reshape, StridedSlice).
+
+Quirks kept on purpose (each checked against the wheel):
+
+* Squeeze with an axis pointing at a dimension that cannot be 1 ignores that axis;
+  Squeeze-15 with ``allow_axis_skip`` gives a dynamic rank when a selected dimension
+  may or may not be 1;
+* Gather of every version wraps negative indices (``-1`` is the last) and gives 0 for
+  indices still out of range;
+* Unsqueeze refuses empty axes; repeated axes count once;
+* Reshape's ``-1`` and interval patterns follow OpenVINO's product rule exactly, so
+  ``[2..6,3]`` reshaped to ``[-1]`` is ``[6..18]``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError, ValidationError
+from ..graph import Node
+from ..types import Dimension, ElementType, PartialShape
+from .attrs import bool_attr, element_type_attr, int_attr, ints_attr
+from .shape_util import (
+    INT64_MAX,
+    INT64_MIN,
+    add,
+    axis_error,
+    dim_from_bounds,
+    inverted_dimension,
+    input_bounds,
+    known_ints,
+    merge,
+    merge_shapes,
+    mul,
+    normalize_axes,
+    normalize_axis,
+)
+from .spec import OpSpec, TensorInfo
+
+
+def is_integral_number(et: ElementType) -> bool:
+    """OpenVINO's ``Type::is_integral_number``: not a float and not boolean (dynamic passes)."""
+    return not et.is_real and et is not ElementType.boolean
+
+
+def _static(shape: Sequence[int]) -> PartialShape:
+    return PartialShape.of(shape)
+
+
+def _out_shape(info: TensorInfo) -> tuple[int, ...]:
+    """The static output shape a kernel computed through its own shape rule."""
+    if not info.shape.is_static:
+        raise InputError(f"cannot compute a static output shape, got {info.shape}")
+    return info.shape.to_shape()
+
+
+def _with_value(info: TensorInfo, array: np.ndarray) -> TensorInfo:
+    return TensorInfo(info.element_type, _static(array.shape), value=array)
+
+
+# =========================================================================================
+# ShapeOf-1, ShapeOf-3
+# =========================================================================================
+@dataclass(frozen=True, slots=True)
+class ShapeOfAttrs:
+    output_type: ElementType = ElementType.i64
+
+
+def parse_shape_of_1(node: Node) -> ShapeOfAttrs:
+    return ShapeOfAttrs()
+
+
+def parse_shape_of_3(node: Node) -> ShapeOfAttrs:
+    return ShapeOfAttrs(element_type_attr(node, "output_type", ElementType.i64))
+
+
+def infer_shape_of(attrs: ShapeOfAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    (x,) = inputs
+    if attrs.output_type not in (ElementType.i32, ElementType.i64):
+        raise ValidationError(f"Output type must be i32 or i64. Got {attrs.output_type}.")
+    dim = Dimension.static(x.shape.rank) if x.shape.rank_is_static else Dimension()
+    return [TensorInfo(attrs.output_type, PartialShape((dim,)))]
+
+
+def evaluate_shape_of(attrs: ShapeOfAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    (x,) = inputs
+    with np.errstate(over="ignore"):
+        return [np.array(np.shape(x), dtype=np.int64).astype(attrs.output_type.numpy_dtype)]
+
+
+# =========================================================================================
+# Gather-1, Gather-7, Gather-8
+# =========================================================================================
+@dataclass(frozen=True, slots=True)
+class GatherAttrs:
+    batch_dims: int = 0
+    check_types: bool = False  # Gather-7/8 require integral indices and axis
+
+
+def parse_gather_1(node: Node) -> GatherAttrs:
+    return GatherAttrs()
+
+
+def parse_gather_7(node: Node) -> GatherAttrs:
+    return GatherAttrs(int_attr(node, "batch_dims", 0), check_types=True)
+
+
+def infer_gather(attrs: GatherAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    data, indices, axis_in = inputs
+    if attrs.check_types:
+        if not is_integral_number(indices.element_type):
+            raise ValidationError("Indices element type must be of an integral number type.")
+        if not is_integral_number(axis_in.element_type):
+            raise ValidationError("Axis element type must be of an integral number type.")
+    return [TensorInfo(data.element_type, gather_shape(attrs, data.shape, indices.shape, axis_in))]
+
+
+def gather_shape(attrs: GatherAttrs, data: PartialShape, indices: PartialShape, axis_in: TensorInfo) -> PartialShape:
+    axis_shape = axis_in.shape
+    if axis_shape.is_static:
+        dims = axis_shape.to_shape()
+        if not (len(dims) == 0 or dims == (1,)):
+            raise ValidationError(
+                f"Axis input must be scalar or have 1 element. But instead got axis_shape = {axis_shape}"
+            )
+    batch_dims = attrs.batch_dims
+    if batch_dims < 0 and indices.rank_is_static:
+        batch_dims += indices.rank
+    axis_values = known_ints(axis_in)
+    axis: int | None = None
+    if axis_values is not None and axis_values:
+        axis = axis_values[0]
+        if data.rank_is_static:
+            axis = normalize_axis(axis, data.rank)
+        if not (batch_dims <= axis or batch_dims < 0 or axis < 0):
+            raise ValidationError(
+                "After normalization batch_dims must be <= axis. But instead got: "
+                f"batch_dims = {batch_dims}, axis = {axis}"
+            )
+    if indices.rank_is_static and batch_dims >= 0 and batch_dims > indices.rank:
+        raise ValidationError(
+            f"The batch_dims must be <= indices_rank. But instead got: batch_dims = {batch_dims}, "
+            f"indices_rank = {indices.rank}"
+        )
+    if not (data.rank_is_static and indices.rank_is_static):
+        return PartialShape.dynamic()
+    out_rank = data.rank + indices.rank - 1 - batch_dims
+    if out_rank < 0 or batch_dims > min(data.rank, out_rank) or (axis is not None and (batch_dims < 0 or data.rank == 0)):
+        raise ValidationError(
+            f"batch_dims {batch_dims} does not fit data {data} and indices {indices} (OpenVINO fails too)"
+        )
+    out: list[Dimension] = [Dimension()] * out_rank
+    for i in range(batch_dims):
+        m = merge(data[i], indices[i])
+        if m is None:
+            raise ValidationError(
+                f"Shapes {data} and {indices} are not consistent. data and indices must have equal or "
+                "intersecting sizes until batch_dims"
+            )
+        out[i] = m
+    if axis is not None:
+        if axis < 0:  # only reachable with a dynamic data rank, excluded above
+            raise axis_error(axis, data.rank)
+        tail = list(data)[batch_dims:axis] + list(indices)[batch_dims:] + list(data)[axis + 1 :]
+        out[batch_dims:] = tail
+    return PartialShape(tuple(out))
+
+
+def evaluate_gather(attrs: GatherAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    data, indices, axis_arr = (np.asarray(a) for a in inputs)
+    if data.ndim == 0:
+        raise InputError("Gather data must have rank >= 1, got a scalar")
+    axis = normalize_axis(int(axis_arr.reshape(-1)[0]), data.ndim)
+    b = attrs.batch_dims + indices.ndim if attrs.batch_dims < 0 else attrs.batch_dims
+    if not 0 <= b <= min(axis, indices.ndim):
+        raise InputError(f"batch_dims {attrs.batch_dims} does not fit axis {axis} and indices rank {indices.ndim}")
+    if data.shape[:b] != indices.shape[:b]:
+        raise InputError(f"data {list(data.shape)} and indices {list(indices.shape)} differ in the batch dims")
+    batch = math.prod(data.shape[:b])
+    outer_shape, inner_shape = data.shape[b:axis], data.shape[axis + 1 :]
+    size = data.shape[axis]
+    d = data.reshape(batch, math.prod(outer_shape), size, math.prod(inner_shape))
+    idx = indices.reshape(batch, math.prod(indices.shape[b:])).astype(np.int64)
+    idx = np.where(idx < 0, idx + size, idx)
+    valid = (idx >= 0) & (idx < size)
+    safe = np.where(valid, idx, 0)
+    if size == 0:
+        picked = np.zeros((batch, idx.shape[1], d.shape[1], d.shape[3]), dtype=data.dtype)
+    else:
+        picked = d[np.arange(batch)[:, None], :, safe]  # (batch, k, outer, inner)
+    picked = picked.copy()
+    picked[~valid] = "" if data.dtype == object else 0
+    out = picked.transpose(0, 2, 1, 3)
+    shape = data.shape[:b] + outer_shape + indices.shape[b:] + inner_shape
+    return [np.ascontiguousarray(out).reshape(shape)]
+
+
+# =========================================================================================
+# Squeeze-0 (opset1), Squeeze-15
+# =========================================================================================
+@dataclass(frozen=True, slots=True)
+class SqueezeAttrs:
+    version: int = 0
+    allow_axis_skip: bool = False
+
+
+def parse_squeeze_0(node: Node) -> SqueezeAttrs:
+    return SqueezeAttrs()
+
+
+def parse_squeeze_15(node: Node) -> SqueezeAttrs:
+    return SqueezeAttrs(15, bool_attr(node, "allow_axis_skip", False))
+
+
+def infer_squeeze(attrs: SqueezeAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    return [TensorInfo(inputs[0].element_type, squeeze_shape(attrs, inputs))]
+
+
+def _maybe_one(d: Dimension) -> bool:
+    return d.contains(1)
+
+
+def squeeze_shape(attrs: SqueezeAttrs, inputs: Sequence[TensorInfo]) -> PartialShape:
+    arg = inputs[0].shape
+    axes: set[int] | None = None
+    if len(inputs) == 1:
+        axes = set()
+    else:
+        axes_shape = inputs[1].shape
+        if axes_shape.is_static and axes_shape.rank > 1:
+            raise ValidationError(f"Second input (axes) should not be of rank higher than 1. Got: {axes_shape.rank}")
+        if arg.rank_is_static and axes_shape.is_static:
+            values = known_ints(inputs[1])
+            if values is not None:
+                axes = set(normalize_axes(values, arg.rank))
+            elif arg.rank > 0 and math.prod(axes_shape.to_shape()) == 1:
+                # one unknown axis: OpenVINO guesses the rank (v0) or gives up on it (v15)
+                if any(_maybe_one(d) for d in arg):
+                    return PartialShape.dynamic() if attrs.version >= 15 else PartialShape((Dimension(),) * (arg.rank - 1))
+                return arg
+    if not arg.rank_is_static or axes is None:
+        return PartialShape.dynamic()
+    if attrs.allow_axis_skip and any(d.is_dynamic and _maybe_one(d) and i in axes for i, d in enumerate(arg)):
+        return PartialShape.dynamic()
+    if not axes:
+        if any(d.is_dynamic and _maybe_one(d) for d in arg):
+            return PartialShape.dynamic()
+        return PartialShape(tuple(d for d in arg if not _maybe_one(d)))
+    # an axis pointing at a dimension that cannot be 1 is ignored
+    return PartialShape(tuple(d for i, d in enumerate(arg) if i not in axes or not _maybe_one(d)))
+
+
+def evaluate_squeeze(attrs: SqueezeAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x = np.asarray(inputs[0])
+    infos = [TensorInfo(ElementType.f32, _static(x.shape))]
+    if len(inputs) > 1:
+        axes = np.asarray(inputs[1])
+        infos.append(TensorInfo(ElementType.i64, _static(axes.shape), value=axes))
+    return [x.reshape(_out_shape(TensorInfo(ElementType.f32, squeeze_shape(attrs, infos))))]
+
+
+# =========================================================================================
+# Unsqueeze-0
+# =========================================================================================
+@dataclass(frozen=True, slots=True)
+class NoAttrs:
+    pass
+
+
+def parse_no_attrs(node: Node) -> NoAttrs:
+    return NoAttrs()
+
+
+def infer_unsqueeze(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    return [TensorInfo(inputs[0].element_type, unsqueeze_shape(inputs[0].shape, inputs[1]))]
+
+
+def unsqueeze_shape(arg: PartialShape, axes_info: TensorInfo) -> PartialShape:
+    if axes_info.shape.rank_is_static and axes_info.shape.rank > 1:
+        raise ValidationError(
+            f"Second input (axes) should not be of rank higher than 1. Got: {axes_info.shape.rank}"
+        )
+    values = known_ints(axes_info)
+    if values is None or not arg.rank_is_static:
+        return PartialShape.dynamic()
+    if not values:
+        raise ValidationError("'axes' input is mandatory")
+    unique = set(values)
+    axes = sorted(set(normalize_axes(sorted(unique), arg.rank + len(unique))))
+    out = list(arg)
+    for axis in axes:
+        if axis <= len(out):
+            out.insert(axis, Dimension.static(1))
+        else:  # repeated axes after normalization: OpenVINO appends
+            out.append(Dimension.static(1))
+    return PartialShape(tuple(out))
+
+
+def evaluate_unsqueeze(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x, axes = (np.asarray(a) for a in inputs)
+    shape = unsqueeze_shape(_static(x.shape), TensorInfo(ElementType.i64, _static(axes.shape), value=axes))
+    return [x.reshape(_out_shape(TensorInfo(ElementType.f32, shape)))]
+
+
+# =========================================================================================
+# Concat-0
+# =========================================================================================
+@dataclass(frozen=True, slots=True)
+class ConcatAttrs:
+    axis: int
+
+
+def parse_concat(node: Node) -> ConcatAttrs:
+    return ConcatAttrs(int_attr(node, "axis"))
+
+
+def infer_concat(attrs: ConcatAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    if not inputs:
+        raise ValidationError("At least one argument required.")
+    et = inputs[0].element_type
+    for info in inputs[1:]:
+        merged = et.merge(info.element_type)
+        if merged is None:
+            raise ValidationError("Argument element types are inconsistent.")
+        et = merged
+    return [TensorInfo(et, concat_shape(attrs.axis, [i.shape for i in inputs]))]
+
+
+def concat_shape(axis: int, shapes: Sequence[PartialShape]) -> PartialShape:
+    out = PartialShape.dynamic()
+    concat_dim = Dimension.static(0)
+    norm = axis
+    for shape in shapes:
+        if not shape.rank_is_static:
+            concat_dim = add(concat_dim, Dimension())
+            continue
+        norm = normalize_axis(axis, shape.rank)
+        if shape.rank == 0:
+            raise ValidationError("Concat inputs must have rank >= 1, got a scalar")
+        concat_dim = add(concat_dim, shape[norm])
+        rest = list(shape)
+        rest[norm] = Dimension()
+        merged = merge_shapes(out, PartialShape(tuple(rest)))
+        if merged is None:
+            raise ValidationError(
+                "Argument shapes are inconsistent; they must have the same rank, and must have equal "
+                f"dimension everywhere except on the concatenation axis (axis {norm})."
+            )
+        out = merged
+    if out.dims is None:
+        return out
+    dims = list(out.dims)
+    dims[norm] = concat_dim
+    return PartialShape(tuple(dims))
+
+
+def evaluate_concat(attrs: ConcatAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    arrays = [np.asarray(a) for a in inputs]
+    shape = concat_shape(attrs.axis, [_static(a.shape) for a in arrays])
+    axis = normalize_axis(attrs.axis, arrays[0].ndim)
+    out = np.concatenate(arrays, axis=axis)
+    if out.shape != _out_shape(TensorInfo(ElementType.f32, shape)):
+        raise InputError(f"Concat inputs {[list(a.shape) for a in arrays]} do not fit together")
+    return [out]
+
+
+# =========================================================================================
+# Reshape-1
+# =========================================================================================
+@dataclass(frozen=True, slots=True)
+class ReshapeAttrs:
+    special_zero: bool
+
+
+def parse_reshape(node: Node) -> ReshapeAttrs:
+    return ReshapeAttrs(bool_attr(node, "special_zero"))
+
+
+def infer_reshape(attrs: ReshapeAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    data, pattern = inputs
+    if not is_integral_number(pattern.element_type):
+        raise ValidationError("PartialShape pattern must be an integral number.")
+    return [TensorInfo(data.element_type, reshape_shape(attrs, data.shape, pattern))]
+
+
+class _Product:
+    """OpenVINO's ``reshape::Product<Dimension>``: static and dynamic parts of both products.
+
+    Equal static dims of input and pattern cancel out before multiplying (there are
+    no symbols in a freshly read IR, so only static dims can cancel).
+    """
+
+    def __init__(self) -> None:
+        self.inputs: list[Dimension] = []
+        self.outputs: list[Dimension] = []
+        self.in_static = self.out_static = Dimension.static(1)
+        self.in_dynamic = self.out_dynamic = Dimension.static(1)
+
+    def set_inf(self) -> None:
+        self.in_dynamic = self.out_dynamic = Dimension()
+
+    def calculate(self) -> None:
+        outs = list(self.outputs)
+        for d in self.inputs:
+            match = next((k for k, o in enumerate(outs) if d.is_static and o == d and d.min != 0), None)
+            if match is None:
+                self._mul_in(d)
+            else:
+                del outs[match]
+        for o in outs:
+            self._mul_out(o)
+        if self.in_static != self.out_static:
+            self.in_dynamic = mul(self.in_dynamic, self.in_static)
+            self.out_dynamic = mul(self.out_dynamic, self.out_static)
+
+    def _mul_in(self, d: Dimension) -> None:
+        if d.is_static:
+            self.in_static = mul(d, self.in_static)
+        else:
+            self.in_dynamic = mul(d, self.in_dynamic)
+
+    def _mul_out(self, d: Dimension) -> None:
+        if d.is_static:
+            self.out_static = mul(d, self.out_static)
+        else:
+            self.out_dynamic = mul(d, self.out_dynamic)
+
+
+def _divide(d: Dimension, divisor: int) -> Dimension | None:
+    """``Dimension::operator/``: ceil of the minimum, floor of the maximum; None when empty."""
+    if divisor == 1:
+        return d
+    if d.max is None and d.min == 0:
+        return Dimension()
+    if divisor == 0:
+        return None
+    lo = -(-d.min // divisor)
+    hi = None if d.max is None else d.max // divisor
+    if hi is not None and hi < lo:
+        return None
+    return Dimension(lo, hi)
+
+
+def _resolve_minus_one(p: _Product) -> Dimension | None:
+    """``reshape::resolve_minus_one_dim``; None when the interval comes out empty."""
+    dim, out = p.in_dynamic, p.out_dynamic
+    if dim.is_static and out.is_static:
+        return _divide(dim, out.min)
+    lo, hi = dim.min, dim.max
+    hi = hi // out.min if hi is not None and out.min != 0 else None
+    if out.max != 0:  # an unbounded maximum counts as int64 max
+        divisor = INT64_MAX if out.max is None else out.max
+        lo = 0 if lo == 0 else 1 + (lo - 1) // divisor
+    if hi is not None and hi < lo:
+        return inverted_dimension(lo, hi)  # OpenVINO keeps such an interval (see there)
+    return Dimension(lo, hi)
+
+
+def _pattern_dims(bounds: Sequence[tuple[int, int]]) -> tuple[list[Dimension], int | None]:
+    dims: list[Dimension] = []
+    minus_one: int | None = None
+    for i, (lo, hi) in enumerate(bounds):
+        if (lo, hi) == (-1, -1):
+            if minus_one is not None:
+                raise ValidationError("More than one dimension has size of -1")
+            minus_one = i
+        if (lo, hi) >= (-1, -1):
+            dims.append(dim_from_bounds(lo, hi))
+        elif (lo < 0) != (hi < 0):
+            dims.append(Dimension())
+        else:
+            raise ValidationError(f"Output pattern dim[{i}] has invalid bounds: {lo},{hi}")
+    return dims, minus_one
+
+
+def _is_zero(d: Dimension) -> bool:
+    return d.is_static and d.min == 0
+
+
+def reshape_shape(attrs: ReshapeAttrs, data: PartialShape, pattern: TensorInfo) -> PartialShape:
+    pshape = pattern.shape
+    if not (not pshape.rank_is_static or pshape.rank == 1):
+        raise ValidationError(f"Pattern shape must have rank 1, got {pshape}")
+    bounds = input_bounds(pattern)
+    if bounds is None:
+        if pshape.rank_is_static:
+            n = pshape[0]
+            if n.is_static:
+                return PartialShape((Dimension(),) * n.min)
+        return PartialShape.dynamic()
+    target, minus_one = _pattern_dims(bounds)
+    special_zero = attrs.special_zero
+    product = _Product()
+    out: list[Dimension] = []
+    if not data.rank_is_static:
+        for d in target:
+            if special_zero and _is_zero(d):
+                out.append(Dimension())
+                product.set_inf()
+            else:
+                out.append(d)
+                product.outputs.append(d)
+    else:
+        in_dims = list(data)
+        for i, d in enumerate(target):
+            ignore = special_zero and _is_zero(d)
+            if i == minus_one:
+                out.append(Dimension())
+            elif ignore:
+                if i >= len(in_dims):
+                    raise ValidationError("'0' dimension is out of range")
+                out.append(in_dims[i])
+            else:
+                out.append(d)
+                product.outputs.append(d)
+            if i < len(in_dims) and not ignore:
+                product.inputs.append(in_dims[i])
+        product.inputs.extend(in_dims[len(target) :])
+    product.calculate()
+    if minus_one is not None:
+        resolved = _resolve_minus_one(product)
+        if product.out_static.is_static and product.out_static.min == 0:
+            if not (product.in_static.is_static and product.in_static.min == 0):
+                raise ValidationError(
+                    "Cannot infer '-1' dimension with zero-size output dimension unless at least one input "
+                    "dimension is also zero-size"
+                )
+        elif resolved is None:
+            raise ValidationError("Non-'-1' output dimensions do not evenly divide the input dimensions")
+        out[minus_one] = resolved if resolved is not None else Dimension()
+    result = PartialShape(tuple(out))
+    if data.is_static and result.is_static:
+        zero_dims = any(_is_zero(d) for d in target)
+        if not ((zero_dims and special_zero) or minus_one is not None) and product.in_static != product.out_static:
+            raise ValidationError(f"Requested output shape {result} is incompatible with input shape {data}")
+    return result
+
+
+def evaluate_reshape(attrs: ReshapeAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x, pattern = (np.asarray(a) for a in inputs)
+    info = TensorInfo(ElementType.from_numpy(pattern.dtype), _static(pattern.shape), value=pattern)
+    shape = _out_shape(TensorInfo(ElementType.f32, reshape_shape(attrs, _static(x.shape), info)))
+    if math.prod(shape) != x.size:
+        raise InputError(f"cannot reshape {list(x.shape)} to {list(shape)}")
+    return [x.reshape(shape)]
+
+
+# =========================================================================================
+# StridedSlice-1
+# =========================================================================================
+@dataclass(frozen=True, slots=True)
+class StridedSliceAttrs:
+    begin_mask: tuple[int, ...]
+    end_mask: tuple[int, ...]
+    new_axis_mask: tuple[int, ...] = ()
+    shrink_axis_mask: tuple[int, ...] = ()
+    ellipsis_mask: tuple[int, ...] = ()
+
+
+def parse_strided_slice(node: Node) -> StridedSliceAttrs:
+    return StridedSliceAttrs(
+        ints_attr(node, "begin_mask"),
+        ints_attr(node, "end_mask"),
+        ints_attr(node, "new_axis_mask", ()),
+        ints_attr(node, "shrink_axis_mask", ()),
+        ints_attr(node, "ellipsis_mask", ()),
+    )
+
+
+def _mask_set(mask: Sequence[int]) -> set[int]:
+    return {i for i, m in enumerate(mask) if m == 1}
+
+
+def infer_strided_slice(attrs: StridedSliceAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    data = inputs[0]
+    if not is_integral_number(inputs[1].element_type):
+        raise ValidationError(f"Begin mask must be an integral number, but is: {inputs[1].element_type}")
+    if not is_integral_number(inputs[2].element_type):
+        raise ValidationError(f"End mask must be an integral number, but is: {inputs[2].element_type}")
+    masks = (attrs.begin_mask, attrs.end_mask, attrs.new_axis_mask, attrs.shrink_axis_mask, attrs.ellipsis_mask)
+    if any(m not in (0, 1) for mask in masks for m in mask):
+        raise ValidationError("All masks of StridedSlice must have be 0 or 1")
+    sizes = [len(m) for m in masks if len(m)]
+    if len(set(sizes)) > 1:
+        raise ValidationError("All masks of StridedSlice must have the same size")
+    return [TensorInfo(data.element_type, strided_slice_shape(attrs, inputs))]
+
+
+def _length_1d(shape: PartialShape) -> int:
+    if shape.rank_is_static:
+        if shape.rank != 1:
+            raise ValidationError("Only 1D tensor is allowed.")
+        if shape[0].is_static:
+            return shape[0].min
+    return -1
+
+
+def strided_slice_shape(attrs: StridedSliceAttrs, inputs: Sequence[TensorInfo]) -> PartialShape:
+    names = ("Begin", "End", "Strides")
+    for name, info in zip(names, inputs[1:], strict=False):
+        if info.shape.rank_is_static and info.shape.rank != 1:
+            raise ValidationError(f"{name} input must be 1D (has rank: {info.shape.rank})")
+    data = inputs[0].shape
+    if not data.rank_is_static:
+        return PartialShape.dynamic()
+    rank = data.rank
+    begin = input_bounds(inputs[1])
+    end = input_bounds(inputs[2])
+    strides: list[int] | None
+    if len(inputs) > 3:
+        strides = known_ints(inputs[3])
+    else:
+        strides = [1] * len(begin) if begin is not None else None
+    n_axes = _length_1d(inputs[1].shape)
+    n_end = _length_1d(inputs[2].shape)
+    if n_axes != -1 and n_end != -1:
+        if n_axes != n_end:
+            raise ValidationError("Begin and end need to have same number of values.")
+    elif n_end != -1:
+        n_axes = n_end
+    n_strides = len(strides) if strides is not None else -1
+    if n_axes != -1 and n_strides != -1:
+        if n_axes != n_strides:
+            raise ValidationError("Stride needs to have same number of values as begin and end.")
+    elif n_strides != -1:
+        n_axes = n_strides
+    if n_axes < 0:
+        return PartialShape.dynamic()
+    ellipsis = _mask_set(attrs.ellipsis_mask)
+    if len(ellipsis) > 1:
+        raise ValidationError("At most one ellipsis is allowed.")
+    new_axis = _mask_set(attrs.new_axis_mask)
+    begin_mask, end_mask = _mask_set(attrs.begin_mask), _mask_set(attrs.end_mask)
+    shrink = _mask_set(attrs.shrink_axis_mask)
+    if not ellipsis and rank + len(new_axis) < n_axes:
+        raise ValidationError(
+            "Input rank plus number of new axis has to be at least the size of Lower and Upper bounds vector."
+        )
+    out: list[Dimension] = []
+    k = 0  # input axis
+    for axis in range(n_axes):
+        if axis in ellipsis:
+            before = sum(1 for i in range(axis) if i not in new_axis)
+            after_new = sum(1 for i in range(axis + 1, len(begin)) if i in new_axis) if begin is not None else 0
+            after = n_axes - axis - after_new - 1
+            hidden = rank - after - before
+            for _ in range(hidden):
+                out.append(_dim_at(data, k))
+                k += 1
+        elif axis in new_axis:
+            out.append(Dimension.static(1))
+        elif axis in shrink:
+            k += 1
+        elif begin is not None and end is not None and strides is not None:
+            dim = _dim_at(data, k)
+            stride = strides[axis] if axis < len(strides) else 1
+            if stride == 0:
+                raise ValidationError("Stride must be non-zero")
+            out.append(_slice_dim(dim, axis in begin_mask, begin[axis], axis in end_mask, end[axis], stride))
+            k += 1
+        else:
+            out.append(Dimension(0, _dim_at(data, k).max))
+            k += 1
+    out.extend(list(data)[k:])
+    return PartialShape(tuple(out))
+
+
+def _dim_at(shape: PartialShape, k: int) -> Dimension:
+    if k >= shape.rank:
+        raise ValidationError(f"StridedSlice addresses input axis {k} of a rank-{shape.rank} input")
+    return shape[k]
+
+
+def _max_len(d: Dimension) -> int:
+    """``get_max_length``: -1 for unbounded."""
+    return -1 if d.max is None else d.max
+
+
+def _slice_dim(
+    dim: Dimension, begin_masked: bool, begin: tuple[int, int], end_masked: bool, end: tuple[int, int], stride: int
+) -> Dimension:
+    norm_dim = INT64_MAX if dim.max is None else dim.max
+    if stride < 0:
+        start = (norm_dim, norm_dim) if begin_masked else begin
+        stop = (-1 - norm_dim, -1 - norm_dim) if end_masked else end
+    else:
+        start = (0, 0) if begin_masked else begin
+        stop = (norm_dim, norm_dim) if end_masked else end
+    return _make_dim(dim, start, stop, stride)
+
+
+def _make_dim(dim: Dimension, start: tuple[int, int], stop: tuple[int, int], step: int) -> Dimension:
+    """OpenVINO's ``slice::make_dim``: the sliced dimension from bounds of start and stop."""
+    max_len = _max_len(dim)
+
+    def crossing(b: tuple[int, int]) -> bool:
+        return b[0] < 0 <= b[1]
+
+    def lb_within(lb: int) -> bool:
+        return max_len == -1 or lb + max_len >= 0
+
+    def ub_within(ub: int) -> bool:
+        return max_len == -1 or ub < max_len
+
+    start_lb = 0 if crossing(start) and lb_within(start[0]) else start[0]
+    start_ub = -1 if crossing(start) and ub_within(start[1]) else start[1]
+    stop_lb = 0 if crossing(stop) and lb_within(stop[0]) else stop[0]
+    stop_ub = -1 if crossing(stop) and ub_within(stop[1]) else stop[1]
+    if step > 0:
+        lb = _sliced_value(dim.min, start_ub, stop_lb, step)
+        ub = _sliced_value(max_len, start_lb, stop_ub, step)
+    else:
+        lb = _sliced_value(dim.min, start_lb, stop_ub, step)
+        ub = _sliced_value(max_len, start_ub, stop_lb, step)
+    lo = 0 if lb == -1 else max(lb, 0)
+    hi = None if ub == -1 or ub >= INT64_MAX else max(ub, 0)
+    if hi is not None and hi < lo:
+        return Dimension()  # OpenVINO makes an empty interval here; ovonehot cannot hold one
+    return Dimension(lo, hi)
+
+
+def _wrap64(v: int) -> int:
+    return (v + 2**63) % 2**64 - 2**63
+
+
+def _c_div(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def _sliced_value(dim: int, start: int, stop: int, step: int) -> int:
+    """OpenVINO's ``slice::get_sliced_value``: -1 means unbounded."""
+    reverse = step < 0
+    norm_dim = INT64_MAX if dim == -1 else dim
+    dim_is_max = norm_dim == INT64_MAX
+    start_neg = start < 0
+    diff_sign = start_neg != (stop < 0)
+    start_max = start == INT64_MAX
+    start_limit = start_max or start == INT64_MIN
+    stop_max = stop == INT64_MAX
+    any_max = start_max or stop_max
+    if dim_is_max and (diff_sign or any_max or start_limit):
+        if reverse:
+            ub = -1 if (start_neg or any_max) else _wrap64(-1 - start)
+        elif start_neg and not start_limit:
+            ub = _wrap64(-start) if stop_max else stop
+        else:
+            ub = -1
+        lb = 0
+    else:
+        lower_max = norm_dim - 1 if reverse else norm_dim
+        upper_min = -1 if reverse else 0
+        lb = min(max(_wrap64(start + norm_dim) if start < 0 else start, 0), lower_max)
+        ub = min(max(_wrap64(stop + norm_dim) if stop < 0 else stop, upper_min), norm_dim)
+    if dim_is_max and lb == 0 and ub == -1:
+        return -1
+    sliced = min(0, ub - lb) if reverse else max(0, ub - lb)
+    if step == -1:
+        sliced = -sliced
+    elif sliced != 0 and step != 1:
+        sliced = sliced + 1 if reverse else sliced - 1
+        sliced = _c_div(sliced, step) + 1
+    return sliced
+
+
+def evaluate_strided_slice(attrs: StridedSliceAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """OpenVINO's ``make_slice_plan`` + ``reference::strided_slice``: slice, reshape, reverse.
+
+    An index setting the ellipsis bit together with new_axis or shrink_axis is refused:
+    OpenVINO's plan is inconsistent there and its output is undefined (garbage memory).
+    """
+    x = np.asarray(inputs[0])
+    begins = [int(v) for v in np.asarray(inputs[1]).reshape(-1).astype(np.int64)]
+    ends = [int(v) for v in np.asarray(inputs[2]).reshape(-1).astype(np.int64)]
+    strides = (
+        [int(v) for v in np.asarray(inputs[3]).reshape(-1).astype(np.int64)] if len(inputs) > 3 else [1] * len(begins)
+    )
+    if not len(begins) == len(ends) == len(strides):
+        raise InputError("StridedSlice begin, end and strides differ in length")
+    new_axis, shrink = _mask_set(attrs.new_axis_mask), _mask_set(attrs.shrink_axis_mask)
+    ellipsis = _mask_set(attrs.ellipsis_mask)
+    lower, upper = _mask_set(attrs.begin_mask), _mask_set(attrs.end_mask)
+    n = len(begins)
+    conflict = sorted(i for i in ellipsis & (new_axis | shrink) if i < n)
+    if conflict:
+        # OpenVINO counts such an index as the ellipsis but applies it as a new or shrunk
+        # axis, then reads or writes outside its buffers: its result is undefined
+        raise InputError(f"StridedSlice index {conflict[0]} sets the ellipsis bit with new_axis or shrink_axis")
+    n_real = n_shrink = n_new = 0
+    found_ellipsis = False
+    for i in range(n):
+        if i in ellipsis:
+            if found_ellipsis:
+                raise InputError("At most one ellipsis is allowed.")
+            found_ellipsis = True
+        elif i in new_axis:
+            n_new += 1
+        else:
+            n_shrink += i in shrink
+            n_real += 1
+    if n_real > x.ndim:
+        raise InputError(f"StridedSlice slices {n_real} axes of a rank-{x.ndim} input")
+    ellipsis_size = x.ndim - n_real
+    n_in = n_real + ellipsis_size
+    plan_b, plan_e, plan_s = [0] * n_in, [0] * n_in, [0] * n_in
+    in_shape = [0] * n_in
+    out_shape = [0] * (n_new + n_in - n_shrink)
+    reverse: list[int] = []
+    k = o = 0  # input axis, output axis
+
+    def expand() -> None:
+        nonlocal k, o
+        for _ in range(ellipsis_size):
+            plan_b[k], plan_e[k], plan_s[k] = 0, x.shape[k], 1
+            in_shape[k] = out_shape[o] = x.shape[k]
+            k += 1
+            o += 1
+
+    for i in range(n):
+        if i in new_axis:
+            out_shape[o] = 1
+            o += 1
+        elif i in shrink:
+            size = x.shape[k]
+            b = begins[i]
+            if not -size <= b < size:
+                raise InputError(f"StridedSlice shrinks axis {k} of size {size} at index {b}")
+            b = b + size if b < 0 else b
+            plan_b[k], plan_e[k], plan_s[k] = b, b + 1, 1
+            in_shape[k] = 1
+            k += 1
+        elif i in ellipsis:
+            expand()
+        else:
+            size = x.shape[k]
+            if strides[i] == 0:
+                raise InputError("Stride must be non-zero")
+            rev = strides[i] < 0
+            b = (size - 1 if rev else 0) if i in lower else begins[i] + size if begins[i] < 0 else begins[i]
+            b = max(0, min(size - (1 if rev else 0), b))
+            e = (-1 if rev else size) if i in upper else ends[i] + size if ends[i] < 0 else ends[i]
+            e = max(-1 if rev else 0, min(size, e))
+            stride = abs(strides[i])
+            if rev:
+                e += max(0, b - e - 1) % stride
+                b, e = e + 1, b + 1
+                reverse.append(o)
+            e = max(e, b)
+            dim = 0 if e <= b else (e - b - 1) // stride + 1
+            in_shape[k] = out_shape[o] = dim
+            plan_b[k], plan_e[k], plan_s[k] = b, e, stride
+            k += 1
+            o += 1
+    if not found_ellipsis:
+        expand()
+    if 0 in in_shape or math.prod(out_shape) == 0:
+        return [np.zeros(out_shape, dtype=x.dtype) if x.dtype != object else np.full(out_shape, "", dtype=object)]
+    sliced = x[tuple(slice(b, e, st) for b, e, st in zip(plan_b, plan_e, plan_s, strict=True))]
+    if sliced.size != math.prod(out_shape):
+        # a reversed slice of an empty axis: OpenVINO's plan reads outside the input
+        raise InputError(f"StridedSlice of {list(x.shape)} reads outside its input (OpenVINO does too)")
+    out = sliced.reshape(out_shape)
+    if reverse:
+        out = np.flip(out, axis=tuple(reverse))
+    return [out.copy(order="C")]
+
+
+SPECS = (
+    OpSpec("ShapeOf", 1, 1, 1, parse_shape_of_1, infer_shape_of, evaluate_shape_of),
+    OpSpec("ShapeOf", 3, 3, 1, parse_shape_of_3, infer_shape_of, evaluate_shape_of),
+    OpSpec("Gather", 1, 1, 3, parse_gather_1, infer_gather, evaluate_gather),
+    OpSpec("Gather", 7, 7, 3, parse_gather_7, infer_gather, evaluate_gather),
+    OpSpec("Gather", 8, 8, 3, parse_gather_7, infer_gather, evaluate_gather),
+    OpSpec("Squeeze", 0, 1, (1, 2), parse_squeeze_0, infer_squeeze, evaluate_squeeze),
+    OpSpec("Squeeze", 15, 15, (1, 2), parse_squeeze_15, infer_squeeze, evaluate_squeeze),
+    OpSpec("Unsqueeze", 0, 1, 2, parse_no_attrs, infer_unsqueeze, evaluate_unsqueeze),
+    OpSpec("Concat", 0, 1, (1, 1 << 20), parse_concat, infer_concat, evaluate_concat),
+    OpSpec("Reshape", 1, 1, 2, parse_reshape, infer_reshape, evaluate_reshape),
+    OpSpec("StridedSlice", 1, 1, (3, 4), parse_strided_slice, infer_strided_slice, evaluate_strided_slice),
+)
