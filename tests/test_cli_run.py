@@ -289,7 +289,7 @@ def test_failed_write_leaves_no_temporary(tmp_path: Path, capsys: pytest.Capture
     def boom(*args: object, **kwargs: object) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(np, "savez", boom)
+    monkeypatch.setattr(np.lib.format, "write_array", boom)
     out = tmp_path / "out.npz"
     with pytest.raises(OSError, match="disk full"):
         main(["run", str(ONE_INPUT), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz"), "--output", str(out)])
@@ -320,3 +320,24 @@ def test_input_rank_the_axis_does_not_fit_is_a_bad_input(tmp_path: Path, capsys:
     code, _, err = run(["run", str(CORPUS / "v1_dynamic_rank.xml"), "--inputs", str(x)], capsys)
     assert code == 2
     one_line_error(err, "type=OneHot-opset1", "indices of rank 0", "Axis 1 out of the tensor rank range [-1, 0]")
+
+
+@pytest.mark.parametrize("name", ["file", "allow_pickle", "scope/one_hot:0"])
+def test_output_names_numpy_savez_would_mangle(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """np.savez(f, **outputs) breaks on an output named 'file' and drops one named 'allow_pickle'."""
+    ov = pytest.importorskip("openvino", reason="the model is written by OpenVINO")
+    from openvino import opset1
+
+    p = opset1.parameter([2], ov.Type.i32, name="x")
+    node = opset1.one_hot(p, ov.op.Constant(np.array(3, np.int32)), ov.op.Constant(np.array(5, np.int8)),
+                          ov.op.Constant(np.array(0, np.int8)), 0)
+    node.output(0).set_names({name})
+    xml = tmp_path / "m.xml"
+    ov.save_model(ov.Model([node.output(0)], [p], "m"), str(xml))
+    x = save(tmp_path / "x.npy", np.array([2, 0], np.int32))
+    out = tmp_path / "out.npz"
+    code, _, err = run(["run", str(xml), "--inputs", str(x), "--output", str(out)], capsys)
+    assert (code, err) == (0, "")
+    with np.load(out) as z:
+        assert z.files == [name]
+        assert z[name].tolist() == [[0, 5], [0, 0], [5, 0]]

@@ -6,7 +6,7 @@ import os
 import tempfile
 import zipfile
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import BinaryIO, Mapping, Sequence
 
 import numpy as np
 
@@ -78,6 +78,15 @@ def storable(array: np.ndarray) -> np.ndarray:
     return array
 
 
+def _write_npz(f: BinaryIO, arrays: Mapping[str, np.ndarray]) -> None:
+    """What ``np.savez`` writes, for any key: ``np.savez(f, **arrays)`` fails on a key named
+    ``file`` and takes a key named ``allow_pickle`` for its flag (and drops the array)."""
+    with zipfile.ZipFile(f, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as archive:
+        for key, value in arrays.items():
+            with archive.open(f"{key}.npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, np.asanyarray(storable(value)), allow_pickle=False)
+
+
 def save_archive(path: str | os.PathLike[str], arrays: Mapping[str, np.ndarray]) -> None:
     """Write an .npz atomically: a temporary file beside the target, then a rename."""
     target = Path(path)
@@ -87,7 +96,7 @@ def save_archive(path: str | os.PathLike[str], arrays: Mapping[str, np.ndarray])
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as f:
-            np.savez(f, **{k: storable(v) for k, v in arrays.items()})
+            _write_npz(f, arrays)
         os.replace(tmp, target)
     except BaseException:
         try:
