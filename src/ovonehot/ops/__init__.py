@@ -16,6 +16,10 @@ from ..graph import Graph, Node
 from . import basic, convert, one_hot
 from . import elementwise
 from . import unary
+from . import movement
+from . import range as range_op  # not `range`: that would shadow the builtin here
+from . import matmul
+from . import softmax
 from . import shape_ops
 from . import reduce
 from .spec import OpSpec, TensorInfo
@@ -30,6 +34,10 @@ _MODULES = (
     one_hot,
     elementwise,
     unary,
+    movement,
+    range_op,
+    matmul,
+    softmax,
     shape_ops,
     reduce,
 )

@@ -1,0 +1,144 @@
+"""MatMul-0 with OpenVINO's shape rules (``matmul_shape_inference.hpp``) and reference sums.
+
+Shapes: transposes swap the last two dims (ignored for 1-D inputs); a 1-D first input
+becomes a row ``[1, K]``, a 1-D second input a column ``[K, 1]``, and those axes are
+removed from the output; batch dims broadcast (a dynamic dim that cannot merge
+gives ``?``); ``K`` must be compatible unless either side is dynamic; scalars are refused.
+
+Values: the core reference accumulates ``out[i, j] += a[i, k] * b[k, j]`` for k in
+order, in the element type (f16/bf16 in f32, rounded once at the end).  ovonehot
+does the same sum in the same order, so f32 results are bit-exact; integers wrap
+and are exact in any order.  Products larger than ``SEQUENTIAL_LIMIT`` multiply-adds
+use NumPy's BLAS matmul instead, whose summation order differs (a few ulp).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError, ValidationError
+from ..graph import Node
+from ..types import Dimension, PartialShape
+from .attrs import bool_attr
+from .autobroadcast import broadcast_merge_dim, merge_dim
+from .numeric import is_float, narrow, quiet, widen
+from .spec import OpSpec, TensorInfo
+
+# Above this many multiply-adds the exact sequential sum is too slow; BLAS takes over.
+SEQUENTIAL_LIMIT = 1 << 26
+
+
+@dataclass(frozen=True, slots=True)
+class MatMulAttrs:
+    transpose_a: bool = False
+    transpose_b: bool = False
+
+
+def parse_matmul(node: Node) -> MatMulAttrs:
+    return MatMulAttrs(bool_attr(node, "transpose_a", False), bool_attr(node, "transpose_b", False))
+
+
+def infer_matmul(attrs: MatMulAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    a, b = inputs
+    et = a.element_type.merge(b.element_type)
+    if et is None:
+        raise ValidationError(
+            f"Arguments do not have the same element type (arg0 element type: {a.element_type}, "
+            f"arg1 element type: {b.element_type})."
+        )
+    return [TensorInfo(et, matmul_shape(attrs, a.shape, b.shape))]
+
+
+def matmul_shape(attrs: MatMulAttrs, a_shape: PartialShape, b_shape: PartialShape) -> PartialShape:
+    if a_shape.dims is None or b_shape.dims is None:
+        return PartialShape.dynamic()
+    ra, rb = len(a_shape.dims), len(b_shape.dims)
+    if ra == 0 or rb == 0:
+        raise ValidationError("Scalars are not supported as MatMul inputs.")
+    a, b = list(a_shape.dims), list(b_shape.dims)
+    if attrs.transpose_a and ra > 1:
+        a[-2], a[-1] = a[-1], a[-2]
+    if attrs.transpose_b and rb > 1:
+        b[-2], b[-1] = b[-1], b[-2]
+    one = Dimension.static(1)
+    if ra == 1:
+        a.insert(0, one)
+    if rb == 1:
+        b.append(one)
+    col, row = a[-1], b[-2]
+    if merge_dim(col, row) is None and col.is_static and row.is_static:
+        raise ValidationError(
+            f"Incompatible MatMul matrix dimension. First input dimension={col} at COL_INDEX_DIM={len(a) - 1} "
+            f"doesn't match the second input dimension={row} at ROW_INDEX_DIM={len(b) - 2}"
+        )
+    if len(a) < len(b):
+        a = [one] * (len(b) - len(a)) + a
+    elif len(b) < len(a):
+        b = [one] * (len(a) - len(b)) + b
+    out: list[Dimension] = []
+    for i in range(len(a) - 2):
+        merged = broadcast_merge_dim(a[i], b[i])
+        if merged is None:
+            if a[i].is_static and b[i].is_static:
+                raise ValidationError(
+                    f"Incompatible MatMul batch dimension. Can't merge first input dimension={a[i]} "
+                    f"with second input dimension={b[i]} at index={i}"
+                )
+            merged = Dimension()
+        out.append(merged)
+    out += [a[-2], b[-1]]
+    if ra == 1:
+        del out[-2]
+    if rb == 1:
+        del out[-1]
+    return PartialShape(tuple(out))
+
+
+def evaluate_matmul(attrs: MatMulAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    a, b = (np.asarray(x) for x in inputs)
+    if a.dtype != b.dtype:
+        raise InputError(f"MatMul inputs differ in element type: {a.dtype} and {b.dtype}")
+    if a.ndim == 0 or b.ndim == 0:
+        raise InputError("Scalars are not supported as MatMul inputs.")
+    dtype = a.dtype
+    x = np.swapaxes(a, -1, -2) if attrs.transpose_a and a.ndim > 1 else a
+    y = np.swapaxes(b, -1, -2) if attrs.transpose_b and b.ndim > 1 else b
+    x = x[np.newaxis, :] if a.ndim == 1 else x
+    y = y[:, np.newaxis] if b.ndim == 1 else y
+    if x.shape[-1] != y.shape[-2]:
+        raise InputError(f"Incompatible MatMul matrix dimension: {list(x.shape)} x {list(y.shape)}")
+    try:
+        batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
+    except ValueError:
+        raise InputError(
+            f"Incompatible MatMul batch dimensions: {list(a.shape)} and {list(b.shape)}"
+        ) from None
+    out_shape = (*batch, x.shape[-2], y.shape[-1])
+    k = x.shape[-1]
+    with quiet():
+        if dtype == np.bool_:
+            out = np.matmul(x.astype(np.uint8), y.astype(np.uint8)) != 0
+        elif not is_float(dtype) or int(np.prod(out_shape)) * k > SEQUENTIAL_LIMIT:
+            out = narrow(np.matmul(widen(x), widen(y)), dtype)
+        else:
+            out = narrow(_sequential(widen(x), widen(y), out_shape), dtype)
+    out = np.asarray(out).reshape(out_shape)
+    if a.ndim == 1:
+        out = out.reshape(out.shape[:-2] + out.shape[-1:])
+    if b.ndim == 1:
+        out = out.reshape(out.shape[:-1])
+    return [np.array(out, dtype=dtype, order="C", copy=True)]
+
+
+def _sequential(x: np.ndarray, y: np.ndarray, out_shape: tuple[int, ...]) -> np.ndarray:
+    """``sum_k x[..., i, k] * y[..., k, j]`` accumulated in k order, each step rounded (no FMA)."""
+    out = np.zeros(out_shape, dtype=x.dtype)
+    for k in range(x.shape[-1]):
+        out += x[..., :, k : k + 1] * y[..., k : k + 1, :]
+    return out
+
+
+SPECS = (OpSpec("MatMul", 0, 1, 2, parse_matmul, infer_matmul, evaluate_matmul),)

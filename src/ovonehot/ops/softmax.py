@@ -1,0 +1,122 @@
+"""Softmax-1, Softmax-8 and LogSoftmax-5, computed the way OpenVINO's core reference does.
+
+Axis: Softmax-1 takes a non-negative ``axis`` (default 1) below the rank; Softmax-8
+and LogSoftmax-5 take ``axis`` in ``[-rank, rank - 1]`` (default 1).  Output type and
+shape are the input's.
+
+Values (``reference/softmax.hpp``, ``log_softmax.hpp``, ``reduce_sum.hpp``):
+``m = max(x)``, ``e = exp(x - m)``, ``s`` = the Kahan-compensated sum of ``e`` in
+axis order; Softmax is ``e / s``, LogSoftmax ``(x - m) - log(s)``; f16/bf16 are
+computed in f32.  Every step here is the same IEEE operation in the same order
+except ``exp``/``log``, which round the float64 result once where OpenVINO calls
+glibc's ``expf``/``logf``: results can differ by an ulp or two (the tests allow 2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import UnsupportedError, ValidationError
+from ..graph import Node
+from ..types import ElementType
+from .attrs import int_attr
+from .numeric import is_float, narrow, quiet, widen
+from .spec import OpSpec, TensorInfo
+
+
+@dataclass(frozen=True, slots=True)
+class SoftmaxAttrs:
+    axis: int
+    log: bool = False
+    negative_axis: bool = True  # Softmax-1 takes only axis >= 0
+
+
+def parse_softmax_1(node: Node) -> SoftmaxAttrs:
+    return SoftmaxAttrs(int_attr(node, "axis", 1), negative_axis=False)
+
+
+def parse_softmax_8(node: Node) -> SoftmaxAttrs:
+    return SoftmaxAttrs(int_attr(node, "axis", 1))
+
+
+def parse_log_softmax(node: Node) -> SoftmaxAttrs:
+    return SoftmaxAttrs(int_attr(node, "axis", 1), log=True)
+
+
+def _axis(attrs: SoftmaxAttrs, rank: int, shape: object) -> int:
+    axis = attrs.axis
+    if not attrs.negative_axis:
+        if not 0 <= axis < rank:  # the attribute is a size_t: OpenVINO prints -1 as 2**64 - 1
+            raise ValidationError(
+                f"Reduction axis ({axis % 2**64}) is out of bounds (argument shape: {shape})."
+            )
+        return axis
+    if not -rank <= axis < rank:
+        raise ValidationError(f"Axis {axis} out of the tensor rank range [{-rank}, {rank - 1}].")
+    return axis + rank if axis < 0 else axis
+
+
+def infer_softmax(attrs: SoftmaxAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    (x,) = inputs
+    et = x.element_type
+    if x.shape.rank_is_static:
+        _axis(attrs, x.shape.rank, x.shape)
+    return [TensorInfo(et, x.shape)]
+
+
+def evaluate_softmax(attrs: SoftmaxAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    (x,) = inputs
+    x = np.asarray(x)
+    dtype = x.dtype
+    if not is_float(dtype):  # OpenVINO accepts the op, but its reference has no integer kernel either
+        raise UnsupportedError(f"Softmax of {ElementType.from_numpy(dtype)} values is not supported")
+    axis = _axis(attrs, x.ndim, list(x.shape))
+    w = widen(x)
+    if w.size == 0:
+        return [x.copy()]
+    with quiet():
+        m = np.max(w, axis=axis, keepdims=True)
+        shifted = w - m
+        e = _exp(shifted)
+        s = kahan_sum(e, axis)
+        out = shifted - _log(s) if attrs.log else e / s
+    return [np.array(narrow(out.astype(w.dtype, copy=False), dtype), order="C", copy=True)]
+
+
+def _exp(x: np.ndarray) -> np.ndarray:
+    return np.exp(x) if x.dtype == np.float64 else np.exp(x.astype(np.float64)).astype(x.dtype)
+
+
+def _log(x: np.ndarray) -> np.ndarray:
+    return np.log(x) if x.dtype == np.float64 else np.log(x.astype(np.float64)).astype(x.dtype)
+
+
+def kahan_sum(values: np.ndarray, axis: int) -> np.ndarray:
+    """OpenVINO's ``reduce_sum`` of floats: Kahan-compensated, in axis order, keepdims.
+
+    A step whose operand or running sum is not finite adds plainly and keeps the
+    compensation, as ``details::kahan_summation`` does.
+    """
+    moved = np.moveaxis(values, axis, -1)
+    total = np.zeros(moved.shape[:-1], dtype=values.dtype)
+    comp = np.zeros_like(total)
+    with quiet():
+        for k in range(moved.shape[-1]):
+            item = moved[..., k]
+            finite = np.isfinite(item) & np.isfinite(total)
+            y = item - comp
+            temp = total + y
+            new_comp = (temp - total) - y
+            comp = np.where(finite, new_comp, comp)
+            total = np.where(finite, temp, item + total)
+    return np.expand_dims(total, axis)
+
+
+SPECS = (
+    OpSpec("Softmax", 1, 1, 1, parse_softmax_1, infer_softmax, evaluate_softmax),
+    OpSpec("Softmax", 8, 8, 1, parse_softmax_8, infer_softmax, evaluate_softmax),
+    OpSpec("LogSoftmax", 5, 5, 1, parse_log_softmax, infer_softmax, evaluate_softmax),
+)
