@@ -80,3 +80,27 @@ def test_cases_cover_the_space() -> None:
             values = [v.astype(np.float64) for c in CASES if c.value_type is et for v in (c.on, c.off)]
         assert any(np.isnan(v) for v in values) and any(np.isinf(v) for v in values), et
         assert any(v == 0 and np.signbit(v) for v in values), et
+
+
+# f16 on/off decompressed by a Convert, as in f16-compressed IR, with NaN payloads: OpenVINO's
+# f16 -> f32/f64 Convert quiets signalling NaNs (keeping sign and payload).
+F16_NAN_BITS = [0x7C01, 0x7D00, 0x7DFF, 0xFC01, 0xFD55, 0x7E00, 0x7FFF, 0xFE01]
+
+
+@pytest.mark.parametrize("target", ["f32", "f64"])
+@pytest.mark.parametrize("bits", F16_NAN_BITS, ids=[hex(b) for b in F16_NAN_BITS])
+def test_decompressed_nan_values_are_openvinos(bits: int, target: str, tmp_path: Path) -> None:
+    from openvino import opset1
+
+    from ovonehot.openvino_oracle import reference_run
+
+    half = np.array([bits, 0x8000], np.uint16).view(np.float16)
+    p = opset1.parameter([3], ov.Type.i64, name="indices")
+    on, off = (opset1.convert(ov.op.Constant(np.array(v)), target) for v in half)
+    node = opset1.one_hot(p, ov.op.Constant(np.array(2, np.int64)), on, off, -1)
+    xml = tmp_path / "m.xml"
+    ov.save_model(ov.Model([node.output(0)], [p], "m"), str(xml))
+    inputs = {"indices": np.array([1, 0, 5], np.int64)}
+    (ours,) = ovonehot.load(xml).run(inputs).values()
+    (theirs,) = reference_run(xml, inputs).values()
+    assert_same(ours, theirs, hex(bits))

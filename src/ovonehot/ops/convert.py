@@ -71,10 +71,20 @@ def convert_array(x: np.ndarray, to: ElementType) -> np.ndarray:
     if to.bitwidth < 8 and to.kind in (TypeKind.SIGNED, TypeKind.UNSIGNED):  # ml_dtypes i4/u4/u2
         return _wrap_int(x.astype(np.int64), to)
     with np.errstate(over="ignore", invalid="ignore"):
-        return x.astype(target)
+        try:
+            out = x.astype(target)
+        except TypeError:  # ml_dtypes has no direct cast between some f8 types: widen exactly first
+            out = x.astype(np.float32).astype(target)
+    if x.dtype == np.float16 and to in _QUIET_BIT:
+        # OpenVINO's f16 -> f32/f64 (the decompression Convert of f16-compressed IR) quiets
+        # signalling NaNs, keeping sign and payload; NumPy keeps them signalling.
+        bits = out.view(_QUIET_BIT[to].dtype)
+        bits[np.isnan(out)] |= _QUIET_BIT[to]
+    return out
 
 
 _SUB_BYTE_UINT8 = (ElementType.u1, ElementType.u3, ElementType.u6)
+_QUIET_BIT = {ElementType.f32: np.uint32(1 << 22), ElementType.f64: np.uint64(1 << 51)}
 
 
 def _is_float(dtype: np.dtype) -> bool:
