@@ -74,7 +74,8 @@ def storable(array: np.ndarray) -> np.ndarray:
     if array.dtype.isbuiltin == 2:
         # ml_dtypes types (bf16, f8, i4, ...): NumPy saves most as raw bytes (|V2, |V1) but
         # float8_e5m2 as '<f1', which np.load refuses. Store them all as raw bytes of their width.
-        return np.ascontiguousarray(array).view(np.dtype((np.void, array.dtype.itemsize)))
+        # (reshape: np.ascontiguousarray turns a 0-d array into shape (1,))
+        return np.ascontiguousarray(array).reshape(array.shape).view(np.dtype((np.void, array.dtype.itemsize)))
     return array
 
 
