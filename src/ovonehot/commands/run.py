@@ -1,13 +1,26 @@
-"""``ovonehot run MODEL.xml --inputs SPEC... [--output out.npz]``: run an IR with NumPy."""
+"""``ovonehot run MODEL.xml --inputs SPEC... [--output out.npz]``: run an IR with NumPy.
+
+``--verbose`` prints one line per node to stderr as it runs (position, layer id,
+type, name, each output's element type and shape, milliseconds) and a total;
+``--dump-intermediates DIR`` writes every node's outputs to
+``DIR/intermediates.npz`` keyed ``"<layer name>:<port>"`` (see :mod:`ovonehot.dump`).
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
+import time
+from collections.abc import Sequence
 
 import numpy as np
 
-from ..model import load
+from ..dump import IntermediateWriter
+from ..errors import Error
+from ..infer import NodePlan
+from ..model import Model, load
 from ..npyio import parse_input_specs, save_archive
+from ..types import ElementType, PartialShape
 
 # Print values when an output has at most this many elements.
 SMALL = 64
@@ -25,13 +38,22 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="x.npy (single-input model), NAME=x.npy, or all.npz with arrays keyed by input name",
     )
     p.add_argument("--output", metavar="OUT.npz", help="write every output to an .npz keyed by output name")
+    p.add_argument(
+        "--dump-intermediates",
+        metavar="DIR",
+        help="write every node's outputs to DIR/intermediates.npz, keyed '<layer name>:<port>' "
+        "(Constants left out), with DIR/intermediates.tsv listing each key's layer id, type and shape",
+    )
+    p.add_argument(
+        "--verbose", action="store_true", help="print each node's output types, shapes and time to stderr"
+    )
     p.set_defaults(func=run_command)
 
 
 def run_command(args: argparse.Namespace) -> int:
     model = load(args.model, args.bin_path)
     inputs = parse_input_specs(model, args.inputs)
-    results = model.run(inputs)
+    results = _run(model, inputs, args.dump_intermediates, args.verbose)
     for name, value in results.items():
         desc = next(d for d in model.outputs if d.name == name)
         print(f"{name}: shape {list(value.shape)} element_type {desc.element_type}")
@@ -41,3 +63,78 @@ def run_command(args: argparse.Namespace) -> int:
         save_archive(args.output, results)
         print(f"wrote {len(results)} output(s) to {args.output}")
     return 0
+
+
+def _run(
+    model: Model, inputs: dict[str, np.ndarray], dump_dir: str | None, verbose: bool
+) -> dict[str, np.ndarray]:
+    """``model.run`` with the observers ``--verbose`` and ``--dump-intermediates`` ask for."""
+    if dump_dir is None and not verbose:
+        return model.run(inputs)
+    writer = IntermediateWriter(dump_dir) if dump_dir is not None else None
+    progress = _Progress(model) if verbose else None
+
+    def observe(index: int, plan: NodePlan, outputs: Sequence[np.ndarray], seconds: float) -> None:
+        if progress is not None:
+            progress.node(index, plan, outputs, seconds)
+        if writer is not None:
+            writer.add(plan, outputs)
+
+    start = time.perf_counter()
+    try:
+        results = model.run(inputs, observer=observe)
+    except Error:
+        if writer is not None:  # what ran so far is what a failing run needs looked at
+            writer.close(publish=writer.count > 0)
+            if writer.count:
+                print(
+                    f"wrote {writer.count} intermediate(s) of the failed run to {writer.path}",
+                    file=sys.stderr,
+                )
+        raise
+    except BaseException:
+        if writer is not None:
+            writer.close(publish=False)
+        raise
+    if progress is not None:
+        progress.total(time.perf_counter() - start)
+    if writer is not None:
+        writer.close()
+        print(f"wrote {writer.count} intermediate(s) to {writer.path}")
+    return results
+
+
+class _Progress:
+    """``--verbose``: one stderr line per node as it finishes."""
+
+    def __init__(self, model: Model) -> None:
+        self.inference = model.inference
+        self.n = len(model.graph.nodes)
+        self.width = len(str(self.n))
+        self.busy = 0.0
+
+    def node(self, index: int, plan: NodePlan, outputs: Sequence[np.ndarray], seconds: float) -> None:
+        node = plan.node
+        infos = self.inference.outputs[index]
+        shapes = (
+            ", ".join(_describe(v, info.element_type) for v, info in zip(outputs, infos, strict=True)) or "-"
+        )
+        self.busy += seconds
+        print(
+            f"[{index + 1:>{self.width}}/{self.n}] id={node.id} {node.type_version} {node.name!r}: "
+            f"{shapes} {seconds * 1e3:.3f} ms",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    def total(self, seconds: float) -> None:
+        print(
+            f"ran {self.n} nodes in {seconds * 1e3:.3f} ms ({self.busy * 1e3:.3f} ms in kernels)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+def _describe(value: np.ndarray, element_type: ElementType) -> str:
+    """``f32[2,3]``: the (inferred) element type and the actual shape, in OpenVINO's notation."""
+    return f"{element_type}{PartialShape.of(value.shape)}"
