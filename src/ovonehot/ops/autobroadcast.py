@@ -2,8 +2,8 @@
 
 OpenVINO's ``auto_broadcast`` attribute: ``numpy`` (the default of every
 element-wise op), ``none`` (shapes must be equal; OpenVINO also reads ``explicit``
-as ``none``) and ``pdpd`` (the second input is aligned to the first at
-``auto_broadcast_axis``, default 0 as OpenVINO's IR reader leaves it; -1 means
+as ``none``) and ``pdpd`` (the second input is aligned to the first at the axis
+OpenVINO writes as ``auto_broadcast.auto_broadcast_axis``, default 0; -1 means
 right-aligned).  Follows ``Dimension::broadcast_merge`` and
 ``PartialShape::broadcast_merge_into`` (``src/core/src/dimension.cpp``,
 ``partial_shape.cpp``) for partial shapes, so intervals combine as OpenVINO's do:
@@ -55,11 +55,15 @@ NONE = AutoBroadcastSpec(AutoBroadcastType.NONE)
 
 
 def parse_auto_broadcast(node: Node, default: AutoBroadcastSpec = NUMPY) -> AutoBroadcastSpec:
-    """``auto_broadcast`` (case-insensitive) and, for ``pdpd``, ``auto_broadcast_axis``."""
+    """``auto_broadcast`` (case-insensitive) and, for ``pdpd``, its axis.
+
+    OpenVINO's serializer writes the axis as ``auto_broadcast.auto_broadcast_axis`` and
+    its reader reads only that spelling (a plain ``auto_broadcast_axis`` is ignored).
+    """
     kind = enum_attr(node, "auto_broadcast", AutoBroadcastType, default.type)
     if kind is AutoBroadcastType.EXPLICIT:
         kind = AutoBroadcastType.NONE
-    axis = int_attr(node, "auto_broadcast_axis", 0) if kind is AutoBroadcastType.PDPD else 0
+    axis = int_attr(node, "auto_broadcast.auto_broadcast_axis", 0) if kind is AutoBroadcastType.PDPD else 0
     return AutoBroadcastSpec(kind, axis)
 
 
