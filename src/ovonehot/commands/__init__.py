@@ -3,9 +3,13 @@
 from . import run
 from . import convert
 from . import diff
+from . import validate
+from . import inspect
 
 COMMANDS = (
     run,
     convert,
     diff,
+    validate,
+    inspect,
 )
