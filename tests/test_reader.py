@@ -342,7 +342,35 @@ def test_ir_version_10_reads(tmp_path: Path) -> None:
     path = write(tmp_path, one_hot_ir(net_version="10"))
     model = ovonehot.load(path)
     assert model.graph.ir_version == 10
-    assert model.run({"x": np.array([1, 1, 1, 1])})["out"][:, 1].tolist() == [1, 1, 1, 1]
+    (name, value), = model.run({"x": np.array([1, 1, 1, 1])}).items()
+    assert value[:, 1].tolist() == [1, 1, 1, 1]
+    # OpenVINO names and types a v10 model's outputs its own way (legacy producer names).
+    ov_output = openvino_reads(path).outputs[0]  # type: ignore[attr-defined]
+    assert name == ov_output.get_any_name()
+    assert set(model.outputs[0].names) == ov_output.get_names()
+    assert str(model.outputs[0].element_type) == ov_output.get_element_type().get_type_name()
+
+
+@pytest.mark.parametrize("et", ["boolean", "f16", "f64", "i8", "u8", "u16", "i32", "i64", "u32", "u64", "bf16"])
+def test_ir_version_10_converts_outputs_like_openvino(tmp_path: Path, et: str) -> None:
+    """read_model keeps IR v10's old conventions: f16 inputs become f32, outputs become i32 or f32."""
+    import openvino.opset1 as ops
+
+    p = ops.parameter([3], getattr(ov.Type, et), name="p")
+    model = ov.Model([ops.convert(p, getattr(ov.Type, et))], [p], "m")
+    xml = tmp_path / "m.xml"
+    ov.save_model(model, str(xml), compress_to_fp16=False)
+    xml.write_text(xml.read_text().replace('version="11"', 'version="10"', 1))
+    ov_model = openvino_reads(xml)
+    ours = ovonehot.load(xml)
+    assert str(ours.inputs[0].element_type) == ov_model.inputs[0].get_element_type().get_type_name()
+    assert str(ours.outputs[0].element_type) == ov_model.outputs[0].get_element_type().get_type_name()
+    assert ours.outputs[0].name == ov_model.outputs[0].get_any_name()
+    x = np.array([0, 1, 3], dtype=ours.inputs[0].element_type.numpy_dtype)
+    compiled = ov.Core().compile_model(ov_model, "CPU")
+    expected = compiled({0: x})[0]
+    got = ours.run([x])[ours.outputs[0].name]
+    assert got.dtype == expected.dtype and got.tolist() == expected.tolist()
 
 
 ENTITY_ATTACKS = {

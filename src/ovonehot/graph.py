@@ -47,6 +47,9 @@ class Node:
     inputs: tuple[Port, ...] = ()
     outputs: tuple[Port, ...] = ()
     payload: np.ndarray | None = field(default=None, compare=False, hash=False, repr=False)
+    # A Result layer's ``output_names`` attribute: when present, OpenVINO uses these tensor
+    # names for the model output instead of the producer port's ``names``.
+    output_names: tuple[str, ...] = ()
 
     def attr(self, name: str, default: str | None = None) -> str | None:
         for key, value in self.attrs:

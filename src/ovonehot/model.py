@@ -14,6 +14,7 @@ from .evaluate import Observer, evaluate
 from .graph import Graph
 from .infer import Inference, infer, parameter_infos
 from .ir.reader import read_ir
+from .ops.convert import convert_array
 from .types import ElementType, PartialShape
 
 
@@ -51,23 +52,38 @@ class Model:
         self.graph = graph
         self.inference = inference
         self.path = path
-        self._params = [graph.index_of(n.id) for n, _, _ in parameter_infos(inference)]
+        legacy = graph.ir_version == 10
+        params = parameter_infos(inference)
+        self._params = [graph.index_of(n.id) for n, _, _ in params]
+        # What each input is converted to before it enters the graph (IR v10 only, see below).
+        self._input_casts = [et if legacy and et is ElementType.f16 else None for _, et, _ in params]
         self.inputs: tuple[TensorDesc, ...] = tuple(
-            TensorDesc(n.name, n.outputs[0].names if n.outputs else (), et, shape)
-            for n, et, shape in parameter_infos(inference)
+            TensorDesc(n.name, n.outputs[0].names if n.outputs else (),
+                       ElementType.f32 if cast is not None else et, shape)
+            for (n, et, shape), cast in zip(params, self._input_casts, strict=True)
         )
         self._results = graph.kind_indices("Result")
+        self._output_casts: list[ElementType | None] = []
         outputs = []
         used: set[str] = set()
         for r in self._results:
+            result = graph.nodes[r]
             src = graph.sources[r][0]
-            port = graph.nodes[src.node].outputs[src.output]
+            producer = graph.nodes[src.node]
             info = inference.outputs[src.node][src.output]
-            name = port.names[0] if port.names else graph.nodes[r].name
+            names = set(result.output_names or producer.outputs[src.output].names)
+            et = info.element_type
+            if legacy:
+                names.add(producer.name if len(producer.outputs) == 1 else f"{producer.name}.{src.output}")
+                et = _v10_output_type(et)
+            self._output_casts.append(et if et is not info.element_type else None)
+            # OpenVINO's any_name: the smallest tensor name (save_model writes them sorted, so
+            # this is also the first one in the file).
+            name = min(names) if names else result.name
             if name in used:  # two Results of one tensor: the second goes by its layer name
-                name = graph.nodes[r].name
+                name = result.name
             used.add(name)
-            outputs.append(TensorDesc(name, port.names, info.element_type, info.shape))
+            outputs.append(TensorDesc(name, tuple(sorted(names)), et, info.shape))
         self.outputs: tuple[TensorDesc, ...] = tuple(outputs)
 
     def __repr__(self) -> str:
@@ -108,10 +124,31 @@ class Model:
         observer: Observer | None = None,
     ) -> dict[str, np.ndarray]:
         """Run the model; results keyed by output name, in the IR's Result order."""
-        arrays = self.bind(inputs)
+        arrays = [
+            a if cast is None else convert_array(a, cast)
+            for a, cast in zip(self.bind(inputs), self._input_casts, strict=True)
+        ]
         feeds = dict(zip(self._params, arrays, strict=True))
         values = evaluate(self.inference, feeds, observer)
-        return {d.name: values[(r, 0)] for d, r in zip(self.outputs, self._results, strict=True)}
+        return {
+            d.name: values[(r, 0)] if cast is None else convert_array(values[(r, 0)], cast)
+            for d, r, cast in zip(self.outputs, self._results, self._output_casts, strict=True)
+        }
+
+
+def _v10_output_type(et: ElementType) -> ElementType:
+    """The output type OpenVINO's IR frontend gives an IR v10 model output of type ``et``.
+
+    IR v10 keeps the old Inference Engine conventions (checked on OpenVINO 2026.4 with
+    ``Core.read_model``): i32 and f32 stay; i64, u32 and u64 become i32; every other type
+    becomes f32.  f16 Parameters become f32 inputs.  Each output tensor is also named after
+    its producer layer (``name``, or ``name.port`` for a multi-output layer).
+    """
+    if et in (ElementType.i32, ElementType.f32) or et in (ElementType.string, ElementType.dynamic):
+        return et
+    if et in (ElementType.i64, ElementType.u32, ElementType.u64):
+        return ElementType.i32
+    return ElementType.f32
 
 
 def check_input(desc: TensorDesc, value: object) -> np.ndarray:

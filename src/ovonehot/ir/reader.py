@@ -178,9 +178,11 @@ def _read_layer(el: etree._Element, weights: _Weights) -> Node:
     ids = [p.id for p in inputs + outputs]
     if len(set(ids)) != len(ids):
         raise IRError(f"{where} type={type_name}-{version}: duplicate port ids {ids}")
-    node = Node(layer_id, name, type_name, version, attrs, inputs, outputs)
+    output_names = _split_names(el.get("output_names", ""))
+    node = Node(layer_id, name, type_name, version, attrs, inputs, outputs, output_names=output_names)
     if type_name.lower() in ("const", "constant"):
-        node = Node(layer_id, name, type_name, version, attrs, inputs, outputs, _read_constant(node, weights))
+        payload = _read_constant(node, weights)
+        node = Node(layer_id, name, type_name, version, attrs, inputs, outputs, payload, output_names)
     return node
 
 
