@@ -336,3 +336,13 @@ def test_run_on_an_onnx_model_prints_and_saves(onnx11: Path, tmp_path: Path, cap
     expected = onnx_one_hot(indices, 4, np.array([0.5, 9], np.float32), axis=1)
     assert_bits(read_npz(tmp_path / "out.npz")["y"], expected)
     assert "y: shape [2, 4, 3] element_type f32" in out
+
+
+def test_read_onnx_graph_gives_the_graph_load_infers(onnx11: Path) -> None:
+    from ovonehot.onnx_input import read_onnx_graph
+
+    graph = read_onnx_graph(onnx11)
+    assert [n.type for n in graph.nodes].count("OneHot") == 1
+    assert [(n.type, n.version) for n in graph.nodes] == [(n.type, n.version) for n in ovonehot.load(onnx11).graph.nodes]
+    with pytest.raises(UsageError, match="takes no weights file"):
+        read_onnx_graph(onnx11, onnx11.with_suffix(".bin"))

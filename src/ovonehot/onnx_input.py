@@ -22,6 +22,7 @@ from pathlib import Path
 from types import ModuleType
 
 from .errors import InputError, OpenVINOError, UsageError
+from .graph import Graph
 from .infer import infer
 from .ir.reader import read_ir_bytes
 from .model import Model
@@ -41,12 +42,21 @@ def load_onnx(path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | N
     files are found beside the model) is an InputError/UsageError; openvino missing,
     or its frontend refusing the model, is an OpenVINOError (exit status 4).
     """
+    graph = read_onnx_graph(path, bin_path)
+    return Model(graph, infer(graph), Path(path))
+
+
+def read_onnx_graph(path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | None = None) -> Graph:
+    """The graph of the IR OpenVINO's ONNX frontend makes of ``path``: what ``read_ir`` gives for an .xml.
+
+    For readers that need the graph before inference (validate, inspect): dispatch on
+    :func:`is_onnx_path` and call this instead of ``read_ir``.
+    """
     if bin_path is not None:
         raise UsageError(f"{path}: an ONNX model takes no weights file (got {bin_path}); external data "
                          "files are read from beside the model")
     xml, weights = convert_onnx(path)
-    graph = read_ir_bytes(xml, weights, source=f"{path} (as converted by OpenVINO's ONNX frontend)")
-    return Model(graph, infer(graph), Path(path))
+    return read_ir_bytes(xml, weights, source=f"{path} (as converted by OpenVINO's ONNX frontend)")
 
 
 def convert_onnx(path: str | os.PathLike[str]) -> tuple[bytes, bytes]:
