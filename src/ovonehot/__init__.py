@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from . import conventions
 from .errors import Error, InputError, IRError, OpenVINOError, UnsupportedError, UsageError, ValidationError
 from .model import Model, TensorDesc, load
 from .types import Dimension, ElementType, PartialShape
@@ -26,5 +27,6 @@ __all__ = [
     "UnsupportedError",
     "UsageError",
     "ValidationError",
+    "conventions",
     "load",
 ]

@@ -98,6 +98,7 @@ def save_archive(path: str | os.PathLike[str], arrays: Mapping[str, np.ndarray])
     try:
         with os.fdopen(fd, "wb") as f:
             _write_npz(f, arrays)
+        os.chmod(tmp, new_file_mode())  # mkstemp makes 0600 files
         os.replace(tmp, target)
     except BaseException:
         try:
@@ -105,3 +106,10 @@ def save_archive(path: str | os.PathLike[str], arrays: Mapping[str, np.ndarray])
         except FileNotFoundError:
             pass
         raise
+
+
+def new_file_mode() -> int:
+    """0o666 less the process umask: the mode ``open(..., "w")`` would give a new file."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
