@@ -35,6 +35,7 @@ def _divide_trunc(a, b):  # type: ignore[no-untyped-def]
 
 
 # op name -> (OpenVINO factory, element types the core reference evaluates) ----------------
+SQUARED_DIFFERENCE_TYPES = [np.float32]  # the only type the core reference evaluates
 ARITHMETIC = {
     "Add": (ops.add, SIGNED + UNSIGNED + FLOATS),
     "Subtract": (ops.subtract, [np.int8, np.int32, np.int64, np.uint8, np.uint32, np.uint64] + FLOATS),
@@ -45,6 +46,7 @@ ARITHMETIC = {
     "Minimum": (ops.minimum, [np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64] + FLOATS),
     "Power": (ops.power, [np.int32, np.int64, np.uint32, np.uint64] + FLOATS),
     "Mod": (ops.mod, SIGNED + UNSIGNED),
+    "SquaredDifference": (ops.squared_difference, SQUARED_DIFFERENCE_TYPES),
     "FloorMod": (ops.floor_mod, [np.int8, np.int32, np.int64, np.uint8, np.uint32, np.uint64] + FLOATS),
 }
 COMPARISON = {

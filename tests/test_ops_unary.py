@@ -151,3 +151,34 @@ def test_empty_tensor(tmp_path):  # type: ignore[no-untyped-def]
     x = np.zeros((0, 3), np.float32)
     for factory in (ops.exp, ops.sqrt, lambda v: ops.clamp(v, 0, 1)):
         compare_op(tmp_path, factory, [P(x)])
+
+
+# -- activations and rounding ------------------------------------------------------------------
+ACTIVATIONS = {
+    "Relu": (ops.relu, [np.int32, np.int64, np.uint32, np.float16, BF16, np.float32], 0),
+    "Sigmoid": (
+        ops.sigmoid,
+        [np.int32, np.int64, np.uint32, np.float16, BF16, np.float32],
+        TRANSCENDENTAL_ULP,
+    ),
+    "Tanh": (ops.tanh, [np.int32, np.int64, np.uint32, np.float16, BF16, np.float32], TRANSCENDENTAL_ULP),
+    "Erf": (ops.erf, [np.int32, np.int64, np.uint32, np.float16, BF16, np.float32], TRANSCENDENTAL_ULP),
+    "Floor": (ops.floor, [np.int8, np.uint8, np.int32, np.int64, np.uint32, np.float16, BF16, np.float32], 0),
+    "Ceiling": (ops.ceiling, [np.int8, np.uint8, np.int32, np.int64, np.uint32, np.float16, np.float32], 0),
+    "Sign": (ops.sign, [np.int32, np.int64, np.uint32, np.float16, BF16, np.float32], 0),
+}
+ACTIVATION_CASES = [
+    pytest.param(name, dt, id=f"{name}-{np.dtype(dt).name}")
+    for name, (_, types, _) in ACTIVATIONS.items()
+    for dt in types
+]
+
+
+@pytest.mark.parametrize(("name", "dtype"), ACTIVATION_CASES)
+def test_activation_matches_reference(tmp_path, name, dtype):  # type: ignore[no-untyped-def]
+    factory, _, ulp = ACTIVATIONS[name]
+    x = _values(dtype)
+    if np.dtype(dtype).kind in "iu":
+        x = np.clip(x.astype(np.int64), -60, 60).astype(dtype)  # the interesting range of sigmoid/tanh/erf
+        ulp = 0
+    compare_op(tmp_path, factory, [P(x.reshape(6, -1))], ulp=ulp)

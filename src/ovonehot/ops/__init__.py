@@ -20,6 +20,7 @@ from . import movement
 from . import range as range_op  # not `range`: that would shadow the builtin here
 from . import matmul
 from . import softmax
+from . import topk
 from . import shape_ops
 from . import reduce
 from .spec import OpSpec, TensorInfo
@@ -38,6 +39,7 @@ _MODULES = (
     range_op,
     matmul,
     softmax,
+    topk,
     shape_ops,
     reduce,
 )

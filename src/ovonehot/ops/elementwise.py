@@ -177,6 +177,11 @@ def _power(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
     return result if a.dtype == np.float64 else c_cast(result, a.dtype)
 
 
+def _squared_difference(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
+    d = np.subtract(widen(a), widen(b))
+    return d * d
+
+
 def _maximum(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
     return np.where(a < b, b, a)
 
@@ -286,6 +291,7 @@ SPECS = (
     _arithmetic("Power", _power),
     _arithmetic("Mod", _mod),
     _arithmetic("FloorMod", _floor_mod),
+    _arithmetic("SquaredDifference", _squared_difference),
     _comparison("Equal", np.equal),
     _comparison("NotEqual", np.not_equal),
     _comparison("Less", np.less),

@@ -1,4 +1,4 @@
-"""Unary element-wise ops: Abs, Negative, Exp, Log, Sqrt, Clamp.
+"""Unary element-wise ops: Abs, Negative, Exp, Log, Sqrt, Clamp; Relu, Sigmoid, Tanh, Erf, Floor, Ceiling, Sign.
 
 Types: any element type but ``boolean`` and ``string`` (OpenVINO's
 ``UnaryElementwiseArithmetic``); Clamp wants a number (integer or real).  The
@@ -156,7 +156,75 @@ def _int_abs(x: np.ndarray) -> np.ndarray:
     return x.copy() if x.dtype.kind == "u" else np.abs(x)
 
 
+# -- activations and rounding that real exports put around OneHot --------------------------------
+# Relu keeps -0.0 and NaN (``x < 0 ? 0 : x``); Sign gives +0.0 for -0.0 and keeps NaN;
+# Floor/Ceiling are the identity on integers.  Integer Sigmoid is OpenVINO's
+# ``1 / (1 + T(exp(-x)))`` in integer arithmetic; integer Tanh and Erf round the
+# double result half away from zero.  Float Sigmoid repeats exp, add, divide in f32
+# (exp rounded once from float64, as Exp); Tanh and Erf round the float64 result.
+
+
+def _relu(x: np.ndarray) -> np.ndarray:
+    return np.where(x < 0, np.zeros((), x.dtype), x)
+
+
+def _sign(x: np.ndarray) -> np.ndarray:
+    one = np.ones((), x.dtype)
+    out = np.where(x > 0, one, np.where(x < 0, -one if x.dtype.kind != "u" else one, np.zeros((), x.dtype)))
+    return np.where(np.isnan(x), x, out) if is_float(x.dtype) else out
+
+
+def _float_sigmoid(x: np.ndarray) -> np.ndarray:
+    e = _f32_via_double("exp")(-x)
+    one = np.ones((), x.dtype)
+    return one / (one + e)
+
+
+def _int_sigmoid(x: np.ndarray) -> np.ndarray:
+    signed = x.astype(np.int64) if x.dtype != np.uint64 else x.view(np.int64)
+    e = c_cast(libm("exp", -signed.astype(np.float64)), x.dtype)
+    denominator = np.ones((), x.dtype) + e  # wraps: exp overflow casts to INT_MIN
+    # C's 1 / d truncates: 1 for d == 1, -1 for d == -1 (signed), 0 otherwise (d == 0 traps in C).
+    out = np.where(denominator == 1, 1, 0)
+    if x.dtype.kind == "i":
+        out = np.where(denominator == -1, -1, out)
+    return out.astype(x.dtype)
+
+
+def _erf64(x: np.ndarray) -> np.ndarray:
+    flat = np.asarray(x, dtype=np.float64).reshape(-1)
+    return np.array([math.erf(v) for v in flat.tolist()], dtype=np.float64).reshape(np.shape(x))
+
+
+def _float_via_f64(fn: UnaryKernel) -> UnaryKernel:
+    def kernel(x: np.ndarray) -> np.ndarray:
+        out = fn(x.astype(np.float64))
+        return out if x.dtype == np.float64 else out.astype(np.float32)
+
+    return kernel
+
+
+def _int_rounded(fn: UnaryKernel) -> UnaryKernel:
+    def kernel(x: np.ndarray) -> np.ndarray:
+        return c_cast(round_half_away(fn(x.astype(np.float64))), x.dtype)
+
+    return kernel
+
+
+def _copy(x: np.ndarray) -> np.ndarray:
+    return x.copy()
+
+
 SPECS = (
+    OpSpec("Relu", 0, 1, 1, parse_no_attrs, infer_unary, _unary(_relu, _relu)),
+    OpSpec("Sigmoid", 0, 1, 1, parse_no_attrs, infer_unary, _unary(_float_sigmoid, _int_sigmoid)),
+    OpSpec(
+        "Tanh", 0, 1, 1, parse_no_attrs, infer_unary, _unary(_float_via_f64(np.tanh), _int_rounded(np.tanh))
+    ),
+    OpSpec("Erf", 0, 1, 1, parse_no_attrs, infer_unary, _unary(_float_via_f64(_erf64), _int_rounded(_erf64))),
+    OpSpec("Floor", 0, 1, 1, parse_no_attrs, infer_unary, _unary(np.floor, _copy)),
+    OpSpec("Ceiling", 0, 1, 1, parse_no_attrs, infer_unary, _unary(np.ceil, _copy)),
+    OpSpec("Sign", 0, 1, 1, parse_no_attrs, infer_unary, _unary(_sign, _sign)),
     OpSpec("Abs", 0, 1, 1, parse_no_attrs, infer_unary, _unary(np.abs, _int_abs)),
     OpSpec("Negative", 0, 1, 1, parse_no_attrs, infer_unary, _unary(np.negative, np.negative)),
     OpSpec("Exp", 0, 1, 1, parse_no_attrs, infer_unary, _unary(_f32_via_double("exp"), _via_libm("exp"))),
