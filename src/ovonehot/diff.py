@@ -33,8 +33,7 @@ from . import openvino_oracle
 from .compare import Comparison, Tolerance, compare
 from .deviations import KNOWN, Event, Simulation, explain_refusal, simulate
 from .errors import Error, OpenVINOError, UsageError
-from .evaluate import evaluate
-from .infer import NodePlan, parameter_infos
+from .infer import NodePlan
 from .model import Model
 from .ops.one_hot import OneHotAttrs
 
@@ -230,16 +229,18 @@ def _ancestors(model: Model, index: int) -> set[int]:
 
 
 def _run_ours(model: Model, inputs: Mapping[str, np.ndarray]) -> tuple[dict[str, np.ndarray], dict[int, np.ndarray]]:
-    """Our outputs, plus the indices input of every OneHot (for explaining positions)."""
+    """Our outputs (``Model.run``), plus the indices input of every OneHot (for explaining positions)."""
     graph = model.graph
-    arrays = model.bind(inputs)
-    params = [graph.index_of(n.id) for n, _, _ in parameter_infos(model.inference)]
-    pins = {i: (graph.sources[i][0].node, graph.sources[i][0].output) for i in graph.kind_indices("OneHot")}
-    values = evaluate(model.inference, dict(zip(params, arrays, strict=True)), keep=list(pins.values()))
-    results = graph.kind_indices("Result")
-    outputs = {d.name: values[(r, 0)] for d, r in zip(model.outputs, results, strict=True)}
-    indices = {oh: values[src] for oh, src in pins.items() if src in values}
-    return outputs, indices
+    wanted = {graph.sources[i][0]: i for i in graph.kind_indices("OneHot")}
+    seen: dict[int, np.ndarray] = {}
+
+    def observe(index: int, plan: NodePlan, outs: Sequence[np.ndarray], seconds: float) -> None:
+        for k, out in enumerate(outs):
+            for src, one_hot in wanted.items():
+                if (src.node, src.output) == (index, k):
+                    seen[one_hot] = out
+
+    return model.run(inputs, observer=observe), seen
 
 
 def _resource_refusal(exc: Error) -> bool:
@@ -514,16 +515,13 @@ class _Context:
 
 
 def _intermediates(model: Model, inputs: Mapping[str, np.ndarray]) -> dict[tuple[int, int], np.ndarray]:
-    graph = model.graph
-    arrays = model.bind(inputs)
-    params = [graph.index_of(n.id) for n, _, _ in parameter_infos(model.inference)]
     seen: dict[tuple[int, int], np.ndarray] = {}
 
     def observe(index: int, plan: NodePlan, outs: Sequence[np.ndarray], seconds: float) -> None:
         for k, out in enumerate(outs):
             seen[(index, k)] = out
 
-    evaluate(model.inference, dict(zip(params, arrays, strict=True)), observer=observe)
+    model.run(inputs, observer=observe)
     return seen
 
 

@@ -183,6 +183,21 @@ def _finfo(dtype: np.dtype):  # type: ignore[no-untyped-def]
             return None
 
 
+def special_scalar(rng: np.random.Generator, et: ElementType) -> np.ndarray:
+    """One 0-d value of ``et`` for a OneHot on/off: a special of the type (NaN, -0.0, inf,
+    extremes, a subnormal, int32 boundaries) or a random one."""
+    if et is ElementType.string:
+        out = np.empty((), dtype=object)
+        out[()] = ["", "on", "off", "\u00e9t\u00e9", "a,b"][int(rng.integers(5))]
+        return out
+    if et is ElementType.boolean:
+        return np.array(bool(rng.integers(2)))
+    if et.bitwidth < 8 and not et.is_real:
+        lo, hi = _type_range(et)
+        return _as_array(et, [int(rng.integers(lo, hi + 1))], ())
+    return _scalar_value(rng, et, ())
+
+
 def _scalar_value(rng: np.random.Generator, et: ElementType, shape: tuple[int, ...]) -> np.ndarray:
     dtype = et.numpy_dtype
     assert dtype is not None

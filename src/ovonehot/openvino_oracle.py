@@ -176,28 +176,17 @@ def from_tensor(tensor: Any) -> np.ndarray:
 
 
 def _output_keys(loaded: _Loaded) -> list[str]:
-    """Per OpenVINO Result (model order), the key ovonehot's Model.run gives that output."""
-    results = list(loaded.model.get_results())
-    by_layer: dict[str, str] = {}
-    if loaded.graph is not None:
-        graph = loaded.graph
-        used: set[str] = set()
-        for r in graph.kind_indices("Result"):
-            src = graph.sources[r][0]
-            port = graph.nodes[src.node].outputs[src.output]
-            name = port.names[0] if port.names else graph.nodes[r].name
-            if name in used:
-                name = graph.nodes[r].name
-            used.add(name)
-            by_layer.setdefault(graph.nodes[r].name, name)
+    """Per OpenVINO Result (model order), the key ovonehot's Model.run gives that output:
+    OpenVINO's own ``any_name`` (the smallest tensor name), else the Result's name; a second
+    output with the same name goes by its Result's name."""
     keys = []
-    for res in results:
-        friendly = res.get_friendly_name()
-        if friendly in by_layer:
-            keys.append(by_layer[friendly])
-        else:
-            names = sorted(res.input_value(0).get_names())
-            keys.append(names[0] if names else friendly)
+    used: set[str] = set()
+    for output, res in zip(loaded.model.outputs, loaded.model.get_results(), strict=True):
+        name = output.get_any_name() if output.get_names() else res.get_friendly_name()
+        if name in used:
+            name = res.get_friendly_name()
+        used.add(name)
+        keys.append(name)
     return keys
 
 
