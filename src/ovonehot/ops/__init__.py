@@ -21,6 +21,8 @@ from . import range as range_op  # not `range`: that would shadow the builtin he
 from . import matmul
 from . import softmax
 from . import topk
+from . import cumsum
+from . import non_zero
 from . import shape_ops
 from . import reduce
 from .spec import OpSpec, TensorInfo
@@ -40,6 +42,8 @@ _MODULES = (
     matmul,
     softmax,
     topk,
+    cumsum,
+    non_zero,
     shape_ops,
     reduce,
 )
