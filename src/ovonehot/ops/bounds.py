@@ -323,9 +323,7 @@ def ov_evaluates(op_type: str, in_types: Sequence[ElementType]) -> bool:
     data_types = _DATA_TYPES.get(op_type)
     if data_types is not None and in_types and in_types[0] not in data_types:
         return False
-    if op_type == "Gather" and len(in_types) > 1 and in_types[1] not in (_ET.i32, _ET.i64):
-        return False
-    return True
+    return not (op_type == "Gather" and len(in_types) > 1 and in_types[1] not in (_ET.i32, _ET.i64))
 
 
 # -- the hook the interpreter calls ----------------------------------------------------------

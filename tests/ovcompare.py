@@ -1,0 +1,60 @@
+"""Test helper: every layer's inferred outputs, by layer name, from OpenVINO and from ``ovonehot validate``.
+
+OpenVINO's side is ``Core().read_model`` (and ``Model.reshape`` for new input
+shapes) and each op's ``get_output_partial_shape``/``get_output_element_type``;
+ovonehot's side is the ``validate`` report.  Both are written ``"f32[2,2..7,?]"``.
+Result layers are left out: they have no output port in the IR.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ovonehot.types import PartialShape
+from ovonehot.validate import Report, validate
+
+ov = pytest.importorskip("openvino")
+_counter = itertools.count()
+
+
+def save(model: Any, tmp_path: Path, name: str = "model") -> Path:
+    xml = tmp_path / f"{name}_{next(_counter)}.xml"
+    ov.save_model(model, str(xml), compress_to_fp16=False)
+    return xml
+
+
+def openvino_layers(xml: Path, shapes: Mapping[str, str] | None = None) -> dict[str, list[str]]:
+    model = ov.Core().read_model(str(xml))
+    if shapes:
+        model.reshape({k: ov.PartialShape(v) for k, v in shapes.items()})
+    return {
+        op.get_friendly_name(): [
+            f"{op.get_output_element_type(k).get_type_name()}{op.get_output_partial_shape(k)}"
+            for k in range(op.get_output_size())
+        ]
+        for op in model.get_ops()
+        if op.get_type_name() != "Result"
+    }
+
+
+def ovonehot_layers(report: Report) -> dict[str, list[str]]:
+    return {
+        layer.name: [f"{o.element_type}{o.shape}" if o.shape is not None else "not checked" for o in layer.outputs]
+        for layer in report.layers
+        if layer.type.lower() != "result"
+    }
+
+
+def assert_layers_agree(xml: Path, shapes: Mapping[str, str] | None = None) -> Report:
+    """Every layer's outputs equal OpenVINO's; returns ovonehot's report."""
+    report = validate(xml, shapes={k: PartialShape.parse(v) for k, v in (shapes or {}).items()})
+    ours, theirs = ovonehot_layers(report), openvino_layers(xml, shapes)
+    differ = {name: (ours.get(name), theirs[name]) for name in theirs if ours.get(name) != theirs[name]}
+    assert not differ, f"{xml.name}: layers differ (ovonehot, OpenVINO): {differ}"
+    assert set(ours) == set(theirs)
+    return report
