@@ -177,7 +177,8 @@ def check_input(desc: TensorDesc, value: object) -> np.ndarray:
         raise InputError(f"{where}: got {arr.dtype} values, expected strings")
     if arr.dtype == target:
         return arr
-    if arr.dtype.kind == "V" and target.kind == "V" and arr.dtype.itemsize == target.itemsize:
+    # (float8_e5m2 is the one ml_dtypes type of kind "f", not "V": isbuiltin == 2 covers them all.)
+    if arr.dtype.kind == "V" and target.isbuiltin == 2 and arr.dtype.itemsize == target.itemsize:
         # bf16/f8 arrays saved by np.save come back as raw bytes ("|V2"): same bits, re-typed.
         return arr.view(target)
     src_kind, dst_kind = _kind(arr.dtype), _kind(target)
