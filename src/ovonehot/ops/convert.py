@@ -8,7 +8,9 @@ Rules (checked against ``Node.evaluate`` of OpenVINO 2026.4 on x86-64):
     or fewer (NaN/out of range -> INT32_MIN, then wrapped), through int64 for
     i64/u64.  OpenVINO's u32 results for NaN/inf are not reproducible from the
     code and are left undefined here (the differential tests exclude them);
-  * float -> float rounds to nearest even, overflow to inf (NumPy/ml_dtypes).
+  * i32 -> f16 saturates at +-65504; other integers overflow f16 to inf;
+  * float -> float rounds to nearest even, overflow to inf (NumPy/ml_dtypes), except
+    to bf16, where OpenVINO rounds its own way (``f32_to_bf16``).
 """
 
 from __future__ import annotations
@@ -64,6 +66,11 @@ def convert_array(x: np.ndarray, to: ElementType) -> np.ndarray:
         return x.copy()
     if to is ElementType.boolean:
         return x != 0
+    if to is ElementType.bf16:  # OpenVINO's own rounding, not round-to-nearest-even
+        return f32_to_bf16(x)
+    if to is ElementType.f16 and x.dtype == np.int32:
+        # OpenVINO's i32 -> f16 kernel saturates at +-65504 (i64, u32... overflow to inf).
+        return np.clip(x, -65504, 65504).astype(np.float16)
     if to.kind in (TypeKind.SIGNED, TypeKind.UNSIGNED) and _is_float(x.dtype):
         return _float_to_int(x, to)
     if to in _SUB_BYTE_UINT8:  # u1/u3/u6 are held unpacked in uint8: wrap to their width
@@ -85,6 +92,19 @@ def convert_array(x: np.ndarray, to: ElementType) -> np.ndarray:
 
 _SUB_BYTE_UINT8 = (ElementType.u1, ElementType.u3, ElementType.u6)
 _QUIET_BIT = {ElementType.f32: np.uint32(1 << 22), ElementType.f64: np.uint64(1 << 51)}
+
+
+def f32_to_bf16(x: np.ndarray) -> np.ndarray:
+    """OpenVINO's f32 -> bf16 conversion; other types go through f32 first.
+
+    ``(bits + ((bits & 0x10000) >> 1)) >> 16``: truncates when the kept last bit is 0 and
+    rounds half up when it is 1 (not round-to-nearest-even; a signalling NaN whose payload
+    sits in the low bits becomes inf).  Checked bit for bit against OpenVINO's Convert.
+    """
+    with np.errstate(all="ignore"):
+        bits = np.ascontiguousarray(np.asarray(x).astype(np.float32)).view(np.uint32).astype(np.uint64)
+    rounded = ((bits + ((bits & 0x10000) >> 1)) >> 16).astype(np.uint16)
+    return rounded.view(ElementType.bf16.numpy_dtype)
 
 
 def _is_float(dtype: np.dtype) -> bool:

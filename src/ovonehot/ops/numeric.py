@@ -24,7 +24,7 @@ import math
 import numpy as np
 
 from ..types import ElementType
-from .convert import convert_array
+from .convert import convert_array, f32_to_bf16
 
 
 def quiet() -> np.errstate:
@@ -72,15 +72,6 @@ def narrow(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
 
 
 _BF16 = ElementType.bf16.numpy_dtype
-
-
-def f32_to_bf16(x: np.ndarray) -> np.ndarray:
-    """OpenVINO's f32 -> bf16 conversion (see the module doc); other floats go through f32 first."""
-    assert _BF16 is not None
-    with quiet():
-        bits = np.ascontiguousarray(np.asarray(x).astype(np.float32)).view(np.uint32).astype(np.uint64)
-    rounded = ((bits + ((bits & 0x10000) >> 1)) >> 16).astype(np.uint16)
-    return rounded.view(_BF16)
 
 
 def _c_exp(x: float) -> float:
