@@ -26,7 +26,7 @@ import numpy as np
 
 from .errors import InputError
 from .infer import NodePlan
-from .npyio import storable
+from .npyio import new_file_mode, storable
 
 ARCHIVE = "intermediates.npz"
 INDEX = "intermediates.tsv"
@@ -76,7 +76,7 @@ class IntermediateWriter:
             self._zip.close()
             self._file.close()
             if publish:
-                os.chmod(self._tmp, _new_file_mode())  # mkstemp makes 0600 files
+                os.chmod(self._tmp, new_file_mode())  # mkstemp makes 0600 files
                 os.replace(self._tmp, self.path)
                 self._write_index()
         finally:
@@ -86,16 +86,9 @@ class IntermediateWriter:
     def _write_index(self) -> None:
         fd, tmp = tempfile.mkstemp(prefix=f".{INDEX}.", suffix=".tmp", dir=self.directory)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            os.chmod(tmp, _new_file_mode())
+            os.chmod(tmp, new_file_mode())
             f.write("key\tlayer_id\ttype\tshape\n")
             for key, layer_id, type_version, shape in self._rows:
                 safe = key.replace("\t", "\\t").replace("\n", "\\n")
                 f.write(f"{safe}\t{layer_id}\t{type_version}\t{shape}\n")
         os.replace(tmp, self.directory / INDEX)
-
-
-def _new_file_mode() -> int:
-    """0o666 less the process umask: the mode ``open(..., "w")`` would give a new file."""
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return 0o666 & ~umask

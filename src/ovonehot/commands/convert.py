@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..errors import IRError, UsageError
 from ..ir.reader import read_ir_bytes
+from ..npyio import new_file_mode
 from ..onnx_input import convert_onnx, is_onnx_path
 
 
@@ -55,7 +56,7 @@ def write_ir_pair(xml_path: Path, xml: bytes, weights: bytes) -> None:
     temps: list[str] = []
     try:
         tmp_bin, tmp_xml, backup = (_temp_name(directory, bin_path.name, temps) for _ in range(3))
-        mode = _file_mode()
+        mode = new_file_mode()
         for data, tmp in ((weights, tmp_bin), (xml, tmp_xml)):
             with open(tmp, "wb") as f:
                 f.write(data)
@@ -84,13 +85,6 @@ def _temp_name(directory: Path, name: str, temps: list[str]) -> str:
     os.close(fd)
     temps.append(tmp)
     return tmp
-
-
-def _file_mode() -> int:
-    """0o666 less the process umask: the mode ``open(..., "w")`` would give a new file."""
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return 0o666 & ~umask
 
 
 def _keep_copy(path: Path, backup: str) -> None:
