@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -51,13 +52,19 @@ LOSS = Tolerance(
     1e-5,
     1e-6,
     "a loss through (Log)Softmax and reductions: exp/log kernels and summation order differ between "
-    "NumPy and the CPU plugin by a few ulps (measured: <= 4.8e-7 absolute on losses of ~2)",
+    "NumPy and the CPU plugin by a few ulps (measured: <= 9.6e-7 absolute, 2.1e-7 relative)",
+)
+FOCAL = Tolerance(
+    1e-5,
+    5e-6,
+    "focal loss: 1 - pt cancels when pt is near 1 (the 'confident' case), so a one-ulp difference in "
+    "Softmax becomes ~1% of 1 - pt and ~1e-6 of the loss (measured 8.2e-7 on a loss of 0.13)",
 )
 GEMM = Tolerance(
     1e-5,
     1e-6,
     "MatMul + bias on f32: the CPU plugin's GEMM accumulates in its own order (and with FMA), NumPy "
-    "in another; a few ulps on dot products of length 8",
+    "in another; a few ulps on dot products of length 8 (measured: <= 2.4e-7 absolute)",
 )
 
 # Every model in the corpus, with the tolerance for its float outputs (integer and boolean
@@ -73,7 +80,7 @@ TOLERANCES: dict[str, Tolerance] = {
     "torch/class_histogram_int32": EXACT,
     "torch/hashed_buckets_f16": EXACT,
     "torch/tabular_features": EXACT,
-    "torch/focal_loss": LOSS,
+    "torch/focal_loss": FOCAL,
     "torch/positional_one_hot": EXACT,
     "torch/foreground_masks": EXACT,
     "onnx/backend_without_axis": EXACT,
@@ -162,6 +169,11 @@ def case_file(model: str, case: str, kind: str) -> Path:
 def read_npz(path: Path) -> dict[str, np.ndarray]:
     with np.load(path, allow_pickle=False) as archive:
         return {key: archive[key] for key in archive.files}
+
+
+def typed(inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Inputs for ONNX's runners: raw ``|V2`` arrays (how .npz keeps bf16) back to bfloat16."""
+    return {k: v.view(ml_dtypes.bfloat16) if v.dtype == np.dtype("V2") else v for k, v in inputs.items()}
 
 
 ALL_CASES = [(m, c) for m in corpus_models() for c in model_cases(m)]
@@ -334,7 +346,7 @@ def test_onnx_export_matches_onnx(model: str, case: str) -> None:
         path = case_file(model, case, kind)
         if not path.is_file():
             continue
-        now = run(onnx_path, inputs)
+        now = run(onnx_path, typed(inputs))
         stored = read_npz(path)
         assert sorted(stored) == sorted(now)
         names = onnx_output_names(loaded, list(now))
