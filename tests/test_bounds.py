@@ -5,7 +5,8 @@ OpenVINO and ovonehot; every layer's inferred type and partial shape must agree
 (``ovcompare``).  The named cases are FACTS.md's examples and the rules of
 ``ovonehot.ops.bounds`` one by one; the seeded random cases chain ShapeOf (i32 and
 i64, of interval, unbounded and static dims) through Gather, Reduce*, Squeeze,
-Unsqueeze, Concat, StridedSlice, Reshape, Convert and binary arithmetic into a depth.
+Unsqueeze, Concat, StridedSlice, Reshape, Convert, binary arithmetic and issue 5's
+Transpose, Tile, Slice, Abs, Clamp, Mod, Select, Broadcast, VariadicSplit into a depth.
 Graphs OpenVINO refuses (a depth that may be negative) are rebuilt in memory and
 must be refused by ovonehot too.
 """
@@ -25,6 +26,7 @@ from ovonehot.errors import ValidationError
 from ovonehot.infer import infer
 
 ov = pytest.importorskip("openvino")
+from openvino import opset8 as o8
 from openvino import opset16 as o
 
 D = ov.Dimension
@@ -105,6 +107,27 @@ NAMED: dict[str, tuple[Callable[[Graph], Any], str]] = {
     "strided-slice-masked-parameter-begin": (
         lambda g: sq(o.strided_slice(o.shape_of(g.p(3, D(2, 4), 5)), g.p(1, et=ov.Type.i64), c([2]), c([1]),
                                      [1], [0], [], [])), "?"),
+    # the ops of issue 5 that OpenVINO bounds too
+    "transpose": (lambda g: o.gather(o.transpose(o.shape_of(g.p(D(2, 7), 3)), c([0])), c(0), c(0)), "2..7"),
+    "transpose-unknown-order": (lambda g: o.gather(o.transpose(o.shape_of(g.p(D(2, 7), 3)), g.p(1, et=ov.Type.i64)),
+                                                   c(0), c(0)), "?"),
+    "tile": (lambda g: o.gather(o.tile(o.shape_of(g.p(D(2, 7), 3)), c([2])), c(2), c(0)), "2..7"),
+    "slice": (lambda g: o.gather(o8.slice(o.shape_of(g.p(3, D(2, 7))), c([1]), c([2]), c([1])), c(0), c(0)),
+              "2..7"),
+    "broadcast": (lambda g: o.gather(o.broadcast(sq(o.shape_of(g.p(D(2, 7)))), c([3])), c(1), c(0)), "2..7"),
+    "split": (lambda g: sq(o.split(o.shape_of(g.p(3, D(2, 7))), c(0), 2).output(1)), "2..7"),
+    "variadic-split": (lambda g: sq(o.variadic_split(o.shape_of(g.p(D(2, 7), 3)), c(0), c([1, 1])).output(0)),
+                       "2..7"),
+    "select-known-condition": (lambda g: o.gather(o.select(c([True, False], np.bool_), o.shape_of(g.p(D(2, 7), 3)),
+                                                           c([9, 9])), c(0), c(0)), "2..7"),
+    "select-unknown-condition": (lambda g: o.gather(o.select(g.p(2, et=ov.Type.boolean), o.shape_of(g.p(D(2, 7), 3)),
+                                                             c([9, 9])), c(0), c(0)), "?"),
+    "abs-of-a-range-over-zero": (lambda g: o.absolute(o.subtract(sq(o.shape_of(g.p(D(2, 7)))), c(5))), "2..3"),
+    "clamp": (lambda g: o.clamp(sq(o.shape_of(g.p(D(2, 9)))), 3, 5), "3..5"),
+    "mod": (lambda g: o.mod(sq(o.shape_of(g.p(D(2, 7)))), c(4)), "..3"),
+    "mod-by-a-range": (lambda g: o.mod(c(13), sq(o.shape_of(g.p(D(2, 7))))), "..6"),
+    "reduce-prod-of-negative-bounds": (
+        lambda g: o.maximum(o.reduce_prod(o.subtract(o.shape_of(g.p(D(3, 5))), c(4)), c(0), False), c(0)), "..1"),
     "gather-of-i16-is-not-evaluated": (
         lambda g: o.gather(o.concat([c([5], np.int16), o.convert(o.shape_of(g.p(3, 4)), "i16")], 0), c(0), c(0)),
         "?"),
@@ -201,11 +224,36 @@ def _step(r: random.Random, g: Graph, x: Any) -> Any:
                                [1] if r.random() < 0.3 else [0])
     if k < 0.6 and rank == 1:
         return o.reshape(x, c(r.choice([[-1], [1, -1], [-1, 1]])), False)
-    if k < 0.7:
+    if k < 0.64:
         return o.convert(x, r.choice(["i32", "i64", "i64", "u8", "f32", "i16", "u32"]))
+    if k < 0.7:
+        return _step_movement(r, x, n, rank, dt)
     f = r.choice([o.add, o.subtract, o.multiply, o.divide, o.maximum, o.minimum, o.floor_mod])
     other = c(r.choice([1, 2, 3, 5]), dt)
     return f(x, other) if r.random() < 0.7 else f(other, x)
+
+
+def _step_movement(r: random.Random, x: Any, n: int | None, rank: int | None, dt: Any) -> Any:
+    k = r.random()
+    if rank == 1 and n and k < 0.15:
+        return o.transpose(x, c([0]))
+    if rank == 1 and n and k < 0.3:
+        return o.tile(x, c([r.randint(1, 2)]))
+    if rank == 1 and n and k < 0.45:
+        return o8.slice(x, c([r.randint(-n, n)]), c([r.randint(-n, n + 1)]), c([r.choice([1, 2, -1])]))
+    if k < 0.55:
+        return o.absolute(x)
+    if k < 0.65:
+        return o.clamp(x, r.choice([-1, 0, 2]), r.choice([3, 5, 100]))
+    if k < 0.75 and dt.kind in "iu":
+        return o.mod(x, c(r.choice([1, 2, 3, 5]), dt))
+    if rank == 1 and n and k < 0.85:
+        return o.select(c([r.random() < 0.5 for _ in range(n)], np.bool_), x, c([r.randint(0, 9)] * n, dt))
+    if rank == 0 and k < 0.9:
+        return o.broadcast(x, c([r.randint(1, 3)]))
+    if rank == 1 and n and n >= 2:
+        return o.concat([o.variadic_split(x, c(0), c([1, n - 1])).output(r.randint(0, 1))], 0)
+    return x
 
 
 def _random_model(r: random.Random) -> Any | None:

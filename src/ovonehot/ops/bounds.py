@@ -14,18 +14,21 @@ none either.  Each op type has its own rule, keyed below by OpenVINO's type name
 * ``ShapeOf``: lower = each dim's minimum, upper = its maximum (type max when
   unbounded); i32 output clamps at 2**31-1;
 * "default" ops (``Concat``, ``Gather``, ``Squeeze``, ``Unsqueeze``, ``Reshape``,
-  ``ReduceMax``, ``ReduceMin``, ``StridedSlice``, and whatever H3 registers under
-  ``Slice``/``Transpose``/``Broadcast``/``Tile``/...): the kernel run once on the lower
-  and once on the upper bounds, provided the op's index-like inputs are known exactly
-  (StridedSlice accepts unknown begin/end entries its masks ignore);
+  ``ReduceMax``, ``ReduceMin``, ``StridedSlice``, ``Slice``, ``Transpose``, ``Tile``,
+  ``Broadcast``, ``Split``, ``VariadicSplit``, ``Select``, ``Clamp``): the kernel run
+  once on the lower and once on the upper bounds, provided the op's index-like inputs
+  (and Select's condition) are known exactly (StridedSlice accepts unknown begin/end
+  entries its masks ignore);
+* ``Abs``: min and max of the kernel on both bounds; ``Mod``: OpenVINO's own interval
+  estimate (``reference::func::mod_interval``), integers only;
 * ``Convert``: converted bounds, with "unbounded" staying unbounded unless either type
   is an integer of 16 bits or fewer (then values simply wrap);
 * binary arithmetic (``Add``, ``Subtract``, ``Multiply``, ``Maximum``, ``Minimum``,
-  ``FloorMod``, ``Mod``, ``Power``, ``SquaredDifference``): min and max of the kernel
+  ``FloorMod``, ``Power``, ``SquaredDifference``): min and max of the kernel
   over the four lower/upper combinations; where any input bound is its type's max the
   result is [0, max];
 * ``Divide``: OpenVINO's own rule (divisor sign, zero crossing, unbounded inputs);
-* ``ReduceProd``: only non-negative data; an unbounded upper bound with no zero
+* ``ReduceProd``: the kernel on each bound, but an unbounded upper bound with no zero
   upper bound gives an unbounded product;
 * ``ReduceSum``/``ReduceMean`` and everything else: no bounds (values still fold).
 
@@ -253,15 +256,19 @@ def _min_of(dtype: np.dtype) -> np.ndarray:
 
 
 def _reduce_prod(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]) -> list[Bounds | None]:
+    """ReduceProd: the kernel on each bound; an upper bound holding "unbounded" and no 0 stays unbounded.
+
+    ``reduce_prod.cpp`` also asks for non-negative data bounds, but in OpenVINO 2026.4
+    that check has no effect (measured: a depth ``ReduceProd(ShapeOf(P[3..5]) - 4)`` is
+    refused for its negative lower bound, so the bounds were computed), so none here.
+    """
     data = bounds_of(ins[0])
     if data is None or not is_exact(ins[1]):
-        return [None]
-    lo, up = data
-    if not ((lo >= 0).all() and (up >= 0).all()):
         return [None]
     result = _default_bounds(spec, attrs, ins, 1)[0]
     if result is None:
         return [None]
+    up = data[1]
     top = max_of(up.dtype)
     if top is not None and (up == top).any() and not (up == 0).any():
         out_top = max_of(result[1].dtype)
@@ -271,7 +278,65 @@ def _reduce_prod(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequ
     return [result]
 
 
-_ARITHMETIC = ("Add", "Subtract", "Multiply", "Maximum", "Minimum", "FloorMod", "Mod", "Power", "SquaredDifference")
+def _abs(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]) -> list[Bounds | None]:
+    """``abs::evaluate_bound``: min and max of |lower| and |upper| (not the true range over 0)."""
+    b = bounds_of(ins[0])
+    if b is None:
+        return [None]
+    lo, up = _run(spec, attrs, [b[0]]), _run(spec, attrs, [b[1]])
+    if lo is None or up is None:
+        return [None]
+    return [(np.minimum(lo[0], up[0]), np.maximum(lo[0], up[0]))]
+
+
+def _c_mod(a: int, m: int) -> int:
+    r = abs(a) % abs(m)
+    return -r if a < 0 else r
+
+
+def _mod_interval_value(v1: int, v2: int, m: int) -> tuple[int, int]:
+    r1, r2 = _c_mod(v1, m), _c_mod(v2, m)
+    if r2 < r1 or (v2 - v1 != 0 and v2 - v1 >= m):
+        return 0, m - 1
+    return r1, r2
+
+
+def _mod_interval(v1: int, v2: int, m1: int, m2: int) -> tuple[int, int]:
+    """``reference::func::mod_interval``: an estimate of ``[v1, v2] % [m1, m2]``."""
+    lo, hi = _mod_interval_value(v1, v2, m1)
+    if v2 != 0 and m1 != m2:
+        lo2, hi2 = _mod_interval_value(v1, v2, m2)
+        lo, hi = min(lo, lo2), max(hi, hi2)
+        if v2 - v1 == 0 and m2 - m1 != 1:
+            half = v2 // 2
+            if m1 < half or (m1 < v2 < m2):
+                lo = 0
+                hi = _c_mod(v2, half + 1) if half < m2 < v2 else m2 - 1
+    return lo, hi
+
+
+def _mod(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]) -> list[Bounds | None]:
+    """``mod::evaluate_bound`` (``src/core/src/op/mod.cpp``): interval estimate per element."""
+    v, m = bounds_of(ins[0]), bounds_of(ins[1])
+    if v is None or m is None or v[0].dtype.kind not in "iu":
+        return [None]
+    dtype = v[0].dtype
+    top = max_of(dtype)
+    assert top is not None
+    undefined = (m[0] == 0) | (m[1] == 0) | (m[0] == top) | (v[1] == top)
+    shape = undefined.shape
+    flat = [np.where(undefined, np.ones((), dtype), np.broadcast_to(b, shape)).astype(dtype).reshape(-1)
+            for b in (v[0], v[1], m[0], m[1])]
+    pairs = [_mod_interval(int(a), int(b), int(c), int(d)) for a, b, c, d in zip(*flat, strict=True)]
+    with np.errstate(all="ignore"):
+        lower = np.array([p[0] for p in pairs], dtype=np.int64).astype(dtype).reshape(shape)
+        upper = np.array([p[1] for p in pairs], dtype=np.int64).astype(dtype).reshape(shape)
+    lower = np.where(undefined, np.zeros((), dtype), lower).astype(dtype)
+    upper = np.where(undefined, top, upper).astype(dtype)
+    return [(lower, upper)]
+
+
+_ARITHMETIC = ("Add", "Subtract", "Multiply", "Maximum", "Minimum", "FloorMod", "Power", "SquaredDifference")
 
 RULES: dict[str, Rule] = {
     "ShapeOf": _shape_of,
@@ -286,6 +351,16 @@ RULES: dict[str, Rule] = {
     "StridedSlice": _strided_slice,
     "Convert": _convert,
     "Divide": _divide,
+    "Mod": _mod,
+    "Abs": _abs,
+    "Clamp": _default(()),
+    "Transpose": _default((1,)),
+    "Tile": _default((1,)),
+    "Broadcast": _default((1, 2)),
+    "Split": _default((1,)),
+    "VariadicSplit": _default((1, 2)),
+    "Select": _default((0,)),
+    "Slice": _default((1, 2, 3, 4)),
     **{name: _interval for name in _ARITHMETIC},
 }
 
@@ -315,6 +390,7 @@ _DATA_TYPES: dict[str, set[ElementType]] = {
     "ReduceProd": _F | _WIDE,
     "ReduceSum": _F | _WIDE,
     "ReduceMean": _F | _WIDE,
+    "Abs": _F | _WIDE,
 }
 
 
