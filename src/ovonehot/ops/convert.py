@@ -104,7 +104,8 @@ def f32_to_bf16(x: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         bits = np.ascontiguousarray(np.asarray(x).astype(np.float32)).view(np.uint32).astype(np.uint64)
     rounded = ((bits + ((bits & 0x10000) >> 1)) >> 16).astype(np.uint16)
-    return rounded.view(ElementType.bf16.numpy_dtype)
+    # (np.ascontiguousarray makes a 0-d array 1-d: give the scalar its shape back)
+    return rounded.reshape(np.shape(x)).view(ElementType.bf16.numpy_dtype)
 
 
 def _is_float(dtype: np.dtype) -> bool:
