@@ -34,7 +34,11 @@ class GraphBuilder:
         return self._add(Node(len(self._nodes), name, "Parameter", "opset1", attrs, outputs=(Port(0),)))
 
     def const(self, name: str, value: object, element_type: str | None = None) -> int:
-        et = ElementType.from_name(element_type) if element_type else ElementType.from_numpy(np.asarray(value).dtype)
+        et = (
+            ElementType.from_name(element_type)
+            if element_type
+            else ElementType.from_numpy(np.asarray(value).dtype)
+        )
         dtype = et.numpy_dtype
         array = np.asarray(value, dtype=dtype)
         attrs = (("element_type", et.value), ("shape", ",".join(str(n) for n in array.shape)))
@@ -54,8 +58,15 @@ class GraphBuilder:
         in_ports = tuple(Port(k) for k in range(len(inputs)))
         out_ports = tuple(Port(len(inputs) + k) for k in range(outputs))
         index = len(self._nodes)
-        node = Node(index, name or f"{type_name}_{index}", type_name, version, tuple((attrs or {}).items()),
-                    in_ports, out_ports)
+        node = Node(
+            index,
+            name or f"{type_name}_{index}",
+            type_name,
+            version,
+            tuple((attrs or {}).items()),
+            in_ports,
+            out_ports,
+        )
         return self._add(node, sources)
 
     def graph(self) -> Graph:

@@ -44,7 +44,9 @@ def openvino_layers(xml: Path, shapes: Mapping[str, str] | None = None) -> dict[
 
 def ovonehot_layers(report: Report) -> dict[str, list[str]]:
     return {
-        layer.name: [f"{o.element_type}{o.shape}" if o.shape is not None else "not checked" for o in layer.outputs]
+        layer.name: [
+            f"{o.element_type}{o.shape}" if o.shape is not None else "not checked" for o in layer.outputs
+        ]
         for layer in report.layers
         if layer.type.lower() != "result"
     }

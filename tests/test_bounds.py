@@ -85,8 +85,12 @@ NAMED: dict[str, tuple[Callable[[Graph], Any], str]] = {
     "convert-i32": (lambda g: o.convert(sq(o.shape_of(g.p(D(2, 7)))), "i32"), "2..7"),
     "convert-keeps-unbounded": (lambda g: o.convert(sq(o.shape_of(g.p(D(2, -1)))), "i32"), "2.."),
     "convert-u8-wraps": (lambda g: o.convert(sq(o.shape_of(g.p(D(2, 300)))), "u8"), "2..44"),
-    "through-f32": (lambda g: o.convert(o.multiply(o.convert(sq(o.shape_of(g.p(D(2, 8)))), "f32"),
-                                                   c(1.5, np.float32)), "i64"), "3..12"),
+    "through-f32": (
+        lambda g: o.convert(
+            o.multiply(o.convert(sq(o.shape_of(g.p(D(2, 8)))), "f32"), c(1.5, np.float32)), "i64"
+        ),
+        "3..12",
+    ),
     # reductions
     "reduce-max": (lambda g: o.reduce_max(o.shape_of(g.p(D(2, 4), 3)), c(0)), "3..4"),
     "reduce-min": (lambda g: o.reduce_min(o.shape_of(g.p(D(2, 4), 3)), c(0)), "2..3"),
@@ -96,41 +100,74 @@ NAMED: dict[str, tuple[Callable[[Graph], Any], str]] = {
     "reduce-prod-with-zero": (lambda g: o.reduce_prod(o.shape_of(g.p(D(2, -1), 0)), c(0)), "0"),
     "reduce-sum-of-static-folds": (lambda g: o.reduce_sum(o.shape_of(g.p(3, 4)), c(0)), "7"),
     # data movement
-    "concat-then-reduce-max": (lambda g: o.reduce_max(o.concat([o.shape_of(g.p(D(2, 4))), c([3])], 0), c(0)),
-                               "3..4"),
-    "concat-with-parameter": (lambda g: o.gather(o.concat([o.shape_of(g.p(D(2, 4))), g.p(1, et=ov.Type.i64)], 0),
-                                                 c(0), c(0)), "?"),
+    "concat-then-reduce-max": (
+        lambda g: o.reduce_max(o.concat([o.shape_of(g.p(D(2, 4))), c([3])], 0), c(0)),
+        "3..4",
+    ),
+    "concat-with-parameter": (
+        lambda g: o.gather(o.concat([o.shape_of(g.p(D(2, 4))), g.p(1, et=ov.Type.i64)], 0), c(0), c(0)),
+        "?",
+    ),
     "reshape": (lambda g: sq(o.reshape(o.shape_of(g.p(D(2, 4))), c([1]), False)), "2..4"),
     "unsqueeze-squeeze": (lambda g: sq(o.unsqueeze(sq(o.shape_of(g.p(D(2, 4)))), c(0))), "2..4"),
-    "strided-slice-shrink": (lambda g: o.strided_slice(o.shape_of(g.p(3, D(2, 4), 5)), c([1]), c([2]), c([1]),
-                                                       [0], [0], [], [1]), "2..4"),
+    "strided-slice-shrink": (
+        lambda g: o.strided_slice(o.shape_of(g.p(3, D(2, 4), 5)), c([1]), c([2]), c([1]), [0], [0], [], [1]),
+        "2..4",
+    ),
     "strided-slice-masked-parameter-begin": (
-        lambda g: sq(o.strided_slice(o.shape_of(g.p(3, D(2, 4), 5)), g.p(1, et=ov.Type.i64), c([2]), c([1]),
-                                     [1], [0], [], [])), "?"),
+        lambda g: sq(
+            o.strided_slice(
+                o.shape_of(g.p(3, D(2, 4), 5)), g.p(1, et=ov.Type.i64), c([2]), c([1]), [1], [0], [], []
+            )
+        ),
+        "?",
+    ),
     # the ops of issue 5 that OpenVINO bounds too
     "transpose": (lambda g: o.gather(o.transpose(o.shape_of(g.p(D(2, 7), 3)), c([0])), c(0), c(0)), "2..7"),
-    "transpose-unknown-order": (lambda g: o.gather(o.transpose(o.shape_of(g.p(D(2, 7), 3)), g.p(1, et=ov.Type.i64)),
-                                                   c(0), c(0)), "?"),
+    "transpose-unknown-order": (
+        lambda g: o.gather(o.transpose(o.shape_of(g.p(D(2, 7), 3)), g.p(1, et=ov.Type.i64)), c(0), c(0)),
+        "?",
+    ),
     "tile": (lambda g: o.gather(o.tile(o.shape_of(g.p(D(2, 7), 3)), c([2])), c(2), c(0)), "2..7"),
-    "slice": (lambda g: o.gather(o8.slice(o.shape_of(g.p(3, D(2, 7))), c([1]), c([2]), c([1])), c(0), c(0)),
-              "2..7"),
+    "slice": (
+        lambda g: o.gather(o8.slice(o.shape_of(g.p(3, D(2, 7))), c([1]), c([2]), c([1])), c(0), c(0)),
+        "2..7",
+    ),
     "broadcast": (lambda g: o.gather(o.broadcast(sq(o.shape_of(g.p(D(2, 7)))), c([3])), c(1), c(0)), "2..7"),
     "split": (lambda g: sq(o.split(o.shape_of(g.p(3, D(2, 7))), c(0), 2).output(1)), "2..7"),
-    "variadic-split": (lambda g: sq(o.variadic_split(o.shape_of(g.p(D(2, 7), 3)), c(0), c([1, 1])).output(0)),
-                       "2..7"),
-    "select-known-condition": (lambda g: o.gather(o.select(c([True, False], np.bool_), o.shape_of(g.p(D(2, 7), 3)),
-                                                           c([9, 9])), c(0), c(0)), "2..7"),
-    "select-unknown-condition": (lambda g: o.gather(o.select(g.p(2, et=ov.Type.boolean), o.shape_of(g.p(D(2, 7), 3)),
-                                                             c([9, 9])), c(0), c(0)), "?"),
-    "abs-of-a-range-over-zero": (lambda g: o.absolute(o.subtract(sq(o.shape_of(g.p(D(2, 7)))), c(5))), "2..3"),
+    "variadic-split": (
+        lambda g: sq(o.variadic_split(o.shape_of(g.p(D(2, 7), 3)), c(0), c([1, 1])).output(0)),
+        "2..7",
+    ),
+    "select-known-condition": (
+        lambda g: o.gather(
+            o.select(c([True, False], np.bool_), o.shape_of(g.p(D(2, 7), 3)), c([9, 9])), c(0), c(0)
+        ),
+        "2..7",
+    ),
+    "select-unknown-condition": (
+        lambda g: o.gather(
+            o.select(g.p(2, et=ov.Type.boolean), o.shape_of(g.p(D(2, 7), 3)), c([9, 9])), c(0), c(0)
+        ),
+        "?",
+    ),
+    "abs-of-a-range-over-zero": (
+        lambda g: o.absolute(o.subtract(sq(o.shape_of(g.p(D(2, 7)))), c(5))),
+        "2..3",
+    ),
     "clamp": (lambda g: o.clamp(sq(o.shape_of(g.p(D(2, 9)))), 3, 5), "3..5"),
     "mod": (lambda g: o.mod(sq(o.shape_of(g.p(D(2, 7)))), c(4)), "..3"),
     "mod-by-a-range": (lambda g: o.mod(c(13), sq(o.shape_of(g.p(D(2, 7))))), "..6"),
     "reduce-prod-of-negative-bounds": (
-        lambda g: o.maximum(o.reduce_prod(o.subtract(o.shape_of(g.p(D(3, 5))), c(4)), c(0), False), c(0)), "..1"),
+        lambda g: o.maximum(o.reduce_prod(o.subtract(o.shape_of(g.p(D(3, 5))), c(4)), c(0), False), c(0)),
+        "..1",
+    ),
     "gather-of-i16-is-not-evaluated": (
-        lambda g: o.gather(o.concat([c([5], np.int16), o.convert(o.shape_of(g.p(3, 4)), "i16")], 0), c(0), c(0)),
-        "?"),
+        lambda g: o.gather(
+            o.concat([c([5], np.int16), o.convert(o.shape_of(g.p(3, 4)), "i16")], 0), c(0), c(0)
+        ),
+        "?",
+    ),
 }
 
 
@@ -150,18 +187,31 @@ def _refused(depth_from: Callable[[GraphBuilder, int], int], shape: str) -> Any:
     x = b.parameter("x", "f32", shape)
     depth = depth_from(b, b.op("Squeeze", "opset1", [b.op("ShapeOf", "opset3", [x], {"output_type": "i64"})]))
     indices = b.parameter("indices", "i64", "[3]")
-    b.op("OneHot", "opset16", [indices, depth, b.const("on", np.float32(1)), b.const("off", np.float32(0))],
-         {"axis": "-1"})
+    b.op(
+        "OneHot",
+        "opset16",
+        [indices, depth, b.const("on", np.float32(1)), b.const("off", np.float32(0))],
+        {"axis": "-1"},
+    )
     return b.graph()
 
 
 REFUSED = {
-    "subtract-below-zero": (lambda b, d: b.op("Subtract", "opset1", [d, b.const("k", np.int64(5))]), "[2..7]",
-                            lambda g: o.subtract(sq(o.shape_of(g.p(D(2, 7)))), c(5))),
-    "negate": (lambda b, d: b.op("Multiply", "opset1", [d, b.const("k", np.int64(-1))]), "[2..7]",
-               lambda g: o.multiply(sq(o.shape_of(g.p(D(2, 7)))), c(-1))),
-    "i16-wraps-unbounded-to-minus-one": (lambda b, d: b.op("Convert", "opset1", [d], {"destination_type": "i16"}),
-                                         "[2..]", lambda g: o.convert(sq(o.shape_of(g.p(D(2, -1)))), "i16")),
+    "subtract-below-zero": (
+        lambda b, d: b.op("Subtract", "opset1", [d, b.const("k", np.int64(5))]),
+        "[2..7]",
+        lambda g: o.subtract(sq(o.shape_of(g.p(D(2, 7)))), c(5)),
+    ),
+    "negate": (
+        lambda b, d: b.op("Multiply", "opset1", [d, b.const("k", np.int64(-1))]),
+        "[2..7]",
+        lambda g: o.multiply(sq(o.shape_of(g.p(D(2, 7)))), c(-1)),
+    ),
+    "i16-wraps-unbounded-to-minus-one": (
+        lambda b, d: b.op("Convert", "opset1", [d], {"destination_type": "i16"}),
+        "[2..]",
+        lambda g: o.convert(sq(o.shape_of(g.p(D(2, -1)))), "i16"),
+    ),
 }
 
 
@@ -207,7 +257,11 @@ def _step(r: random.Random, g: Graph, x: Any) -> Any:
     n, rank, dt = _length(x), _rank(x), x.get_output_element_type(0).to_dtype()
     k = r.random()
     if k < 0.12 and rank == 1 and n:
-        index = r.randint(-n, n - 1) if r.random() < 0.5 else [r.randint(-n, n - 1) for _ in range(r.randint(1, 3))]
+        index = (
+            r.randint(-n, n - 1)
+            if r.random() < 0.5
+            else [r.randint(-n, n - 1) for _ in range(r.randint(1, 3))]
+        )
         return o.gather(x, c(index), c(0))
     if k < 0.22 and rank == 1:
         return r.choice([o.reduce_prod, o.reduce_max, o.reduce_min, o.reduce_sum])(x, c(0), r.random() < 0.5)
@@ -220,8 +274,16 @@ def _step(r: random.Random, g: Graph, x: Any) -> Any:
         return o.concat([x, other] if r.random() < 0.5 else [other, x], 0)
     if k < 0.54 and rank == 1 and n:
         b, e, s = r.randint(-n, n), r.randint(-n, n + 1), r.choice([1, 1, 2, -1])
-        return o.strided_slice(x, c([b]), c([e]), c([s]), [int(r.random() < 0.3)], [int(r.random() < 0.3)], [],
-                               [1] if r.random() < 0.3 else [0])
+        return o.strided_slice(
+            x,
+            c([b]),
+            c([e]),
+            c([s]),
+            [int(r.random() < 0.3)],
+            [int(r.random() < 0.3)],
+            [],
+            [1] if r.random() < 0.3 else [0],
+        )
     if k < 0.6 and rank == 1:
         return o.reshape(x, c(r.choice([[-1], [1, -1], [-1, 1]])), False)
     if k < 0.64:

@@ -38,7 +38,9 @@ TYPES = {
     "ReduceMin": [np.float32, np.float16, np.int8, np.uint8, np.int32, np.int64, np.uint32, np.uint64],
     "ReduceProd": [np.float32, np.float16, np.int32, np.int64, np.uint32, np.uint64],
 }
-OPS_AND_TYPES = [pytest.param(op, t, id=f"{op}-{np.dtype(t).name}") for op, types in TYPES.items() for t in types]
+OPS_AND_TYPES = [
+    pytest.param(op, t, id=f"{op}-{np.dtype(t).name}") for op, types in TYPES.items() for t in types
+]
 
 AXES_CASES = [
     pytest.param((3, 4), [1], False, id="last"),
@@ -68,8 +70,11 @@ def values(shape: tuple[int, ...], dtype: object, r: random.Random) -> np.ndarra
 @pytest.mark.parametrize("op, dtype", OPS_AND_TYPES)
 def test_reduce_matches_reference(tmp_path, op, dtype, shape, axes, keep_dims):  # type: ignore[no-untyped-def]
     r = random.Random(f"{op}{dtype}{shape}{axes}")
-    compare_op(tmp_path, lambda x, a: FACTORIES[op](x, a, keep_dims),
-               [P(values(shape, dtype, r)), C(np.asarray(axes, np.int64))])
+    compare_op(
+        tmp_path,
+        lambda x, a: FACTORIES[op](x, a, keep_dims),
+        [P(values(shape, dtype, r)), C(np.asarray(axes, np.int64))],
+    )
 
 
 SPECIAL_FLOATS = [
@@ -86,8 +91,11 @@ SPECIAL_FLOATS = [
 @pytest.mark.parametrize("op", FACTORIES)
 @pytest.mark.parametrize("dtype", [np.float32, np.float16], ids=str)
 def test_reduce_special_floats(tmp_path, op, vals, dtype):  # type: ignore[no-untyped-def]
-    compare_op(tmp_path, lambda x, a: FACTORIES[op](x, a, False),
-               [P(np.array(vals, dtype).reshape(1, -1)), C(np.array([1], np.int64))])
+    compare_op(
+        tmp_path,
+        lambda x, a: FACTORIES[op](x, a, False),
+        [P(np.array(vals, dtype).reshape(1, -1)), C(np.array([1], np.int64))],
+    )
 
 
 @pytest.mark.parametrize("op", ["ReduceSum", "ReduceMean", "ReduceProd"])
@@ -112,14 +120,20 @@ def _dim(r: random.Random) -> object:
 def test_reduce_shape_rule_agrees_with_openvino(seed):  # type: ignore[no-untyped-def]
     r = random.Random(seed)
     for _ in range(120):
-        shape = ov.PartialShape.dynamic() if r.random() < 0.1 else ov.PartialShape(
-            [_dim(r) for _ in range(r.randint(0, 4))])
+        shape = (
+            ov.PartialShape.dynamic()
+            if r.random() < 0.1
+            else ov.PartialShape([_dim(r) for _ in range(r.randint(0, 4))])
+        )
         axes = [r.randint(-4, 3) for _ in range(r.randint(0, 3))]
         keep, scalar_axis, known = r.random() < 0.5, r.random() < 0.2 and len(axes) == 1, r.random() < 0.8
         axes_shape = [] if scalar_axis else [len(axes)]
         try:
-            a = opset15.constant(np.array(axes[0] if scalar_axis else axes, np.int64)) if known else \
-                opset1.parameter(axes_shape, ov.Type.i64)
+            a = (
+                opset15.constant(np.array(axes[0] if scalar_axis else axes, np.int64))
+                if known
+                else opset1.parameter(axes_shape, ov.Type.i64)
+            )
             node = opset1.reduce_sum(opset1.parameter(shape, ov.Type.f32), a, keep)
             theirs = str(node.get_output_partial_shape(0))
         except RuntimeError:

@@ -30,7 +30,17 @@ from openvino.utils.node_factory import NodeFactory
 BF16 = np.dtype(ml_dtypes.bfloat16)
 DTYPES = [np.float32, np.float16, BF16, np.int8, np.uint8, np.int32, np.int64, np.uint64, np.bool_]
 # Gather's reference takes only these data types (and f16/bf16 through f32).
-GATHER_DTYPES = [np.float32, np.float16, np.int8, np.uint8, np.int32, np.int64, np.uint32, np.uint64, np.bool_]
+GATHER_DTYPES = [
+    np.float32,
+    np.float16,
+    np.int8,
+    np.uint8,
+    np.int32,
+    np.int64,
+    np.uint32,
+    np.uint64,
+    np.bool_,
+]
 
 
 def data(shape: tuple[int, ...], dtype: object = np.float32) -> np.ndarray:
@@ -46,8 +56,11 @@ SHAPE_OF_CASES = [
 
 
 @pytest.mark.parametrize("shape", SHAPE_OF_CASES)
-@pytest.mark.parametrize("factory", [opset1.shape_of, lambda x: opset3.shape_of(x, "i32"),
-                                     lambda x: opset3.shape_of(x, "i64")], ids=["v1", "v3-i32", "v3-i64"])
+@pytest.mark.parametrize(
+    "factory",
+    [opset1.shape_of, lambda x: opset3.shape_of(x, "i32"), lambda x: opset3.shape_of(x, "i64")],
+    ids=["v1", "v3-i32", "v3-i64"],
+)
 def test_shape_of_matches_reference(tmp_path, shape, factory):  # type: ignore[no-untyped-def]
     compare_op(tmp_path, factory, [P(data(shape))])
 
@@ -69,8 +82,11 @@ GATHER_CASES = [
 @pytest.mark.parametrize("shape, indices, axis, batch_dims", GATHER_CASES)
 @pytest.mark.parametrize("dtype", GATHER_DTYPES, ids=str)
 def test_gather_matches_reference(tmp_path, shape, indices, axis, batch_dims, dtype):  # type: ignore[no-untyped-def]
-    compare_op(tmp_path, lambda d, i, a: opset8.gather(d, i, a, batch_dims),
-               [P(data(shape, dtype)), P(np.asarray(indices, np.int64)), C(np.int64(axis))])
+    compare_op(
+        tmp_path,
+        lambda d, i, a: opset8.gather(d, i, a, batch_dims),
+        [P(data(shape, dtype)), P(np.asarray(indices, np.int64)), C(np.int64(axis))],
+    )
 
 
 @pytest.mark.parametrize("version", ["v1", "v7", "v8"])
@@ -93,8 +109,9 @@ SQUEEZE_CASES = [
 
 
 @pytest.mark.parametrize("shape, axes", SQUEEZE_CASES)
-@pytest.mark.parametrize("factory", [opset1.squeeze, lambda x, a: opset15.squeeze(x, a, True)],
-                         ids=["v0", "v15-skip"])
+@pytest.mark.parametrize(
+    "factory", [opset1.squeeze, lambda x, a: opset15.squeeze(x, a, True)], ids=["v0", "v15-skip"]
+)
 @pytest.mark.parametrize("dtype", [np.float32, np.int64, np.bool_, BF16], ids=str)
 def test_squeeze_matches_reference(tmp_path, shape, axes, factory, dtype):  # type: ignore[no-untyped-def]
     compare_op(tmp_path, factory, [P(data(shape, dtype)), C(np.asarray(axes, np.int64))])
@@ -151,8 +168,11 @@ RESHAPE_CASES = [
 @pytest.mark.parametrize("shape, pattern, special_zero", RESHAPE_CASES)
 @pytest.mark.parametrize("pattern_dtype", [np.int64, np.int32, np.int8], ids=str)
 def test_reshape_matches_reference(tmp_path, shape, pattern, special_zero, pattern_dtype):  # type: ignore[no-untyped-def]
-    compare_op(tmp_path, lambda x, p: opset1.reshape(x, p, special_zero),
-               [P(data(shape)), C(np.asarray(pattern, pattern_dtype))])
+    compare_op(
+        tmp_path,
+        lambda x, p: opset1.reshape(x, p, special_zero),
+        [P(data(shape)), C(np.asarray(pattern, pattern_dtype))],
+    )
 
 
 # -- StridedSlice ------------------------------------------------------------------------------------
@@ -165,7 +185,9 @@ STRIDED_SLICE_CASES = [
     pytest.param((3, 4), [1, 0], [2, 0], [1, 1], [0, 1], [0, 1], [], [1, 0], [], id="shrink"),
     pytest.param((3, 4), [0, 0], [1, 2], [1, 1], [0, 0], [0, 0], [1, 0], [], [], id="new-axis"),
     pytest.param((2, 3, 4), [0, 1], [0, 3], [1, 2], [0, 0], [0, 0], [], [], [1, 0], id="ellipsis-first"),
-    pytest.param((2, 3, 4), [1, 0], [2, 0], [1, 1], [0, 0], [0, 0], [], [1, 0], [0, 1], id="shrink-then-ellipsis"),
+    pytest.param(
+        (2, 3, 4), [1, 0], [2, 0], [1, 1], [0, 0], [0, 0], [], [1, 0], [0, 1], id="shrink-then-ellipsis"
+    ),
     pytest.param((3, 4), [-100], [100], [3], [0], [0], [], [], [], id="out-of-range-clamped"),
     pytest.param((3, 4), [2], [1], [1], [0], [0], [], [], [], id="empty-result"),
 ]
@@ -174,16 +196,20 @@ STRIDED_SLICE_CASES = [
 @pytest.mark.parametrize("shape, b, e, s, bm, em, nm, sm, elm", STRIDED_SLICE_CASES)
 @pytest.mark.parametrize("dtype", [np.float32, np.int64, np.bool_, np.float16], ids=str)
 def test_strided_slice_matches_reference(tmp_path, shape, b, e, s, bm, em, nm, sm, elm, dtype):  # type: ignore[no-untyped-def]
-    compare_op(tmp_path, lambda x, b_, e_, s_: opset1.strided_slice(x, b_, e_, s_, bm, em, nm, sm, elm),
-               [P(data(shape, dtype)), C(np.array(b, np.int64)), C(np.array(e, np.int64)), C(np.array(s, np.int64))])
+    compare_op(
+        tmp_path,
+        lambda x, b_, e_, s_: opset1.strided_slice(x, b_, e_, s_, bm, em, nm, sm, elm),
+        [P(data(shape, dtype)), C(np.array(b, np.int64)), C(np.array(e, np.int64)), C(np.array(s, np.int64))],
+    )
 
 
 def test_strided_slice_refuses_ellipsis_with_new_axis_on_one_index():  # type: ignore[no-untyped-def]
     # OpenVINO's plan is inconsistent here and reads outside its buffers: no defined result
     attrs = S.StridedSliceAttrs((0,), (0,), (1,), (0,), (1,))
     with pytest.raises(InputError, match="ellipsis"):
-        S.evaluate_strided_slice(attrs, [np.zeros(3), np.zeros(1, np.int64), np.ones(1, np.int64),
-                                         np.ones(1, np.int64)])
+        S.evaluate_strided_slice(
+            attrs, [np.zeros(3), np.zeros(1, np.int64), np.ones(1, np.int64), np.ones(1, np.int64)]
+        )
 
 
 # =================================================================================================
@@ -232,7 +258,12 @@ def _unknown(shape: list[int]) -> TensorInfo:
 
 def _case_gather(r: random.Random) -> tuple[Callable[[], object], Callable[[], TensorInfo]]:
     ds, idx = _shape(r), _shape(r, 3)
-    axis, bd, known, version = r.randint(-4, 4), r.choice([0, 0, 1, -1, 2]), r.random() < 0.85, r.choice([1, 7, 8])
+    axis, bd, known, version = (
+        r.randint(-4, 4),
+        r.choice([0, 0, 1, -1, 2]),
+        r.random() < 0.85,
+        r.choice([1, 7, 8]),
+    )
 
     def theirs() -> object:
         a = _c(axis) if known else _param(ov.PartialShape([]), ov.Type.i64)
@@ -266,8 +297,10 @@ def _case_squeeze(r: random.Random) -> tuple[Callable[[], object], Callable[[], 
 
 def _case_unsqueeze(r: random.Random) -> tuple[Callable[[], object], Callable[[], TensorInfo]]:
     ds, axes = _shape(r), [r.randint(-5, 4) for _ in range(r.randint(0, 3))]
-    return (lambda: opset1.unsqueeze(_param(ds), _c(axes)),
-            lambda: S.infer_unsqueeze(S.NoAttrs(), [_f32(ds), _known(axes)])[0])
+    return (
+        lambda: opset1.unsqueeze(_param(ds), _c(axes)),
+        lambda: S.infer_unsqueeze(S.NoAttrs(), [_f32(ds), _known(axes)])[0],
+    )
 
 
 def _case_concat(r: random.Random) -> tuple[Callable[[], object], Callable[[], TensorInfo]]:
@@ -277,21 +310,28 @@ def _case_concat(r: random.Random) -> tuple[Callable[[], object], Callable[[], T
         if r.random() < 0.15:
             shapes.append(ov.PartialShape.dynamic())
         elif r.random() < 0.7:
-            shapes.append(ov.PartialShape([base[j] if r.random() < 0.6 else _dim(r)
-                                           for j in range(base.rank.get_length())]))
+            shapes.append(
+                ov.PartialShape(
+                    [base[j] if r.random() < 0.6 else _dim(r) for j in range(base.rank.get_length())]
+                )
+            )
         else:
             shapes.append(_shape(r, 3, 0))
     axis = r.randint(-3, 3)
-    return (lambda: opset1.concat([_param(s) for s in shapes], axis),
-            lambda: S.infer_concat(S.ConcatAttrs(axis), [_f32(s) for s in shapes])[0])
+    return (
+        lambda: opset1.concat([_param(s) for s in shapes], axis),
+        lambda: S.infer_concat(S.ConcatAttrs(axis), [_f32(s) for s in shapes])[0],
+    )
 
 
 def _case_reshape(r: random.Random) -> tuple[Callable[[], object], Callable[[], TensorInfo]]:
     ds = _shape(r, 3)
     pattern = [r.choice([-1, 0, 0, 1, 2, 3, 4, 6, 12]) for _ in range(r.randint(1, 3))]
     special_zero = r.random() < 0.5
-    return (lambda: opset1.reshape(_param(ds), _c(pattern), special_zero),
-            lambda: S.infer_reshape(S.ReshapeAttrs(special_zero), [_f32(ds), _known(pattern)])[0])
+    return (
+        lambda: opset1.reshape(_param(ds), _c(pattern), special_zero),
+        lambda: S.infer_reshape(S.ReshapeAttrs(special_zero), [_f32(ds), _known(pattern)])[0],
+    )
 
 
 def _case_strided_slice(r: random.Random) -> tuple[Callable[[], object], Callable[[], TensorInfo]]:
@@ -306,8 +346,10 @@ def _case_strided_slice(r: random.Random) -> tuple[Callable[[], object], Callabl
     if r.random() < 0.2:
         elm[r.randrange(k)] = 1
     attrs = S.StridedSliceAttrs(tuple(bm), tuple(em), tuple(nm), tuple(sm), tuple(elm))
-    return (lambda: opset1.strided_slice(_param(ds), _c(b), _c(e), _c(st), bm, em, nm, sm, elm),
-            lambda: S.infer_strided_slice(attrs, [_f32(ds), _known(b), _known(e), _known(st)])[0])
+    return (
+        lambda: opset1.strided_slice(_param(ds), _c(b), _c(e), _c(st), bm, em, nm, sm, elm),
+        lambda: S.infer_strided_slice(attrs, [_f32(ds), _known(b), _known(e), _known(st)])[0],
+    )
 
 
 RULES = {

@@ -70,36 +70,127 @@ F1, F0 = C("f32", 1.0), C("f32", 0.0)
 # The C++ suite, in its order.  Scenarios with a second (dynamic) half appear twice.
 SCENARIOS = [
     Scenario("output_shape", P("i64", "[3]"), C("i64", 2), C("u32", 5), C("u32", 10), -1, "u32", "[3,2]"),
-    Scenario("output_shape_dynamic", P("i64", "[1..3]"), C("i64", 2), C("u32", 5), C("u32", 10), -1, "u32",
-             "[1..3,2]"),
+    Scenario(
+        "output_shape_dynamic",
+        P("i64", "[1..3]"),
+        C("i64", 2),
+        C("u32", 5),
+        C("u32", 10),
+        -1,
+        "u32",
+        "[1..3,2]",
+    ),
     Scenario("output_shape_2", P("i64", "[1,3,2,3]"), C("i64", 4), F1, F0, 3, "f32", "[1,3,2,4,3]"),
-    Scenario("output_shape_2_dynamic", P("i64", "[1,3..5,2,3]"), C("i64", 4), F1, F0, 3, "f32", "[1,3..5,2,4,3]"),
+    Scenario(
+        "output_shape_2_dynamic", P("i64", "[1,3..5,2,3]"), C("i64", 4), F1, F0, 3, "f32", "[1,3..5,2,4,3]"
+    ),
     Scenario("indices_symbols", P("i64", "[?,3..5,2,3]"), C("i64", 4), F1, F0, 1, "f32", "[?,4,3..5,2,3]"),
-    Scenario("depth_shape_of_value", P("i64", "[?,3..5,2,3]"), depth_of_shape("[4]"), F1, F0, 1, "f32",
-             "[?,4,3..5,2,3]"),
-    Scenario("depth_value_symbol", P("i64", "[?,3..5,2,3]"), depth_of_shape("[4..6]"), F1, F0, 1, "f32",
-             "[?,4..6,3..5,2,3]"),
+    Scenario(
+        "depth_shape_of_value",
+        P("i64", "[?,3..5,2,3]"),
+        depth_of_shape("[4]"),
+        F1,
+        F0,
+        1,
+        "f32",
+        "[?,4,3..5,2,3]",
+    ),
+    Scenario(
+        "depth_value_symbol",
+        P("i64", "[?,3..5,2,3]"),
+        depth_of_shape("[4..6]"),
+        F1,
+        F0,
+        1,
+        "f32",
+        "[?,4..6,3..5,2,3]",
+    ),
     Scenario("output_symbols", P("i64", "[?,3..5,2,3]"), C("i64", 4), F1, F0, 1, "f32", "[?,4,3..5,2,3]"),
     Scenario("default_constructor", P("i64", "[1,3,2,3]"), C("i64", 4), F1, F0, 3, "f32", "[1,3,2,4,3]"),
-    Scenario("indices_elem_not_integral", P("f16", "[2,2]"), P("i64", "[]"), P("u32", "[]"), P("u32", "[]"), -1,
-             error="Indices must be integral element type.", code="onehot-indices-not-integral"),
-    Scenario("depth_elem_not_integral", P("i64", "[2,2]"), P("f16", "[]"), P("u32", "[]"), P("u32", "[]"), -1,
-             error="Depth must be integral element type.", code="onehot-depth-not-integral"),
-    Scenario("negative_depth", P("i32", "[2,2]"), C("i64", -4), F1, F0, -1,
-             error="can't be negative.", code="onehot-negative-depth"),
-    Scenario("on_off_values_not_compatible", P("i64", "[2,2]"), P("i64", "[]"), P("bf16", "[]"), P("f16", "[]"), -1,
-             error="on_value element type must be compatible with off_value element type.",
-             code="onehot-on-off-type-mismatch"),
-    Scenario("depth_not_scalar", P("i64", "[2,2]"), P("i64", "[1]"), P("bf16", "[]"), P("bf16", "[]"), -1,
-             error="depth input must be scalar.", code="onehot-depth-not-scalar"),
-    Scenario("on_value_not_scalar", P("i64", "[2,2]"), P("i64", "[]"), P("bf16", "[2]"), P("bf16", "[]"), -1,
-             error="on_value input must be scalar.", code="onehot-on-value-not-scalar"),
-    Scenario("off_value_not_scalar", P("i64", "[2,2]"), P("i64", "[]"), P("bf16", "[]"), P("bf16", "[3]"), -1,
-             error="off_value input must be scalar.", code="onehot-off-value-not-scalar"),
-    Scenario("out_types_1", P("i32", "[3,2]"), C("i32", 2), C("f32", -3.3), C("f32", -10.12), -1, "f32", "[3,2,2]"),
+    Scenario(
+        "indices_elem_not_integral",
+        P("f16", "[2,2]"),
+        P("i64", "[]"),
+        P("u32", "[]"),
+        P("u32", "[]"),
+        -1,
+        error="Indices must be integral element type.",
+        code="onehot-indices-not-integral",
+    ),
+    Scenario(
+        "depth_elem_not_integral",
+        P("i64", "[2,2]"),
+        P("f16", "[]"),
+        P("u32", "[]"),
+        P("u32", "[]"),
+        -1,
+        error="Depth must be integral element type.",
+        code="onehot-depth-not-integral",
+    ),
+    Scenario(
+        "negative_depth",
+        P("i32", "[2,2]"),
+        C("i64", -4),
+        F1,
+        F0,
+        -1,
+        error="can't be negative.",
+        code="onehot-negative-depth",
+    ),
+    Scenario(
+        "on_off_values_not_compatible",
+        P("i64", "[2,2]"),
+        P("i64", "[]"),
+        P("bf16", "[]"),
+        P("f16", "[]"),
+        -1,
+        error="on_value element type must be compatible with off_value element type.",
+        code="onehot-on-off-type-mismatch",
+    ),
+    Scenario(
+        "depth_not_scalar",
+        P("i64", "[2,2]"),
+        P("i64", "[1]"),
+        P("bf16", "[]"),
+        P("bf16", "[]"),
+        -1,
+        error="depth input must be scalar.",
+        code="onehot-depth-not-scalar",
+    ),
+    Scenario(
+        "on_value_not_scalar",
+        P("i64", "[2,2]"),
+        P("i64", "[]"),
+        P("bf16", "[2]"),
+        P("bf16", "[]"),
+        -1,
+        error="on_value input must be scalar.",
+        code="onehot-on-value-not-scalar",
+    ),
+    Scenario(
+        "off_value_not_scalar",
+        P("i64", "[2,2]"),
+        P("i64", "[]"),
+        P("bf16", "[]"),
+        P("bf16", "[3]"),
+        -1,
+        error="off_value input must be scalar.",
+        code="onehot-off-value-not-scalar",
+    ),
+    Scenario(
+        "out_types_1", P("i32", "[3,2]"), C("i32", 2), C("f32", -3.3), C("f32", -10.12), -1, "f32", "[3,2,2]"
+    ),
     Scenario("out_types_2", P("i64", "[3,2]"), C("i32", 2), C("i32", -1), C("i32", 7), -1, "i32", "[3,2,2]"),
-    Scenario("out_types_3", P("i32", "[3,2]"), C("i32", 2), C("boolean", True), C("boolean", False), -1, "boolean",
-             "[3,2,2]"),
+    Scenario(
+        "out_types_3",
+        P("i32", "[3,2]"),
+        C("i32", 2),
+        C("boolean", True),
+        C("boolean", False),
+        -1,
+        "boolean",
+        "[3,2,2]",
+    ),
 ]
 # The C++ suite has 17 TEST blocks; two of them check a static and a dynamic half.
 assert len({s.name.removesuffix("_dynamic") for s in SCENARIOS}) == 17
@@ -117,8 +208,12 @@ def _ours(builder: GraphBuilder, name: str, spec: In) -> int:
 
 def build_ours(s: Scenario, version: str) -> tuple:
     b = GraphBuilder()
-    args = [_ours(b, n, i) for n, i in zip(("indices", "depth", "on", "off"), (s.indices, s.depth, s.on_value,
-                                                                             s.off_value), strict=True)]
+    args = [
+        _ours(b, n, i)
+        for n, i in zip(
+            ("indices", "depth", "on", "off"), (s.indices, s.depth, s.on_value, s.off_value), strict=True
+        )
+    ]
     attrs = {"axis": str(s.axis)}
     onehot = b.op("OneHot", version, args, attrs, name="onehot")
     return b.graph(), onehot

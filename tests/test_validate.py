@@ -78,8 +78,9 @@ def _edit(xml: Path, layer: str, **attrs: str) -> Path:
 
 
 WARNINGS = {
-    "onehot-negative-indices-mode-ignored": lambda tmp: _edit(save(_onehot(opset1), tmp), "onehot",
-                                                              negative_indices_mode="normalize"),
+    "onehot-negative-indices-mode-ignored": lambda tmp: _edit(
+        save(_onehot(opset1), tmp), "onehot", negative_indices_mode="normalize"
+    ),
     "onehot-depth-zero": lambda tmp: save(_onehot(opset16, depth=0), tmp),
     "onehot-indices-type": lambda tmp: save(_onehot(opset16, indices_type=ov.Type.u8), tmp),
 }
@@ -123,7 +124,9 @@ DYNAMIC = {
     "interval-indices": lambda: _dynamic_model("[1..4,?]", c(4), []),
     "interval-depth": lambda: _dynamic_model("[2,3]", *_depth_from("[2..7]")),
     "unbounded-depth": lambda: _dynamic_model("[2,3]", *_depth_from("[2..]")),
-    "parameter-depth": lambda: _dynamic_model("[?,3]", (d := opset16.parameter([], ov.Type.i64, name="d")), [d]),
+    "parameter-depth": lambda: _dynamic_model(
+        "[?,3]", (d := opset16.parameter([], ov.Type.i64, name="d")), [d]
+    ),
     "dynamic-rank": lambda: _dynamic_model("[...]", c(4), []),
 }
 
@@ -164,8 +167,15 @@ def test_json_form(basic, capsys):  # type: ignore[no-untyped-def]
         for out in layer["outputs"]:
             assert set(out) == {"port", "shape", "element_type", "declared_shape", "declared_element_type"}
     (onehot,) = [layer for layer in doc["layers"] if layer["name"] == "onehot"]
-    assert onehot["outputs"] == [{"port": 4, "shape": "[2,2..7,?]", "element_type": "f32",
-                                  "declared_shape": "[2,?,?]", "declared_element_type": "f32"}]
+    assert onehot["outputs"] == [
+        {
+            "port": 4,
+            "shape": "[2,2..7,?]",
+            "element_type": "f32",
+            "declared_shape": "[2,?,?]",
+            "declared_element_type": "f32",
+        }
+    ]
     assert doc["problems"] == []
 
 
@@ -175,23 +185,32 @@ def test_json_problem_form(capsys):  # type: ignore[no-untyped-def]
     problem = doc["problems"][0]
     assert set(problem) == {"code", "severity", "layer", "port", "message"}
     assert (problem["code"], problem["severity"], problem["layer"], problem["port"]) == (
-        "onehot-depth-not-scalar", "error", "onehot", 1)
+        "onehot-depth-not-scalar",
+        "error",
+        "onehot",
+        1,
+    )
     (onehot,) = [layer for layer in doc["layers"] if layer["name"] == "onehot"]
     assert onehot["outputs"][0]["shape"] is None  # not inferred: OpenVINO refuses the layer
 
 
 def test_shape_option_reinfers(basic, capsys):  # type: ignore[no-untyped-def]
-    assert main(["validate", str(basic), "--json", "--shape", "indices=[5,?,3]", "--shape", "sizes=3..4"]) == 0
+    assert (
+        main(["validate", str(basic), "--json", "--shape", "indices=[5,?,3]", "--shape", "sizes=3..4"]) == 0
+    )
     doc = json.loads(capsys.readouterr().out)
     shapes = {layer["name"]: layer["outputs"][0]["shape"] for layer in doc["layers"] if layer["outputs"]}
     assert shapes["onehot"] == "[5,3..4,?,3]"
 
 
-@pytest.mark.parametrize("args, status", [
-    pytest.param(["--shape", "indices"], 2, id="shape-without-value"),
-    pytest.param(["--shape", "indices=[2,x]"], 2, id="bad-shape"),
-    pytest.param(["--shape", "nobody=[2]"], 2, id="unknown-name"),
-])
+@pytest.mark.parametrize(
+    "args, status",
+    [
+        pytest.param(["--shape", "indices"], 2, id="shape-without-value"),
+        pytest.param(["--shape", "indices=[2,x]"], 2, id="bad-shape"),
+        pytest.param(["--shape", "nobody=[2]"], 2, id="unknown-name"),
+    ],
+)
 def test_bad_command_lines(basic, capsys, args, status):  # type: ignore[no-untyped-def]
     assert main(["validate", str(basic), *args]) == status
     assert capsys.readouterr().err.startswith("error: ")

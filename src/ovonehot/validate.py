@@ -145,7 +145,10 @@ class Report:
         return 1 if self.errors else 0
 
     def to_json(self) -> dict[str, object]:
-        return {"layers": [layer.to_json() for layer in self.layers], "problems": [p.to_json() for p in self.problems]}
+        return {
+            "layers": [layer.to_json() for layer in self.layers],
+            "problems": [p.to_json() for p in self.problems],
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +202,9 @@ def read_for_validation(
     return graph, problems, original
 
 
-def _check_constants(tree: etree._ElementTree, bin_size: int | None) -> tuple[list[Problem], list[etree._Element]]:
+def _check_constants(
+    tree: etree._ElementTree, bin_size: int | None
+) -> tuple[list[Problem], list[etree._Element]]:
     problems: list[Problem] = []
     broken: list[etree._Element] = []
     layers = tree.getroot().find("layers")
@@ -213,25 +218,51 @@ def _check_constants(tree: etree._ElementTree, bin_size: int | None) -> tuple[li
             offset, size = int(data.get("offset", "")), int(data.get("size", ""))  # type: ignore[union-attr]
         except (IRError, ValueError, AttributeError):
             continue  # the reader reports malformed attributes itself
-        if et is None or shape is None or not shape.is_static or et in (ElementType.string, ElementType.dynamic):
+        if (
+            et is None
+            or shape is None
+            or not shape.is_static
+            or et in (ElementType.string, ElementType.dynamic)
+        ):
             continue
         need = payload.packed_size(et, math.prod(shape.to_shape()))
         where = f"layer id={layer.get('id')} name={layer.get('name', '')!r} type={layer.get('type')}-{layer.get('version')}"
         name = layer.get("name", "")
         if size < need:
-            problems.append(Problem("const-size", Severity.ERROR, name, None,
-                                    f"{where}: size={size} bytes is too small for shape {shape} of {et} "
-                                    f"({need} bytes needed); its value is unknown"))
+            problems.append(
+                Problem(
+                    "const-size",
+                    Severity.ERROR,
+                    name,
+                    None,
+                    f"{where}: size={size} bytes is too small for shape {shape} of {et} "
+                    f"({need} bytes needed); its value is unknown",
+                )
+            )
             broken.append(layer)
         elif bin_size is not None and need > 0 and offset + size > bin_size:
-            problems.append(Problem("const-size", Severity.ERROR, name, None,
-                                    f"{where}: offset={offset} size={size} lies outside the weights file "
-                                    f"({bin_size} bytes); its value is unknown"))
+            problems.append(
+                Problem(
+                    "const-size",
+                    Severity.ERROR,
+                    name,
+                    None,
+                    f"{where}: offset={offset} size={size} lies outside the weights file "
+                    f"({bin_size} bytes); its value is unknown",
+                )
+            )
             broken.append(layer)
         elif size > need:
-            problems.append(Problem("const-size-excess", Severity.WARNING, name, None,
-                                    f"{where}: size={size} bytes, only {need} needed for shape {shape} of {et} "
-                                    "(OpenVINO reads the first bytes and ignores the rest)"))
+            problems.append(
+                Problem(
+                    "const-size-excess",
+                    Severity.WARNING,
+                    name,
+                    None,
+                    f"{where}: size={size} bytes, only {need} needed for shape {shape} of {et} "
+                    "(OpenVINO reads the first bytes and ignores the rest)",
+                )
+            )
     return problems, broken
 
 
@@ -299,11 +330,25 @@ def _infer_layer(
     """The layer's outputs (None when it cannot be inferred) and its findings."""
     spec = lookup(node.type, node.version)
     if spec is None:
-        return None, [_problem("unsupported-op", Severity.WARNING, node, None,
-                               f"ovonehot does not implement {node.type} in {node.version}; it is not checked")]
+        return None, [
+            _problem(
+                "unsupported-op",
+                Severity.WARNING,
+                node,
+                None,
+                f"ovonehot does not implement {node.type} in {node.version}; it is not checked",
+            )
+        ]
     if not spec.accepts_input_count(len(ins)):
-        return None, [_problem("input-count", Severity.ERROR, node, None,
-                               f"has {len(ins)} inputs, {spec.name} takes {spec.inputs}")]
+        return None, [
+            _problem(
+                "input-count",
+                Severity.ERROR,
+                node,
+                None,
+                f"has {len(ins)} inputs, {spec.name} takes {spec.inputs}",
+            )
+        ]
     found: list[Problem] = []
     if spec.type == "OneHot":
         found = onehot_attribute_findings(node, spec)
@@ -314,7 +359,9 @@ def _infer_layer(
     except IRError as exc:
         return None, found + [_problem("bad-attribute", Severity.ERROR, node, None, _bare(node, exc))]
     if isinstance(attrs, ParameterAttrs):
-        key = next((k for k in [node.name, *(n for p in node.outputs for n in p.names)] if k in overrides), None)
+        key = next(
+            (k for k in [node.name, *(n for p in node.outputs for n in p.names)] if k in overrides), None
+        )
         if key is not None:
             attrs = ParameterAttrs(attrs.element_type, overrides.pop(key))
     if isinstance(attrs, OneHotAttrs):
@@ -326,8 +373,15 @@ def _infer_layer(
     try:
         return infer_node(NodePlan(node, spec, attrs), ins), found
     except ValidationError as exc:
-        return None, found + [_problem("inference-failed", Severity.ERROR, node, None,
-                                       f"OpenVINO would refuse this layer: {_bare(node, exc)}")]
+        return None, found + [
+            _problem(
+                "inference-failed",
+                Severity.ERROR,
+                node,
+                None,
+                f"OpenVINO would refuse this layer: {_bare(node, exc)}",
+            )
+        ]
     except IRError as exc:
         return None, found + [_problem("output-count", Severity.ERROR, node, None, _bare(node, exc))]
 
@@ -361,8 +415,7 @@ def _normalized_one_hot_axes(graph: Graph, original_types: Mapping[int, str]) ->
             continue
         shape = indices[src.output].shape
         if shape.rank_is_static:
-            axis = spec.parse(node).axis
-            axes[node.id] = normalize_axis(axis, shape.rank + 1)
+            axes[node.id] = normalize_axis(spec.parse(node).axis, shape.rank + 1)  # it inferred, so it parses
     return axes
 
 
@@ -391,20 +444,39 @@ def _output_problems(node: Node, outs: Sequence[TensorInfo], compare_dims: bool)
     kind = {"parameter": "parameter", "const": "const", "constant": "const"}.get(node.type.lower(), "output")
     for port, info in zip(node.outputs, outs, strict=True):
         if compare_dims and port.dims != serialized_dims(info.shape):
-            problems.append(_problem(
-                f"{kind}-shape", Severity.ERROR, node, port.id,
-                f"declares dims {declared_shape(port)}, OpenVINO infers {info.shape} "
-                f"(written as {declared_shape(Port(port.id, dims=serialized_dims(info.shape)))})",
-            ))
+            problems.append(
+                _problem(
+                    f"{kind}-shape",
+                    Severity.ERROR,
+                    node,
+                    port.id,
+                    f"declares dims {declared_shape(port)}, OpenVINO infers {info.shape} "
+                    f"(written as {declared_shape(Port(port.id, dims=serialized_dims(info.shape)))})",
+                )
+            )
         try:
             et = declared_type(port)
         except IRError:
-            problems.append(_problem("bad-precision", Severity.ERROR, node, port.id,
-                                     f"precision {port.precision!r} is not an element type"))
+            problems.append(
+                _problem(
+                    "bad-precision",
+                    Severity.ERROR,
+                    node,
+                    port.id,
+                    f"precision {port.precision!r} is not an element type",
+                )
+            )
             continue
         if et is not None and et is not info.element_type:
-            problems.append(_problem(f"{kind}-type", Severity.ERROR, node, port.id,
-                                     f"declares precision {port.precision} ({et}), OpenVINO infers {info.element_type}"))
+            problems.append(
+                _problem(
+                    f"{kind}-type",
+                    Severity.ERROR,
+                    node,
+                    port.id,
+                    f"declares precision {port.precision} ({et}), OpenVINO infers {info.element_type}",
+                )
+            )
     return problems
 
 
@@ -416,21 +488,42 @@ def _edge_problems(graph: Graph, index: int) -> list[Problem]:
         out = producer.outputs[src.output]
         edge = f"edge from layer id={producer.id} port {out.id}"
         if port.dims != out.dims:
-            problems.append(_problem("edge-shape", Severity.ERROR, node, port.id,
-                                     f"declares dims {declared_shape(port)}, the {edge} declares {declared_shape(out)}"))
+            problems.append(
+                _problem(
+                    "edge-shape",
+                    Severity.ERROR,
+                    node,
+                    port.id,
+                    f"declares dims {declared_shape(port)}, the {edge} declares {declared_shape(out)}",
+                )
+            )
         try:
             mine = declared_type(port)
         except IRError:
-            problems.append(_problem("bad-precision", Severity.ERROR, node, port.id,
-                                     f"precision {port.precision!r} is not an element type"))
+            problems.append(
+                _problem(
+                    "bad-precision",
+                    Severity.ERROR,
+                    node,
+                    port.id,
+                    f"precision {port.precision!r} is not an element type",
+                )
+            )
             continue
         try:
             theirs = declared_type(out)
         except IRError:
             continue  # reported on the producer's own port
         if mine is not None and theirs is not None and mine is not theirs:
-            problems.append(_problem("edge-type", Severity.ERROR, node, port.id,
-                                     f"declares precision {port.precision}, the {edge} declares {out.precision}"))
+            problems.append(
+                _problem(
+                    "edge-type",
+                    Severity.ERROR,
+                    node,
+                    port.id,
+                    f"declares precision {port.precision}, the {edge} declares {out.precision}",
+                )
+            )
     return problems
 
 
@@ -446,8 +539,15 @@ def _downstream_warnings(
         node = graph.nodes[root]
         if node.id in original_types:  # name the layer as the file has it
             node = replace(node, type=original_types[node.id])
-        problems.append(_problem("not-checked", Severity.WARNING, node, None,
-                                 f"{n} layer(s) depending on this one are not checked"))
+        problems.append(
+            _problem(
+                "not-checked",
+                Severity.WARNING,
+                node,
+                None,
+                f"{n} layer(s) depending on this one are not checked",
+            )
+        )
     return problems
 
 
@@ -463,13 +563,27 @@ def onehot_attribute_findings(node: Node, spec: OpSpec) -> list[Problem]:
     if mode is None:
         return []
     if spec.version < 16:
-        return [_problem("onehot-negative-indices-mode-ignored", Severity.WARNING, node, None,
-                         f"negative_indices_mode={mode!r} on a {node.version} layer (OneHot-1) is ignored by "
-                         "OpenVINO: negative indices give all-off rows; use version opset16 for the mode")]
+        return [
+            _problem(
+                "onehot-negative-indices-mode-ignored",
+                Severity.WARNING,
+                node,
+                None,
+                f"negative_indices_mode={mode!r} on a {node.version} layer (OneHot-1) is ignored by "
+                "OpenVINO: negative indices give all-off rows; use version opset16 for the mode",
+            )
+        ]
     if mode.lower() == "ignore-negative":
-        return [_problem("onehot-ignore-negative-spelling", Severity.ERROR, node, None,
-                         "negative_indices_mode='ignore-negative' is the spec page's spelling; OpenVINO accepts "
-                         "only 'ignore_negative' (or 'normalize') and refuses the file")]
+        return [
+            _problem(
+                "onehot-ignore-negative-spelling",
+                Severity.ERROR,
+                node,
+                None,
+                "negative_indices_mode='ignore-negative' is the spec page's spelling; OpenVINO accepts "
+                "only 'ignore_negative' (or 'normalize') and refuses the file",
+            )
+        ]
     return []
 
 
@@ -481,36 +595,85 @@ def onehot_findings(node: Node, attrs: OneHotAttrs, ins: Sequence[TensorInfo]) -
     for k, label, info in ((0, "indices", indices), (1, "depth", depth)):
         et = info.element_type
         if et.is_real:
-            found.append(_problem(f"onehot-{label}-not-integral", Severity.ERROR, node, port[k],
-                                  f"{label} of type {et}: OpenVINO refuses non-integral {label}"))
+            found.append(
+                _problem(
+                    f"onehot-{label}-not-integral",
+                    Severity.ERROR,
+                    node,
+                    port[k],
+                    f"{label} of type {et}: OpenVINO refuses non-integral {label}",
+                )
+            )
         elif not et.is_dynamic and et not in _SPEC_INDEX_TYPES:
-            found.append(_problem(f"onehot-{label}-type", Severity.WARNING, node, port[k],
-                                  f"{label} of type {et}: the spec allows only i32 and i64, OpenVINO accepts it"))
+            found.append(
+                _problem(
+                    f"onehot-{label}-type",
+                    Severity.WARNING,
+                    node,
+                    port[k],
+                    f"{label} of type {et}: the spec allows only i32 and i64, OpenVINO accepts it",
+                )
+            )
     if not on_value.element_type.compatible(off_value.element_type):
-        found.append(_problem("onehot-on-off-type-mismatch", Severity.ERROR, node, port[3],
-                              f"on_value is {on_value.element_type}, off_value is {off_value.element_type}; "
-                              "OpenVINO requires the same type"))
+        found.append(
+            _problem(
+                "onehot-on-off-type-mismatch",
+                Severity.ERROR,
+                node,
+                port[3],
+                f"on_value is {on_value.element_type}, off_value is {off_value.element_type}; "
+                "OpenVINO requires the same type",
+            )
+        )
     for k, label, info in ((1, "depth", depth), (2, "on-value", on_value), (3, "off-value", off_value)):
         if info.shape.is_static and info.shape.rank != 0:
-            found.append(_problem(f"onehot-{label}-not-scalar", Severity.ERROR, node, port[k],
-                                  f"{label.replace('-', '_')} has shape {info.shape}; it must be a scalar "
-                                  "(OpenVINO refuses even a one-element [1])"))
+            found.append(
+                _problem(
+                    f"onehot-{label}-not-scalar",
+                    Severity.ERROR,
+                    node,
+                    port[k],
+                    f"{label.replace('-', '_')} has shape {info.shape}; it must be a scalar "
+                    "(OpenVINO refuses even a one-element [1])",
+                )
+            )
     if indices.shape.rank_is_static:
         rank = indices.shape.rank
         if not -(rank + 1) <= attrs.axis <= rank:
-            found.append(_problem("onehot-axis-out-of-range", Severity.ERROR, node, None,
-                                  f"axis {attrs.axis} is outside [{-(rank + 1)}, {rank}] for indices of rank {rank}"))
+            found.append(
+                _problem(
+                    "onehot-axis-out-of-range",
+                    Severity.ERROR,
+                    node,
+                    None,
+                    f"axis {attrs.axis} is outside [{-(rank + 1)}, {rank}] for indices of rank {rank}",
+                )
+            )
     if not any(p.code == "onehot-depth-not-scalar" for p in found):
         try:
             dim = depth_interval(depth)
         except ValidationError as exc:
-            found.append(_problem("onehot-negative-depth", Severity.ERROR, node, port[1],
-                                  f"depth can be negative, OpenVINO refuses it: {exc}"))
+            found.append(
+                _problem(
+                    "onehot-negative-depth",
+                    Severity.ERROR,
+                    node,
+                    port[1],
+                    f"depth can be negative, OpenVINO refuses it: {exc}",
+                )
+            )
         else:
             if dim.is_static and dim.min == 0:
-                found.append(_problem("onehot-depth-zero", Severity.WARNING, node, port[1],
-                                      "depth is 0: OpenVINO accepts it and the output has an empty dimension "
-                                      "(the spec asks for a positive depth)"))
+                found.append(
+                    _problem(
+                        "onehot-depth-zero",
+                        Severity.WARNING,
+                        node,
+                        port[1],
+                        "depth is 0: OpenVINO accepts it and the output has an empty dimension "
+                        "(the spec asks for a positive depth)",
+                    )
+                )
     return found
 
 
@@ -542,13 +705,22 @@ def report_of(analysis: Analysis, extra: Sequence[Problem] = ()) -> Report:
                 declared_et = None if et is None else et.value
             except IRError:
                 declared_et = port.precision
-            reports.append(OutputReport(
-                port.id,
-                None if info is None else info.shape,
-                None if info is None else info.element_type,
-                declared_shape(port),
-                declared_et,
-            ))
-        layers.append(LayerReport(node.id, node.name, analysis.original_types.get(node.id, node.type),
-                                  node.version, tuple(reports)))
+            reports.append(
+                OutputReport(
+                    port.id,
+                    None if info is None else info.shape,
+                    None if info is None else info.element_type,
+                    declared_shape(port),
+                    declared_et,
+                )
+            )
+        layers.append(
+            LayerReport(
+                node.id,
+                node.name,
+                analysis.original_types.get(node.id, node.type),
+                node.version,
+                tuple(reports),
+            )
+        )
     return Report(tuple(layers), tuple(extra) + analysis.problems)

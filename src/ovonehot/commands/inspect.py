@@ -24,7 +24,9 @@ SMALL = 8
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("inspect", help="list the layers with their inferred shapes and types, and the model's I/O")
+    p = sub.add_parser(
+        "inspect", help="list the layers with their inferred shapes and types, and the model's I/O"
+    )
     p.add_argument("model", help="model .xml (the .bin beside it is read too)")
     p.add_argument("--bin", dest="bin_path", help="weights file, when not MODEL.bin")
     p.add_argument("--json", action="store_true", help="print the listing as JSON")
@@ -48,15 +50,27 @@ def _outputs(analysis: Analysis, index: int) -> list[dict[str, Any]]:
     rows = []
     for k, port in enumerate(node.outputs):
         if infos is not None:
-            rows.append({"port": port.id, "shape": str(infos[k].shape), "element_type": infos[k].element_type.value,
-                         "declared": False})
+            rows.append(
+                {
+                    "port": port.id,
+                    "shape": str(infos[k].shape),
+                    "element_type": infos[k].element_type.value,
+                    "declared": False,
+                }
+            )
         else:
             try:
                 et = declared_type(port)
             except Exception:  # noqa: BLE001 - an unknown precision is shown as written
                 et = None
-            rows.append({"port": port.id, "shape": declared_shape(port),
-                         "element_type": et.value if et is not None else port.precision, "declared": True})
+            rows.append(
+                {
+                    "port": port.id,
+                    "shape": declared_shape(port),
+                    "element_type": et.value if et is not None else port.precision,
+                    "declared": True,
+                }
+            )
     return rows
 
 
@@ -76,16 +90,20 @@ def describe(analysis: Analysis) -> dict[str, Any]:
     layers = []
     for i in graph.document_order:
         node = graph.nodes[i]
-        layers.append({
-            "id": node.id,
-            "name": node.name,
-            "type": analysis.original_types.get(node.id, node.type),
-            "version": node.version,
-            "inputs": [{"layer": graph.nodes[s.node].id, "port": graph.nodes[s.node].outputs[s.output].id}
-                       for s in graph.sources[i]],
-            "outputs": _outputs(analysis, i),
-            "attributes": _attributes(node),
-        })
+        layers.append(
+            {
+                "id": node.id,
+                "name": node.name,
+                "type": analysis.original_types.get(node.id, node.type),
+                "version": node.version,
+                "inputs": [
+                    {"layer": graph.nodes[s.node].id, "port": graph.nodes[s.node].outputs[s.output].id}
+                    for s in graph.sources[i]
+                ],
+                "outputs": _outputs(analysis, i),
+                "attributes": _attributes(node),
+            }
+        )
     inputs = []
     outputs = []
     for i in graph.document_order:
@@ -93,15 +111,27 @@ def describe(analysis: Analysis) -> dict[str, Any]:
         t = node.type.lower()
         if t == "parameter" and node.id not in analysis.original_types:
             out = _outputs(analysis, i)[0]
-            inputs.append({"name": node.name, "names": list(node.outputs[0].names), "element_type": out["element_type"],
-                           "shape": out["shape"]})
+            inputs.append(
+                {
+                    "name": node.name,
+                    "names": list(node.outputs[0].names),
+                    "element_type": out["element_type"],
+                    "shape": out["shape"],
+                }
+            )
         elif t == "result":
             src = graph.sources[i][0]
             out = _outputs(analysis, src.node)[src.output]
             producer = graph.nodes[src.node]
-            outputs.append({"name": node.name, "names": list(producer.outputs[src.output].names),
-                            "source": f"{producer.name}:{out['port']}", "element_type": out["element_type"],
-                            "shape": out["shape"]})
+            outputs.append(
+                {
+                    "name": node.name,
+                    "names": list(producer.outputs[src.output].names),
+                    "source": f"{producer.name}:{out['port']}",
+                    "element_type": out["element_type"],
+                    "shape": out["shape"],
+                }
+            )
     return {"layers": layers, "inputs": inputs, "outputs": outputs}
 
 
@@ -114,11 +144,14 @@ def print_table(listing: dict[str, Any]) -> None:
     rows = [header]
     for layer in listing["layers"]:
         outs = " ".join(
-            f"{o['element_type']}{o['shape']}" + (" (declared)" if o["declared"] else "") for o in layer["outputs"]
+            f"{o['element_type']}{o['shape']}" + (" (declared)" if o["declared"] else "")
+            for o in layer["outputs"]
         )
         ins = " ".join(f"{x['layer']}:{x['port']}" for x in layer["inputs"])
         attrs = " ".join(f"{k}={_short(v)}" for k, v in layer["attributes"].items())
-        rows.append((str(layer["id"]), layer["name"], f"{layer['type']}-{layer['version']}", ins, outs, attrs))
+        rows.append(
+            (str(layer["id"]), layer["name"], f"{layer['type']}-{layer['version']}", ins, outs, attrs)
+        )
     widths = [max(len(r[c]) for r in rows) for c in range(len(header) - 1)]
     for r in rows:
         print("  ".join(cell.ljust(w) for cell, w in zip(r[:-1], widths, strict=True)) + "  " + r[-1])

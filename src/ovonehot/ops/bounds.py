@@ -93,7 +93,9 @@ def _is_max(a: np.ndarray) -> np.ndarray:
 
 
 # -- the rules --------------------------------------------------------------------------------
-def _shape_of(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]) -> list[Bounds | None]:
+def _shape_of(
+    spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
+) -> list[Bounds | None]:
     shape = ins[0].shape
     if not shape.rank_is_static:
         return [None]
@@ -118,7 +120,9 @@ def _run(spec: OpSpec, attrs: Any, arrays: Sequence[np.ndarray]) -> list[np.ndar
 def _default(exact: Sequence[int]) -> Rule:
     """Kernel on lower bounds and on upper bounds; inputs ``exact`` must be known."""
 
-    def rule(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]) -> list[Bounds | None]:
+    def rule(
+        spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
+    ) -> list[Bounds | None]:
         if any(i < len(ins) and not is_exact(ins[i]) for i in exact):
             return [None] * len(outs)
         return _default_bounds(spec, attrs, ins, len(outs))
@@ -137,7 +141,9 @@ def _default_bounds(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], n_out: 
     return list(zip(lows, highs, strict=True))
 
 
-def _strided_slice(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]) -> list[Bounds | None]:
+def _strided_slice(
+    spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
+) -> list[Bounds | None]:
     def indices_ok(port: int, mask: Sequence[int]) -> bool:
         shape = ins[port].shape
         n = shape[0].max if shape.rank_is_static and shape.rank == 1 else None
@@ -157,7 +163,9 @@ def _strided_slice(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Se
     return _default_bounds(spec, attrs, ins, 1)
 
 
-def _convert(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]) -> list[Bounds | None]:
+def _convert(
+    spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
+) -> list[Bounds | None]:
     b = bounds_of(ins[0])
     if b is None:
         return [None]
@@ -182,7 +190,9 @@ def _small_integral(et: ElementType) -> bool:
     return et.is_integral and et.bitwidth <= 16
 
 
-def _interval(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]) -> list[Bounds | None]:
+def _interval(
+    spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
+) -> list[Bounds | None]:
     """``interval_bound_evaluator``: extremes over the four bound combinations."""
     a, b = bounds_of(ins[0]), bounds_of(ins[1])
     if a is None or b is None:
@@ -213,7 +223,9 @@ def _interval(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequenc
     return [(lower, upper)]
 
 
-def _divide(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]) -> list[Bounds | None]:
+def _divide(
+    spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
+) -> list[Bounds | None]:
     """OpenVINO's ``divide::evaluate_bound`` (``src/core/src/op/divide.cpp``)."""
     a, b = bounds_of(ins[0]), bounds_of(ins[1])
     if a is None or b is None:
@@ -255,7 +267,9 @@ def _min_of(dtype: np.dtype) -> np.ndarray:
     return np.array(np.finfo(dtype).min, dtype=dtype)
 
 
-def _reduce_prod(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]) -> list[Bounds | None]:
+def _reduce_prod(
+    spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
+) -> list[Bounds | None]:
     """ReduceProd: the kernel on each bound; an upper bound holding "unbounded" and no 0 stays unbounded.
 
     ``reduce_prod.cpp`` also asks for non-negative data bounds, but in OpenVINO 2026.4
@@ -278,7 +292,9 @@ def _reduce_prod(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequ
     return [result]
 
 
-def _abs(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]) -> list[Bounds | None]:
+def _abs(
+    spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
+) -> list[Bounds | None]:
     """``abs::evaluate_bound``: min and max of |lower| and |upper| (not the true range over 0)."""
     b = bounds_of(ins[0])
     if b is None:
@@ -315,7 +331,9 @@ def _mod_interval(v1: int, v2: int, m1: int, m2: int) -> tuple[int, int]:
     return lo, hi
 
 
-def _mod(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]) -> list[Bounds | None]:
+def _mod(
+    spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
+) -> list[Bounds | None]:
     """``mod::evaluate_bound`` (``src/core/src/op/mod.cpp``): interval estimate per element."""
     v, m = bounds_of(ins[0]), bounds_of(ins[1])
     if v is None or m is None or v[0].dtype.kind not in "iu":
@@ -325,8 +343,10 @@ def _mod(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[Ten
     assert top is not None
     undefined = (m[0] == 0) | (m[1] == 0) | (m[0] == top) | (v[1] == top)
     shape = undefined.shape
-    flat = [np.where(undefined, np.ones((), dtype), np.broadcast_to(b, shape)).astype(dtype).reshape(-1)
-            for b in (v[0], v[1], m[0], m[1])]
+    flat = [
+        np.where(undefined, np.ones((), dtype), np.broadcast_to(b, shape)).astype(dtype).reshape(-1)
+        for b in (v[0], v[1], m[0], m[1])
+    ]
     pairs = [_mod_interval(int(a), int(b), int(c), int(d)) for a, b, c, d in zip(*flat, strict=True)]
     with np.errstate(all="ignore"):
         lower = np.array([p[0] for p in pairs], dtype=np.int64).astype(dtype).reshape(shape)
@@ -403,7 +423,9 @@ def ov_evaluates(op_type: str, in_types: Sequence[ElementType]) -> bool:
 
 
 # -- the hook the interpreter calls ----------------------------------------------------------
-def propagate(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]) -> tuple[TensorInfo, ...]:
+def propagate(
+    spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
+) -> tuple[TensorInfo, ...]:
     """``outs`` with bounds (or values, when the bounds meet) added where OpenVINO has them.
 
     Values folded for an op whose OpenVINO kernel refuses the input types are dropped

@@ -76,7 +76,9 @@ def reduce_shape(data: PartialShape, axes: TensorInfo, keep_dims: bool) -> Parti
         if keep_dims:
             if data.rank == 0 and normalized:
                 raise ValidationError("cannot keep the reduced axis 0 of a scalar")
-            return PartialShape(tuple(Dimension.static(1) if i in normalized else d for i, d in enumerate(data)))
+            return PartialShape(
+                tuple(Dimension.static(1) if i in normalized else d for i, d in enumerate(data))
+            )
         return PartialShape(tuple(d for i, d in enumerate(data) if i not in normalized))
     if keep_dims:
         return PartialShape((Dimension(),) * data.rank) if data.rank_is_static else PartialShape.dynamic()
@@ -86,9 +88,7 @@ def reduce_shape(data: PartialShape, axes: TensorInfo, keep_dims: bool) -> Parti
 
 
 # -- kernels --------------------------------------------------------------------------------
-_NARROW = tuple(
-    t.numpy_dtype for t in (ElementType.f16, ElementType.bf16) if t.numpy_dtype is not None
-)
+_NARROW = tuple(t.numpy_dtype for t in (ElementType.f16, ElementType.bf16) if t.numpy_dtype is not None)
 
 
 def _is_float(dtype: np.dtype) -> bool:
@@ -119,7 +119,9 @@ def _kahan_sum(cols: np.ndarray) -> np.ndarray:
     return total
 
 
-def _sequential(cols: np.ndarray, op: Callable[[np.ndarray, np.ndarray], np.ndarray], init: np.ndarray) -> np.ndarray:
+def _sequential(
+    cols: np.ndarray, op: Callable[[np.ndarray, np.ndarray], np.ndarray], init: np.ndarray
+) -> np.ndarray:
     acc = np.full(cols.shape[0], init, dtype=cols.dtype)
     for j in range(cols.shape[1]):
         acc = op(acc, cols[:, j])
@@ -184,6 +186,4 @@ def evaluate_reduce(attrs: ReduceAttrs, inputs: Sequence[np.ndarray]) -> list[np
     return [out]
 
 
-SPECS = tuple(
-    OpSpec(kind.value, 1, 1, 2, _parser(kind), infer_reduce, evaluate_reduce) for kind in Reduction
-)
+SPECS = tuple(OpSpec(kind.value, 1, 1, 2, _parser(kind), infer_reduce, evaluate_reduce) for kind in Reduction)

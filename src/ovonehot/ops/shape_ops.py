@@ -125,7 +125,9 @@ def infer_gather(attrs: GatherAttrs, inputs: Sequence[TensorInfo]) -> list[Tenso
     return [TensorInfo(data.element_type, gather_shape(attrs, data.shape, indices.shape, axis_in))]
 
 
-def gather_shape(attrs: GatherAttrs, data: PartialShape, indices: PartialShape, axis_in: TensorInfo) -> PartialShape:
+def gather_shape(
+    attrs: GatherAttrs, data: PartialShape, indices: PartialShape, axis_in: TensorInfo
+) -> PartialShape:
     axis_shape = axis_in.shape
     if axis_shape.is_static:
         dims = axis_shape.to_shape()
@@ -155,7 +157,11 @@ def gather_shape(attrs: GatherAttrs, data: PartialShape, indices: PartialShape, 
     if not (data.rank_is_static and indices.rank_is_static):
         return PartialShape.dynamic()
     out_rank = data.rank + indices.rank - 1 - batch_dims
-    if out_rank < 0 or batch_dims > min(data.rank, out_rank) or (axis is not None and (batch_dims < 0 or data.rank == 0)):
+    if (
+        out_rank < 0
+        or batch_dims > min(data.rank, out_rank)
+        or (axis is not None and (batch_dims < 0 or data.rank == 0))
+    ):
         raise ValidationError(
             f"batch_dims {batch_dims} does not fit data {data} and indices {indices} (OpenVINO fails too)"
         )
@@ -183,9 +189,13 @@ def evaluate_gather(attrs: GatherAttrs, inputs: Sequence[np.ndarray]) -> list[np
     axis = normalize_axis(int(axis_arr.reshape(-1)[0]), data.ndim)
     b = attrs.batch_dims + indices.ndim if attrs.batch_dims < 0 else attrs.batch_dims
     if not 0 <= b <= min(axis, indices.ndim):
-        raise InputError(f"batch_dims {attrs.batch_dims} does not fit axis {axis} and indices rank {indices.ndim}")
+        raise InputError(
+            f"batch_dims {attrs.batch_dims} does not fit axis {axis} and indices rank {indices.ndim}"
+        )
     if data.shape[:b] != indices.shape[:b]:
-        raise InputError(f"data {list(data.shape)} and indices {list(indices.shape)} differ in the batch dims")
+        raise InputError(
+            f"data {list(data.shape)} and indices {list(indices.shape)} differ in the batch dims"
+        )
     batch = math.prod(data.shape[:b])
     outer_shape, inner_shape = data.shape[b:axis], data.shape[axis + 1 :]
     size = data.shape[axis]
@@ -238,7 +248,9 @@ def squeeze_shape(attrs: SqueezeAttrs, inputs: Sequence[TensorInfo]) -> PartialS
     else:
         axes_shape = inputs[1].shape
         if axes_shape.is_static and axes_shape.rank > 1:
-            raise ValidationError(f"Second input (axes) should not be of rank higher than 1. Got: {axes_shape.rank}")
+            raise ValidationError(
+                f"Second input (axes) should not be of rank higher than 1. Got: {axes_shape.rank}"
+            )
         if arg.rank_is_static and axes_shape.is_static:
             values = known_ints(inputs[1])
             if values is not None:
@@ -246,7 +258,11 @@ def squeeze_shape(attrs: SqueezeAttrs, inputs: Sequence[TensorInfo]) -> PartialS
             elif arg.rank > 0 and math.prod(axes_shape.to_shape()) == 1:
                 # one unknown axis: OpenVINO guesses the rank (v0) or gives up on it (v15)
                 if any(_maybe_one(d) for d in arg):
-                    return PartialShape.dynamic() if attrs.version >= 15 else PartialShape((Dimension(),) * (arg.rank - 1))
+                    return (
+                        PartialShape.dynamic()
+                        if attrs.version >= 15
+                        else PartialShape((Dimension(),) * (arg.rank - 1))
+                    )
                 return arg
     if not arg.rank_is_static or axes is None:
         return PartialShape.dynamic()
@@ -541,7 +557,10 @@ def reshape_shape(attrs: ReshapeAttrs, data: PartialShape, pattern: TensorInfo) 
     result = PartialShape(tuple(out))
     if data.is_static and result.is_static:
         zero_dims = any(_is_zero(d) for d in target)
-        if not ((zero_dims and special_zero) or minus_one is not None) and product.in_static != product.out_static:
+        if (
+            not ((zero_dims and special_zero) or minus_one is not None)
+            and product.in_static != product.out_static
+        ):
             raise ValidationError(f"Requested output shape {result} is incompatible with input shape {data}")
     return result
 
@@ -587,7 +606,13 @@ def infer_strided_slice(attrs: StridedSliceAttrs, inputs: Sequence[TensorInfo]) 
         raise ValidationError(f"Begin mask must be an integral number, but is: {inputs[1].element_type}")
     if not is_integral_number(inputs[2].element_type):
         raise ValidationError(f"End mask must be an integral number, but is: {inputs[2].element_type}")
-    masks = (attrs.begin_mask, attrs.end_mask, attrs.new_axis_mask, attrs.shrink_axis_mask, attrs.ellipsis_mask)
+    masks = (
+        attrs.begin_mask,
+        attrs.end_mask,
+        attrs.new_axis_mask,
+        attrs.shrink_axis_mask,
+        attrs.ellipsis_mask,
+    )
     if any(m not in (0, 1) for mask in masks for m in mask):
         raise ValidationError("All masks of StridedSlice must have be 0 or 1")
     sizes = [len(m) for m in masks if len(m)]
@@ -651,7 +676,9 @@ def strided_slice_shape(attrs: StridedSliceAttrs, inputs: Sequence[TensorInfo]) 
     for axis in range(n_axes):
         if axis in ellipsis:
             before = sum(1 for i in range(axis) if i not in new_axis)
-            after_new = sum(1 for i in range(axis + 1, len(begin)) if i in new_axis) if begin is not None else 0
+            after_new = (
+                sum(1 for i in range(axis + 1, len(begin)) if i in new_axis) if begin is not None else 0
+            )
             after = n_axes - axis - after_new - 1
             hidden = rank - after - before
             for _ in range(hidden):
@@ -687,7 +714,12 @@ def _max_len(d: Dimension) -> int:
 
 
 def _slice_dim(
-    dim: Dimension, begin_masked: bool, begin: tuple[int, int], end_masked: bool, end: tuple[int, int], stride: int
+    dim: Dimension,
+    begin_masked: bool,
+    begin: tuple[int, int],
+    end_masked: bool,
+    end: tuple[int, int],
+    stride: int,
 ) -> Dimension:
     norm_dim = INT64_MAX if dim.max is None else dim.max
     if stride < 0:
@@ -783,7 +815,9 @@ def evaluate_strided_slice(attrs: StridedSliceAttrs, inputs: Sequence[np.ndarray
     begins = [int(v) for v in np.asarray(inputs[1]).reshape(-1).astype(np.int64)]
     ends = [int(v) for v in np.asarray(inputs[2]).reshape(-1).astype(np.int64)]
     strides = (
-        [int(v) for v in np.asarray(inputs[3]).reshape(-1).astype(np.int64)] if len(inputs) > 3 else [1] * len(begins)
+        [int(v) for v in np.asarray(inputs[3]).reshape(-1).astype(np.int64)]
+        if len(inputs) > 3
+        else [1] * len(begins)
     )
     if not len(begins) == len(ends) == len(strides):
         raise InputError("StridedSlice begin, end and strides differ in length")
@@ -795,7 +829,9 @@ def evaluate_strided_slice(attrs: StridedSliceAttrs, inputs: Sequence[np.ndarray
     if conflict:
         # OpenVINO counts such an index as the ellipsis but applies it as a new or shrunk
         # axis, then reads or writes outside its buffers: its result is undefined
-        raise InputError(f"StridedSlice index {conflict[0]} sets the ellipsis bit with new_axis or shrink_axis")
+        raise InputError(
+            f"StridedSlice index {conflict[0]} sets the ellipsis bit with new_axis or shrink_axis"
+        )
     n_real = n_shrink = n_new = 0
     found_ellipsis = False
     for i in range(n):
@@ -864,7 +900,9 @@ def evaluate_strided_slice(attrs: StridedSliceAttrs, inputs: Sequence[np.ndarray
     if not found_ellipsis:
         expand()
     if 0 in in_shape or math.prod(out_shape) == 0:
-        return [np.zeros(out_shape, dtype=x.dtype) if x.dtype != object else np.full(out_shape, "", dtype=object)]
+        return [
+            np.zeros(out_shape, dtype=x.dtype) if x.dtype != object else np.full(out_shape, "", dtype=object)
+        ]
     sliced = x[tuple(slice(b, e, st) for b, e, st in zip(plan_b, plan_e, plan_s, strict=True))]
     if sliced.size != math.prod(out_shape):
         # a reversed slice of an empty axis: OpenVINO's plan reads outside the input
