@@ -3,7 +3,8 @@
 OpenVINO's side is ``Core().read_model`` (and ``Model.reshape`` for new input
 shapes) and each op's ``get_output_partial_shape``/``get_output_element_type``;
 ovonehot's side is the ``validate`` report.  Both are written ``"f32[2,2..7,?]"``.
-Result layers are left out: they have no output port in the IR.
+A Result layer has no output port in the IR; ``validate`` reports the output OpenVINO's
+Result op has (what it returns), so Results are compared too.
 """
 
 from __future__ import annotations
@@ -38,7 +39,6 @@ def openvino_layers(xml: Path, shapes: Mapping[str, str] | None = None) -> dict[
             for k in range(op.get_output_size())
         ]
         for op in model.get_ops()
-        if op.get_type_name() != "Result"
     }
 
 
@@ -48,7 +48,6 @@ def ovonehot_layers(report: Report) -> dict[str, list[str]]:
             f"{o.element_type}{o.shape}" if o.shape is not None else "not checked" for o in layer.outputs
         ]
         for layer in report.layers
-        if layer.type.lower() != "result"
     }
 
 

@@ -29,6 +29,10 @@ then expected to differ from the file, so only element types are compared, and a
 OneHot keeps the axis it normalized for the file's own shapes (OpenVINO stores the
 normalized axis at first inference and reuses it after a reshape).
 
+The report lists every layer by name in document order with each output's inferred
+and declared shape and type; a Result, which has no output port in the IR, lists the
+one output OpenVINO's Result op has (what it returns), with nothing declared.
+
 Exit statuses (``Report.exit_code``): 0 clean (warnings allowed), 1 problems found;
 an unreadable IR raises :class:`IRError` (exit 3) before any report exists.
 """
@@ -89,12 +93,17 @@ class Problem:
 
 @dataclass(frozen=True, slots=True)
 class OutputReport:
-    """One output port: inferred shape/type (None when not checked) and what the file says."""
+    """One output port: inferred shape/type (None when not checked) and what the file says.
 
-    port: int
+    A Result layer has no output port in the IR, but OpenVINO's Result op has one output
+    (what it returns): it is reported with ``port``, ``declared_shape`` and
+    ``declared_element_type`` None, so every layer can be compared with OpenVINO's ops.
+    """
+
+    port: int | None
     shape: PartialShape | None
     element_type: ElementType | None
-    declared_shape: str
+    declared_shape: str | None
     declared_element_type: str | None
 
     def to_json(self) -> dict[str, object]:
@@ -714,6 +723,12 @@ def report_of(analysis: Analysis, extra: Sequence[Problem] = ()) -> Report:
                     declared_et,
                 )
             )
+        if node.type.lower() == "result" and len(graph.sources[i]) == 1:
+            src = graph.sources[i][0]
+            fed = analysis.outputs[src.node]
+            info = fed[src.output] if fed is not None else None
+            shape, et = (None, None) if info is None else (info.shape, info.element_type)
+            reports.append(OutputReport(None, shape, et, None, None))
         layers.append(
             LayerReport(
                 node.id,
