@@ -23,9 +23,10 @@ ov = pytest.importorskip("openvino")
 _counter = itertools.count()
 
 
-def save(model: Any, tmp_path: Path, name: str = "model") -> Path:
+def save(model: Any, tmp_path: Path, name: str = "model", compress_to_fp16: bool = False) -> Path:
+    """``ov.save_model``; with ``compress_to_fp16`` float constants become f16 + decompression Convert."""
     xml = tmp_path / f"{name}_{next(_counter)}.xml"
-    ov.save_model(model, str(xml), compress_to_fp16=False)
+    ov.save_model(model, str(xml), compress_to_fp16=compress_to_fp16)
     return xml
 
 

@@ -176,12 +176,24 @@ class Analysis:
 _PARSER_OPTIONS = {"resolve_entities": False, "no_network": True, "load_dtd": False, "huge_tree": False}
 
 
+@dataclass(frozen=True, slots=True)
+class ReadIR:
+    """What ``validate`` reads: the graph, Const problems, rewritten Consts, decompression Converts."""
+
+    graph: Graph
+    problems: tuple[Problem, ...]
+    original_types: Mapping[int, str]  # layer id -> type as written, for Consts read as unknown values
+    decompression: frozenset[int]  # ids of layers whose rt_info marks them "decompression"
+
+
 def read_for_validation(
     xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | None = None
-) -> tuple[Graph, list[Problem], dict[int, str]]:
+) -> ReadIR:
     """Read the IR; Consts whose payload is missing are reported and read as unknown values.
 
-    Returns the graph, the Const problems and, for rewritten Consts, their original type.
+    Also notes the Converts that ``save_model``'s f16 compression inserted (rt_info
+    ``decompression``): OpenVINO propagates no value or bound through them, so a depth
+    computed through one is ``?`` (``could_propagate`` in ``bound_evaluate.cpp``).
     Anything else the reader refuses raises IRError (the file cannot be read: exit 3).
     """
     xml_path = Path(xml_path)
@@ -192,10 +204,11 @@ def read_for_validation(
         tree = etree.parse(str(xml_path), etree.XMLParser(**_PARSER_OPTIONS))
     except (etree.XMLSyntaxError, OSError) as exc:
         raise IRError(f"{xml_path}: cannot read the XML: {exc}") from None
+    decompression = frozenset(_decompression_ids(tree))
     bin_size = bin_path.stat().st_size if bin_path.is_file() else None
     problems, broken = _check_constants(tree, bin_size)
     if not broken:
-        return read_ir(xml_path, bin_path), problems, {}
+        return ReadIR(read_ir(xml_path, bin_path), tuple(problems), {}, decompression)
     original = {}
     for layer in broken:
         original[int(layer.get("id", "-1"))] = layer.get("type", "Const")
@@ -208,7 +221,18 @@ def read_for_validation(
         graph = read_ir_bytes(xml, weights, source=str(xml_path))  # type: ignore[arg-type]
     else:
         graph = read_ir_bytes(xml, b"", source=str(xml_path))
-    return graph, problems, original
+    return ReadIR(graph, tuple(problems), original, decompression)
+
+
+def _decompression_ids(tree: etree._ElementTree) -> list[int]:
+    ids = []
+    for layer in tree.getroot().findall("layers/layer"):
+        if layer.find("rt_info/attribute[@name='decompression']") is not None:
+            try:
+                ids.append(int(layer.get("id", "")))
+            except ValueError:
+                continue  # the reader reports a bad id itself
+    return ids
 
 
 def _check_constants(
@@ -294,13 +318,18 @@ def analyze(
     shapes: Mapping[str, PartialShape] | None = None,
     original_types: Mapping[int, str] | None = None,
     compare_dims: bool | None = None,
+    decompression: frozenset[int] = frozenset(),
 ) -> Analysis:
-    """Infer every layer (failures become problems) and compare with the declarations."""
+    """Infer every layer (failures become problems) and compare with the declarations.
+
+    ``decompression``: ids of decompression Converts, whose outputs carry no value or
+    bounds for the layers after them, as in OpenVINO.
+    """
     original_types = dict(original_types or {})
     overrides = dict(shapes or {})
     if compare_dims is None:
         compare_dims = not overrides
-    sticky = _normalized_one_hot_axes(graph, original_types) if overrides else {}
+    sticky = _normalized_one_hot_axes(graph, original_types, decompression) if overrides else {}
     problems: list[Problem] = []
     outputs: list[tuple[TensorInfo, ...] | None] = []
     failed_at: dict[int, int] = {}  # node index -> index of the failing layer it depends on
@@ -318,6 +347,8 @@ def analyze(
             continue
         ins = [outputs[s.node][s.output] for s in srcs]  # type: ignore[index]
         outs, found = _infer_layer(node, ins, overrides, sticky)
+        if outs is not None and node.id in decompression:
+            outs = tuple(TensorInfo(t.element_type, t.shape) for t in outs)
         problems.extend(found)
         outputs.append(outs)
         if outs is None:
@@ -410,9 +441,11 @@ def _problem(code: str, severity: Severity, node: Node, port: int | None, messag
     return Problem(code, severity, node.name, port, f"{where}: {message}")
 
 
-def _normalized_one_hot_axes(graph: Graph, original_types: Mapping[int, str]) -> dict[int, int]:
+def _normalized_one_hot_axes(
+    graph: Graph, original_types: Mapping[int, str], decompression: frozenset[int]
+) -> dict[int, int]:
     """Each OneHot's axis normalized against the file's own indices rank (it sticks after a reshape)."""
-    plain = analyze(graph, None, original_types, compare_dims=False)
+    plain = analyze(graph, None, original_types, compare_dims=False, decompression=decompression)
     axes = {}
     for i, node in enumerate(graph.nodes):
         if node.type.lower() != "onehot" or plain.outputs[i] is None:
@@ -658,7 +691,8 @@ def onehot_findings(node: Node, attrs: OneHotAttrs, ins: Sequence[TensorInfo]) -
                     f"axis {attrs.axis} is outside [{-(rank + 1)}, {rank}] for indices of rank {rank}",
                 )
             )
-    if not any(p.code == "onehot-depth-not-scalar" for p in found):
+    # OpenVINO reads the depth only for indices of static rank (else the output is [...])
+    if indices.shape.rank_is_static and not any(p.code == "onehot-depth-not-scalar" for p in found):
         try:
             dim = depth_interval(depth)
         except ValidationError as exc:
@@ -695,9 +729,9 @@ def validate(
     shapes: Mapping[str, PartialShape] | None = None,
 ) -> Report:
     """Validate an IR file; raises IRError when the file cannot be read at all."""
-    graph, const_problems, original = read_for_validation(xml_path, bin_path)
-    analysis = analyze(graph, shapes, original)
-    return report_of(analysis, const_problems)
+    read = read_for_validation(xml_path, bin_path)
+    analysis = analyze(read.graph, shapes, read.original_types, decompression=read.decompression)
+    return report_of(analysis, read.problems)
 
 
 def report_of(analysis: Analysis, extra: Sequence[Problem] = ()) -> Report:

@@ -34,8 +34,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def inspect_command(args: argparse.Namespace) -> int:
-    graph, _problems, original = read_for_validation(args.model, args.bin_path)
-    analysis = analyze(graph, None, original)
+    read = read_for_validation(args.model, args.bin_path)
+    analysis = analyze(read.graph, None, read.original_types, decompression=read.decompression)
     listing = describe(analysis)
     if args.json:
         print(json.dumps(listing, indent=2))
