@@ -137,7 +137,8 @@ def compare(ours: np.ndarray, theirs: np.ndarray, tolerance: Tolerance) -> Compa
         diff = (abs_err != 0) | signed_zero | payload
     else:
         with np.errstate(invalid="ignore", over="ignore"):
-            allowed = tolerance.atol + tolerance.rtol * np.abs(b)
+            # (an infinite reference allows no slack: rtol * inf would accept anything)
+            allowed = np.where(np.isfinite(b), tolerance.atol + tolerance.rtol * np.abs(b), 0.0)
         diff = abs_err > allowed
         if np.any(signed_zero & ~diff):
             notes.append(f"{int(np.count_nonzero(signed_zero & ~diff))} zeros differ only in sign (-0.0 vs 0.0)")
@@ -181,7 +182,7 @@ def _values(
         max_err = float(errs.max())
         passing_atol = max_err
         if reference is not None:
-            with np.errstate(divide="ignore", invalid="ignore"):
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 rel = np.where(errs == 0, 0.0, errs / np.abs(reference[diff]))
             passing_rtol = float(np.nan_to_num(rel, nan=np.inf).max())
     return Comparison(

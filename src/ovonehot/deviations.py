@@ -15,6 +15,9 @@ The CPU model (FACTS.md, and docs/FINDINGS.md for what fuzzing found):
     2147483647, an f64 1e300 or inf becomes the f32 maximum); outputs are
     converted back to the declared type.
   * f32 constants holding subnormals are flushed to +0.0 when compiled.
+  * Likewise i16/u16 are computed as i32 and f16 as f32 (inference precision f32):
+    a Convert to them inside the graph does not narrow, f16 signalling NaNs are
+    quieted.
   * A negative OneHot depth fed at run time is not caught and corrupts the
     plugin's heap (the next compile crashes the process): it is never run.
   * Refusals: OneHot indices other than i16/i32/i64/u16/u32/u64 ("Only I32 is
@@ -64,10 +67,24 @@ KNOWN: dict[str, Deviation] = {
                   "i64/u32/u64 constants (OneHot on/off) are saturated to the int32 range"),
         Deviation("f64-through-f32", "cpu",
                   "f64 is computed as f32 (constants saturate to +-f32 max, inf included)"),
-        Deviation("subnormal-flush", "cpu", "f32 constants holding subnormals are flushed to +0.0"),
+        Deviation("subnormal-flush", "cpu",
+                  "f32 constants holding subnormals (OneHot on/off) are flushed to +0.0 when compiled"),
         Deviation("negative-depth-unchecked", "cpu",
                   "a negative OneHot depth fed at run time is not caught and corrupts the heap "
                   "(the next compile crashes): not run"),
+        Deviation("i16-as-i32", "cpu",
+                  "i16/u16 are computed as i32: a Convert to i16/u16 inside the graph does not narrow "
+                  "(i32 -> Convert(i16) -> OneHot: 65536 is not 0)"),
+        Deviation("f16-as-f32", "cpu",
+                  "f16 is computed as f32: a Convert to f16 inside the graph neither rounds nor overflows, "
+                  "and f16 signalling NaNs come out quieted"),
+        Deviation("nondeterministic-output", "cpu",
+                  "the output changes between identical runs (the plugin reads memory it never wrote; "
+                  "seen after Eltwise -> OneHot -> Eltwise with a rank-7 dynamic OneHot output): every "
+                  "stable value is checked against the prediction"),
+        Deviation("bf16-nearest-even", "cpu",
+                  "at run time f32 -> bf16 rounds to nearest even; OpenVINO's reference (and constant "
+                  "folding) rounds up only when the kept last bit is odd"),
         Deviation("refused-index-type", "cpu",
                   "OneHot indices must be i16/i32/i64/u16/u32/u64 (\"Only I32 is supported!\")"),
         Deviation("refused-sub-byte-input", "cpu", "u1/u3/u6 Parameters are refused"),
@@ -94,6 +111,7 @@ CPU_INDEX_TYPES = frozenset({ElementType.i16, ElementType.i32, ElementType.i64,
                              ElementType.u16, ElementType.u32, ElementType.u64})
 REFERENCE_INDEX_TYPES = frozenset({ElementType.i32, ElementType.i64})
 WIDE_INTS = frozenset({ElementType.i64, ElementType.u32, ElementType.u64})
+NARROW_INTS = frozenset({ElementType.i16, ElementType.u16})
 SUB_BYTE_PARAMS = frozenset({ElementType.u1, ElementType.u3, ElementType.u6})
 SUB_BYTE = frozenset(t for t in ElementType if 0 < t.bitwidth < 8)
 
@@ -163,7 +181,7 @@ def explain_refusal(model: Model, oracle: str, message: str) -> list[Event]:
                                 f"on_value is not a constant and indices are {idx_type}"))
         axis = getattr(inference.plans[i].attrs, "axis", 0)
         if (oracle == "reference" and axis < 0 and not infos[0].shape.rank_is_static
-                and "Invalid axis value" in message and node.name in message):
+                and "Invalid axis value" in message and (node.name in message or graph.ir_version == 10)):
             events.append(Event("negative-axis-dynamic-rank", i, node.describe(),
                                 f"axis {axis}, indices rank dynamic"))
     if oracle == "reference" and not events:
@@ -187,11 +205,26 @@ def explain_refusal(model: Model, oracle: str, message: str) -> list[Event]:
 
 
 def _cpu_type(et: ElementType) -> ElementType:
-    if et in WIDE_INTS:
+    """The type the CPU plugin (f32 inference precision) computes ``et`` in."""
+    if et in WIDE_INTS or et in NARROW_INTS:
         return ElementType.i32
-    if et is ElementType.f64:
+    if et in (ElementType.f64, ElementType.f16):
         return ElementType.f32
     return et
+
+
+def _to_f32(value: np.ndarray) -> np.ndarray:
+    """f16 -> f32 as x86 converts (signalling NaNs quieted, payload kept); f64 -> f32 saturated
+    to the f32 range (inf included)."""
+    value = np.asarray(value)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if value.dtype == np.float64:
+            return np.asarray(np.clip(value, -_F32_MAX, _F32_MAX)).astype(np.float32)
+        out = value.astype(np.float32)
+    nan = np.isnan(out)
+    if nan.any():
+        out.reshape(-1).view(np.uint32)[nan.reshape(-1)] |= np.uint32(0x00400000)
+    return out
 
 
 def _with_attr(node: Node, name: str, value: str, payload: np.ndarray | None = None) -> Node:
@@ -202,14 +235,16 @@ def _with_attr(node: Node, name: str, value: str, payload: np.ndarray | None = N
 def _saturate_constant(et: ElementType, value: np.ndarray) -> np.ndarray:
     if et in WIDE_INTS:
         wide = value.astype(np.float64) if et is ElementType.u64 else value.astype(np.int64)
-        return np.clip(wide, _I32_MIN, _I32_MAX).astype(np.int32)
-    if et is ElementType.f64:
-        with np.errstate(over="ignore", invalid="ignore"):
-            return np.clip(value, -_F32_MAX, _F32_MAX).astype(np.float32)
+        return np.asarray(np.clip(wide, _I32_MIN, _I32_MAX)).astype(np.int32)
+    if et in NARROW_INTS:
+        return np.asarray(value).astype(np.int32)
+    if et in (ElementType.f64, ElementType.f16):
+        return _to_f32(value)
     return value
 
 
 def _flush_subnormals(value: np.ndarray) -> np.ndarray:
+    value = np.asarray(value)
     bits = value.reshape(-1).view(np.uint32)
     sub = ((bits & 0x7F800000) == 0) & ((bits & 0x007FFFFF) != 0)
     if not sub.any():
@@ -279,11 +314,11 @@ def _rewrite(graph: Graph) -> Graph:
     return dataclasses.replace(graph, nodes=tuple(nodes))
 
 
-def _cpu_constant(et: ElementType, value: np.ndarray) -> np.ndarray:
+def _cpu_constant(et: ElementType, value: np.ndarray, flush: bool = True) -> np.ndarray:
     """A constant as the CPU plugin holds it: wide ints saturated to i32, f64 saturated to f32,
-    subnormal f32 flushed to +0.0."""
+    (with ``flush``) subnormal f32 flushed to +0.0."""
     new = _saturate_constant(et, value)
-    return _flush_subnormals(new) if new.dtype == np.float32 else new
+    return _flush_subnormals(new) if flush and new.dtype == np.float32 else new
 
 
 def simulate(model: Model, inputs: Mapping[str, np.ndarray], oracle: str) -> Simulation:
@@ -311,24 +346,34 @@ def _simulate_cpu(model: Model, inputs: Mapping[str, np.ndarray], events: list[E
     ))
     arrays = model.bind(inputs)
     # IR v10 f16 inputs are taken as f32 and converted, as Model.run does.
-    casts = getattr(model, "_input_casts", [None] * len(arrays))
-    arrays = [a if c is None else convert_array(a, c) for a, c in zip(arrays, casts, strict=True)]
     params = [graph.index_of(n.id) for n, _, _ in parameter_infos(model.inference)]
+    # IR v10 takes f16 inputs as f32: Model.run rounds them to f16 as OpenVINO's reference does,
+    # but the CPU computes f16 as f32 and keeps every bit of the f32 input.
+    casts = getattr(model, "_input_casts", [None] * len(arrays))
+    for i, a, c in zip(params, arrays, casts, strict=True):
+        if c is not None:
+            n, detail = _changed(convert_array(a, c), a)
+            if n:
+                events.append(Event("f16-as-f32", i, graph.nodes[i].describe(),
+                                    f"the f32 input is not rounded to f16: {detail}"))
+    exact_arrays = [a if c is None else convert_array(a, c) for a, c in zip(arrays, casts, strict=True)]
     feeds: dict[int, np.ndarray] = {}
     for i, arr in zip(params, arrays, strict=True):
         target = inference.outputs[i][0].element_type
         if target.numpy_dtype is not None and arr.dtype != target.numpy_dtype:
+            # Run-time values: integers wrap like a C cast; f64 saturates to the f32 range
+            # (inf included: an f64 inf fed in comes out as the f32 maximum).
             with np.errstate(over="ignore", invalid="ignore"):
-                new = arr.astype(target.numpy_dtype)
+                new = _to_f32(arr) if target is ElementType.f32 else arr.astype(target.numpy_dtype)
             n, detail = _changed(arr, new)
             if n:
-                code = "int32-wrap" if target is ElementType.i32 else "f64-through-f32"
+                code = _code_for(ElementType.from_numpy(arr.dtype))
                 events.append(Event(code, i, graph.nodes[i].describe(), detail))
             arr = new
         feeds[i] = arr
     folded = _folded(model)
     values = _evaluate(inference, feeds, folded, events)
-    _attribute(model, inference, values, arrays, params, set(folded), events)
+    _attribute(model, inference, values, exact_arrays, params, set(folded), events)
     outputs = {}
     for desc, r in zip(model.outputs, graph.kind_indices("Result"), strict=True):
         value = values[(r, 0)]
@@ -361,6 +406,9 @@ def _evaluate(inference: Inference, feeds: Mapping[int, np.ndarray], folded: Map
     is recorded as an event."""
     graph = inference.graph
     frontier = {s.node for i, srcs in enumerate(graph.sources) if i not in folded for s in srcs} & set(folded)
+    # Subnormal flushing happens where a constant stays a plugin Input node, as OneHot's on/off
+    # do; a scalar an eltwise op fuses keeps its subnormal (seen with Multiply by 1.4e-45).
+    one_hot_inputs = {s.node for i in graph.kind_indices("OneHot") for s in graph.sources[i]}
     values: dict[tuple[int, int], np.ndarray] = {}
     for i, plan in enumerate(inference.plans):
         args = [values[(s.node, s.output)] for s in graph.sources[i]]
@@ -370,9 +418,10 @@ def _evaluate(inference: Inference, feeds: Mapping[int, np.ndarray], folded: Map
             outs = []
             for exact in folded[i]:
                 et = ElementType.from_numpy(exact.dtype) if exact.dtype != object else ElementType.string
-                held = _cpu_constant(et, exact) if exact.dtype != object else exact
+                flush = i in one_hot_inputs
+                held = _cpu_constant(et, exact, flush) if exact.dtype != object else exact
                 if i in frontier:
-                    _constant_events(i, plan.node, et, exact, events)
+                    _constant_events(i, plan.node, et, exact, events, flush)
                 outs.append(held)
         elif plan.node.type.lower() == "result":
             outs = [args[0]]
@@ -382,19 +431,47 @@ def _evaluate(inference: Inference, feeds: Mapping[int, np.ndarray], folded: Map
                 outs = plan.spec.evaluate(plan.attrs, args)
             except Error as exc:
                 raise type(exc)(f"{plan.node.describe()}: {exc}") from None
+            if plan.node.type.lower() == "convert" and outs[0].dtype == ElementType.bf16.numpy_dtype \
+                    and args[0].dtype == np.float32:
+                outs = [_bf16_nearest_even(i, plan.node, args[0], outs[0], events)]
         for k, out in enumerate(outs):
             values[(i, k)] = out
     return values
 
 
-def _constant_events(i: int, node: Node, et: ElementType, exact: np.ndarray, events: list[Event]) -> None:
+def _bf16_nearest_even(i: int, node: Node, x: np.ndarray, reference: np.ndarray, events: list[Event]) -> np.ndarray:
+    """At run time the CPU plugin converts f32 to bf16 rounding to nearest even (OpenVINO's
+    reference, and so constant folding, rounds up only when the kept last bit is odd)."""
+    dtype = ElementType.bf16.numpy_dtype
+    assert dtype is not None
+    with np.errstate(all="ignore"):
+        nearest = np.asarray(x).astype(dtype)
+    n, detail = _changed(reference, nearest)
+    if n:
+        events.append(Event("bf16-nearest-even", i, node.describe(), detail))
+    return nearest
+
+
+def _code_for(et: ElementType) -> str:
+    """The deviation that computing a value of type ``et`` in the CPU's type stands for."""
+    if et is ElementType.f64:
+        return "f64-through-f32"
+    if et is ElementType.f16:
+        return "f16-as-f32"
+    if et in NARROW_INTS:
+        return "i16-as-i32"
+    return "int32-wrap"
+
+
+def _constant_events(i: int, node: Node, et: ElementType, exact: np.ndarray, events: list[Event],
+                     flush: bool = True) -> None:
     saturated = _saturate_constant(et, exact)
     if saturated is not exact:
         n, detail = _changed(exact, saturated)
         if n:
-            code = "f64-through-f32" if et is ElementType.f64 else "int32-saturation"
+            code = "int32-saturation" if et in WIDE_INTS else _code_for(et)
             events.append(Event(code, i, node.describe(), detail))
-    if saturated.dtype == np.float32:
+    if flush and saturated.dtype == np.float32:
         flushed = _flush_subnormals(saturated)
         if flushed is not saturated:
             events.append(Event("subnormal-flush", i, node.describe(), _changed(saturated, flushed)[1]))
@@ -430,9 +507,9 @@ def _attribute(model: Model, sim: Inference, values: Mapping[tuple[int, int], np
         for k, info in enumerate(model.inference.outputs[i]):
             if (i, k) not in exact or _same_numbers(values[(i, k)], exact[(i, k)]):
                 continue
-            if info.element_type in WIDE_INTS or info.element_type is ElementType.f64:
+            if _cpu_type(info.element_type) is not info.element_type:
                 _, detail = _changed(exact[(i, k)], values[(i, k)])
-                code = "f64-through-f32" if info.element_type is ElementType.f64 else "int32-wrap"
+                code = _code_for(info.element_type)
                 events.append(Event(code, i, plan.node.describe(),
                                     f"{info.element_type} result computed as {_cpu_type(info.element_type)}: {detail}"))
                 break

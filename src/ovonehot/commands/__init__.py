@@ -3,6 +3,7 @@
 from . import run
 from . import convert
 from . import diff
+from . import fuzz
 from . import validate
 from . import inspect
 
@@ -10,6 +11,7 @@ COMMANDS = (
     run,
     convert,
     diff,
+    fuzz,
     validate,
     inspect,
 )

@@ -1,0 +1,42 @@
+"""``ovonehot fuzz``: random valid OneHot IR through ``diff``; exit 0 when nothing is unexplained."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..diff import ORACLES
+from ..errors import UsageError
+from ..fuzz import campaign
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "fuzz",
+        help="generate random valid OneHot IR and diff each against OpenVINO",
+        description="Generate random valid IR (single OneHot and small graphs; v1/v16, both modes, every legal "
+                    "type, ranks 0..6, dynamic and interval dims), write it with ovonehot's writer and with "
+                    "OpenVINO's save_model, and run diff on each.  Failing cases are saved as replay folders "
+                    "under --out.  Exit 0 when no case is 'ours wrong', 'unexplained' or a crash.",
+    )
+    p.add_argument("--cases", type=int, default=100, help="number of cases (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="campaign seed (default 0)")
+    p.add_argument("--first", type=int, default=0, help="index of the first case (to rerun one: --first K --cases 1)")
+    p.add_argument("--oracle", choices=[*ORACLES, "both"], default="both", help="oracle(s) to diff against (default both)")
+    p.add_argument("--out", metavar="DIR", help="save failing cases as replay folders here, and summary.json")
+    p.add_argument("--time-budget", type=float, metavar="SECONDS", help="stop starting cases after this long")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="worker processes (default 1; 0 runs in this process without crash isolation)")
+    p.set_defaults(func=fuzz_command)
+
+
+def fuzz_command(args: argparse.Namespace) -> int:
+    if args.cases < 0 or args.first < 0:
+        raise UsageError("--cases and --first must be >= 0")
+    if args.time_budget is not None and args.time_budget <= 0:
+        raise UsageError("--time-budget must be > 0 seconds")
+    oracles = ORACLES if args.oracle == "both" else (args.oracle,)
+    summary = campaign(args.cases, args.seed, oracles, args.out, args.time_budget, args.jobs,
+                       progress=sys.stderr.isatty(), first=args.first)
+    print(summary.table())
+    return summary.exit_code
