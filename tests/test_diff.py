@@ -311,3 +311,24 @@ def test_one_hot_kernel_sanity() -> None:
     # The wrong kernels above are built on the real one; make sure it is what the tests think.
     out = one_hot(np.array([0, 2]), 3, np.array(1.0), np.array(0.0), 1)
     assert out.tolist() == [[1, 0, 0], [0, 0, 1]]
+
+
+# -- the replay folders of docs/FINDINGS.md ---------------------------------------------------------
+
+REPLAYS = sorted(p for p in (Path(__file__).parent.parent / "ir" / "replays").iterdir() if p.is_dir())
+
+
+@pytest.mark.parametrize("folder", REPLAYS, ids=lambda p: p.name)
+def test_findings_replay(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each finding replays with the verdicts it was saved with; ovonehot's and the reference's
+    outputs are reproduced bit for bit (the CPU's too, except where it reads uninitialized memory)."""
+    manifest = json.loads((folder / "manifest.json").read_text())
+    code = cli.main(["diff", str(folder)])
+    out = capsys.readouterr().out
+    assert code == manifest["exit_code"], out
+    for v in manifest["verdicts"]:
+        assert f"[{v['oracle']}] {v['output']}: {v['verdict']}" in out
+        for d in v["deviations"]:
+            assert d["code"] in out
+    if "uninitialized" not in folder.name:
+        assert "DIFFER" not in out

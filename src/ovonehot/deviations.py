@@ -82,6 +82,9 @@ KNOWN: dict[str, Deviation] = {
                   "the output changes between identical runs (the plugin reads memory it never wrote; "
                   "seen after Eltwise -> OneHot -> Eltwise with a rank-7 dynamic OneHot output): every "
                   "stable value is checked against the prediction"),
+        Deviation("float-convert-saturates", "cpu",
+                  "a Convert from a float to an integer saturates when the source is f64 or has a dynamic "
+                  "shape (-2.5 -> u8 gives 0; the reference wraps through int32 and gives 254)"),
         Deviation("bf16-nearest-even", "cpu",
                   "at run time f32 -> bf16 rounds to nearest even; OpenVINO's reference (and constant "
                   "folding) rounds up only when the kept last bit is odd"),
@@ -366,13 +369,15 @@ def _simulate_cpu(model: Model, inputs: Mapping[str, np.ndarray], events: list[E
             with np.errstate(over="ignore", invalid="ignore"):
                 new = _to_f32(arr) if target is ElementType.f32 else arr.astype(target.numpy_dtype)
             n, detail = _changed(arr, new)
+            if arr.dtype == np.float16 and _signalling_f16(arr):
+                n, detail = n + 1, _signalling_f16(arr) + (f"; {detail}" if detail else "")
             if n:
                 code = _code_for(ElementType.from_numpy(arr.dtype))
                 events.append(Event(code, i, graph.nodes[i].describe(), detail))
             arr = new
         feeds[i] = arr
     folded = _folded(model)
-    values = _evaluate(inference, feeds, folded, events)
+    values = _evaluate(inference, feeds, folded, events, model.inference)
     _attribute(model, inference, values, exact_arrays, params, set(folded), events)
     outputs = {}
     for desc, r in zip(model.outputs, graph.kind_indices("Result"), strict=True):
@@ -398,7 +403,7 @@ def _folded(model: Model) -> dict[int, tuple[np.ndarray, ...]]:
 
 
 def _evaluate(inference: Inference, feeds: Mapping[int, np.ndarray], folded: Mapping[int, tuple[np.ndarray, ...]],
-              events: list[Event]) -> dict[tuple[int, int], np.ndarray]:
+              events: list[Event], original: Inference) -> dict[tuple[int, int], np.ndarray]:
     """A plain walk over the plans, keeping every value (small graphs); a Result's is (index, 0).
 
     A folded node takes its exact value converted the way the CPU plugin converts constants;
@@ -434,9 +439,29 @@ def _evaluate(inference: Inference, feeds: Mapping[int, np.ndarray], folded: Map
             if plan.node.type.lower() == "convert" and outs[0].dtype == ElementType.bf16.numpy_dtype \
                     and args[0].dtype == np.float32:
                 outs = [_bf16_nearest_even(i, plan.node, args[0], outs[0], events)]
+            elif plan.node.type.lower() == "convert" and outs[0].dtype.kind in "iu" \
+                    and original.input_infos(i)[0].element_type.is_real \
+                    and (original.input_infos(i)[0].element_type is ElementType.f64
+                         or not original.input_infos(i)[0].shape.is_static):
+                outs = [_saturating_from_float(i, plan.node, args[0], outs[0], events)]
         for k, out in enumerate(outs):
             values[(i, k)] = out
     return values
+
+
+def _saturating_from_float(i: int, node: Node, x: np.ndarray, reference: np.ndarray,
+                           events: list[Event]) -> np.ndarray:
+    """On the CPU plugin a Convert from a float to an integer saturates to the target's range (i16
+    and wider, held as i32, to the i32 range) when the source is f64 or its shape is dynamic
+    (with static f32/f16 shapes it wraps like the reference, which goes through int32)."""
+    info = np.iinfo(reference.dtype)
+    with np.errstate(invalid="ignore"):
+        clipped = np.clip(np.trunc(np.asarray(x, dtype=np.float64)), info.min, info.max)
+        out = np.where(np.isnan(clipped), 0, clipped).astype(reference.dtype)
+    n, detail = _changed(reference, out)
+    if n:
+        events.append(Event("float-convert-saturates", i, node.describe(), detail))
+    return out
 
 
 def _bf16_nearest_even(i: int, node: Node, x: np.ndarray, reference: np.ndarray, events: list[Event]) -> np.ndarray:
@@ -463,8 +488,21 @@ def _code_for(et: ElementType) -> str:
     return "int32-wrap"
 
 
+def _signalling_f16(value: np.ndarray) -> str:
+    """How many f16 signalling NaNs ``value`` holds (the CPU quiets them), as an event detail."""
+    bits = np.asarray(value).reshape(-1).view(np.uint16)
+    snan = ((bits & 0x7C00) == 0x7C00) & ((bits & 0x03FF) != 0) & ((bits & 0x0200) == 0)
+    n = int(snan.sum())
+    if not n:
+        return ""
+    k = int(np.flatnonzero(snan)[0])
+    return f"{n} signalling NaN(s) quieted, e.g. 0x{int(bits[k]):04X} -> 0x{int(bits[k]) | 0x0200:04X}"
+
+
 def _constant_events(i: int, node: Node, et: ElementType, exact: np.ndarray, events: list[Event],
                      flush: bool = True) -> None:
+    if et is ElementType.f16 and _signalling_f16(exact):
+        events.append(Event("f16-as-f32", i, node.describe(), _signalling_f16(exact)))
     saturated = _saturate_constant(et, exact)
     if saturated is not exact:
         n, detail = _changed(exact, saturated)

@@ -10,6 +10,8 @@ them; when an :class:`~ovonehot.infer.Inference` is given, every output port's
 ``precision`` and ``<dim>`` list are written from it instead (a static dim as its
 length, any dynamic or interval dim as -1, no ``<dim>`` for a scalar or a dynamic
 rank), and input ports copy the port that feeds them, as OpenVINO serializes.
+The ``<rt_info>`` sections of a file that was read are not kept (ovonehot's Graph
+does not hold them).
 
 >>> from ovonehot.graph import Graph, Node, Port, Source
 >>> p = Node(0, "x", "Parameter", "opset1", (("shape", "2"), ("element_type", "f32")),
@@ -36,8 +38,9 @@ if TYPE_CHECKING:
     from ..infer import Inference
 
 
-def to_bytes(graph: Graph, inference: Inference | None = None, version: int = 11) -> tuple[bytes, bytes]:
-    """The IR as (xml bytes, bin bytes)."""
+def to_bytes(graph: Graph, inference: Inference | None = None, version: int | None = None) -> tuple[bytes, bytes]:
+    """The IR as (xml bytes, bin bytes); ``version`` defaults to the graph's own IR version."""
+    version = graph.ir_version if version is None else version
     if version not in (10, 11):
         raise ValueError(f"IR version {version}: only 10 and 11 exist")
     weights = bytearray()
@@ -48,6 +51,8 @@ def to_bytes(graph: Graph, inference: Inference | None = None, version: int = 11
         node = graph.nodes[i]
         layer = etree.SubElement(layers, "layer", id=str(node.id), name=node.name, type=node.type,
                                  version=node.version)
+        if node.output_names:  # a Result's names for the model output
+            layer.set("output_names", ",".join(n.replace(",", "\\,") for n in node.output_names))
         attrs = dict(node.attrs)
         if node.payload is not None and node.type.lower() in ("const", "constant"):
             et = ElementType.from_name(attrs.get("element_type", ""))
@@ -81,7 +86,7 @@ def write_ir(
     xml_path: str | os.PathLike[str],
     bin_path: str | os.PathLike[str] | None = None,
     inference: Inference | None = None,
-    version: int = 11,
+    version: int | None = None,
 ) -> tuple[Path, Path]:
     """Write ``graph`` as an IR; the .bin goes beside the .xml unless ``bin_path`` is given."""
     xml_path = Path(xml_path)
