@@ -75,14 +75,21 @@ def _roles(model: Model) -> dict[int, tuple[str, int]]:
     return roles
 
 
+# Ops through which an index value keeps its meaning (copies, conversions, shifts by a constant).
+_INDEX_PRESERVING = frozenset({"convert", "reshape", "squeeze", "unsqueeze", "transpose", "add", "subtract"})
+
+
 def _trace_to_parameter(model: Model, index: int) -> int | None:
-    """Follow single-input chains (Convert, unary ops, ops whose other inputs are known) up to a Parameter."""
+    """Follow an index-preserving chain (Convert, Reshape, Add/Subtract of a known value, ...) up to
+    a Parameter; None when the value is computed some other way."""
     graph, inference = model.graph, model.inference
     seen = 0
     while seen < 64:
         node = graph.nodes[index]
         if node.type.lower() == "parameter":
             return index
+        if node.type.lower() not in _INDEX_PRESERVING:
+            return None
         live = [s for s in graph.sources[index] if inference.outputs[s.node][s.output].value is None]
         if len(live) != 1:
             return None
@@ -251,7 +258,10 @@ def generate_inputs(
                 given = shapes.pop(key)
                 break
         wanted = 0
-        if roles.get(idx, ("",))[0] == "indices" and desc.element_type.numpy_dtype is not None:
+        # Grow a dynamic dim to hold every interesting index only when no other input has dynamic
+        # dims (dims shared between inputs must stay equal).
+        if (roles.get(idx, ("",))[0] == "indices" and desc.element_type.numpy_dtype is not None
+                and sum(1 for d in model.inputs if not d.shape.is_static) == 1):
             wanted = len(index_values(desc.element_type, DEFAULT_DEPTH)) if not desc.element_type.is_real else 0
         by_name[idx] = (desc, concrete_shape(desc, given, wanted))
     if shapes:
