@@ -283,8 +283,9 @@ def _is_float(a: np.ndarray) -> bool:
 
 
 def _show(value: object) -> str:
-    item = value.item() if isinstance(value, np.generic) else value
-    return repr(float(item)) if isinstance(value, np.floating) else repr(item)
+    if isinstance(value, np.floating):
+        return repr(float(value))
+    return repr(value.item() if isinstance(value, np.generic) else value)
 
 
 _TYPE_ATTRS = ("element_type", "destination_type", "output_type")

@@ -184,7 +184,7 @@ class Summary:
 
         lines = [f"fuzz: {len(self.results)} cases (seed {self.seed}), oracles {'+'.join(self.oracles)}, "
                  f"{self.seconds:.1f} s" + (" (time budget reached)" if self.stopped_by_budget else "")]
-        counts = {o: Counter() for o in self.oracles}
+        counts: dict[str, Counter[str]] = {o: Counter() for o in self.oracles}
         for r in self.results:
             for oracle, _, verdict in r.verdicts:
                 counts.setdefault(oracle, Counter())[verdict] += 1
@@ -200,10 +200,10 @@ class Summary:
             lines.append("known deviations named: " + ", ".join(f"{k} ({n})" for k, n in seen.most_common()))
         fams = Counter(r.family for r in self.results)
         bad = Counter(r.family for r in self.failing)
-        lines.append("families: " + ", ".join(f"{k} {n}" + (f" ({bad[k]} failing)" if bad[k] else "")
+        lines.append("families: " + ", ".join(f"{k or '?'} {n}" + (f" ({bad[k]} failing)" if bad[k] else "")
                                               for k, n in sorted(fams.items())))
         writers = Counter(r.writer for r in self.results)
-        lines.append("writers: " + ", ".join(f"{k} {n}" for k, n in sorted(writers.items())))
+        lines.append("writers: " + ", ".join(f"{k or '?'} {n}" for k, n in sorted(writers.items())))
         for r in self.failing[:20]:
             where = f" -> {r.folder}" if r.folder else ""
             what = r.problem.splitlines()[0] if r.problem else ", ".join(
@@ -263,7 +263,7 @@ def campaign(
 
 def _progress(total: int) -> Any:
     try:
-        from tqdm import tqdm
+        from tqdm import tqdm  # type: ignore[import-untyped]
     except ImportError:  # pragma: no cover - tqdm is a declared dependency
         return None
     return tqdm(total=total, file=sys.stderr, unit="case", dynamic_ncols=True)
@@ -318,8 +318,9 @@ def _run_pool(todo: Iterator[int], jobs: int, seed: int, oracles: Sequence[str],
                     except EOFError:
                         data = None
                     if data is not None:
-                        result = CaseResult(**{k: (list(map(tuple, v)) if k == "verdicts" else v)
-                                               for k, v in data.items()})
+                        fields: dict[str, Any] = dict(data)
+                        fields["verdicts"] = [tuple(v) for v in fields["verdicts"]]
+                        result = CaseResult(**fields)
                         results.append(result)
                         _tick(bar, result)
                         workers[conn] = (proc, None)
