@@ -59,6 +59,7 @@ from .graph import Graph, Node, Port
 from .infer import NodePlan, infer_node
 from .ir import payload
 from .ir.reader import read_ir, read_ir_bytes
+from .onnx_input import convert_onnx, is_onnx_path
 from .ops import lookup
 from .ops.basic import ParameterAttrs
 from .ops.bounds import depth_interval
@@ -201,6 +202,8 @@ def read_for_validation(
     computed through one is ``?`` (``could_propagate`` in ``bound_evaluate.cpp``).
     Anything else the reader refuses raises IRError (the file cannot be read: exit 3).
     """
+    if is_onnx_path(xml_path):
+        return _read_onnx_for_validation(xml_path)
     xml_path = Path(xml_path)
     bin_path = Path(bin_path) if bin_path is not None else xml_path.with_suffix(".bin")
     if not xml_path.is_file():
@@ -227,6 +230,18 @@ def read_for_validation(
     else:
         graph = read_ir_bytes(xml, b"", source=str(xml_path))
     return ReadIR(graph, tuple(problems), original, decompression)
+
+
+def _read_onnx_for_validation(path: str | os.PathLike[str]) -> ReadIR:
+    """An ONNX model: the IR OpenVINO's ONNX frontend makes of it, validated like any IR."""
+    xml, weights = convert_onnx(path)
+    try:
+        tree = etree.ElementTree(etree.fromstring(xml, etree.XMLParser(**_PARSER_OPTIONS)))
+    except etree.XMLSyntaxError as exc:
+        raise IRError(f"{path}: the converted IR is not readable XML: {exc}") from None
+    problems, _ = _check_constants(tree, len(weights))
+    graph = read_ir_bytes(xml, weights, source=str(path))
+    return ReadIR(graph, tuple(problems), {}, frozenset(_decompression_ids(tree)))
 
 
 def _decompression_ids(tree: etree._ElementTree) -> list[int]:
