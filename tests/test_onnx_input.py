@@ -346,3 +346,34 @@ def test_read_onnx_graph_gives_the_graph_load_infers(onnx11: Path) -> None:
     assert [(n.type, n.version) for n in graph.nodes] == [(n.type, n.version) for n in ovonehot.load(onnx11).graph.nodes]
     with pytest.raises(UsageError, match="takes no weights file"):
         read_onnx_graph(onnx11, onnx11.with_suffix(".bin"))
+
+
+def test_validate_and_inspect_take_onnx_models(onnx11: Path, capsys) -> None:
+    """Every layer of the converted model, inferred by ovonehot as OpenVINO infers it."""
+    import json
+
+    import openvino as ov
+
+    code, out, err = run_cli("validate", "--json", str(onnx11), capsys=capsys)
+    assert (code, err) == (0, "")
+    report = json.loads(out)
+    ov_model = ov.Core().read_model(str(onnx11))
+    # Each conversion numbers its generated layers anew (Convert_4 vs Convert_34), so layers
+    # are matched by type and order; their inferred outputs must be OpenVINO's.
+    def signature(type_name: str, outputs: list[tuple[str, str]]) -> tuple[str, tuple[tuple[str, str], ...]]:
+        return type_name, tuple(outputs)
+
+    theirs = sorted(
+        signature(op.get_type_name(), [(str(op.get_output_partial_shape(k)), op.get_output_element_type(k).to_string())
+                                       for k in range(op.get_output_size())])
+        for op in ov_model.get_ops() if op.get_type_name() != "Result"
+    )
+    ours = sorted(
+        signature({"Const": "Constant"}.get(layer["type"], layer["type"]),
+                  [(o["shape"], o["element_type"]) for o in layer["outputs"]])
+        for layer in report["layers"] if layer["type"] != "Result"
+    )
+    assert ours == theirs
+    assert any(layer["type"] == "OneHot" for layer in report["layers"])
+    code, out, err = run_cli("inspect", str(onnx11), capsys=capsys)
+    assert code == 0 and "OneHot-opset16" in out
