@@ -4,8 +4,8 @@
 array per output port of every node that ran, keyed ``"<layer name>:<port>"``
 (``port`` counts the node's outputs from 0, whatever the IR's port ids).  When two
 layers share a name, the later ones are keyed ``"<layer name>#<layer id>:<port>"``.
-Constants are left out (their values are in the .bin) and so are Results (they
-have no outputs: their input is the producer's entry).  ``keys()`` lists the layer
+Every node is there, Parameters and Constants included, except Results (they have
+no outputs: their input is the producer's entry).  ``keys()`` lists the layer
 id and type of each key, in run order, for ``DIR/intermediates.tsv``.
 
 Arrays are written as the run goes, so the run keeps freeing what it no longer
@@ -31,7 +31,7 @@ from .npyio import new_file_mode, storable
 ARCHIVE = "intermediates.npz"
 INDEX = "intermediates.tsv"
 
-SKIPPED_TYPES = ("constant", "const", "result")
+SKIPPED_TYPES = ("result",)
 
 
 class IntermediateWriter:
@@ -57,7 +57,7 @@ class IntermediateWriter:
         return self.directory / ARCHIVE
 
     def add(self, plan: NodePlan, outputs: Sequence[np.ndarray]) -> None:
-        """Write one node's outputs (nothing for Constants and Results)."""
+        """Write one node's outputs (nothing for Results, which have none)."""
         node = plan.node
         if node.type.lower() in SKIPPED_TYPES:
             return

@@ -42,7 +42,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--dump-intermediates",
         metavar="DIR",
         help="write every node's outputs to DIR/intermediates.npz, keyed '<layer name>:<port>' "
-        "(Constants left out), with DIR/intermediates.tsv listing each key's layer id, type and shape",
+        "(every node but Results), with DIR/intermediates.tsv listing each key's layer id, type and shape",
     )
     p.add_argument(
         "--verbose", action="store_true", help="print each node's output types, shapes and time to stderr"
