@@ -464,6 +464,13 @@ def _attach(info: TensorInfo, bounds: Bounds | None) -> TensorInfo:
 
 
 # -- OneHot's depth ---------------------------------------------------------------------------
+# Depth types OpenVINO's shape inference cannot read a value of ("Element not supported"),
+# although they pass its "integral" check: checked on the 2026.4 wheel.
+UNREADABLE_DEPTH_TYPES = frozenset(
+    (ElementType.boolean, ElementType.u1, ElementType.u2, ElementType.u3, ElementType.u6)
+)
+
+
 def depth_interval(depth: TensorInfo) -> Dimension:
     """The depth dimension OpenVINO infers: exact value, interval from bounds, or ``?``.
 
@@ -473,6 +480,8 @@ def depth_interval(depth: TensorInfo) -> Dimension:
     b = bounds_of(depth)
     if b is None or b[0].size != 1:
         return Dimension()
+    if depth.element_type in UNREADABLE_DEPTH_TYPES:
+        raise ValidationError(f"Element not supported: OpenVINO cannot read a {depth.element_type} depth value.")
     lo, hi = (_as_int64(x.reshape(-1)[0]) for x in b)
     if depth.value is not None:
         if lo < 0:

@@ -112,6 +112,9 @@ def evaluate_one_hot(attrs: OneHotAttrs, inputs: Sequence[np.ndarray]) -> list[n
         axis = normalize_axis(attrs.axis, indices.ndim)
     except ValidationError as exc:  # only a dynamic-rank input gets here: the input is wrong, not the IR
         raise InputError(f"indices of rank {indices.ndim}: {exc}") from None
+    if depth.dtype == np.bool_ or depth.dtype == ElementType.u2.numpy_dtype:
+        # OpenVINO reads the depth through its shape inference, which refuses these types
+        raise ValidationError(f"Element not supported: OpenVINO cannot read a {depth.dtype} depth value.")
     n = int(depth.astype(np.int64)) if depth.dtype != np.uint64 else _u64_depth(depth)
     if n < 0:
         raise InputError(f"OneHot depth value can't be negative. Got {n}.")
