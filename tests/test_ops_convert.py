@@ -15,7 +15,6 @@ from pathlib import Path
 import ml_dtypes
 import numpy as np
 import pytest
-
 from ovref import P, compare_op, ov
 
 ops = pytest.importorskip("openvino.opset1")

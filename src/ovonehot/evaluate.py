@@ -12,7 +12,7 @@ as they are made (for ``--dump-intermediates`` and ``--verbose``).
 from __future__ import annotations
 
 import time
-from typing import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 

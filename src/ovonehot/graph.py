@@ -7,8 +7,8 @@ nothing of op semantics (that is :mod:`ovonehot.ops`).  Records are frozen;
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Iterator, Mapping
 
 import numpy as np
 

@@ -9,17 +9,18 @@ becomes a number, as in OpenVINO.  Errors get the layer context here, once.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from .errors import Error, InputError, IRError, UnsupportedError, ValidationError
 from .graph import Graph, Node
 from .ops import OpSpec, TensorInfo, resolve, supported_names, unsupported_types
+from .ops.basic import ParameterAttrs
 from .ops.bounds import ov_evaluates
 from .ops.bounds import propagate as propagate_bounds
-from .ops.basic import ParameterAttrs
 from .types import ElementType, PartialShape
 
 # Fold values only for tensors this small: shape subgraphs are tiny, data tensors are not.
@@ -108,9 +109,9 @@ def infer_node(p: NodePlan, ins: Sequence[TensorInfo]) -> tuple[TensorInfo, ...]
         raise IRError(
             f"{node.describe()}: declares {len(node.outputs)} output ports, {p.spec.name} has {len(outs)}"
         )
-    if p.spec.foldable and p.spec.evaluate is not None and ins and all(t.value is not None for t in ins):
-        if ov_evaluates(p.spec.type, [t.element_type for t in ins]):  # OpenVINO folds these types too
-            outs = _fold(p, ins, outs)
+    foldable = p.spec.foldable and p.spec.evaluate is not None and ins and all(t.value is not None for t in ins)
+    if foldable and ov_evaluates(p.spec.type, [t.element_type for t in ins]):  # OpenVINO folds these types too
+        outs = _fold(p, ins, outs)
     return propagate_bounds(p.spec, p.attrs, ins, outs)  # values/bounds of shape subgraphs
 
 

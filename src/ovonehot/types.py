@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 

@@ -1,11 +1,6 @@
 """The subcommands, one module each; listed here explicitly, in help order (one per line)."""
 
-from . import run
-from . import convert
-from . import diff
-from . import fuzz
-from . import validate
-from . import inspect
+from . import convert, diff, fuzz, inspect, run, validate
 
 COMMANDS = (
     run,

@@ -30,15 +30,15 @@ from ..graph import Graph, Node, Port, Source
 from ..types import ElementType, PartialShape
 from . import payload as _payload
 
-_PARSER_OPTIONS = dict(
-    resolve_entities=False,
-    no_network=True,
-    load_dtd=False,
-    dtd_validation=False,
-    huge_tree=False,
-    remove_comments=True,
-    remove_pis=True,
-)
+_PARSER_OPTIONS = {
+    "resolve_entities": False,
+    "no_network": True,
+    "load_dtd": False,
+    "dtd_validation": False,
+    "huge_tree": False,
+    "remove_comments": True,
+    "remove_pis": True,
+}
 
 
 def _parser() -> etree.XMLParser:

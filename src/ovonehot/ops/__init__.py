@@ -13,23 +13,27 @@ import re
 
 from ..errors import UnsupportedError
 from ..graph import Graph, Node
-from . import basic, convert, one_hot
-from . import elementwise
-from . import unary
-from . import movement
+from . import (
+    basic,
+    convert,
+    cumsum,
+    elementwise,
+    matmul,
+    movement,
+    non_zero,
+    one_hot,
+    reduce,
+    shape_ops,
+    softmax,
+    topk,
+    unary,
+)
 from . import range as range_op  # not `range`: that would shadow the builtin here
-from . import matmul
-from . import softmax
-from . import topk
-from . import cumsum
-from . import non_zero
-from . import shape_ops
-from . import reduce
 from .spec import OpSpec, TensorInfo
 
 # One family module per line; add yours on a line of its own.
 
-__all__ = ["OpSpec", "TensorInfo", "lookup", "resolve", "unsupported_types", "supported_names"]
+__all__ = ["OpSpec", "TensorInfo", "lookup", "resolve", "supported_names", "unsupported_types"]
 
 _MODULES = (
     basic,

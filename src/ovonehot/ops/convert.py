@@ -15,8 +15,8 @@ Rules (checked against ``Node.evaluate`` of OpenVINO 2026.4 on x86-64):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
