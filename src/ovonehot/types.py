@@ -26,7 +26,7 @@ from .errors import IRError
 try:  # ml_dtypes gives NumPy bf16, f8 and sub-byte integer dtypes.
     import ml_dtypes as _mld
 except ImportError:  # pragma: no cover - ml_dtypes is a declared dependency
-    _mld = None
+    _mld = None  # type: ignore[assignment]
 
 
 class TypeKind(enum.Enum):

@@ -102,8 +102,8 @@ def _unpack_sub_byte(t: ElementType, data: np.ndarray, count: int) -> np.ndarray
         shifts4 = np.array([4, 0], dtype=np.uint8)
         low = ((blocks[:, :2, None] >> shifts4) & 0xF).reshape(-1, 4)
         shifts2 = np.array([6, 4, 2, 0], dtype=np.uint8)
-        high = (blocks[:, 2:3] >> shifts2) & 0b11
-        return ((high << 4) | low).reshape(-1)[:count]
+        top = (blocks[:, 2:3] >> shifts2) & 0b11
+        return ((top << 4) | low).reshape(-1)[:count]
     # 4-bit types: element 0 in the low nibble.
     return np.stack([data & 0xF, data >> 4], axis=1).reshape(-1)[:count]
 
@@ -130,12 +130,12 @@ def _pack_sub_byte(t: ElementType, codes: np.ndarray) -> np.ndarray:
         padded = np.zeros(math.ceil(n / 4) * 4, dtype=np.uint8)
         padded[:n] = codes
         q = padded.reshape(-1, 4)
-        low = q & 0xF
-        high = q >> 4
-        b0 = (low[:, 0] << 4) | low[:, 1]
-        b1 = (low[:, 2] << 4) | low[:, 3]
-        b2 = (high[:, 0] << 6) | (high[:, 1] << 4) | (high[:, 2] << 2) | high[:, 3]
-        return np.stack([b0, b1, b2], axis=1).reshape(-1)
+        nibble = q & 0xF
+        top = q >> 4
+        first = (nibble[:, 0] << 4) | nibble[:, 1]
+        second = (nibble[:, 2] << 4) | nibble[:, 3]
+        tops = (top[:, 0] << 6) | (top[:, 1] << 4) | (top[:, 2] << 2) | top[:, 3]
+        return np.stack([first, second, tops], axis=1).reshape(-1)
     padded = np.zeros(math.ceil(n / 2) * 2, dtype=np.uint8)
     padded[:n] = codes
     q = padded.reshape(-1, 2)

@@ -91,7 +91,7 @@ def convert_array(x: np.ndarray, to: ElementType) -> np.ndarray:
 
 
 _SUB_BYTE_UINT8 = (ElementType.u1, ElementType.u3, ElementType.u6)
-_QUIET_BIT = {ElementType.f32: np.uint32(1 << 22), ElementType.f64: np.uint64(1 << 51)}
+_QUIET_BIT: dict[ElementType, np.unsignedinteger] = {ElementType.f32: np.uint32(1 << 22), ElementType.f64: np.uint64(1 << 51)}
 
 
 def f32_to_bf16(x: np.ndarray) -> np.ndarray:
@@ -105,7 +105,9 @@ def f32_to_bf16(x: np.ndarray) -> np.ndarray:
         bits = np.ascontiguousarray(np.asarray(x).astype(np.float32)).view(np.uint32).astype(np.uint64)
     rounded = ((bits + ((bits & 0x10000) >> 1)) >> 16).astype(np.uint16)
     # (np.ascontiguousarray makes a 0-d array 1-d: give the scalar its shape back)
-    return rounded.reshape(np.shape(x)).view(ElementType.bf16.numpy_dtype)
+    bf16 = ElementType.bf16.numpy_dtype
+    assert bf16 is not None  # ml_dtypes is a dependency
+    return rounded.reshape(np.shape(x)).view(bf16)
 
 
 def _is_float(dtype: np.dtype) -> bool:
