@@ -1,0 +1,24 @@
+"""The code stays lint-clean (ruff) and type-checks (mypy), as STYLE.md asks."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        [sys.executable, "-m", "ruff", "check", "--no-cache", "src", "tests", "ir", "samples", "benchmarks"],
+        [sys.executable, "-m", "mypy", "--no-incremental", "src/ovonehot"],
+    ],
+    ids=["ruff", "mypy"],
+)
+def test_clean(command: list[str]) -> None:
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
