@@ -317,6 +317,14 @@ class Dimension:
         hi = _min_opt(self.max, other.max)
         return hi is None or lo <= hi
 
+    def merge(self, other: Dimension) -> Dimension | None:
+        """OpenVINO's ``Dimension::merge``: the intersection of two intervals, None when empty."""
+        lo = max(self.min, other.min)
+        hi = _min_opt(self.max, other.max)
+        if hi is not None and hi < lo:
+            return None
+        return Dimension(lo, hi)
+
     def __add__(self, other: Dimension) -> Dimension:
         hi = None if self.max is None or other.max is None else self.max + other.max
         return Dimension(self.min + other.min, hi)
@@ -409,6 +417,22 @@ class PartialShape:
         return len(self.dims) == len(other.dims) and all(
             a.compatible(b) for a, b in zip(self.dims, other.dims, strict=True)
         )
+
+    def merge(self, other: PartialShape) -> PartialShape | None:
+        """OpenVINO's ``PartialShape::merge_into``: ranks agree and dims intersect, else None."""
+        if self.dims is None:
+            return other
+        if other.dims is None:
+            return self
+        if len(self.dims) != len(other.dims):
+            return None
+        dims = []
+        for a, b in zip(self.dims, other.dims, strict=True):
+            m = a.merge(b)
+            if m is None:
+                return None
+            dims.append(m)
+        return PartialShape(tuple(dims))
 
     def __iter__(self) -> Iterator[Dimension]:
         if self.dims is None:

@@ -72,20 +72,6 @@ def parse_auto_broadcast(node: Node, default: AutoBroadcastSpec = NUMPY) -> Auto
 # ---------------------------------------------------------------------------------------
 
 
-def merge_dim(a: Dimension, b: Dimension) -> Dimension | None:
-    """``Dimension::merge``: the intersection of two intervals, None when empty."""
-    lo = max(a.min, b.min)
-    if a.max is None:
-        hi = b.max
-    elif b.max is None:
-        hi = a.max
-    else:
-        hi = min(a.max, b.max)
-    if hi is not None and hi < lo:
-        return None
-    return Dimension(lo, hi)
-
-
 def broadcast_merge_dim(a: Dimension, b: Dimension) -> Dimension | None:
     """``Dimension::broadcast_merge``; None when the two cannot broadcast."""
     a1, b1 = a.contains(1), b.contains(1)
@@ -96,21 +82,7 @@ def broadcast_merge_dim(a: Dimension, b: Dimension) -> Dimension | None:
         return b
     if b1:
         return a
-    return merge_dim(a, b)
-
-
-def merge_shapes(a: PartialShape, b: PartialShape) -> PartialShape | None:
-    """``PartialShape::merge_into``: equal ranks, intersecting dims; None when inconsistent."""
-    if a.dims is None:
-        return b
-    if b.dims is None:
-        return a
-    if len(a.dims) != len(b.dims):
-        return None
-    dims = [merge_dim(x, y) for x, y in zip(a.dims, b.dims, strict=True)]
-    if any(d is None for d in dims):
-        return None
-    return PartialShape(tuple(d for d in dims if d is not None))
+    return a.merge(b)
 
 
 def broadcast_shapes(a: PartialShape, b: PartialShape, spec: AutoBroadcastSpec) -> PartialShape | None:
@@ -120,7 +92,7 @@ def broadcast_shapes(a: PartialShape, b: PartialShape, spec: AutoBroadcastSpec) 
     """
     kind = spec.type
     if kind in (AutoBroadcastType.NONE, AutoBroadcastType.EXPLICIT):
-        return merge_shapes(a, b)
+        return a.merge(b)
     if a.dims is None or b.dims is None:
         return PartialShape.dynamic()
     if kind is AutoBroadcastType.NUMPY:

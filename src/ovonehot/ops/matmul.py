@@ -23,7 +23,7 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, PartialShape
 from .attrs import bool_attr
-from .autobroadcast import broadcast_merge_dim, merge_dim
+from .autobroadcast import broadcast_merge_dim
 from .numeric import is_float, narrow, quiet, widen
 from .spec import OpSpec, TensorInfo
 
@@ -69,7 +69,7 @@ def matmul_shape(attrs: MatMulAttrs, a_shape: PartialShape, b_shape: PartialShap
     if rb == 1:
         b.append(one)
     col, row = a[-1], b[-2]
-    if merge_dim(col, row) is None and col.is_static and row.is_static:
+    if col.merge(row) is None and col.is_static and row.is_static:
         raise ValidationError(
             f"Incompatible MatMul matrix dimension. First input dimension={col} at COL_INDEX_DIM={len(a) - 1} "
             f"doesn't match the second input dimension={row} at ROW_INDEX_DIM={len(b) - 2}"

@@ -39,8 +39,6 @@ from .shape_util import (
     input_bounds,
     inverted_dimension,
     known_ints,
-    merge,
-    merge_shapes,
     mul,
     normalize_axes,
     normalize_axis,
@@ -167,7 +165,7 @@ def gather_shape(
         )
     out: list[Dimension] = [Dimension()] * out_rank
     for i in range(batch_dims):
-        m = merge(data[i], indices[i])
+        m = data[i].merge(indices[i])
         if m is None:
             raise ValidationError(
                 f"Shapes {data} and {indices} are not consistent. data and indices must have equal or "
@@ -366,7 +364,7 @@ def concat_shape(axis: int, shapes: Sequence[PartialShape]) -> PartialShape:
         concat_dim = add(concat_dim, shape[norm])
         rest = list(shape)
         rest[norm] = Dimension()
-        merged = merge_shapes(out, PartialShape(tuple(rest)))
+        merged = out.merge(PartialShape(tuple(rest)))
         if merged is None:
             raise ValidationError(
                 "Argument shapes are inconsistent; they must have the same rank, and must have equal "

@@ -51,32 +51,6 @@ def normalize_axes(axes: Sequence[int], rank: int) -> list[int]:
 
 
 # -- dimension arithmetic ------------------------------------------------------------
-def merge(a: Dimension, b: Dimension) -> Dimension | None:
-    """Intersection of two dimensions (OpenVINO's ``Dimension::merge``), None when empty."""
-    lo = max(a.min, b.min)
-    hi = b.max if a.max is None else a.max if b.max is None else min(a.max, b.max)
-    if hi is not None and hi < lo:
-        return None
-    return Dimension(lo, hi)
-
-
-def merge_shapes(a: PartialShape, b: PartialShape) -> PartialShape | None:
-    """OpenVINO's ``PartialShape::merge_into``: ranks must agree, dims intersect."""
-    if a.dims is None:
-        return b
-    if b.dims is None:
-        return a
-    if len(a.dims) != len(b.dims):
-        return None
-    dims = []
-    for x, y in zip(a.dims, b.dims, strict=True):
-        m = merge(x, y)
-        if m is None:
-            return None
-        dims.append(m)
-    return PartialShape(tuple(dims))
-
-
 def _times(a: int | None, b: int | None) -> int | None:
     """Interval ``clip_times``: 0 wins over unbounded, unbounded over everything else."""
     if a == 0 or b == 0:
