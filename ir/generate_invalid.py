@@ -14,8 +14,8 @@ fills.  The manifest says which (``openvino_reads``), and the tests check that t
 
 Run from the repository root::
 
-    /work/venv/bin/python ir/generate_invalid.py            # rewrites ir/invalid/
-    /work/venv/bin/python ir/generate_invalid.py --out DIR
+    python ir/generate_invalid.py            # rewrites ir/invalid/
+    python ir/generate_invalid.py --out DIR
 
 This script imports openvino, numpy and lxml only; it never uses ovonehot.
 """

@@ -15,9 +15,9 @@ byte-identical: every node has an explicit name and every model has its own seed
 
 Run from the repository root::
 
-    /work/venv/bin/python ir/generate_onehot.py            # rewrites ir/onehot/
-    /work/venv/bin/python ir/generate_onehot.py --out DIR  # elsewhere
-    /work/venv/bin/python ir/generate_onehot.py --list     # name and purpose of each model
+    python ir/generate_onehot.py            # rewrites ir/onehot/
+    python ir/generate_onehot.py --out DIR  # elsewhere
+    python ir/generate_onehot.py --list     # name and purpose of each model
 
 This script imports openvino (and numpy) only; it never uses ovonehot.
 """

@@ -20,7 +20,7 @@ plus ``<name>.<case>.onnxruntime.npz`` when onnxruntime implements the model (el
 ``<name>.<case>.backend.npz`` (ONNX's expected outputs) for the backend test cases.  Outputs in
 those two files are keyed by ONNX output names.
 
-    /work/venv/bin/python ir/exports/generate_onnx.py
+    python ir/exports/generate_onnx.py
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ are stored as .npz beside the IR.  PyTorch itself is run too, as a sanity check 
 
 torch is needed by this script only, never by the tests or the runtime.
 
-    /work/venv/bin/python ir/exports/generate_torch.py
+    python ir/exports/generate_torch.py
 """
 
 from __future__ import annotations
