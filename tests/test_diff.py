@@ -271,6 +271,24 @@ def test_generated_inputs_are_seeded_and_honour_shape(tmp_path: Path) -> None:
     assert a["idx"].shape == (2, 7) and np.array_equal(a["idx"], b["idx"])
 
 
+def test_generated_depth_and_values_of_dynamic_rank_are_scalars(tmp_path: Path) -> None:
+    # depth/on/off Parameters of dynamic rank: a [2, 3] default made both sides refuse the inputs
+    # (a vacuous PASS); a scalar lets the reference compute and compare.
+    dyn = ov.PartialShape.dynamic()
+    idx = opset16.parameter(ov.PartialShape([2, 3]), ov.Type.i32, name="idx")
+    depth, on, off = (opset16.parameter(dyn, getattr(ov.Type, t), name=n)
+                      for t, n in (("i64", "depth"), ("f32", "on"), ("f32", "off")))
+    node = opset16.one_hot(idx, depth, on, off, -1, negative_indices_mode="normalize")
+    xml = tmp_path / "model.xml"
+    ov.save_model(ov.Model([node.output(0)], [idx, depth, on, off], "m"), str(xml), compress_to_fp16=False)
+    model = load(xml)
+    inputs = generate_inputs(model, seed=0)
+    assert [inputs[n].shape for n in ("depth", "on", "off")] == [(), (), ()]
+    report = diff_model(model, str(xml), inputs, ("reference",))
+    (v,) = report.verdicts
+    assert v.verdict is Verdict.PASS and v.comparison is not None, report.render()
+
+
 COMPARE_CASES = {
     "nan-equals-nan": (np.array([np.nan], np.float32), np.array([np.nan], np.float32), Tolerance(), True),
     "signed-zero-exact": (np.array([-0.0], np.float32), np.array([0.0], np.float32), Tolerance.exact(), False),

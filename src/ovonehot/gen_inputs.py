@@ -13,7 +13,8 @@
   [-8, 8], unsigned in [0, 16], floats in [-4, 4], random booleans).
 
 Dynamic dims take their size from ``shapes`` (``--shape name=[2,3]``) or a small
-default (3, clamped into an interval); a dynamic rank defaults to ``[2, 3]``.
+default (3, clamped into an interval); a dynamic rank defaults to ``[2, 3]``, except
+for a depth/on/off Parameter, which gets a scalar (the only shape OneHot runs with).
 """
 
 from __future__ import annotations
@@ -263,6 +264,9 @@ def generate_inputs(
         if (roles.get(idx, ("",))[0] == "indices" and desc.element_type.numpy_dtype is not None
                 and sum(1 for d in model.inputs if not d.shape.is_static) == 1):
             wanted = len(index_values(desc.element_type, DEFAULT_DEPTH)) if not desc.element_type.is_real else 0
+        if (given is None and roles.get(idx, ("",))[0] in ("depth", "on_value", "off_value")
+                and desc.shape.accepts(())):
+            given = ()  # OneHot takes these as scalars; a dynamic-rank one would default to [2, 3]
         by_name[idx] = (desc, concrete_shape(desc, given, wanted))
     if shapes:
         raise InputError(f"--shape names no input: {', '.join(sorted(shapes))}")
