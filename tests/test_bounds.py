@@ -162,6 +162,22 @@ NAMED: dict[str, tuple[Callable[[Graph], Any], str]] = {
         lambda g: o.maximum(o.reduce_prod(o.subtract(o.shape_of(g.p(D(3, 5))), c(4)), c(0), False), c(0)),
         "..1",
     ),
+    # exact values OpenVINO takes from the lower-bound evaluator, where an input is its type's max
+    # (ReduceMin of the empty shape of a scalar is int max)
+    "convert-keeps-a-max-value": (
+        lambda g: o.convert(o.reduce_min(o.shape_of(g.p()), c(0)), "i32"),
+        "2147483647",
+    ),
+    "divide-of-a-max-value-is-zero": (lambda g: o.divide(c(2**31 - 1, np.int32), c(4, np.int32)), "0"),
+    "mod-of-a-max-value-is-zero": (lambda g: o.mod(c(2**31 - 1, np.int32), c(5, np.int32)), "0"),
+    "reshape-to-a-max-value-is-dynamic": (
+        lambda g: o.gather(
+            o.shape_of(o.reshape(g.p(D(1, 9)), o.reduce_min(o.shape_of(g.p()), c([0]), True), False)),
+            c(0),
+            c(0),
+        ),
+        "?",
+    ),
     "gather-of-i16-is-not-evaluated": (
         lambda g: o.gather(
             o.concat([c([5], np.int16), o.convert(o.shape_of(g.p(3, 4)), "i16")], 0), c(0), c(0)

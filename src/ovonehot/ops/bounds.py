@@ -436,6 +436,8 @@ def propagate(
         return outs
     if not ov_evaluates(spec.type, [t.element_type for t in ins]):
         return tuple(TensorInfo(o.element_type, o.shape) for o in outs)
+    if spec.type in LOWER_IS_VALUE and ins and all(is_exact(t) for t in ins):
+        return _value_from_lower(spec, attrs, ins, outs)
     if all(t.value is not None for t in outs):
         return outs
     rule = RULES.get(spec.type)
@@ -447,6 +449,31 @@ def propagate(
         return outs
     results = rule(spec, attrs, ins, outs)
     return tuple(_attach(o, r) for o, r in zip(outs, results, strict=True))
+
+
+# OpenVINO evaluates a node whose inputs are all exact with its *lower* bound evaluator and
+# takes that as the value (``set_same_bound_at_port`` in ``bound_evaluate.cpp``).  For most
+# ops that is the plain kernel, what folding computed; these ops' lower evaluators differ
+# where an input holds its type's maximum ("unbounded"): a Convert keeps it the output
+# type's maximum (``i64`` max -> ``i32`` max, not -1), Divide and Mod give 0.  Measured on
+# 2026.4: ``Convert(ReduceMin(ShapeOf(scalar)), i32)`` as a depth is 2147483647, and
+# ``Divide(Constant(2**31-1), 4)`` as a Reshape pattern is ``[0]``.  Only integer outputs
+# are changed: shape subgraphs are integers, and a data value (an f16 on_value of 65504
+# through a decompression Convert) keeps what OpenVINO's constant folding computes.
+LOWER_IS_VALUE = frozenset(("Convert", "Divide", "Mod"))
+
+
+def _value_from_lower(
+    spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: tuple[TensorInfo, ...]
+) -> tuple[TensorInfo, ...]:
+    if any(o.element_type.numpy_dtype is None or o.element_type.numpy_dtype.kind not in "iu" for o in outs):
+        return outs
+    results = RULES[spec.type](spec, attrs, ins, outs)
+    values = [
+        None if r is None else _attach(TensorInfo(o.element_type, o.shape), (r[0], r[0]))
+        for o, r in zip(outs, results, strict=True)
+    ]
+    return tuple(o if v is None or v.value is None else v for o, v in zip(outs, values, strict=True))
 
 
 def _attach(info: TensorInfo, bounds: Bounds | None) -> TensorInfo:
@@ -481,7 +508,9 @@ def depth_interval(depth: TensorInfo) -> Dimension:
     if b is None or b[0].size != 1:
         return Dimension()
     if depth.element_type in UNREADABLE_DEPTH_TYPES:
-        raise ValidationError(f"Element not supported: OpenVINO cannot read a {depth.element_type} depth value.")
+        raise ValidationError(
+            f"Element not supported: OpenVINO cannot read a {depth.element_type} depth value."
+        )
     lo, hi = (_as_int64(x.reshape(-1)[0]) for x in b)
     if depth.value is not None:
         if lo < 0:

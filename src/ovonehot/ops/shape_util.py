@@ -83,8 +83,17 @@ def add(a: Dimension, b: Dimension) -> Dimension:
 
 
 def dim_from_bounds(lo: int, hi: int) -> Dimension:
-    """``Dimension(lo, hi)`` as OpenVINO builds it from int64 bounds (-1 or int64 max: unbounded)."""
-    return Dimension(0 if lo == -1 else lo, None if hi in (-1, INT64_MAX) else hi)
+    """``Dimension(lo, hi)`` as OpenVINO builds it from int64 bounds (-1 or int64 max: unbounded).
+
+    OpenVINO's ``Interval`` turns an empty interval (``hi < lo``, or a minimum of int64
+    max, as ``ReduceMin`` of an empty shape vector gives) into its canonical empty
+    interval, which prints and behaves as ``?``.
+    """
+    lo = 0 if lo == -1 else lo
+    top = None if hi in (-1, INT64_MAX) else hi
+    if lo == INT64_MAX or (top is not None and top < lo):
+        return Dimension()
+    return Dimension(lo, top)
 
 
 # -- known inputs -----------------------------------------------------------------------
