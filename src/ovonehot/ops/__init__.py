@@ -15,14 +15,17 @@ from ..errors import UnsupportedError
 from ..graph import Graph, Node
 from . import (
     basic,
+    bitwise,
     convert,
     cumsum,
     elementwise,
+    gather_scatter,
     matmul,
     movement,
     non_zero,
     one_hot,
     reduce,
+    reduce_norms,
     shape_ops,
     softmax,
     topk,
@@ -50,6 +53,9 @@ _MODULES = (
     non_zero,
     shape_ops,
     reduce,
+    bitwise,
+    reduce_norms,
+    gather_scatter,
 )
 
 _ALIASES = {"const": "constant"}
