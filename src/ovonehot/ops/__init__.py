@@ -14,6 +14,7 @@ import re
 from ..errors import UnsupportedError
 from ..graph import Graph, Node
 from . import (
+    activations,
     basic,
     bitwise,
     convert,
@@ -56,6 +57,7 @@ _MODULES = (
     bitwise,
     reduce_norms,
     gather_scatter,
+    activations,
 )
 
 _ALIASES = {"const": "constant"}

@@ -1,0 +1,306 @@
+"""More element-wise ops real exports put around OneHot: trigonometry, rounding and activations.
+
+Sin, Cos, Tan, Atan (opset1), Round-5, SoftPlus-4, Gelu-2/7, Swish-4, Elu-1, HSigmoid-5,
+HSwish-4, Mish-4 and PRelu-1: positional encodings (``torch.sin``), ``torch.round`` before
+an ``F.one_hot``, GELU/SiLU/ELU/Mish layers of small models that embed one-hot inputs,
+``F.leaky_relu`` (PRelu with a constant slope).
+
+Types follow OpenVINO: the trigonometric ops take any number (``UnaryElementwiseArithmetic``;
+integers get ``std::round`` of the double result, as Tanh and Erf in ``unary.py``);
+Round takes numbers and is the identity on integers; SoftPlus, Gelu, Swish, Elu,
+HSigmoid, HSwish and Mish want a real type; PRelu a number.  The output keeps the
+input's type and shape (PRelu: the data's).
+
+Values follow the core reference (``src/core/reference/include/openvino/reference/*.hpp``):
+
+* SoftPlus, Swish, Mish, HSigmoid and HSwish repeat the reference's steps in the
+  working type (f32 for f32/f16/bf16, f64 for f64): ``exp``/``log``/``tanh`` are the
+  float64 results rounded once (glibc's ``expf``/``logf`` are correctly rounded on
+  nearly every input), additions and divisions are IEEE operations in that type, so
+  ``SoftPlus(-20)`` is 0 (``exp(-20) + 1`` rounds to 1) and ``Swish(-104)`` is -0;
+  SoftPlus passes ``x`` through from ``log(max of T)`` up;
+* Sin, Cos, Tan, Atan and Gelu compute the formula in float64 and round once (1-2 ulp
+  from libm's float functions, stated in the tests);
+* integers: Cos, Tan and Atan round the double result half away from zero; Sin
+  truncates (the reference's integer Sin is ``static_cast<T>(std::sin(x))``, so it is 0
+  for every integer -- the CPU plugin rounds instead);
+* f16/bf16 are evaluated in f32 and rounded at the end.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError, ValidationError
+from ..graph import Node
+from ..types import ElementType
+from .attrs import enum_attr, float_attr
+from .numeric import c_cast, is_float, libm, narrow, quiet, round_half_away, widen
+from .spec import OpSpec, TensorInfo
+from .unary import NoAttrs, infer_unary, parse_no_attrs
+
+F64Kernel = Callable[[np.ndarray], np.ndarray]
+
+
+def _f64_then_round(
+    fn: F64Kernel, integers: Callable[[np.ndarray], np.ndarray] | None = round_half_away
+) -> Callable[[object, Sequence[np.ndarray]], list[np.ndarray]]:
+    """Evaluate ``fn`` on float64 and round to the input type (integers: ``integers(y)``, then cast)."""
+
+    def evaluate(attrs: object, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x = np.asarray(inputs[0])
+        with quiet():
+            y = fn(widen(x).astype(np.float64))
+            if is_float(x.dtype):
+                out = y if x.dtype == np.float64 else y.astype(np.float32)
+                return [narrow(np.asarray(out), x.dtype)]
+            if integers is None:
+                raise InputError(f"takes real numbers, got {x.dtype}")
+            return [c_cast(integers(y), x.dtype)]
+
+    return evaluate
+
+
+def _in_working_type(fn: F64Kernel) -> Callable[[object, Sequence[np.ndarray]], list[np.ndarray]]:
+    """Run ``fn`` on the working type (f32, or f64 for f64 data) and round to the element type."""
+
+    def evaluate(attrs: object, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x = np.asarray(inputs[0])
+        if not is_float(x.dtype):
+            raise InputError(f"takes real numbers, got {x.dtype}")
+        with quiet():
+            out = fn(widen(x))
+        return [narrow(np.asarray(out), x.dtype)]
+
+    return evaluate
+
+
+def _libm(name: str, w: np.ndarray) -> np.ndarray:
+    """``std::exp/log/tanh`` in ``w``'s type: the float64 result, rounded once for f32."""
+    if w.dtype == np.float64:
+        return libm(name, w) if name != "tanh" else np.tanh(w)
+    fn = {"exp": np.exp, "log": np.log, "tanh": np.tanh}[name]
+    return fn(w.astype(np.float64)).astype(np.float32)
+
+
+def infer_real_unary(attrs: object, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    (x,) = inputs
+    if not (x.element_type.is_dynamic or x.element_type.is_real):
+        raise ValidationError(f"Input element type must be float. Got: {x.element_type}")
+    return [TensorInfo(x.element_type, x.shape)]
+
+
+# -- Round-5 ----------------------------------------------------------------------------------
+class RoundMode(enum.Enum):
+    HALF_TO_EVEN = "half_to_even"
+    HALF_AWAY_FROM_ZERO = "half_away_from_zero"
+
+
+class GeluApproximation(enum.Enum):
+    ERF = "ERF"
+    TANH = "TANH"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundAttrs:
+    half_to_even: bool
+
+
+def parse_round(node: Node) -> RoundAttrs:
+    return RoundAttrs(enum_attr(node, "mode", RoundMode) is RoundMode.HALF_TO_EVEN)
+
+
+def evaluate_round(attrs: RoundAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x = np.asarray(inputs[0])
+    if not is_float(x.dtype):
+        return [x.copy()]
+    w = widen(x)
+    with quiet():
+        out = np.rint(w) if attrs.half_to_even else round_half_away(w)
+    return [narrow(np.asarray(out).astype(w.dtype), x.dtype)]
+
+
+def infer_round(attrs: RoundAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    (x,) = inputs
+    if x.element_type in (ElementType.boolean, ElementType.string):
+        raise ValidationError(f"Only numeric element type is supported. Got: {x.element_type}")
+    return [TensorInfo(x.element_type, x.shape)]
+
+
+# -- activations with float64 formulas -----------------------------------------------------------
+def _softplus(w: np.ndarray) -> np.ndarray:
+    threshold = w.dtype.type(np.log(np.finfo(w.dtype).max))
+    one = w.dtype.type(1)
+    return np.where(w < threshold, _libm("log", _libm("exp", w) + one), w)
+
+
+def _gelu_erf(x: np.ndarray) -> np.ndarray:
+    erf = np.vectorize(math.erf, otypes=[np.float64])(x / math.sqrt(2.0)) if x.size else x
+    return 0.5 * x * (1.0 + erf)
+
+
+def _gelu_tanh(x: np.ndarray) -> np.ndarray:
+    return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x**3)))
+
+
+def _clip3(w: np.ndarray) -> np.ndarray:
+    t = w.dtype.type
+    return np.minimum(np.maximum(w + t(3), t(0)), t(6))
+
+
+def _hsigmoid(w: np.ndarray) -> np.ndarray:
+    return _clip3(w) / w.dtype.type(6)
+
+
+def _hswish(w: np.ndarray) -> np.ndarray:
+    return (w * _clip3(w)) / w.dtype.type(6)
+
+
+def _mish(w: np.ndarray) -> np.ndarray:
+    one = w.dtype.type(1)
+    return w * _libm("tanh", _libm("log", _libm("exp", w) + one))
+
+
+# -- Gelu -------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class GeluAttrs:
+    tanh: bool = False
+
+
+def parse_gelu_2(node: Node) -> GeluAttrs:
+    return GeluAttrs(False)
+
+
+def parse_gelu_7(node: Node) -> GeluAttrs:
+    mode = enum_attr(node, "approximation_mode", GeluApproximation, GeluApproximation.ERF)
+    return GeluAttrs(mode is GeluApproximation.TANH)
+
+
+def evaluate_gelu(attrs: GeluAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return _f64_then_round(_gelu_tanh if attrs.tanh else _gelu_erf, integers=None)(attrs, inputs)
+
+
+# -- Swish-4 (optional beta input) ------------------------------------------------------------
+def infer_swish(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    x = inputs[0]
+    (out,) = infer_real_unary(attrs, [x])
+    if len(inputs) == 2:
+        beta = inputs[1]
+        if beta.shape.rank_is_static and beta.shape.rank != 0:
+            raise ValidationError(f"Swish input with beta must be scalar. Got: {beta.shape}")
+        if x.element_type.merge(beta.element_type) is None:
+            raise ValidationError(
+                f"Swish inputs must have the same type but they are: {x.element_type} and {beta.element_type}"
+            )
+    return [out]
+
+
+def evaluate_swish(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    # The reference: arg / (1.0 + std::exp(-arg * beta)): exp in T, the division in double.
+    x = np.asarray(inputs[0])
+    beta = widen(np.asarray(inputs[1])) if len(inputs) == 2 else None
+
+    def swish(w: np.ndarray) -> np.ndarray:
+        b = w.dtype.type(1) if beta is None else beta.astype(w.dtype)
+        e = _libm("exp", -w * b)
+        return (w.astype(np.float64) / (1.0 + e.astype(np.float64))).astype(w.dtype)
+
+    return _in_working_type(swish)(attrs, [x])
+
+
+# -- Elu (attribute alpha) -------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class EluAttrs:
+    alpha: float
+
+
+def parse_elu(node: Node) -> EluAttrs:
+    return EluAttrs(float_attr(node, "alpha"))
+
+
+def infer_elu(attrs: EluAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    (x,) = inputs
+    if x.element_type in (ElementType.boolean, ElementType.string):
+        raise ValidationError(f"Argument element type must be numeric. Got: {x.element_type}")
+    return [TensorInfo(x.element_type, x.shape)]
+
+
+def evaluate_elu(attrs: EluAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    # ``x < 0 ? alpha * (std::exp(x) - 1) : x``: exp and the subtraction in T, the product in double.
+    x = np.asarray(inputs[0])
+    if not is_float(x.dtype):
+        with quiet():
+            w = x.astype(np.float64)
+            return [c_cast(np.where(w < 0, attrs.alpha * (np.exp(w) - 1.0), w), x.dtype)]
+
+    def elu(w: np.ndarray) -> np.ndarray:
+        e = _libm("exp", w) - w.dtype.type(1)
+        return np.where(w < 0, (attrs.alpha * e.astype(np.float64)).astype(w.dtype), w)
+
+    return _in_working_type(elu)(attrs, [x])
+
+
+# -- PRelu -------------------------------------------------------------------------------------
+def infer_prelu(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    x, slope = inputs
+    et = x.element_type.merge(slope.element_type)
+    if et is None:
+        raise ValidationError(
+            f"Argument element types are inconsistent: {x.element_type} and {slope.element_type}"
+        )
+    if et in (ElementType.boolean, ElementType.string):
+        raise ValidationError(f"Argument element type must be numeric. Got: {et}")
+    return [TensorInfo(et, x.shape)]
+
+
+def prelu_slope(x: np.ndarray, slope: np.ndarray) -> np.ndarray:
+    """The slope laid out against ``x``: a 1-D slope as long as the channel axis (1) runs along it."""
+    if slope.ndim == 1 and x.ndim >= 2 and slope.size == x.shape[1] and slope.size != 1:
+        return slope.reshape((1, slope.size) + (1,) * (x.ndim - 2))
+    return slope
+
+
+def evaluate_prelu(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x, slope = (np.asarray(a) for a in inputs)
+    s = prelu_slope(x, slope)
+    try:
+        np.broadcast_shapes(x.shape, s.shape)
+    except ValueError:
+        raise InputError(
+            f"slope shape {list(slope.shape)} does not broadcast to data {list(x.shape)}"
+        ) from None
+    wx, ws = widen(x), widen(s)
+    with quiet():
+        out = np.where(wx < 0, wx * ws, wx)
+    return [narrow(np.asarray(out).astype(wx.dtype), x.dtype).reshape(x.shape)]
+
+
+SPECS = (
+    OpSpec("Sin", 0, 1, 1, parse_no_attrs, infer_unary, _f64_then_round(np.sin, np.trunc)),
+    OpSpec("Cos", 0, 1, 1, parse_no_attrs, infer_unary, _f64_then_round(np.cos)),
+    OpSpec("Tan", 0, 1, 1, parse_no_attrs, infer_unary, _f64_then_round(np.tan)),
+    OpSpec("Atan", 0, 1, 1, parse_no_attrs, infer_unary, _f64_then_round(np.arctan)),
+    OpSpec("Round", 5, 5, 1, parse_round, infer_round, evaluate_round),
+    OpSpec(
+        "SoftPlus",
+        4,
+        4,
+        1,
+        parse_no_attrs,
+        infer_real_unary,
+        _in_working_type(_softplus),
+    ),
+    OpSpec("Gelu", 2, 2, 1, parse_gelu_2, infer_real_unary, evaluate_gelu),
+    OpSpec("Gelu", 7, 7, 1, parse_gelu_7, infer_real_unary, evaluate_gelu),
+    OpSpec("Swish", 4, 4, (1, 2), parse_no_attrs, infer_swish, evaluate_swish),
+    OpSpec("Elu", 0, 1, 1, parse_elu, infer_elu, evaluate_elu),
+    OpSpec("HSigmoid", 5, 5, 1, parse_no_attrs, infer_real_unary, _in_working_type(_hsigmoid)),
+    OpSpec("HSwish", 4, 4, 1, parse_no_attrs, infer_real_unary, _in_working_type(_hswish)),
+    OpSpec("Mish", 4, 4, 1, parse_no_attrs, infer_real_unary, _in_working_type(_mish)),
+    OpSpec("PRelu", 0, 1, 2, parse_no_attrs, infer_prelu, evaluate_prelu),
+)
