@@ -253,6 +253,33 @@ def test_negative_depth_fed_at_run_time(tmp_path: Path, capsys: pytest.CaptureFi
     one_line_error(err, "depth", "negative", "type=OneHot-opset1")
 
 
+def test_depth_beyond_the_memory_available_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A depth fed at run time is bounded by the memory the machine has (here made 1 MiB), not only by
+    the fixed cap: NumPy would allocate lazily and the fill would get the process killed."""
+    from ovonehot.ops import one_hot
+
+    monkeypatch.setattr(one_hot, "available_memory", lambda: 2**20)
+    inputs = four_inputs(tmp_path)
+    inputs["depth"] = np.array(2**17, np.int32)  # 4 indices x 2**17 x f32 = 2 MiB > 1 MiB / 2
+    np.savez(tmp_path / "all.npz", **inputs)
+    code, _, err = run(["run", str(FOUR_INPUTS), "--inputs", str(tmp_path / "all.npz")], capsys)
+    assert code == 2
+    one_line_error(err, "type=OneHot-opset1", "2097152 bytes", "half the memory available")
+    inputs["depth"] = np.array(2**15, np.int32)  # 512 KiB fits
+    np.savez(tmp_path / "all.npz", **inputs)
+    assert run(["run", str(FOUR_INPUTS), "--inputs", str(tmp_path / "all.npz")], capsys)[0] == 0
+
+
+def test_depth_beyond_the_fixed_cap_is_refused_quickly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    inputs = four_inputs(tmp_path)
+    inputs["depth"] = np.array(2**31 - 1, np.int32)  # 4 x (2**31 - 1) x f32: 32 GiB
+    np.savez(tmp_path / "all.npz", **inputs)
+    code, _, err = run(["run", str(FOUR_INPUTS), "--inputs", str(tmp_path / "all.npz")], capsys)
+    assert code == 2
+    one_line_error(err, "type=OneHot-opset1", "34359738352 bytes", "allowed")
+
+
 # -- --output is written atomically ----------------------------------------------------------
 
 
@@ -291,9 +318,50 @@ def test_failed_write_leaves_no_temporary(tmp_path: Path, capsys: pytest.Capture
 
     monkeypatch.setattr(np.lib.format, "write_array", boom)
     out = tmp_path / "out.npz"
-    with pytest.raises(OSError, match="disk full"):
-        main(["run", str(ONE_INPUT), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz"), "--output", str(out)])
+    code, _, err = run(["run", str(ONE_INPUT), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz"), "--output",
+                        str(out)], capsys)
+    assert code == 2
+    one_line_error(err, "out.npz", "cannot write", "disk full")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_output_that_is_a_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "out.npz").mkdir()
+    code, _, err = run(["run", str(ONE_INPUT), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz"), "--output",
+                        str(tmp_path / "out.npz")], capsys)
+    assert code == 2
+    one_line_error(err, "is a directory")
+    assert [p.name for p in tmp_path.iterdir()] == ["out.npz"] and not any((tmp_path / "out.npz").iterdir())
+
+
+def test_output_directory_not_writable(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # chmod cannot stop root (tests may run as root): refuse the temporary file as the OS would.
+    import tempfile
+
+    def denied(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "mkstemp", denied)
+    code, _, err = run(["run", str(ONE_INPUT), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz"), "--output",
+                        str(tmp_path / "out.npz")], capsys)
+    assert code == 2
+    one_line_error(err, "cannot write there", "Permission denied")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_os_error_anywhere_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # The last line of defence in cli.main: the file system refusing something is not a traceback.
+    import ovonehot.commands.run as run_module
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied", str(tmp_path / "m.xml"))
+
+    monkeypatch.setattr(run_module, "load", refused)
+    code, _, err = run(["run", str(ONE_INPUT)], capsys)
+    assert code == 2
+    one_line_error(err, "m.xml", "Permission denied")
 
 
 # -- the real process ------------------------------------------------------------------------

@@ -245,6 +245,18 @@ def test_replay_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
         [ln for ln in again.splitlines() if ln.startswith("[")]
 
 
+@pytest.mark.parametrize("flag", ["--save", "--json"])
+def test_cli_unwritable_save_or_json_is_one_line(flag: str, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    xml = one_hot_model(tmp_path)
+    (tmp_path / "a_file").write_text("x")
+    target = tmp_path / "a_file" if flag == "--save" else tmp_path  # a file where a folder goes, and back
+    assert cli.main(["diff", str(xml), flag, str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err
+    assert (tmp_path / "a_file").read_text() == "x"
+
+
 def test_cli_given_inputs_and_per_output_tolerance(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     xml = one_hot_model(tmp_path, index_type="i32", on=(1, "f32"), off=(0, "f32"))
     np.save(tmp_path / "idx.npy", np.array([0, 5, -1], np.int32))

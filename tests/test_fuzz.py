@@ -135,6 +135,13 @@ def test_cli_fuzz_exit_0_and_table(tmp_path: Path, capsys: pytest.CaptureFixture
     assert cli.main(["fuzz", "--cases", "5", "--time-budget", "0"]) == 2
 
 
+def test_cli_fuzz_out_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "a_file").write_text("x")
+    assert cli.main(["fuzz", "--cases", "1", "--out", str(tmp_path / "a_file")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: {tmp_path / 'a_file'}: exists and is not a directory\n"
+
+
 def test_failing_case_is_saved_as_a_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     """A deliberately wrong OneHot kernel in ovonehot: the case fails and its replay folder reproduces it."""

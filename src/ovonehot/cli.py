@@ -52,6 +52,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # the file system refused a read or write (permissions, full disk): no traceback
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
     except MemoryError:
         print("error: out of memory", file=sys.stderr)
         return 2

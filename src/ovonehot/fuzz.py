@@ -233,7 +233,9 @@ def campaign(
     """Run cases ``first .. first+cases-1``; ``jobs=0`` runs them in this process (no crash isolation)."""
     out_path = Path(out) if out is not None else None
     if out_path is not None:
-        out_path.mkdir(parents=True, exist_ok=True)
+        from .npyio import ensure_directory
+
+        ensure_directory(out_path)
     work = Path(tempfile.mkdtemp(prefix="ovonehot-fuzz-"))
     start = time.perf_counter()
     results: list[CaseResult] = []

@@ -90,23 +90,57 @@ def _write_npz(f: BinaryIO, arrays: Mapping[str, np.ndarray]) -> None:
 
 
 def save_archive(path: str | os.PathLike[str], arrays: Mapping[str, np.ndarray]) -> None:
-    """Write an .npz atomically: a temporary file beside the target, then a rename."""
+    """Write an .npz atomically: a temporary file beside the target, then a rename.
+
+    A target that cannot be written (a directory, no permission, a full disk) is an
+    InputError, and leaves neither the target nor a temporary file behind.
+    """
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
     if not directory.is_dir():
         raise InputError(f"{path}: the directory {directory} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    if target.is_dir():
+        raise InputError(f"{path}: is a directory, not a file name")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write there ({exc.strerror or exc})") from None
     try:
         with os.fdopen(fd, "wb") as f:
             _write_npz(f, arrays)
         os.chmod(tmp, new_file_mode())  # mkstemp makes 0600 files
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(exc, OSError):
+            raise InputError(f"{path}: cannot write it ({exc.strerror or exc})") from None
         raise
+
+
+def ensure_directory(path: str | os.PathLike[str]) -> Path:
+    """``path`` as a directory, created with its parents when missing; InputError when it
+    cannot be (a file is in the way, no permission)."""
+    folder = Path(path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise InputError(f"{path}: exists and is not a directory") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot create the directory ({exc.strerror or exc})") from None
+    return folder
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write a small text file (a JSON report); InputError when it cannot be written."""
+    if Path(path).is_dir():
+        raise InputError(f"{path}: is a directory, not a file name")
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write it ({exc.strerror or exc})") from None
 
 
 def new_file_mode() -> int:

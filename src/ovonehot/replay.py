@@ -19,7 +19,7 @@ import numpy as np
 
 from .diff import DiffReport, Tolerances
 from .errors import InputError
-from .npyio import load_archive, save_archive
+from .npyio import ensure_directory, load_archive, save_archive
 
 FORMAT = "ovonehot-replay/1"
 MANIFEST = "manifest.json"
@@ -63,8 +63,7 @@ def save(
     extra: dict[str, Any] | None = None,
 ) -> Path:
     """Write the replay folder for ``report`` (the model files are copied, not rewritten)."""
-    out = Path(folder)
-    out.mkdir(parents=True, exist_ok=True)
+    out = ensure_directory(folder)
     xml = Path(xml)
     weights = Path(bin_path) if bin_path is not None else xml.with_suffix(".bin")
     if xml.resolve() != (out / "model.xml").resolve():

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 from .. import replay as _replay
 from ..diff import ORACLES, Tolerances, diff_model
 from ..errors import InputError
 from ..gen_inputs import generate_inputs, parse_shape
 from ..model import load
-from ..npyio import parse_input_specs
+from ..npyio import parse_input_specs, write_text
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -115,5 +114,5 @@ def diff_command(args: argparse.Namespace) -> int:
                               {k: list(v) for k, v in shapes.items()})
         print(f"saved a replay folder: {folder} (replay: ovonehot diff {folder})")
     if args.json:
-        Path(args.json).write_text(json.dumps(report.as_json(), indent=2, default=str) + "\n")
+        write_text(args.json, json.dumps(report.as_json(), indent=2, default=str) + "\n")
     return report.exit_code

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import enum
 import math
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -34,8 +35,32 @@ from .bounds import depth_interval
 from .spec import OpSpec, TensorInfo
 
 # Largest output one OneHot may allocate; beyond it the run is refused instead of
-# exhausting memory (a depth fed from a Parameter can be anything).
+# exhausting memory (a depth fed from a Parameter can be anything).  On a machine with
+# less memory available, half of what is available is the limit (the output's consumers
+# need room too): NumPy's allocation itself succeeds lazily, and filling an output the
+# machine cannot hold would get the process killed instead of refused.
 MAX_OUTPUT_BYTES = 16 * 2**30
+
+
+def available_memory() -> int | None:
+    """Bytes of memory the system can give without swapping (Linux MemAvailable), or None."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def output_budget() -> int:
+    """The largest OneHot output allowed now: MAX_OUTPUT_BYTES, or half the memory available if less."""
+    available = available_memory()
+    return MAX_OUTPUT_BYTES if available is None else min(MAX_OUTPUT_BYTES, available // 2)
 
 
 class NegativeIndicesMode(enum.Enum):
@@ -142,10 +167,11 @@ def one_hot(
     out_shape = indices.shape[:axis] + (depth,) + indices.shape[axis:]
     dtype = on_value.dtype
     nbytes = math.prod(out_shape) * dtype.itemsize
-    if nbytes > MAX_OUTPUT_BYTES:
+    if nbytes > MAX_OUTPUT_BYTES or nbytes > (budget := output_budget()):
+        limit = MAX_OUTPUT_BYTES if nbytes > MAX_OUTPUT_BYTES else budget
+        what = "allowed" if limit == MAX_OUTPUT_BYTES else "allowed (half the memory available)"
         raise InputError(
-            f"OneHot output {list(out_shape)} of {dtype} needs {nbytes} bytes, more than the "
-            f"{MAX_OUTPUT_BYTES} allowed"
+            f"OneHot output {list(out_shape)} of {dtype} needs {nbytes} bytes, more than the {limit} {what}"
         )
     out = np.empty(out_shape, dtype=dtype)
     # Fill and scatter through an unsigned-integer view of the same width, so float
