@@ -299,6 +299,29 @@ def test_structural_error_names_layer_and_port(kwargs: dict, message: str) -> No
         read_ir_bytes(one_hot_ir(**kwargs), WEIGHTS)
 
 
+# Port declarations OpenVINO's read_model refuses although it never checks them against its inference.
+PORT_ERRORS = {
+    "precision-unknown": (('precision="FP32" names="out"', 'precision="FP99" names="out"'),
+                          r"layer id=4 name='oh' port 4: precision='FP99' is not an element type"),
+    "precision-empty": (('precision="FP32" names="out"', 'precision="" names="out"'),
+                        r"layer id=4 name='oh' port 4: precision='' is not an element type"),
+    "dim-beyond-int64": (('<port id="4" precision="FP32" names="out"/>',
+                          '<port id="4" precision="FP32" names="out"><dim>9223372036854775808</dim></port>'),
+                         r"layer id=4 name='oh' port 4: <dim>9223372036854775808</dim> does not fit in int64"),
+}
+
+
+@pytest.mark.parametrize("case", list(PORT_ERRORS))
+def test_port_declarations_openvino_refuses(case: str, tmp_path: Path) -> None:
+    (old, new), message = PORT_ERRORS[case]
+    xml = one_hot_ir().replace(old.encode(), new.encode())
+    path = write(tmp_path, xml)
+    with pytest.raises(RuntimeError):
+        openvino_reads(path)
+    with pytest.raises(IRError, match=message):
+        read_ir_bytes(xml, WEIGHTS)
+
+
 def test_true_cycle_is_reported() -> None:
     # x -> A -> B -> A: two Convert layers feeding each other, and A also reading x... a loop
     layers = [

@@ -30,6 +30,8 @@ from ..graph import Graph, Node, Port, Source
 from ..types import ElementType, PartialShape
 from . import payload as _payload
 
+_INT64_MAX = 2**63 - 1
+
 _PARSER_OPTIONS = {
     "resolve_entities": False,
     "no_network": True,
@@ -201,9 +203,20 @@ def _read_ports(el: etree._Element | None, where: str) -> tuple[Port, ...]:
                 raise IRError(f"{where} port {port_id}: <dim>{text}</dim> is not an integer") from None
             if value < -1:
                 raise IRError(f"{where} port {port_id}: <dim>{value}</dim> must be >= -1")
+            if value > _INT64_MAX:  # OpenVINO reads dims as int64 and refuses the file
+                raise IRError(f"{where} port {port_id}: <dim>{value}</dim> does not fit in int64")
             dims.append(value)
         names = _split_names(p.get("names", ""))
-        ports.append(Port(port_id, p.get("precision"), tuple(dims), names))
+        precision = p.get("precision")
+        if precision is not None:
+            # Declared precisions are otherwise only compared (ovonehot validate), as OpenVINO never
+            # checks them against its inference; but a name that is no element type, OpenVINO's
+            # read_model refuses ("Unsupported element type").
+            try:
+                ElementType.from_precision(precision)
+            except IRError:
+                raise IRError(f"{where} port {port_id}: precision={precision!r} is not an element type") from None
+        ports.append(Port(port_id, precision, tuple(dims), names))
     return tuple(ports)
 
 
