@@ -149,6 +149,18 @@ def test_corrupted_onehot_dim_is_reported(tmp_path, name):  # type: ignore[no-un
     assert ("output-shape", "onehot") in [(p.code, p.layer) for p in report.errors]
 
 
+def test_corrupted_result_side_dim_names_both_layers(tmp_path, capsys):  # type: ignore[no-untyped-def]
+    """The Result's input port corrupted, the OneHot's own port intact: the edge names both."""
+    xml = save(DYNAMIC["interval-depth"](), tmp_path, "result_side")
+    tree = etree.parse(str(xml))
+    (port,) = tree.getroot().findall("layers/layer[@type='Result']/input/port")
+    port.findall("dim")[0].text = "7"
+    tree.write(str(xml))
+    assert main(["validate", str(xml)]) == 1
+    out = capsys.readouterr().out
+    assert "error edge-shape: " in out and "name='onehot' type=OneHot-opset16 port 4" in out
+
+
 # -- the command line ---------------------------------------------------------------------------------
 @pytest.fixture
 def basic(tmp_path: Path) -> Path:

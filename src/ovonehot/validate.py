@@ -548,7 +548,7 @@ def _edge_problems(graph: Graph, index: int) -> list[Problem]:
     for port, src in zip(node.inputs, graph.sources[index], strict=True):
         producer = graph.nodes[src.node]
         out = producer.outputs[src.output]
-        edge = f"edge from layer id={producer.id} port {out.id}"
+        edge = f"edge from {producer.describe()} port {out.id}"  # both layers named: either may be wrong
         if port.dims != out.dims:
             problems.append(
                 _problem(
