@@ -19,6 +19,7 @@ from . import (
     bitwise,
     convert,
     cumsum,
+    einsum,
     elementwise,
     gather_scatter,
     matmul,
@@ -58,6 +59,7 @@ _MODULES = (
     reduce_norms,
     gather_scatter,
     activations,
+    einsum,
 )
 
 _ALIASES = {"const": "constant"}
