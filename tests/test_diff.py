@@ -188,6 +188,23 @@ def test_known_refusals_are_named(tmp_path: Path, name: str) -> None:
             assert v.verdict is Verdict.PASS
 
 
+@pytest.mark.parametrize("which", ["on", "off"])
+def test_nonconstant_on_or_off_with_i8_indices_is_a_named_refusal(tmp_path: Path, which: str) -> None:
+    # The plugin names the first non-constant value it meets: 'on_value' or, with on constant, 'off_value'.
+    p = opset16.parameter([3], ov.Type.i8, name="idx")
+    v = opset16.parameter([], ov.Type.f32, name="v")
+    on, off = (v, const(0, "f32")) if which == "on" else (const(1, "f32"), v)
+    node = opset1.one_hot(p, const(4, "i64"), on, off, -1)
+    xml = tmp_path / "m.xml"
+    ov.save_model(ov.Model([node.output(0)], [p, v], "m"), str(xml), compress_to_fp16=False)
+    model = load(xml)
+    report = diff_model(model, str(xml), generate_inputs(model, seed=0), ("cpu",))
+    (verdict,) = report.verdicts
+    assert verdict.verdict is Verdict.DEVIATION, report.render()
+    assert {e.code for e in verdict.events} == {"refused-nonconst-values"}
+    assert f"Only const '{which}_value' input is supported" in report.render()
+
+
 def test_negative_depth_at_run_time(tmp_path: Path) -> None:
     p = opset16.parameter([3], ov.Type.i32, name="idx")
     d = opset16.parameter([], ov.Type.i64, name="depth")

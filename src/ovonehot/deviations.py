@@ -94,7 +94,7 @@ KNOWN: dict[str, Deviation] = {
         Deviation("refused-nonconst-values", "cpu",
                   "OneHot whose on/off values are not constants runs on the reference's evaluate, "
                   "which takes only i32/i64 indices: otherwise refused (\"Only const 'on_value' input is "
-                  "supported\")"),
+                  "supported\", or 'off_value')"),
         Deviation("refused-dynamic-rank", "cpu", "dynamic-rank Parameters are refused at compile time"),
         Deviation("refused-scalar-indices", "cpu",
                   "OneHot of scalar indices with a depth unknown at compile time is refused "
@@ -178,10 +178,11 @@ def explain_refusal(model: Model, oracle: str, message: str) -> list[Event]:
         if (oracle == "reference" and idx_type not in REFERENCE_INDEX_TYPES and named
                 and f"with input types ({idx_type}," in message):
             events.append(Event("no-reference-evaluate", i, node.describe(), f"indices are {idx_type}"))
-        if (oracle == "cpu" and "Only const 'on_value' input is supported" in message
-                and infos[2].value is None and idx_type not in REFERENCE_INDEX_TYPES):
-            events.append(Event("refused-nonconst-values", i, node.describe(),
-                                f"on_value is not a constant and indices are {idx_type}"))
+        for port, label in ((2, "on_value"), (3, "off_value")):  # the plugin names the first it meets
+            if (oracle == "cpu" and f"Only const '{label}' input is supported" in message
+                    and infos[port].value is None and idx_type not in REFERENCE_INDEX_TYPES):
+                events.append(Event("refused-nonconst-values", i, node.describe(),
+                                    f"{label} is not a constant and indices are {idx_type}"))
         axis = getattr(inference.plans[i].attrs, "axis", 0)
         if (oracle == "reference" and axis < 0 and not infos[0].shape.rank_is_static
                 and "Invalid axis value" in message and (node.name in message or graph.ir_version == 10)):
