@@ -17,6 +17,7 @@ from . import (
     activations,
     basic,
     bitwise,
+    bucketize,
     convert,
     cumsum,
     einsum,
@@ -25,9 +26,12 @@ from . import (
     matmul,
     movement,
     non_zero,
+    normalization,
     one_hot,
+    pad,
     reduce,
     reduce_norms,
+    roll,
     shape_ops,
     softmax,
     topk,
@@ -60,6 +64,10 @@ _MODULES = (
     gather_scatter,
     activations,
     einsum,
+    pad,
+    roll,
+    bucketize,
+    normalization,
 )
 
 _ALIASES = {"const": "constant"}
