@@ -22,8 +22,11 @@ import pytest
 from graph_builder import GraphBuilder
 from ovcompare import assert_layers_agree, save
 
+from ovonehot import load
 from ovonehot.errors import ValidationError
 from ovonehot.infer import infer
+from ovonehot.ir.reader import read_ir
+from ovonehot.ir.writer import write_ir
 
 ov = pytest.importorskip("openvino")
 from openvino import opset8 as o8
@@ -382,3 +385,43 @@ def test_no_bounds_through_a_decompression_convert(tmp_path, compress, expected)
     report = assert_layers_agree(xml)
     (onehot,) = [layer for layer in report.layers if layer.name == "onehot"]
     assert str(onehot.outputs[0].shape) == f"[3,{expected}]"
+
+
+# name -> (depth builder, its value when run with p0 of 4 elements); saved f16-compressed, the
+# depth goes through a decompression Convert
+THROUGH_DECOMPRESSION: dict[str, tuple[Callable[[Graph], Any], int]] = {
+    "shape-subgraph-times-float": (_through_floats, 6),
+    "float-constant-depth": (lambda g: o.convert(c(5.0, np.float32), "i64"), 5),  # ONNX's float depth
+}
+
+
+@pytest.mark.parametrize("compress", [False, True], ids=["plain", "f16-compressed"])
+@pytest.mark.parametrize("name", THROUGH_DECOMPRESSION)
+def test_loaded_model_outputs_are_what_read_model_reports(tmp_path, name, compress):  # type: ignore[no-untyped-def]
+    # ovonehot.load's Model.outputs, not only validate, stop values at a decompression Convert
+    # (OpenVINO's read_model gives [3,?]); the folded value stays for running.
+    g = Graph()
+    build, depth = THROUGH_DECOMPRESSION[name]
+    xml = save(g.model(build(g)), tmp_path, name, compress_to_fp16=compress)
+    model = load(xml)
+    theirs = [
+        f"{t.get_element_type().get_type_name()}{t.get_partial_shape()}"
+        for t in ov.Core().read_model(str(xml)).outputs
+    ]
+    assert [f"{d.element_type.value}{d.shape}" for d in model.outputs] == theirs
+    assert theirs[0].endswith(",?]") is compress
+    assert any(n.decompression for n in model.graph.nodes) is compress
+    feeds = {d.name: np.zeros(4, np.float32) for d in model.inputs if d.name != "indices"}
+    (out,) = model.run({"indices": np.array([0, 2, 9], np.int64), **feeds}).values()
+    assert out.shape == (3, depth)
+
+
+def test_writer_keeps_the_decompression_mark(tmp_path):  # type: ignore[no-untyped-def]
+    g = Graph()
+    xml = save(
+        g.model(THROUGH_DECOMPRESSION["float-constant-depth"][0](g)), tmp_path, "w", compress_to_fp16=True
+    )
+    graph = load(xml).graph
+    write_ir(graph, tmp_path / "again.xml")
+    assert read_ir(tmp_path / "again.xml") == graph
+    assert sum(n.decompression for n in graph.nodes) == 3  # depth, on and off

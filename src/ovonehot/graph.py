@@ -50,6 +50,10 @@ class Node:
     # A Result layer's ``output_names`` attribute: when present, OpenVINO uses these tensor
     # names for the model output instead of the producer port's ``names``.
     output_names: tuple[str, ...] = ()
+    # The layer's rt_info marks it ``decompression`` (the Convert after an f16-compressed
+    # Const that ``save_model`` inserts): OpenVINO's shape inference passes no value or
+    # bound through it (``could_propagate`` in ``bound_evaluate.cpp``).
+    decompression: bool = False
 
     def attr(self, name: str, default: str | None = None) -> str | None:
         for key, value in self.attrs:

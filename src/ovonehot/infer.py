@@ -73,8 +73,15 @@ def infer(
     graph: Graph,
     plans: Sequence[NodePlan] | None = None,
     shapes: Mapping[str, PartialShape] | None = None,
+    as_read_model: bool = False,
 ) -> Inference:
-    """Infer every node's outputs.  ``shapes`` overrides Parameter shapes by name (a reshape)."""
+    """Infer every node's outputs.  ``shapes`` overrides Parameter shapes by name (a reshape).
+
+    Values fold through every node, as OpenVINO's constant folding does when it compiles.
+    ``as_read_model`` gives what ``read_model`` reports instead: no value or bound passes a
+    Convert marked ``decompression`` (``Node.decompression``), so a depth computed from an
+    f16-compressed constant is ``?`` there (and static once compiled).
+    """
     plans = tuple(plans) if plans is not None else plan(graph)
     overrides = dict(shapes or {})
     outputs: list[tuple[TensorInfo, ...]] = []
@@ -86,6 +93,8 @@ def infer(
             if key is not None:
                 p = NodePlan(node, p.spec, ParameterAttrs(p.attrs.element_type, overrides.pop(key)))
         outs = infer_node(p, ins)
+        if as_read_model and node.decompression:
+            outs = tuple(TensorInfo(t.element_type, t.shape) for t in outs)
         outputs.append(outs)
     if overrides:
         raise InputError(f"--shape names no Parameter: {', '.join(sorted(overrides))}")

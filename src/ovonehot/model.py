@@ -62,6 +62,11 @@ class Model:
                        ElementType.f32 if cast is not None else et, shape)
             for (n, et, shape), cast in zip(params, self._input_casts, strict=True)
         )
+        # Output shapes as read_model reports them (values stop at decompression Converts);
+        # ``inference`` keeps the folded values that running relies on.
+        reported = inference
+        if any(n.decompression for n in graph.nodes):
+            reported = infer(graph, inference.plans, {n.name: s for n, _, s in params}, as_read_model=True)
         self._results = graph.kind_indices("Result")
         self._output_casts: list[ElementType | None] = []
         outputs = []
@@ -70,7 +75,7 @@ class Model:
             result = graph.nodes[r]
             src = graph.sources[r][0]
             producer = graph.nodes[src.node]
-            info = inference.outputs[src.node][src.output]
+            info = reported.outputs[src.node][src.output]
             names = set(result.output_names or producer.outputs[src.output].names)
             et = info.element_type
             if legacy:

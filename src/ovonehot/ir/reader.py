@@ -181,10 +181,12 @@ def _read_layer(el: etree._Element, weights: _Weights) -> Node:
     if len(set(ids)) != len(ids):
         raise IRError(f"{where} type={type_name}-{version}: duplicate port ids {ids}")
     output_names = _split_names(el.get("output_names", ""))
-    node = Node(layer_id, name, type_name, version, attrs, inputs, outputs, output_names=output_names)
+    decompression = el.find("rt_info/attribute[@name='decompression']") is not None
+    node = Node(layer_id, name, type_name, version, attrs, inputs, outputs, output_names=output_names,
+                decompression=decompression)
     if type_name.lower() in ("const", "constant"):
         payload = _read_constant(node, weights)
-        node = Node(layer_id, name, type_name, version, attrs, inputs, outputs, payload, output_names)
+        node = Node(layer_id, name, type_name, version, attrs, inputs, outputs, payload, output_names, decompression)
     return node
 
 

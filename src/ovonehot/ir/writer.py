@@ -11,7 +11,8 @@ them; when an :class:`~ovonehot.infer.Inference` is given, every output port's
 length, any dynamic or interval dim as -1, no ``<dim>`` for a scalar or a dynamic
 rank), and input ports copy the port that feeds them, as OpenVINO serializes.
 The ``<rt_info>`` sections of a file that was read are not kept (ovonehot's Graph
-does not hold them).
+does not hold them), except a ``decompression`` mark (``Node.decompression``), which
+changes what OpenVINO's shape inference finds.
 
 >>> from ovonehot.graph import Graph, Node, Port, Source
 >>> p = Node(0, "x", "Parameter", "opset1", (("shape", "2"), ("element_type", "f32")),
@@ -63,6 +64,9 @@ def to_bytes(graph: Graph, inference: Inference | None = None, version: int | No
             weights.extend(raw)
         if attrs or node.type.lower() in ("parameter", "const", "constant"):
             etree.SubElement(layer, "data", {k: v for k, v in attrs.items()})
+        if node.decompression:
+            rt_info = etree.SubElement(layer, "rt_info")
+            etree.SubElement(rt_info, "attribute", name="decompression", version="0")
         ins, outs = ports[i]
         if ins:
             _write_ports(etree.SubElement(layer, "input"), ins)
