@@ -22,6 +22,7 @@ from . import (
     cumsum,
     einsum,
     elementwise,
+    float_checks,
     gather_scatter,
     matmul,
     movement,
@@ -68,6 +69,7 @@ _MODULES = (
     roll,
     bucketize,
     normalization,
+    float_checks,
 )
 
 _ALIASES = {"const": "constant"}

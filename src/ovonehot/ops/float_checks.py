@@ -1,0 +1,65 @@
+"""IsNaN, IsInf, IsFinite (opset10): the NaN guards of losses over one-hot targets (``F.kl_div``, ``xlogy``).
+
+Each takes a real tensor and gives a boolean tensor of its shape.  IsInf's attributes
+``detect_negative`` and ``detect_positive`` (both default true) choose which infinity
+counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import ValidationError
+from ..graph import Node
+from ..types import ElementType
+from .attrs import bool_attr
+from .numeric import widen
+from .spec import OpSpec, TensorInfo
+from .unary import NoAttrs, parse_no_attrs
+
+
+@dataclass(frozen=True, slots=True)
+class IsInfAttrs:
+    detect_negative: bool = True
+    detect_positive: bool = True
+
+
+def parse_is_inf(node: Node) -> IsInfAttrs:
+    return IsInfAttrs(bool_attr(node, "detect_negative", True), bool_attr(node, "detect_positive", True))
+
+
+def infer_float_check(attrs: object, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    (x,) = inputs
+    if not (x.element_type.is_dynamic or x.element_type.is_real):
+        raise ValidationError(
+            f"The element type of the input tensor must be a floating point number. Got: {x.element_type}"
+        )
+    return [TensorInfo(ElementType.boolean, x.shape)]
+
+
+def evaluate_is_nan(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return [np.isnan(widen(np.asarray(inputs[0])))]
+
+
+def evaluate_is_finite(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return [np.isfinite(widen(np.asarray(inputs[0])))]
+
+
+def evaluate_is_inf(attrs: IsInfAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x = widen(np.asarray(inputs[0]))
+    out = np.zeros(x.shape, bool)
+    if attrs.detect_positive:
+        out |= np.isposinf(x)
+    if attrs.detect_negative:
+        out |= np.isneginf(x)
+    return [out]
+
+
+SPECS = (
+    OpSpec("IsNaN", 10, 10, 1, parse_no_attrs, infer_float_check, evaluate_is_nan),
+    OpSpec("IsInf", 10, 10, 1, parse_is_inf, infer_float_check, evaluate_is_inf),
+    OpSpec("IsFinite", 10, 10, 1, parse_no_attrs, infer_float_check, evaluate_is_finite),
+)
