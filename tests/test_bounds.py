@@ -165,6 +165,41 @@ NAMED: dict[str, tuple[Callable[[Graph], Any], str]] = {
         lambda g: o.maximum(o.reduce_prod(o.subtract(o.shape_of(g.p(D(3, 5))), c(4)), c(0), False), c(0)),
         "..1",
     ),
+    # Equal, and issue 5's ops that OpenVINO bounds (their index inputs known)
+    "equal-may-hold": (
+        lambda g: o.add(o.convert(o.equal(sq(o.shape_of(g.p(D(2, 7)))), c(3)), "i64"), c(2)),
+        "2..3",
+    ),
+    "equal-cannot-hold": (
+        lambda g: o.add(o.convert(o.equal(sq(o.shape_of(g.p(D(2, 7)))), c(9)), "i64"), c(2)),
+        "2",
+    ),
+    "select-of-equal-to-zero": (  # ONNX Reshape's "0 keeps the dim" pattern
+        lambda g: o.select(o.equal(sq(o.shape_of(g.p(D(2, 7)))), c(0)), c(5), sq(o.shape_of(g.p(D(2, 7))))),
+        "2..7",
+    ),
+    "scatter-update": (
+        lambda g: o.gather(o.scatter_update(o.shape_of(g.p(D(2, 7), 3)), c([1]), c([5]), c(0)), c(0), c(0)),
+        "2..7",
+    ),
+    "scatter-update-replaces": (
+        lambda g: o.gather(o.scatter_update(o.shape_of(g.p(D(2, 7), 3)), c([0]), c([5]), c(0)), c(0), c(0)),
+        "5",
+    ),
+    "scatter-nd-update": (
+        lambda g: o.gather(o.scatter_nd_update(o.shape_of(g.p(D(2, 7), 3)), c([[1]]), c([5])), c(0), c(0)),
+        "2..7",
+    ),
+    "scatter-elements-update": (
+        lambda g: o.gather(
+            o.scatter_elements_update(o.shape_of(g.p(D(2, 7), 3)), c([1]), c([5]), c(0)), c(0), c(0)
+        ),
+        "2..7",
+    ),
+    "pad": (
+        lambda g: o.gather(o.pad(o.shape_of(g.p(D(2, 7), 3)), c([1]), c([0]), "constant", c(0)), c(1), c(0)),
+        "2..7",
+    ),
     # exact values OpenVINO takes from the lower-bound evaluator, where an input is its type's max
     # (ReduceMin of the empty shape of a scalar is int max)
     "convert-keeps-a-max-value": (

@@ -15,10 +15,13 @@ none either.  Each op type has its own rule, keyed below by OpenVINO's type name
   unbounded); i32 output clamps at 2**31-1;
 * "default" ops (``Concat``, ``Gather``, ``Squeeze``, ``Unsqueeze``, ``Reshape``,
   ``ReduceMax``, ``ReduceMin``, ``StridedSlice``, ``Slice``, ``Transpose``, ``Tile``,
-  ``Broadcast``, ``Split``, ``VariadicSplit``, ``Select``, ``Clamp``): the kernel run
-  once on the lower and once on the upper bounds, provided the op's index-like inputs
-  (and Select's condition) are known exactly (StridedSlice accepts unknown begin/end
-  entries its masks ignore);
+  ``Broadcast``, ``Split``, ``VariadicSplit``, ``Select``, ``Clamp``, ``ScatterUpdate``,
+  ``ScatterNDUpdate``, ``ScatterElementsUpdate``, ``Pad``): the kernel run once on the
+  lower and once on the upper bounds, provided the op's index-like inputs (and Select's
+  condition) are known exactly (StridedSlice accepts unknown begin/end entries its masks
+  ignore);
+* ``Equal``: lower true where all four bounds are one value, upper true where the two
+  intervals intersect (so ``Select(Equal(dim, 0), ..)`` keeps a bounded dim's bounds);
 * ``Abs``: min and max of the kernel on both bounds; ``Mod``: OpenVINO's own interval
   estimate (``reference::func::mod_interval``), integers only;
 * ``Convert``: converted bounds, with "unbounded" staying unbounded unless either type
@@ -356,6 +359,25 @@ def _mod(
     return [(lower, upper)]
 
 
+def _equal(
+    spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
+) -> list[Bounds | None]:
+    """``Equal::evaluate_lower/upper``: true for sure only where all four bounds are one value,
+    possibly true where the two intervals intersect.  (No other comparison has bounds.)"""
+    a, b = bounds_of(ins[0]), bounds_of(ins[1])
+    if a is None or b is None:
+        return [None]
+    if is_exact(ins[0]) and is_exact(ins[1]):
+        return _default_bounds(spec, attrs, ins, 1)
+    (a_lo, a_up), (b_lo, b_up) = a, b
+    try:
+        lower = (a_lo == a_up) & (a_up == b_lo) & (b_lo == b_up)
+        upper = (a_lo <= b_up) & (b_lo <= a_up)
+    except ValueError:  # shapes that do not broadcast: OpenVINO refused the layer already
+        return [None]
+    return [(np.asarray(lower), np.asarray(upper))]
+
+
 _ARITHMETIC = ("Add", "Subtract", "Multiply", "Maximum", "Minimum", "FloorMod", "Power", "SquaredDifference")
 
 RULES: dict[str, Rule] = {
@@ -381,6 +403,12 @@ RULES: dict[str, Rule] = {
     "VariadicSplit": _default((1, 2)),
     "Select": _default((0,)),
     "Slice": _default((1, 2, 3, 4)),
+    "Equal": _equal,
+    # issue 5's ops whose OpenVINO classes bound their data (indices, axes, pads known)
+    "ScatterUpdate": _default((1, 3)),
+    "ScatterNDUpdate": _default((1,)),
+    "ScatterElementsUpdate": _default((1,)),
+    "Pad": _default((1, 2)),
     **{name: _interval for name in _ARITHMETIC},
 }
 
