@@ -205,6 +205,43 @@ def test_nonconstant_on_or_off_with_i8_indices_is_a_named_refusal(tmp_path: Path
     assert f"Only const '{which}_value' input is supported" in report.render()
 
 
+@pytest.mark.parametrize("dst", ["u8", "i32"])
+def test_cpu_convert_from_f8_with_dynamic_shape_is_not_saturating(tmp_path: Path, dst: str) -> None:
+    # From f32/f16/bf16 of dynamic shape a float -> int Convert saturates on the CPU (inf -> 255); from
+    # f8 it goes through int32 as the reference does (inf -> 0): only the index wrap is left to explain.
+    p = opset16.parameter([-1], ov.Type.i64, name="idx")
+    def f8e5m2(bits: int) -> object:  # opset16.constant refuses inf for f8e5m2: the raw bits instead
+        tensor = ov.Tensor(ov.Type.f8e5m2, [])
+        np.asarray(tensor.data).reshape(-1).view(np.uint8)[:] = bits
+        return ov.op.Constant(tensor)
+
+    node = opset16.one_hot(p, const(3, "i64"), f8e5m2(0x3C), f8e5m2(0x7C), -1)  # on 1.0, off inf
+    node.output(0).get_tensor().set_names({"out"})
+    conv = opset16.convert(node, dst)
+    conv.output(0).get_tensor().set_names({"conv"})
+    xml = tmp_path / "m.xml"
+    ov.save_model(ov.Model([node.output(0), conv.output(0)], [p], "m"), str(xml), compress_to_fp16=False)
+    inputs = {"idx": np.array([2**32 + 1, 0, -1], np.int64)}
+    report = diff_model(load(xml), str(xml), inputs, ("cpu",))
+    for v in report.verdicts:
+        assert v.verdict is Verdict.DEVIATION, report.render()
+        assert {e.code for e in v.events} == {"int32-wrap"}
+
+
+def test_cpu_convert_from_f8e8m0_to_int_is_a_named_refusal(tmp_path: Path) -> None:
+    p = opset16.parameter([4], ov.Type.f8e8m0, name="x")
+    idx = opset16.convert(opset16.convert(p, "i32"), "i64")
+    node = opset16.one_hot(idx, const(4, "i64"), const(1, "f32"), const(0, "f32"), -1)
+    xml = tmp_path / "m.xml"
+    ov.save_model(ov.Model([node.output(0)], [p], "m"), str(xml), compress_to_fp16=False)
+    model = load(xml)
+    report = diff_model(model, str(xml), generate_inputs(model, seed=0), ("cpu",))
+    (v,) = report.verdicts
+    assert v.verdict is Verdict.DEVIATION, report.render()
+    assert {e.code for e in v.events} == {"refused-convert-type"}
+    assert "Convert f8e8m0 -> i32" in report.render()
+
+
 def test_negative_depth_at_run_time(tmp_path: Path) -> None:
     p = opset16.parameter([3], ov.Type.i32, name="idx")
     d = opset16.parameter([], ov.Type.i64, name="depth")
