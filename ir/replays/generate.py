@@ -120,6 +120,13 @@ def uninitialized_rank7_eltwise() -> Built:
     return ov.Model([out], [p], "m"), {"x": x}
 
 
+def f8_to_boolean_empty() -> Built:
+    p = opset16.parameter([-1], T.i32, name="indices")
+    hot = one_hot(p, const(3, T.i64), const(1.0, T.f8e4m3), const(0.0, T.f8e4m3))
+    out = opset16.convert(hot, T.boolean)
+    return ov.Model([out], [p], "m"), {"indices": np.array([0, 2, 5, -1], np.int32)}
+
+
 FINDINGS: dict[str, Callable[[], Built]] = {
     "cpu-int32-wrap-i64-indices": wrap_i64_indices,
     "cpu-int32-saturation-i64-values": saturate_i64_values,
@@ -133,6 +140,7 @@ FINDINGS: dict[str, Callable[[], Built]] = {
     "reference-negative-axis-dynamic-rank": negative_axis_dynamic_rank,
     "cpu-negative-depth-not-run": negative_depth_not_run,
     "cpu-uninitialized-rank7-eltwise": uninitialized_rank7_eltwise,
+    "cpu-f8-to-boolean-empty-output": f8_to_boolean_empty,
 }
 
 

@@ -36,6 +36,8 @@ from .errors import Error, OpenVINOError, UsageError
 from .infer import NodePlan
 from .model import Model
 from .ops.one_hot import OneHotAttrs
+from .oracle_process import IsolatedOracle
+from .oracle_process import shared as shared_oracle
 
 ORACLES = ("reference", "cpu")
 # Computed (non-copy) float outputs default to this tolerance; copies are exact.
@@ -260,11 +262,15 @@ def diff_model(
     generated: bool = False,
     strict: bool = False,
     locate: bool = True,
+    isolate: bool = False,
 ) -> DiffReport:
     """Compare ``model`` (ovonehot) with each oracle on ``inputs``; see the module docstring.
 
     ovonehot's side runs ``model.inference.plans`` (so a model whose plans carry a
-    deliberately wrong kernel is judged like any other: tests do that).
+    deliberately wrong kernel is judged like any other: tests do that).  With
+    ``isolate``, OpenVINO runs in a child process (:func:`ovonehot.oracle_process.shared`),
+    so a crash inside it is reported as that oracle's failure instead of killing
+    this process.
     """
     for oracle in oracles:
         if oracle not in ORACLES:
@@ -281,7 +287,7 @@ def diff_model(
         if _resource_refusal(exc):
             raise
         ours_error = str(exc)
-    ctx = _Context(model, xml_path, bin_path, inputs, tolerances, ours_error)
+    ctx = _Context(model, xml_path, bin_path, inputs, tolerances, ours_error, shared_oracle() if isolate else None)
     verdicts: list[OutputVerdict] = []
     runs = [ctx.run(oracle) for oracle in oracles]  # all first: each may arbitrate another
     for run in runs:
@@ -300,8 +306,10 @@ class _Context:
     """Lazily computed oracle runs and simulations shared by the verdicts of one diff."""
 
     def __init__(self, model: Model, xml: str, bin_path: str | None, inputs: dict[str, np.ndarray],
-                 tolerances: Tolerances, ours_error: str | None = None) -> None:
+                 tolerances: Tolerances, ours_error: str | None = None,
+                 isolated: IsolatedOracle | None = None) -> None:
         self.model, self.xml, self.bin, self.inputs = model, xml, bin_path, inputs
+        self.isolated = isolated
         self.tolerances = tolerances
         self.ours_error = ours_error
         self.runs: dict[str, OracleRun] = {}
@@ -316,11 +324,16 @@ class _Context:
                                                             f"({self.ours_error})")
                 return self.runs[oracle]
             try:
-                outs = openvino_oracle.run(oracle, self.xml, self.inputs, self.bin)
+                outs = self._oracle(oracle)
                 self.runs[oracle] = OracleRun(oracle, dict(outs))
             except OpenVINOError as exc:
                 self.runs[oracle] = OracleRun(oracle, None, str(exc))
         return self.runs[oracle]
+
+    def _oracle(self, oracle: str, keep_intermediates: bool = False) -> openvino_oracle.OracleOutputs:
+        if self.isolated is not None:
+            return self.isolated.run(oracle, self.xml, self.inputs, self.bin, keep_intermediates)
+        return openvino_oracle.run(oracle, self.xml, self.inputs, self.bin, keep_intermediates)
 
     def simulation(self, oracle: str) -> Simulation | None:
         if oracle not in self._sims:
@@ -428,7 +441,7 @@ class _Context:
         runs = [first[name]]
         for _ in range(2):
             try:
-                runs.append(openvino_oracle.cpu_run(self.xml, self.inputs, self.bin)[name])
+                runs.append(self._oracle("cpu")[name])
             except (OpenVINOError, KeyError):
                 return None
         if any(r.shape != predicted.shape or r.dtype != predicted.dtype for r in runs):
@@ -524,7 +537,7 @@ class _Context:
             return self._located[oracle]
         result = ""
         try:
-            theirs = openvino_oracle.run(oracle, self.xml, self.inputs, self.bin, keep_intermediates=True)
+            theirs = self._oracle(oracle, keep_intermediates=True)
             mine = _intermediates(self.model, self.inputs)
         except Error:
             self._located[oracle] = ""

@@ -103,8 +103,9 @@ def diff_command(args: argparse.Namespace) -> int:
         else:
             inputs = generate_inputs(model, args.seed, shapes)
             seed, generated = args.seed, True
+    # OpenVINO runs in a child process: a crash inside it is reported, not the end of the command.
     report = diff_model(model, xml, inputs, oracles, tolerances, bin_path, seed=seed, generated=generated,
-                        strict=strict)
+                        strict=strict, isolate=True)
     print(report.render())
     if replay is not None:
         for line in _replay.reproduced(replay, report):
