@@ -13,7 +13,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 import pytest
-from ovref import C, P, assert_inferred, build, compare_op, export, infer_shapes
+from ovref import C, P, assert_inferred, assert_same, build, compare_op, export, infer_shapes
 
 import ovonehot
 from ovonehot import openvino_oracle
@@ -190,3 +190,14 @@ def test_subnormals_are_finite(tmp_path):  # type: ignore[no-untyped-def]
     np.testing.assert_array_equal(ours, [True, True, True, True])
     compiled = ov.Core().compile_model(ov.Model([node], params), "CPU", openvino_oracle.CPU_CONFIG)
     assert not np.array(compiled([x])[0])[:3].any(), "the CPU plugin's IsFinite bug is fixed: update the docs"
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.bool_, BF16], ids=str)
+def test_identity_copies_its_input(tmp_path, dtype):  # type: ignore[no-untyped-def]
+    # No core evaluate for Identity-16: OpenVINO's inferred type/shape are compared, the value
+    # is the spec's (a copy of the input).
+    opset16 = pytest.importorskip("openvino.opset16")
+    x = np.arange(6).reshape(2, 3).astype(dtype)
+    outcome = compare_op(tmp_path, opset16.identity, [P(x)], evaluate=False)
+    assert outcome.ours is not None
+    assert_same(outcome.ours[0], x)

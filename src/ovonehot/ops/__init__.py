@@ -24,6 +24,7 @@ from . import (
     elementwise,
     float_checks,
     gather_scatter,
+    identity,
     matmul,
     movement,
     non_zero,
@@ -70,6 +71,7 @@ _MODULES = (
     bucketize,
     normalization,
     float_checks,
+    identity,
 )
 
 _ALIASES = {"const": "constant"}
