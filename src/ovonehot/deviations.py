@@ -85,6 +85,9 @@ KNOWN: dict[str, Deviation] = {
         Deviation("float-convert-saturates", "cpu",
                   "a Convert from a float to an integer saturates when the source is f64 or has a dynamic "
                   "shape (-2.5 -> u8 gives 0; the reference wraps through int32 and gives 254)"),
+        Deviation("divide-truncates", "cpu",
+                  "an integer Divide with m_pythondiv=true (floor division, the default; PyTorch's and "
+                  "ONNX's integer Div become it) truncates toward zero: -7 / 2 gives -3, not -4"),
         Deviation("bf16-nearest-even", "cpu",
                   "at run time f32 -> bf16 rounds to nearest even; OpenVINO's reference (and constant "
                   "folding) rounds up only when the kept last bit is odd"),
@@ -455,6 +458,9 @@ def _evaluate(inference: Inference, feeds: Mapping[int, np.ndarray], folded: Map
             if plan.node.type.lower() == "convert" and outs[0].dtype == ElementType.bf16.numpy_dtype \
                     and args[0].dtype == np.float32:
                 outs = [_bf16_nearest_even(i, plan.node, args[0], outs[0], events)]
+            elif plan.node.type.lower() == "divide" and outs[0].dtype.kind in "iu" \
+                    and getattr(plan.attrs, "pythondiv", False):
+                outs = [_truncating_divide(i, plan.node, args, outs[0], events)]
             elif plan.node.type.lower() == "convert" and outs[0].dtype.kind in "iu" \
                     and original.input_infos(i)[0].element_type in SATURATING_FLOAT_SOURCES \
                     and (original.input_infos(i)[0].element_type is ElementType.f64
@@ -477,6 +483,21 @@ def _saturating_from_float(i: int, node: Node, x: np.ndarray, reference: np.ndar
     n, detail = _changed(reference, out)
     if n:
         events.append(Event("float-convert-saturates", i, node.describe(), detail))
+    return out
+
+
+def _truncating_divide(i: int, node: Node, args: Sequence[np.ndarray], reference: np.ndarray,
+                       events: list[Event]) -> np.ndarray:
+    """The CPU plugin ignores ``m_pythondiv`` on integers: C's ``/``, truncating toward zero."""
+    a, b = np.broadcast_arrays(*(np.asarray(x) for x in args))
+    if a.dtype.kind == "u" or not a.size:
+        return reference
+    with np.errstate(all="ignore"):
+        q = np.floor_divide(a, b)
+        out = np.where((np.remainder(a, b) != 0) & ((a < 0) != (b < 0)), q + 1, q).astype(reference.dtype)
+    n, detail = _changed(reference, out)
+    if n:
+        events.append(Event("divide-truncates", i, node.describe(), detail))
     return out
 
 
