@@ -21,6 +21,7 @@ from ovonehot import openvino_oracle
 ov = pytest.importorskip("openvino")
 ops = pytest.importorskip("openvino.opset15")
 opset2 = pytest.importorskip("openvino.opset2")
+opset9 = pytest.importorskip("openvino.opset9")
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 FLOATS = [np.float32, np.float16, BF16]
@@ -71,6 +72,7 @@ UNARY = {
     "Mish": (ops.mish, FLOATS, 2),
     "Round-even": (lambda x: ops.round(x, "half_to_even"), [*FLOATS, np.int32, np.int64, np.uint8], 0),
     "Round-away": (lambda x: ops.round(x, "half_away_from_zero"), [*FLOATS, np.int32, np.int64], 0),
+    "SoftSign": (opset9.softsign, [np.float32], 0),  # the only type its evaluate takes
 }
 UNARY_CASES = [
     pytest.param(name, dt, id=f"{name}-{np.dtype(dt).name}")
@@ -124,9 +126,21 @@ CPU_RTOL = 2e-6
 CPU_ATOL = 1e-6  # Gelu's far negative tail (|y| < 1e-6) differs relatively in the CPU's erf
 
 
-@pytest.mark.parametrize("name", ["Gelu-2", "Elu"])
+CPU_ONLY = {
+    "Gelu-2": opset2.gelu,
+    "Elu": lambda x: ops.elu(x, 0.7),
+    "HardSigmoid": lambda x: ops.hard_sigmoid(
+        x, ops.constant(np.float32(0.2)), ops.constant(np.float32(0.5))
+    ),
+    "Selu": lambda x: ops.selu(
+        x, ops.constant(np.array([1.67], np.float32)), ops.constant(np.array([1.05], np.float32))
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(CPU_ONLY))
 def test_cpu_only_ops_match_cpu(tmp_path, name):  # type: ignore[no-untyped-def]
-    factory = opset2.gelu if name == "Gelu-2" else (lambda x: ops.elu(x, 0.7))
+    factory = CPU_ONLY[name]
     x = np.concatenate([np.linspace(-9, 9, 91), [0.0, -0.0, 1e-30, -1e-30]]).astype(np.float32)
     node, params = build(factory, [P(x)])
     model = export(tmp_path, node, params)

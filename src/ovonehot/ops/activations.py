@@ -1,7 +1,7 @@
 """More element-wise ops real exports put around OneHot: trigonometry, rounding and activations.
 
 Sin, Cos, Tan, Atan (opset1), Round-5, SoftPlus-4, Gelu-2/7, Swish-4, Elu-1, HSigmoid-5,
-HSwish-4, Mish-4 and PRelu-1: positional encodings (``torch.sin``), ``torch.round`` before
+HSwish-4, Mish-4, PRelu-1, HardSigmoid-1, Selu-1 and SoftSign-9 (ONNX's activations): positional encodings (``torch.sin``), ``torch.round`` before
 an ``F.one_hot``, GELU/SiLU/ELU/Mish layers of small models that embed one-hot inputs,
 ``F.leaky_relu`` (PRelu with a constant slope).
 
@@ -280,6 +280,46 @@ def evaluate_prelu(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndar
     return [narrow(np.asarray(out).astype(wx.dtype), x.dtype).reshape(x.shape)]
 
 
+# -- HardSigmoid-1, Selu-1 (scalar parameters as inputs), SoftSign-9 ----------------------------
+def infer_parametrized(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    x = inputs[0]
+    (out,) = infer_real_unary(attrs, [x])
+    for k, p in enumerate(inputs[1:], start=1):
+        if x.element_type.merge(p.element_type) is None:
+            raise ValidationError(
+                f"The element type of input {k} ({p.element_type}) must match the data's ({x.element_type})"
+            )
+        if p.shape.rank_is_static and p.shape.is_static and math.prod(p.shape.to_shape()) != 1:
+            raise ValidationError(f"Input {k} must be a scalar or hold one element. Got: {p.shape}")
+    return [out]
+
+
+def _scalar(a: np.ndarray, w: np.ndarray) -> np.floating:
+    return widen(np.asarray(a)).astype(w.dtype).reshape(-1)[0]
+
+
+def evaluate_hard_sigmoid(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    # max(0, min(1, alpha * x + beta)) in the working type
+    def fn(w: np.ndarray) -> np.ndarray:
+        t = w.dtype.type
+        return np.maximum(t(0), np.minimum(t(1), _scalar(inputs[1], w) * w + _scalar(inputs[2], w)))
+
+    return _in_working_type(fn)(attrs, inputs[:1])
+
+
+def evaluate_selu(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    # x > 0 ? lambda * x : alpha * lambda * (exp(x) - 1), in the working type
+    def fn(w: np.ndarray) -> np.ndarray:
+        alpha, lam = _scalar(inputs[1], w), _scalar(inputs[2], w)
+        return np.where(w > 0, lam * w, alpha * lam * (_libm("exp", w) - w.dtype.type(1)))
+
+    return _in_working_type(fn)(attrs, inputs[:1])
+
+
+def _softsign(w: np.ndarray) -> np.ndarray:
+    return w / (w.dtype.type(1) + np.abs(w))
+
+
 SPECS = (
     OpSpec("Sin", 0, 1, 1, parse_no_attrs, infer_unary, _f64_then_round(np.sin, np.trunc)),
     OpSpec("Cos", 0, 1, 1, parse_no_attrs, infer_unary, _f64_then_round(np.cos)),
@@ -303,4 +343,7 @@ SPECS = (
     OpSpec("HSwish", 4, 4, 1, parse_no_attrs, infer_real_unary, _in_working_type(_hswish)),
     OpSpec("Mish", 4, 4, 1, parse_no_attrs, infer_real_unary, _in_working_type(_mish)),
     OpSpec("PRelu", 0, 1, 2, parse_no_attrs, infer_prelu, evaluate_prelu),
+    OpSpec("HardSigmoid", 0, 1, 3, parse_no_attrs, infer_parametrized, evaluate_hard_sigmoid),
+    OpSpec("Selu", 0, 1, 3, parse_no_attrs, infer_parametrized, evaluate_selu),
+    OpSpec("SoftSign", 9, 9, 1, parse_no_attrs, infer_real_unary, _in_working_type(_softsign)),
 )
