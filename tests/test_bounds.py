@@ -27,6 +27,8 @@ from ovonehot.errors import ValidationError
 from ovonehot.infer import infer
 from ovonehot.ir.reader import read_ir
 from ovonehot.ir.writer import write_ir
+from ovonehot.types import PartialShape
+from ovonehot.validate import validate
 
 ov = pytest.importorskip("openvino")
 from openvino import opset8 as o8
@@ -460,3 +462,34 @@ def test_writer_keeps_the_decompression_mark(tmp_path):  # type: ignore[no-untyp
     write_ir(graph, tmp_path / "again.xml")
     assert read_ir(tmp_path / "again.xml") == graph
     assert sum(n.decompression for n in graph.nodes) == 3  # depth, on and off
+
+
+# -- a value OpenVINO cannot compute refuses only the layer that reads it ---------------------------
+def _shrunk_out_of_range(x_shape: list[Any], read: bool) -> Any:
+    """StridedSlice shrinking index 3 of ShapeOf(x): fine for x of rank 4, throws for rank 2;
+    ``read``: a Reshape takes it as its pattern."""
+    x = o.parameter(x_shape, ov.Type.f32, name="x")
+    picked = o.strided_slice(o.shape_of(x), c([3]), c([4]), c([1]), [0], [0], [], [1], name="picked")
+    if not read:
+        return ov.Model([picked], [x], "lazy")
+    data = o.parameter([4], ov.Type.f32, name="data")
+    return ov.Model([o.reshape(data, o.unsqueeze(picked, c(0)), False)], [x, data], "lazy")
+
+
+@pytest.mark.parametrize("x_shape", [[2, 3], [D(2, 3), 3]], ids=["static", "interval"])
+def test_a_value_nobody_reads_is_not_computed(tmp_path, x_shape):  # type: ignore[no-untyped-def]
+    xml = save(_shrunk_out_of_range(x_shape, read=False), tmp_path, "unread")
+    assert assert_layers_agree(xml).exit_code == 0  # OpenVINO reads it; so must validate
+
+
+@pytest.mark.parametrize("new_x", ["[4,6]", "[4..6,6]"], ids=["static", "interval"])
+def test_a_value_read_by_a_reshape_refuses_the_reshape(tmp_path, new_x):  # type: ignore[no-untyped-def]
+    xml = save(_shrunk_out_of_range([2, 5, 1, 4], read=True), tmp_path, "read")
+    model = ov.Core().read_model(str(xml))
+    with pytest.raises(RuntimeError, match="begin >= "):
+        model.reshape({"x": ov.PartialShape(new_x)})
+    report = validate(xml, shapes={"x": PartialShape.parse(new_x)})
+    assert report.exit_code == 1
+    (problem,) = report.errors
+    assert problem.code == "inference-failed" and problem.layer.startswith("Reshape")
+    assert "StridedSlice shrinks axis 0 of size 2 at index 3" in problem.message

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import Error, InputError, IRError, UnsupportedError, ValidationError
+from .errors import Error, InputError, IRError, UnsupportedError
 from .graph import Graph, Node
 from .ops import OpSpec, TensorInfo, resolve, supported_names, unsupported_types
 from .ops.basic import ParameterAttrs
@@ -130,8 +130,8 @@ def _fold(p: NodePlan, ins: Sequence[TensorInfo], outs: tuple[TensorInfo, ...]) 
     assert p.spec.evaluate is not None
     try:
         values = p.spec.evaluate(p.attrs, [t.value for t in ins])  # type: ignore[misc]
-    except Error as exc:
-        raise ValidationError(f"{p.node.describe()}: {exc}") from None
+    except Error as exc:  # OpenVINO throws only when a layer reads this value: see TensorInfo.error
+        return tuple(TensorInfo(t.element_type, t.shape, error=f"{p.node.describe()}: {exc}") for t in outs)
     return tuple(
         TensorInfo(t.element_type, t.shape, value=np.asarray(v)) for t, v in zip(outs, values, strict=True)
     )

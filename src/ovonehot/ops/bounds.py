@@ -62,7 +62,12 @@ Rule = Callable[[OpSpec, Any, Sequence[TensorInfo], Sequence[TensorInfo]], list[
 
 # -- reading bounds -----------------------------------------------------------------------
 def bounds_of(info: TensorInfo) -> Bounds | None:
-    """(lower, upper) of a tensor: its value twice when known, else its bounds, else None."""
+    """(lower, upper) of a tensor: its value twice when known, else its bounds, else None.
+
+    Raises ValidationError when computing the value throws in OpenVINO (``info.error``).
+    """
+    if info.error is not None:
+        raise ValidationError(f"computing this input's value fails: {info.error}")
     if info.value is not None:
         v = np.asarray(info.value)
         return v, v
@@ -163,6 +168,12 @@ def _strided_slice(
         return [None]
     if len(ins) > 3 and not is_exact(ins[3]):
         return [None]
+    pairs = [bounds_of(t) for t in ins]
+    if spec.evaluate is not None and all(p is not None for p in pairs):
+        try:  # the slice plan's checks (a shrunk index out of range) throw in OpenVINO's bound
+            spec.evaluate(attrs, [p[0] for p in pairs if p is not None])  # evaluation too
+        except Error as exc:
+            raise ValidationError(str(exc)) from None
     return _default_bounds(spec, attrs, ins, 1)
 
 
@@ -462,6 +473,11 @@ def propagate(
     outs = tuple(outs)
     if not outs:
         return outs
+    failed = _failed_input(spec, ins)
+    if failed is not None:
+        return tuple(TensorInfo(o.element_type, o.shape, error=failed) for o in outs)
+    if any(o.error is not None for o in outs):  # folding threw already
+        return outs
     if not ov_evaluates(spec.type, [t.element_type for t in ins]):
         return tuple(TensorInfo(o.element_type, o.shape) for o in outs)
     if spec.type in LOWER_IS_VALUE and ins and all(is_exact(t) for t in ins):
@@ -475,8 +491,25 @@ def propagate(
         return outs  # a Parameter's value somewhere upstream: OpenVINO's could_propagate fails
     if any(o.element_type.numpy_dtype is None or o.element_type in (ElementType.string,) for o in outs):
         return outs
-    results = rule(spec, attrs, ins, outs)
+    try:
+        results = rule(spec, attrs, ins, outs)
+    except ValidationError as exc:  # thrown only when a layer reads the value: TensorInfo.error
+        return tuple(TensorInfo(o.element_type, o.shape, error=str(exc)) for o in outs)
     return tuple(_attach(o, r) for o, r in zip(outs, results, strict=True))
+
+
+def _failed_input(spec: OpSpec, ins: Sequence[TensorInfo]) -> str | None:
+    """The error an output inherits: evaluating it evaluates a failing input first.
+
+    Not through ShapeOf (it reads only the shape), and not where another input's value
+    is unknowable (a Parameter upstream: OpenVINO's ``could_propagate`` gives up first).
+    """
+    errors = [t.error for t in ins if t.error is not None]
+    if not errors or spec.type == "ShapeOf":
+        return None
+    if any(t.error is None and t.value is None and (t.lower is None or t.upper is None) for t in ins):
+        return None
+    return errors[0]
 
 
 # OpenVINO evaluates a node whose inputs are all exact with its *lower* bound evaluator and

@@ -98,10 +98,19 @@ def dim_from_bounds(lo: int, hi: int) -> Dimension:
 
 # -- known inputs -----------------------------------------------------------------------
 def known_ints(info: TensorInfo) -> list[int] | None:
-    """The input's value as Python ints (OpenVINO's ``get_input_const_data_as<int64_t>``)."""
+    """The input's value as Python ints (OpenVINO's ``get_input_const_data_as<int64_t>``).
+
+    Raises ValidationError when computing the value throws in OpenVINO (``info.error``).
+    """
+    _check_computable(info)
     if info.value is None:
         return None
     return [_as_int(v) for v in np.asarray(info.value).reshape(-1)]
+
+
+def _check_computable(info: TensorInfo) -> None:
+    if info.error is not None:
+        raise ValidationError(f"computing this input's value fails: {info.error}")
 
 
 def _as_int(v: object) -> int:
@@ -119,6 +128,7 @@ def input_bounds(info: TensorInfo) -> list[tuple[int, int]] | None:
     OpenVINO's ``get_input_bounds<..., int64_t>``: a value equal to the type's max
     (min) becomes int64 max (min), so an i32 "unbounded" reads as unbounded.
     """
+    _check_computable(info)
     if info.value is not None:
         lows = highs = np.asarray(info.value).reshape(-1)
     elif info.lower is not None and info.upper is not None:

@@ -24,7 +24,9 @@ class TensorInfo:
     ``value`` is the tensor's value when it is known before running (a Constant, or
     anything folded from constants); ``lower``/``upper`` are element-wise bounds of an
     integer tensor whose value is not known exactly (OpenVINO's bound propagation),
-    ``None`` when unknown.
+    ``None`` when unknown.  ``error`` says why computing the value throws in OpenVINO (a
+    StridedSlice shrinking an axis out of range): OpenVINO computes values lazily, so
+    only a layer that reads this value (a Reshape pattern, a OneHot depth) is refused.
     """
 
     element_type: ElementType
@@ -32,6 +34,7 @@ class TensorInfo:
     value: np.ndarray | None = field(default=None, compare=False)
     lower: np.ndarray | None = field(default=None, compare=False)
     upper: np.ndarray | None = field(default=None, compare=False)
+    error: str | None = field(default=None, compare=False)
 
 
 InferFn = Callable[[Any, Sequence[TensorInfo]], Sequence[TensorInfo]]
