@@ -19,6 +19,7 @@ from . import (
     bitwise,
     bucketize,
     convert,
+    convolution,
     cumsum,
     einsum,
     elementwise,
@@ -31,6 +32,7 @@ from . import (
     normalization,
     one_hot,
     pad,
+    pooling,
     reduce,
     reduce_norms,
     roll,
@@ -72,6 +74,8 @@ _MODULES = (
     normalization,
     float_checks,
     identity,
+    convolution,
+    pooling,
 )
 
 _ALIASES = {"const": "constant"}
