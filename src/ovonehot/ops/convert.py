@@ -6,8 +6,10 @@ Rules (checked against ``Node.evaluate`` of OpenVINO 2026.4 on x86-64):
   * float -> integer truncates toward zero.  Out-of-range and NaN values follow
     the x86 conversion OpenVINO compiles to: through int32 for targets of 32 bits
     or fewer (NaN/out of range -> INT32_MIN, then wrapped), through int64 for
-    i64/u64.  OpenVINO's u32 results for NaN/inf are not reproducible from the
-    code and are left undefined here (the differential tests exclude them);
+    i64 and for u32 from f16/bf16/f64/f8.  u64 (from any float) and u32 from f32
+    use the compiler's unsigned sequence: a value >= 2**(n-1) is shifted down by
+    it, converted as signed and its top bit flipped back, so +inf and values
+    >= 2**n give 0 while NaN, -inf and large negatives give 2**(n-1);
   * i32 -> f16 saturates at +-65504; other integers overflow f16 to inf;
   * float -> float rounds to nearest even, overflow to inf (NumPy/ml_dtypes), except
     to bf16, where OpenVINO rounds its own way (``f32_to_bf16``).
@@ -91,7 +93,10 @@ def convert_array(x: np.ndarray, to: ElementType) -> np.ndarray:
 
 
 _SUB_BYTE_UINT8 = (ElementType.u1, ElementType.u3, ElementType.u6)
-_QUIET_BIT: dict[ElementType, np.unsignedinteger] = {ElementType.f32: np.uint32(1 << 22), ElementType.f64: np.uint64(1 << 51)}
+_QUIET_BIT: dict[ElementType, np.unsignedinteger] = {
+    ElementType.f32: np.uint32(1 << 22),
+    ElementType.f64: np.uint64(1 << 51),
+}
 
 
 def f32_to_bf16(x: np.ndarray) -> np.ndarray:
@@ -117,6 +122,8 @@ def _is_float(dtype: np.dtype) -> bool:
 def _float_to_int(x: np.ndarray, to: ElementType) -> np.ndarray:
     f = x.astype(np.float64)
     truncated = np.trunc(f)
+    if to is ElementType.u64 or (to is ElementType.u32 and x.dtype == np.float32):
+        return _unsigned_via_signed(truncated, to.bitwidth)
     if to.bitwidth <= 32 and to is not ElementType.u32:
         ok = (truncated >= -(2.0**31)) & (truncated < 2.0**31)
         via = np.where(ok, truncated, 0).astype(np.int32)
@@ -126,13 +133,22 @@ def _float_to_int(x: np.ndarray, to: ElementType) -> np.ndarray:
         ok = (truncated >= -(2.0**63)) & (truncated < 2.0**63)
         wide = np.where(ok, truncated, 0).astype(np.int64)
         wide[~ok] = _INT64_MIN
-        if to is ElementType.u64:  # values in [2**63, 2**64) convert exactly
-            big = (truncated >= 2.0**63) & (truncated < 2.0**64)
-            if big.any():
-                out = wide.astype(np.uint64)
-                out[big] = (truncated[big] - 2.0**63).astype(np.uint64) + np.uint64(2**63)
-                return out
     return _wrap_int(wide, to)
+
+
+def _unsigned_via_signed(truncated: np.ndarray, bits: int) -> np.ndarray:
+    """Float -> u32/u64 as the compiler lowers it (checked against OpenVINO's Convert): values from
+    2**(bits-1) up are shifted down by it and converted as signed, out of range or NaN give the
+    signed minimum, and the top bit of the shifted ones is flipped back."""
+    half = 2.0 ** (bits - 1)
+    big = truncated >= half  # NaN is not
+    shifted = np.where(big, truncated - half, truncated)
+    ok = (shifted >= -half) & (shifted < half)
+    signed, unsigned = (np.int64, np.uint64) if bits == 64 else (np.int32, np.uint32)
+    via = np.where(ok, shifted, 0).astype(signed)
+    via[~ok] = np.iinfo(signed).min
+    out = via.astype(unsigned)
+    return np.where(big, out ^ unsigned(1 << (bits - 1)), out).astype(unsigned)
 
 
 def _wrap_int(wide: np.ndarray, to: ElementType) -> np.ndarray:
