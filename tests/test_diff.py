@@ -242,6 +242,31 @@ def test_cpu_convert_from_f8e8m0_to_int_is_a_named_refusal(tmp_path: Path) -> No
     assert "Convert f8e8m0 -> i32" in report.render()
 
 
+# Float -> integer Converts on the CPU plugin, predicted by its model (ovonehot.deviations): each
+# (source, destination, static or dynamic) must come out PASS or an explained deviation (saturation
+# from f64 or to 8 bits when dynamic, f16 clamped to +-65504 first, NaN rules, int32 holding).
+CONVERT_SPECIALS = [np.inf, -np.inf, np.nan, 1.0, 300.0, -2.5, 1e10, -1e10, 3e9, 70000.0, -129.0]
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+@pytest.mark.parametrize("dst", ["u8", "i8", "i16", "u16", "i32", "u32", "i64", "u64"])
+@pytest.mark.parametrize("src", ["f32", "bf16", "f64", "f16"])
+def test_cpu_float_to_int_convert_is_predicted(tmp_path: Path, src: str, dst: str, dynamic: bool) -> None:
+    n = len(CONVERT_SPECIALS)
+    p = opset16.parameter([-1] if dynamic else [n], getattr(ov.Type, src), name="x")
+    conv = opset16.convert(p, dst)
+    conv.output(0).get_tensor().set_names({"out"})
+    xml = tmp_path / "m.xml"
+    ov.save_model(ov.Model([conv.output(0)], [p], "m"), str(xml), compress_to_fp16=False)
+    model = load(xml)
+    dtype = model.inputs[0].element_type.numpy_dtype
+    with np.errstate(all="ignore"):
+        x = np.array(CONVERT_SPECIALS, np.float64).astype(dtype)
+    report = diff_model(model, str(xml), {"x": x}, ("cpu",))
+    (v,) = report.verdicts
+    assert v.verdict.ok, report.render()
+
+
 def test_negative_depth_at_run_time(tmp_path: Path) -> None:
     p = opset16.parameter([3], ov.Type.i32, name="idx")
     d = opset16.parameter([], ov.Type.i64, name="depth")

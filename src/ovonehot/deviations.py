@@ -45,6 +45,7 @@ from .infer import Inference, infer, parameter_infos
 from .model import Model
 from .openvino_oracle import NEGATIVE_DEPTH
 from .ops.convert import convert_array
+from .ops.spec import TensorInfo
 from .types import ElementType
 
 
@@ -99,6 +100,9 @@ KNOWN: dict[str, Deviation] = {
                   "which takes only i32/i64 indices: otherwise refused (\"Only const 'on_value' input is "
                   "supported\", or 'off_value')"),
         Deviation("refused-dynamic-rank", "cpu", "dynamic-rank Parameters are refused at compile time"),
+        Deviation("f16-convert-clamps", "cpu",
+                  "an f16 -> integer Convert to 16 bits or wider clamps to the f16 range first "
+                  "(inf -> i32 gives 65504 where the reference gives -2147483648)"),
         Deviation("refused-convert-type", "cpu",
                   "a Convert from f8e8m0 to anything but f16/bf16/f32/f64, or to f8e8m0 from another f8 "
                   "type, is refused (\"cpu_convert can't convert from: f8e8m0 precision to: i32\"); "
@@ -124,8 +128,8 @@ WIDE_INTS = frozenset({ElementType.i64, ElementType.u32, ElementType.u64})
 NARROW_INTS = frozenset({ElementType.i16, ElementType.u16})
 SUB_BYTE_PARAMS = frozenset({ElementType.u1, ElementType.u3, ElementType.u6})
 SUB_BYTE = frozenset(t for t in ElementType if 0 < t.bitwidth < 8)
-# Float sources whose Convert to an integer saturates on the CPU plugin when f64 or of dynamic
-# shape; from f8 types it goes through int32 like the reference (measured on 2026.4.1).
+# Float sources whose Convert to an integer can saturate on the CPU plugin (_cpu_convert_saturates);
+# from f8 types it goes through int32 like the reference (measured on 2026.4.1).
 SATURATING_FLOAT_SOURCES = frozenset({ElementType.f64, ElementType.f32, ElementType.f16, ElementType.bf16})
 
 _I32_MIN, _I32_MAX = -(2**31), 2**31 - 1
@@ -451,6 +455,8 @@ def _evaluate(inference: Inference, feeds: Mapping[int, np.ndarray], folded: Map
             outs = [args[0]]
         else:
             assert plan.spec.evaluate is not None
+            if plan.node.type.lower() == "convert":
+                args = _f16_clamped(i, plan.node, original, args, events)
             try:
                 outs = plan.spec.evaluate(plan.attrs, args)
             except Error as exc:
@@ -462,24 +468,50 @@ def _evaluate(inference: Inference, feeds: Mapping[int, np.ndarray], folded: Map
                     and getattr(plan.attrs, "pythondiv", False):
                 outs = [_truncating_divide(i, plan.node, args, outs[0], events)]
             elif plan.node.type.lower() == "convert" and outs[0].dtype.kind in "iu" \
-                    and original.input_infos(i)[0].element_type in SATURATING_FLOAT_SOURCES \
-                    and (original.input_infos(i)[0].element_type is ElementType.f64
-                         or not original.input_infos(i)[0].shape.is_static):
+                    and _cpu_convert_saturates(original.input_infos(i)[0], original.outputs[i][0].element_type):
                 outs = [_saturating_from_float(i, plan.node, args[0], outs[0], events)]
         for k, out in enumerate(outs):
             values[(i, k)] = out
     return values
 
 
+def _f16_clamped(i: int, node: Node, original: Inference, args: list[np.ndarray],
+                 events: list[Event]) -> list[np.ndarray]:
+    """The CPU plugin's f16 -> integer Convert to 16 bits or wider first clamps to the f16 range
+    (measured: f16 inf -> i32 gives 65504, -> i16 gives -32; NaN stays NaN); other Converts as given."""
+    source, destination = original.input_infos(i)[0].element_type, original.outputs[i][0].element_type
+    if source is not ElementType.f16 or not destination.is_integral_number or destination.bitwidth < 16:
+        return args
+    x = np.asarray(args[0])
+    clamped = np.clip(x, -65504.0, 65504.0).astype(x.dtype)
+    n, detail = _changed(x, clamped)
+    if n:
+        events.append(Event("f16-convert-clamps", i, node.describe(), detail))
+    return [clamped]
+
+
+def _cpu_convert_saturates(source: TensorInfo, destination: ElementType) -> bool:
+    """Whether the CPU plugin's float -> integer Convert saturates (measured on 2026.4.1, Parameter
+    -> Convert -> Result and inside OneHot graphs): always from f64; from f32/f16/bf16 only with a
+    dynamic shape and an 8-bit destination (inf -> u8 gives 255).  To i16/u16/i32 it goes through
+    int32 like the reference (inf and NaN -> -2**31), to i64/u32/u64 the same, held as i32; f8
+    sources never saturate."""
+    if source.element_type is ElementType.f64:
+        return True
+    return (source.element_type in SATURATING_FLOAT_SOURCES and not source.shape.is_static
+            and destination in (ElementType.u8, ElementType.i8))
+
+
 def _saturating_from_float(i: int, node: Node, x: np.ndarray, reference: np.ndarray,
                            events: list[Event]) -> np.ndarray:
-    """On the CPU plugin a Convert from a float to an integer saturates to the target's range (i16
-    and wider, held as i32, to the i32 range) when the source is f64 or its shape is dynamic
-    (with static f32/f16 shapes it wraps like the reference, which goes through int32)."""
+    """A float -> integer Convert where the CPU plugin saturates (:func:`_cpu_convert_saturates`): to
+    the target's range (i16 and wider, held as i32, to the i32 range); NaN gives 0 for 8-bit
+    targets and the i32 minimum for the others (measured)."""
     info = np.iinfo(reference.dtype)
+    nan = 0 if reference.dtype.itemsize == 1 else info.min
     with np.errstate(invalid="ignore"):
         clipped = np.clip(np.trunc(np.asarray(x, dtype=np.float64)), info.min, info.max)
-        out = np.where(np.isnan(clipped), 0, clipped).astype(reference.dtype)
+        out = np.where(np.isnan(clipped), nan, clipped).astype(reference.dtype)
     n, detail = _changed(reference, out)
     if n:
         events.append(Event("float-convert-saturates", i, node.describe(), detail))
