@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -68,7 +70,7 @@ def test_a_child_killed_on_its_first_run_is_an_openvino_error(model_xml: Path) -
         isolated._connection()  # a fresh child, which has served nothing
         pid = isolated._proc.pid
         os.kill(pid, signal.SIGSEGV)  # what a crash inside OpenVINO does to the child
-        isolated._proc.join(timeout=30)
+        isolated._proc.wait(timeout=30)
         with pytest.raises(OpenVINOError, match=r"OpenVINO crashed the process running the reference oracle "
                                                 r"\(killed by SIGSEGV\)"):
             isolated.run("reference", model_xml, INPUTS)
@@ -88,7 +90,7 @@ def test_a_child_dying_after_earlier_runs_is_retried_fresh(model_xml: Path) -> N
         first = isolated.run("cpu", model_xml, INPUTS)
         pid = isolated._proc.pid
         os.kill(pid, signal.SIGSEGV)
-        isolated._proc.join(timeout=30)
+        isolated._proc.wait(timeout=30)
         again = isolated.run("cpu", model_xml, INPUTS)
         assert isolated._proc.pid != pid
         assert again["out"].tobytes() == first["out"].tobytes()
@@ -114,3 +116,14 @@ def test_cli_diff_survives_a_plugin_bug_that_corrupts_the_process(tmp_path: Path
     assert code == 1, report
     assert "[reference] out: PASS" in report
     assert "[cpu] out: unexplained" in report
+
+
+def test_diff_from_a_script_without_a_main_guard(model_xml: Path, tmp_path: Path) -> None:
+    # multiprocessing's spawn would re-run such a script in the child; a plain ``python -c`` child does not.
+    script = tmp_path / "check.py"
+    script.write_text(f"import sys\nfrom ovonehot.cli import main\nprint('script ran')\n"
+                      f"sys.exit(main(['diff', {str(model_xml)!r}, '--oracle', 'both']))\n")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.count("script ran") == 1 and "-> exit 0" in proc.stdout
+    assert proc.stderr == ""

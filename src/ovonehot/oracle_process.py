@@ -1,29 +1,34 @@
 """OpenVINO's oracles in a child process: a crash inside OpenVINO becomes an OpenVINOError.
 
 OpenVINO can kill the process that runs it: its CPU plugin segfaults on some
-valid models (``OneHot(f8e4m3) -> Convert(boolean)`` of dynamic shape, once the
-OneHot output is made visible), and the crashes the oracle module knows of are
-refused before they happen, but not the unknown ones.  ``ovonehot diff`` runs its
-oracles through :class:`IsolatedOracle`, so such a model gets a verdict and a
-report instead of ending the command with a signal.
+valid models (``OneHot(f8e4m3) -> Convert(boolean)`` of dynamic shape corrupts
+the heap and a later compile crashes), and the crashes the oracle module knows
+of are refused before they happen, but not the unknown ones.  ``ovonehot diff``
+runs its oracles through :class:`IsolatedOracle`, so such a model gets a verdict
+and a report instead of ending the command with a signal.
 
-One child is started lazily (``spawn``: no OpenVINO state is forked) and serves
-runs over a pipe; after a crash the next run starts a new one.  :func:`shared`
-gives the process one such child for all its diffs (closed at exit), so its
-start-up (importing OpenVINO, about half a second) is paid once.
-This module does not import openvino; the child does (through
-:mod:`ovonehot.openvino_oracle`).
+The child is a fresh interpreter (``python -c``, not ``multiprocessing``: that
+would re-run the caller's main script in the child when it lacks an
+``if __name__ == "__main__"`` guard, as a script calling ``ovonehot.cli.main``
+may), started lazily, talking over a socket pair with pickled messages.  After
+a crash the next run starts a new child.  :func:`shared` gives the process one
+child for all its diffs (closed at exit), so its start-up (importing OpenVINO,
+about half a second) is paid once.  This module does not import openvino; the
+child does (through :mod:`ovonehot.openvino_oracle`).
 """
 
 from __future__ import annotations
 
 import atexit
-import multiprocessing
 import os
 import signal
+import socket
+import subprocess
+import sys
 import traceback
 from collections.abc import Mapping
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -37,7 +42,7 @@ class IsolatedOracle:
     """``openvino_oracle.run`` in a child process; ``close`` it when done."""
 
     def __init__(self) -> None:
-        self._proc: Any = None  # multiprocessing.process.BaseProcess
+        self._proc: subprocess.Popen[bytes] | None = None
         self._conn: Connection | None = None
         self._served = 0  # runs answered by the current child
 
@@ -90,20 +95,30 @@ class IsolatedOracle:
             self._conn.close()
             self._conn = None
         if self._proc is not None:
-            self._proc.join(timeout=10)
-            if self._proc.is_alive():
+            try:
+                self._proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
                 self._proc.kill()
-                self._proc.join()
+                self._proc.wait()
             self._proc = None
 
     def _connection(self) -> Connection:
         if self._conn is None:
-            ctx = multiprocessing.get_context("spawn")
-            parent, child = ctx.Pipe()
-            self._proc = ctx.Process(target=_serve, args=(child,), daemon=True, name="ovonehot-oracle")
-            self._proc.start()
-            child.close()
-            self._conn = parent
+            mine, theirs = socket.socketpair()
+            code = f"from ovonehot.oracle_process import serve; serve({theirs.fileno()})"
+            # The child imports this very ovonehot, installed or not.
+            package_root = str(Path(__file__).resolve().parent.parent)
+            env = dict(os.environ)
+            env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+            try:
+                self._proc = subprocess.Popen([sys.executable, "-c", code], pass_fds=(theirs.fileno(),),
+                                              stdin=subprocess.DEVNULL, env=env)
+            except OSError as exc:
+                mine.close()
+                raise OpenVINOError(f"cannot start the process that runs OpenVINO ({exc})") from None
+            finally:
+                theirs.close()
+            self._conn = Connection(mine.detach())
             self._served = 0
         return self._conn
 
@@ -115,9 +130,12 @@ class IsolatedOracle:
             self._conn = None
         if proc is None:
             return "no process"
-        proc.join(timeout=10)
-        code = proc.exitcode
-        if code is not None and code < 0:
+        try:
+            code = proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            code = proc.wait()
+        if code < 0:
             try:
                 return f"killed by {signal.Signals(-code).name}"
             except ValueError:
@@ -137,10 +155,11 @@ def shared() -> IsolatedOracle:
     return _SHARED
 
 
-def _serve(conn: Connection) -> None:
-    """The child: run each requested oracle, send back the outputs or the error."""
+def serve(fd: int) -> None:
+    """The child (``python -c``): run each requested oracle, send back the outputs or the error."""
     from . import openvino_oracle
 
+    conn = Connection(fd)
     while True:
         try:
             request = conn.recv()
