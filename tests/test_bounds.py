@@ -493,3 +493,14 @@ def test_a_value_read_by_a_reshape_refuses_the_reshape(tmp_path, new_x):  # type
     (problem,) = report.errors
     assert problem.code == "inference-failed" and problem.layer.startswith("Reshape")
     assert "StridedSlice shrinks axis 0 of size 2 at index 3" in problem.message
+
+
+def test_variadic_split_of_an_empty_axis_clips_the_inferred_length(tmp_path):  # type: ignore[no-untyped-def]
+    # lengths [3, -1] of ShapeOf(scalar) = []: the -1 comes out -3, which OpenVINO's Dimension
+    # clips to 0; its evaluate reads past the buffer (a segfault), so nothing may read the values
+    x = o.parameter([], ov.Type.f32, name="x")
+    split = o.variadic_split(o.shape_of(x), c(0), c([3, -1]), name="split")
+    xml = save(ov.Model(list(split.outputs()), [x], "empty_split"), tmp_path, "empty_split")
+    report = assert_layers_agree(xml)
+    (layer,) = [layer for layer in report.layers if layer.name == "split"]
+    assert [str(out.shape) for out in layer.outputs] == ["[3]", "[0]"]

@@ -711,8 +711,13 @@ def onehot_findings(node: Node, attrs: OneHotAttrs, ins: Sequence[TensorInfo]) -
                     f"axis {attrs.axis} is outside [{-(rank + 1)}, {rank}] for indices of rank {rank}",
                 )
             )
-    # OpenVINO reads the depth only for indices of static rank (else the output is [...])
-    if indices.shape.rank_is_static and not any(p.code == "onehot-depth-not-scalar" for p in found):
+    # OpenVINO reads the depth only for indices of static rank (else the output is [...]); a
+    # depth whose value cannot be computed (depth.error) fails the layer's inference instead
+    if (
+        indices.shape.rank_is_static
+        and depth.error is None
+        and not any(p.code == "onehot-depth-not-scalar" for p in found)
+    ):
         try:
             dim = depth_interval(depth)
         except ValidationError as exc:

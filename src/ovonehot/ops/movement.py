@@ -214,8 +214,8 @@ def infer_variadic_split(attrs: VariadicSplitAttrs, inputs: Sequence[TensorInfo]
     for v in lengths:
         if v == -1:
             dims[axis] = Dimension()  # OpenVINO leaves it dynamic, even for an interval dim
-        else:
-            dims[axis] = Dimension.static(v)
+        else:  # a -1 resolved below 0 (lengths [3, -1] of an empty axis): OpenVINO's Dimension clips it to 0
+            dims[axis] = Dimension.static(max(v, 0))
         outs.append(TensorInfo(et, PartialShape(tuple(dims))))
     return outs
 
