@@ -33,6 +33,7 @@ from . import (
     one_hot,
     pad,
     pooling,
+    recurrent,
     reduce,
     reduce_norms,
     roll,
@@ -76,6 +77,7 @@ _MODULES = (
     identity,
     convolution,
     pooling,
+    recurrent,
 )
 
 _ALIASES = {"const": "constant"}
