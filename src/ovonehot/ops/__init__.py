@@ -41,6 +41,7 @@ from . import (
     softmax,
     topk,
     unary,
+    unique,
 )
 from . import range as range_op  # not `range`: that would shadow the builtin here
 from .spec import OpSpec, TensorInfo
@@ -78,6 +79,7 @@ _MODULES = (
     convolution,
     pooling,
     recurrent,
+    unique,
 )
 
 _ALIASES = {"const": "constant"}
