@@ -8,6 +8,9 @@ CPU plugin, with zero "ours wrong" or "unexplained" outputs.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -133,6 +136,40 @@ def test_cli_fuzz_exit_0_and_table(tmp_path: Path, capsys: pytest.CaptureFixture
     out = capsys.readouterr().out
     assert "outputs by verdict" in out and "plugin deviation" in out and "exit 0" in out
     assert cli.main(["fuzz", "--cases", "5", "--time-budget", "0"]) == 2
+
+
+def test_a_worker_crash_loses_one_case_not_the_campaign(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers are separate interpreters (ovonehot.child): one killed by a signal (as OpenVINO's crashes
+    do) is recorded as a crash of its case, and a fresh worker takes the rest.  The kill comes from a
+    sitecustomize the workers load (they inherit PYTHONPATH)."""
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(
+        "import os, signal\n"
+        "import ovonehot.fuzz as fuzz\n"
+        "real = fuzz.run_case\n"
+        "def run_case(seed, index, *args, **kwargs):\n"
+        "    if index == 2:\n"
+        "        os.kill(os.getpid(), signal.SIGSEGV)\n"
+        "    return real(seed, index, *args, **kwargs)\n"
+        "fuzz.run_case = run_case\n"
+    )
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(hook), os.environ.get("PYTHONPATH")])))
+    summary = campaign(4, seed=3, oracles=("reference",), out=tmp_path / "out", jobs=1)
+    by_index = {r.index: r for r in summary.results}
+    assert sorted(by_index) == [0, 1, 2, 3]
+    assert by_index[2].failing and "crash" in by_index[2].problem and "-11" in by_index[2].problem
+    assert not any(by_index[k].failing for k in (0, 1, 3))
+
+
+def test_fuzz_from_a_script_without_a_main_guard(tmp_path: Path) -> None:
+    # multiprocessing's spawn re-ran such a script in every worker; ovonehot.child workers do not.
+    script = tmp_path / "check.py"
+    script.write_text("import sys\nfrom ovonehot.cli import main\nprint('script ran')\n"
+                      f"sys.exit(main(['fuzz', '--cases', '2', '--seed', '1', '--out', {str(tmp_path / 'out')!r}]))\n")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.count("script ran") == 1 and "cases: 2 ok, 0 failing" in proc.stdout
 
 
 def test_cli_fuzz_out_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,7 +16,6 @@ crash and its model and inputs are kept for replay.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import shutil
 import sys
@@ -32,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from . import child
+from .child import Child
 from .errors import Error
 
 WRITERS = (("ovonehot", 0.45), ("ovonehot-v10", 0.05), ("save_model", 0.25), ("save_model-f16", 0.25))
@@ -152,6 +153,12 @@ def _keep(work_folder: Path, target: Path, problem: str) -> str:
 
 
 # -- workers ------------------------------------------------------------------------------
+
+
+def serve_worker(conn: Connection) -> None:
+    """A worker process (ovonehot.child): the campaign's settings first, then case indices."""
+    seed, oracles, out, work = conn.recv()
+    _worker(conn, seed, oracles, out, work)
 
 
 def _worker(conn: Connection, seed: int, oracles: Sequence[str], out: str | None, work: str) -> None:
@@ -280,17 +287,15 @@ def _tick(bar: Any, result: CaseResult) -> None:
 
 def _run_pool(todo: Iterator[int], jobs: int, seed: int, oracles: Sequence[str], out: Path | None, work: Path,
               start: float, budget: float | None, results: list[CaseResult], bar: Any) -> bool:
-    ctx = multiprocessing.get_context("spawn")  # no OpenVINO state is forked
-    workers: dict[Connection, tuple[Any, int | None]] = {}
+    # Workers are fresh interpreters (ovonehot.child): no OpenVINO state is forked, and the
+    # caller's main script is not re-run in them.
+    workers: dict[Connection, tuple[Child, int | None]] = {}
 
     def launch() -> Connection:
-        parent, child = ctx.Pipe()
-        proc = ctx.Process(target=_worker, args=(child, seed, tuple(oracles), str(out) if out else None, str(work)),
-                           daemon=True)
-        proc.start()
-        child.close()
-        workers[parent] = (proc, None)
-        return parent
+        worker = child.start("ovonehot.fuzz", "serve_worker")
+        worker.conn.send((seed, tuple(oracles), str(out) if out else None, str(work)))
+        workers[worker.conn] = (worker, None)
+        return worker.conn
 
     def feed(conn: Connection) -> bool:
         if budget is not None and time.perf_counter() - start > budget:
@@ -309,44 +314,37 @@ def _run_pool(todo: Iterator[int], jobs: int, seed: int, oracles: Sequence[str],
             stopped = budget is not None and time.perf_counter() - start > budget
     try:
         while any(index is not None for _, index in workers.values()):
-            busy = {conn: proc for conn, (proc, index) in workers.items() if index is not None}
-            ready = wait(list(busy) + [p.sentinel for p in busy.values()])
-            for conn, proc in busy.items():
+            busy = {conn: worker for conn, (worker, index) in workers.items() if index is not None}
+            ready = wait(list(busy))  # a dead worker's connection is ready too (end of file)
+            for conn, worker in busy.items():
                 index = workers[conn][1]
                 assert index is not None
-                if conn in ready:
-                    try:
-                        data = conn.recv()
-                    except EOFError:
-                        data = None
-                    if data is not None:
-                        fields: dict[str, Any] = dict(data)
-                        fields["verdicts"] = [tuple(v) for v in fields["verdicts"]]
-                        result = CaseResult(**fields)
-                        results.append(result)
-                        _tick(bar, result)
-                        workers[conn] = (proc, None)
-                        if not feed(conn):
-                            stopped = stopped or (budget is not None and time.perf_counter() - start > budget)
-                        continue
-                if proc.sentinel in ready or not proc.is_alive():
-                    proc.join(timeout=1)
-                    results.append(_crashed(seed, index, proc.exitcode, out, work))
-                    _tick(bar, results[-1])
-                    del workers[conn]
-                    conn.close()
-                    fresh = launch()
-                    if not feed(fresh):
+                if conn not in ready:
+                    continue
+                try:
+                    data = conn.recv()
+                except (EOFError, OSError):
+                    data = None
+                if data is not None:
+                    fields: dict[str, Any] = dict(data)
+                    fields["verdicts"] = [tuple(v) for v in fields["verdicts"]]
+                    result = CaseResult(**fields)
+                    results.append(result)
+                    _tick(bar, result)
+                    workers[conn] = (worker, None)
+                    if not feed(conn):
                         stopped = stopped or (budget is not None and time.perf_counter() - start > budget)
+                    continue
+                worker.death()
+                results.append(_crashed(seed, index, worker.proc.returncode, out, work))
+                _tick(bar, results[-1])
+                del workers[conn]
+                fresh = launch()
+                if not feed(fresh):
+                    stopped = stopped or (budget is not None and time.perf_counter() - start > budget)
     finally:
-        for conn, (proc, _) in list(workers.items()):
-            try:
-                conn.send(None)
-            except (BrokenPipeError, OSError):
-                pass
-            proc.join(timeout=5)
-            if proc.is_alive():
-                proc.kill()
+        for worker, _ in list(workers.values()):
+            worker.stop(timeout=5)
     return stopped
 
 

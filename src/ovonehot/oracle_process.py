@@ -7,11 +7,9 @@ of are refused before they happen, but not the unknown ones.  ``ovonehot diff``
 runs its oracles through :class:`IsolatedOracle`, so such a model gets a verdict
 and a report instead of ending the command with a signal.
 
-The child is a fresh interpreter (``python -c``, not ``multiprocessing``: that
-would re-run the caller's main script in the child when it lacks an
-``if __name__ == "__main__"`` guard, as a script calling ``ovonehot.cli.main``
-may), started lazily, talking over a socket pair with pickled messages.  After
-a crash the next run starts a new child.  :func:`shared` gives the process one
+The child (:mod:`ovonehot.child`: a fresh interpreter, not ``multiprocessing``)
+is started lazily and answers over a socket pair.  After a crash the next run
+starts a new child.  :func:`shared` gives the process one
 child for all its diffs (closed at exit), so its start-up (importing OpenVINO,
 about half a second) is paid once.  This module does not import openvino; the
 child does (through :mod:`ovonehot.openvino_oracle`).
@@ -21,19 +19,15 @@ from __future__ import annotations
 
 import atexit
 import os
-import signal
-import socket
-import subprocess
-import sys
 import traceback
 from collections.abc import Mapping
 from multiprocessing.connection import Connection
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from . import errors
+from . import child, errors
+from .child import Child
 from .errors import OpenVINOError
 from .openvino_oracle import OracleOutputs
 
@@ -42,9 +36,13 @@ class IsolatedOracle:
     """``openvino_oracle.run`` in a child process; ``close`` it when done."""
 
     def __init__(self) -> None:
-        self._proc: subprocess.Popen[bytes] | None = None
-        self._conn: Connection | None = None
+        self._child: Child | None = None
         self._served = 0  # runs answered by the current child
+
+    @property
+    def pid(self) -> int | None:
+        """The current child's process id (None before the first run or after a crash)."""
+        return None if self._child is None else self._child.proc.pid
 
     def run(
         self,
@@ -63,15 +61,16 @@ class IsolatedOracle:
         request = (oracle, str(xml_path), dict(inputs), None if bin_path is None else str(bin_path),
                    keep_intermediates)
         while True:
-            conn = self._connection()
+            worker = self._started()
             try:
-                conn.send(request)
-                reply = conn.recv()
+                worker.conn.send(request)
+                reply = worker.conn.recv()
                 self._served += 1
                 break
             except (EOFError, OSError):
                 fresh = self._served == 0
-                death = self._death()
+                self._child = None
+                death = worker.death()
                 if fresh:
                     raise OpenVINOError(f"OpenVINO crashed the process running the {oracle} oracle "
                                         f"({death})") from None
@@ -87,60 +86,15 @@ class IsolatedOracle:
 
     def close(self) -> None:
         """Stop the child, if one is running."""
-        if self._conn is not None:
-            try:
-                self._conn.send(None)
-            except OSError:
-                pass
-            self._conn.close()
-            self._conn = None
-        if self._proc is not None:
-            try:
-                self._proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self._proc.kill()
-                self._proc.wait()
-            self._proc = None
+        if self._child is not None:
+            self._child.stop()
+            self._child = None
 
-    def _connection(self) -> Connection:
-        if self._conn is None:
-            mine, theirs = socket.socketpair()
-            code = f"from ovonehot.oracle_process import serve; serve({theirs.fileno()})"
-            # The child imports this very ovonehot, installed or not.
-            package_root = str(Path(__file__).resolve().parent.parent)
-            env = dict(os.environ)
-            env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
-            try:
-                self._proc = subprocess.Popen([sys.executable, "-c", code], pass_fds=(theirs.fileno(),),
-                                              stdin=subprocess.DEVNULL, env=env)
-            except OSError as exc:
-                mine.close()
-                raise OpenVINOError(f"cannot start the process that runs OpenVINO ({exc})") from None
-            finally:
-                theirs.close()
-            self._conn = Connection(mine.detach())
+    def _started(self) -> Child:
+        if self._child is None:
+            self._child = child.start("ovonehot.oracle_process", "serve")
             self._served = 0
-        return self._conn
-
-    def _death(self) -> str:
-        """How the child ended (and forget it: the next run starts a new one)."""
-        proc, self._proc = self._proc, None
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
-        if proc is None:
-            return "no process"
-        try:
-            code = proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            code = proc.wait()
-        if code < 0:
-            try:
-                return f"killed by {signal.Signals(-code).name}"
-            except ValueError:
-                return f"killed by signal {-code}"
-        return f"exit status {code}"
+        return self._child
 
 
 _SHARED: IsolatedOracle | None = None
@@ -155,11 +109,10 @@ def shared() -> IsolatedOracle:
     return _SHARED
 
 
-def serve(fd: int) -> None:
-    """The child (``python -c``): run each requested oracle, send back the outputs or the error."""
+def serve(conn: Connection) -> None:
+    """The child: run each requested oracle, send back the outputs or the error."""
     from . import openvino_oracle
 
-    conn = Connection(fd)
     while True:
         try:
             request = conn.recv()

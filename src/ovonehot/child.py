@@ -1,0 +1,78 @@
+"""Child interpreters for work OpenVINO may crash (``ovonehot diff``'s oracles, ``ovonehot fuzz``'s workers).
+
+A child is a fresh ``python -c`` running one function of ovonehot with a
+:class:`~multiprocessing.connection.Connection` over a socket pair.  Not
+``multiprocessing``'s spawn: that re-runs the caller's main script in the child
+when it lacks an ``if __name__ == "__main__"`` guard (a script calling
+``ovonehot.cli.main`` then fails, or runs twice), and no OpenVINO state is
+forked either.  The child imports this very ovonehot, installed or not.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+from .errors import OpenVINOError
+
+
+@dataclass
+class Child:
+    """A running child: its process and the parent's end of the connection."""
+
+    proc: subprocess.Popen[bytes]
+    conn: Connection
+
+    def stop(self, timeout: float = 10) -> None:
+        """Ask the child to end (a ``None`` message), then wait; kill it if it does not."""
+        try:
+            self.conn.send(None)
+        except OSError:
+            pass
+        self.conn.close()
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+    def death(self, timeout: float = 10) -> str:
+        """How the child ended, once its connection has closed: "killed by SIGSEGV", "exit status 1"."""
+        self.conn.close()
+        try:
+            code = self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            code = self.proc.wait()
+        if code < 0:
+            try:
+                return f"killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"killed by signal {-code}"
+        return f"exit status {code}"
+
+
+def start(module: str, function: str) -> Child:
+    """Start ``python -c "from <module> import <function>; <function>(conn)"`` (ovonehot's own
+    module and function names, never user input)."""
+    mine, theirs = socket.socketpair()
+    fd = theirs.fileno()
+    code = (f"from multiprocessing.connection import Connection; from {module} import {function}; "
+            f"{function}(Connection({fd}))")
+    env = dict(os.environ)
+    package_root = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+    try:
+        proc = subprocess.Popen([sys.executable, "-c", code], pass_fds=(fd,), stdin=subprocess.DEVNULL, env=env)
+    except OSError as exc:
+        mine.close()
+        raise OpenVINOError(f"cannot start a child process for OpenVINO ({exc})") from None
+    finally:
+        theirs.close()
+    return Child(proc, Connection(mine.detach()))
