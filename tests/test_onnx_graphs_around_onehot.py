@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import ovonehot
 from ovonehot.cli import main
 
 onnx = pytest.importorskip("onnx")
@@ -172,3 +173,27 @@ def test_onnx_graph_matches_onnxruntime(tmp_path, name):  # type: ignore[no-unty
             np.testing.assert_allclose(got, want, rtol=FLOAT_RTOL, atol=FLOAT_RTOL, err_msg=key)
         else:
             np.testing.assert_array_equal(got, want, err_msg=key)
+
+
+def test_finding_reduce_log_sum_exp_13_axes_are_ignored(tmp_path):  # type: ignore[no-untyped-def]
+    # docs/conventions.md, finding 7: OpenVINO's ONNX frontend reduces every axis.
+    nodes = [h.make_node("ReduceLogSumExp", ["x"], ["y"], axes=[-1], keepdims=0)]
+    path = _save(tmp_path, "lse", nodes, [_vi("x", TP.FLOAT, [4, 5])], [_vi("y", TP.FLOAT, None)], [])
+    x = RNG.standard_normal((4, 5)).astype(np.float32)
+    (want,) = ort.InferenceSession(str(path)).run(None, {"x": x})
+    assert want.shape == (4,)  # ONNX: one value per row
+    (ours,) = ovonehot.load(path).run({"x": x}).values()
+    assert ours.shape == ()  # OpenVINO's conversion: everything reduced
+    np.testing.assert_allclose(ours, np.log(np.exp(x.astype(np.float64)).sum()), rtol=1e-6)
+
+
+def test_finding_onnx_integer_div_becomes_floor_division(tmp_path):  # type: ignore[no-untyped-def]
+    # docs/conventions.md, finding 7: Divide(m_pythondiv=true) floors; ONNX truncates.
+    nodes = [h.make_node("Div", ["a", "b"], ["y"])]
+    path = _save(tmp_path, "div", nodes, [_vi("a", TP.INT64, [4])], [_vi("y", TP.INT64, None)],
+                 [nh.from_array(np.array(2, np.int64), "b")])
+    a = np.array([-7, -1, 1, 7])
+    (onnx_says,) = ort.InferenceSession(str(path)).run(None, {"a": a})
+    np.testing.assert_array_equal(onnx_says, [-3, 0, 0, 3])
+    (ours,) = ovonehot.load(path).run({"a": a}).values()
+    np.testing.assert_array_equal(ours, [-4, -1, 0, 3])

@@ -10,16 +10,21 @@ serialized to IR v11 without fp16 compression and read back by
 functions: loading an .xml never touches it.
 
 Boundary: this module knows nothing of ONNX semantics (``conventions.onnx_one_hot``
-does); it only hands the file to OpenVINO and the result to the reader.
+does); it only hands the file to OpenVINO and the result to the reader -- after one
+storage fix that changes no value: bfloat16 tensors kept in ``int32_data``, which
+OpenVINO 2026.4 misreads, are re-encoded as ``raw_data`` (docs/conventions.md, finding 6).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import struct
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from .errors import InputError, OpenVINOError, UsageError
 from .graph import Graph
@@ -65,11 +70,12 @@ def convert_onnx(path: str | os.PathLike[str]) -> tuple[bytes, bytes]:
     if not source.is_file():
         raise InputError(f"{source}: no such file")
     ov = _openvino()
-    try:
-        model = ov.Core().read_model(str(source))
-    except Exception as exc:  # noqa: BLE001 - OpenVINO raises plain RuntimeError/Exception subclasses
-        raise OpenVINOError(f"{source}: OpenVINO's ONNX frontend cannot convert it: {_summary(exc)}") from None
     with tempfile.TemporaryDirectory(prefix="ovonehot-onnx-") as tmp:
+        readable = _bf16_as_raw_data(source, Path(tmp) / "bf16-raw.onnx") or source
+        try:
+            model = ov.Core().read_model(str(readable))
+        except Exception as exc:  # noqa: BLE001 - OpenVINO raises plain RuntimeError/Exception subclasses
+            raise OpenVINOError(f"{source}: OpenVINO's ONNX frontend cannot convert it: {_summary(exc)}") from None
         xml = Path(tmp) / "model.xml"
         try:
             ov.save_model(model, str(xml), compress_to_fp16=False)
@@ -77,6 +83,56 @@ def convert_onnx(path: str | os.PathLike[str]) -> tuple[bytes, bytes]:
             raise OpenVINOError(f"{source}: OpenVINO cannot serialize the converted model: "
                                 f"{_summary(exc)}") from None
         return xml.read_bytes(), xml.with_suffix(".bin").read_bytes()
+
+
+def _bf16_as_raw_data(source: Path, target: Path) -> Path | None:
+    """A copy of the model at ``target`` whose bfloat16 tensors hold their bits in ``raw_data``, if needed.
+
+    OpenVINO 2026.4's ONNX frontend reads a bfloat16 tensor stored in ``int32_data`` (what
+    ``onnx.helper.make_tensor`` writes) as integers and converts their values: the bits
+    of 1.0 (16256) become the number 16256.0.  The same bits in ``raw_data`` read right
+    (docs/conventions.md, finding 6).  Re-encoding the storage changes no value, so
+    initializers and Constant attributes, in every subgraph, are moved to ``raw_data``
+    before OpenVINO reads the model.  Without the ``onnx`` package, or for a model with
+    external data (whose relative paths a copy elsewhere would break), the file is read
+    as it is.  Returns None when nothing needs re-encoding.
+    """
+    try:
+        import onnx
+    except ImportError:
+        return None
+    try:
+        model = onnx.load(str(source), load_external_data=False)
+    except Exception:  # noqa: BLE001 - not loadable by onnx: let OpenVINO report on the file
+        return None
+    tensors = list(_all_tensors(model.graph))
+    if any(t.data_location == onnx.TensorProto.EXTERNAL for t in tensors):
+        return None
+    fixed = 0
+    for tensor in tensors:
+        if tensor.data_type == onnx.TensorProto.BFLOAT16 and tensor.int32_data and not tensor.raw_data:
+            bits = [v & 0xFFFF for v in tensor.int32_data]
+            tensor.raw_data = struct.pack(f"<{len(bits)}H", *bits)
+            del tensor.int32_data[:]
+            fixed += 1
+    if not fixed:
+        return None
+    onnx.save(model, str(target))
+    return target
+
+
+def _all_tensors(graph: Any) -> Iterator[Any]:
+    """Every TensorProto of an ONNX graph: initializers and node attributes, subgraphs included."""
+    yield from graph.initializer
+    for node in graph.node:
+        for attr in node.attribute:
+            if attr.HasField("t"):
+                yield attr.t
+            yield from attr.tensors
+            if attr.HasField("g"):
+                yield from _all_tensors(attr.g)
+            for sub in attr.graphs:
+                yield from _all_tensors(sub)
 
 
 def _openvino() -> ModuleType:
