@@ -175,16 +175,19 @@ def test_onnx_graph_matches_onnxruntime(tmp_path, name):  # type: ignore[no-unty
             np.testing.assert_array_equal(got, want, err_msg=key)
 
 
-def test_finding_reduce_log_sum_exp_13_axes_are_ignored(tmp_path):  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("op", ["ReduceL1", "ReduceLogSum", "ReduceLogSumExp"])
+@pytest.mark.parametrize("opset", [13, 17])
+def test_finding_reduce_axes_attribute_is_ignored(tmp_path, op, opset):  # type: ignore[no-untyped-def]
     # docs/conventions.md, finding 7: OpenVINO's ONNX frontend reduces every axis.
-    nodes = [h.make_node("ReduceLogSumExp", ["x"], ["y"], axes=[-1], keepdims=0)]
-    path = _save(tmp_path, "lse", nodes, [_vi("x", TP.FLOAT, [4, 5])], [_vi("y", TP.FLOAT, None)], [])
-    x = RNG.standard_normal((4, 5)).astype(np.float32)
+    nodes = [h.make_node(op, ["x"], ["y"], axes=[-1], keepdims=0)]
+    path = _save(tmp_path, op, nodes, [_vi("x", TP.FLOAT, [4, 5])], [_vi("y", TP.FLOAT, None)], [], opset=opset)
+    x = (np.abs(RNG.standard_normal((4, 5))) + 0.1).astype(np.float32)
     (want,) = ort.InferenceSession(str(path)).run(None, {"x": x})
     assert want.shape == (4,)  # ONNX: one value per row
     (ours,) = ovonehot.load(path).run({"x": x}).values()
     assert ours.shape == ()  # OpenVINO's conversion: everything reduced
-    np.testing.assert_allclose(ours, np.log(np.exp(x.astype(np.float64)).sum()), rtol=1e-6)
+    whole = {"ReduceL1": np.abs(x).sum(), "ReduceLogSum": np.log(x.sum()), "ReduceLogSumExp": np.log(np.exp(x).sum())}
+    np.testing.assert_allclose(ours, whole[op], rtol=1e-5)
 
 
 def test_finding_onnx_integer_div_becomes_floor_division(tmp_path):  # type: ignore[no-untyped-def]
