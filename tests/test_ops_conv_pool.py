@@ -87,6 +87,23 @@ CONV_SHAPES = [
 ]
 
 
+KERNEL_SHAPES = [
+    pytest.param("1,4,9", "3,4,?", id="unknown-kernel"),
+    pytest.param("1,4,?", "3,4,?", id="unknown-both"),
+    pytest.param("1,4,5..12", "3,4,2..3", id="interval-both"),
+    pytest.param("1,4,9", "?,?,?", id="unknown-filters"),
+    pytest.param("1,4,1..3", "3,4,2..5", id="kernel-may-exceed-data"),
+]
+
+
+@pytest.mark.parametrize(("data", "filters"), KERNEL_SHAPES)
+@pytest.mark.parametrize("auto_pad", ["explicit", "same_upper", "valid"])
+def test_convolution_with_unknown_kernel_infer_agrees(tmp_path, data, filters, auto_pad):  # type: ignore[no-untyped-def]
+    ours, theirs = infer_shapes(tmp_path, lambda a, b: ops.convolution(a, b, [2], [1], [1], [2], auto_pad), [
+        P(np.zeros((), np.float32), shape=data), P(np.zeros((), np.float32), shape=filters)])
+    assert ours == theirs
+
+
 @pytest.mark.parametrize("shape", CONV_SHAPES)
 @pytest.mark.parametrize("auto_pad", ["explicit", "same_upper", "valid"])
 def test_convolution_infer_agrees(tmp_path, shape, auto_pad):  # type: ignore[no-untyped-def]

@@ -88,10 +88,7 @@ def infer_convolution(attrs: ConvAttrs, inputs: Sequence[TensorInfo]) -> list[Te
             fd[1],
             f"Data batch channel count ({d[1]}) does not match filter input channel count ({fd[1]}).",
         )
-    if not all(k.is_static for k in kernel_dims):
-        return [TensorInfo(et, PartialShape((d[0], c_out) + (Dimension(),) * n_spatial))]
-    kernel = [k.length for k in kernel_dims]
-    spatial = spatial_dims(attrs.window, tuple(d)[2:], kernel)
+    spatial = spatial_dims(attrs.window, tuple(d)[2:], kernel_dims)
     return [TensorInfo(et, PartialShape((d[0], c_out, *spatial)))]
 
 

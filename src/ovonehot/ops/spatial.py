@@ -92,19 +92,22 @@ def dilated(kernel: int, dilation: int) -> int:
 
 def pads_for(window: Window, sizes: Sequence[int], kernel: Sequence[int]) -> tuple[list[int], list[int]]:
     """The begin/end padding for static spatial ``sizes``."""
-    n = len(kernel)
+    pads = [_pad_one(window, i, n, k) for i, (n, k) in enumerate(zip(sizes, kernel, strict=True))]
+    return [b for b, _ in pads], [e for _, e in pads]
+
+
+def _pad_one(window: Window, i: int, size: int, k: int) -> tuple[int, int]:
     if window.auto_pad is AutoPad.VALID:
-        return [0] * n, [0] * n
+        return 0, 0
     if window.auto_pad in (AutoPad.SAME_UPPER, AutoPad.SAME_LOWER):
-        begin, end = [], []
-        for size, k, s, d in zip(sizes, kernel, window.strides, window.dilations, strict=True):
-            out = -(-size // s)
-            total = max(0, (out - 1) * s + dilated(k, d) - size)
-            small, big = total // 2, total - total // 2
-            begin.append(small if window.auto_pad is AutoPad.SAME_UPPER else big)
-            end.append(big if window.auto_pad is AutoPad.SAME_UPPER else small)
-        return begin, end
-    return list(window.pads_begin or (0,) * n), list(window.pads_end or (0,) * n)
+        s, d = window.strides[i], window.dilations[i]
+        out = -(-size // s)
+        total = max(0, (out - 1) * s + dilated(k, d) - size)
+        small, big = total // 2, total - total // 2
+        return (small, big) if window.auto_pad is AutoPad.SAME_UPPER else (big, small)
+    begin = window.pads_begin[i] if window.pads_begin else 0
+    end = window.pads_end[i] if window.pads_end else 0
+    return begin, end
 
 
 def out_size(size: int, k: int, s: int, d: int, pb: int, pe: int, rounding: RoundingType) -> int:
@@ -122,35 +125,34 @@ def out_size(size: int, k: int, s: int, d: int, pb: int, pe: int, rounding: Roun
     return out
 
 
-def spatial_dims(window: Window, dims: Sequence[Dimension], kernel: Sequence[int]) -> list[Dimension]:
-    """Output spatial dimensions for partially known input dims (intervals map bound by bound)."""
-    if all(d.is_static for d in dims):
-        sizes = [d.length for d in dims]
-        begin, end = pads_for(window, sizes, kernel)
-        return [
-            Dimension.static(out_size(n, k, s, dl, pb, pe, window.rounding))
-            for n, k, s, dl, pb, pe in zip(
-                sizes, kernel, window.strides, window.dilations, begin, end, strict=True
-            )
-        ]
+def spatial_dims(
+    window: Window, dims: Sequence[Dimension], kernel: Sequence[Dimension | int]
+) -> list[Dimension]:
+    """Output spatial dimensions for partially known input dims and kernel sizes.
+
+    Static data and kernel give the exact size (with OpenVINO's checks).  Otherwise the
+    bounds are OpenVINO's interval arithmetic: the lower bound uses the largest kernel,
+    the upper bound the smallest (an unknown kernel counts as 1 there), subtractions
+    clip at 0, so an explicit/valid output is at least 1; ``same_*`` padding gives
+    ``ceil(in / stride)`` whatever the kernel.
+    """
     out = []
+    up = window.rounding is not RoundingType.FLOOR
+    same = window.auto_pad in (AutoPad.SAME_UPPER, AutoPad.SAME_LOWER)
     for i, d in enumerate(dims):
-        k, s, dl = kernel[i], window.strides[i], window.dilations[i]
-        if d.is_static:
-            begin, end = pads_for(window, [d.length], [k])
-            out.append(Dimension.static(out_size(d.length, k, s, dl, begin[0], end[0], window.rounding)))
-        elif window.auto_pad in (AutoPad.SAME_UPPER, AutoPad.SAME_LOWER):
+        given = kernel[i]
+        k = given if isinstance(given, Dimension) else Dimension.static(given)
+        s, dl = window.strides[i], window.dilations[i]
+        if d.is_static and k.is_static:
+            pb, pe = _pad_one(window, i, d.length, k.length)
+            out.append(Dimension.static(out_size(d.length, k.length, s, dl, pb, pe, window.rounding)))
+        elif same:
             lo = -(-d.min // s)
-            hi = None if d.max is None else -(-d.max // s)
-            out.append(Dimension(lo, hi))
+            out.append(Dimension(lo, None if d.max is None else -(-d.max // s)))
         else:
-            begin, end = pads_for(window, [0], [k])
-            pads = begin[0] + end[0]
-            # OpenVINO's interval arithmetic: the subtraction clips at 0, so the lower bound is >= 1;
-            # ceil rounding divides both bounds rounding up (ceil_torch's adjustment is static-only).
-            up = window.rounding is not RoundingType.FLOOR
-            lo = _div(max(d.min + pads - dilated(k, dl), 0), s, up) + 1
-            hi = None if d.max is None else _div(max(d.max + pads - dilated(k, dl), 0), s, up) + 1
+            pads = sum(_pad_one(window, i, 0, 1))
+            lo = 1 if k.max is None else _div(max(d.min + pads - dilated(k.max, dl), 0), s, up) + 1
+            hi = None if d.max is None else _div(max(d.max + pads - dilated(max(k.min, 1), dl), 0), s, up) + 1
             out.append(Dimension(lo, hi))
     return out
 
