@@ -71,3 +71,20 @@ def test_non_zero_infer_agrees(tmp_path, shape):  # type: ignore[no-untyped-def]
         tmp_path, lambda a: ops.non_zero(a, "i64"), [P(np.zeros((), np.float32), shape=shape)]
     )
     assert ours == theirs
+
+
+NONZERO_CONSTANTS = [
+    pytest.param(np.array([1, 0, 2, 0, 3], np.float32), id="1d"),
+    pytest.param(np.array([[1, 0], [0, 0]], np.int64), id="2d"),
+    pytest.param(np.array(5.0, np.float32), id="scalar"),
+    pytest.param(np.array(0, np.int32), id="zero-scalar"),
+    pytest.param(np.zeros((2, 0), np.float32), id="empty"),
+]
+
+
+@pytest.mark.parametrize("value", NONZERO_CONSTANTS)
+def test_non_zero_of_a_constant_has_its_exact_shape(tmp_path, value):  # type: ignore[no-untyped-def]
+    # OpenVINO's NonZero reads a constant input and infers the exact output shape (found on an
+    # ONNX Compress converted by OpenVINO: NonZero over a constant condition).
+    ours, theirs = infer_shapes(tmp_path, lambda c: ops.multiply(ops.non_zero(c), ops.constant(np.int64(1))), [C(value)])
+    assert ours == theirs

@@ -1,7 +1,8 @@
 """NonZero-3: the coordinates of the non-zero elements, one row per axis, in row-major order.
 
 Shape (OpenVINO 2026.4): ``[rank, 0..n]`` with ``n`` the largest element count the
-input shape allows (unbounded if a dim is), ``[?,?]`` for a dynamic rank or a scalar.
+input shape allows (unbounded if a dim is), ``[?,?]`` for a dynamic rank or a scalar;
+the exact shape when the input's value is known (a constant, as OpenVINO reads it).
 ``output_type`` is i32 or i64 (default i64).  Values: a non-zero scalar gives ``[[0]]``
 and a zero scalar an empty ``[0,0]``, as OpenVINO's reference does; NaN counts as non-zero.
 """
@@ -34,6 +35,11 @@ def infer_non_zero(attrs: NonZeroAttrs, inputs: Sequence[TensorInfo]) -> list[Te
     (x,) = inputs
     if attrs.output_type not in (ElementType.i32, ElementType.i64):
         raise ValidationError(f"Output type must be i32 or i64, got {attrs.output_type}")
+    if x.value is not None:
+        # A known input gives the exact shape (OpenVINO's NonZero reads constant inputs): a scalar is
+        # [1,1] or [0,0], as its value.
+        (value,) = evaluate_non_zero(attrs, [np.asarray(x.value)])
+        return [TensorInfo(attrs.output_type, PartialShape.of(value.shape))]
     if x.shape.dims is None or len(x.shape.dims) == 0:
         return [TensorInfo(attrs.output_type, PartialShape((Dimension(), Dimension())))]
     maxes = [d.max for d in x.shape.dims]
