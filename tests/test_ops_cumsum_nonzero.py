@@ -86,5 +86,7 @@ NONZERO_CONSTANTS = [
 def test_non_zero_of_a_constant_has_its_exact_shape(tmp_path, value):  # type: ignore[no-untyped-def]
     # OpenVINO's NonZero reads a constant input and infers the exact output shape (found on an
     # ONNX Compress converted by OpenVINO: NonZero over a constant condition).
-    ours, theirs = infer_shapes(tmp_path, lambda c: ops.multiply(ops.non_zero(c), ops.constant(np.int64(1))), [C(value)])
+    ours, theirs = infer_shapes(
+        tmp_path, lambda c: ops.multiply(ops.non_zero(c), ops.constant(np.int64(1))), [C(value)]
+    )
     assert ours == theirs
