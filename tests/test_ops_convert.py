@@ -80,6 +80,47 @@ def test_float_to_int_out_of_range_matches_reference(tmp_path: Path, source: str
     compare_op(tmp_path, lambda a: ops.convert(a, getattr(ov.Type, destination)), [P(x)])
 
 
+# Float -> float bit patterns where NumPy/ml_dtypes and OpenVINO part ways: NaN payloads (quiet or
+# signalling, both signs) and, to f8e8m0, zero, negatives, ties, overflow.  Every 8-bit code of the
+# f8 types; chosen codes for the wider ones.  Bits compared with OpenVINO's reference.
+FLOAT_CODES: dict[str, list[int]] = {
+    "f16": [0x7C01, 0x7D00, 0x7E00, 0x7FFF, 0xFC01, 0xFE00, 0xFFFF, 0x4200, 0xC200, 0x0000, 0x8000, 0x7C00,
+            0xFC00, 0x0001, 0x3E00, 0x4500],
+    "bf16": [0x7F81, 0x7FC0, 0x7FFF, 0xFF81, 0xFFC1, 0x4040, 0xC040, 0x0000, 0x8000, 0x7F80, 0xFF80, 0x7F7F],
+    "f32": [0x7F800001, 0x7FC00000, 0x7FC00001, 0xFFC12345, 0xFF800001, 0x7FBFFFFF, 0x40400000, 0xC0400000,
+            0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7F7FFFFF, 0x00000001, 0x3FC00000, 0x40A00000],
+    "f64": [0x7FF0000000000001, 0x7FF8000000000000, 0xFFF8000012345678, 0x7FF7FFFFFFFFFFFF, 0x7FF0040000000000,
+            0xFFF0200000000000, 0x4008000000000000, 0x0000000000000000, 0x8000000000000000],
+    "f8e4m3": list(range(256)), "f8e5m2": list(range(256)), "f8e8m0": list(range(256)),
+}
+BITS = {"f16": np.uint16, "bf16": np.uint16, "f32": np.uint32, "f64": np.uint64,
+        "f8e4m3": np.uint8, "f8e5m2": np.uint8, "f8e8m0": np.uint8}
+# OpenVINO has no reference Convert between these.
+NO_REFERENCE = {("f8e5m2", "f8e8m0"), ("f8e4m3", "f8e8m0"), ("f8e8m0", "f64"), ("f8e8m0", "f8e5m2"),
+                ("f8e8m0", "f8e4m3"), ("f64", "f8e8m0")}
+FLOAT_PAIRS = [(s, d) for s in FLOAT_CODES for d in FLOAT_CODES if s != d and (s, d) not in NO_REFERENCE]
+
+
+@pytest.mark.parametrize(("source", "destination"), FLOAT_PAIRS, ids=[f"{s}->{d}" for s, d in FLOAT_PAIRS])
+def test_float_bit_patterns_match_reference(tmp_path: Path, source: str, destination: str) -> None:
+    import ovonehot
+    from ovonehot.openvino_oracle import reference_run
+
+    p = ops.parameter([len(FLOAT_CODES[source])], getattr(ov.Type, source), name="x")
+    node = ops.convert(p, getattr(ov.Type, destination))
+    node.output(0).get_tensor().set_names({"y"})
+    xml = tmp_path / "m.xml"
+    ov.save_model(ov.Model([node.output(0)], [p], "m"), str(xml), compress_to_fp16=False)
+    model = ovonehot.load(xml)
+    x = np.array(FLOAT_CODES[source], dtype=BITS[source]).view(model.inputs[0].element_type.numpy_dtype)
+    ours, theirs = model.run({"x": x})["y"], reference_run(xml, {"x": x})["y"]
+    assert ours.dtype == theirs.dtype
+    width = BITS[destination]
+    bad = [(hex(c), hex(int(a)), hex(int(b))) for c, a, b in
+           zip(FLOAT_CODES[source], ours.view(width), theirs.view(width), strict=True) if a != b]
+    assert not bad, f"(source code, ours, OpenVINO's): {bad[:8]}"
+
+
 def test_f32_to_bf16_rounding_is_openvinos_not_nearest_even(tmp_path: Path) -> None:
     """0x40E08001 keeps 0x40E0 in OpenVINO (round-to-nearest-even would give 0x40E1)."""
     bits = np.array([0x40E08001, 0x40E18000, 0x40E08000, 0x7F800001, 0x7FC00001], dtype=np.uint32)

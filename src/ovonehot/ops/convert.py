@@ -12,7 +12,8 @@ Rules (checked against ``Node.evaluate`` of OpenVINO 2026.4 on x86-64):
     >= 2**n give 0 while NaN, -inf and large negatives give 2**(n-1);
   * i32 -> f16 saturates at +-65504; other integers overflow f16 to inf;
   * float -> float rounds to nearest even, overflow to inf (NumPy/ml_dtypes), except
-    to bf16, where OpenVINO rounds its own way (``f32_to_bf16``).
+    to bf16 and f8e8m0, where OpenVINO rounds its own way (``f32_to_bf16``,
+    ``f32_to_f8e8m0``); NaN payloads as OpenVINO carries them (``_nan_payloads``).
 """
 
 from __future__ import annotations
@@ -69,7 +70,9 @@ def convert_array(x: np.ndarray, to: ElementType) -> np.ndarray:
     if to is ElementType.boolean:
         return x != 0
     if to is ElementType.bf16:  # OpenVINO's own rounding, not round-to-nearest-even
-        return f32_to_bf16(x)
+        return _nan_payloads(x, f32_to_bf16(x), to)
+    if to is ElementType.f8e8m0:  # OpenVINO's own rounding and saturation, not ml_dtypes'
+        return f32_to_f8e8m0(x)
     if to is ElementType.f16 and x.dtype == np.int32:
         # OpenVINO's i32 -> f16 kernel saturates at +-65504 (i64, u32... overflow to inf).
         return np.clip(x, -65504, 65504).astype(np.float16)
@@ -89,7 +92,69 @@ def convert_array(x: np.ndarray, to: ElementType) -> np.ndarray:
         # signalling NaNs, keeping sign and payload; NumPy keeps them signalling.
         bits = out.view(_QUIET_BIT[to].dtype)
         bits[np.isnan(out)] |= _QUIET_BIT[to]
+    if _is_float(x.dtype) and to.is_real:
+        out = _nan_payloads(x, out, to)
     return out
+
+
+_UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+# Mantissa width of the float types whose NaN payloads OpenVINO carries over in its own way.
+_MANTISSA = {ElementType.f64: 52, ElementType.f32: 23, ElementType.f16: 10, ElementType.bf16: 7, ElementType.f8e5m2: 2}
+
+
+def _nan_payloads(x: np.ndarray, out: np.ndarray, to: ElementType) -> np.ndarray:
+    """``out`` with the NaNs of a float -> float conversion as OpenVINO's reference writes them
+    (checked bit for bit against its Convert; NumPy/ml_dtypes quiet or drop the payload instead):
+
+    * to f16 from f32/f64/bf16: sign, quiet bit, the top 10 payload bits (f32 ``0x7F800001`` ->
+      ``0x7E00``); from f8e5m2 the bits as they are (``0x7D`` -> ``0x7D00``, still signalling);
+    * to f8e5m2: sign and the top 2 payload bits, quiet or not (f32 ``0x7F800001`` -> ``0x7C``, inf);
+    * from f8e5m2 to f32 (and on to bf16/f64): the payload shifted, not quieted (``0x7D`` -> ``0x7FA00000``);
+    """
+    source = ElementType.from_numpy(x.dtype)
+    if source not in _MANTISSA or source is to:
+        return out
+    with np.errstate(all="ignore"):
+        nan = np.isnan(np.asarray(x, dtype=np.float32))
+    if not nan.any():
+        return out
+    width = np.dtype(x.dtype).itemsize
+    bits = np.ascontiguousarray(x).reshape(np.shape(x)).view(_UINT[width])[nan].astype(np.uint64)
+    sign = bits >> np.uint64(8 * width - 1)
+    payload = bits & np.uint64((1 << _MANTISSA[source]) - 1)
+    top = payload << np.uint64(64 - _MANTISSA[source])  # the payload left-aligned in 64 bits
+    out = np.array(out, copy=True)
+    if to is ElementType.f16 and source is not ElementType.f8e5m2:
+        out.view(np.uint16)[nan] = ((sign << np.uint64(15)) | np.uint64(0x7E00) | (top >> np.uint64(54))).astype(np.uint16)
+    elif to is ElementType.f16:
+        out.view(np.uint16)[nan] = ((sign << np.uint64(15)) | np.uint64(0x7C00) | (top >> np.uint64(54))).astype(np.uint16)
+    elif to is ElementType.f8e5m2:
+        # (from f64 through the hardware's f64 -> f32, which sets the quiet bit)
+        quiet = np.uint64(0x02 if source is ElementType.f64 else 0)
+        out.view(np.uint8)[nan] = ((sign << np.uint64(7)) | np.uint64(0x7C) | quiet | (top >> np.uint64(62))).astype(np.uint8)
+    elif source is ElementType.f8e5m2 and to in (ElementType.f32, ElementType.f64, ElementType.bf16):
+        f32 = ((sign << np.uint64(31)) | np.uint64(0x7F800000) | (top >> np.uint64(41))).astype(np.uint32).view(np.float32)
+        with np.errstate(invalid="ignore"):  # (widening a signalling NaN raises the invalid flag)
+            out[nan] = f32_to_bf16(f32) if to is ElementType.bf16 else f32.astype(out.dtype)
+    return out
+
+
+def f32_to_f8e8m0(x: np.ndarray) -> np.ndarray:
+    """OpenVINO's conversion to f8e8m0 (a bare exponent), other types through f32 first: negative
+    values (and -0.0, -NaN) give 0, the exponent is rounded to nearest with ties to an even
+    exponent (3.0 -> 2**1), zero and subnormals give 0 (2**-127), f32 max and +inf give 254
+    (2**127), NaN gives 255.  ml_dtypes instead gives NaN for zero, negatives and overflow."""
+    with np.errstate(all="ignore"):
+        f = np.asarray(x).astype(np.float32)
+    bits = np.ascontiguousarray(f).reshape(f.shape).view(np.uint32).astype(np.int64)
+    exponent = (bits >> 23) & 0xFF
+    mantissa = bits & 0x7FFFFF
+    up = (mantissa > 0x400000) | ((mantissa == 0x400000) & ((exponent & 1) == 1))
+    code = np.where(exponent >= 0xFE, exponent - np.isinf(f), exponent + up)
+    code = np.where((bits >> 31) == 1, 0, code)
+    out_dtype = ElementType.f8e8m0.numpy_dtype
+    assert out_dtype is not None
+    return code.astype(np.uint8).view(out_dtype)
 
 
 _SUB_BYTE_UINT8 = (ElementType.u1, ElementType.u3, ElementType.u6)
