@@ -27,7 +27,8 @@ write as -1 into false reports downstream; silence is better than noise there.
 Values and bounds follow OpenVINO's rules (``ovonehot.ops.bounds``); in addition, no
 value or bound passes a Convert the file marks ``decompression`` in its rt_info (the
 f16 compression of ``save_model``), as OpenVINO's ``could_propagate`` refuses them.
-(``ovonehot.load`` knows nothing of rt_info, so only ``validate``/``inspect`` apply this.)
+(``ovonehot.load`` applies it to ``Model.outputs`` too, while ``Model.inference`` keeps
+the values folded through such Converts, as compiling does.)
 
 ``shapes`` re-infers with new Parameter shapes, as ``model.reshape`` does: dims are
 then expected to differ from the file, so only element types are compared, and a
