@@ -83,10 +83,18 @@ def convert_array(x: np.ndarray, to: ElementType) -> np.ndarray:
     if to.bitwidth < 8 and to.kind in (TypeKind.SIGNED, TypeKind.UNSIGNED):  # ml_dtypes i4/u4/u2
         return _wrap_int(x.astype(np.int64), to)
     with np.errstate(over="ignore", invalid="ignore"):
+        # OpenVINO rounds twice: f64 -> f16 through f32, f32/f64 -> f8e4m3/f8e5m2 through f16
+        # (and f32): 0x3FEF9A000D9A3BB9 -> f16 0x3BE6, not the nearest 0x3BE7.
+        if x.dtype == np.float64 and to in (ElementType.f16, ElementType.f8e4m3, ElementType.f8e5m2):
+            x_rounded = x.astype(np.float32)
+        else:
+            x_rounded = x
+        if x_rounded.dtype == np.float32 and to in (ElementType.f8e4m3, ElementType.f8e5m2):
+            x_rounded = x_rounded.astype(np.float16)
         try:
-            out = x.astype(target)
+            out = x_rounded.astype(target)
         except TypeError:  # ml_dtypes has no direct cast between some f8 types: widen exactly first
-            out = x.astype(np.float32).astype(target)
+            out = x_rounded.astype(np.float32).astype(target)
     if x.dtype == np.float16 and to in _QUIET_BIT:
         # OpenVINO's f16 -> f32/f64 (the decompression Convert of f16-compressed IR) quiets
         # signalling NaNs, keeping sign and payload; NumPy keeps them signalling.
@@ -142,7 +150,7 @@ def _nan_payloads(x: np.ndarray, out: np.ndarray, to: ElementType) -> np.ndarray
 def f32_to_f8e8m0(x: np.ndarray) -> np.ndarray:
     """OpenVINO's conversion to f8e8m0 (a bare exponent), other types through f32 first: negative
     values (and -0.0, -NaN) give 0, the exponent is rounded to nearest with ties to an even
-    exponent (3.0 -> 2**1), zero and subnormals give 0 (2**-127), f32 max and +inf give 254
+    exponent (3.0 -> 2**1), zero and subnormals give the nearer of 2**-127 (0) and 2**-126, f32 max and +inf give 254
     (2**127), NaN gives 255.  ml_dtypes instead gives NaN for zero, negatives and overflow."""
     with np.errstate(all="ignore"):
         f = np.asarray(x).astype(np.float32)
@@ -150,6 +158,9 @@ def f32_to_f8e8m0(x: np.ndarray) -> np.ndarray:
     exponent = (bits >> 23) & 0xFF
     mantissa = bits & 0x7FFFFF
     up = (mantissa > 0x400000) | ((mantissa == 0x400000) & ((exponent & 1) == 1))
+    # A subnormal m * 2**-149 lies between 2**-127 (code 0) and 2**-126 (code 1): nearer the
+    # second from m > 0.75 * 2**23.
+    up = np.where(exponent == 0, mantissa > 0x600000, up)
     code = np.where(exponent >= 0xFE, exponent - np.isinf(f), exponent + up)
     code = np.where((bits >> 31) == 1, 0, code)
     out_dtype = ElementType.f8e8m0.numpy_dtype
