@@ -67,6 +67,13 @@ GEMM = Tolerance(
     "in another; a few ulps on dot products of length 8 (measured: <= 2.4e-7 absolute)",
 )
 
+RECURRENT = Tolerance(
+    1e-5,
+    1e-6,
+    "Convolution, GRU, LayerNorm (MVN) and Linear on f32: ovonehot sums in float64 and rounds once, the "
+    "CPU plugin sums in f32 in its own order (measured: <= 2.4e-7 absolute on outputs of order 1)",
+)
+
 # Every model in the corpus, with the tolerance for its float outputs (integer and boolean
 # outputs are always compared exactly).
 TOLERANCES: dict[str, Tolerance] = {
@@ -83,6 +90,8 @@ TOLERANCES: dict[str, Tolerance] = {
     "torch/focal_loss": FOCAL,
     "torch/positional_one_hot": EXACT,
     "torch/foreground_masks": EXACT,
+    "torch/char_cnn_gru": RECURRENT,
+    "torch/scatter_targets": LOSS,
     "onnx/backend_without_axis": EXACT,
     "onnx/backend_with_axis": EXACT,
     "onnx/backend_negative_indices": EXACT,

@@ -192,6 +192,47 @@ class ForegroundMasks(nn.Module):
         return things.repeat(1, 2, 1, 1).float(), stuff.to(torch.uint8)
 
 
+class CharCNNGRU(nn.Module):
+    """Character model: one-hot chars -> Conv1d -> ReLU -> MaxPool1d -> bidirectional GRU -> LayerNorm -> Linear."""
+
+    def __init__(self, vocab: int = 12, channels: int = 8, hidden: int = 6, out: int = 3) -> None:
+        super().__init__()
+        self.vocab = vocab
+        self.conv = nn.Conv1d(vocab, channels, 3, padding=1)
+        self.gru = nn.GRU(channels, hidden, batch_first=True, bidirectional=True)
+        self.norm = nn.LayerNorm(2 * hidden)
+        self.head = nn.Linear(2 * hidden, out)
+        g = torch.Generator().manual_seed(7)  # the same weights each time the module is built
+        with torch.no_grad():
+            for p in self.parameters():
+                p.copy_(torch.randn(p.shape, generator=g) * 0.5)
+
+    def forward(self, chars: torch.Tensor) -> torch.Tensor:
+        x = F.one_hot(chars, self.vocab).float().transpose(1, 2)
+        x = F.max_pool1d(F.relu(self.conv(x)), 2, ceil_mode=True)
+        y, _ = self.gru(x.transpose(1, 2))
+        return self.head(self.norm(y))
+
+
+class ScatterTargets(nn.Module):
+    """One-hot targets built by ``scatter_`` next to ``F.one_hot``, boolean masks with ``~``/``&``,
+    ``any``/``all``, ``gather`` of the true-class logit and a top-2 hit mask."""
+
+    def __init__(self, classes: int = 5) -> None:
+        super().__init__()
+        self.classes = classes
+
+    def forward(self, logits: torch.Tensor, target: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        scattered = torch.zeros_like(logits).scatter_(1, target.unsqueeze(1), 1.0)
+        hot = F.one_hot(target, self.classes).bool()
+        top2 = F.one_hot(logits.topk(2, dim=1).indices, self.classes).sum(1).bool()
+        hit = (hot & top2).any(1) & ~(hot & ~top2).all(1)
+        true_logit = logits.gather(1, target.unsqueeze(1)).squeeze(1)
+        margin = logits.masked_fill(hot, float("-inf")).amax(1)
+        loss = (F.relu(1.0 + margin - true_logit) + (scattered - hot.float()).abs().sum(1)).mean()
+        return loss, hit
+
+
 # ---------------------------------------------------------------------------------------------
 # The corpus: module, conversion, cases.
 
@@ -375,6 +416,30 @@ EXPORTS = [
                 },
                 reference=True,
             ),
+        ],
+    ),
+    Export(
+        "char_cnn_gru",
+        CharCNNGRU,
+        lambda: (torch.randint(0, 12, (2, 9)),),
+        lambda: [
+            Case("typical", {"chars": ints(0, 12, (3, 11))}),
+            # Two characters: one pooling window.  (One character is shorter than the pooling
+            # kernel: OpenVINO's shape inference refuses that, although its CPU plugin runs it.)
+            Case("two_chars", {"chars": np.array([[5, 11]], dtype=np.int64)}),
+        ],
+        compress_to_fp16=False,
+    ),
+    Export(
+        "scatter_targets",
+        ScatterTargets,
+        lambda: (torch.randn(4, 5), torch.tensor([0, 1, 4, 2])),
+        lambda: [
+            Case("typical", {"logits": floats((6, 5)), "target": ints(0, 5, (6,))}),
+            # Tied logits: OpenVINO's TopK takes the smaller index first, PyTorch's topk need not
+            # (the 'hit' output differs from PyTorch's there; the IR's semantics is the expectation).
+            Case("ties", {"logits": np.array([[1, 1, 0, 0, 1], [2, 0, 2, 0, 0]], np.float32),
+                          "target": np.array([4, 2])}),
         ],
     ),
 ]
