@@ -125,6 +125,28 @@ def test_float_bit_patterns_match_reference(tmp_path: Path, source: str, destina
     assert not bad, f"(source code, ours, OpenVINO's): {bad[:8]}"
 
 
+# Integers -> f8 round twice in OpenVINO (through f32 and f16): i16 26629 -> f8e5m2 0x76, not 0x77.
+INT_TO_F8_VALUES = [26629, 2305, 7678, 22522, -3839, 45055, 36875, 61437, -61425, 448, 464, 57344, 61440, 65504,
+                    0, 1, -1, 255, 127, -128, 2**31 - 1, -(2**31), 2**40 + 3]
+INT_TO_F8_PAIRS = [(s, d) for s in INTS for d in ("f8e4m3", "f8e5m2")]
+
+
+@pytest.mark.parametrize(("source", "destination"), INT_TO_F8_PAIRS, ids=[f"{s}->{d}" for s, d in INT_TO_F8_PAIRS])
+def test_int_to_f8_matches_reference(tmp_path: Path, source: str, destination: str) -> None:
+    import ovonehot
+    from ovonehot.openvino_oracle import reference_run
+
+    info = np.iinfo(DTYPES[source])
+    x = np.array(sorted({min(max(v, int(info.min)), int(info.max)) for v in INT_TO_F8_VALUES}), dtype=DTYPES[source])
+    p = ops.parameter([x.size], getattr(ov.Type, source), name="x")
+    node = ops.convert(p, getattr(ov.Type, destination))
+    node.output(0).get_tensor().set_names({"y"})
+    xml = tmp_path / "m.xml"
+    ov.save_model(ov.Model([node.output(0)], [p], "m"), str(xml), compress_to_fp16=False)
+    ours, theirs = ovonehot.load(xml).run({"x": x})["y"], reference_run(xml, {"x": x})["y"]
+    assert ours.view(np.uint8).tolist() == theirs.view(np.uint8).tolist()
+
+
 def test_f32_to_bf16_rounding_is_openvinos_not_nearest_even(tmp_path: Path) -> None:
     """0x40E08001 keeps 0x40E0 in OpenVINO (round-to-nearest-even would give 0x40E1)."""
     bits = np.array([0x40E08001, 0x40E18000, 0x40E08000, 0x7F800001, 0x7FC00001], dtype=np.uint32)

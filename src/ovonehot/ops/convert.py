@@ -83,14 +83,15 @@ def convert_array(x: np.ndarray, to: ElementType) -> np.ndarray:
     if to.bitwidth < 8 and to.kind in (TypeKind.SIGNED, TypeKind.UNSIGNED):  # ml_dtypes i4/u4/u2
         return _wrap_int(x.astype(np.int64), to)
     with np.errstate(over="ignore", invalid="ignore"):
-        # OpenVINO rounds twice: f64 -> f16 through f32, f32/f64 -> f8e4m3/f8e5m2 through f16
-        # (and f32): 0x3FEF9A000D9A3BB9 -> f16 0x3BE6, not the nearest 0x3BE7.
-        if x.dtype == np.float64 and to in (ElementType.f16, ElementType.f8e4m3, ElementType.f8e5m2):
+        # OpenVINO rounds twice: f64 -> f16 through f32 (0x3FEF9A000D9A3BB9 -> f16 0x3BE6, not
+        # the nearest 0x3BE7); f32, f64 and integers -> f8e4m3/f8e5m2 through f32 and f16
+        # (i16 26629 -> f8e5m2 0x76, not 0x77).
+        x_rounded = x
+        if x.dtype == np.float64 and to is ElementType.f16:
             x_rounded = x.astype(np.float32)
-        else:
-            x_rounded = x
-        if x_rounded.dtype == np.float32 and to in (ElementType.f8e4m3, ElementType.f8e5m2):
-            x_rounded = x_rounded.astype(np.float16)
+        elif to in (ElementType.f8e4m3, ElementType.f8e5m2) and (x.dtype in (np.float32, np.float64)
+                                                                 or x.dtype.kind in "iub"):
+            x_rounded = x.astype(np.float32).astype(np.float16)
         try:
             out = x_rounded.astype(target)
         except TypeError:  # ml_dtypes has no direct cast between some f8 types: widen exactly first
