@@ -191,12 +191,52 @@ def test_finding_reduce_axes_attribute_is_ignored(tmp_path, op, opset):  # type:
 
 
 def test_finding_onnx_integer_div_becomes_floor_division(tmp_path):  # type: ignore[no-untyped-def]
-    # docs/conventions.md, finding 7: Divide(m_pythondiv=true) floors; ONNX truncates.
+    # docs/conventions.md, finding 7: OpenVINO's frontend makes Divide(m_pythondiv=true), floor
+    # division in OpenVINO's semantics; ovonehot turns it back into ONNX's truncation.
     nodes = [h.make_node("Div", ["a", "b"], ["y"])]
     path = _save(tmp_path, "div", nodes, [_vi("a", TP.INT64, [4])], [_vi("y", TP.INT64, None)],
                  [nh.from_array(np.array(2, np.int64), "b")])
     a = np.array([-7, -1, 1, 7])
     (onnx_says,) = ort.InferenceSession(str(path)).run(None, {"a": a})
     np.testing.assert_array_equal(onnx_says, [-3, 0, 0, 3])
+    ov = pytest.importorskip("openvino")
+    (divide,) = [op for op in ov.Core().read_model(str(path)).get_ordered_ops() if op.get_type_name() == "Divide"]
+    assert divide.get_attributes()["m_pythondiv"] is True  # the frontend's choice (floor in OpenVINO)
     (ours,) = ovonehot.load(path).run({"a": a}).values()
-    np.testing.assert_array_equal(ours, [-4, -1, 0, 3])
+    np.testing.assert_array_equal(ours, onnx_says)
+
+
+def test_torch_opset9_remainder_of_negatives_matches_onnx(tmp_path):  # type: ignore[no-untyped-def]
+    # PyTorch's opset-9 export of ``x % 3`` (a Div/Mul/Sub chain with a sign fix) relies on Div
+    # truncating: one_hot(remainder(t - 5, 3)) must match onnxruntime.
+    a = np.arange(6) - 5
+    q = h.make_node("Div", ["a", "three"], ["q"])
+    neg = h.make_node("Less", ["a", "zero"], ["neg"])
+    prod = h.make_node("Mul", ["q", "three"], ["qm"])
+    rem = h.make_node("Sub", ["a", "qm"], ["r"])
+    nonzero = h.make_node("Not", ["is0"], ["nz"])
+    is0 = h.make_node("Equal", ["r", "zero"], ["is0"])
+    fix = h.make_node("And", ["neg", "nz"], ["fix"])
+    fix_i = h.make_node("Cast", ["fix"], ["fix_i"], to=TP.INT64)
+    shift = h.make_node("Mul", ["fix_i", "three"], ["shift"])
+    out = h.make_node("Add", ["r", "shift"], ["m"])
+    hot = h.make_node("OneHot", ["m", "three", "vals"], ["y"])
+    inits = [nh.from_array(np.array(3, np.int64), "three"), nh.from_array(np.array(0, np.int64), "zero"), VALUES]
+    path = _save(tmp_path, "rem", [q, neg, prod, rem, is0, nonzero, fix, fix_i, shift, out, hot],
+                 [_vi("a", TP.INT64, [6])], [_vi("y", TP.FLOAT, None)], inits, opset=11)
+    (want,) = ort.InferenceSession(str(path)).run(None, {"a": a})
+    np.testing.assert_array_equal(want.argmax(-1), np.remainder(a, 3))  # Python's %: [1, 2, 0, 1, 2, 0]
+    (ours,) = ovonehot.load(path).run({"a": a}).values()
+    np.testing.assert_array_equal(ours, want)
+
+
+def test_diff_on_an_onnx_model_compares_the_graph_ovonehot_runs(tmp_path, capsys):  # type: ignore[no-untyped-def]
+    # OpenVINO's oracles read the IR ovonehot made of the .onnx (with its corrections), so an
+    # integer Div of negatives passes on both instead of reporting ovonehot's own correction.
+    nodes = [h.make_node("Div", ["a", "b"], ["q"]), h.make_node("OneHot", ["q", "d", "vals"], ["y"])]
+    inits = [nh.from_array(np.array(3, np.int64), "b"), nh.from_array(np.array(4, np.int64), "d"), VALUES]
+    path = _save(tmp_path, "div_one_hot", nodes, [_vi("a", TP.INT64, [5])], [_vi("y", TP.FLOAT, None)], inits)
+    np.savez(tmp_path / "all.npz", a=np.array([-7, -3, -1, 2, 9]))
+    assert main(["diff", str(path), "--inputs", str(tmp_path / "all.npz"), "--oracle", "both"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("PASS") >= 2 and "unexplained" not in out and "deviation" not in out

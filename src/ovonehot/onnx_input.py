@@ -10,9 +10,11 @@ serialized to IR v11 without fp16 compression and read back by
 functions: loading an .xml never touches it.
 
 Boundary: this module knows nothing of ONNX semantics (``conventions.onnx_one_hot``
-does); it only hands the file to OpenVINO and the result to the reader -- after one
-storage fix that changes no value: bfloat16 tensors kept in ``int32_data``, which
-OpenVINO 2026.4 misreads, are re-encoded as ``raw_data`` (docs/conventions.md, finding 6).
+does); it only hands the file to OpenVINO and the result to the reader, with two
+corrections where OpenVINO's conversion is wrong (docs/conventions.md, findings 6 and 7):
+bfloat16 tensors kept in ``int32_data``, which OpenVINO 2026.4 misreads, are re-encoded
+as ``raw_data`` (the same bits), and integer Divide nodes made from ONNX ``Div`` truncate
+as ONNX does (``m_pythondiv=false``).
 """
 
 from __future__ import annotations
@@ -76,6 +78,7 @@ def convert_onnx(path: str | os.PathLike[str]) -> tuple[bytes, bytes]:
             model = ov.Core().read_model(str(readable))
         except Exception as exc:  # noqa: BLE001 - OpenVINO raises plain RuntimeError/Exception subclasses
             raise OpenVINOError(f"{source}: OpenVINO's ONNX frontend cannot convert it: {_summary(exc)}") from None
+        _truncating_integer_division(model)
         xml = Path(tmp) / "model.xml"
         try:
             ov.save_model(model, str(xml), compress_to_fp16=False)
@@ -83,6 +86,22 @@ def convert_onnx(path: str | os.PathLike[str]) -> tuple[bytes, bytes]:
             raise OpenVINOError(f"{source}: OpenVINO cannot serialize the converted model: "
                                 f"{_summary(exc)}") from None
         return xml.read_bytes(), xml.with_suffix(".bin").read_bytes()
+
+
+def _truncating_integer_division(model: Any) -> None:
+    """Make every integer Divide of the converted model truncate, as ONNX's integer Div does.
+
+    OpenVINO's ONNX frontend turns ``Div`` into Divide with ``m_pythondiv=true``, which in
+    OpenVINO's own semantics (its reference, its constant folding) is floor division: -7 / 2
+    gives -4 where ONNX, onnxruntime and onnx.reference give -3 (and so does OpenVINO's CPU
+    plugin, which ignores the attribute: docs/FINDINGS.md).  PyTorch's opset-9 export of ``%``
+    builds on it.  Non-negative operands divide the same either way.
+    """
+    for op in model.get_ordered_ops():
+        if op.get_type_name() != "Divide" or not op.get_output_element_type(0).is_integral_number():
+            continue
+        if op.get_attributes().get("m_pythondiv", False):
+            op.set_attribute("m_pythondiv", False)
 
 
 def _bf16_as_raw_data(source: Path, target: Path) -> Path | None:

@@ -91,6 +91,8 @@ def _read(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | N
     xml_path = Path(xml_path)
     if not xml_path.is_file():
         raise IRError(f"{xml_path}: no such file")
+    if xml_path.suffix.lower() == ".onnx":
+        return _read_onnx(xml_path)
     weights = Path(bin_path) if bin_path is not None else xml_path.with_suffix(".bin")
     try:
         if weights.is_file():
@@ -104,6 +106,28 @@ def _read(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | N
         from .ir.reader import read_ir
 
         graph = read_ir(xml_path, bin_path)
+    except Error:
+        graph = None
+    return _Loaded(model, graph)
+
+
+def _read_onnx(path: Path) -> _Loaded:
+    """An ONNX model as ovonehot runs it: the IR ``onnx_input.convert_onnx`` makes (OpenVINO's
+    conversion with ovonehot's corrections), so both sides of a comparison compute one graph."""
+    import numpy as np
+
+    from .ir.reader import read_ir_bytes
+    from .onnx_input import convert_onnx
+
+    xml, weights = convert_onnx(path)
+    ov = _openvino()
+    try:
+        model = _core().read_model(xml.decode("utf-8"), ov.Tensor(np.frombuffer(weights, dtype=np.uint8).copy()))
+    except RuntimeError as exc:
+        raise OpenVINOError(f"{path}: OpenVINO cannot read its converted IR: {_first_line(exc)}") from None
+    graph: Graph | None
+    try:
+        graph = read_ir_bytes(xml, weights, source=str(path))
     except Error:
         graph = None
     return _Loaded(model, graph)
