@@ -1,4 +1,5 @@
-"""MVN-6 (``F.layer_norm`` / ONNX MeanVarianceNormalization) and NormalizeL2-0 (ONNX LpNormalization).
+"""MVN-6 (``F.layer_norm`` / ONNX MeanVarianceNormalization), NormalizeL2-0 (ONNX LpNormalization)
+and GroupNormalization-12 (``nn.GroupNorm``).
 
 MVN-6: inputs data (real) and axes (integers, 1-D); attributes ``normalize_variance``,
 ``eps`` and ``eps_mode`` (``inside_sqrt``: divide by ``sqrt(var + eps)``;
@@ -12,6 +13,12 @@ NormalizeL2-0: inputs data (real) and axes; ``eps`` and ``eps_mode`` (``add``:
 divide each element by itself, without eps: 1 for every non-zero element (even a
 negative one), 0 for zero (the template reference's rule, which the CPU plugin shares).
 No core evaluate exists for it in OpenVINO 2026.4.
+
+GroupNormalization-12: inputs data ``[N, C, ...]``, ``scale`` and ``bias`` (``[C]``);
+attributes ``num_groups`` (dividing C) and ``epsilon``.  Each group of ``C / num_groups``
+channels of one batch item is normalized by its mean and biased variance
+(``(x - mean) / sqrt(var + epsilon)``), then scaled and shifted per channel.  Computed in
+float64 and rounded once; no core evaluate exists, the CPU plugin is the oracle.
 """
 
 from __future__ import annotations
@@ -24,7 +31,8 @@ import numpy as np
 
 from ..errors import ValidationError
 from ..graph import Node
-from .attrs import bool_attr, enum_attr, float_attr
+from ..types import Dimension
+from .attrs import bool_attr, enum_attr, float_attr, int_attr
 from .numeric import narrow, quiet, widen
 from .reduce import Reduction, reduce_array
 from .shape_ops import is_integral_number
@@ -143,7 +151,69 @@ def evaluate_normalize_l2(attrs: NormalizeL2Attrs, inputs: Sequence[np.ndarray])
     return [narrow(np.asarray(out, dtype=w.dtype), data.dtype)]
 
 
+@dataclass(frozen=True, slots=True)
+class GroupNormAttrs:
+    num_groups: int
+    epsilon: float
+
+
+def parse_group_norm(node: Node) -> GroupNormAttrs:
+    return GroupNormAttrs(int_attr(node, "num_groups"), float_attr(node, "epsilon"))
+
+
+def infer_group_norm(attrs: GroupNormAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    data, scale, bias = inputs
+    et = data.element_type
+    for info in (scale, bias):
+        merged = et.merge(info.element_type)
+        if merged is None:
+            raise ValidationError(
+                f"The element types of data, scale and bias must match: {et}, {info.element_type}"
+            )
+        et = merged
+    if not (et.is_dynamic or et.is_real):
+        raise ValidationError(f"The element type of the inputs must be a float type. Got: {et}")
+    if attrs.num_groups <= 0:
+        raise ValidationError(
+            f"The number of groups needs to be a positive integer value. Got: {attrs.num_groups}"
+        )
+    d = data.shape
+    if d.rank_is_static and d.rank < 2:
+        raise ValidationError(f"The input tensor is required to be at least 2D. Got: {d}")
+    channels = d[1] if d.rank_is_static else Dimension()
+    if channels.is_static and channels.length % attrs.num_groups:
+        raise ValidationError(
+            f"The number of channels ({channels.length}) is required to be evenly divisible by the number of "
+            f"groups ({attrs.num_groups})"
+        )
+    for label, info in (("scale", scale), ("bias", bias)):
+        if info.shape.rank_is_static and info.shape.rank != 1:
+            raise ValidationError(f"The {label} input is required to be 1D. Got: {info.shape}")
+        if info.shape.rank_is_static and info.shape[0].merge(channels) is None:
+            raise ValidationError(
+                f"The {label} input size ({info.shape[0]}) must equal the channels ({channels})"
+            )
+    return [TensorInfo(et, d)]
+
+
+def evaluate_group_norm(attrs: GroupNormAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    data = np.asarray(inputs[0])
+    x = widen(data).astype(np.float64)
+    scale, bias = (widen(np.asarray(a)).astype(np.float64) for a in inputs[1:])
+    n, c = x.shape[0], x.shape[1]
+    groups = x.reshape(n, attrs.num_groups, -1)
+    with quiet():
+        mean = groups.mean(axis=2, keepdims=True)
+        var = ((groups - mean) ** 2).mean(axis=2, keepdims=True)
+        normed = ((groups - mean) / np.sqrt(var + attrs.epsilon)).reshape(x.shape)
+        shape = (1, c) + (1,) * (x.ndim - 2)
+        out = normed * scale.reshape(shape) + bias.reshape(shape)
+    cast = np.float64 if data.dtype == np.float64 else np.float32
+    return [narrow(out.astype(cast), data.dtype)]
+
+
 SPECS = (
     OpSpec("MVN", 6, 6, 2, parse_mvn_6, infer_mvn, evaluate_mvn),
     OpSpec("NormalizeL2", 0, 1, 2, parse_normalize_l2, infer_normalize_l2, evaluate_normalize_l2),
+    OpSpec("GroupNormalization", 12, 12, 3, parse_group_norm, infer_group_norm, evaluate_group_norm),
 )
