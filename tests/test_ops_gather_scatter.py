@@ -321,3 +321,34 @@ def test_scatter_elements_infer_agrees(tmp_path, data, indices, updates):  # typ
         ],
     )
     assert ours == theirs
+
+
+SPECIAL_FLOATS = np.array([0.0, -0.0, np.nan, 1.5, -1.5, np.inf, -np.inf, 2.0], np.float32)
+
+
+@pytest.mark.parametrize("use_init_val", [True, False], ids=["init", "no-init"])
+@pytest.mark.parametrize("reduction", REDUCTIONS_12)
+def test_scatter_elements_special_floats_and_many_duplicates(tmp_path, reduction, use_init_val):  # type: ignore[no-untyped-def]
+    # NaN never wins a min/max comparison, equal -0.0/+0.0 keep the earliest, sums and products
+    # accumulate in update order: 40 updates onto 4 positions per row.
+    data = RNG.choice(SPECIAL_FLOATS, (3, 4)).astype(np.float32)
+    idx = RNG.integers(-4, 4, (3, 40)).astype(np.int64)
+    upd = RNG.choice(SPECIAL_FLOATS, (3, 40)).astype(np.float32)
+    compare_op(tmp_path, lambda a, b, c, d: opset12.scatter_elements_update(a, b, c, d, reduction, use_init_val),
+               [P(data), P(idx), P(upd), C(np.int64(1))])
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS_15)
+def test_scatter_nd_special_floats_and_many_duplicates(tmp_path, reduction):  # type: ignore[no-untyped-def]
+    data = RNG.choice(SPECIAL_FLOATS, (3, 5)).astype(np.float32)
+    idx = RNG.integers(-3, 3, (30, 1)).astype(np.int64)
+    upd = RNG.choice(SPECIAL_FLOATS, (30, 5)).astype(np.float32)
+    compare_op(tmp_path, lambda a, b, c: ops.scatter_nd_update(a, b, c, reduction), [P(data), P(idx), P(upd)])
+
+
+def test_scatter_sum_of_many_small_floats_keeps_the_update_order(tmp_path):  # type: ignore[no-untyped-def]
+    data = np.zeros((1, 3), np.float32)
+    idx = RNG.integers(0, 3, (1, 2000)).astype(np.int64)
+    upd = (RNG.standard_normal((1, 2000)) * 10.0 ** RNG.integers(-6, 6, (1, 2000))).astype(np.float32)
+    compare_op(tmp_path, lambda a, b, c, d: opset12.scatter_elements_update(a, b, c, d, "sum"),
+               [P(data), P(idx), P(upd), C(np.int64(1))])

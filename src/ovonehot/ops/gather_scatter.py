@@ -17,8 +17,10 @@ against the CPU plugin where it has not -- GatherElements, GatherND):
   still outside the axis is an error (the reference refuses it; the CPU plugin reads
   or writes out of bounds);
 * updates are applied in row-major order of ``updates``: with ``reduction=none`` the
-  last write to a position wins; reductions combine in that order, each step rounded
-  to the element type (f16/bf16 steps through f32, as ``ov::float16`` arithmetic does);
+  last write to a position wins; reductions combine in that order (f16/bf16 computed in
+  f32 and rounded at the end, as the reference evaluates them); float min/max repeat the
+  reference's comparisons, which differ between the two ops (``_float_min_max``: NaN
+  and tie handling);
 * ``use_init_val=false`` first resets every targeted position to the reduction's
   identity (0 for sum and mean, 1 for prod, the type's max/lowest for min/max);
 * ``mean`` divides the sum by the number of contributions (counting the initial value
@@ -260,9 +262,9 @@ def _combine(reduction: Reduction, current: np.ndarray, update: np.ndarray) -> n
         elif reduction is Reduction.PROD:
             out = a * u
         elif reduction is Reduction.MIN:
-            out = np.where(u < a, u, a)
+            out = np.where(a < u, a, u)  # the reference: the update wins unless strictly worse
         elif reduction is Reduction.MAX:
-            out = np.where(a < u, u, a)
+            out = np.where(a > u, a, u)
         else:
             out = u
     return narrow(np.asarray(out), dtype)
@@ -282,7 +284,12 @@ def _occurrence(targets: np.ndarray) -> np.ndarray:
 
 
 def scatter_rows(
-    out: np.ndarray, targets: np.ndarray, updates: np.ndarray, reduction: Reduction, use_init_val: bool
+    out: np.ndarray,
+    targets: np.ndarray,
+    updates: np.ndarray,
+    reduction: Reduction,
+    use_init_val: bool,
+    update_wins_ties: bool = True,
 ) -> np.ndarray:
     """``out`` (positions, row...) with ``updates[j]`` applied to row ``targets[j]``, in order.
 
@@ -296,11 +303,7 @@ def scatter_rows(
         return narrow(out, original)
     if not use_init_val and reduction is not Reduction.NONE:
         out[targets] = np.asarray(_identity(reduction, out.dtype)).astype(out.dtype)
-    rank = _occurrence(targets)
-    for r in range(int(rank.max()) + 1):
-        pick = rank == r
-        t = targets[pick]
-        out[t] = _combine(reduction, out[t], updates[pick])
+    _apply_in_order(out, targets, updates, reduction, update_wins_ties)
     if reduction is Reduction.MEAN and out.dtype != np.bool_:
         unique, counts = np.unique(targets, return_counts=True)
         n = (counts + (1 if use_init_val else 0)).reshape((-1,) + (1,) * (out.ndim - 1))
@@ -312,6 +315,99 @@ def scatter_rows(
             wide = sums if out.dtype.kind == "u" else sums.astype(np.int64)
             out[unique] = np.floor_divide(wide, n.astype(wide.dtype)).astype(out.dtype)
     return narrow(out, original)
+
+
+_UFUNCS = {
+    Reduction.SUM: np.add,
+    Reduction.MEAN: np.add,
+    Reduction.SUB: np.subtract,
+    Reduction.PROD: np.multiply,
+    Reduction.MIN: np.minimum,
+    Reduction.MAX: np.maximum,
+}
+_BOOL_UFUNCS = {
+    Reduction.SUM: np.logical_or,
+    Reduction.MEAN: np.logical_or,
+    Reduction.MAX: np.logical_or,
+    Reduction.PROD: np.logical_and,
+    Reduction.MIN: np.logical_and,
+}
+
+
+def _apply_in_order(
+    out: np.ndarray, targets: np.ndarray, updates: np.ndarray, reduction: Reduction, update_wins_ties: bool
+) -> None:
+    """``out[targets[j]] = op(out[targets[j]], updates[j])`` for j in order, in place.
+
+    ``ufunc.at`` applies unbuffered, in index order, so sums and products round exactly as a
+    sequential loop; ``none`` keeps each position's last update; float min/max follow the
+    C++ comparisons (``_float_min_max``).  A boolean ``sub`` takes the generic path: one
+    vectorized round per repeat of a position, each with ``_combine``.
+    """
+    if reduction is Reduction.NONE:
+        last = targets.size - 1 - np.unique(targets[::-1], return_index=True)[1]
+        out[targets[last]] = updates[last]
+        return
+    if out.dtype == np.bool_ and reduction in _BOOL_UFUNCS:
+        _BOOL_UFUNCS[reduction].at(out, targets, updates)
+        return
+    if reduction in (Reduction.MIN, Reduction.MAX) and is_float(out.dtype):
+        _float_min_max(out, targets, updates, reduction is Reduction.MAX, update_wins_ties)
+        return
+    if out.dtype != np.bool_:
+        with quiet():
+            _UFUNCS[reduction].at(out, targets, updates)
+        return
+    rank = _occurrence(targets)
+    for r in range(int(rank.max()) + 1):
+        pick = rank == r
+        t = targets[pick]
+        out[t] = _combine(reduction, out[t], updates[pick])
+
+
+def _float_min_max(
+    out: np.ndarray, targets: np.ndarray, updates: np.ndarray, is_max: bool, update_wins_ties: bool
+) -> None:
+    """The reference's sequential float min/max per position, vectorized.
+
+    ScatterElementsUpdate folds ``cur = cur < u ? cur : u`` (``update_wins_ties``): the
+    update wins unless the current value is strictly better, so ties go to the latest (the
+    sign of equal zeros), a NaN update wins and the next update replaces that NaN -- a
+    position ends as the min/max of what follows its last NaN (its initial value first),
+    or as that NaN when nothing follows.  ScatterNDUpdate folds ``cur = u < cur ? u : cur``:
+    a NaN update never wins, a NaN current value stays, ties keep the earliest.
+    """
+    size = int(np.prod(out.shape[1:], dtype=np.int64))
+    flat_out = out.reshape(-1)
+    elem_updates = (targets[:, None] * size + np.arange(size)[None, :]).reshape(-1)
+    touched = np.unique(elem_updates)
+    # The sequence of every touched element: its current value, then its updates in order.
+    elem = np.concatenate([touched, elem_updates])
+    vals = np.concatenate([flat_out[touched], np.ascontiguousarray(updates).reshape(-1)])
+    pos = np.arange(elem.size)  # increasing along each element's sequence
+    nan = np.isnan(vals)
+    if update_wins_ties:
+        last_nan = np.full(flat_out.size, -1, dtype=np.int64)
+        np.maximum.at(last_nan, elem[nan], pos[nan])
+        live = pos > last_nan[elem]
+    else:
+        live = ~nan
+    best = np.full(flat_out.size, -np.inf if is_max else np.inf, dtype=flat_out.dtype)
+    (np.maximum if is_max else np.minimum).at(best, elem[live], vals[live])
+    # Equal zeros: the sign comes from the latest (or, for ScatterND, the earliest) live zero.
+    zero = live & (vals == 0) & (best[elem] == 0)
+    pick = np.full(flat_out.size, -1 if update_wins_ties else elem.size, dtype=np.int64)
+    (np.maximum if update_wins_ties else np.minimum).at(pick, elem[zero], pos[zero])
+    result = best[touched]
+    has_zero = (pick[touched] >= 0) & (pick[touched] < elem.size)
+    result[has_zero] = vals[pick[touched][has_zero]]
+    if update_wins_ties:
+        ends_nan = ~np.isin(touched, elem[live])
+        result[ends_nan] = vals[last_nan[touched][ends_nan]]
+    else:
+        stays_nan = np.isnan(flat_out[touched])
+        result[stays_nan] = flat_out[touched][stays_nan]
+    flat_out[touched] = result
 
 
 def _infer_scatter_types(data: TensorInfo, indices: TensorInfo, updates: TensorInfo) -> ElementType:
@@ -464,6 +560,7 @@ def evaluate_scatter_nd(attrs: ScatterNDAttrs, inputs: Sequence[np.ndarray]) -> 
         rows,
         attrs.reduction,
         True,
+        update_wins_ties=False,  # ScatterNDUpdate's min/max: u < cur ? u : cur
     )
     return [out.reshape(data.shape)]
 
