@@ -118,28 +118,3 @@ def test_sequence_infer_agrees(tmp_path, shape):  # type: ignore[no-untyped-def]
         ],
     )
     assert ours == theirs
-
-
-def test_torch_gru_over_one_hot_matches_torch(tmp_path):  # type: ignore[no-untyped-def]
-    torch = pytest.importorskip("torch", reason="a real PyTorch export needs torch (not a test dependency)")
-
-    class CharGRU(torch.nn.Module):  # type: ignore[misc]
-        def __init__(self) -> None:
-            super().__init__()
-            self.gru = torch.nn.GRU(6, 4, batch_first=True, bidirectional=True)
-
-        def forward(self, ids):  # type: ignore[no-untyped-def]
-            return self.gru(torch.nn.functional.one_hot(ids, 6).float())[0]
-
-    torch.manual_seed(0)
-    module = CharGRU().eval()
-    t = torch.tensor([[0, 5, 2, 2, 1], [3, 3, 0, 4, 5]])
-    model = ov.convert_model(module, example_input=t)
-    xml = tmp_path / "gru.xml"
-    ov.save_model(model, str(xml), compress_to_fp16=False)
-    import ovonehot
-
-    (ours,) = ovonehot.load(xml).run([t.numpy()]).values()
-    with torch.no_grad():
-        want = module(t).numpy()
-    np.testing.assert_allclose(ours, want, rtol=CPU_RTOL, atol=CPU_ATOL)
