@@ -149,6 +149,18 @@ def compare_op(
     return Outcome(node, model, ours, theirs)
 
 
+def cpu_outputs(node: Any, params: Sequence[Any], feeds: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """``node``'s outputs from OpenVINO's CPU plugin, compiled deterministically (FACTS.md).
+
+    For ops the core reference cannot evaluate; ``feeds`` go to ``params`` in order.
+    """
+    from ovonehot.openvino_oracle import CPU_CONFIG
+
+    compiled = ov.Core().compile_model(ov.Model(node.outputs(), list(params)), "CPU", CPU_CONFIG)
+    result = compiled(list(feeds))
+    return [np.array(result[o]) for o in compiled.outputs]
+
+
 def assert_inferred(model: ovonehot.Model, node: Any) -> None:
     """ovonehot's inferred output types and partial shapes equal OpenVINO's."""
     assert len(model.outputs) == node.get_output_size()
