@@ -13,7 +13,7 @@ OpenVINO would (``ovonehot.infer``) and reports, with stable codes:
   output port across an edge;
 * ``const-size`` (a Const whose ``size`` is too small or lies outside the .bin) and
   ``const-size-excess`` (larger than needed: OpenVINO accepts it, a warning);
-* ``output-count``, ``input-count``, ``bad-precision``, ``bad-attribute``,
+* ``output-count``, ``input-count``, ``bad-attribute``,
   ``unsupported-op`` (warning), ``inference-failed`` (OpenVINO would refuse the layer);
 * OneHot findings (``onehot-*``, see :func:`onehot_findings`).
 
@@ -496,7 +496,7 @@ def serialized_dims(shape: PartialShape) -> tuple[int, ...]:
 
 
 def declared_type(port: Port) -> ElementType | None:
-    """The port's precision as an element type; None when absent; IRError when unknown."""
+    """The port's precision as an element type; None when absent (the reader refuses unknown ones)."""
     if port.precision is None:
         return None
     return ElementType.from_precision(port.precision)
@@ -517,19 +517,7 @@ def _output_problems(node: Node, outs: Sequence[TensorInfo], compare_dims: bool)
                     f"(written as {declared_shape(Port(port.id, dims=serialized_dims(info.shape)))})",
                 )
             )
-        try:
-            et = declared_type(port)
-        except IRError:
-            problems.append(
-                _problem(
-                    "bad-precision",
-                    Severity.ERROR,
-                    node,
-                    port.id,
-                    f"precision {port.precision!r} is not an element type",
-                )
-            )
-            continue
+        et = declared_type(port)
         if et is not None and et is not info.element_type:
             problems.append(
                 _problem(
@@ -560,23 +548,7 @@ def _edge_problems(graph: Graph, index: int) -> list[Problem]:
                     f"declares dims {declared_shape(port)}, the {edge} declares {declared_shape(out)}",
                 )
             )
-        try:
-            mine = declared_type(port)
-        except IRError:
-            problems.append(
-                _problem(
-                    "bad-precision",
-                    Severity.ERROR,
-                    node,
-                    port.id,
-                    f"precision {port.precision!r} is not an element type",
-                )
-            )
-            continue
-        try:
-            theirs = declared_type(out)
-        except IRError:
-            continue  # reported on the producer's own port
+        mine, theirs = declared_type(port), declared_type(out)
         if mine is not None and theirs is not None and mine is not theirs:
             problems.append(
                 _problem(
