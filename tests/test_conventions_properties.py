@@ -11,6 +11,8 @@ layout.  Indices below -depth or from depth on are off everywhere.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -20,7 +22,9 @@ from hypothesis.extra import numpy as hnp
 from ovonehot.conventions import directml_one_hot, onnx_one_hot, openvino_one_hot
 from ovonehot.errors import InputError, ValidationError
 
-SETTINGS = settings(max_examples=60, deadline=None)
+# Under CI (CI=true) the examples are derandomized, so main stays green or red for a reason in the
+# code, not in the draw; a developer's run explores new examples each time.
+SETTINGS = settings(max_examples=60, deadline=None, derandomize=bool(os.environ.get("CI")))
 
 
 @st.composite
