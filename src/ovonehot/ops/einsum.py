@@ -30,7 +30,7 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, PartialShape
 from .attrs import str_attr
-from .autobroadcast import broadcast_merge_dim
+from .autobroadcast import AutoBroadcastSpec, broadcast_shapes
 from .numeric import narrow, quiet, widen
 from .shape_ops import is_integral_number
 from .spec import OpSpec, TensorInfo
@@ -152,17 +152,10 @@ def infer_einsum(attrs: EinsumAttrs, inputs: Sequence[TensorInfo]) -> list[Tenso
 
 
 def _broadcast(a: PartialShape, b: PartialShape) -> PartialShape:
-    rank = max(a.rank, b.rank)
-    one = Dimension.static(1)
-    pa = (one,) * (rank - a.rank) + tuple(a)
-    pb = (one,) * (rank - b.rank) + tuple(b)
-    dims = []
-    for x, y in zip(pa, pb, strict=True):
-        d = broadcast_merge_dim(x, y)
-        if d is None:
-            raise ValidationError(f"Ellipsis dimensions of Einsum inputs do not broadcast: {a} and {b}.")
-        dims.append(d)
-    return PartialShape(tuple(dims))
+    shape = broadcast_shapes(a, b, AutoBroadcastSpec())  # numpy rules
+    if shape is None:
+        raise ValidationError(f"Ellipsis dimensions of Einsum inputs do not broadcast: {a} and {b}.")
+    return shape
 
 
 def _numpy_subscript(sub: Sequence[str], letters: dict[str, str]) -> str:
