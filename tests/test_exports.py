@@ -343,6 +343,8 @@ def run_onnx_reference(path: Path, inputs: dict[str, np.ndarray]) -> dict[str, n
     return dict(zip(names, ReferenceEvaluator(model).run(names, inputs), strict=True))
 
 
+@pytest.mark.held_for("onnxruntime==1.31.1")
+@pytest.mark.held_for("onnx==1.23.2")
 @pytest.mark.parametrize(("model", "case"), [_onnx_param(*mc) for mc in ONNX_CASES])
 def test_onnx_export_matches_onnx(model: str, case: str) -> None:
     onnx_path = EXPORTS / f"{model}.onnx"

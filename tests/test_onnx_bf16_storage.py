@@ -65,6 +65,7 @@ def test_bf16_int32_data_values_are_read_as_onnx_says(tmp_path, where):  # type:
         np.testing.assert_array_equal(archive["y"].view(np.uint16), expected.view(np.uint16))
 
 
+@pytest.mark.held_for("openvino==2026.4.1")
 def test_finding_openvino_reads_bf16_int32_data_as_numbers(tmp_path):  # type: ignore[no-untyped-def]
     # The evidence for finding 6: OpenVINO itself, on the unmodified file.
     path = _model(tmp_path, "initializer")

@@ -155,6 +155,7 @@ MODELS = {
 }
 
 
+@pytest.mark.held_for("onnxruntime==1.31.1")
 @pytest.mark.parametrize("name", list(MODELS))
 def test_onnx_graph_matches_onnxruntime(tmp_path, name):  # type: ignore[no-untyped-def]
     path, feeds = MODELS[name](tmp_path)
@@ -175,6 +176,7 @@ def test_onnx_graph_matches_onnxruntime(tmp_path, name):  # type: ignore[no-unty
             np.testing.assert_array_equal(got, want, err_msg=key)
 
 
+@pytest.mark.held_for("openvino==2026.4.1")
 @pytest.mark.parametrize("op", ["ReduceL1", "ReduceLogSum", "ReduceLogSumExp"])
 @pytest.mark.parametrize("opset", [13, 17])
 def test_finding_reduce_axes_attribute_is_ignored(tmp_path, op, opset):  # type: ignore[no-untyped-def]
@@ -190,6 +192,8 @@ def test_finding_reduce_axes_attribute_is_ignored(tmp_path, op, opset):  # type:
     np.testing.assert_allclose(ours, whole[op], rtol=1e-5)
 
 
+@pytest.mark.held_for("openvino==2026.4.1")
+@pytest.mark.held_for("onnxruntime==1.31.1")
 def test_finding_onnx_integer_div_becomes_floor_division(tmp_path):  # type: ignore[no-untyped-def]
     # docs/conventions.md, finding 7: OpenVINO's frontend makes Divide(m_pythondiv=true), floor
     # division in OpenVINO's semantics; ovonehot turns it back into ONNX's truncation.

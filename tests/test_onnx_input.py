@@ -197,6 +197,7 @@ def test_onehot_11_becomes_onehot_16_normalize_and_onehot_9_becomes_onehot_1(tmp
 # -- findings in OpenVINO's conversion ---------------------------------------------------------
 
 
+@pytest.mark.held_for("openvino==2026.4.1")
 def test_finding_openvino_wraps_uint64_indices_beyond_int64(tmp_path: Path) -> None:
     """OpenVINO converts ONNX indices to i64 with wrap-around before OneHot-16 ``normalize``:
     uint64 2**64 - 1 becomes -1 and turns on the last position, where ONNX-11 (a uint64 is an
