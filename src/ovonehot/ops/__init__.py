@@ -15,6 +15,7 @@ from ..errors import UnsupportedError
 from ..graph import Graph, Node
 from . import (
     activations,
+    attention,
     basic,
     bitwise,
     bucketize,
@@ -80,6 +81,7 @@ _MODULES = (
     pooling,
     recurrent,
     unique,
+    attention,
 )
 
 _ALIASES = {"const": "constant"}
