@@ -375,7 +375,7 @@ def _openvino(inputs: list[tuple[str, str]], causal: bool) -> str:
     params = [ops.parameter(ov.PartialShape(f"[{s}]"), _OV_TYPES[t]) for s, t in inputs]
     try:
         node = sdpa(causal)(*params)
-    except Exception as exc:  # OpenVINO's NodeValidationFailure
+    except RuntimeError as exc:  # OpenVINO's NodeValidationFailure is a RuntimeError
         return "error: " + _last_line(str(exc))
     return f"{node.get_output_element_type(0).to_string()}{node.get_output_partial_shape(0)}"
 
