@@ -20,6 +20,7 @@ from . import (
     bitwise,
     bucketize,
     convert,
+    convert_like,
     convolution,
     cumsum,
     einsum,
@@ -82,6 +83,7 @@ _MODULES = (
     recurrent,
     unique,
     attention,
+    convert_like,
 )
 
 _ALIASES = {"const": "constant"}

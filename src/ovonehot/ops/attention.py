@@ -265,4 +265,9 @@ def _softmax_with_sink(qk: np.ndarray, sink: np.ndarray) -> np.ndarray:
     return probabilities[..., :-1]
 
 
-SPECS = (OpSpec("ScaledDotProductAttention", 13, 13, (3, 6), parse_sdpa, infer_sdpa, evaluate_sdpa),)
+# No `evaluate` in OpenVINO: its values never fold into shape inference.
+SPECS = (
+    OpSpec(
+        "ScaledDotProductAttention", 13, 13, (3, 6), parse_sdpa, infer_sdpa, evaluate_sdpa, foldable=False
+    ),
+)
