@@ -27,6 +27,7 @@ from . import (
     elementwise,
     float_checks,
     gather_scatter,
+    hyperbolic,
     identity,
     matmul,
     movement,
@@ -84,6 +85,7 @@ _MODULES = (
     unique,
     attention,
     convert_like,
+    hyperbolic,
 )
 
 _ALIASES = {"const": "constant"}
