@@ -25,6 +25,7 @@ from . import (
     cumsum,
     einsum,
     elementwise,
+    eye,
     float_checks,
     gather_scatter,
     hyperbolic,
@@ -86,6 +87,7 @@ _MODULES = (
     attention,
     convert_like,
     hyperbolic,
+    eye,
 )
 
 _ALIASES = {"const": "constant"}
