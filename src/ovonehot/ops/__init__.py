@@ -40,6 +40,7 @@ from . import (
     recurrent,
     reduce,
     reduce_norms,
+    reverse,
     roll,
     shape_ops,
     softmax,
@@ -88,6 +89,7 @@ _MODULES = (
     convert_like,
     hyperbolic,
     eye,
+    reverse,
 )
 
 _ALIASES = {"const": "constant"}
