@@ -44,6 +44,7 @@ from . import (
     roll,
     shape_ops,
     softmax,
+    space_depth,
     topk,
     unary,
     unique,
@@ -90,6 +91,7 @@ _MODULES = (
     hyperbolic,
     eye,
     reverse,
+    space_depth,
 )
 
 _ALIASES = {"const": "constant"}
