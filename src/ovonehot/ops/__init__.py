@@ -17,6 +17,7 @@ from . import (
     activations,
     attention,
     basic,
+    batch_norm,
     bitwise,
     bucketize,
     convert,
@@ -30,6 +31,7 @@ from . import (
     gather_scatter,
     hyperbolic,
     identity,
+    lrn,
     matmul,
     movement,
     non_zero,
@@ -92,6 +94,8 @@ _MODULES = (
     eye,
     reverse,
     space_depth,
+    batch_norm,
+    lrn,
 )
 
 _ALIASES = {"const": "constant"}
