@@ -125,6 +125,11 @@ def evaluate_batch_norm(attrs: BatchNormAttrs, inputs: Sequence[np.ndarray]) -> 
 
 
 SPECS = (
-    OpSpec("BatchNormInference", 0, 1, 5, _parser(False), infer_batch_norm, evaluate_batch_norm),
-    OpSpec("BatchNormInference", 5, 5, 5, _parser(True), infer_batch_norm, evaluate_batch_norm),
+    # No core evaluate in OpenVINO: values never reach shape inference.
+    OpSpec(
+        "BatchNormInference", 0, 1, 5, _parser(False), infer_batch_norm, evaluate_batch_norm, foldable=False
+    ),
+    OpSpec(
+        "BatchNormInference", 5, 5, 5, _parser(True), infer_batch_norm, evaluate_batch_norm, foldable=False
+    ),
 )

@@ -152,7 +152,9 @@ def evaluate_reverse_sequence(attrs: ReverseSequenceAttrs, inputs: Sequence[np.n
         raise InputError(f"{len(lengths)} sequence lengths for a batch of {data.shape[batch]}")
     for length in lengths:
         if not 0 <= length <= data.shape[seq]:
-            raise InputError("One of the elements of sequence lengths is greater than sequence axis dimension")
+            raise InputError(
+                "One of the elements of sequence lengths is greater than sequence axis dimension"
+            )
     out = data.copy()
     if batch == seq:
         # One axis for both: the reference scatters entry b to L_b - b - 1 and leaves the other
@@ -173,7 +175,15 @@ def evaluate_reverse_sequence(attrs: ReverseSequenceAttrs, inputs: Sequence[np.n
 
 SPECS = (
     OpSpec("Reverse", 1, 1, 2, parse_reverse, infer_reverse, evaluate_reverse),
+    # No core evaluate in OpenVINO: its values never reach shape inference.
     OpSpec(
-        "ReverseSequence", 0, 1, 2, parse_reverse_sequence, infer_reverse_sequence, evaluate_reverse_sequence
+        "ReverseSequence",
+        0,
+        1,
+        2,
+        parse_reverse_sequence,
+        infer_reverse_sequence,
+        evaluate_reverse_sequence,
+        foldable=False,
     ),
 )
