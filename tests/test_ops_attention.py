@@ -3,18 +3,19 @@
 OpenVINO's core op has no ``evaluate`` (``Node.evaluate`` returns False), so values
 have two oracles:
 
-* **the reference's chain**: ``reference/scaled_dot_product_attention.hpp`` is
-  MatMul(transpose_b) -> Multiply(scale) -> Add(bias) -> [Concat sink] -> Softmax ->
-  [Slice] -> MatMul.  Those ops built with OpenVINO and evaluated one by one with
-  ``Node.evaluate`` give what the reference computes.  ovonehot matches it within
-  ``CHAIN_ULP`` (Softmax's ``exp``: ovonehot rounds float64, OpenVINO calls ``expf``).
+* **the spec's pseudo-code** (``scaled-dot-product-attention.html``): MatMul(transpose_b)
+  -> Multiply(scale) -> Add(bias, -inf where masked) -> [Concat sink] -> Softmax -> [Slice]
+  -> MatMul, each op built with OpenVINO and evaluated with ``Node.evaluate``.  ovonehot
+  matches it within ``CHAIN_ULP`` (Softmax's ``exp``: ovonehot rounds float64, OpenVINO
+  calls ``expf``).
 * **the CPU plugin** (deterministic config), which runs its own fused kernel: measured
   differences from ovonehot on the cases below are at most 4.2e-7 absolute on f32
   values of order 1 (relative 1.4e-4 on a value near 0), and one f16 ulp (4.9e-4) on f16.
-  Tolerances: ``CPU_ATOL``/``CPU_RTOL``.  One real deviation: a row whose boolean mask is
-  all false.  The reference adds ``lowest()`` (the row's softmax is uniform, the output
-  the mean of ``value``); the CPU plugin adds -inf and returns NaN.  ovonehot follows the
-  reference (``test_all_false_boolean_row``).
+  Tolerances: ``CPU_ATOL``/``CPU_RTOL``.
+
+A row whose keys are all masked is NaN in the spec, on the CPU plugin and in ovonehot
+(``test_fully_masked_row_is_nan``); the core's reference header alone adds ``lowest()``
+there instead of -inf (it backs no public evaluate).
 
 Shapes and types: ovonehot's inference against OpenVINO's node construction, error
 messages included, for every input combination (3 to 6 inputs).
@@ -62,9 +63,9 @@ def _evaluate(factory: Any, arrays: Sequence[np.ndarray]) -> np.ndarray:
 
 
 def reference_chain(arrays: Sequence[np.ndarray], causal: bool) -> np.ndarray:
-    """The reference's steps, each evaluated by OpenVINO's core reference (f32 only)."""
+    """The spec's pseudo-code, each op evaluated by OpenVINO's core reference (f32 only)."""
     query, key, value = arrays[:3]
-    lowest = np.finfo(np.float32).min
+    masked = np.float32(-np.inf)
     qk = _evaluate(lambda a, b: ops.matmul(a, b, False, True), [query, key])
     if len(arrays) > 4:
         scale = np.asarray(arrays[4], np.float32).reshape(())
@@ -74,10 +75,10 @@ def reference_chain(arrays: Sequence[np.ndarray], causal: bool) -> np.ndarray:
     bias = None
     if causal:
         length, source = query.shape[-2], key.shape[-2]
-        bias = np.where(np.tri(length, source, dtype=bool), np.float32(0), lowest).astype(np.float32)
+        bias = np.where(np.tri(length, source, dtype=bool), np.float32(0), masked).astype(np.float32)
     elif len(arrays) > 3:
         mask = arrays[3]
-        bias = np.where(mask, np.float32(0), lowest).astype(np.float32) if mask.dtype == np.bool_ else mask
+        bias = np.where(mask, np.float32(0), masked).astype(np.float32) if mask.dtype == np.bool_ else mask
     if bias is not None:
         qk = _evaluate(ops.add, [qk, bias])
     if len(arrays) > 5:
@@ -99,7 +100,7 @@ def _ours(tmp_path: Any, arrays: Sequence[np.ndarray], causal: bool) -> tuple[np
 
 def _bool_mask(*shape: int) -> np.ndarray:
     mask = RNG.random(shape) > 0.35
-    mask[..., 0] = True  # no row fully masked: that row is the one deviation (see module doc)
+    mask[..., 0] = True  # no row fully masked (that row is NaN: test_fully_masked_row_is_nan)
     return mask
 
 
@@ -256,16 +257,15 @@ def test_llm_sized_causal_matches_cpu(tmp_path, dtype):  # type: ignore[no-untyp
     )
 
 
-def test_all_false_boolean_row(tmp_path):  # type: ignore[no-untyped-def]
-    """The reference masks with lowest(): a fully masked row averages ``value``; the CPU plugin gives NaN."""
+def test_fully_masked_row_is_nan(tmp_path):  # type: ignore[no-untyped-def]
+    """An all-false boolean row is NaN (-inf everywhere before Softmax), as on the CPU plugin."""
     mask = np.array([[True] * 5, [False] * 5, [True, False, True, False, True]])
     arrays = [_normal(1, 1, 3, 4), _normal(1, 1, 5, 4), _normal(1, 1, 5, 2), mask]
     ours, node, params = _ours(tmp_path, arrays, False)
     assert_same(ours, reference_chain(arrays, False), ulp=CHAIN_ULP)
-    np.testing.assert_allclose(ours[0, 0, 1], arrays[2][0, 0].mean(axis=0), rtol=1e-6)
+    assert np.isnan(ours[0, 0, 1]).all() and not np.isnan(ours[0, 0, [0, 2]]).any()
     (theirs,) = cpu_outputs(node, params, arrays)
-    assert np.isnan(theirs[0, 0, 1]).all()
-    np.testing.assert_allclose(ours[0, 0, [0, 2]], theirs[0, 0, [0, 2]], rtol=1e-5, atol=2e-6)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=2e-6, equal_nan=True)
 
 
 def test_core_has_no_evaluate():

@@ -15,11 +15,11 @@ NonZero, ScatterElementsUpdate) and SwiGLU experts.
 Cases (inputs ``input_ids``, ``attention_mask``; output ``logits``):
 
 * ``typical``: batch 2 of 7 tokens, no padding;
-* ``right_padded``: the second row ends with 3 padding tokens.
-
-Left padding is left out on purpose: a padded query row then has every key masked; the
-reference adds ``lowest()`` (the row averages ``value``), the CPU plugin -inf (NaN, which then
-spreads over the whole sequence in the next layer).  See tests/test_ops_attention.py.
+* ``right_padded``: the second row ends with 3 padding tokens;
+* ``left_padded``: the second row starts with 2 padding tokens.  A padded query row has every
+  key masked, so its attention is NaN (ScaledDotProductAttention's -inf mask, as the spec
+  says and the CPU plugin does), and the NaN spreads over the whole row's logits in the next
+  layer: OpenVINO returns NaN logits for that sequence where PyTorch stays finite.
 
 torch and transformers are needed by this script only, never by the tests or the runtime.
 
@@ -67,7 +67,10 @@ def cases() -> dict[str, dict[str, np.ndarray]]:
     mask = np.ones((2, 7), dtype=np.int64)
     mask[1, 4:] = 0
     right_padded = {"input_ids": ids, "attention_mask": mask}
-    return {"typical": typical, "right_padded": right_padded}
+    left = np.ones((2, 7), dtype=np.int64)
+    left[1, :2] = 0
+    left_padded = {"input_ids": ids, "attention_mask": left}
+    return {"typical": typical, "right_padded": right_padded, "left_padded": left_padded}
 
 
 def main() -> None:
@@ -89,7 +92,9 @@ def main() -> None:
         with torch.no_grad():
             expected = model(**{k: torch.from_numpy(v) for k, v in inputs.items()}).logits.numpy()
         # Weights were compressed to f16 in the IR: torch runs the f32 originals.
-        print(f"  case {name}: max |openvino - torch (f32 weights)| = {np.max(np.abs(logits - expected)):.3g}")
+        nan_rows = np.isnan(logits).any(axis=(1, 2)).nonzero()[0].tolist()
+        diff = np.nanmax(np.abs(logits - expected))
+        print(f"  case {name}: max |openvino - torch (f32 weights)| = {diff:.3g}; NaN in sequences {nan_rows}")
 
 
 if __name__ == "__main__":

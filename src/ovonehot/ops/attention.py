@@ -16,23 +16,27 @@ mask is accepted.  The sink's rank must equal the query's, its last dim be 1, it
 A dynamic query rank gives a dynamic output rank.  Types: every float input (mask
 only when it is not boolean) must share one real type; the mask may be boolean.
 
-Values (``reference/scaled_dot_product_attention.hpp``; the core op has no
+Values: the spec's pseudo-code (``scaled-dot-product-attention.html``; the core op has no
 ``evaluate``, so ``Node.evaluate`` refuses it and the CPU plugin is what users run)::
 
-    qk   = query @ key^T                    (MatMul reference: sum over E in order)
+    qk   = query @ key^T                    (MatMul: sum over E in order)
     qk   = qk * scale                       (default: 1.0f / float(sqrt(E)))
-    qk   = qk + bias                        (float mask; boolean mask: false -> lowest,
-                                             true -> 0; causal: j > i -> lowest, top-left)
+    qk   = qk + bias                        (float mask; boolean mask: false -> -inf,
+                                             true -> 0; causal: j > i -> -inf, top-left)
     p    = softmax(qk ++ sink, axis=-1)     (sink column dropped after the softmax)
     out  = p @ value
 
-computed in f32 for f16/bf16 inputs and rounded once at the end (what the CPU plugin
-does with an f32 inference precision), f64 in f64.  Each step is the same IEEE
-operation in the same order as the reference's kernels (MatMul, Multiply, Add,
-Softmax, MatMul), so ovonehot equals that chain evaluated by OpenVINO's core
-reference bit for bit, up to Softmax's ``exp``, which rounds the float64 result
-(``softmax.py``).  The CPU plugin's fused attention kernel sums in another order:
-see ``tests/test_ops_attention.py`` for the measured differences.
+A query row whose keys are all masked is therefore NaN, as the spec says and the CPU plugin
+does; OpenVINO's ONNX frontend relies on it (it wraps the op in IsNaN/Select to give ONNX's
+zeros).  The core's reference header (``reference/scaled_dot_product_attention.hpp``, used
+by no public evaluate) adds ``lowest()`` instead, which averages ``value`` on such a row.
+
+Computed in f32 for f16/bf16 inputs and rounded once at the end (what the CPU plugin does
+with an f32 inference precision), f64 in f64.  Each step is the same IEEE operation in the
+same order as OpenVINO's MatMul, Multiply, Add and Softmax kernels, so ovonehot equals that
+chain evaluated by OpenVINO's core reference bit for bit, up to Softmax's ``exp``, which
+rounds the float64 result (``softmax.py``).  The CPU plugin's fused attention kernel sums in
+another order: see ``tests/test_ops_attention.py`` for the measured differences.
 """
 
 from __future__ import annotations
@@ -195,15 +199,15 @@ def default_scale(head_size: int, dtype: np.dtype) -> np.ndarray:
 def _bias(
     attrs: SDPAAttrs, mask: np.ndarray | None, length: int, source_length: int, dtype: np.dtype
 ) -> np.ndarray | None:
-    lowest = np.finfo(dtype).min
+    masked = np.asarray(-np.inf, dtype)  # the spec's -inf (not the reference header's lowest())
     if attrs.causal:
         rows = np.arange(length)[:, np.newaxis]
         cols = np.arange(source_length)[np.newaxis, :]
-        return np.where(cols <= rows, np.zeros((), dtype), np.asarray(lowest, dtype))
+        return np.where(cols <= rows, np.zeros((), dtype), masked)
     if mask is None:
         return None
     if mask.dtype == np.bool_:
-        return np.where(mask, np.zeros((), dtype), np.asarray(lowest, dtype))
+        return np.where(mask, np.zeros((), dtype), masked)
     return widen(mask).astype(dtype, copy=False)
 
 
