@@ -104,6 +104,16 @@ def _onnx_average_pool(tmp_path: Path, **attrs: Any) -> Path:
 
 
 ONNX_CASES = [
+    pytest.param(  # ONNX's backend case test_averagepool_3d_dilations_large_count_include_pad_is_1_ceil_mode_is_True
+        {
+            "kernel_shape": [5, 5],
+            "dilations": [2, 2],
+            "strides": [3, 3],
+            "count_include_pad": 1,
+            "ceil_mode": 1,
+        },
+        id="dilations-ceil-no-pads-include",
+    ),
     pytest.param({"kernel_shape": [3, 3], "dilations": [2, 2]}, id="dilations"),
     pytest.param(
         {

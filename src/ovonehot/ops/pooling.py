@@ -15,10 +15,11 @@ Values:
   order.  An index is the position of the chosen element in the *input*, flattened
   from dimension ``axis`` on (``axis=0``: over the whole tensor, ``axis=2``: within one
   channel, as PyTorch's ``return_indices``).
-* AvgPool: the mean of each window; with ``exclude-pad`` it divides by the number of
-  data elements in the window, otherwise always by the kernel size (also for a window
-  that ceil rounding lets run past the end padding: the CPU plugin's rule, measured;
-  PyTorch would divide by the part inside the padding).  With dilations the window holds
+* AvgPool: the mean of each window; with ``exclude-pad``, or when there is no padding at
+  all (zero pads, ``valid``), it divides by the number of data elements in the window
+  (a window that ceil rounding lets run past the data); otherwise always by the kernel
+  size (also for a window that runs past the end padding: the CPU plugin's rule,
+  measured; PyTorch would divide by the part inside the padding).  With dilations the window holds
   the kernel's dilated positions only; ``exclude-pad`` counts those that fall on data.
   Sums are in float64, rounded once to the element type.
 
@@ -187,9 +188,11 @@ def evaluate_avg_pool(attrs: PoolAttrs, inputs: Sequence[np.ndarray]) -> list[np
     win, mask, _, _, _ = _prepare(attrs, x)
     n_sp = len(attrs.kernel)
     axes = tuple(range(2 + n_sp, 2 + 2 * n_sp))
+    begin, end = pads_for(attrs.window, list(x.shape[2:]), attrs.kernel)
+    padded = any(begin) or any(end)
     with quiet():
         total = np.sum(np.where(mask, widen(win).astype(np.float64), 0.0), axis=axes)
-        if attrs.exclude_pad:
+        if attrs.exclude_pad or not padded:
             count = np.sum(mask, axis=tuple(range(n_sp, 2 * n_sp)))
         else:
             count = np.full(mask.shape[:n_sp], int(np.prod(attrs.kernel)))
