@@ -266,7 +266,9 @@ def campaign(
     results.sort(key=lambda r: r.index)
     summary = Summary(seed, tuple(oracles), results, time.perf_counter() - start, stopped)
     if out_path is not None:
-        (out_path / "summary.json").write_text(json.dumps(summary.as_json(), indent=2) + "\n")
+        from .npyio import write_text
+
+        write_text(out_path / "summary.json", json.dumps(summary.as_json(), indent=2) + "\n")
     return summary
 
 
