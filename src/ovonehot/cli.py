@@ -4,7 +4,9 @@ Each subcommand lives in ``ovonehot.commands.<name>`` and provides
 ``add_parser(subparsers)`` (which sets ``func``) ; ``main`` dispatches and turns
 every ``ovonehot.Error`` into one line ``error: ...`` on stderr and the error's
 exit status.  Exit statuses: 0 success, 1 a difference was found, 2 usage or bad
-input file, 3 invalid or unsupported IR, 4 OpenVINO missing or failing.
+input file, 3 invalid or unsupported IR, 4 OpenVINO missing or failing, 130
+interrupted (Ctrl-C: no traceback; what finished is kept, every output file is
+complete or absent).
 """
 
 from __future__ import annotations
@@ -39,6 +41,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _stop_children() -> None:
+    """After Ctrl-C: end the OpenVINO child now instead of letting it finish its request (its
+    answer is no longer wanted).  Children ignore SIGINT themselves (ovonehot.child)."""
+    oracle_process = sys.modules.get("ovonehot.oracle_process")
+    if oracle_process is not None:
+        oracle_process.abandon()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
@@ -48,6 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {message}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
+        _stop_children()
         print("error: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:

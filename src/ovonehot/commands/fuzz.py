@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 
+from ..atomic import check_output_dir
 from ..diff import ORACLES
-from ..errors import UsageError
+from ..errors import OpenVINOError, UsageError
 from ..fuzz import campaign
 
 
@@ -35,6 +37,10 @@ def fuzz_command(args: argparse.Namespace) -> int:
         raise UsageError("--cases and --first must be >= 0")
     if args.time_budget is not None and args.time_budget <= 0:
         raise UsageError("--time-budget must be > 0 seconds")
+    if importlib.util.find_spec("openvino") is None:  # before any case runs (without importing it)
+        raise OpenVINOError("OpenVINO is not installed; fuzz diffs against it: pip install 'openvino>=2026.4,<2026.5'")
+    if args.out is not None:
+        check_output_dir(args.out, "--out")
     oracles = ORACLES if args.oracle == "both" else (args.oracle,)
     summary = campaign(args.cases, args.seed, oracles, args.out, args.time_budget, args.jobs,
                        progress=sys.stderr.isatty(), first=args.first)
