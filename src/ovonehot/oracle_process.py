@@ -18,6 +18,7 @@ child does (through :mod:`ovonehot.openvino_oracle`).
 from __future__ import annotations
 
 import atexit
+import errno
 import os
 import traceback
 from collections.abc import Mapping
@@ -139,15 +140,17 @@ def serve(conn: Connection) -> None:
         except errors.Error as exc:
             reply = ("error", type(exc).__name__, str(exc))
         except MemoryError:  # std::bad_alloc in OpenVINO (pybind11 makes it MemoryError) or NumPy
-            reply = ("error", "OpenVINOError", f"{xml}: the {oracle} oracle ran out of memory")
+            reply = ("error", "OpenVINOResourceError", f"{xml}: the {oracle} oracle ran out of memory")
         except OSError as exc:  # ENOMEM from mmap of a huge .bin, an unreadable file
-            reply = ("error", "OpenVINOError", f"{xml}: the {oracle} oracle failed: {exc.strerror or exc}")
+            kind = "OpenVINOResourceError" if exc.errno == errno.ENOMEM else "OpenVINOError"
+            reply = ("error", kind, f"{xml}: the {oracle} oracle failed: {exc.strerror or exc}")
         except Exception:  # noqa: BLE001 - a bug in ovonehot: sent back to be raised loudly
             reply = ("bug", traceback.format_exc())
         try:
             try:
                 conn.send(reply)
             except MemoryError:  # the outputs cannot be pickled back: an error instead
-                conn.send(("error", "OpenVINOError", f"{xml}: the {oracle} oracle's outputs do not fit in memory"))
+                conn.send(("error", "OpenVINOResourceError",
+                           f"{xml}: the {oracle} oracle's outputs do not fit in memory"))
         except OSError:  # the parent is gone (interrupted): nothing to answer
             return
