@@ -42,7 +42,7 @@ class Child:
         self.conn.close()
         try:
             self.proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
+        except (subprocess.TimeoutExpired, KeyboardInterrupt):  # Ctrl-C while waiting: do not wait
             self.proc.kill()
             self.proc.wait()
 
