@@ -408,3 +408,13 @@ def test_oracle_child_out_of_memory_is_an_openvino_failure(tmp_path: Path) -> No
     assert "Traceback" not in done.stderr and "ovonehot bug" not in done.stdout + done.stderr
     assert done.returncode == 4, done.stdout + done.stderr
     assert "ran out of memory" in done.stdout + done.stderr
+
+
+def test_error_lines_are_cut(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An error quoting a 60 kB member name stays one bounded line."""
+    long_name = "n" * 60_000
+    np.savez(tmp_path / "x.npz", **{long_name: INDICES})
+    code, _, err = run(["run", str(MODEL), "--inputs", str(tmp_path / "x.npz")], capsys)
+    assert code == 2
+    line = one_line_error(err, "more characters")
+    assert len(line) < 2200

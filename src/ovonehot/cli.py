@@ -20,6 +20,9 @@ from . import __version__
 from .commands import COMMANDS
 from .errors import Error, UsageError
 
+# The longest error line printed, in characters.
+MAX_MESSAGE = 2000
+
 
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line ``error: ...`` and exit status 2."""
@@ -55,6 +58,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except Error as exc:
         message = " ".join(str(exc).split("\n"))
+        if len(message) > MAX_MESSAGE:  # a hostile file's 5 MB attribute must not become a 5 MB line
+            message = f"{message[:MAX_MESSAGE]}... ({len(message) - MAX_MESSAGE} more characters)"
         print(f"error: {message}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
