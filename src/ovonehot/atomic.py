@@ -103,9 +103,22 @@ def target_mode(target: Path) -> int:
         st = None
     if st is not None and stat.S_ISREG(st.st_mode):
         return stat.S_IMODE(st.st_mode)
+    return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process umask, read without changing it where Linux says it (os.umask sets it, which
+    another thread creating a file at that moment would see)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
     umask = os.umask(0o022)
     os.umask(umask)
-    return 0o666 & ~umask
+    return umask
 
 
 class AtomicFile:
