@@ -41,7 +41,7 @@ another order: see ``tests/test_ops_attention.py`` for the measured differences.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -163,13 +163,12 @@ def _check_sink(
     query: PartialShape,
     batch: PartialShape,
     l_dim: Dimension,
-    fail: object,
+    fail: Callable[[str], ValidationError],
 ) -> None:
     """The sink: query's rank, ``[N..., L or 1, 1]`` (probed: it never changes the output)."""
     sink = inputs[5].shape
     if sink.dims is None or query.dims is None:
         return
-    assert callable(fail)
     if len(sink.dims) != len(query.dims):
         raise fail("The rank of sink input shape must be equal to the query input rank.")
     ok = (
