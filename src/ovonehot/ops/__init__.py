@@ -42,6 +42,7 @@ from . import (
     topk,
     unary,
     unique,
+    random_uniform,
 )
 from . import range as range_op  # not `range`: that would shadow the builtin here
 from .spec import OpSpec, TensorInfo
@@ -80,6 +81,7 @@ _MODULES = (
     pooling,
     recurrent,
     unique,
+    random_uniform,
 )
 
 _ALIASES = {"const": "constant"}
