@@ -28,11 +28,13 @@ from . import (
     identity,
     matmul,
     movement,
+    nms,
     non_zero,
     normalization,
     one_hot,
     pad,
     pooling,
+    random_uniform,
     recurrent,
     reduce,
     reduce_norms,
@@ -42,7 +44,6 @@ from . import (
     topk,
     unary,
     unique,
-    random_uniform,
 )
 from . import range as range_op  # not `range`: that would shadow the builtin here
 from .spec import OpSpec, TensorInfo
@@ -82,6 +83,7 @@ _MODULES = (
     recurrent,
     unique,
     random_uniform,
+    nms,
 )
 
 _ALIASES = {"const": "constant"}

@@ -1,0 +1,255 @@
+"""NonMaxSuppression-5 and -9: greedy (or Gaussian soft) suppression of boxes per batch and class.
+
+Inputs: ``boxes [B, N, 4]`` and ``scores [B, C, N]`` (f32, f16 or bf16), then optional
+scalars (or one-element 1-D tensors) ``max_output_boxes_per_class`` (default 0),
+``iou_threshold`` (0), ``score_threshold`` (0) and ``soft_nms_sigma`` (0).  Attributes:
+``box_encoding`` (``corner``: ``[y1, x1, y2, x2]`` in either order; ``center``: ``[x, y,
+w, h]``), ``sort_result_descending`` (default true) and ``output_type`` (i32 or i64,
+default i64).  Outputs: ``selected_indices [K, 3]`` (batch, class, box) of
+``output_type``, ``selected_scores [K, 3]`` (batch, class, score) in f32 whatever the
+input type, and ``valid_outputs [1]`` (= K) of ``output_type``.
+
+Shape (``nms_shape_inference.hpp``, measured on 2026.4): K is ``0..M`` with ``M =
+min(max(N), max_output_boxes_per_class) * max(B) * max(C)`` (``max`` of a dim: its
+upper bound; the scores give B and C), ``?`` when any of them is unknown or
+unbounded, or the count is negative.
+
+Values (``reference/non_max_suppression.cpp``, ``non_max_suppression``): per batch and
+class, boxes with ``score > score_threshold`` are taken by descending score (ties: lower
+box index first).  Each candidate is compared with the boxes selected so far, newest
+first: its score is multiplied by ``exp(-0.5 / sigma * iou**2)`` (soft NMS, ``sigma >
+0``) or by 1/0 (``iou <= iou_threshold``); without soft NMS an ``iou > iou_threshold``
+drops it, and a score falling to ``<= score_threshold`` stops the comparisons.  A
+candidate whose score did not change is selected; one whose score decayed and stays
+above the threshold goes back into the queue.  At most ``max_output_boxes_per_class``
+are selected per class; a negative value selects without limit.  IoU is computed in
+f32 as OpenVINO does (``area <= 0`` gives IoU 0).  ``sort_result_descending`` orders the
+whole output by score (ties by batch, class, box), otherwise it stays grouped by
+batch and class in selection order.
+
+The core has no ``evaluate`` for NMS; these semantics are checked against the CPU
+plugin, which runs NMS-5 as NMS-9 (its own reference kernel for NMS-5 differs only in
+hard-suppressing at ``iou >= iou_threshold`` even in soft mode; the CPU's does not).
+"""
+
+from __future__ import annotations
+
+import enum
+import heapq
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError, ValidationError
+from ..graph import Node
+from ..types import Dimension, ElementType, PartialShape
+from .attrs import bool_attr, element_type_attr, enum_attr
+from .shape_util import known_ints, mul
+from .spec import OpSpec, TensorInfo
+
+
+class BoxEncoding(enum.Enum):
+    CORNER = "corner"
+    CENTER = "center"
+
+
+@dataclass(frozen=True, slots=True)
+class NMSAttrs:
+    box_encoding: BoxEncoding = BoxEncoding.CORNER
+    sort_result_descending: bool = True
+    output_type: ElementType = ElementType.i64
+
+
+def parse_nms(node: Node) -> NMSAttrs:
+    return NMSAttrs(
+        enum_attr(node, "box_encoding", BoxEncoding, BoxEncoding.CORNER),
+        bool_attr(node, "sort_result_descending", True),
+        element_type_attr(node, "output_type", ElementType.i64),
+    )
+
+
+_FLOATS = (ElementType.f32, ElementType.f16, ElementType.bf16)
+# OpenVINO's names for the inputs in its messages (sic: 'score_threshold_ps').
+_NAMES = (
+    "boxes",
+    "scores",
+    "max_output_boxes_per_class",
+    "iou_threshold",
+    "score_threshold_ps",
+    "soft_nms_sigma",
+)
+_SCALAR_NAMES = ("max_output_boxes_per_class", "iou_threshold", "score_threshold", "soft_nms_sigma")
+
+
+def infer_nms(attrs: NMSAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    if attrs.output_type not in (ElementType.i32, ElementType.i64):
+        raise ValidationError("Output type must be i32 or i64")
+    for k, info in enumerate(inputs):
+        if k != 2 and not (info.element_type.is_dynamic or info.element_type in _FLOATS):
+            raise ValidationError(f"Expected bf16, fp16 or fp32 as element type for the '{_NAMES[k]}' input.")
+    boxes, scores = inputs[0].shape, inputs[1].shape
+    for what, s in (("boxes", boxes), ("scores", scores)):
+        if s.rank_is_static and s.rank != 3:
+            raise ValidationError(f"Expected a 3D tensor for the '{what}' input")
+    for k, info in enumerate(inputs[2:], start=2):
+        s = info.shape
+        if s.rank_is_static and not (s.rank == 0 or (s.rank == 1 and s[0].contains(1))):
+            raise ValidationError(f"Expected 0D or 1D tensor for the '{_SCALAR_NAMES[k - 2]}' input")
+    selected = Dimension()
+    if boxes.rank_is_static:
+        selected = _per_class(boxes[1], inputs[2] if len(inputs) > 2 else None)
+        if scores.rank_is_static:
+            if not boxes[0].compatible(scores[0]):
+                raise ValidationError("The first dimension of both 'boxes' and 'scores' must match.")
+            if not boxes[1].compatible(scores[2]):
+                raise ValidationError(
+                    "'boxes' and 'scores' input shapes must match at the second and third dimension respectively."
+                    f" Boxes: {boxes}, scores: {scores}"
+                )
+            for d in (scores[0], scores[1]):
+                selected = mul(selected, Dimension.static(d.max) if d.max is not None else Dimension())
+        else:
+            selected = Dimension()
+        if not boxes[2].compatible(Dimension.static(4)):
+            raise ValidationError("The last dimension of the 'boxes' input must be equal to 4")
+    pairs = PartialShape((selected, Dimension.static(3)))
+    return [
+        TensorInfo(attrs.output_type, pairs),
+        TensorInfo(ElementType.f32, pairs),
+        TensorInfo(attrs.output_type, PartialShape.of((1,))),
+    ]
+
+
+def _per_class(num_boxes: Dimension, max_out: TensorInfo | None) -> Dimension:
+    if max_out is None:
+        limit = 0
+    else:
+        if max_out.element_type is ElementType.boolean:
+            raise ValidationError(
+                "Element not supported: OpenVINO cannot read a boolean max_output_boxes_per_class"
+            )
+        values = known_ints(max_out)
+        limit = values[0] if values else -1
+    if num_boxes.max is None:
+        return Dimension()
+    bound = min(num_boxes.max, limit)
+    return Dimension(0, bound) if bound >= 0 else Dimension()
+
+
+# -- the kernel ---------------------------------------------------------------------------------
+def _corners(boxes: np.ndarray, encoding: BoxEncoding) -> np.ndarray:
+    """``[..., 4]`` as ``y1, x1, y2, x2`` with y1 <= y2 and x1 <= x2, in f32 (OpenVINO's normalize_*)."""
+    if encoding is BoxEncoding.CENTER:
+        x, y, w, h = (boxes[..., i] for i in range(4))
+        half_w, half_h = w / np.float32(2), h / np.float32(2)
+        return np.stack([y - half_h, x - half_w, y + half_h, x + half_w], axis=-1)
+    y1, x1, y2, x2 = (boxes[..., i] for i in range(4))
+    return np.stack([np.minimum(y1, y2), np.minimum(x1, x2), np.maximum(y1, y2), np.maximum(x1, x2)], axis=-1)
+
+
+def _iou(box: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """IoU of one box with many, in f32 and in OpenVINO's operation order."""
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        area_i = (box[2] - box[0]) * (box[3] - box[1])
+        area_j = (others[:, 2] - others[:, 0]) * (others[:, 3] - others[:, 1])
+        ih = np.maximum(np.minimum(box[2], others[:, 2]) - np.maximum(box[0], others[:, 0]), np.float32(0))
+        iw = np.maximum(np.minimum(box[3], others[:, 3]) - np.maximum(box[1], others[:, 1]), np.float32(0))
+        inter = ih * iw
+        iou = inter / (area_i + area_j - inter)
+    return np.where((area_i <= 0) | (area_j <= 0), np.float32(0), iou).astype(np.float32)
+
+
+@dataclass(frozen=True, slots=True)
+class _Params:
+    max_out: int  # < 0: no limit
+    iou_threshold: np.float32
+    score_threshold: np.float32
+    scale: np.float32  # -0.5 / sigma, 0 without soft NMS
+    soft: bool
+
+
+def _select(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> list[tuple[int, np.float32]]:
+    """(box index, final score) selected for one batch and class, in selection order."""
+    heap = [(-float(scores[i]), int(i), 0) for i in np.flatnonzero(scores > p.score_threshold)]
+    heapq.heapify(heap)
+    picked: list[int] = []
+    picked_scores: list[np.float32] = []
+    while heap and (p.max_out < 0 or len(picked) < p.max_out):
+        neg, index, begin = heapq.heappop(heap)
+        original = np.float32(-neg)
+        score = original
+        hard = False
+        if len(picked) > begin:
+            others = boxes[picked[begin:][::-1]]  # newest first
+            iou = _iou(boxes[index], others)
+            with np.errstate(over="ignore", invalid="ignore"):
+                weight = np.exp(((p.scale * iou) * iou).astype(np.float64)).astype(np.float32)
+            if not p.soft:
+                weight = np.where(iou <= p.iou_threshold, weight, np.float32(0))
+            running = np.multiply.accumulate(np.concatenate([[original], weight]).astype(np.float32))[1:]
+            hard_at = (iou > p.iou_threshold) & (not p.soft)
+            stop = hard_at | (running <= p.score_threshold)
+            at = int(np.argmax(stop)) if stop.any() else len(running) - 1
+            score, hard = running[at], bool(hard_at[at])
+        if hard:
+            continue
+        if score == original:
+            picked.append(index)
+            picked_scores.append(score)
+        elif score > p.score_threshold:
+            heapq.heappush(heap, (-float(score), index, len(picked)))
+    return list(zip(picked, picked_scores, strict=True))
+
+
+def _scalar(inputs: Sequence[np.ndarray], k: int, default: float) -> np.ndarray:
+    if len(inputs) <= k:
+        return np.float64(default)
+    a = np.asarray(inputs[k])
+    if a.size != 1:
+        raise InputError(
+            f"Expected 0D or 1D tensor for the '{_SCALAR_NAMES[k - 2]}' input, got shape {list(a.shape)}"
+        )
+    return a.reshape(-1)[0]  # type: ignore[no-any-return]
+
+
+def evaluate_nms(attrs: NMSAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    boxes = np.asarray(inputs[0]).astype(np.float32)
+    scores = np.asarray(inputs[1]).astype(np.float32)
+    if boxes.ndim != 3 or scores.ndim != 3 or boxes.shape[2] != 4:
+        raise InputError(
+            f"boxes must be [B, N, 4] and scores [B, C, N], got {list(boxes.shape)} and {list(scores.shape)}"
+        )
+    if boxes.shape[0] != scores.shape[0] or boxes.shape[1] != scores.shape[2]:
+        raise InputError(
+            f"boxes {list(boxes.shape)} and scores {list(scores.shape)} disagree on batches or boxes"
+        )
+    max_raw = _scalar(inputs, 2, 0)
+    max_out = int(np.trunc(max_raw)) if np.isfinite(max_raw) else -1
+    sigma = np.float32(_scalar(inputs, 5, 0.0))
+    soft = bool(sigma > 0)
+    params = _Params(
+        max_out,
+        np.float32(_scalar(inputs, 3, 0.0)),
+        np.float32(_scalar(inputs, 4, 0.0)),
+        np.float32(np.float32(-0.5) / sigma) if soft else np.float32(0),
+        soft,
+    )
+    corners = _corners(boxes, attrs.box_encoding)
+    rows: list[tuple[int, int, int, np.float32]] = []
+    for b in range(scores.shape[0]):
+        for c in range(scores.shape[1]):
+            rows.extend((b, c, i, s) for i, s in _select(corners[b], scores[b, c], params))
+    if attrs.sort_result_descending:
+        rows.sort(key=lambda r: (-float(r[3]), r[0], r[1], r[2]))
+    dtype = attrs.output_type.numpy_dtype
+    assert dtype is not None
+    indices = np.array([r[:3] for r in rows], dtype=dtype).reshape(-1, 3)
+    selected_scores = np.array([(r[0], r[1], r[3]) for r in rows], dtype=np.float32).reshape(-1, 3)
+    return [indices, selected_scores, np.array([len(rows)], dtype=dtype)]
+
+
+SPECS = (
+    OpSpec("NonMaxSuppression", 5, 5, (2, 6), parse_nms, infer_nms, evaluate_nms),
+    OpSpec("NonMaxSuppression", 9, 9, (2, 6), parse_nms, infer_nms, evaluate_nms),
+)
