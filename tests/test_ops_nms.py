@@ -115,6 +115,7 @@ def test_matches_cpu_plugin(tmp_path, version, max_out, iou, score, sigma, attrs
     compare_cpu(tmp_path, _nms(version, **attrs), inputs, score_ulp=SOFT_ULP if sigma else 0)
 
 
+@pytest.mark.held_for("openvino==2026.4.1")
 def test_iou_equal_to_the_threshold_keeps_the_box(tmp_path):  # type: ignore[no-untyped-def]
     """The reference suppresses at ``iou > iou_threshold``; the CPU plugin at ``>=`` (its JIT's
     _CMP_GE_OS), so disjoint boxes (IoU 0) with threshold 0 survive in ovonehot, not on the CPU."""

@@ -138,6 +138,7 @@ def test_cpu_plugin_agrees(align, et, seeds):  # type: ignore[no-untyped-def]
     assert_same(ours, theirs, where=f"CPU {align} {et}")
 
 
+@pytest.mark.held_for("openvino==2026.4.1")
 @pytest.mark.parametrize(("lo", "hi"), [(-1.5, 2.3), (-100.0, 3.0)])
 def test_cpu_plugin_tensorflow_f32_is_a_fused_multiply_add(lo, hi):  # type: ignore[no-untyped-def]
     """The plugin computes fma(unit, max - min, min) (one rounding), the reference rounds twice."""

@@ -23,6 +23,7 @@ from . import (
     cumsum,
     einsum,
     elementwise,
+    fft,
     float_checks,
     gather_scatter,
     identity,
@@ -84,6 +85,7 @@ _MODULES = (
     unique,
     random_uniform,
     nms,
+    fft,
 )
 
 _ALIASES = {"const": "constant"}
