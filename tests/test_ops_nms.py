@@ -174,6 +174,40 @@ def test_random_boxes(tmp_path):  # type: ignore[no-untyped-def]
         compare_cpu(tmp_path, _nms(ops9), inputs, score_ulp=SOFT_ULP if sigma else 0)
 
 
+# Box 1 overlaps box 0 with IoU exactly 0.5; box 2 overlaps nothing.
+EDGE_BOXES = np.array([[[0, 0, 1, 1], [0, 0, 1, 0.5], [5, 5, 6, 6]]], np.float32)
+EDGE_SCORES = np.array([[[0.9, 0.8, 0.7]]], np.float32)
+
+EDGE_CASES = [
+    # (version, iou_threshold, sigma, ovonehot = reference/spec, CPU plugin)
+    pytest.param(ops9, 0.5, 0.0, [0, 1, 2], [0, 2], id="v9-iou-equal-keeps"),
+    pytest.param(ops5, 0.5, 0.0, [0, 2], [0, 2], id="v5-iou-equal-suppresses"),
+    pytest.param(ops9, 0.4, 0.5, [0, 2, 1], [0, 2, 1], id="v9-soft-decays-above-threshold"),
+    pytest.param(ops5, 0.4, 0.5, [0, 2], [0, 2, 1], id="v5-soft-zero-above-threshold"),
+]
+
+
+@pytest.mark.held_for("openvino==2026.4.1")
+@pytest.mark.parametrize(("version", "iou", "sigma", "ours_expected", "cpu_expected"), EDGE_CASES)
+def test_reference_semantics_at_the_threshold(tmp_path, version, iou, sigma, ours_expected, cpu_expected):  # type: ignore[no-untyped-def]
+    """The NMS-9 spec keeps ``iou <= iou_threshold`` (its reference suppresses at ``>``), NMS-5's
+    reference suppresses at ``>=`` and zeroes the soft weight above the threshold; the CPU plugin
+    suppresses at ``>=`` and runs NMS-5 as NMS-9.  Selected box indices, unsorted."""
+    inputs = [
+        P(EDGE_BOXES),
+        P(EDGE_SCORES),
+        C(np.int64(3)),
+        C(np.float32(iou)),
+        C(np.float32(0)),
+        C(np.float32(sigma)),
+    ]
+    node, params = build(_nms(version, sort_result_descending=False), inputs)
+    theirs = cpu_outputs(node, params, [EDGE_BOXES, EDGE_SCORES])
+    ours = list(export(tmp_path, node, params).run([EDGE_BOXES, EDGE_SCORES]).values())
+    assert ours[0][:, 2].tolist() == ours_expected
+    assert theirs[0][:, 2].tolist() == cpu_expected
+
+
 NMS_INFER = [
     pytest.param("1,6,4", "1,2,6", 3, id="static"),
     pytest.param("2,6,4", "2,3,6", 10, id="max-above-boxes"),
