@@ -263,3 +263,23 @@ def test_refusals(inputs, match):  # type: ignore[no-untyped-def]
         nms.infer_nms(nms.NMSAttrs(), inputs)
     with pytest.raises(ValidationError, match="i32 or i64"):
         nms.infer_nms(nms.NMSAttrs(output_type=ElementType.f32), inputs[:2])
+
+
+@pytest.mark.parametrize("version", [5, 9])
+def test_hard_nms_shortcut_equals_the_queue_loop(version):  # type: ignore[no-untyped-def]
+    """Hard NMS selects greedily in one vector step per selected box; it must pick exactly what
+    OpenVINO's priority-queue loop (``_select_queue``, soft NMS's path) picks: tied scores,
+    zero-area boxes, negative thresholds, limits from none to 19."""
+    for seed in range(60):
+        rng = np.random.default_rng(seed)
+        n = int(rng.integers(1, 40))
+        corner = rng.uniform(0, 10, (n, 2)).astype(np.float32)
+        boxes = np.concatenate([corner, corner + rng.uniform(0, 4, (n, 2)).astype(np.float32)], axis=-1)
+        if seed % 5 == 0:
+            boxes[:, 2] = boxes[:, 0]  # zero areas: IoU 0
+        scores = np.round(rng.uniform(-0.2, 1, n), 1).astype(np.float32)  # many ties
+        for iou in (0.0, 0.3, 0.5):
+            limit = int(rng.integers(-1, 20))
+            threshold = np.float32(rng.choice([-0.1, 0.0, 0.2]))
+            params = nms._Params(limit, np.float32(iou), threshold, np.float32(0), False, version == 5)
+            assert nms._select_hard(boxes, scores, params) == nms._select_queue(boxes, scores, params)

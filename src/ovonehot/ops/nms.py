@@ -161,15 +161,21 @@ def _corners(boxes: np.ndarray, encoding: BoxEncoding) -> np.ndarray:
 
 
 def _iou(box: np.ndarray, others: np.ndarray) -> np.ndarray:
-    """IoU of one box with many, in f32 and in OpenVINO's operation order."""
+    """IoU of one box with many (rows of ``others``), in f32 and in OpenVINO's operation order."""
+    cols = others.T
+    area = (cols[2] - cols[0]) * (cols[3] - cols[1])
+    return _iou_columns(box, cols, area)
+
+
+def _iou_columns(box: np.ndarray, cols: np.ndarray, area_j: np.ndarray) -> np.ndarray:
+    """``_iou`` on the others' coordinates as four rows ``y1, x1, y2, x2`` and their areas."""
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         area_i = (box[2] - box[0]) * (box[3] - box[1])
-        area_j = (others[:, 2] - others[:, 0]) * (others[:, 3] - others[:, 1])
-        ih = np.maximum(np.minimum(box[2], others[:, 2]) - np.maximum(box[0], others[:, 0]), np.float32(0))
-        iw = np.maximum(np.minimum(box[3], others[:, 3]) - np.maximum(box[1], others[:, 1]), np.float32(0))
+        ih = np.maximum(np.minimum(box[2], cols[2]) - np.maximum(box[0], cols[0]), np.float32(0))
+        iw = np.maximum(np.minimum(box[3], cols[3]) - np.maximum(box[1], cols[1]), np.float32(0))
         inter = ih * iw
         iou = inter / (area_i + area_j - inter)
-    return np.where((area_i <= 0) | (area_j <= 0), np.float32(0), iou).astype(np.float32)
+    return np.where((area_i <= 0) | (area_j <= 0), np.float32(0), iou).astype(np.float32, copy=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +190,41 @@ class _Params:
 
 def _select(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> list[tuple[int, np.float32]]:
     """(box index, final score) selected for one batch and class, in selection order."""
+    if not p.soft:
+        greedy = _select_hard(boxes, scores, p)
+        if greedy is not None:
+            return greedy
+    return _select_queue(boxes, scores, p)
+
+
+def _select_hard(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> list[tuple[int, np.float32]] | None:
+    """The hard-NMS case of ``_select_queue`` without its queue: weights are 1 or 0, so a candidate
+    is selected exactly when no selected box overlaps it by more than the threshold (NMS-5: at
+    least the threshold).  Each selected box suppresses the later candidates in one vector step.
+    None when an IoU is NaN (a zero weight there lets the queue's score rules decide)."""
+    index = np.flatnonzero(scores > p.score_threshold)
+    order = index[np.lexsort((index, -scores[index].astype(np.float64)))]  # score down, index up
+    suppressed = np.zeros(order.size, dtype=bool)
+    cols = np.ascontiguousarray(boxes[order].T)  # y1, x1, y2, x2 of the candidates in order
+    with np.errstate(over="ignore", invalid="ignore"):
+        area = (cols[2] - cols[0]) * (cols[3] - cols[1])
+    picked: list[tuple[int, np.float32]] = []
+    for pos in range(order.size):
+        if p.max_out >= 0 and len(picked) >= p.max_out:
+            break
+        if suppressed[pos]:
+            continue
+        box = int(order[pos])
+        picked.append((box, np.float32(scores[box])))
+        iou = _iou_columns(cols[:, pos], cols[:, pos + 1 :], area[pos + 1 :])
+        if np.isnan(iou).any():
+            return None
+        suppressed[pos + 1 :] |= (iou >= p.iou_threshold) if p.v5 else (iou > p.iou_threshold)
+    return picked
+
+
+def _select_queue(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> list[tuple[int, np.float32]]:
+    """OpenVINO's loop: a priority queue of candidates, each compared with the selected boxes."""
     heap = [(-float(scores[i]), int(i), 0) for i in np.flatnonzero(scores > p.score_threshold)]
     heapq.heapify(heap)
     picked: list[int] = []
