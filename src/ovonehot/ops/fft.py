@@ -251,14 +251,16 @@ def _fft_1d(re: np.ndarray, im: np.ndarray, inverse: bool) -> tuple[np.ndarray, 
             blocks *= 2
         out_r, out_i = xr, xi
     else:
-        n = np.arange(length, dtype=np.int64)
-        wr, wi = _twiddles(np.outer(n, n), length, inverse)  # [n, k]
+        k = np.arange(length, dtype=np.int64)
         out_r = np.zeros_like(re)
         out_i = np.zeros_like(im)
-        for j in range(length):  # value += buffer[n] * twiddle(n*k), n in order
+        for j in range(
+            length
+        ):  # value += buffer[n] * twiddle(n*k), n in order (one row of twiddles at a time)
+            wr, wi = _twiddles(j * k, length, inverse)
             a, b = re[..., j : j + 1], im[..., j : j + 1]
-            out_r = out_r + (a * wr[j] - b * wi[j])
-            out_i = out_i + (a * wi[j] + b * wr[j])
+            out_r = out_r + (a * wr - b * wi)
+            out_i = out_i + (a * wi + b * wr)
     if inverse:
         out_r, out_i = out_r / np.float32(length), out_i / np.float32(length)
     zero = np.all((re == 0) & (im == 0), axis=-1, keepdims=True)  # such rows are left as they are
