@@ -95,6 +95,25 @@ def test_seed_sweep(align, et, seed):  # type: ignore[no-untyped-def]
     assert_same(ours, theirs[0], where=f"{align} {et} seed {seed}")
 
 
+@pytest.mark.parametrize("align", ["tensorflow", "pytorch"])
+@pytest.mark.parametrize(
+    ("et", "lo", "hi"), [("f16", -65504.0, 65504.0), ("f32", -3e38, 3e38), ("f64", -1e308, 1e308)]
+)
+def test_span_past_the_type_range(align, et, lo, hi):  # type: ignore[no-untyped-def]
+    """max - min overflows to inf in the output type: the values follow IEEE as OpenVINO's do."""
+    from ovref import reference
+
+    dtype = DTYPES[et]
+    lo_v, hi_v, shape = np.array(lo, dtype), np.array(hi, dtype), np.array([9], np.int64)
+    node, _ = build(
+        lambda s, a, b: ops.random_uniform(s, a, b, et, 4, 5, align), [C(shape), P(lo_v), P(hi_v)]
+    )
+    theirs = reference(node, [shape, lo_v, hi_v])
+    assert theirs is not None
+    attrs = ru.RandomUniformAttrs(ElementType(et), 4, 5, ru.Alignment(align))
+    assert_same(ru.evaluate_random_uniform(attrs, [shape, lo_v, hi_v])[0], theirs[0])
+
+
 def test_shape_from_a_parameter_and_min_max_as_one_element_tensors(tmp_path):  # type: ignore[no-untyped-def]
     factory = lambda s, a, b: ops.random_uniform(s, a, b, "f32", 11, 12)
     compare_op(

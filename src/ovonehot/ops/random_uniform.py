@@ -255,10 +255,11 @@ def evaluate_random_uniform(attrs: RandomUniformAttrs, inputs: Sequence[np.ndarr
         global_seed = secrets.randbelow(2**31)
     if count == 0:
         return [np.zeros(dims, dtype)]
-    if attrs.alignment is Alignment.TENSORFLOW:
-        flat = _tensorflow(count, et, lo, hi, (global_seed, op_seed))
-    else:
-        flat = _pytorch(count, et, lo, hi, global_seed)
+    with np.errstate(over="ignore", invalid="ignore"):  # a span past the type's range is inf, as in C++
+        if attrs.alignment is Alignment.TENSORFLOW:
+            flat = _tensorflow(count, et, lo, hi, (global_seed, op_seed))
+        else:
+            flat = _pytorch(count, et, lo, hi, global_seed)
     return [np.ascontiguousarray(flat.astype(dtype, copy=False).reshape(dims))]
 
 
