@@ -114,6 +114,14 @@ def test_irdft_matches_cpu_plugin(tmp_path, shape, axes, sizes):  # type: ignore
     compare_cpu(tmp_path, ops9.irdft, [P(_data(shape)), *_axes_inputs(axes, sizes)])
 
 
+def test_i32_axes_and_sizes_from_parameters(tmp_path):  # type: ignore[no-untyped-def]
+    """Axes and signal sizes known only at run time: every transformed dim is '?' until then."""
+    x = _data((3, 6, 5, 2))
+    inputs = [P(x), P(np.array([2, 0], np.int32)), P(np.array([4, -1], np.int32))]
+    out = compare_cpu(tmp_path, ops7.idft, inputs)
+    assert out.shape == (3, 6, 4, 2)
+
+
 @pytest.mark.parametrize("dtype", [np.float16, ml_dtypes.bfloat16], ids=["f16", "bf16"])
 def test_half_precision_is_computed_in_f32(tmp_path, dtype):  # type: ignore[no-untyped-def]
     x = _data((3, 6, 2)).astype(dtype)
