@@ -279,6 +279,24 @@ def test_refusals(kind, inputs, match):  # type: ignore[no-untyped-def]
         fft.infer_fft(fft.FFTAttrs(kind), inputs)
 
 
+EMPTY = [
+    pytest.param(ops7.dft, (3, 4, 2), [1], [0], id="dft-size-0"),
+    pytest.param(ops9.rdft, (3, 4), [1], [0], id="rdft-size-0"),
+    pytest.param(ops9.irdft, (3, 1, 2), [1], None, id="irdft-one-entry"),
+    pytest.param(ops9.irdft, (3, 4, 2), [1], [0], id="irdft-size-0"),
+]
+
+
+@pytest.mark.parametrize(("op", "shape", "axes", "sizes"), EMPTY)
+def test_empty_transforms_have_the_inferred_shape(tmp_path, op, shape, axes, sizes):  # type: ignore[no-untyped-def]
+    node, params = build(op, [P(_data(shape)), *_axes_inputs(axes, sizes)])
+    model = export(tmp_path, node, params)
+    assert_inferred(model, node)
+    (out,) = model.run([_data(shape)]).values()
+    assert list(out.shape) == list(node.get_output_shape(0))
+    assert not out.any()
+
+
 def test_run_time_refusals():  # type: ignore[no-untyped-def]
     x = _data((2, 4, 2))
     with pytest.raises(InputError, match="out of the tensor rank range"):

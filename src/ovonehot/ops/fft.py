@@ -332,7 +332,8 @@ def evaluate_fft(attrs: FFTAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarr
     if kind is Kind.RDFT:
         sizes = _signal_sizes(inputs, axes, x.shape)
         re, im = _fft(x, np.zeros_like(x), axes, sizes, inverse=False)
-        re, im = (_resize(a, axes[-1], sizes[-1] // 2 + 1) for a in (re, im))
+        kept = sizes[-1] // 2 + 1 if sizes[-1] > 0 else 0  # as inferred: an empty axis stays empty
+        re, im = (_resize(a, axes[-1], kept) for a in (re, im))
         return [_to_output(np.stack([re, im], axis=-1), dtype)]
     re, im = x[..., 0], x[..., 1]
     if kind is Kind.IRDFT:
@@ -347,7 +348,7 @@ def _irdft(re: np.ndarray, im: np.ndarray, axes: list[int], inputs: Sequence[np.
     last = axes[-1]
     sizes = _signal_sizes(inputs, axes, re.shape)
     if len(inputs) < 3 or int(np.asarray(inputs[2]).reshape(-1)[-1]) == -1:
-        sizes[-1] = 2 * (re.shape[last] - 1)
+        sizes[-1] = 2 * max(re.shape[last] - 1, 0)
     re, im = _fft(re, im, axes[:-1], sizes[:-1], inverse=True)
     n = sizes[-1]
     bound = n // 2 + 1
