@@ -143,3 +143,22 @@ def test_onnx_random_uniform_like(tmp_path):  # type: ignore[no-untyped-def]
     (ours,), (theirs,) = _both(path, {"x": x})
     assert ours.shape == (2, 3) and ((ours >= 0) & (ours < 5)).all()
     assert np.abs(ours.astype(np.float64) - theirs).max() <= np.spacing(np.float32(5.0))
+
+
+@pytest.mark.held_for("openvino==2026.4.1")
+def test_onnx_nms_without_iou_threshold(tmp_path):  # type: ignore[no-untyped-def]
+    """ONNX's default iou_threshold is 0: only overlapping boxes (IoU > 0) are suppressed, and with
+    no score threshold a zero score is selected too.  ovonehot gives onnxruntime's answer; the CPU
+    plugin, suppressing at IoU >= threshold, keeps only the first box of the class."""
+    ort = pytest.importorskip("onnxruntime")
+    boxes = np.array([[[0, 0, 1, 1], [0, 0, 1, 0.5], [5, 5, 6, 6], [8, 8, 9, 9]]], np.float32)
+    scores = np.array([[[0.9, 0.8, 0.7, 0.0]]], np.float32)
+    nodes = [h.make_node("NonMaxSuppression", ["b", "s", "m"], ["y"])]
+    ins = [_vi("b", TP.FLOAT, [1, 4, 4]), _vi("s", TP.FLOAT, [1, 1, 4])]
+    inits = [nh.from_array(np.array([10], np.int64), "m")]
+    path = _save(tmp_path, "nms_defaults", nodes, ins, [_vi("y", TP.INT64, None)], inits, 11)
+    feeds = {"b": boxes, "s": scores}
+    (ours,), (theirs,) = _both(path, feeds)
+    (expected,) = ort.InferenceSession(str(path)).run(None, feeds)
+    assert ours.tolist() == expected.tolist() == [[0, 0, 0], [0, 0, 2], [0, 0, 3]]
+    assert theirs.tolist() == [[0, 0, 0]]
