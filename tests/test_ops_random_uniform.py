@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from ovref import C, P, assert_same, build, compare_op, cpu_outputs, infer_shapes
 
+import ovonehot
 from ovonehot.errors import InputError, ValidationError
 from ovonehot.ops import random_uniform as ru
 from ovonehot.ops.spec import TensorInfo
@@ -186,6 +187,21 @@ def test_both_seeds_zero_is_nondeterministic():  # type: ignore[no-untyped-def]
     assert np.array_equal(
         seeded, ru.evaluate_random_uniform(ru.RandomUniformAttrs(ElementType.f32, 0, 1), args)[0]
     )
+
+
+@pytest.mark.parametrize("seeds", [(1, 2), (5, 6)])
+def test_a_depth_computed_from_random_values_is_what_read_model_infers(tmp_path, seeds):  # type: ignore[no-untyped-def]
+    """read_model evaluates RandomUniform (its first sequence) when a shape depends on it."""
+    c = ops.constant
+    values = ops.random_uniform(c(np.array([3])), c(np.int32(0)), c(np.int32(50)), "i32", *seeds)
+    depth = ops.squeeze(ops.gather(values, c(np.int64(0)), c(np.int64(0))))
+    one_hot = ops.one_hot(c(np.array([0, 1])), depth, c(np.float32(1)), c(np.float32(0)), -1)
+    xml = tmp_path / "m.xml"
+    ov.save_model(ov.Model([one_hot], []), str(xml), compress_to_fp16=False)
+    theirs = ov.Core().read_model(str(xml)).outputs[0].get_partial_shape()
+    (desc,) = ovonehot.load(xml).outputs
+    assert str(desc.shape) == str(theirs)
+    assert theirs.is_static
 
 
 RU_INFER = [
