@@ -250,6 +250,21 @@ def test_inference_agrees(tmp_path, version, boxes, scores, max_out):  # type: i
     assert ours == theirs
 
 
+@pytest.mark.parametrize("dims", ["3", "2..5"], ids=["static", "interval"])
+def test_max_output_from_a_shape(tmp_path, dims):  # type: ignore[no-untyped-def]
+    """A limit computed from a shape counts when its value is known, not from bounds."""
+    ops = pytest.importorskip("openvino.opset15")
+
+    def factory(b, s, x):  # type: ignore[no-untyped-def]
+        limit = ops.squeeze(ops.shape_of(x, "i64"), ops.constant(np.int64(0)))
+        return ops9.non_max_suppression(b, s, limit, ops.constant(np.float32(0.5)))
+
+    z = np.zeros((), np.float32)
+    inputs = [P(z, shape="1,6,4"), P(z, shape="1,2,6"), P(z, shape=dims)]
+    ours, theirs = infer_shapes(tmp_path, factory, inputs)
+    assert ours == theirs
+
+
 def _info(shape: str, et: ElementType = ElementType.f32, value: object = None) -> TensorInfo:
     return TensorInfo(et, PartialShape.parse(shape), value=None if value is None else np.asarray(value))
 
