@@ -36,7 +36,7 @@ about the length in ulps of the largest magnitude (see tests/test_ops_fft.py).
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,17 +59,15 @@ class Kind(enum.Enum):
     def real_input(self) -> bool:
         return self is Kind.RDFT
 
-    @property
-    def inverse(self) -> bool:
-        return self in (Kind.IDFT, Kind.IRDFT)
-
 
 @dataclass(frozen=True, slots=True)
 class FFTAttrs:
     kind: Kind
 
 
-def _parser(kind: Kind):  # type: ignore[no-untyped-def]
+def _parser(kind: Kind) -> Callable[[Node], FFTAttrs]:
+    """These ops have no attributes: the parsed layer only records which transform it is."""
+
     def parse(node: Node) -> FFTAttrs:
         return FFTAttrs(kind)
 
