@@ -25,8 +25,8 @@ weight only for ``iou <= iou_threshold`` (0 above, as its spec says) and hard-su
 at ``iou >= iou_threshold`` in both modes.  A score falling to ``<= score_threshold``
 stops the comparisons.  A candidate whose score did not change is selected; one whose
 score decayed and stays above the threshold goes back into the queue.  At most
-``max_output_boxes_per_class`` are selected per class; a negative value selects without
-limit.  IoU is computed in f32 as OpenVINO does (``area <= 0`` gives IoU 0), the soft
+``max_output_boxes_per_class`` are selected per class; a negative value selects nothing,
+as the CPU plugin and onnxruntime do (OpenVINO's reference cannot size its output then).  IoU is computed in f32 as OpenVINO does (``area <= 0`` gives IoU 0), the soft
 weight with ``expf`` (f64 ``exp`` rounded to f32).  ``sort_result_descending`` orders
 the whole output by score (ties by batch, class, box), as the spec and the CPU plugin
 do; otherwise it stays grouped by batch and class in selection order.
@@ -180,7 +180,7 @@ def _iou_columns(box: np.ndarray, cols: np.ndarray, area_j: np.ndarray) -> np.nd
 
 @dataclass(frozen=True, slots=True)
 class _Params:
-    max_out: int  # < 0: no limit
+    max_out: int  # >= 0
     iou_threshold: np.float32
     score_threshold: np.float32
     scale: np.float32  # -0.5 / sigma, 0 without soft NMS
@@ -210,7 +210,7 @@ def _select_hard(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> list[tupl
         area = (cols[2] - cols[0]) * (cols[3] - cols[1])
     picked: list[tuple[int, np.float32]] = []
     for pos in range(order.size):
-        if p.max_out >= 0 and len(picked) >= p.max_out:
+        if len(picked) >= p.max_out:
             break
         if suppressed[pos]:
             continue
@@ -229,7 +229,7 @@ def _select_queue(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> list[tup
     heapq.heapify(heap)
     picked: list[int] = []
     picked_scores: list[np.float32] = []
-    while heap and (p.max_out < 0 or len(picked) < p.max_out):
+    while heap and len(picked) < p.max_out:
         neg, index, begin = heapq.heappop(heap)
         original = np.float32(-neg)
         score = original
@@ -279,7 +279,7 @@ def evaluate_nms(attrs: NMSAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarr
             f"boxes {list(boxes.shape)} and scores {list(scores.shape)} disagree on batches or boxes"
         )
     max_raw = _scalar(inputs, 2, 0)
-    max_out = int(np.trunc(max_raw)) if np.isfinite(max_raw) else -1
+    max_out = max(int(np.trunc(max_raw)), 0) if np.isfinite(max_raw) else 0
     sigma = np.float32(_scalar(inputs, 5, 0.0))
     soft = bool(sigma > 0)
     params = _Params(
