@@ -42,6 +42,8 @@ from . import (
     topk,
     unary,
     unique,
+    subgraph,
+    state,
 )
 from . import range as range_op  # not `range`: that would shadow the builtin here
 from .spec import OpSpec, TensorInfo
@@ -80,6 +82,8 @@ _MODULES = (
     pooling,
     recurrent,
     unique,
+    subgraph,
+    state,
 )
 
 _ALIASES = {"const": "constant"}
@@ -127,6 +131,8 @@ def unsupported_types(graph: Graph) -> list[str]:
     for node in graph.nodes:
         if lookup(node.type, node.version) is None and node.type_version not in seen:
             seen.append(node.type_version)
+        for _, body in node.bodies:  # a Loop/If body's ops must be supported too
+            seen.extend(t for t in unsupported_types(body) if t not in seen)
     return seen
 
 
