@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from . import conventions
 from .errors import Error, InputError, IRError, OpenVINOError, UnsupportedError, UsageError, ValidationError
-from .model import Model, TensorDesc, load
+from .model import Model, Request, TensorDesc, VariableDesc, load
 from .types import Dimension, ElementType, PartialShape
 
 __version__ = "0.1.0"
@@ -23,10 +23,12 @@ __all__ = [
     "Model",
     "OpenVINOError",
     "PartialShape",
+    "Request",
     "TensorDesc",
     "UnsupportedError",
     "UsageError",
     "ValidationError",
+    "VariableDesc",
     "conventions",
     "load",
 ]
