@@ -1,6 +1,6 @@
 """OneHot-1 and OneHot-16 with OpenVINO's exact semantics.
 
-Spec: OpenVINO OneHot-1 (../shared/seeds) and OneHot-16, which adds
+Spec: the OpenVINO OneHot-1 operation spec and OneHot-16, which adds
 ``negative_indices_mode``.  Where the written spec and OpenVINO's code differ,
 this module follows the code (``src/core/src/op/one_hot.cpp``,
 ``shape_inference/include/one_hot_shape_inference.hpp``), as users meet it:
