@@ -39,11 +39,11 @@ from . import (
     roll,
     shape_ops,
     softmax,
+    state,
+    subgraph,
     topk,
     unary,
     unique,
-    subgraph,
-    state,
 )
 from . import range as range_op  # not `range`: that would shadow the builtin here
 from .spec import OpSpec, TensorInfo

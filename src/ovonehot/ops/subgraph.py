@@ -331,17 +331,16 @@ def _infer_tensor_iterator(attrs: LoopAttrs, inputs: Sequence[TensorInfo]) -> li
     for o in attrs.outputs:
         value = _result_info(inference, o.result)
         shape = value.shape
-        if o.slicing is not None:
-            if shape.rank_is_static:
-                if shape.rank == 0:
-                    if o.slicing.axis != 0:
-                        raise ValidationError(
-                            f"axis must be 0 when concatenated output slices are scalars (output {o.output})"
-                        )
-                    shape = PartialShape((Dimension(),))
-                axis = _normalize(o.slicing.axis, shape.rank)
-                dim = Dimension.static(iterations * o.slicing.part_size) if iterations != -1 else Dimension()
-                shape = _with_dim(shape, axis, dim)
+        if o.slicing is not None and shape.rank_is_static:
+            if shape.rank == 0:
+                if o.slicing.axis != 0:
+                    raise ValidationError(
+                        f"axis must be 0 when concatenated output slices are scalars (output {o.output})"
+                    )
+                shape = PartialShape((Dimension(),))
+            axis = _normalize(o.slicing.axis, shape.rank)
+            dim = Dimension.static(iterations * o.slicing.part_size) if iterations != -1 else Dimension()
+            shape = _with_dim(shape, axis, dim)
         outs[o.output] = TensorInfo(value.element_type, shape)
     return [o for o in outs if o is not None]
 
@@ -400,22 +399,21 @@ def _infer_loop5(attrs: LoopAttrs, inputs: Sequence[TensorInfo]) -> list[TensorI
         changed = False
         for param, result in edges:
             assert result is not None
-            value = _result_info(inference, result).shape
+            produced = _result_info(inference, result).shape
             current = params[param].shape
             if not current.rank_is_static:
                 continue
-            if value.rank_is_static:
-                if value.rank == current.rank:
-                    dims = tuple(
-                        d if d.compatible(c) else Dimension() for d, c in zip(value, current, strict=True)
-                    )
-                    new = PartialShape(dims)
-                    if all(d.compatible(c) for d, c in zip(value, current, strict=True)):
+            if produced.rank_is_static:
+                if produced.rank == current.rank:
+                    if all(d.compatible(c) for d, c in zip(produced, current, strict=True)):
                         continue
+                    new = PartialShape(
+                        tuple(d if d.compatible(c) else Dimension() for d, c in zip(produced, current, strict=True))
+                    )
                 else:
                     new = PartialShape.dynamic()
             else:
-                new = value
+                new = produced
             params[param] = TensorInfo(params[param].element_type, new)
             changed = True
         if not changed:
@@ -564,8 +562,8 @@ def evaluate_loop(attrs: LoopAttrs, inputs: Sequence[np.ndarray]) -> list[np.nda
     if attrs.is_loop and sliced:  # the inputs' slices run out: the loop stops there
         iterations = min([iterations] + [len(s) for s in sliced.values()])
     if iterations < 0:  # TensorIterator without sliced inputs: its inferred count
-        concat = next((o.slicing for o in attrs.outputs if o.slicing is not None), None)
-        iterations = abs(concat.end - concat.start) // concat.part_size if concat is not None else 1
+        first = next((o.slicing for o in attrs.outputs if o.slicing is not None), None)
+        iterations = abs(first.end - first.start) // first.part_size if first is not None else 1
     counter = attrs.current_iteration
     counter_fed = counter is not None and any(m.parameter == counter for m in attrs.inputs)
     counter_merged = counter is not None and any(
