@@ -153,6 +153,11 @@ def _slicing(node: Node, el: Element) -> Slicing | None:
         _int(node, el, "stride", 1),
         _int(node, el, "part_size", 1),
     )
+    if slicing.axis < 0:  # ir_deserializer.cpp reads axis as an unsigned integer
+        raise IRError(
+            f"{node.describe()}: port map axis={slicing.axis} must be a non-negative integer "
+            "(OpenVINO's IR reader refuses a negative axis)"
+        )
     if slicing.part_size <= 0 or slicing.stride == 0:
         raise IRError(f"{node.describe()}: port map part_size must be positive and stride non-zero, got {el.attrs}")
     return slicing
