@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+
 import ovonehot
 from ovonehot.openvino_oracle import CPU_CONFIG
 
@@ -128,7 +129,7 @@ def loop_doubling(trip: int | None, stop_after: int) -> Case:
     last = loop.get_iter_value(ra.output(0), -1)
     every = loop.get_concatenated_slices(rk.output(0), 0, 1, 1, -1, 0)
     x = np.array([1, -2, 3], F32)
-    feeds = [[x]] if trip is not None else [[np.array(5, I64), x], [np.array(2, I64), x], [np.array(-1, I64), x]]
+    feeds = [[x]] if trip is not None else [[np.array(n, I64), x] for n in (5, 2, -1, 0)]
     return Case(params, [last, every], feeds)
 
 
@@ -288,6 +289,8 @@ def test_loop_against_the_core_reference(name: str, tmp_path: Path) -> None:
     loop = case.outputs[0].get_node()
     assert loop.get_type_name() == "Loop"
     for feeds in case.feeds:
+        if any(p.get_friendly_name() == "trip" and f == 0 for p, f in zip(case.params, feeds, strict=True)):
+            continue  # the reference refuses zero iterations ("Zero count of iteration not supported")
         ours = list(model.run(list(feeds)).values())
         by_param = {p.get_friendly_name(): f for p, f in zip(case.params, feeds, strict=True)}
         args = []

@@ -212,8 +212,12 @@ class Request:
         if desc is None:
             known = ", ".join(repr(v.variable_id) for v in self.model.variables) or "none"
             raise InputError(f"the model has no variable {variable_id!r}; its variables: {known}")
-        td = TensorDesc(f"variable {variable_id}", (), desc.element_type, desc.shape)
-        self._variables.values[variable_id] = check_input(td, value)
+        td = TensorDesc(variable_id, (), desc.element_type, desc.shape)
+        try:
+            checked = check_input(td, value)
+        except InputError as exc:  # check_input speaks of inputs: "input 'kv' (f32[1,?,4]): ..."
+            raise InputError(f"variable{str(exc).removeprefix('input')}") from None
+        self._variables.values[variable_id] = checked
 
     def reset_state(self, variable_id: str | None = None) -> None:
         """Put every variable (or one) back in its initial state."""

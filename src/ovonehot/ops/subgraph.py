@@ -552,8 +552,7 @@ def evaluate_loop(attrs: LoopAttrs, inputs: Sequence[np.ndarray]) -> list[np.nda
         if trip < 0:
             trip = 1 << 62  # -1: no limit; the body's condition ends the loop
         if not bool(inputs[1].reshape(-1)[0]) or trip == 0:
-            raise InputError("the Loop runs zero iterations (trip count 0 or execution condition false), "
-                             "which OpenVINO's reference refuses")
+            return _zero_iterations(attrs, inputs)
         iterations = trip
     else:
         iterations = -1
@@ -614,6 +613,35 @@ def evaluate_loop(attrs: LoopAttrs, inputs: Sequence[np.ndarray]) -> list[np.nda
             parts.reverse()
         axis = _normalize(o.slicing.axis, parts[0].ndim)
         outs[o.output] = np.concatenate(parts, axis=axis)
+    return outs
+
+
+def _zero_iterations(attrs: LoopAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """A Loop that runs no iteration (trip count 0 or execution condition false), as the CPU
+    plugin runs it: a back-edge output is its initial value, a concatenation is empty.  (The
+    core reference refuses: "Zero count of iteration not supported".)"""
+    params: dict[int, TensorInfo] = {}
+    for m in attrs.inputs:
+        info = TensorInfo(ElementType.from_numpy(inputs[m.input].dtype), PartialShape.of(inputs[m.input].shape))
+        params[m.parameter] = _sliced_parameter(info, m.slicing, info.element_type) if m.slicing else info
+    inference = _infer_body(attrs.body, params)
+    outs: list[np.ndarray] = [np.empty(0)] * len(attrs.outputs)
+    for o in attrs.outputs:
+        if o.slicing is None:
+            init = next((m.input for m in attrs.inputs if m.back_edge == o.result), None)
+            if init is None:
+                raise InputError(f"the Loop runs zero iterations, and output {o.output} is no back-edge value")
+            outs[o.output] = inputs[init]
+            continue
+        info = _result_info(inference, o.result)
+        shape = PartialShape.of([1]) if info.shape.rank_is_static and info.shape.rank == 0 else info.shape
+        dtype = info.element_type.numpy_dtype
+        axis = _normalize(o.slicing.axis, shape.rank) if shape.rank_is_static else 0
+        dims = [d.length if d.is_static else None for d in shape] if shape.rank_is_static else None
+        if dims is None or dtype is None or any(d is None for k, d in enumerate(dims) if k != axis):
+            raise InputError(f"the Loop runs zero iterations, and the shape of output {o.output} is unknown")
+        dims[axis] = 0
+        outs[o.output] = np.zeros(tuple(int(d or 0) for d in dims), dtype=dtype)
     return outs
 
 
