@@ -102,6 +102,20 @@ def ti_dynamic_sequence() -> Case:
     return Case([x], [every, last], [[ints(5, 2)], [ints(1, 2)]])
 
 
+def ti_without_sliced_inputs(start: int, end: int) -> Case:
+    """Only a back edge: the iteration count comes from the concatenated output's
+    ``|end - start| / part_size`` (tensor_iterator.cpp), 1 for the default end -1."""
+    h0 = ops.parameter([1, 2], F32, name="h0")
+    hi = ops.parameter([1, 2], F32, name="hi")
+    rh = ops.result(ops.add(hi, c(1.0, F32)))
+    ti = opset6.tensor_iterator()
+    ti.set_body(ov.Model([rh], [hi]))
+    ti.set_merged_input(hi, h0.output(0), rh.output(0))
+    every = ti.get_concatenated_slices(rh.output(0), start, 1, 1, end, 0)
+    last = ti.get_iter_value(rh.output(0), -1)
+    return Case([h0], [every, last], [[np.array([[0, 10]], F32)]])
+
+
 # -- Loop ----------------------------------------------------------------------------------------
 
 
@@ -131,6 +145,24 @@ def loop_doubling(trip: int | None, stop_after: int) -> Case:
     x = np.array([1, -2, 3], F32)
     feeds = [[x]] if trip is not None else [[np.array(n, I64), x] for n in (5, 2, -1, 0)]
     return Case(params, [last, every], feeds)
+
+
+def loop_condition_input() -> Case:
+    """The execution condition is a Parameter: false runs no iteration (the back-edge output
+    keeps its initial value, the concatenation is empty, as the CPU plugin gives)."""
+    go = ops.parameter([], bool, name="go")
+    a = ops.parameter([2], np.int32, name="a")
+    ai = ops.parameter([2], np.int32, name="ai")
+    a2 = ops.add(ai, ops.constant(np.array([1, -1], np.int32)))
+    ra = ops.result(a2)
+    rk = ops.result(ops.unsqueeze(a2, c([0])))
+    rc = ops.result(c(True, bool))
+    loop = ops.loop(c(3), go)
+    loop.set_function(ov.Model([ra, rc, rk], [ai]))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_merged_input(ai, a.output(0), ra.output(0))
+    outs = [loop.get_iter_value(ra.output(0), -1), loop.get_concatenated_slices(rk.output(0), 0, 1, 1, -1, 0)]
+    return Case([go, a], outs, [[np.array(True), np.array([5, 7], np.int32)]])
 
 
 def loop_sliced_counter(axis: int) -> Case:
@@ -229,6 +261,9 @@ CASES: dict[str, Callable[[], Case]] = {
     "ti-axis1-reverse-both": lambda: ti_running_sum(1, -1, -1),
     "ti-part-size-2": ti_part_size_2,
     "ti-dynamic-sequence": ti_dynamic_sequence,
+    "ti-no-sliced-input-default-end": lambda: ti_without_sliced_inputs(0, -1),
+    "ti-no-sliced-input-end-4": lambda: ti_without_sliced_inputs(0, 4),
+    "loop-condition-input": loop_condition_input,
     "loop-const-trip-5-cond-body": lambda: loop_doubling(5, 2),
     "loop-const-trip-2-cond-true": lambda: loop_doubling(2, 10),
     "loop-param-trip": lambda: loop_doubling(None, 3),
@@ -289,7 +324,7 @@ def test_loop_against_the_core_reference(name: str, tmp_path: Path) -> None:
     loop = case.outputs[0].get_node()
     assert loop.get_type_name() == "Loop"
     for feeds in case.feeds:
-        if any(p.get_friendly_name() == "trip" and f == 0 for p, f in zip(case.params, feeds, strict=True)):
+        if any(p.get_friendly_name() == "trip" and f.item() == 0 for p, f in zip(case.params, feeds, strict=True)):
             continue  # the reference refuses zero iterations ("Zero count of iteration not supported")
         ours = list(model.run(list(feeds)).values())
         by_param = {p.get_friendly_name(): f for p, f in zip(case.params, feeds, strict=True)}
@@ -313,3 +348,14 @@ def test_negative_port_map_axis_is_refused_as_openvino_does(tmp_path: Path) -> N
         ov.Core().read_model(str(xml))
     with pytest.raises(ovonehot.IRError, match=r"type=Loop-opset5: port map axis=-1 must be a non-negative"):
         ovonehot.load(xml)
+
+
+def test_loop_false_condition_with_a_known_iteration_count_is_refused(tmp_path: Path) -> None:
+    """OpenVINO infers the concatenation [3,2] from the trip count (the body condition is a
+    constant true) whatever the execution condition input says; with it false the CPU plugin
+    returns a [3,2] tensor of uninitialized memory.  ovonehot refuses that run."""
+    case = loop_condition_input()
+    model = ovonehot.load(_save(tmp_path, case))
+    assert [str(d.shape) for d in model.outputs] == ["[2]", "[3,2]"]
+    with pytest.raises(ovonehot.InputError, match=r"type=Loop-opset5: the execution condition is false"):
+        model.run([np.array(False), np.array([5, 7], np.int32)])

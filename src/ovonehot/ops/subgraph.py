@@ -552,7 +552,7 @@ def evaluate_loop(attrs: LoopAttrs, inputs: Sequence[np.ndarray]) -> list[np.nda
         if trip < 0:
             trip = 1 << 62  # -1: no limit; the body's condition ends the loop
         if not bool(inputs[1].reshape(-1)[0]) or trip == 0:
-            return _zero_iterations(attrs, inputs)
+            return _zero_iterations(attrs, inputs, by_condition=trip != 0)
         iterations = trip
     else:
         iterations = -1
@@ -616,15 +616,28 @@ def evaluate_loop(attrs: LoopAttrs, inputs: Sequence[np.ndarray]) -> list[np.nda
     return outs
 
 
-def _zero_iterations(attrs: LoopAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+def _zero_iterations(attrs: LoopAttrs, inputs: Sequence[np.ndarray], by_condition: bool) -> list[np.ndarray]:
     """A Loop that runs no iteration (trip count 0 or execution condition false), as the CPU
     plugin runs it: a back-edge output is its initial value, a concatenation is empty.  (The
-    core reference refuses: "Zero count of iteration not supported".)"""
+    core reference refuses: "Zero count of iteration not supported".)
+
+    A false execution condition with a body condition known in advance is refused: OpenVINO
+    then infers the concatenations from the trip count alone (``[3,2]`` for three iterations)
+    and its CPU plugin returns that shape filled with uninitialized memory.
+    """
     params: dict[int, TensorInfo] = {}
     for m in attrs.inputs:
         info = TensorInfo(ElementType.from_numpy(inputs[m.input].dtype), PartialShape.of(inputs[m.input].shape))
         params[m.parameter] = _sliced_parameter(info, m.slicing, info.element_type) if m.slicing else info
     inference = _infer_body(attrs.body, params)
+    assert attrs.condition is not None
+    known = _result_info(inference, attrs.condition).value is not None
+    if by_condition and known and any(o.slicing is not None for o in attrs.outputs):
+        raise InputError(
+            "the execution condition is false, so the Loop runs no iteration, but its concatenated "
+            "outputs have the length OpenVINO infers from the trip count (OpenVINO's CPU plugin "
+            "returns uninitialized memory there)"
+        )
     outs: list[np.ndarray] = [np.empty(0)] * len(attrs.outputs)
     for o in attrs.outputs:
         if o.slicing is None:
