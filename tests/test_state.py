@@ -199,3 +199,45 @@ def test_cli_step_usage_errors(extra: list[str], tmp_path: Path, capsys: pytest.
     err = capsys.readouterr().err
     assert code == 2
     assert err.startswith("error: ") and err.count("\n") == 1
+
+
+# -- an LLM export with a KV cache ----------------------------------------------------------
+
+LLAMA = Path(__file__).resolve().parents[1] / "ir" / "exports" / "stateful" / "tiny_llama"
+# Logits and cache entries are |x| <= 0.3 after dot products of length 8..32 (MatMul, Softmax,
+# RMSNorm): NumPy and the CPU plugin sum in other orders.  Measured: <= 3.0e-8 absolute.
+LLAMA_ATOL = 1e-6
+
+
+def _llama_step(k: int) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    with np.load(LLAMA / f"tiny_llama.step{k}.inputs.npz") as inputs, np.load(
+        LLAMA / f"tiny_llama.step{k}.openvino.npz"
+    ) as outputs:
+        return {n: inputs[n] for n in inputs.files}, outputs["logits"]
+
+
+def test_tiny_llama_three_decode_steps_as_openvino() -> None:
+    """ir/exports/generate_stateful.py: transformers' Llama (2 layers, GQA, RoPE, eager
+    attention) made stateful by OpenVINO's MakeStateful (ReadValue-6 without init), f16
+    weights; a 3-token prefill then two 1-token steps against OpenVINO's CPU InferRequest."""
+    model = ovonehot.load(LLAMA / "tiny_llama.xml")
+    assert sorted(v.variable_id for v in model.variables) == [
+        "past.0.keypresent.0.key", "past.0.valuepresent.0.value",
+        "past.1.keypresent.1.key", "past.1.valuepresent.1.value",
+    ]
+    assert all(str(v.shape) == "[1,1,?,8]" for v in model.variables)
+    request = model.create_request()
+    for k in (1, 2, 3):
+        inputs, expected = _llama_step(k)
+        logits = request.run(inputs)["logits"]
+        assert logits.shape == expected.shape == (1, len(inputs["input_ids"][0]), 64)
+        np.testing.assert_allclose(logits, expected, rtol=0, atol=LLAMA_ATOL, err_msg=f"step {k}")
+    with np.load(LLAMA / "tiny_llama.state.openvino.npz") as state:
+        held = request.query_state()
+        assert sorted(held) == sorted(state.files)
+        for name in state.files:
+            assert held[name].shape == (1, 1, 5, 8)
+            np.testing.assert_allclose(held[name], state[name], rtol=0, atol=LLAMA_ATOL, err_msg=name)
+    request.reset_state()
+    inputs, expected = _llama_step(1)
+    np.testing.assert_allclose(request.run(inputs)["logits"], expected, rtol=0, atol=LLAMA_ATOL)
