@@ -13,6 +13,7 @@ concatenations), so values compare bit for bit.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -359,3 +360,54 @@ def test_loop_false_condition_with_a_known_iteration_count_is_refused(tmp_path: 
     assert [str(d.shape) for d in model.outputs] == ["[2]", "[3,2]"]
     with pytest.raises(ovonehot.InputError, match=r"type=Loop-opset5: the execution condition is false"):
         model.run([np.array(False), np.array([5, 7], np.int32)])
+
+
+# -- malformed sub-graph IR: one-line errors naming the layer ------------------------------------
+
+BROKEN = [
+    ("ti", 'internal_layer_id="1" />', 'internal_layer_id="99" />', ovonehot.IRError,
+     r"type=TensorIterator-opset1: port map internal_layer_id=99 is no body Parameter"),
+    ("ti", '<input external_port_id="1"', '<input external_port_id="7"', ovonehot.IRError,
+     r"type=TensorIterator-opset1: port map names external_port_id=7, which is no input port"),
+    ("ti", '<edge from-layer="', '<edge from-layer="4', ovonehot.IRError,
+     r"type=TensorIterator-opset1: back edge \d+ -> \d+ must join a body Result to a body Parameter"),
+    ("ti", "body>", "xbody>", ovonehot.IRError, r"type=TensorIterator-opset1: has no <body> sub-graph"),
+    ("ti", 'type="Add"', 'type="Frobnicate"', ovonehot.UnsupportedError,
+     r"unsupported ops in the model: Frobnicate-opset1"),
+    ("loop", r'<output external_port_id="-1" internal_layer_id="\d+" purpose="execution_condition" />', "",
+     ovonehot.IRError, r"type=Loop-opset5: the port map names no execution_condition body Result"),
+    ("loop", ' purpose="execution_condition"', "", ovonehot.IRError,
+     r"type=Loop-opset5: port map names external_port_id=-1, which is no output port"),
+    ("if", "then_port_map>", "other_port_map>", ovonehot.IRError, r"type=If-opset8: has no <then_port_map>"),
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "old", "new", "error", "message"),
+    BROKEN,
+    ids=["bad-internal-id", "bad-external-port", "bad-back-edge", "no-body", "unsupported-body-op",
+         "no-condition-port", "purpose-missing", "no-then-port-map"],
+)
+def test_malformed_subgraph_ir(
+    kind: str, old: str, new: str, error: type[Exception], message: str, tmp_path: Path
+) -> None:
+    case = {"ti": lambda: ti_running_sum(1, 1, 1), "loop": lambda: loop_doubling(5, 2),
+            "if": lambda: if_branches(None, 4)}[kind]()
+    xml = _save(tmp_path, case)
+    # A renamed element has its end tag renamed too; any other change is made once.
+    every = old.endswith(("body>", "_map>"))
+    pattern = old if old.startswith("<output") else re.escape(old)
+    text, count = re.subn(pattern, new, xml.read_text(), count=0 if every else 1)
+    assert count > 0
+    xml.write_text(text)
+    with pytest.raises(error, match=message) as caught:
+        ovonehot.load(xml)
+    assert "\n" not in str(caught.value)
+
+
+def test_loop_that_would_never_end_is_refused(tmp_path: Path) -> None:
+    """Trip count -1 and a constant-true body condition: OpenVINO would iterate forever."""
+    case = loop_growing_state()
+    model = ovonehot.load(_save(tmp_path, case))
+    with pytest.raises(ovonehot.InputError, match=r"type=Loop-opset5: the trip count is -1 .* never end"):
+        model.run([np.array(-1, I64), np.array([[1]], F32)])

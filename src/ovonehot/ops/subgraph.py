@@ -549,7 +549,8 @@ def evaluate_loop(attrs: LoopAttrs, inputs: Sequence[np.ndarray]) -> list[np.nda
     sliced: dict[int, list[np.ndarray]] = {}
     if attrs.is_loop:
         trip = _scalar_int(inputs[0], "the trip count")
-        if trip < 0:
+        unlimited = trip < 0
+        if unlimited:
             trip = 1 << 62  # -1: no limit; the body's condition ends the loop
         if not bool(inputs[1].reshape(-1)[0]) or trip == 0:
             return _zero_iterations(attrs, inputs, by_condition=trip != 0)
@@ -565,6 +566,13 @@ def evaluate_loop(attrs: LoopAttrs, inputs: Sequence[np.ndarray]) -> list[np.nda
             feeds[m.parameter] = inputs[m.input]
     if attrs.is_loop and sliced:  # the inputs' slices run out: the loop stops there
         iterations = min([iterations] + [len(s) for s in sliced.values()])
+    elif attrs.is_loop and unlimited:
+        assert attrs.condition is not None
+        if _known_bool(_result_info(_first_inference(attrs, inputs), attrs.condition)) is True:
+            raise InputError(
+                "the trip count is -1 (no limit) and the body's execution condition is the constant "
+                "true: the Loop would never end"
+            )
     if iterations < 0:  # TensorIterator without sliced inputs: its inferred count
         first = next((o.slicing for o in attrs.outputs if o.slicing is not None), None)
         iterations = abs(first.end - first.start) // first.part_size if first is not None else 1
@@ -616,6 +624,15 @@ def evaluate_loop(attrs: LoopAttrs, inputs: Sequence[np.ndarray]) -> list[np.nda
     return outs
 
 
+def _first_inference(attrs: LoopAttrs, inputs: Sequence[np.ndarray]) -> Any:
+    """The body inferred for the Loop's actual inputs (what the first iteration sees)."""
+    params: dict[int, TensorInfo] = {}
+    for m in attrs.inputs:
+        info = TensorInfo(ElementType.from_numpy(inputs[m.input].dtype), PartialShape.of(inputs[m.input].shape))
+        params[m.parameter] = _sliced_parameter(info, m.slicing, info.element_type) if m.slicing else info
+    return _infer_body(attrs.body, params)
+
+
 def _zero_iterations(attrs: LoopAttrs, inputs: Sequence[np.ndarray], by_condition: bool) -> list[np.ndarray]:
     """A Loop that runs no iteration (trip count 0 or execution condition false), as the CPU
     plugin runs it: a back-edge output is its initial value, a concatenation is empty.  (The
@@ -625,11 +642,7 @@ def _zero_iterations(attrs: LoopAttrs, inputs: Sequence[np.ndarray], by_conditio
     then infers the concatenations from the trip count alone (``[3,2]`` for three iterations)
     and its CPU plugin returns that shape filled with uninitialized memory.
     """
-    params: dict[int, TensorInfo] = {}
-    for m in attrs.inputs:
-        info = TensorInfo(ElementType.from_numpy(inputs[m.input].dtype), PartialShape.of(inputs[m.input].shape))
-        params[m.parameter] = _sliced_parameter(info, m.slicing, info.element_type) if m.slicing else info
-    inference = _infer_body(attrs.body, params)
+    inference = _first_inference(attrs, inputs)
     assert attrs.condition is not None
     known = _result_info(inference, attrs.condition).value is not None
     if by_condition and known and any(o.slicing is not None for o in attrs.outputs):
