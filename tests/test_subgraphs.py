@@ -428,3 +428,39 @@ def test_written_back_by_ovonehot_openvino_reads_the_same_model(name: str, tmp_p
     for feeds in case.feeds:
         for a, b in zip(model.run(list(feeds)).values(), _cpu(theirs, feeds), strict=True):
             np.testing.assert_array_equal(a, b)
+
+
+IF_MERGES = [
+    ([2, 3], [2, 5], "[2,3..5]"),
+    ([2, (2, 5)], [2, 3], "[2,?]"),
+    ([2, (2, 5)], [2, (2, 5)], "[2,?]"),  # even equal intervals: any non-static dim becomes ?
+    ([2, -1], [2, 3], "[2,?]"),
+    ([2, 3], [3], "[...]"),
+]
+
+
+@pytest.mark.parametrize(
+    ("then_shape", "else_shape", "merged"),
+    IF_MERGES,
+    ids=["static-dims-differ", "interval-vs-static", "equal-intervals", "dynamic-vs-static", "ranks-differ"],
+)
+def test_if_merges_branch_shapes_as_openvino(
+    then_shape: list[Any], else_shape: list[Any], merged: str, tmp_path: Path
+) -> None:
+    """An unknown condition: each output's shape merges both branches' (if.cpp's resolve_shape)."""
+
+    def shape(dims: list[Any]) -> Any:
+        return ov.PartialShape([ov.Dimension(*d) if isinstance(d, tuple) else d for d in dims])
+
+    cond = ops.parameter([], bool, name="cond")
+    a, b = ops.parameter(shape(then_shape), F32, name="a"), ops.parameter(shape(else_shape), F32, name="b")
+    tp, ep = ops.parameter(shape(then_shape), F32), ops.parameter(shape(else_shape), F32)
+    tr, er = ops.result(ops.relu(tp)), ops.result(ops.relu(ep))
+    node = ops.if_op(cond.output(0))
+    node.set_then_body(ov.Model([tr], [tp]))
+    node.set_else_body(ov.Model([er], [ep]))
+    node.set_input(a.output(0), tp, None)
+    node.set_input(b.output(0), None, ep)
+    xml = _save(tmp_path, Case([cond, a, b], [node.set_output(tr, er)], []))
+    assert str(ov.Core().read_model(str(xml)).outputs[0].get_partial_shape()) == merged
+    assert str(ovonehot.load(xml).outputs[0].shape) == merged
