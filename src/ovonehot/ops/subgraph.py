@@ -576,6 +576,10 @@ def evaluate_loop(attrs: LoopAttrs, inputs: Sequence[np.ndarray]) -> list[np.nda
     if iterations < 0:  # TensorIterator without sliced inputs: its inferred count
         first = next((o.slicing for o in attrs.outputs if o.slicing is not None), None)
         iterations = abs(first.end - first.start) // first.part_size if first is not None else 1
+    if iterations == 0:
+        if attrs.is_loop:  # a sliced input with no slice
+            return _zero_iterations(attrs, inputs, by_condition=False)
+        raise InputError("the TensorIterator runs zero iterations: its outputs would have no value")
     counter = attrs.current_iteration
     counter_fed = counter is not None and any(m.parameter == counter for m in attrs.inputs)
     counter_merged = counter is not None and any(
