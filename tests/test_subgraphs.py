@@ -186,6 +186,20 @@ def loop_sliced_counter(axis: int) -> Case:
     return Case([x], [every], [[ints(3, 4)]])
 
 
+def loop_reverse_slices() -> Case:
+    """A Loop input sliced backwards (start -1, stride -1, end 0); Loop concatenations only go
+    forwards (OpenVINO's API refuses other start/stride/end for them)."""
+    x = ops.parameter([3, 2], F32, name="x")
+    xi = ops.parameter([1, 2], F32, name="xi")
+    ry = ops.result(ops.multiply(xi, c(2.0, F32)))
+    rc = ops.result(c(True, bool))
+    loop = ops.loop(c(3), c(True, bool))
+    loop.set_function(ov.Model([ry, rc], [xi]))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_sliced_input(xi, x.output(0), -1, -1, 1, 0, 0)
+    return Case([x], [loop.get_concatenated_slices(ry.output(0), 0, 1, 1, -1, 0)], [[ints(3, 2)]])
+
+
 def loop_growing_state() -> Case:
     """The back-edge value grows each iteration (Concat of [1,?] with one more column):
     OpenVINO widens the body Parameter to a dynamic dim."""
@@ -270,6 +284,7 @@ CASES: dict[str, Callable[[], Case]] = {
     "loop-param-trip": lambda: loop_doubling(None, 3),
     "loop-sliced-axis0": lambda: loop_sliced_counter(0),
     "loop-sliced-axis1": lambda: loop_sliced_counter(1),
+    "loop-sliced-reverse": loop_reverse_slices,
     "loop-growing-back-edge": loop_growing_state,
     "if-param-cond": lambda: if_branches(None, 4),
     "if-param-cond-same-shapes": lambda: if_branches(None, 2),
