@@ -15,11 +15,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..atomic import check_output_dir, check_output_file
 from ..dump import IntermediateWriter
 from ..errors import Error, UsageError
 from ..infer import NodePlan
 from ..model import Model, load
-from ..npyio import parse_input_specs, save_archive
+from ..npyio import check_input_specs, check_model_paths, parse_input_specs, save_archive
 from ..types import ElementType, PartialShape
 
 # Print values when an output has at most this many elements.
@@ -67,6 +68,14 @@ def run_command(args: argparse.Namespace) -> int:
         groups = groups * args.steps
     if len(groups) > 1 and args.dump_intermediates:
         raise UsageError("--dump-intermediates takes one step; run the step you want to look at alone")
+    # Bad paths are refused before the model is read or anything runs.
+    check_model_paths(args.model, args.bin_path)
+    for specs in groups:
+        check_input_specs(specs)
+    if args.output is not None:
+        check_output_file(args.output, "--output")
+    if args.dump_intermediates is not None:
+        check_output_dir(args.dump_intermediates, "--dump-intermediates")
     model = load(args.model, args.bin_path)
     steps = [parse_input_specs(model, specs) for specs in groups]
     if len(steps) == 1:
@@ -81,7 +90,7 @@ def run_command(args: argparse.Namespace) -> int:
         results = request.run(inputs, observer=observer)
         _print_outputs(model, results, None)
         everything.update({f"step{k}/{name}": value for name, value in results.items()})
-    if args.output:
+    if args.output is not None:
         save_archive(args.output, everything)
         print(f"wrote {len(everything)} output(s) of {len(steps)} steps to {args.output}")
     return 0
@@ -93,7 +102,7 @@ def _print_outputs(model: Model, results: dict[str, np.ndarray], output: str | N
         print(f"{name}: shape {list(value.shape)} element_type {desc.element_type}")
         if value.size <= SMALL:
             print("  " + np.array2string(value, separator=", ", threshold=SMALL).replace("\n", "\n  "))
-    if output:
+    if output is not None:
         save_archive(output, results)
         print(f"wrote {len(results)} output(s) to {output}")
 
