@@ -26,6 +26,7 @@ from . import (
     float_checks,
     gather_scatter,
     identity,
+    interpolate,
     matmul,
     movement,
     non_zero,
@@ -80,6 +81,7 @@ _MODULES = (
     pooling,
     recurrent,
     unique,
+    interpolate,
 )
 
 _ALIASES = {"const": "constant"}
