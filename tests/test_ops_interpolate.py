@@ -33,19 +33,31 @@ TRANSFORMS = ["half_pixel", "pytorch_half_pixel", "asymmetric", "tf_half_pixel_f
 def test_interpolate_11_sizes_matches_reference(tmp_path, mode, transform, sizes):  # type: ignore[no-untyped-def]
     compare_op(
         tmp_path,
-        lambda a, s, ax: o11.interpolate(a, s, mode, "sizes", coordinate_transformation_mode=transform, axes=ax),
+        lambda a, s, ax: o11.interpolate(
+            a, s, mode, "sizes", coordinate_transformation_mode=transform, axes=ax
+        ),
         [P(X4), C(np.array(sizes, np.int64)), C(AXES_HW)],
     )
 
 
-@pytest.mark.parametrize("nearest_mode", ["round_prefer_floor", "round_prefer_ceil", "floor", "ceil", "simple"])
-@pytest.mark.parametrize("scales", [[2.0, 0.5], [1.5, 0.7], [0.6, 2.5]], ids=["x2-half", "1.5-0.7", "0.6-2.5"])
+@pytest.mark.parametrize(
+    "nearest_mode", ["round_prefer_floor", "round_prefer_ceil", "floor", "ceil", "simple"]
+)
+@pytest.mark.parametrize(
+    "scales", [[2.0, 0.5], [1.5, 0.7], [0.6, 2.5]], ids=["x2-half", "1.5-0.7", "0.6-2.5"]
+)
 def test_interpolate_11_nearest_modes_match_reference(tmp_path, nearest_mode, scales):  # type: ignore[no-untyped-def]
     # asymmetric gives coordinates ending in .5 exactly: the tie rules differ there
     compare_op(
         tmp_path,
         lambda a, s, ax: o11.interpolate(
-            a, s, "nearest", "scales", coordinate_transformation_mode="asymmetric", nearest_mode=nearest_mode, axes=ax
+            a,
+            s,
+            "nearest",
+            "scales",
+            coordinate_transformation_mode="asymmetric",
+            nearest_mode=nearest_mode,
+            axes=ax,
         ),
         [P(X4), C(np.array(scales, np.float32)), C(AXES_HW)],
     )
@@ -150,7 +162,7 @@ def test_interpolate_1_matches_cpu(tmp_path, mode, align, axes, pads):  # type: 
     node, params = build(lambda a, s: o1.interpolate(a, s, attrs), [P(X4), C(np.array([9, 4], np.int64))])
     model = export(tmp_path, node, params)
     assert_inferred(model, node)
-    ours = list(model.run([X4]).values())[0]
+    ours = next(iter(model.run([X4]).values()))
     theirs = cpu_outputs(node, params, [X4])[0]
     # The CPU plugin's own kernels: same coordinates, f32 sums in its own order
     np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
@@ -174,7 +186,9 @@ def test_interpolate_11_scales_infer_agrees(tmp_path, shape, what):  # type: ign
         P(AXES_HW) if what == "unknown-axes" else C(AXES_HW),
     ]
     ours, theirs = infer_shapes(
-        tmp_path, lambda a, s, ax: o11.interpolate(a, s, "linear", "scales", pads_begin=[0, 0, 1], axes=ax), ins
+        tmp_path,
+        lambda a, s, ax: o11.interpolate(a, s, "linear", "scales", pads_begin=[0, 0, 1], axes=ax),
+        ins,
     )
     assert ours == theirs
 
