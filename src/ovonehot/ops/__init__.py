@@ -18,6 +18,7 @@ from . import (
     basic,
     bitwise,
     bucketize,
+    conv_backprop,
     convert,
     convolution,
     cumsum,
@@ -82,6 +83,7 @@ _MODULES = (
     recurrent,
     unique,
     interpolate,
+    conv_backprop,
 )
 
 _ALIASES = {"const": "constant"}
