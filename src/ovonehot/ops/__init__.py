@@ -24,6 +24,7 @@ from . import (
     cumsum,
     einsum,
     elementwise,
+    fake_quantize,
     float_checks,
     gather_scatter,
     identity,
@@ -84,6 +85,7 @@ _MODULES = (
     unique,
     interpolate,
     conv_backprop,
+    fake_quantize,
 )
 
 _ALIASES = {"const": "constant"}
