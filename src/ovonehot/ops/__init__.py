@@ -27,6 +27,7 @@ from . import (
     fake_quantize,
     float_checks,
     gather_scatter,
+    grid_sample,
     identity,
     interpolate,
     matmul,
@@ -86,6 +87,7 @@ _MODULES = (
     interpolate,
     conv_backprop,
     fake_quantize,
+    grid_sample,
 )
 
 _ALIASES = {"const": "constant"}
