@@ -40,6 +40,7 @@ from . import (
     recurrent,
     reduce,
     reduce_norms,
+    roi_align,
     roll,
     shape_ops,
     softmax,
@@ -88,6 +89,7 @@ _MODULES = (
     conv_backprop,
     fake_quantize,
     grid_sample,
+    roi_align,
 )
 
 _ALIASES = {"const": "constant"}
