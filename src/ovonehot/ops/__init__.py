@@ -18,6 +18,7 @@ from . import (
     basic,
     bitwise,
     bucketize,
+    col2im,
     conv_backprop,
     convert,
     convolution,
@@ -90,6 +91,7 @@ _MODULES = (
     fake_quantize,
     grid_sample,
     roi_align,
+    col2im,
 )
 
 _ALIASES = {"const": "constant"}
