@@ -62,15 +62,40 @@ NOT_CONVERTED = {
 
 @functools.cache
 def _resize_cases() -> dict[str, tuple[object, list[np.ndarray], np.ndarray]]:
-    from onnx.backend.test.case.node import collect_testcases
+    """ONNX's Resize backend cases, made by running its generator (``Resize.export_*``) directly.
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        collected = collect_testcases("Resize")
+    ``collect_testcases`` fills one process-wide list on its first call (whatever op it
+    was asked for), so it cannot be asked again for another op.  The generators run when
+    their module is first imported (``expect`` appends to that package's globals), so the
+    globals are swapped for fresh ones around the import -- or around calling the
+    exports again, each after ``np.random.seed(0)`` as the import does, when an earlier
+    ``collect_testcases`` imported the module already -- and restored after.
+    """
+    import importlib
+    import sys
+
+    import onnx.backend.test.case.node as node_cases
+
+    module = "onnx.backend.test.case.node.resize"
+    saved = (node_cases._NodeTestCases, node_cases._existing_names, node_cases._TargetOpType)
+    random_state = np.random.get_state()
+    node_cases._NodeTestCases, node_cases._existing_names, node_cases._TargetOpType = [], {}, "Resize"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            if module in sys.modules:
+                resize = sys.modules[module].Resize
+                for name in [k for k in vars(resize) if k.startswith("export")]:
+                    np.random.seed(seed=0)
+                    getattr(resize, name)()
+            else:
+                importlib.import_module(module)
+        collected = list(node_cases._NodeTestCases)
+    finally:
+        node_cases._NodeTestCases, node_cases._existing_names, node_cases._TargetOpType = saved
+        np.random.set_state(random_state)
     cases = {}
     for case in collected:
-        if case.model is None or not case.data_sets:
-            continue
         ((ins, outs),) = case.data_sets
         cases[case.name] = (case.model, [np.asarray(a) for a in ins], np.asarray(outs[0]))
     assert cases, "onnx ships no Resize backend cases: check the onnx installation"
