@@ -36,18 +36,18 @@ RNG = np.random.default_rng(91)
 
 # OpenVINO 2026.4's Resize conversion gives other values than ONNX's reference here:
 OV_DEVIATES = {
-    "test_resize_downsample_scales_linear_align_corners": "downscaled align_corners sizes",
-    "test_resize_downsample_scales_cubic_align_corners": "downscaled align_corners sizes",
-    "test_resize_upsample_scales_cubic_A_n0p5_exclude_outside": "exclude_outside is ignored",
-    "test_resize_downsample_scales_cubic_A_n0p5_exclude_outside": "exclude_outside is ignored",
-    "test_resize_downsample_scales_linear_antialias": "ONNX antialias is not Interpolate's",
-    "test_resize_downsample_sizes_linear_antialias": "ONNX antialias is not Interpolate's",
-    "test_resize_downsample_scales_cubic_antialias": "antialias is ignored for cubic",
-    "test_resize_downsample_sizes_cubic_antialias": "antialias is ignored for cubic",
-    "test_resize_upsample_sizes_nearest_not_larger": "keep_aspect_ratio_policy is ignored",
-    "test_resize_upsample_sizes_nearest_not_smaller": "keep_aspect_ratio_policy is ignored",
-    "test_resize_downsample_sizes_nearest_not_larger": "keep_aspect_ratio_policy is ignored",
-    "test_resize_downsample_sizes_nearest_not_smaller": "keep_aspect_ratio_policy is ignored",
+    "test_resize_downsample_scales_linear_align_corners": "align_corners divides by the integer output size - 1, ONNX by size * scale - 1",
+    "test_resize_downsample_scales_cubic_align_corners": "align_corners divides by the integer output size - 1, ONNX by size * scale - 1",
+    "test_resize_upsample_scales_cubic_A_n0p5_exclude_outside": "exclude_outside is dropped",
+    "test_resize_downsample_scales_cubic_A_n0p5_exclude_outside": "exclude_outside is dropped",
+    "test_resize_downsample_scales_linear_antialias": "antialias is set, but the linear_onnx kernel ignores it",
+    "test_resize_downsample_sizes_linear_antialias": "antialias is set, but the linear_onnx kernel ignores it",
+    "test_resize_downsample_scales_cubic_antialias": "antialias is set, but the cubic kernel ignores it",
+    "test_resize_downsample_sizes_cubic_antialias": "antialias is set, but the cubic kernel ignores it",
+    "test_resize_upsample_sizes_nearest_not_larger": "keep_aspect_ratio_policy is dropped: the sizes are used as given",
+    "test_resize_upsample_sizes_nearest_not_smaller": "keep_aspect_ratio_policy is dropped: the sizes are used as given",
+    "test_resize_downsample_sizes_nearest_not_larger": "keep_aspect_ratio_policy is dropped: the sizes are used as given",
+    "test_resize_downsample_sizes_nearest_not_smaller": "keep_aspect_ratio_policy is dropped: the sizes are used as given",
 }
 # ... and refuses these (tf_crop_and_resize, half_pixel_symmetric):
 NOT_CONVERTED = {

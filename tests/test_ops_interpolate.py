@@ -11,7 +11,18 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from ovref import C, P, assert_inferred, build, compare_op, cpu_outputs, export, infer_shapes
+from ovref import (
+    C,
+    P,
+    assert_inferred,
+    assert_same,
+    build,
+    compare_op,
+    cpu_outputs,
+    export,
+    infer_shapes,
+    reference,
+)
 
 ov = pytest.importorskip("openvino")
 o11 = pytest.importorskip("openvino.opset11")
@@ -231,3 +242,20 @@ def _scales():  # type: ignore[no-untyped-def]
     from ovonehot.ops.interpolate import ShapeCalc
 
     return ShapeCalc.SCALES
+
+
+def test_interpolate_11_linear_onnx_5d_depth_kept_cpu_differs_from_reference(tmp_path):  # type: ignore[no-untyped-def]
+    # docs/openvino-behaviour.md: ovonehot follows the core reference, whose 5-D linear_onnx
+    # with the depth kept repeats rows along H (clamped) instead of interpolating them; the
+    # CPU plugin interpolates H.
+    x = np.arange(60, dtype=np.float32).reshape(1, 1, 3, 4, 5)
+    sizes, axes = np.array([3, 7, 5], np.int64), np.array([2, 3, 4], np.int64)
+    node, params = build(
+        lambda a, s, ax: o11.interpolate(a, s, "linear_onnx", "sizes", axes=ax), [P(x), C(sizes), C(axes)]
+    )
+    (theirs,) = reference(node, [x, sizes, axes]) or [None]
+    ours = next(iter(export(tmp_path, node, params).run([x]).values()))
+    assert_same(ours, theirs)
+    assert len(set(ours[0, 0, 0, :, 0].tolist())) == 4  # the 4 input rows, some repeated
+    cpu = cpu_outputs(node, params, [x])[0]
+    assert len(set(cpu[0, 0, 0, :, 0].tolist())) == 7  # interpolated
