@@ -195,10 +195,9 @@ def _scaled_dim(d: Dimension, scale: float) -> Dimension:
 
 
 def _check_axes(axes: Sequence[int], rank: int) -> None:
-    if any(a >= rank for a in axes):
-        raise ValidationError(f"All axes values should less than input rank: {rank}")
-    if any(a < 0 for a in axes):
-        raise ValidationError(f"Negative axes are not supported by Interpolate, got {list(axes)}")
+    # OpenVINO compares the axes as unsigned: a negative axis is refused with the same message
+    if any(a >= rank or a < 0 for a in axes):
+        raise ValidationError(f"All axes values should less than input rank: {rank} (axes: {list(axes)})")
 
 
 def _known_floats(info: TensorInfo) -> list[float] | None:
