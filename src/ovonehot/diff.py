@@ -32,7 +32,7 @@ import numpy as np
 from . import openvino_oracle
 from .compare import Comparison, Tolerance, compare
 from .deviations import KNOWN, Event, Simulation, explain_refusal, simulate
-from .errors import Error, OpenVINOError, UsageError
+from .errors import Error, OpenVINOError, OpenVINOResourceError, UsageError
 from .infer import NodePlan
 from .model import Model
 from .ops.one_hot import OneHotAttrs
@@ -335,6 +335,8 @@ class _Context:
             try:
                 outs = self._oracle(oracle)
                 self.runs[oracle] = OracleRun(oracle, dict(outs))
+            except OpenVINOResourceError:  # out of memory says nothing about the model: the run ends
+                raise
             except OpenVINOError as exc:
                 self.runs[oracle] = OracleRun(oracle, None, str(exc))
         return self.runs[oracle]
