@@ -52,7 +52,7 @@ from .oracle_process import shared as shared_oracle
 from .oracles import CPU_CONFIG, ORACLES, OracleOutputs, PluginSettings, Refusal
 
 # Refusal causes that are a known limitation of the oracle, not a failure nobody understands.
-KNOWN_CAUSES = frozenset({"no-evaluate", "not-run", "unavailable"})
+KNOWN_CAUSES = frozenset({"no-evaluate", "no-kernel", "not-run", "unavailable"})
 # The deterministic CPU run a non-deterministic plugin configuration is checked against.
 DETERMINISTIC_CPU = "cpu (deterministic)"
 # Computed (non-copy) float outputs default to this tolerance; copies are exact.
@@ -723,6 +723,8 @@ class _Context:
             return f"{refusal.message}; try {other}" if oracle in ("reference", "cpu") else refusal.message
         if refusal.cause == "unavailable":
             return refusal.message
+        if refusal.cause == "no-kernel":
+            return f"{oracle} has no kernel for an op of this model: {refusal.message}; try --oracle reference or cpu"
         why = f"{oracle} could not compute it: {refusal.message}"
         if refusal.cause == "crashed":
             return why
@@ -898,12 +900,11 @@ def render(report: DiffReport) -> str:
         if v.size is not None:
             lines.append(f"    size: max abs error {v.size[0]:.3g}, max rel error {v.size[1]:.3g}")
         for e in v.events:
-            if v.refusal is not None and v.refusal.cause == "no-evaluate":
-                break  # the why line names the op and its input types already
             summary = KNOWN[e.code].summary if e.code in KNOWN else ""
             kind = "known refusal" if v.verdict is Verdict.NOT_COMPARED else "deviation"
             lines.append(f"    {kind} {e.code}: {summary}")
-            lines.append(f"      at {e.where}" + (f": {e.detail}" if e.detail else ""))
+            if v.refusal is None or v.refusal.cause != "no-evaluate":  # (the why line names that op already)
+                lines.append(f"      at {e.where}" + (f": {e.detail}" if e.detail else ""))
         c = v.comparison
         if c is not None:
             lines.append(f"    compared {v.tolerance}: {c.summary()}")

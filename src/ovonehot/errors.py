@@ -67,8 +67,8 @@ class OracleRefusal(OpenVINOError):
 
     ``no-evaluate`` (OpenVINO's reference has no kernel for ``layer``), ``not-run`` (a
     known crash avoided), ``refused`` (a plugin or runtime refuses the model),
-    ``failed`` (it raised while running), ``crashed`` (it killed its process),
-    ``unavailable`` (the oracle cannot be used here: not installed, not an ONNX model,
+    ``no-kernel`` (onnxruntime has no kernel for an op), ``failed`` (it raised
+    while running), ``crashed`` (it killed its process), ``unavailable`` (the oracle cannot be used here: not installed, not an ONNX model,
     no expected array).  ``layer`` describes the op that refused, when known.
     """
 

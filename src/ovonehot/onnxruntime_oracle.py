@@ -10,8 +10,9 @@ It answers for ONNX's semantics as onnxruntime implements them: where OpenVINO's
 conversion, and so ovonehot, departs from onnxruntime (ir/exports/README.md: OneHot-9
 with negative indices, non-integer float indices), the difference is real and is
 reported, not hidden.  Every failure is an :class:`~ovonehot.errors.OracleRefusal`:
-``unavailable`` (onnxruntime not installed, not an ONNX model), ``refused`` (the
-session cannot be made: no kernel, an IR version it does not read), ``failed``.
+``unavailable`` (onnxruntime not installed, not an ONNX model), ``no-kernel``
+(onnxruntime has no kernel for an op and its types), ``refused`` (the session cannot
+be made otherwise: an opset it does not support), ``failed``.
 """
 
 from __future__ import annotations
@@ -60,7 +61,9 @@ def run(path: str | os.PathLike[str], inputs: Mapping[str, np.ndarray]) -> Oracl
     try:
         session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own exception classes
-        raise OracleRefusal(f"onnxruntime refuses the model: {_first_line(exc)}", "refused") from None
+        # onnxruntime's NotImplemented (status NOT_IMPLEMENTED): it has no kernel for an op/type pair.
+        cause = "no-kernel" if type(exc).__name__ == "NotImplemented" else "refused"
+        raise OracleRefusal(f"onnxruntime refuses the model: {_first_line(exc)}", cause) from None
     feeds = {}
     for inp in session.get_inputs():
         if inp.name not in inputs:
