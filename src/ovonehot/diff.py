@@ -34,8 +34,10 @@ from __future__ import annotations
 import dataclasses
 import enum
 import math
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -45,7 +47,9 @@ from .compare import Comparison, Tolerance, compare, error_size
 from .deviations import KNOWN, Event, Simulation, explain_refusal, refusing_node, simulate
 from .errors import Error, NegativeDepthError, OpenVINOError, OracleRefusal, ResourceLimitError, UsageError
 from .infer import NodePlan
+from .ir.writer import write_ir
 from .model import Model
+from .onnx_input import is_onnx_path
 from .ops.one_hot import OneHotAttrs
 from .oracle_process import IsolatedOracle
 from .oracle_process import shared as shared_oracle
@@ -235,6 +239,13 @@ class DiffReport:
         return [v for v in self.verdicts if v.verdict is not Verdict.NOT_COMPARED]
 
     @property
+    def failures(self) -> list[OutputVerdict]:
+        """What no known cause explains: ours wrong, unexplained, and outputs not compared for a reason
+        nobody has explained (an oracle crashing or failing where ovonehot ran)."""
+        return [v for v in self.verdicts if v.verdict in (Verdict.OURS_WRONG, Verdict.UNEXPLAINED)
+                or (v.verdict is Verdict.NOT_COMPARED and not v.known)]
+
+    @property
     def exit_code(self) -> int:
         """1 for a difference (``strict``: any, known deviations too), for an output not compared
         (``allow_partial``: only when nobody knows why, or when nothing at all was compared)."""
@@ -392,20 +403,27 @@ def diff_model(
             # Our refusal to allocate an enormous output: OpenVINO would try (and may crash), so stop.
             raise exc.error from None
         refused = exc
-    ctx = _Context(model, xml_path, bin_path, inputs, tolerances, refused,
-                   shared_oracle() if isolate else None, plugin, expected, expected_source)
-    verdicts: list[OutputVerdict] = []
-    runs = [ctx.run(oracle) for oracle in oracles]  # all first: each may arbitrate another
-    for run in runs:
-        verdicts.extend(ctx.judge(run, ours, indices))
-    if locate and ours is not None:
-        verdicts = [ctx.locate(v, ours) if v.verdict in (Verdict.OURS_WRONG, Verdict.UNEXPLAINED) else v
-                    for v in verdicts]
-    layers = None
-    if all_layers:
-        from .layers import compare_layers
+    with tempfile.TemporaryDirectory(prefix="ovonehot-diff-") as scratch:
+        openvino_ir = None
+        if is_onnx_path(xml_path):
+            # OpenVINO's oracles get the very IR ovonehot runs (its conversion of the ONNX model, with
+            # ovonehot's corrections), written out: converting again would name the generated layers
+            # differently (Convert_17 vs Convert_122), and layers are matched by name.
+            openvino_ir = write_ir(model.graph, Path(scratch) / "model.xml", inference=model.inference)
+        ctx = _Context(model, xml_path, bin_path, inputs, tolerances, refused,
+                       shared_oracle() if isolate else None, plugin, expected, expected_source, openvino_ir)
+        verdicts: list[OutputVerdict] = []
+        runs = [ctx.run(oracle) for oracle in oracles]  # all first: each may arbitrate another
+        for run in runs:
+            verdicts.extend(ctx.judge(run, ours, indices))
+        if locate and ours is not None:
+            verdicts = [ctx.locate(v, ours) if v.verdict in (Verdict.OURS_WRONG, Verdict.UNEXPLAINED) else v
+                        for v in verdicts]
+        layers = None
+        if all_layers:
+            from .layers import compare_layers
 
-        layers = compare_layers(ctx, [o for o in oracles if o in ("reference", "cpu")])
+            layers = compare_layers(ctx, [o for o in oracles if o in ("reference", "cpu")])
     versions = {"openvino": openvino_oracle.versions()}
     if "onnxruntime" in oracles:
         from . import onnxruntime_oracle
@@ -425,8 +443,12 @@ class _Context:
     def __init__(self, model: Model, xml: str, bin_path: str | None, inputs: dict[str, np.ndarray],
                  tolerances: Tolerances, refused: OursRefused | None = None,
                  isolated: IsolatedOracle | None = None, plugin: PluginSettings | None = None,
-                 expected: Mapping[str, np.ndarray] | None = None, expected_source: str = "") -> None:
+                 expected: Mapping[str, np.ndarray] | None = None, expected_source: str = "",
+                 openvino_ir: tuple[Path, Path] | None = None) -> None:
         self.model, self.xml, self.bin, self.inputs = model, xml, bin_path, inputs
+        # What OpenVINO's oracles read: the model file, or the IR ovonehot made of an ONNX model.
+        self.ov_xml, self.ov_bin = (xml, bin_path) if openvino_ir is None else (str(openvino_ir[0]),
+                                                                               str(openvino_ir[1]))
         self.isolated = isolated
         self.tolerances = tolerances
         self.refused = refused
@@ -507,8 +529,8 @@ class _Context:
         else:
             raise UsageError(f"unknown oracle {oracle!r}; expected one of: {', '.join(ORACLES)}")
         if self.isolated is not None:
-            return self.isolated.run(name, self.xml, self.inputs, self.bin, keep_intermediates, **options)
-        return openvino_oracle.run(name, self.xml, self.inputs, self.bin, keep_intermediates, **options)
+            return self.isolated.run(name, self.ov_xml, self.inputs, self.ov_bin, keep_intermediates, **options)
+        return openvino_oracle.run(name, self.ov_xml, self.inputs, self.ov_bin, keep_intermediates, **options)
 
     def _expected(self) -> OracleOutputs:
         assert self.expected is not None

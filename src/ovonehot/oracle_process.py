@@ -80,7 +80,7 @@ class IsolatedOracle:
                                         f"({death})", "crashed") from None
         kind = reply[0]
         if kind == "ok":
-            return OracleOutputs(reply[1], reply[2], reply[3])
+            return OracleOutputs(reply[1], reply[2], reply[3], reply[4])
         if kind == "error":
             cls = getattr(errors, reply[1], None)
             if not (isinstance(cls, type) and issubclass(cls, errors.Error)):
@@ -134,7 +134,7 @@ def serve(conn: Connection) -> None:
                 out = onnxruntime_oracle.run(xml, inputs, **options)
             else:
                 out = openvino_oracle.run(oracle, xml, inputs, bin_path, keep, **options)
-            reply: tuple[Any, ...] = ("ok", dict(out), out.intermediates, out.missing)
+            reply: tuple[Any, ...] = ("ok", dict(out), out.intermediates, out.missing, out.blocked)
         except errors.Error as exc:
             fields = ({"cause": exc.cause, "layer": exc.layer, "op": exc.op, "code": exc.code, "detail": exc.detail}
                       if isinstance(exc, OracleRefusal) else {})

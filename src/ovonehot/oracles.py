@@ -66,14 +66,16 @@ class OracleOutputs(dict[str, np.ndarray]):
     """An oracle's outputs keyed by output name, in Result order.
 
     ``intermediates`` holds, when asked for, every node output keyed by (layer name,
-    output index); ``missing`` maps each output the oracle could not compute to why.
+    output index); ``missing`` maps each output the oracle could not compute to why,
+    and ``blocked`` each layer (by name) it did not compute to why.
     """
 
     def __init__(self, outputs: Mapping[str, np.ndarray], intermediates: Intermediates | None = None,
-                 missing: Mapping[str, Refusal] | None = None) -> None:
+                 missing: Mapping[str, Refusal] | None = None, blocked: Mapping[str, Refusal] | None = None) -> None:
         super().__init__(outputs)
         self.intermediates: Intermediates = dict(intermediates or {})
         self.missing: dict[str, Refusal] = dict(missing or {})
+        self.blocked: dict[str, Refusal] = dict(blocked or {})
 
 
 @dataclass(frozen=True, slots=True)
