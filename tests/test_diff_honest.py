@@ -338,3 +338,53 @@ def test_replay_manifest_records_how_inputs_were_made(tmp_path: Path, capsys: py
     again_code, again, _ = run_cli(capsys, folder)
     assert again_code == code and verdict_lines(again) == verdict_lines(out)
     assert "CPU plugin with OpenVINO's defaults" in again
+
+
+# -- --all-layers ------------------------------------------------------------------------------------------
+
+
+def test_all_layers_finds_the_first_divergent_layer_and_where_the_error_grows(tmp_path: Path) -> None:
+    import dataclasses
+
+    from ovonehot.model import Model
+
+    x = opset16.parameter([6], ov.Type.f32, name="x")
+    relu = opset16.relu(x)
+    scaled = opset16.multiply(relu, opset16.constant(np.float32(1000.0)))
+    out = opset16.add(scaled, opset16.constant(np.float32(1.0)))
+    out.output(0).get_tensor().set_names({"out"})
+    xml = tmp_path / "m.xml"
+    ov.save_model(ov.Model([out.output(0)], [x], "m"), str(xml), compress_to_fp16=False)
+    model = load(xml)
+
+    def relu_off_by_a_bit(attrs: object, inputs: list[np.ndarray]) -> list[np.ndarray]:
+        return [np.maximum(inputs[0], 0) + np.float32(1e-4)]  # a deliberately wrong kernel
+
+    plans = tuple(dataclasses.replace(p, spec=dataclasses.replace(p.spec, evaluate=relu_off_by_a_bit))
+                  if p.node.type == "ReLU" else p for p in model.inference.plans)
+    wrong = Model(model.graph, dataclasses.replace(model.inference, plans=plans), model.path)
+    inputs = {"x": np.array([-2, -1, 0, 1, 2, 3], np.float32)}
+    report = diff_model(wrong, str(xml), inputs, ("reference",), all_layers=True)
+    assert report.layers is not None
+    rows = {r.type: r for r in report.layers}
+    assert [r.type for r in report.layers] == ["ReLU-opset1", "Multiply-opset1", "Add-opset1"]
+    assert rows["ReLU-opset1"].verdict == "differs" and rows["ReLU-opset1"].max_abs == pytest.approx(1e-4, rel=1e-3)
+    assert rows["Multiply-opset1"].max_abs == pytest.approx(0.1, rel=1e-3)
+    text = report.render()
+    assert "first divergent layer: layer id=1 name='" in text and "type=ReLU-opset1 output 0" in text
+    assert "error grows x1e+03 at layer id=3" in text
+    assert report.exit_code == 1 and report.verdicts[0].verdict is Verdict.OURS_WRONG
+
+
+def test_all_layers_runs_the_reference_up_to_what_it_cannot_evaluate(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, f"{SMOOTHING}.onnx", "--inputs", f"{SMOOTHING}.typical.inputs.npz",
+                           "--oracle", "reference,cpu", "--all-layers", "--allow-partial")
+    assert code == 0, out
+    table = [ln.split() for ln in out.splitlines() if ln.startswith(("reference ", "cpu "))]
+    reference = {(row[3], row[-1]) for row in table if row[0] == "reference"}
+    assert ("name='/OneHot'", "PASS") in reference  # computed before the op it has no kernel for
+    assert ("name='/LogSoftmax'", "compared") in reference  # "not compared"
+    assert "layers against reference: 18 compared, 0 differ, 5 not compared" in out
+    assert "first not compared: layer id=31 name='/LogSoftmax' type=LogSoftmax-opset5: reference did not " \
+           "compute it: OpenVINO's reference has no evaluate" in out
+    assert "layers against cpu: 23 compared, 0 differ, 0 not compared" in out
