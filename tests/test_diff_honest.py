@@ -388,3 +388,15 @@ def test_all_layers_runs_the_reference_up_to_what_it_cannot_evaluate(capsys: pyt
     assert "first not compared: layer id=31 name='/LogSoftmax' type=LogSoftmax-opset5: reference did not " \
            "compute it: OpenVINO's reference has no evaluate" in out
     assert "layers against cpu: 23 compared, 0 differ, 0 not compared" in out
+
+
+def test_a_device_openvino_does_not_have_is_not_compared(tmp_path: Path) -> None:
+    xml = middle_op_model(tmp_path)
+    model = load(xml)
+    devices = ov.Core().available_devices
+    missing = next(d for d in ("NPU", "GPU", "FPGA") if d not in devices)
+    report = diff_model(model, str(xml), generate_inputs(model), ("cpu",), plugin=PluginSettings(device=missing),
+                        allow_partial=True)
+    assert {v.verdict for v in report.verdicts} == {Verdict.NOT_COMPARED}
+    assert f"OpenVINO has no device {missing!r} here" in report.verdicts[0].reason
+    assert report.exit_code == 1  # nothing compared

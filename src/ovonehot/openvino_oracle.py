@@ -348,6 +348,9 @@ def _known_crash(node: Any) -> tuple[str, str] | None:
     return None
 
 
+# Devices that stand for others (AUTO:CPU,GPU; HETERO:...): never in available_devices.
+VIRTUAL_DEVICES = frozenset({"AUTO", "MULTI", "HETERO", "BATCH"})
+
 NEGATIVE_DEPTH = "the CPU plugin does not check a negative OneHot depth and corrupts its heap"
 
 
@@ -425,6 +428,11 @@ def _cpu(loaded: _Loaded, inputs: Mapping[str, np.ndarray], keep: bool, config: 
         (res.input_value(0).get_node().get_friendly_name(), res.input_value(0).get_index())
         for res in model.get_results()
     ]
+    available = list(_core().available_devices)
+    base = device.split(":")[0]
+    if base not in VIRTUAL_DEVICES and base.split(".")[0] not in {d.split(".")[0] for d in available}:
+        raise OracleRefusal(f"OpenVINO has no device {device!r} here (available: {', '.join(available)})",
+                            "unavailable")
     try:
         compiled = _core().compile_model(model, device, config)
     except RuntimeError as exc:
