@@ -293,8 +293,10 @@ def _reference(loaded: _Loaded, inputs: Mapping[str, np.ndarray], keep: bool, pa
             missing[key] = blocked[res.get_name()]
         else:
             results[key] = from_tensor(values[_source_key(res.input_value(0))])
+    if not keep or not blocked:
+        return OracleOutputs(results, intermediates, missing)
     by_name = {node.get_name(): node.get_friendly_name() for node in model.get_ordered_ops()}
-    return OracleOutputs(results, intermediates, missing, {by_name[u]: r for u, r in blocked.items()} if keep else {})
+    return OracleOutputs(results, intermediates, missing, {by_name[u]: r for u, r in blocked.items()})
 
 
 def _evaluate_node(ov: Any, node: Any, args: list[Any]) -> list[Any]:
