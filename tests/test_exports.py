@@ -113,7 +113,7 @@ TOLERANCES: dict[str, Tolerance] = {
     "onnx/torch_segmentation_opset11": EXACT,
 }
 
-# Cases outside the CPU plugin's exact envelope (FACTS.md): OpenVINO's core reference is the
+# Cases outside the CPU plugin's exact envelope (docs/openvino-behaviour.md): OpenVINO's core reference is the
 # expectation; the generator stored it as <case>.reference.npz.
 REFERENCE_CASES: dict[tuple[str, str], str] = {
     (

@@ -41,7 +41,7 @@ def _vi(name: str, elem: int, shape: list[object] | None) -> object:
 def _save(tmp_path: Path, name: str, nodes, inputs, outputs, inits, opset: int = 13) -> Path:  # type: ignore[no-untyped-def]
     graph = h.make_graph(nodes, name, inputs, outputs, initializer=inits)
     model = h.make_model(graph, opset_imports=[h.make_opsetid("", opset)])
-    model.ir_version = 8  # onnxruntime 1.31 refuses newer IR versions (FACTS.md)
+    model.ir_version = 8  # onnxruntime 1.31 refuses newer IR versions (docs/openvino-behaviour.md)
     path = tmp_path / f"{name}.onnx"
     onnx.save(model, str(path))
     return path

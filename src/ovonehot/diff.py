@@ -310,6 +310,15 @@ def _is_copy_output(model: Model, result_index: int) -> bool:
     return True
 
 
+def output_tolerances(model: Model, tolerances: Tolerances) -> dict[str, Tolerance]:
+    """The tolerance each output is compared with (copies bit for bit unless the user set one)."""
+    results = model.graph.kind_indices("Result")
+    return {
+        d.name: tolerances.for_output(d.name, _is_copy_output(model, r))
+        for d, r in zip(model.outputs, results, strict=True)
+    }
+
+
 def _ancestors(model: Model, index: int) -> set[int]:
     graph = model.graph
     seen: set[int] = set()

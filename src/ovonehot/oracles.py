@@ -29,7 +29,7 @@ from .errors import OracleRefusal, UsageError
 ORACLES = ("reference", "cpu", "onnxruntime", "expected")
 ALIASES = {"both": ("reference", "cpu")}
 
-# The CPU plugin compiled so that it is deterministic and computes in f32 (FACTS.md).
+# The CPU plugin compiled so that it is deterministic and computes in f32 (docs/openvino-behaviour.md).
 CPU_CONFIG: dict[str, Any] = {
     "INFERENCE_NUM_THREADS": 1,
     "NUM_STREAMS": 1,
