@@ -666,8 +666,11 @@ class _Context:
                                      "that does not change is what its known deviations predict", origin)
             ref = self.run("reference")
             why = "no known deviation of the CPU plugin predicts its output; "
-            why += ("OpenVINO's reference agrees with ovonehot" if ref.outputs is not None
-                    else f"the reference could not arbitrate ({ref.error})")
+            if ref.outputs is not None and name in ref.outputs:
+                why += "OpenVINO's reference agrees with ovonehot"
+            else:
+                refusal = ref.refusal or ref.missing.get(name)
+                why += f"the reference could not arbitrate ({refusal.message if refusal else ref.error})"
             return OutputVerdict(name, run.oracle, Verdict.UNEXPLAINED, tol, cmp, reason=why, origin=origin)
         # The reference defines the semantics: ours is wrong, unless the CPU plugin agrees with
         # ovonehot *inside its exact envelope* (no known deviation touches this output), which
