@@ -25,7 +25,7 @@ import pytest
 
 import ovonehot
 
-ov = pytest.importorskip("openvino")
+ov = pytest.importorskip("openvino", reason="the OpenVINO oracle helpers need openvino")
 
 _counter = itertools.count()
 

@@ -45,7 +45,15 @@ import numpy as np
 from . import openvino_oracle
 from .compare import Comparison, Tolerance, compare, error_size
 from .deviations import KNOWN, Event, Simulation, explain_refusal, refusing_node, simulate
-from .errors import Error, NegativeDepthError, OpenVINOError, OracleRefusal, ResourceLimitError, UsageError
+from .errors import (
+    Error,
+    NegativeDepthError,
+    OpenVINOError,
+    OpenVINOResourceError,
+    OracleRefusal,
+    ResourceLimitError,
+    UsageError,
+)
 from .infer import NodePlan
 from .ir.writer import write_ir
 from .model import Model
@@ -515,6 +523,8 @@ class _Context:
             try:
                 outs = self._oracle(oracle)
                 self.runs[oracle] = OracleRun(oracle, dict(outs), missing=dict(outs.missing))
+            except OpenVINOResourceError:  # out of memory says nothing about the model: the run ends
+                raise
             except OracleRefusal as exc:
                 self.runs[oracle] = OracleRun(oracle, None, str(exc), Refusal.of(exc))
             except OpenVINOError as exc:  # OpenVINO cannot read the model, or is missing

@@ -68,8 +68,8 @@ class OracleRefusal(OpenVINOError):
     ``no-evaluate`` (OpenVINO's reference has no kernel for ``layer``), ``not-run`` (a
     known crash avoided), ``refused`` (a plugin or runtime refuses the model),
     ``no-kernel`` (onnxruntime has no kernel for an op), ``failed`` (it raised
-    while running), ``crashed`` (it killed its process), ``unavailable`` (the oracle cannot be used here: not installed, not an ONNX model,
-    no expected array).  ``layer`` describes the op that refused, when known.
+    while running), ``crashed`` (it killed its process), ``unavailable`` (the oracle
+    cannot be used here: not installed, not an ONNX model, no expected array).  ``layer`` describes the op that refused, when known.
     """
 
     def __init__(self, message: str, cause: str = "failed", layer: str = "", op: str = "", code: str = "",
@@ -80,3 +80,8 @@ class OracleRefusal(OpenVINOError):
         self.op = op  # the refusing op's type-version, e.g. "LogSoftmax-opset5"
         self.code = code  # a known deviation code (ovonehot.deviations.KNOWN), when it is one
         self.detail = detail
+
+
+class OpenVINOResourceError(OpenVINOError):
+    """OpenVINO ran out of memory (or another resource) on a model: no verdict on the model,
+    so ``diff`` ends with exit 4 instead of reporting a difference."""

@@ -13,11 +13,12 @@ import argparse
 import json
 
 from .. import replay as _replay
+from ..atomic import check_output_dir, check_output_file
 from ..diff import Tolerances, diff_model
 from ..errors import InputError
 from ..gen_inputs import InputSettings, generate_inputs, parse_shape
 from ..model import load
-from ..npyio import load_archive, parse_input_specs, write_text
+from ..npyio import check_input_specs, check_model_paths, load_archive, parse_input_specs, write_text
 from ..oracles import ORACLES, PRESETS, PluginSettings, parse_oracles
 
 
@@ -132,7 +133,15 @@ def diff_command(args: argparse.Namespace) -> int:
     settings = InputSettings.parse(args.seed, args.val_range)
     plugin = _plugin(args)
     allow_partial = args.allow_partial
+    # Bad paths are refused before the model is read or OpenVINO started.
+    if args.json is not None:
+        check_output_file(args.json, "--json")
+    if args.save is not None:
+        check_output_dir(args.save, "--save")
     replay = _replay.load(args.model) if _replay.is_replay(args.model) else None
+    if replay is None:
+        check_model_paths(args.model, args.bin_path)
+        check_input_specs(args.inputs)
     expected = load_archive(args.expected) if args.expected else None
     expected_source = args.expected or ""
     if replay is not None:
@@ -175,12 +184,12 @@ def diff_command(args: argparse.Namespace) -> int:
     if replay is not None:
         for line in _replay.reproduced(replay, report):
             print(line)
-    if args.save:
+    if args.save is not None:
         folder = _replay.save(args.save, report, xml, bin_path, oracles, tolerances, command_line(args),
                               {k: list(v) for k, v in shapes.items()},
                               extra={"plugin": plugin.as_json(), "allow_partial": allow_partial,
                                      "input_generation": input_notes})
         print(f"saved a replay folder: {folder} (replay: ovonehot diff {folder})")
-    if args.json:
+    if args.json is not None:
         write_text(args.json, json.dumps(report.as_json(), indent=2, default=str) + "\n")
     return report.exit_code
