@@ -300,10 +300,29 @@ def typed_model(tmp_path: Path) -> Path:
 def test_generated_integer_inputs_stay_in_range(tmp_path: Path) -> None:
     model = load(typed_model(tmp_path))
     inputs = generate_inputs(model, seed=0)
-    assert inputs["labels"].min() >= 0 and inputs["labels"].max() <= 8  # small, non-negative
+    assert inputs["labels"].min() >= 0 and inputs["labels"].max() <= 8  # Gather indices into 9 rows
     assert {2**63 - 1, -(2**63), -1, 4} <= set(inputs["idx"].tolist())  # OneHot boundaries kept
     report = diff_model(model, str(model.path), inputs, ("reference",))
     assert [v.verdict for v in report.verdicts] == [Verdict.PASS] * 3, report.render()
+
+
+def test_gather_indices_stay_inside_the_gathered_axis(tmp_path: Path) -> None:
+    ids = opset16.parameter([50], ov.Type.i32, name="ids")
+    counts = opset16.parameter([4], ov.Type.i64, name="counts")
+    table = opset16.constant(np.arange(12, dtype=np.float32).reshape(3, 4))
+    rows = opset16.gather(table, ids, opset16.constant(np.int64(-2)))  # axis -2: 3 rows
+    total = opset16.reduce_sum(counts, opset16.constant(np.int64(0)))
+    rows.output(0).get_tensor().set_names({"rows"})
+    total.output(0).get_tensor().set_names({"total"})
+    xml = tmp_path / "g.xml"
+    ov.save_model(ov.Model([rows.output(0), total.output(0)], [ids, counts], "m"), str(xml), compress_to_fp16=False)
+    model = load(xml)
+    inputs, how = generate_inputs(model, seed=3, report=True)
+    assert set(inputs["ids"].tolist()) == {0, 1, 2}  # 50 draws reach every row, never beyond
+    assert "[0, 2] (the gathered axis)" in how["ids"]["values"]
+    assert inputs["counts"].min() >= 0 and inputs["counts"].max() <= 8
+    report = diff_model(model, str(xml), inputs, ("reference",))
+    assert [v.verdict for v in report.verdicts] == [Verdict.PASS, Verdict.PASS], report.render()
 
 
 def test_val_range_and_per_input_seed(tmp_path: Path) -> None:

@@ -9,6 +9,8 @@
 * A Parameter that becomes a OneHot *depth* gets a small value in 0..5.
 * A Parameter that becomes *on_value*/*off_value* gets a special value of its
   type (NaN, -0.0, inf, extremes, a subnormal) or a random one.
+* A Parameter that becomes Gather *indices* (of a known axis with a static dim)
+  gets values in [0, dim-1].
 * Any other Parameter gets in-range values: small non-negative integers (signed
   in [0, 8], unsigned in [0, 16]: labels and positions fed to a Gather or a loss
   must not get the type's extremes), floats in [-4, 4], random booleans.
@@ -83,6 +85,28 @@ def _roles(model: Model) -> dict[int, tuple[str, int]]:
             if src is not None and src not in roles:
                 roles[src] = (role, i)
     return roles
+
+
+def _gather_bounds(model: Model) -> dict[int, int]:
+    """Parameter node index -> the size of the axis it indexes, for Parameters that become Gather
+    indices of a known axis and static data dim (smallest such size over every Gather they feed)."""
+    graph, inference = model.graph, model.inference
+    bounds: dict[int, int] = {}
+    for i in graph.kind_indices("Gather"):
+        srcs = graph.sources[i]
+        if len(srcs) < 3:
+            continue
+        param = _trace_to_parameter(model, srcs[1].node)
+        axis_value = inference.outputs[srcs[2].node][srcs[2].output].value
+        data = inference.outputs[srcs[0].node][srcs[0].output].shape
+        if param is None or axis_value is None or np.asarray(axis_value).size != 1 or data.dims is None:
+            continue
+        axis = int(np.asarray(axis_value).reshape(-1)[0])
+        axis = axis + len(data.dims) if axis < 0 else axis
+        if not 0 <= axis < len(data.dims) or not data.dims[axis].is_static or data.dims[axis].min < 1:
+            continue
+        bounds[param] = min(bounds.get(param, data.dims[axis].min), data.dims[axis].min)
+    return bounds
 
 
 # Ops through which an index value keeps its meaning (copies, conversions, shifts by a constant).
@@ -353,6 +377,7 @@ def generate_inputs(
     graph = model.graph
     params = [i for i in graph.document_order if graph.nodes[i].type.lower() == "parameter"]
     roles = _roles(model)
+    gather_bounds = _gather_bounds(model)
     by_name = {}
     for desc, idx in zip(model.inputs, params, strict=True):
         given = None
@@ -404,6 +429,10 @@ def generate_inputs(
         elif role in ("on_value", "off_value") and et is not ElementType.string and et.bitwidth >= 8:
             chosen[idx] = _scalar_value(r, et, shape)
             note["values"] = "a special value of the type (NaN, -0.0, inf, extremes, subnormal) or a random one"
+        elif idx in gather_bounds and not et.is_real and et is not ElementType.boolean and et.bitwidth >= 8:
+            top = min(gather_bounds[idx] - 1, _type_range(et)[1])
+            chosen[idx] = _as_array(et, r.integers(0, top, size=shape, endpoint=True), shape)
+            note["values"] = f"Gather indices in range: uniform integers in [0, {top}] (the gathered axis)"
         else:
             chosen[idx] = _generic(r, et, shape)
             note["values"] = _generic_note(et)
