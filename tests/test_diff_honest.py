@@ -419,3 +419,26 @@ def test_a_device_openvino_does_not_have_is_not_compared(tmp_path: Path) -> None
     assert {v.verdict for v in report.verdicts} == {Verdict.NOT_COMPARED}
     assert f"OpenVINO has no device {missing!r} here" in report.verdicts[0].reason
     assert report.exit_code == 1  # nothing compared
+
+
+def test_both_refusing_at_different_layers_is_not_a_pass(tmp_path: Path) -> None:
+    """ovonehot refuses a negative depth at the OneHot; the reference stops earlier, at a LogSoftmax it has
+    no evaluate for.  Nothing was compared: not a PASS ("both refuse") and not a deviation (what it used to be
+    called).  Only a refusal at the same layer (both refuse the negative depth) is an agreement."""
+    x = opset16.parameter([4], ov.Type.f32, name="x")
+    idx = opset16.parameter([4], ov.Type.i32, name="idx")
+    depth = opset16.parameter([], ov.Type.i64, name="depth")
+    hot = opset16.one_hot(idx, depth, opset16.constant(np.float32(1)), opset16.constant(np.float32(0)), -1)
+    summed = opset16.reduce_sum(hot, opset16.constant(np.int64(1)))
+    out = opset16.add(opset16.log_softmax(x, 0), summed)
+    out.output(0).get_tensor().set_names({"out"})
+    xml = tmp_path / "m.xml"
+    ov.save_model(ov.Model([out.output(0)], [x, idx, depth], "m"), str(xml), compress_to_fp16=False)
+    model = load(xml)
+    inputs = {"x": np.zeros(4, np.float32), "idx": np.arange(4, dtype=np.int32), "depth": np.array(-1, np.int64)}
+    report = diff_model(model, str(xml), inputs, ("reference",))
+    (v,) = report.verdicts
+    assert report.ours_error and "negative" in report.ours_error
+    assert v.verdict is Verdict.NOT_COMPARED, report.render()
+    assert "type=LogSoftmax-opset5" in v.reason
+    assert report.exit_code == 1
