@@ -202,7 +202,82 @@ def torch_cases() -> list[tuple[str, Callable[[], Any]]]:
             mask = F.pad(mask, (0, blocks * 4 - t), value=0.0)
             return mask.view(x.shape[0], blocks, 4)
 
+    class LongT5Blocks(torch.nn.Module):  # pad to a multiple of the block, then split into blocks
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            b, t, d = x.shape
+            pad_len = -t % 4
+            x = F.pad(x, (0, 0, 0, pad_len))
+            return x.reshape(b, (t + pad_len) // 4, 4, d)
+
+    class ReflectComputed(torch.nn.Module):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            p = x.shape[-1] // 4
+            return F.pad(x, (p, p, 1, 1), mode="reflect")
+
+    class ArangeStep(torch.nn.Module):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            idx = torch.arange(0, x.shape[1], 2)
+            return x[:, idx] + torch.arange(x.shape[1] // 2 + x.shape[1] % 2, dtype=torch.float32)
+
+    class NegativeSlice(torch.nn.Module):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            n = x.shape[1]
+            return x[:, -(n // 2):, 1 - x.shape[2]:]
+
+    class NewZerosCat(torch.nn.Module):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            z = x.new_zeros(x.shape[0], 8 - x.shape[1])
+            return torch.cat([x, z], dim=1)
+
+    class ExpandAs(torch.nn.Module):
+        def forward(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+            return x[:, :1].expand(y.shape[0], y.shape[1] * 2) + 1
+
+    class TopkHalf(torch.nn.Module):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return torch.topk(x, x.shape[-1] // 2, dim=-1).values
+
+    class ChunkNarrow(torch.nn.Module):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            a, b = x.chunk(2, dim=-1)
+            return a.narrow(1, 0, x.shape[1] - 1) * b[:, 1:]
+
+    class FlattenUnflatten(torch.nn.Module):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            b, c, h, w = x.shape
+            y = x.flatten(2).transpose(1, 2)
+            return y.reshape(b, h, w, c).permute(0, 3, 1, 2).contiguous().view(b * c, -1)
+
+    class MaskFromLengths(torch.nn.Module):
+        def forward(self, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+            mask = torch.arange(x.shape[1]).unsqueeze(0) < lengths.unsqueeze(1)
+            return x.masked_fill(~mask, 0.0).sum(1) / x.shape[1]
+
     return [
+        ("longt5_blocks", lambda: convert(LongT5Blocks(), (torch.randn(2, 6, 3),), [[-1, 6, 3]])),
+        ("longt5_blocks_dynamic", lambda: convert(LongT5Blocks(), (torch.randn(2, 6, 3),), [[-1, -1, 3]])),
+        ("longt5_blocks_interval", lambda: convert(LongT5Blocks(), (torch.randn(2, 6, 3),), [[-1, [2, 9], 3]])),
+        ("reflect_computed", lambda: convert(ReflectComputed(), (torch.randn(1, 2, 4, 8),), [[-1, 2, 4, 8]])),
+        ("reflect_computed_dynamic", lambda: convert(ReflectComputed(), (torch.randn(1, 2, 4, 8),),
+                                                     [[-1, 2, 4, -1]])),
+        ("arange_step", lambda: convert(ArangeStep(), (torch.randn(2, 7),), [[-1, 7]])),
+        ("arange_step_dynamic", lambda: convert(ArangeStep(), (torch.randn(2, 7),), [[-1, -1]])),
+        ("negative_slice", lambda: convert(NegativeSlice(), (torch.randn(2, 7, 5),), [[-1, 7, 5]])),
+        ("negative_slice_interval", lambda: convert(NegativeSlice(), (torch.randn(2, 7, 5),), [[-1, [2, 9], 5]])),
+        ("new_zeros_cat", lambda: convert(NewZerosCat(), (torch.randn(2, 5),), [[-1, 5]])),
+        ("new_zeros_cat_interval", lambda: convert(NewZerosCat(), (torch.randn(2, 5),), [[-1, [1, 8]]])),
+        ("expand_as", lambda: convert(ExpandAs(), (torch.randn(3, 2), torch.randn(3, 4)), [[3, 2], [3, 4]])),
+        ("expand_as_dynamic", lambda: convert(ExpandAs(), (torch.randn(3, 2), torch.randn(3, 4)),
+                                              [[-1, 2], [-1, -1]])),
+        ("topk_half", lambda: convert(TopkHalf(), (torch.randn(2, 8),), [[-1, 8]])),
+        ("topk_half_interval", lambda: convert(TopkHalf(), (torch.randn(2, 8),), [[-1, [2, 10]]])),
+        ("chunk_narrow", lambda: convert(ChunkNarrow(), (torch.randn(2, 5, 6),), [[-1, 5, 6]])),
+        ("chunk_narrow_dynamic", lambda: convert(ChunkNarrow(), (torch.randn(2, 5, 6),), [[-1, -1, 6]])),
+        ("flatten_unflatten", lambda: convert(FlattenUnflatten(), (torch.randn(2, 3, 4, 5),), [[-1, 3, 4, 5]])),
+        ("flatten_unflatten_dynamic", lambda: convert(FlattenUnflatten(), (torch.randn(2, 3, 4, 5),),
+                                                      [[-1, 3, -1, -1]])),
+        ("mask_from_lengths", lambda: convert(MaskFromLengths(), (torch.randn(2, 5), torch.tensor([3, 5])),
+                                              [[-1, 5], [-1]])),
         ("pad_to_multiple_static", lambda: convert(PadToMultiple(), (torch.randn(1, 2, 5, 3),), [[-1, -1, 5, 3]])),
         ("pad_to_multiple_dynamic", lambda: convert(PadToMultiple(), (torch.randn(1, 2, 5, 3),), [[-1, -1, -1, 3]])),
         ("pad_last_two", lambda: convert(PadLastTwo(), (torch.randn(1, 2, 3, 5),), [[-1, -1, 3, 5]])),

@@ -146,20 +146,19 @@ def _comparable(a: np.ndarray) -> np.ndarray:
     return a
 
 
+def _texts(a: np.ndarray) -> list[str]:
+    return [x.decode() if isinstance(x, bytes) else str(x) for x in a.reshape(-1)]
+
+
 def mismatch(expected: Any, actual: Any, rtol: float, atol: float) -> str | None:
     """None when ``actual`` matches ``expected`` as onnx's Runner.assert_similar_outputs checks; else why."""
     actual = np.asarray(actual)
-    if expected.dtype != actual.dtype:
-        # ONNX's expected strings are object arrays; so are ovonehot's and OpenVINO's.
-        if not (expected.dtype == object and actual.dtype == object):
-            return f"dtype {actual.dtype} != expected {expected.dtype}"
+    if expected.dtype != actual.dtype:  # ONNX's strings are object arrays, as ovonehot's and OpenVINO's are
+        return f"dtype {actual.dtype} != expected {expected.dtype}"
     if expected.shape != actual.shape:
         return f"shape {list(actual.shape)} != expected {list(expected.shape)}"
     if expected.dtype == object:
-        if [str(x) if not isinstance(x, bytes) else x.decode() for x in actual.reshape(-1)] != \
-                [str(x) if not isinstance(x, bytes) else x.decode() for x in expected.reshape(-1)]:
-            return "strings differ"
-        return None
+        return None if _texts(actual) == _texts(expected) else "strings differ"
     exp, act = _comparable(expected), _comparable(actual)
     try:
         np.testing.assert_allclose(act, exp, rtol=rtol, atol=atol, equal_nan=True)
@@ -297,9 +296,9 @@ def run_case(case: NodeCase, with_cpu: bool = True, on_phase: Callable[[str], No
 
 def _cpu_outcome(case: NodeCase, xml: Path) -> Outcome:
     from ovonehot.errors import OpenVINOError
+    from ovonehot.infer import infer
     from ovonehot.ir.reader import read_ir
     from ovonehot.model import Model
-    from ovonehot.infer import infer
     from ovonehot.openvino_oracle import cpu_run
 
     try:
