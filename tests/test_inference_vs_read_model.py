@@ -224,3 +224,21 @@ def test_validate_says_inferred_not_openvino_infers(tmp_path: Path) -> None:
     assert problems["output-shape"].endswith(
         "inferred [?,?,4,8] (OpenVINO's rules; written as [?,?,4,8]), IR declares dims [?,?,5,8]")
     assert problems["output-type"].endswith("inferred f32 (OpenVINO's rules), IR declares precision FP16 (f16)")
+
+
+def test_unknown_pads_longer_than_rank_refused_as_openvino() -> None:
+    """Pads with no value or bounds: only their length is checked (at most the data's rank)."""
+    x = op.parameter(ov.PartialShape([2, 3]), ov.Type.f32)
+    pads = op.parameter(ov.PartialShape([3]), ov.Type.i64)
+    with pytest.raises(RuntimeError, match="Number of elements of pads_begin must be >= 0 and <= arg rank"):
+        op.pad(x, pads, pads, "constant")
+    ins = [TensorInfo(ElementType.f32, PartialShape.parse("[2,3]")),
+           TensorInfo(ElementType.i64, PartialShape.parse("[3]")),
+           TensorInfo(ElementType.i64, PartialShape.parse("[3]"))]
+    with pytest.raises(ValidationError, match="Number of elements of pads_begin must be >= 0 and <= arg rank"):
+        infer_pad(PadAttrs(), ins)
+    # of the right length, unknown pads leave every dim unknown, as in OpenVINO
+    ok = op.pad(x, op.parameter(ov.PartialShape([2]), ov.Type.i64), op.parameter(ov.PartialShape([2]), ov.Type.i64),
+                "constant")
+    ins[1:] = [TensorInfo(ElementType.i64, PartialShape.parse("[2]"))] * 2
+    assert str(infer_pad(PadAttrs(), ins)[0].shape) == str(PartialShape.parse(str(ok.get_output_partial_shape(0))))

@@ -130,7 +130,7 @@ def infer_pad(attrs: PadAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]
     b, e = input_bounds(begin), input_bounds(end)
     if b is None or e is None:
         for name, info in (("pads_begin", begin), ("pads_end", end)):
-            if info.shape.is_static and info.shape.dims[0].min > shape.rank:
+            if info.shape.is_static and info.shape.to_shape()[0] > shape.rank:
                 raise ValidationError(f"Number of elements of {name} must be >= 0 and <= arg rank")
         return [TensorInfo(data.element_type, PartialShape((Dimension(),) * shape.rank))]
     for name, pads in (("pads_begin", b), ("pads_end", e)):
