@@ -8,13 +8,14 @@ layers is compared only when all of them agree.
 
 Usage::
 
-    python scripts/compare_inference.py MODEL.xml|DIR... [--torch] [--quiet]
+    python scripts/compare_inference.py MODEL.xml|DIR... [--torch] [--onnx-node REGEX] [--quiet]
 
 A directory is searched for ``*.xml``.  ``--torch`` also converts a set of small PyTorch
 modules on the fly (``ov.convert_model``: F.pad with computed pads, interpolate with
 computed sizes, view/reshape with computed dims, slicing with computed bounds,
 masked_fill/where with shape arithmetic, arange from shapes, repeat/expand) and compares
-each; it needs torch, which only this generator uses.  Exit 0 when every layer agrees,
+each; it needs torch, which only this generator uses.  ``--onnx-node REGEX`` compares the IR
+OpenVINO's ONNX frontend makes of ONNX's backend node cases (scripts/onnx_node_suite.py).  Exit 0 when every layer agrees,
 1 otherwise.
 
 The library part (:func:`compare`, :func:`compare_model`) is what
@@ -253,7 +254,29 @@ def torch_cases() -> list[tuple[str, Callable[[], Any]]]:
             mask = torch.arange(x.shape[1]).unsqueeze(0) < lengths.unsqueeze(1)
             return x.masked_fill(~mask, 0.0).sum(1) / x.shape[1]
 
+    class TriuMask(torch.nn.Module):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            t = x.shape[-1]
+            mask = torch.triu(torch.ones(t, t), diagonal=1).bool()
+            return x.masked_fill(mask, 0.0)
+
+    class BatchIndex(torch.nn.Module):
+        def forward(self, x: torch.Tensor, idx: torch.Tensor) -> torch.Tensor:
+            return x[torch.arange(x.shape[0]), idx]
+
+    class FloatCeilPad(torch.nn.Module):  # pads from float arithmetic on a shape (ceil(n / 4) * 4 - n)
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            n = torch.tensor(x.shape[1])
+            target = (torch.ceil(n / 4) * 4).to(torch.int64)
+            return F.pad(x, (0, 0, 0, int(target - n)))
+
     return [
+        ("triu_mask", lambda: convert(TriuMask(), (torch.randn(2, 5, 5),), [[-1, 5, 5]])),
+        ("triu_mask_dynamic", lambda: convert(TriuMask(), (torch.randn(2, 5, 5),), [[-1, -1, -1]])),
+        ("batch_index", lambda: convert(BatchIndex(), (torch.randn(3, 4, 2), torch.tensor([0, 3, 1])),
+                                        [[-1, 4, 2], [-1]])),
+        ("float_ceil_pad", lambda: convert(FloatCeilPad(), (torch.randn(2, 5, 3),), [[-1, 5, 3]])),
+        ("float_ceil_pad_dynamic", lambda: convert(FloatCeilPad(), (torch.randn(2, 5, 3),), [[-1, -1, 3]])),
         ("longt5_blocks", lambda: convert(LongT5Blocks(), (torch.randn(2, 6, 3),), [[-1, 6, 3]])),
         ("longt5_blocks_dynamic", lambda: convert(LongT5Blocks(), (torch.randn(2, 6, 3),), [[-1, -1, 3]])),
         ("longt5_blocks_interval", lambda: convert(LongT5Blocks(), (torch.randn(2, 6, 3),), [[-1, [2, 9], 3]])),
@@ -322,11 +345,46 @@ def compare_torch(save_dir: Path | None = None) -> dict[str, list[Mismatch]]:
     return results
 
 
+def compare_onnx_node(pattern: str) -> dict[str, list[Mismatch]]:
+    """The IR OpenVINO's ONNX frontend makes of each ONNX backend node case (scripts/onnx_node_suite.py)."""
+    import re
+
+    import onnx
+
+    from ovonehot.errors import Error
+    from ovonehot.onnx_input import convert_onnx
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from onnx_node_suite import collect_cases
+
+    rx = re.compile(pattern)
+    results = {}
+    for name, case in collect_cases().items():
+        if not rx.search(name):
+            continue
+        with tempfile.TemporaryDirectory(prefix="compare-inference-") as tmp:
+            path = Path(tmp) / "model.onnx"
+            onnx.save(case.model, str(path))
+            try:
+                xml, weights = convert_onnx(path)
+            except Error:
+                continue  # the frontend cannot convert it: nothing to compare
+            (Path(tmp) / "model.xml").write_bytes(xml)
+            (Path(tmp) / "model.bin").write_bytes(weights)
+            try:
+                results[name] = compare(Path(tmp) / "model.xml")
+            except Error as exc:
+                results[name] = [Mismatch("(model)", 0, "error", str(exc)[:300], "-")]
+    return results
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("paths", nargs="*", type=Path, help="IR files or directories to search for *.xml")
     parser.add_argument("--torch", action="store_true", help="also convert and compare the PyTorch modules")
     parser.add_argument("--save-torch", type=Path, default=None, help="keep the converted PyTorch IR here")
+    parser.add_argument("--onnx-node", metavar="REGEX", default=None,
+                        help="also compare the converted ONNX backend node cases whose names match")
     parser.add_argument("--quiet", action="store_true", help="print only models with mismatches")
     args = parser.parse_args(argv)
 
@@ -342,6 +400,8 @@ def main(argv: list[str] | None = None) -> int:
                 results[str(xml)] = [Mismatch("(model)", 0, "error", str(exc)[:300], "-")]
             except RuntimeError as exc:  # OpenVINO cannot read it (ir/invalid holds such files)
                 results[str(xml)] = _both_refuse(xml, exc)
+    if args.onnx_node is not None:
+        results.update({f"onnx:{k}": v for k, v in compare_onnx_node(args.onnx_node).items()})
     if args.torch:
         results.update({f"torch:{k}": v for k, v in compare_torch(args.save_torch).items()})
     bad = gaps = 0

@@ -242,3 +242,38 @@ def test_unknown_pads_longer_than_rank_refused_as_openvino() -> None:
                 "constant")
     ins[1:] = [TensorInfo(ElementType.i64, PartialShape.parse("[2]"))] * 2
     assert str(infer_pad(PadAttrs(), ins)[0].shape) == str(PartialShape.parse(str(ok.get_output_partial_shape(0))))
+
+
+# -- values and bounds through Identity-16 ----------------------------------------------------------
+
+
+def _identity_target(shape: list[Any]) -> Any:
+    """Broadcast to Identity(ShapeOf(x)): Identity-16 has no evaluate, so read_model knows no target."""
+    import openvino.opset16 as op16
+
+    x = op.parameter(ov.PartialShape(shape), ov.Type.f32)
+    target = op16.identity(op.shape_of(x, "i64"))
+    return ov.Model([op.broadcast(op.constant(np.array(1.0, np.float32)), target)], [x])
+
+
+def _identity_slice_stop(shape: list[Any]) -> Any:
+    """As ONNX's RotaryEmbedding expansion: a Slice stop of Identity(Slice(ShapeOf(x))) / 2."""
+    import openvino.opset16 as op16
+
+    x = op.parameter(ov.PartialShape(shape), ov.Type.f32)
+    cache = op.parameter(ov.PartialShape([2, 3, 4]), ov.Type.f32)
+    head = op16.identity(op.slice(op.shape_of(x, "i64"), _const([1]), _const([2]), _const([1])))
+    stop = op.divide(head, _const([2]))
+    return ov.Model([op.slice(cache, _const([0]), stop, _const([1]), _const([2]))], [x, cache])
+
+
+@pytest.mark.parametrize(
+    ("build", "shape"),
+    [
+        pytest.param(_identity_target, [2, 8], id="broadcast-target"),
+        pytest.param(_identity_target, [2, [1, 8]], id="broadcast-target-interval"),
+        pytest.param(_identity_slice_stop, [2, 8], id="rotary-slice-stop"),
+    ],
+)
+def test_no_value_through_identity(build: Callable[[list[Any]], Any], shape: list[Any], tmp_path: Path) -> None:
+    _assert_same_as_read_model(build(shape), tmp_path)
