@@ -50,14 +50,49 @@ class Mismatch:
         return f"{self.layer} port {self.port}: {self.what}: ovonehot {self.ours}, read_model {self.theirs}"
 
 
-def compare(xml: str | Path, bin_path: str | Path | None = None) -> list[Mismatch]:
-    """Every layer output where ovonehot's inference differs from ``read_model`` of the same files."""
+def compare(xml: str | Path, bin_path: str | Path | None = None, dynamic: bool = False) -> list[Mismatch]:
+    """Every layer output where ovonehot's inference differs from ``read_model`` of the same files.
+
+    ``dynamic`` compares a copy whose inputs are all fully dynamic (same rank): the bound
+    propagation of the shape subgraphs then carries the whole result.
+    """
     import openvino as ov
 
     xml = Path(xml)
     weights = Path(bin_path) if bin_path is not None else xml.with_suffix(".bin")
+    if dynamic:
+        with tempfile.TemporaryDirectory(prefix="compare-inference-") as tmp:
+            copy = Path(tmp) / xml.name
+            if not _dynamic_copy(xml, copy):
+                return []  # no input with dims: the plain comparison covers it
+            return compare(copy, weights)
     model = ov.Core().read_model(str(xml), str(weights)) if weights.is_file() else ov.Core().read_model(str(xml))
     return compare_model(model, xml, weights if weights.is_file() else None)
+
+
+def _dynamic_copy(xml: Path, target: Path) -> bool:
+    """``xml`` with every Parameter's shape made fully dynamic (same rank), written to ``target``.
+
+    Edited in the file, not with ``Model.reshape`` (which also runs OpenVINO's reshape
+    transformations and so changes the graph): both readers then see one and the same IR.
+    """
+    from lxml import etree
+
+    tree = etree.parse(str(xml))
+    changed = False
+    for layer in tree.iterfind(".//layers/layer[@type='Parameter']"):
+        data = layer.find("data")
+        shape = data.get("shape") if data is not None else None
+        if data is None or shape is None or shape.strip() in ("", "..."):
+            continue
+        rank = len(shape.strip("[]").split(","))
+        data.set("shape", ",".join(["?"] * rank))
+        for dim in layer.iterfind("output/port/dim"):
+            dim.text = "-1"
+        changed = True
+    if changed:
+        tree.write(str(target))
+    return changed
 
 
 def compare_model(model: Any, xml: Path, weights: Path | None) -> list[Mismatch]:
@@ -328,7 +363,7 @@ def torch_cases() -> list[tuple[str, Callable[[], Any]]]:
     ]
 
 
-def compare_torch(save_dir: Path | None = None) -> dict[str, list[Mismatch]]:
+def compare_torch(save_dir: Path | None = None, dynamic: bool = False) -> dict[str, list[Mismatch]]:
     import openvino as ov
 
     results = {}
@@ -341,11 +376,11 @@ def compare_torch(save_dir: Path | None = None) -> dict[str, list[Mismatch]]:
             except Exception as exc:  # noqa: BLE001 - a module OpenVINO cannot convert is reported, not fatal
                 results[name] = [Mismatch("(conversion)", 0, "error", "-", " ".join(str(exc).split())[:200])]
                 continue
-            results[name] = compare(where)
+            results[name] = compare(where, dynamic=dynamic)
     return results
 
 
-def compare_onnx_node(pattern: str) -> dict[str, list[Mismatch]]:
+def compare_onnx_node(pattern: str, dynamic: bool = False) -> dict[str, list[Mismatch]]:
     """The IR OpenVINO's ONNX frontend makes of each ONNX backend node case (scripts/onnx_node_suite.py)."""
     import re
 
@@ -372,7 +407,7 @@ def compare_onnx_node(pattern: str) -> dict[str, list[Mismatch]]:
             (Path(tmp) / "model.xml").write_bytes(xml)
             (Path(tmp) / "model.bin").write_bytes(weights)
             try:
-                results[name] = compare(Path(tmp) / "model.xml")
+                results[name] = compare(Path(tmp) / "model.xml", dynamic=dynamic)
             except Error as exc:
                 results[name] = [Mismatch("(model)", 0, "error", str(exc)[:300], "-")]
     return results
@@ -385,6 +420,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save-torch", type=Path, default=None, help="keep the converted PyTorch IR here")
     parser.add_argument("--onnx-node", metavar="REGEX", default=None,
                         help="also compare the converted ONNX backend node cases whose names match")
+    parser.add_argument("--dynamic", action="store_true",
+                        help="reshape every input to a fully dynamic shape of its rank first (both sides)")
     parser.add_argument("--quiet", action="store_true", help="print only models with mismatches")
     args = parser.parse_args(argv)
 
@@ -395,15 +432,15 @@ def main(argv: list[str] | None = None) -> int:
         files = sorted(path.rglob("*.xml")) if path.is_dir() else [path]
         for xml in files:
             try:
-                results[str(xml)] = compare(xml)
+                results[str(xml)] = compare(xml, dynamic=args.dynamic)
             except Error as exc:
                 results[str(xml)] = [Mismatch("(model)", 0, "error", str(exc)[:300], "-")]
             except RuntimeError as exc:  # OpenVINO cannot read it (ir/invalid holds such files)
                 results[str(xml)] = _both_refuse(xml, exc)
     if args.onnx_node is not None:
-        results.update({f"onnx:{k}": v for k, v in compare_onnx_node(args.onnx_node).items()})
+        results.update({f"onnx:{k}": v for k, v in compare_onnx_node(args.onnx_node, args.dynamic).items()})
     if args.torch:
-        results.update({f"torch:{k}": v for k, v in compare_torch(args.save_torch).items()})
+        results.update({f"torch:{k}": v for k, v in compare_torch(args.save_torch, args.dynamic).items()})
     bad = gaps = 0
     for name, problems in results.items():
         if problems and all(p.what == UNSUPPORTED for p in problems):
