@@ -277,3 +277,71 @@ def _identity_slice_stop(shape: list[Any]) -> Any:
 )
 def test_no_value_through_identity(build: Callable[[list[Any]], Any], shape: list[Any], tmp_path: Path) -> None:
     _assert_same_as_read_model(build(shape), tmp_path)
+
+
+# -- RNN/GRU/LSTM sequences: the hidden dim comes from the inputs, never from hidden_size -------------
+
+
+def _sequence(cell: str, shapes: dict[str, list[Any]], hidden_size: int = 5) -> Any:
+    """A GRU/LSTM/RNNSequence-5 whose inputs are all Parameters of the given shapes (default: dynamic)."""
+    import openvino.opset5 as op5
+
+    names = ["X", "H", *(["C"] if cell == "lstm" else []), "L", "W", "R", "B"]
+    ranks = {"X": 3, "H": 3, "C": 3, "L": 1, "W": 3, "R": 3, "B": 2}
+    params = {n: op.parameter(ov.PartialShape(shapes.get(n, [-1] * ranks[n])),
+                              ov.Type.i32 if n == "L" else ov.Type.f32, name=n) for n in names}
+    build = {"gru": op5.gru_sequence, "lstm": op5.lstm_sequence, "rnn": op5.rnn_sequence}[cell]
+    node = build(*params.values(), hidden_size, "forward")
+    return ov.Model(node.outputs(), list(params.values()))
+
+
+SEQUENCES = [
+    pytest.param("gru", {}, id="gru-all-dynamic"),
+    pytest.param("lstm", {}, id="lstm-all-dynamic"),
+    pytest.param("rnn", {}, id="rnn-all-dynamic"),
+    pytest.param("gru", {"W": [-1, 15, -1]}, id="gru-W-first-dim-dynamic"),
+    pytest.param("gru", {"W": [1, 15, -1]}, id="gru-W-lends-hidden"),
+    pytest.param("gru", {"R": [1, [9, 30], -1]}, id="gru-R-interval-divided"),
+    pytest.param("lstm", {"C": [-1, -1, 4]}, id="lstm-C-says-4-attribute-5"),
+    pytest.param("gru", {"H": [-1, -1, [2, 6]]}, id="gru-H-interval"),
+    pytest.param("gru", {"B": [1, 15]}, id="gru-B-lends-nothing"),
+    pytest.param("rnn", {"X": [2, 3, 4], "H": [2, 1, 4], "W": [1, 4, 4], "R": [1, 4, 4], "B": [1, 4]},
+                 id="rnn-static"),
+]
+
+
+@pytest.mark.parametrize(("cell", "shapes"), SEQUENCES)
+def test_sequence_hidden_dim_as_read_model(cell: str, shapes: dict[str, list[Any]], tmp_path: Path) -> None:
+    _assert_same_as_read_model(_sequence(cell, shapes), tmp_path)  # hidden_size=5 throughout
+
+
+# shapes OpenVINO refuses (checked here at construction), which ovonehot must refuse too
+SEQUENCE_REFUSALS = [
+    pytest.param("gru", {"H": [-1, -1, 4], "R": [-1, -1, 5]}, id="H-vs-R"),
+    pytest.param("gru", {"H": [-1, -1, 5], "W": [-1, 16, -1]}, id="W-not-3-hidden"),
+    pytest.param("gru", {"H": [-1, -1, 5], "B": [-1, 16]}, id="B-not-3-hidden"),
+    pytest.param("gru", {"W": [1, 16, -1]}, id="W-not-divisible"),
+    pytest.param("gru", {"W": [1, 15, -1], "R": [1, 18, -1]}, id="W-vs-R"),
+]
+
+
+@pytest.mark.parametrize(("cell", "shapes"), SEQUENCE_REFUSALS)
+def test_sequence_refusals_as_openvino(cell: str, shapes: dict[str, list[Any]], tmp_path: Path) -> None:
+    with pytest.raises(RuntimeError):
+        _sequence(cell, shapes)
+    xml = _save(_sequence(cell, {}), tmp_path)  # all dynamic, then the refused shapes written in
+    text = xml.read_text()
+    for name, dims in shapes.items():
+        at = text.index(f'name="{name}" type="Parameter"')
+        start = text.index('shape="', at) + len('shape="')
+        end = text.index('"', start)
+        written = ",".join("?" if d == -1 else f"{d[0]}..{d[1]}" if isinstance(d, list) else str(d) for d in dims)
+        text = text[:start] + written + text[end:]
+    xml.write_text(text)
+    with pytest.raises(RuntimeError):
+        ov.Core().read_model(str(xml))
+    from ovonehot.infer import infer
+    from ovonehot.ir.reader import read_ir
+
+    with pytest.raises(ValidationError):
+        infer(read_ir(xml))
