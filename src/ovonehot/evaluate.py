@@ -16,8 +16,11 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
+from .budget import check_allocation
 from .errors import Error
-from .infer import Inference, NodePlan
+from .infer import FOLD_LIMIT, Inference, NodePlan
+from .ops.spec import TensorInfo
+from .types import PartialShape
 
 Observer = Callable[[int, NodePlan, Sequence[np.ndarray], float], None]
 
@@ -50,6 +53,7 @@ def evaluate(
         else:
             assert p.spec.evaluate is not None, f"{p.spec.name} has no kernel and no feed"
             try:
+                check_output_sizes(inference, i, args)
                 outs = p.spec.evaluate(p.attrs, args)
             except Error as exc:
                 raise type(exc)(f"{p.node.describe()}: {exc}") from None
@@ -69,6 +73,36 @@ def evaluate(
                 for k in range(len(inference.outputs[s.node])):
                     values.pop((s.node, k), None)
     return results
+
+
+def check_output_sizes(inference: Inference, index: int, args: Sequence[np.ndarray]) -> None:
+    """InputError when an output of node ``index`` would not fit in the memory budget.
+
+    Static inferred shapes are checked as they are; a dynamic one is inferred again from
+    the actual input shapes (and the values of small inputs: a Broadcast's target shape, a
+    Range's bounds), so the kernel never allocates an output the budget refuses.
+    """
+    p = inference.plans[index]
+    infos = inference.outputs[index]
+    if any(not t.shape.is_static for t in infos):
+        graph = inference.graph
+        ins = [
+            TensorInfo(
+                inference.outputs[s.node][s.output].element_type,
+                PartialShape.of(a.shape),
+                value=a if a.size <= FOLD_LIMIT and a.dtype != object else None,
+            )
+            for s, a in zip(graph.sources[index], args, strict=True)
+        ]
+        try:
+            infos = tuple(p.spec.infer(p.attrs, ins))
+        except Error:
+            return  # the kernel reports what is wrong with these inputs itself
+    for k, info in enumerate(infos):
+        if info.shape.is_static:
+            et = info.element_type
+            itemsize = 8 if et.numpy_dtype is None else et.numpy_dtype.itemsize
+            check_allocation(info.shape.to_shape(), itemsize, f"output {k}")
 
 
 def _check(inference: Inference, index: int, port: int, value: np.ndarray) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import Error, InputError, IRError, UnsupportedError
+from .errors import Error, InputError, IRError, UnsupportedError, shorten
 from .graph import Graph, Node
 from .ops import OpSpec, TensorInfo, resolve, supported_names, unsupported_types
 from .ops.basic import ParameterAttrs
@@ -55,8 +55,9 @@ def plan(graph: Graph) -> tuple[NodePlan, ...]:
     """
     missing = unsupported_types(graph)
     if missing:
+        more = f" and {len(missing) - 20} more" if len(missing) > 20 else ""
         raise UnsupportedError(
-            f"unsupported ops in the model: {', '.join(missing)} "
+            f"unsupported ops in the model: {', '.join(shorten(m) for m in missing[:20])}{more} "
             f"(ovonehot supports: {', '.join(supported_names())})"
         )
     plans = []

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import IRError
+from .errors import IRError, quote
 
 try:  # ml_dtypes gives NumPy bf16, f8 and sub-byte integer dtypes.
     import ml_dtypes as _mld
@@ -92,7 +92,7 @@ class ElementType(enum.Enum):
             return cls(key)
         except ValueError:
             raise IRError(
-                f"unknown element type {name!r}; expected one of: "
+                f"unknown element type {quote(name)}; expected one of: "
                 + ", ".join(t.value for t in cls)
             ) from None
 
@@ -105,7 +105,7 @@ class ElementType(enum.Enum):
         try:
             return cls.from_name(precision)
         except IRError:
-            raise IRError(f"unknown port precision {precision!r}") from None
+            raise IRError(f"unknown port precision {quote(precision)}") from None
 
     @classmethod
     def from_numpy(cls, dtype: np.dtype) -> ElementType:
@@ -285,14 +285,14 @@ class Dimension:
             lo = int(m.group(1)) if m.group(1) else 0
             hi = int(m.group(2)) if m.group(2) else None
             if hi is not None and hi < lo:
-                raise ValueError(f"empty interval {s!r}")
+                raise ValueError(f"empty interval {quote(s)}")
             return cls(lo, hi)
         if _INT.fullmatch(s):
             n = int(s)
             if n < 0:
-                raise ValueError(f"negative dimension {s!r}")
+                raise ValueError(f"negative dimension {quote(s)}")
             return cls(n, n)
-        raise ValueError(f"not a dimension: {s!r}")
+        raise ValueError(f"not a dimension: {quote(s)}")
 
     @property
     def is_static(self) -> bool:
@@ -348,8 +348,9 @@ def _min_opt(a: int | None, b: int | None) -> int | None:
     return min(a, b)
 
 
-_INTERVAL = re.compile(r"(\d*)\.\.(\d*)")
-_INT = re.compile(r"[+-]?\d+")
+# ASCII digits only, no '+' and no '_': OpenVINO refuses "٣", "+3" and "1_0" in a shape.
+_INTERVAL = re.compile(r"([0-9]*)\.\.([0-9]*)", re.ASCII)
+_INT = re.compile(r"-?[0-9]+", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
