@@ -19,6 +19,10 @@ from .commands import COMMANDS
 from .errors import Error, UsageError
 
 
+# The longest error line printed: a message quoting a huge value is cut in its middle.
+MAX_MESSAGE = 3000
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line ``error: ...`` and exit status 2."""
 
@@ -45,6 +49,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except Error as exc:
         message = " ".join(str(exc).split("\n"))
+        if len(message) > MAX_MESSAGE:  # values are cut where they are quoted; this catches the rest
+            message = f"{message[: MAX_MESSAGE - 500]} ...({len(message)} characters)... {message[-400:]}"
         print(f"error: {message}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:

@@ -169,7 +169,7 @@ def check_input(desc: TensorDesc, value: object) -> np.ndarray:
     """
     et = desc.element_type
     arr = np.asarray(value)
-    where = f"input {desc.name!r} ({et}{desc.shape})"
+    where = f"input {quote(desc.name)} ({shorten(f'{et}{desc.shape}')})"
     if not desc.shape.accepts(arr.shape):
         raise InputError(f"{where}: got an array of shape {list(arr.shape)}")
     if et.is_dynamic:

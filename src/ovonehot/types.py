@@ -286,11 +286,15 @@ class Dimension:
             hi = int(m.group(2)) if m.group(2) else None
             if hi is not None and hi < lo:
                 raise ValueError(f"empty interval {quote(s)}")
+            if max(lo, hi or 0) > _INT64_MAX:
+                raise ValueError(f"dimension {quote(s)} does not fit in int64")
             return cls(lo, hi)
         if _INT.fullmatch(s):
             n = int(s)
             if n < 0:
                 raise ValueError(f"negative dimension {quote(s)}")
+            if n > _INT64_MAX:  # OpenVINO refuses the file
+                raise ValueError(f"dimension {quote(s)} does not fit in int64")
             return cls(n, n)
         raise ValueError(f"not a dimension: {quote(s)}")
 
@@ -351,6 +355,7 @@ def _min_opt(a: int | None, b: int | None) -> int | None:
 # ASCII digits only, no '+' and no '_': OpenVINO refuses "٣", "+3" and "1_0" in a shape.
 _INTERVAL = re.compile(r"([0-9]*)\.\.([0-9]*)", re.ASCII)
 _INT = re.compile(r"-?[0-9]+", re.ASCII)
+_INT64_MAX = 2**63 - 1
 
 
 @dataclass(frozen=True, slots=True)

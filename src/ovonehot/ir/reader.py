@@ -47,7 +47,7 @@ _INT = re.compile(r"\s*[+-]?[0-9]+\s*", re.ASCII)
 # A Const's offset/size, as OpenVINO's get_uint64_attr reads them: nothing may follow the digits.
 _UINT = re.compile(r"\s*\+?[0-9]+", re.ASCII)
 # Something meant as an opset name: a version OpenVINO would refuse unless spelled exactly.
-_OPSET_LIKE = re.compile(r"\s*opset.*", re.IGNORECASE | re.DOTALL)
+_OPSET_LIKE = re.compile(r"\s*opset\s*\d+\s*", re.IGNORECASE)  # \d: any Unicode digit
 _OPSET = re.compile(r"opset(0|[1-9][0-9]*)", re.ASCII)
 _NEEDS_VARIABLE = ("assign", "readvalue")
 
