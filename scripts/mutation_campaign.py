@@ -318,16 +318,30 @@ def campaign(args: argparse.Namespace) -> dict[str, Any]:
                 for n, i in enumerate(mine):
                     m = mutant(files, args.seed, i)
                     check_mutant(m, out / f"slot{j}", inputs.get(m.source), args, part, failures)
+                    if n % 50 == 49:  # partial results survive an interrupted campaign
+                        (out / f"tally{j}.json").write_text(json.dumps({**_tally_json(part), "done": n + 1}))
                     if j == 0 and n % 50 == 0:
                         print(f"[{time.perf_counter() - start:7.0f} s] {n * args.jobs} mutants", flush=True)
-                (out / f"tally{j}.json").write_text(json.dumps(_tally_json(part)))
+                (out / f"tally{j}.json").write_text(json.dumps({**_tally_json(part), "done": len(mine)}))
             finally:
                 os._exit(0)
         workers.append(pid)
     for pid in workers:
         os.waitpid(pid, 0)
+    summary = merge_tallies(out, args.jobs)
+    summary.update({"seed": args.seed, "first": args.first, "mutants": args.mutants, "timeout": args.timeout,
+                    "memory_limit": args.memory, "seconds": round(time.perf_counter() - start, 1)})
+    (out / "summary.json").write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def merge_tallies(out: Path, jobs: int) -> dict[str, Any]:
+    """The workers' tallies (final or partial) as one summary."""
     merged = Tally()
-    for j in range(args.jobs):
+    done = 0
+    for j in range(jobs):
+        if not (out / f"tally{j}.json").exists():
+            continue
         part = json.loads((out / f"tally{j}.json").read_text())
         merged.classes.update(part["classes"])
         for cmd, counts in part["by_command"].items():
@@ -338,11 +352,8 @@ def campaign(args: argparse.Namespace) -> dict[str, Any]:
                 merged.note(key, item, keep=12)
         merged.slowest = sorted([*merged.slowest, *[tuple(s) for s in part["slowest"]]], reverse=True)[:10]
         merged.max_rss_kib = max(merged.max_rss_kib, part["max_rss_kib"])
-    summary = {"seed": args.seed, "first": args.first, "mutants": args.mutants, "timeout": args.timeout,
-               "memory_limit": args.memory, "seconds": round(time.perf_counter() - start, 1),
-               **_tally_json(merged)}
-    (out / "summary.json").write_text(json.dumps(summary, indent=2))
-    return summary
+        done += part.get("done", 0)
+    return {"mutants_done": done, **_tally_json(merged)}
 
 
 def _tally_json(t: Tally) -> dict[str, Any]:
@@ -377,9 +388,13 @@ def main() -> int:
     parser.add_argument("--exec", action="store_true", help="run `python -m ovonehot` instead of forking")
     parser.add_argument("--openvino", action="store_true", help="also read each mutant with OpenVINO")
     parser.add_argument("--replay", metavar="DIR", help="re-run one saved failure")
+    parser.add_argument("--merge", action="store_true", help="print the (partial) tallies of a campaign in --out")
     args = parser.parse_args()
     if args.replay:
         return replay(Path(args.replay), args)
+    if args.merge:
+        print(json.dumps(merge_tallies(Path(args.out), args.jobs), indent=2))
+        return 0
     summary = campaign(args)
     print(json.dumps({k: summary[k] for k in ("seconds", "classes", "by_command", "agreement")}, indent=2))
     bad = sum(n for k, n in summary["classes"].items() if k != "clean")
