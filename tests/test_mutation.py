@@ -445,3 +445,20 @@ def test_a_variable_op_without_its_variable_is_refused(op: str) -> None:
     ]
     with pytest.raises(IRError, match=rf"type={op}-opset6: missing attribute 'variable_id'"):
         read_ir_bytes(_ir(layers, [(0, 0, 1, 0), (1, 1, 2, 0)]))
+
+
+def test_inputs_the_shape_rules_refuse_are_refused_before_the_kernel(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Transpose with an empty order reverses every axis, so the GRU's input size is only known when
+    it runs: the kernel's NumPy matmul failed on the mismatch (a ValueError traceback)."""
+    source = REPO / "ir" / "exports" / "torch" / "char_cnn_gru.xml"
+    xml = source.read_text()
+    old = '"aten::transpose/Constant_1" type="Const" version="opset1">\n\t\t\t<data element_type="i32" shape="3"'
+    assert old in xml
+    xml = xml.replace(old, old.replace('shape="3"', 'shape="0"'))
+    path = _write(tmp_path, xml.encode(), source.with_suffix(".bin").read_bytes())
+    inputs = REPO / "ir" / "exports" / "torch" / "char_cnn_gru.typical.inputs.npz"
+    code, _, err = _run_cli(["run", str(path), "--inputs", str(inputs)], capsys)
+    assert _clean(code, err) is None
+    assert code == 2 and "type=GRUSequence-opset5: with these inputs: Dimension input_size" in err
