@@ -462,3 +462,25 @@ def test_inputs_the_shape_rules_refuse_are_refused_before_the_kernel(
     code, _, err = _run_cli(["run", str(path), "--inputs", str(inputs)], capsys)
     assert _clean(code, err) is None
     assert code == 2 and "type=GRUSequence-opset5: with these inputs: Dimension input_size" in err
+
+
+@pytest.mark.parametrize("shape", ["0,4611686018427387904,4", "0,1099511627776,1099511627776"])
+def test_an_empty_constant_too_large_for_numpy_is_refused(
+    shape: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An empty shape whose other dims overflow NumPy's size: "array is too big" escaped as ValueError."""
+    xml, weights = _onehot_ir(**{'name="on" type="Const" version="opset1">\n  <data element_type="f32" shape=""':
+                                 f'name="on" type="Const" version="opset1">\n  <data element_type="f32" '
+                                 f'shape="{shape}"'})
+    for code, err in _all_clean(_write(tmp_path, xml, weights), capsys):
+        assert code == 3 and "NumPy cannot hold a shape this large, even empty" in err
+
+
+def test_a_broadcast_to_an_empty_shape_too_large_for_numpy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Folding (an empty output is small) and running both meet NumPy's size limit first."""
+    xml, weights = _broadcast_ir([0, 2**62, 4], static=True)
+    path = _write(tmp_path, xml, weights)
+    np.savez(tmp_path / "in.npz", x=np.ones(1, np.float32))
+    code, _, err = _run_cli(["run", str(path), "--inputs", str(tmp_path / "in.npz")], capsys)
+    assert _clean(code, err) is None
+    assert code == 2 and "NumPy cannot hold a shape this large, even empty" in err

@@ -66,6 +66,8 @@ def check_allocation(shape: tuple[int, ...], itemsize: int, what: str) -> None:
     """InputError when an array of ``shape`` with ``itemsize``-byte elements does not fit in the budget."""
     if len(shape) > MAX_RANK:
         raise InputError(f"{what} has rank {len(shape)}; NumPy holds at most {MAX_RANK} dimensions")
+    if not numpy_can_hold(shape, itemsize):
+        raise InputError(f"{what} {_dims(shape)}: NumPy cannot hold a shape this large, even empty")
     nbytes = math.prod(shape) * max(itemsize, 1)
     if nbytes <= 1 << 20:  # below 1 MiB: not worth reading /proc
         return
@@ -77,6 +79,12 @@ def check_allocation(shape: tuple[int, ...], itemsize: int, what: str) -> None:
             f"{what} {_dims(shape)} needs {nbytes} bytes, more than the {budget} allowed "
             "(half the memory available)"
         )
+
+
+def numpy_can_hold(shape: tuple[int, ...], itemsize: int) -> bool:
+    """Whether NumPy can make an array of ``shape``: its non-zero dims times the item size fit in
+    a signed 64-bit size, even when a zero dim makes it empty ("array is too big" otherwise)."""
+    return len(shape) <= MAX_RANK and math.prod(d for d in shape if d) * max(itemsize, 1) < 2**63
 
 
 def _dims(shape: tuple[int, ...]) -> str:

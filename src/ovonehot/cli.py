@@ -18,7 +18,6 @@ from . import __version__
 from .commands import COMMANDS
 from .errors import Error, UsageError
 
-
 # The longest error line printed: a message quoting a huge value is cut in its middle.
 MAX_MESSAGE = 3000
 

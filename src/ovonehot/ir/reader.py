@@ -33,6 +33,7 @@ from pathlib import Path
 
 from lxml import etree
 
+from ..budget import numpy_can_hold
 from ..errors import IRError, UnsupportedError, quote, shorten
 from ..graph import Graph, Node, Port, Source
 from ..types import ElementType, PartialShape
@@ -305,6 +306,9 @@ def _read_constant(node: Node, weights: _Weights):  # -> np.ndarray
     shape = pshape.to_shape()
     if len(shape) > _MAX_RANK:
         raise UnsupportedError(f"{where}: a constant of rank {len(shape)}: NumPy holds at most {_MAX_RANK} dims")
+    if not numpy_can_hold(shape, max(element_type.bitwidth // 8, 1) if element_type.bitwidth else 8):
+        raise UnsupportedError(f"{where}: a constant of shape {shorten(str(list(shape)))}: NumPy cannot hold "
+                               "a shape this large, even empty")
     offset = _int_attr_data(node, "offset")
     size = _int_attr_data(node, "size")
     if element_type.is_dynamic:
