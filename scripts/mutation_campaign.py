@@ -316,8 +316,12 @@ def campaign(args: argparse.Namespace) -> dict[str, Any]:
             try:
                 part = Tally()
                 for n, i in enumerate(mine):
-                    m = mutant(files, args.seed, i)
-                    check_mutant(m, out / f"slot{j}", inputs.get(m.source), args, part, failures)
+                    try:
+                        m = mutant(files, args.seed, i)
+                        check_mutant(m, out / f"slot{j}", inputs.get(m.source), args, part, failures)
+                    except Exception:  # noqa: BLE001 - a bug of the fuzzer or this script: count it, go on
+                        part.classes["campaign-error"] += 1
+                        part.note("campaign-error", f"{i}: {traceback.format_exc()[-600:]}")
                     if n % 50 == 49:  # partial results survive an interrupted campaign
                         (out / f"tally{j}.json").write_text(json.dumps({**_tally_json(part), "done": n + 1}))
                     if j == 0 and n % 50 == 0:

@@ -282,7 +282,7 @@ def const_values(rng: random.Random, doc: Doc) -> str:
                 count *= int(part)
     except ValueError:
         return "unreadable shape"
-    count = min(count, 64)
+    count = max(0, min(count, 64))  # a shape "-1" or "1000000000,1000000000": at most 64 values
     bits = struct.calcsize(fmt) * 8
     signed = fmt[1] in "qibh"
     if fmt[1] in "fd":
