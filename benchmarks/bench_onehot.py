@@ -1,6 +1,6 @@
 """Speed and memory of the OneHot kernel against OpenVINO's CPU plugin and the memory bound.
 
-Workload (FACTS.md's reference point): 1M int64 indices, depth 256, f32 output (1 GiB).
+Workload (docs/openvino-behaviour.md's reference point): 1M int64 indices, depth 256, f32 output (1 GiB).
 Prints medians and the ratios ovonehot / OpenVINO and ovonehot / memory bound, plus the
 peak memory of a fresh process running ovonehot alone against the output's size.
 

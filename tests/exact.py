@@ -2,7 +2,7 @@
 
 ``assert_same`` compares shape, then dtype, then bits (raw bytes, so NaN payloads
 and -0.0 count; strings compare as text).  ``cpu_envelope_refusal`` says why a
-model and its inputs lie outside the region where FACTS.md found the CPU plugin
+model and its inputs lie outside the region where docs/openvino-behaviour.md found the CPU plugin
 bit-identical to the core reference (None when inside).
 """
 
@@ -41,7 +41,7 @@ def assert_same_outputs(ours: Mapping[str, np.ndarray], theirs: Mapping[str, np.
         assert_same(ours[key], theirs[key], f"{where} output {key!r}")
 
 
-# FACTS.md "The CPU plugin is not the reference": inside this envelope CPU == reference.
+# docs/openvino-behaviour.md "The CPU plugin is not the reference": inside this envelope CPU == reference.
 CPU_VALUE_TYPES = frozenset(ElementType(t) for t in
                             ("f32", "f16", "bf16", "i8", "u8", "i16", "u16", "i32", "boolean"))
 INT32 = (-(2**31), 2**31 - 1)
@@ -68,7 +68,9 @@ def cpu_envelope_refusal(model: ovonehot.Model, inputs: Mapping[str, np.ndarray]
         if indices.element_type not in (ElementType.i32, ElementType.i64):
             return f"{indices.element_type} indices (the CPU plugin takes i32, converting others)"
         if on_value.element_type not in CPU_VALUE_TYPES:
-            why = _VALUE_REASONS.get(on_value.element_type, "not in the envelope FACTS.md measured")
+            why = _VALUE_REASONS.get(
+                on_value.element_type, "not in the envelope docs/openvino-behaviour.md measured"
+            )
             return f"{on_value.element_type} values ({why})"
         out_shape = inference.outputs[i][0].shape
         if indices.shape.rank_is_static and indices.shape.rank == 0 and not out_shape.is_static:

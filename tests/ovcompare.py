@@ -19,7 +19,7 @@ import pytest
 from ovonehot.types import PartialShape
 from ovonehot.validate import Report, validate
 
-ov = pytest.importorskip("openvino")
+ov = pytest.importorskip("openvino", reason="the OpenVINO oracle helpers need openvino")
 _counter = itertools.count()
 
 

@@ -25,7 +25,7 @@ import pytest
 
 import ovonehot
 
-ov = pytest.importorskip("openvino")
+ov = pytest.importorskip("openvino", reason="the OpenVINO oracle helpers need openvino")
 
 _counter = itertools.count()
 
@@ -150,7 +150,7 @@ def compare_op(
 
 
 def cpu_outputs(node: Any, params: Sequence[Any], feeds: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """``node``'s outputs from OpenVINO's CPU plugin, compiled deterministically (FACTS.md).
+    """``node``'s outputs from OpenVINO's CPU plugin, compiled deterministically (docs/openvino-behaviour.md).
 
     For ops the core reference cannot evaluate; ``feeds`` go to ``params`` in order.
     """

@@ -2,7 +2,7 @@
 
 Each graph is built with OpenVINO's Python API, saved as IR and read by both
 OpenVINO and ovonehot; every layer's inferred type and partial shape must agree
-(``ovcompare``).  The named cases are FACTS.md's examples and the rules of
+(``ovcompare``).  The named cases are docs/openvino-behaviour.md's examples and the rules of
 ``ovonehot.ops.bounds`` one by one; the seeded random cases chain ShapeOf (i32 and
 i64, of interval, unbounded and static dims) through Gather, Reduce*, Squeeze,
 Unsqueeze, Concat, StridedSlice, Reshape, Convert, binary arithmetic and issue 5's
@@ -30,7 +30,7 @@ from ovonehot.ir.writer import write_ir
 from ovonehot.types import PartialShape
 from ovonehot.validate import validate
 
-ov = pytest.importorskip("openvino")
+ov = pytest.importorskip("openvino", reason="expected values come from OpenVINO, which is not installed")
 from openvino import opset8 as o8
 from openvino import opset16 as o
 
@@ -64,7 +64,7 @@ def sq(x: Any) -> Any:
 
 # name -> (depth builder, the depth dimension OpenVINO gives)
 NAMED: dict[str, tuple[Callable[[Graph], Any], str]] = {
-    # FACTS.md
+    # docs/openvino-behaviour.md
     "facts-squeeze-shape-of": (lambda g: sq(o.shape_of(g.p(D(2, 7)))), "2..7"),
     "facts-add-one": (lambda g: o.add(sq(o.shape_of(g.p(D(2, 7)))), c(1)), "3..8"),
     "facts-reduce-prod": (lambda g: o.reduce_prod(o.shape_of(g.p(D(2, 4), 3)), c(0)), "6..12"),

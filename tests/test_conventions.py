@@ -1,9 +1,9 @@
 """``conventions.openvino_one_hot``: OpenVINO OneHot-1/-16 through the public convention function.
 
-Expected values: the OneHot-1 spec's two worked examples (../shared/seeds), and
+Expected values: the OpenVINO OneHot-1 spec's two worked examples, and
 OpenVINO's core reference (``Node.evaluate`` of an opset1/opset16 OneHot built with
 OpenVINO's Python API) for a table of types, axes and modes.  Refusal messages are
-OpenVINO's (FACTS.md lists them).
+OpenVINO's (docs/openvino-behaviour.md lists them).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def test_unknown_modes_are_refused(mode) -> None:
         openvino_one_hot(np.array([0]), np.int64(2), np.int8(1), np.int8(0), -1, mode)
 
 
-# OpenVINO's own messages (FACTS.md). (id, indices, depth, on, off, axis, message start)
+# OpenVINO's own messages (docs/openvino-behaviour.md). (id, indices, depth, on, off, axis, message start)
 REFUSALS = [
     ("float-indices", np.array([1.0], np.float32), np.int64(3), np.int8(1), np.int8(0), -1,
      "Indices must be integral element type"),

@@ -1,4 +1,4 @@
-"""``conventions.directml_one_hot``: DirectML's DML_ONE_HOT as its page (../shared/seeds) writes it.
+"""``conventions.directml_one_hot``: DirectML's DML_ONE_HOT as its DML_ONE_HOT_OPERATOR_DESC page writes it.
 
 Expected values: the page's four worked examples, copied exactly (sizes, data
 types, values); everything else is checked against the written rules, one rule

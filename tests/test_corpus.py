@@ -2,7 +2,7 @@
 
 Expected values come from OpenVINO itself: its core reference (every node's
 ``Node.evaluate``, through :func:`ovonehot.openvino_oracle.reference_run`) and,
-inside the envelope FACTS.md measured, its CPU plugin.  Each model runs with the
+inside the envelope docs/openvino-behaviour.md measured, its CPU plugin.  Each model runs with the
 seeded inputs the generator wrote beside it (``<name>.npz``), through the Python
 API (``ovonehot.load(...).run(...)``) and through the CLI (``ovonehot run X.xml
 --inputs X.npz --output out.npz``).  The corpus itself must be what

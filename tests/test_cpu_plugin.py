@@ -1,6 +1,6 @@
 """ovonehot vs OpenVINO's CPU plugin, bit for bit, inside the envelope where the plugin is exact.
 
-FACTS.md measured that OpenVINO's CPU plugin, compiled deterministically
+docs/openvino-behaviour.md measured that OpenVINO's CPU plugin, compiled deterministically
 (``openvino_oracle.CPU_CONFIG``: one thread, one stream, f32, accuracy mode), equals
 the core reference for OneHot when: indices are i32, or i64 within int32; on/off are
 f32/f16/bf16/8..32-bit integers/boolean; no input has a dynamic rank; the IR is v11.
@@ -8,7 +8,7 @@ Seeded random single-OneHot models inside that envelope are written with
 ``ov.save_model`` (f16-compressed or plain), compiled on the CPU and run by ovonehot.
 
 Outside the envelope the plugin is known to differ, and a test pins each difference,
-so a change in OpenVINO's behaviour (or a wrong FACTS.md line) shows up here.
+so a change in OpenVINO's behaviour (or a wrong docs/openvino-behaviour.md line) shows up here.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.mark.parametrize(
     "command",
     [
-        [sys.executable, "-m", "ruff", "check", "--no-cache", "src", "tests", "ir", "samples", "benchmarks"],
+        [sys.executable, "-m", "ruff", "check", "--no-cache", "src", "tests", "ir", "samples", "benchmarks", "scripts"],
         [sys.executable, "-m", "mypy", "--no-incremental", "src/ovonehot"],
     ],
     ids=["ruff", "mypy"],

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 from conftest import installed_version, locked_versions
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,7 +20,9 @@ def declared() -> list[str]:
 
 @pytest.mark.parametrize("name", declared())
 def test_every_declared_dependency_is_locked(name: str) -> None:
-    assert name in locked_versions(), f"{name} is declared in pyproject.toml but not pinned in requirements/lock.txt"
+    assert name in locked_versions(), (
+        f"{name} is declared in pyproject.toml but not pinned in requirements/lock.txt"
+    )
 
 
 def test_installed_versions_are_the_locked_ones() -> None:

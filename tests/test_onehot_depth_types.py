@@ -20,7 +20,7 @@ from ovonehot.ir.builder import GraphBuilder
 from ovonehot.ir.writer import to_bytes
 from ovonehot.types import ElementType, PartialShape
 
-ov = pytest.importorskip("openvino")
+ov = pytest.importorskip("openvino", reason="expected values come from OpenVINO, which is not installed")
 
 DEPTH_TYPES = ["boolean", "u1", "u2", "u3", "u4", "u6", "i4", "u8", "i8", "i16", "u16", "u32", "u64"]
 

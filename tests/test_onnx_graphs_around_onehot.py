@@ -20,7 +20,7 @@ import ovonehot
 from ovonehot.cli import main
 
 onnx = pytest.importorskip("onnx")
-ort = pytest.importorskip("onnxruntime")
+ort = pytest.importorskip("onnxruntime", reason="expected values come from ONNX Runtime, which is not installed")
 pytest.importorskip("openvino", reason="ONNX input goes through OpenVINO's ONNX frontend")
 from onnx import TensorProto as TP
 from onnx import helper as h
@@ -41,7 +41,7 @@ def _vi(name: str, elem: int, shape: list[object] | None) -> object:
 def _save(tmp_path: Path, name: str, nodes, inputs, outputs, inits, opset: int = 13) -> Path:  # type: ignore[no-untyped-def]
     graph = h.make_graph(nodes, name, inputs, outputs, initializer=inits)
     model = h.make_model(graph, opset_imports=[h.make_opsetid("", opset)])
-    model.ir_version = 8  # onnxruntime 1.31 refuses newer IR versions (FACTS.md)
+    model.ir_version = 8  # onnxruntime 1.31 refuses newer IR versions (docs/openvino-behaviour.md)
     path = tmp_path / f"{name}.onnx"
     onnx.save(model, str(path))
     return path
@@ -203,7 +203,7 @@ def test_finding_onnx_integer_div_becomes_floor_division(tmp_path):  # type: ign
     a = np.array([-7, -1, 1, 7])
     (onnx_says,) = ort.InferenceSession(str(path)).run(None, {"a": a})
     np.testing.assert_array_equal(onnx_says, [-3, 0, 0, 3])
-    ov = pytest.importorskip("openvino")
+    ov = pytest.importorskip("openvino", reason="expected values come from OpenVINO, which is not installed")
     (divide,) = [op for op in ov.Core().read_model(str(path)).get_ordered_ops() if op.get_type_name() == "Divide"]
     assert divide.get_attributes()["m_pythondiv"] is True  # the frontend's choice (floor in OpenVINO)
     (ours,) = ovonehot.load(path).run({"a": a}).values()

@@ -168,7 +168,9 @@ def test_openvino_reference_on_the_converted_model_matches_onnx_one_hot(case, tm
     from ovonehot import openvino_oracle
 
     if case.values.dtype == object:
-        pytest.skip("OpenVINO's OneHot reference aborts the process on string values (FACTS.md)")
+        pytest.skip(
+            "OpenVINO's OneHot reference aborts the process on string values (docs/openvino-behaviour.md)"
+        )
     _, xml, feeds = converted(case, tmp_path)
     theirs = openvino_oracle.reference_run(xml, feeds)
     assert list(theirs) == ["y"]

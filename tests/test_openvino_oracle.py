@@ -1,7 +1,7 @@
 """The OpenVINO oracle module: OpenVINO's reference and CPU plugin, keyed and typed like ovonehot.
 
 Models are built with OpenVINO's own Python API and written with ``ov.save_model``;
-expectations come from FACTS.md (checked against the wheel) and from ovonehot's
+expectations come from docs/openvino-behaviour.md (checked against the wheel) and from ovonehot's
 evaluator where the two are meant to agree.
 """
 
@@ -66,7 +66,8 @@ def test_output_without_tensor_name_goes_by_result_layer_name(tmp_path: Path) ->
 
 
 def test_cpu_saturates_i64_on_value_and_wraps_i64_indices(tmp_path: Path) -> None:
-    # FACTS.md: i64 on/off outside int32 saturate; i64 indices wrap to int32 (2**32 + 1 -> 1).
+    # docs/openvino-behaviour.md: i64 on/off outside int32 saturate; i64 indices wrap to int32
+    # (2**32 + 1 -> 1).
     xml = one_hot_ir(tmp_path, ov.Type.i64, const(2**40, "i64"), const(-3, "i64"))
     idx = np.array([2**32 + 1], np.int64)
     ref = oracle.reference_run(xml, {"idx": idx})["out"]

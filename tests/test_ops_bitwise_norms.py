@@ -18,7 +18,7 @@ from ovonehot.ops.elementwise import NoAttrs
 from ovonehot.ops.spec import TensorInfo
 from ovonehot.types import ElementType, PartialShape
 
-ov = pytest.importorskip("openvino")
+ov = pytest.importorskip("openvino", reason="expected values come from OpenVINO, which is not installed")
 ops = pytest.importorskip("openvino.opset15")
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -39,7 +39,7 @@ def _ints(dtype: np.dtype, shape: tuple[int, ...], seed: int = 0) -> np.ndarray:
 
 # The core reference has no evaluate for the bitwise ops (only the template plugin has
 # kernels): the expectation is OpenVINO's CPU plugin for the types it computes natively
-# (FACTS.md: i16/u16 go through i32, exact for bitwise ops; i64/u32/u64 are narrowed to
+# (docs/openvino-behaviour.md: i16/u16 go through i32, exact for bitwise ops; i64/u32/u64 are narrowed to
 # i32, outside its exact envelope) and Python's own integers for the wide types.
 CPU_TYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32]
 WIDE_TYPES = [np.int64, np.uint32, np.uint64]

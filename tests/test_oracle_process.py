@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -128,3 +129,40 @@ def test_diff_from_a_script_without_a_main_guard(model_xml: Path, tmp_path: Path
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.count("script ran") == 1 and "-> exit 0" in proc.stdout
     assert proc.stderr == ""
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(c) for c in text.split()]
+
+
+def test_ctrl_c_during_diff_is_exit_130_without_tracebacks(model_xml: Path, tmp_path: Path) -> None:
+    """SIGINT to the process group (a terminal's Ctrl-C) once the oracle child runs: the command
+    exits 130 in one line, the child (which ignores SIGINT) prints nothing and is gone, and
+    ``--save`` left no partial file."""
+    if not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists():
+        pytest.skip("needs Linux /proc/PID/task/PID/children to see the oracle child start")
+    cmd = [sys.executable, "-m", "ovonehot", "diff", str(model_xml), "--oracle", "both",
+           "--save", str(tmp_path / "saved")]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        while not _children(proc.pid):  # poll until the oracle child exists
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.01)
+        child = _children(proc.pid)[0]
+        os.killpg(proc.pid, signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    # The diff may have finished just before the signal: then it is a normal run.
+    if proc.returncode != 130:
+        assert proc.returncode == 0, stdout + stderr
+        return
+    assert stderr == "error: interrupted\n"
+    assert not Path(f"/proc/{child}").exists() or "zombie" in Path(f"/proc/{child}/status").read_text()
+    saved = tmp_path / "saved"
+    assert not saved.exists() or not [p for p in saved.iterdir() if p.name.endswith(".tmp")]

@@ -15,7 +15,7 @@ type, depth 0, out-of-range and negative indices, every value type whose OpenVIN
 OneHot kernel is sound, and on/off drawn as raw bit patterns (NaN payloads, -0.0,
 inf, subnormals, integer extremes).
 
-Excluded value types, with the reason (FACTS.md, openvino_oracle.refusal):
+Excluded value types, with the reason (docs/openvino-behaviour.md, openvino_oracle.refusal):
 string (OpenVINO's OneHot reference aborts the process) and sub-byte types
 u1/u2/u3/u4/u6/i4/nf4/f4e2m1 (its kernel writes one byte per element past the packed
 output).  Float on/off Constants in the f16-compressed half are drawn from values f16

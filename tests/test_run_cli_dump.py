@@ -22,7 +22,7 @@ DICE = ROOT / "ir" / "exports" / "torch" / "dice_loss.xml"
 DICE_INPUTS = ROOT / "ir" / "exports" / "torch" / "dice_loss.typical.inputs.npz"
 FOUR_INPUTS = ROOT / "ir" / "onehot" / "v1_all_params_f32.xml"  # indices, depth, on, off: all Parameters
 
-ov = pytest.importorskip("openvino")
+ov = pytest.importorskip("openvino", reason="expected values come from OpenVINO, which is not installed")
 
 
 def _dump(
@@ -157,7 +157,7 @@ def test_nothing_is_written_when_no_node_ran(tmp_path, capsys):  # type: ignore[
     model = _two_layers_named_alike(tmp_path)
     code, _, err = _dump(tmp_path, model, [str(tmp_path / "x.npy")], capsys)
     assert code == 2 and err.startswith("error: ")
-    assert os.listdir(tmp_path / "dump") == []
+    assert not (tmp_path / "dump").exists() or os.listdir(tmp_path / "dump") == []
 
 
 def test_dump_directory_must_be_a_directory(tmp_path, capsys):  # type: ignore[no-untyped-def]

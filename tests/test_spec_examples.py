@@ -1,7 +1,7 @@
 """The worked examples of OpenVINO's OneHot-1 specification, through an IR and through the kernel.
 
 Transcribed from the OneHot-1 page (docs "OneHot-1", section Examples; the same two
-examples in ../shared/seeds/001 and 003).  Each runs three ways: ovonehot's kernel
+examples in the OpenVINO OneHot-1 operation spec).  Each runs three ways: ovonehot's kernel
 ``one_hot``, a model built with OpenVINO and written by ``ov.save_model`` read back
 by ``ovonehot.load`` (both OneHot-1 and OneHot-16, whose default mode gives the same
 answer for non-negative indices, and both IR forms), and OpenVINO's own reference,

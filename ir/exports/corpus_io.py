@@ -25,7 +25,8 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 
-# The CPU plugin is deterministic and within FACTS.md's envelope equal to the core reference when
+# The CPU plugin is deterministic and, within docs/openvino-behaviour.md's envelope, equal to the
+# core reference when
 # compiled like this (one thread, one stream, f32 inference, accuracy mode).
 CPU_CONFIG = {
     "INFERENCE_NUM_THREADS": 1,

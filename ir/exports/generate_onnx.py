@@ -394,7 +394,8 @@ def run_onnxruntime(path: Path, inputs: dict[str, np.ndarray]) -> dict[str, np.n
 def run_onnx_reference(path: Path, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray] | str:
     """onnx.reference's outputs keyed by ONNX output name (where onnxruntime has no kernel), or why not.
 
-    Known bug (FACTS.md): it never sets a non-integer float index hot (ONNX says cast to int64).
+    Known bug (docs/openvino-behaviour.md): it never sets a non-integer float index hot (ONNX says
+    cast to int64).
     """
     from onnx.reference import ReferenceEvaluator
 

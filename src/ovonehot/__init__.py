@@ -7,10 +7,30 @@
 
 from __future__ import annotations
 
-from . import conventions
-from .errors import Error, InputError, IRError, OpenVINOError, UnsupportedError, UsageError, ValidationError
-from .model import Model, TensorDesc, load
-from .types import Dimension, ElementType, PartialShape
+import os
+import sys
+
+try:
+    from . import conventions
+    from .errors import (
+        Error,
+        InputError,
+        IRError,
+        OpenVINOError,
+        UnsupportedError,
+        UsageError,
+        ValidationError,
+    )
+    from .model import Model, TensorDesc, load
+    from .types import Dimension, ElementType, PartialShape
+except KeyboardInterrupt:
+    # Ctrl-C while the ``ovonehot`` command (``python -m ovonehot`` or the console script) is
+    # still loading: exit 130 in one line like everywhere else.  A program importing ovonehot
+    # as a library gets its KeyboardInterrupt as usual.
+    if sys.argv[:1] == ["-m"] or os.path.basename(sys.argv[0] if sys.argv else "") == "ovonehot":
+        print("error: interrupted", file=sys.stderr)
+        raise SystemExit(130) from None
+    raise
 
 __version__ = "0.1.0"
 

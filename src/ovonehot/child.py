@@ -6,6 +6,10 @@ A child is a fresh ``python -c`` running one function of ovonehot with a
 when it lacks an ``if __name__ == "__main__"`` guard (a script calling
 ``ovonehot.cli.main`` then fails, or runs twice), and no OpenVINO state is
 forked either.  The child imports this very ovonehot, installed or not.
+
+Children ignore SIGINT: a Ctrl-C on the terminal reaches the whole process group,
+and it is the parent's to handle (it stops its children, keeps what finished and
+exits 130); a child must not die half way with a traceback of its own.
 """
 
 from __future__ import annotations
@@ -38,9 +42,15 @@ class Child:
         self.conn.close()
         try:
             self.proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
+        except (subprocess.TimeoutExpired, KeyboardInterrupt):  # Ctrl-C while waiting: do not wait
             self.proc.kill()
             self.proc.wait()
+
+    def kill(self) -> None:
+        """End the child now (its work is abandoned), without waiting for it to finish a request."""
+        self.conn.close()
+        self.proc.kill()
+        self.proc.wait()
 
     def death(self, timeout: float = 10) -> str:
         """How the child ended, once its connection has closed: "killed by SIGSEGV", "exit status 1"."""
@@ -63,7 +73,8 @@ def start(module: str, function: str) -> Child:
     module and function names, never user input)."""
     mine, theirs = socket.socketpair()
     fd = theirs.fileno()
-    code = (f"from multiprocessing.connection import Connection; from {module} import {function}; "
+    code = (f"import signal; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+            f"from multiprocessing.connection import Connection; from {module} import {function}; "
             f"{function}(Connection({fd}))")
     env = dict(os.environ)
     package_root = str(Path(__file__).resolve().parent.parent)

@@ -4,7 +4,9 @@ Each subcommand lives in ``ovonehot.commands.<name>`` and provides
 ``add_parser(subparsers)`` (which sets ``func``) ; ``main`` dispatches and turns
 every ``ovonehot.Error`` into one line ``error: ...`` on stderr and the error's
 exit status.  Exit statuses: 0 success, 1 a difference was found, 2 usage or bad
-input file, 3 invalid or unsupported IR, 4 OpenVINO missing or failing.
+input file, 3 invalid or unsupported IR, 4 OpenVINO missing or failing, 130
+interrupted (Ctrl-C: no traceback; what finished is kept, every output file is
+complete or absent).
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from . import __version__
 from .commands import COMMANDS
 from .errors import Error, UsageError
 
-# The longest error line printed: a message quoting a huge value is cut in its middle.
-MAX_MESSAGE = 3000
+# The longest error line printed, in characters.
+MAX_MESSAGE = 2000
 
 
 class _Parser(argparse.ArgumentParser):
@@ -42,17 +44,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _stop_children() -> None:
+    """After Ctrl-C: end the OpenVINO child now instead of letting it finish its request (its
+    answer is no longer wanted).  Children ignore SIGINT themselves (ovonehot.child)."""
+    oracle_process = sys.modules.get("ovonehot.oracle_process")
+    if oracle_process is not None:
+        oracle_process.abandon()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return int(args.func(args))
     except Error as exc:
         message = " ".join(str(exc).split("\n"))
-        if len(message) > MAX_MESSAGE:  # values are cut where they are quoted; this catches the rest
-            message = f"{message[: MAX_MESSAGE - 500]} ...({len(message)} characters)... {message[-400:]}"
+        if len(message) > MAX_MESSAGE:  # a hostile file's 5 MB attribute must not become a 5 MB line
+            message = f"{message[:MAX_MESSAGE]}... ({len(message) - MAX_MESSAGE} more characters)"
         print(f"error: {message}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
+        _stop_children()
         print("error: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:

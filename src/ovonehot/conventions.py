@@ -1,7 +1,8 @@
 """Three OneHot conventions, each run exactly, on top of one kernel (``ops.one_hot.one_hot``).
 
 The same idea ("put on_value where the index says, off_value elsewhere") is
-written three ways in the specs (../shared/seeds).  This module gives each
+written three ways in the specs (OpenVINO OneHot-1, ONNX OneHot, DirectML
+DML_ONE_HOT_OPERATOR_DESC).  This module gives each
 convention its own function with its own argument layout, checks and
 out-of-range rules; all three share the NumPy kernel of ``ovonehot.ops.one_hot``
 (which copies on/off bit for bit and never builds an ``indices x depth`` temporary):

@@ -8,7 +8,7 @@ observed output must equal that prediction exactly.  Refusals (the oracle will
 not compile or evaluate the model) are explained by checking the model for the
 property the oracle is known to refuse, not by matching "some error happened".
 
-The CPU model (FACTS.md, and docs/FINDINGS.md for what fuzzing found):
+The CPU model (docs/openvino-behaviour.md, and docs/FINDINGS.md for what fuzzing found):
   * i64/u32/u64 are computed as i32 and f64 as f32.  Values fed at run time are
     converted like a C cast (ints wrap: OneHot index 2**32+1 hits position 1);
     constants are converted with saturation (an i64 on_value 2**40 becomes

@@ -32,7 +32,7 @@ import numpy as np
 from . import openvino_oracle
 from .compare import Comparison, Tolerance, compare
 from .deviations import KNOWN, Event, Simulation, explain_refusal, simulate
-from .errors import Error, OpenVINOError, UsageError
+from .errors import Error, OpenVINOError, OpenVINOResourceError, UsageError
 from .infer import NodePlan
 from .model import Model
 from .ops.one_hot import OneHotAttrs
@@ -217,6 +217,15 @@ def _is_copy_output(model: Model, result_index: int) -> bool:
     return True
 
 
+def output_tolerances(model: Model, tolerances: Tolerances) -> dict[str, Tolerance]:
+    """The tolerance each output is compared with (copies bit for bit unless the user set one)."""
+    results = model.graph.kind_indices("Result")
+    return {
+        d.name: tolerances.for_output(d.name, _is_copy_output(model, r))
+        for d, r in zip(model.outputs, results, strict=True)
+    }
+
+
 def _ancestors(model: Model, index: int) -> set[int]:
     graph = model.graph
     seen: set[int] = set()
@@ -326,6 +335,8 @@ class _Context:
             try:
                 outs = self._oracle(oracle)
                 self.runs[oracle] = OracleRun(oracle, dict(outs))
+            except OpenVINOResourceError:  # out of memory says nothing about the model: the run ends
+                raise
             except OpenVINOError as exc:
                 self.runs[oracle] = OracleRun(oracle, None, str(exc))
         return self.runs[oracle]

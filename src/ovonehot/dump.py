@@ -17,16 +17,16 @@ written, for a run that failed half way.
 from __future__ import annotations
 
 import os
-import tempfile
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
+from .atomic import AtomicFile
 from .errors import InputError
 from .infer import NodePlan
-from .npyio import new_file_mode, storable
+from .npyio import storable, write_text
 
 ARCHIVE = "intermediates.npz"
 INDEX = "intermediates.tsv"
@@ -45,9 +45,8 @@ class IntermediateWriter:
             raise InputError(f"{directory}: its parent directory does not exist") from None
         except (FileExistsError, NotADirectoryError):
             raise InputError(f"{directory}: exists and is not a directory") from None
-        fd, self._tmp = tempfile.mkstemp(prefix=f".{ARCHIVE}.", suffix=".tmp", dir=self.directory)
-        self._file = os.fdopen(fd, "wb")
-        self._zip = zipfile.ZipFile(self._file, "w", compression=zipfile.ZIP_STORED, allowZip64=True)
+        self._file = AtomicFile(self.directory / ARCHIVE)
+        self._zip = zipfile.ZipFile(self._file.file, "w", compression=zipfile.ZIP_STORED, allowZip64=True)
         self._names: set[str] = set()
         self._rows: list[tuple[str, int, str, str]] = []  # key, layer id, type, shape
         self.count = 0
@@ -74,21 +73,15 @@ class IntermediateWriter:
         """Finish the archive and rename it into place (or delete it when ``publish`` is false)."""
         try:
             self._zip.close()
-            self._file.close()
             if publish:
-                os.chmod(self._tmp, new_file_mode())  # mkstemp makes 0600 files
-                os.replace(self._tmp, self.path)
+                self._file.commit()
                 self._write_index()
         finally:
-            if os.path.exists(self._tmp):
-                os.unlink(self._tmp)
+            self._file.discard()  # no-op after a commit
 
     def _write_index(self) -> None:
-        fd, tmp = tempfile.mkstemp(prefix=f".{INDEX}.", suffix=".tmp", dir=self.directory)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            os.chmod(tmp, new_file_mode())
-            f.write("key\tlayer_id\ttype\tshape\n")
-            for key, layer_id, type_version, shape in self._rows:
-                safe = key.replace("\t", "\\t").replace("\n", "\\n")
-                f.write(f"{safe}\t{layer_id}\t{type_version}\t{shape}\n")
-        os.replace(tmp, self.directory / INDEX)
+        lines = ["key\tlayer_id\ttype\tshape\n"]
+        for key, layer_id, type_version, shape in self._rows:
+            safe = key.replace("\t", "\\t").replace("\n", "\\n")
+            lines.append(f"{safe}\t{layer_id}\t{type_version}\t{shape}\n")
+        write_text(self.directory / INDEX, "".join(lines))

@@ -70,3 +70,8 @@ class OpenVINOError(Error):
     """OpenVINO is not installed, or it failed on something we handed it."""
 
     exit_code = 4
+
+
+class OpenVINOResourceError(OpenVINOError):
+    """OpenVINO ran out of memory (or another resource) on a model: no verdict on the model,
+    so ``diff`` ends with exit 4 instead of reporting a difference."""

@@ -164,10 +164,17 @@ def serve_worker(conn: Connection) -> None:
 def _worker(conn: Connection, seed: int, oracles: Sequence[str], out: str | None, work: str) -> None:
     out_path = Path(out) if out else None
     while True:
-        index = conn.recv()
+        try:
+            index = conn.recv()
+        except (EOFError, OSError):  # the campaign is gone (interrupted, killed): end quietly
+            return
         if index is None:
             return
-        conn.send(asdict(run_case(seed, index, oracles, out_path, Path(work))))
+        result = asdict(run_case(seed, index, oracles, out_path, Path(work)))
+        try:
+            conn.send(result)
+        except OSError:
+            return
 
 
 @dataclass
@@ -177,6 +184,7 @@ class Summary:
     results: list[CaseResult]
     seconds: float
     stopped_by_budget: bool = False
+    interrupted: bool = False  # Ctrl-C: the results are the cases that finished
 
     @property
     def failing(self) -> list[CaseResult]:
@@ -184,13 +192,16 @@ class Summary:
 
     @property
     def exit_code(self) -> int:
+        if self.interrupted:
+            return 130
         return 1 if self.failing else 0
 
     def table(self) -> str:
         from .diff import Verdict
 
         lines = [f"fuzz: {len(self.results)} cases (seed {self.seed}), oracles {'+'.join(self.oracles)}, "
-                 f"{self.seconds:.1f} s" + (" (time budget reached)" if self.stopped_by_budget else "")]
+                 f"{self.seconds:.1f} s" + (" (time budget reached)" if self.stopped_by_budget else "")
+                 + (" (interrupted: the cases that finished)" if self.interrupted else "")]
         counts: dict[str, Counter[str]] = {o: Counter() for o in self.oracles}
         for r in self.results:
             for oracle, _, verdict in r.verdicts:
@@ -223,7 +234,8 @@ class Summary:
 
     def as_json(self) -> dict[str, Any]:
         return {"seed": self.seed, "oracles": list(self.oracles), "seconds": self.seconds,
-                "stopped_by_budget": self.stopped_by_budget, "exit_code": self.exit_code,
+                "stopped_by_budget": self.stopped_by_budget, "interrupted": self.interrupted,
+                "exit_code": self.exit_code,
                 "cases": [asdict(r) for r in self.results]}
 
 
@@ -237,7 +249,12 @@ def campaign(
     progress: bool = False,
     first: int = 0,
 ) -> Summary:
-    """Run cases ``first .. first+cases-1``; ``jobs=0`` runs them in this process (no crash isolation)."""
+    """Run cases ``first .. first+cases-1``; ``jobs=0`` runs them in this process (no crash isolation).
+
+    Ctrl-C (KeyboardInterrupt) stops the campaign: workers are killed, the cases that
+    finished make the summary (``interrupted``, exit code 130), written to ``out`` as
+    usual, with the replay folders of the failing ones.
+    """
     out_path = Path(out) if out is not None else None
     if out_path is not None:
         from .npyio import ensure_directory
@@ -247,7 +264,7 @@ def campaign(
     start = time.perf_counter()
     results: list[CaseResult] = []
     bar = _progress(cases) if progress else None
-    stopped = False
+    stopped = interrupted = False
     try:
         todo = iter(range(first, first + cases))
         if jobs <= 0:
@@ -259,14 +276,18 @@ def campaign(
                 _tick(bar, results[-1])
         else:
             stopped = _run_pool(todo, jobs, seed, oracles, out_path, work, start, time_budget, results, bar)
+    except KeyboardInterrupt:
+        interrupted = True
     finally:
         if bar is not None:
             bar.close()
         shutil.rmtree(work, ignore_errors=True)
     results.sort(key=lambda r: r.index)
-    summary = Summary(seed, tuple(oracles), results, time.perf_counter() - start, stopped)
+    summary = Summary(seed, tuple(oracles), results, time.perf_counter() - start, stopped, interrupted)
     if out_path is not None:
-        (out_path / "summary.json").write_text(json.dumps(summary.as_json(), indent=2) + "\n")
+        from .npyio import write_text
+
+        write_text(out_path / "summary.json", json.dumps(summary.as_json(), indent=2) + "\n")
     return summary
 
 
@@ -308,11 +329,11 @@ def _run_pool(todo: Iterator[int], jobs: int, seed: int, oracles: Sequence[str],
         return True
 
     stopped = False
-    for _ in range(jobs):
-        conn = launch()
-        if not feed(conn):
-            stopped = budget is not None and time.perf_counter() - start > budget
     try:
+        for _ in range(jobs):
+            conn = launch()
+            if not feed(conn):
+                stopped = budget is not None and time.perf_counter() - start > budget
         while any(index is not None for _, index in workers.values()):
             busy = {conn: worker for conn, (worker, index) in workers.items() if index is not None}
             ready = wait(list(busy))  # a dead worker's connection is ready too (end of file)
@@ -342,9 +363,15 @@ def _run_pool(todo: Iterator[int], jobs: int, seed: int, oracles: Sequence[str],
                 fresh = launch()
                 if not feed(fresh):
                     stopped = stopped or (budget is not None and time.perf_counter() - start > budget)
+    except BaseException:  # Ctrl-C or an error here: a busy worker's case is abandoned, not waited for
+        for worker, index in list(workers.values()):
+            if index is not None:
+                worker.kill()
+        raise
     finally:
-        for worker, _ in list(workers.values()):
-            worker.stop(timeout=5)
+        for worker, index in list(workers.values()):
+            if worker.proc.returncode is None:
+                worker.stop(timeout=5)
     return stopped
 
 

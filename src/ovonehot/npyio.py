@@ -1,62 +1,299 @@
-"""Input and output files: .npy/.npz loaded without pickle, .npz written atomically."""
+"""Input and output files: .npy/.npz loaded without pickle, .npz written atomically.
+
+Reading is guarded against hostile files: only regular files are opened (a FIFO
+would block), every .npy header is checked against the model before data is read,
+and nothing is inflated beyond what a header declares (zip bombs), within a memory
+budget.  Writing goes through :mod:`ovonehot.atomic`.
+"""
 
 from __future__ import annotations
 
+import math
 import os
-import tempfile
+import stat
 import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
 
 import numpy as np
 
-from .errors import InputError
-from .model import Model
+from .atomic import AtomicFile, check_output_dir, target_mode
+from .errors import InputError, IRError
+from .model import Model, TensorDesc, check_input
+from .types import PartialShape
+
+_KNOWN_METHODS = {
+    zipfile.ZIP_STORED: "stored",
+    zipfile.ZIP_DEFLATED: "deflate",
+    zipfile.ZIP_BZIP2: "bzip2",
+    zipfile.ZIP_LZMA: "lzma",
+}
 
 
-def load_array(path: str | os.PathLike[str]) -> np.ndarray:
+def check_input_file(path: str | os.PathLike[str], what: str = "input") -> None:
+    """``path`` is an existing regular file, checked before it is opened: a FIFO with no
+    writer would block the open forever, a device or socket is no input file."""
     try:
-        value = np.load(path, allow_pickle=False)
+        st = os.stat(path)
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
-    except (ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
-        raise InputError(f"{path}: not a readable .npy file ({exc})") from None
-    if isinstance(value, np.lib.npyio.NpzFile):
-        raise InputError(f"{path}: is an .npz archive; name it alone to feed every input from it")
-    return value
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = (
+            "a directory"
+            if stat.S_ISDIR(st.st_mode)
+            else "a FIFO"
+            if stat.S_ISFIFO(st.st_mode)
+            else "a socket"
+            if stat.S_ISSOCK(st.st_mode)
+            else "a device"
+            if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
+            else "not a regular file"
+        )
+        raise InputError(f"{path}: is {kind}, not a regular {what} file")
 
 
-def load_archive(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
+def memory_budget() -> int:
+    """The most input bytes read at once: half the memory available now (1 GiB if unknown)."""
+    from .ops.one_hot import available_memory
+
+    available = available_memory()
+    return 2**30 if available is None else available // 2
+
+
+@dataclass(frozen=True, slots=True)
+class ArrayHeader:
+    """What an .npy header declares: enough to check an array before reading its data."""
+
+    shape: tuple[int, ...]
+    dtype: np.dtype
+    fortran_order: bool
+    offset: int  # header length: where the data starts
+
+    @property
+    def nbytes(self) -> int:
+        return math.prod(self.shape) * self.dtype.itemsize
+
+    def describe(self) -> str:
+        return f"{self.dtype}{list(self.shape)}"
+
+
+def read_header(f: BinaryIO, where: str) -> ArrayHeader:
+    """The .npy header at the start of ``f`` (no pickled object arrays), or InputError."""
     try:
-        with np.load(path, allow_pickle=False) as archive:
-            if not isinstance(archive, np.lib.npyio.NpzFile):
-                raise InputError(f"{path}: is not an .npz archive")
-            return {key: archive[key] for key in archive.files}
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except (ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
-        raise InputError(f"{path}: not a readable .npz file ({exc})") from None
+        version = np.lib.format.read_magic(f)
+        if version == (1, 0):
+            shape, fortran, dtype = np.lib.format.read_array_header_1_0(f)
+        elif version in ((2, 0), (3, 0)):
+            shape, fortran, dtype = np.lib.format.read_array_header_2_0(f)
+        else:
+            raise ValueError(f"unknown .npy version {version}")
+    except (
+        ValueError,
+        OSError,
+        EOFError,
+        SyntaxError,
+        TypeError,
+        zipfile.BadZipFile,
+        NotImplementedError,
+        RuntimeError,
+    ) as exc:
+        raise InputError(f"{where}: not a readable .npy array ({_cut(str(exc))})") from None
+    if dtype.hasobject:
+        raise InputError(f"{where}: holds Python objects (pickle), which ovonehot does not load")
+    if any(d < 0 for d in shape):
+        raise InputError(f"{where}: negative dims in the header {list(shape)}")
+    return ArrayHeader(tuple(shape), dtype, bool(fortran), f.tell())
+
+
+def _read_data(f: BinaryIO, header: ArrayHeader, where: str) -> np.ndarray:
+    """Exactly the bytes the header declares (never more), as an array."""
+    nbytes = header.nbytes
+    data = bytearray(nbytes)
+    view = memoryview(data)
+    got = 0
+    while got < nbytes:
+        n = f.readinto(view[got:])  # type: ignore[attr-defined]
+        if not n:
+            raise InputError(f"{where}: truncated, {got} of the {nbytes} data bytes its header declares")
+        got += n
+    flat = np.frombuffer(data, dtype=header.dtype, count=math.prod(header.shape))
+    if header.fortran_order:
+        return flat.reshape(header.shape[::-1]).transpose()
+    return flat.reshape(header.shape)
+
+
+def _check_budget(where: str, nbytes: int, budget: int) -> None:
+    if nbytes > budget:
+        raise InputError(
+            f"{where}: its header declares {nbytes} bytes of data, more than the {budget} bytes "
+            "of memory ovonehot allows for inputs now (half of what is available)"
+        )
+
+
+def load_array(
+    path: str | os.PathLike[str],
+    budget: int | None = None,
+    check: Callable[[ArrayHeader], None] | None = None,
+) -> np.ndarray:
+    """An .npy file, its header checked (``check``, the memory budget) before its data is read."""
+    check_input_file(path, ".npy")
+    try:
+        with open(path, "rb") as f:
+            if f.read(4) == b"PK\x03\x04":
+                raise InputError(f"{path}: is an .npz archive; name it alone to feed every input from it")
+            f.seek(0)
+            header = read_header(f, str(path))
+            if check is not None:
+                check(header)
+            _check_budget(str(path), header.nbytes, memory_budget() if budget is None else budget)
+            return _read_data(f, header, str(path))
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+
+
+def load_archive(
+    path: str | os.PathLike[str],
+    budget: int | None = None,
+    check: Callable[[str, ArrayHeader], None] | None = None,
+) -> dict[str, np.ndarray]:
+    """The arrays of an .npz keyed by member name without ``.npy``.
+
+    Bombs and odd archives are refused before anything is inflated: every member must be
+    unencrypted, use a compression method Python reads, and start with an .npy header;
+    ``check(key, header)`` sees every header first (names, shapes and types against the
+    model), and the sum of the declared data sizes must fit the memory budget.  Then each
+    member is inflated up to the size its header declares, never more.
+    """
+    check_input_file(path, ".npz")
+    where = str(path)
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = archive.infolist()
+            headers: dict[str, tuple[zipfile.ZipInfo, ArrayHeader]] = {}
+            for info in members:
+                key = info.filename.removesuffix(".npy")
+                here = f"{where}: member {_cut(info.filename)!r}"
+                if info.is_dir():
+                    continue
+                if info.flag_bits & 0x1:
+                    raise InputError(f"{here} is encrypted; ovonehot reads only plain archives")
+                if info.compress_type not in _KNOWN_METHODS:
+                    raise InputError(
+                        f"{here} uses compression method {info.compress_type}; ovonehot reads "
+                        f"{', '.join(_KNOWN_METHODS.values())}"
+                    )
+                if key in headers:
+                    raise InputError(f"{here} appears twice")
+                with archive.open(info) as member:
+                    headers[key] = (info, read_header(member, here))  # type: ignore[arg-type]
+            if check is not None:
+                for key, (_, header) in headers.items():
+                    check(key, header)
+            total = sum(h.nbytes for _, h in headers.values())
+            _check_budget(where, total, memory_budget() if budget is None else budget)
+            arrays = {}
+            for key, (info, header) in headers.items():
+                here = f"{where}: member {_cut(info.filename)!r}"
+                if info.file_size < header.offset + header.nbytes:
+                    raise InputError(f"{here}: {info.file_size} bytes, less than its header declares")
+                with archive.open(info) as member:
+                    member.read(header.offset)  # the header, already checked
+                    arrays[key] = _read_data(member, header, here)  # type: ignore[arg-type]
+            return arrays
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        EOFError,
+        ValueError,
+        NotImplementedError,
+        RuntimeError,
+    ) as exc:
+        raise InputError(f"{path}: not a readable .npz file ({_cut(str(exc))})") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+
+
+def _cut(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _spec_path(spec: str) -> tuple[str, str]:
+    """(input name or "", file path) of one ``--inputs`` SPEC."""
+    name, sep, path = spec.partition("=")
+    if sep and name and not Path(spec).exists():
+        return name, path
+    return "", spec
+
+
+def check_model_paths(model: str | os.PathLike[str], bin_path: str | os.PathLike[str] | None = None) -> None:
+    """The model file (and ``--bin``) are regular files: a FIFO is refused before it is opened.
+    Like a missing model file (the reader's to report), that is an IRError (exit 3)."""
+    for path, what in ((model, "model"), (bin_path, "weights")):
+        if path is None:
+            continue
+        try:
+            check_input_file(path, what)
+        except InputError as exc:
+            if str(path).lower().endswith(".onnx"):  # as ovonehot.load says of a missing .onnx
+                raise
+            raise IRError(str(exc)) from None
+
+
+def check_input_specs(specs: Sequence[str]) -> None:
+    """Every file the ``--inputs`` SPECs name exists and is a regular file (before any work)."""
+    for spec in specs:
+        check_input_file(_spec_path(spec)[1], ".npz" if spec.endswith(".npz") else ".npy")
 
 
 def parse_input_specs(model: Model, specs: Sequence[str]) -> dict[str, np.ndarray]:
-    """``x.npy`` (single-input model), ``name=x.npy``, or ``all.npz`` -> {input name: array}."""
-    inputs: dict[str, np.ndarray] = {}
+    """``x.npy`` (single-input model), ``name=x.npy``, or ``all.npz`` -> {input name: array}.
 
-    def put(name: str, value: np.ndarray, origin: str) -> None:
-        k = model.input_index(name)
-        canonical = model.inputs[k].name
-        if canonical in inputs:
-            raise InputError(f"{origin}: input {canonical!r} is given twice")
-        inputs[canonical] = value
+    Each array's name, shape and element type are checked against the model's Parameters
+    from its header, before its data is read (or, in an .npz, inflated)."""
+    inputs: dict[str, np.ndarray] = {}
+    budget = memory_budget()
+
+    def canonical(name: str, origin: str) -> str:
+        key = model.inputs[model.input_index(name)].name
+        if key in inputs:
+            raise InputError(f"{origin}: input {key!r} is given twice")
+        return key
+
+    def checker(name: str, origin: str) -> Callable[[ArrayHeader], None]:
+        def check(header: ArrayHeader) -> None:
+            desc = model.inputs[model.input_index(name)]
+            check_header(desc, header, origin)
+
+        return check
+
+    def put(key: str, value: np.ndarray) -> None:
+        nonlocal budget
+        inputs[key] = value
+        budget -= value.nbytes
 
     for spec in specs:
-        name, sep, path = spec.partition("=")
-        if sep and name and not Path(spec).exists():
-            put(name, load_array(path), spec)
+        name, path = _spec_path(spec)
+        if name:
+            key = canonical(name, spec)
+            put(key, load_array(path, budget, checker(key, spec)))
         elif spec.endswith(".npz"):
-            for key, value in load_archive(spec).items():
-                put(key, value, spec)
+            seen: set[str] = set()
+
+            def check_member(
+                member: str, header: ArrayHeader, spec: str = spec, seen: set[str] = seen
+            ) -> None:
+                key = canonical(member, spec)
+                if key in seen:
+                    raise InputError(f"{spec}: input {key!r} is given twice")
+                seen.add(key)
+                check_header(model.inputs[model.input_index(key)], header, f"{spec}: {member!r}")
+
+            for member, value in load_archive(spec, budget, check_member).items():
+                put(model.inputs[model.input_index(member)].name, value)
         else:
             if len(model.inputs) != 1:
                 names = ", ".join(d.name for d in model.inputs)
@@ -64,8 +301,20 @@ def parse_input_specs(model: Model, specs: Sequence[str]) -> dict[str, np.ndarra
                     f"{spec}: the model has {len(model.inputs)} inputs ({names}); "
                     "name each one as NAME=FILE.npy or give one .npz"
                 )
-            put(model.inputs[0].name, load_array(spec), spec)
+            key = canonical(model.inputs[0].name, spec)
+            put(key, load_array(spec, budget, checker(key, spec)))
     return inputs
+
+
+def check_header(desc: TensorDesc, header: ArrayHeader, origin: str) -> None:
+    """What ``check_input`` refuses from the header alone: the shape, the kind of values."""
+    if not desc.shape.accepts(header.shape):
+        raise InputError(
+            f"{origin}: input {desc.name!r} ({desc.element_type}{desc.shape}): "
+            f"got an array of shape {list(header.shape)}"
+        )
+    # The dtype rules of check_input, on an empty array of any shape.
+    check_input(replace(desc, shape=PartialShape.dynamic()), np.empty((0,), dtype=header.dtype))
 
 
 def storable(array: np.ndarray) -> np.ndarray:
@@ -76,7 +325,9 @@ def storable(array: np.ndarray) -> np.ndarray:
         # ml_dtypes types (bf16, f8, i4, ...): NumPy saves most as raw bytes (|V2, |V1) but
         # float8_e5m2 as '<f1', which np.load refuses. Store them all as raw bytes of their width.
         # (reshape: np.ascontiguousarray turns a 0-d array into shape (1,))
-        return np.ascontiguousarray(array).reshape(array.shape).view(np.dtype((np.void, array.dtype.itemsize)))
+        return (
+            np.ascontiguousarray(array).reshape(array.shape).view(np.dtype((np.void, array.dtype.itemsize)))
+        )
     return array
 
 
@@ -90,40 +341,19 @@ def _write_npz(f: BinaryIO, arrays: Mapping[str, np.ndarray]) -> None:
 
 
 def save_archive(path: str | os.PathLike[str], arrays: Mapping[str, np.ndarray]) -> None:
-    """Write an .npz atomically: a temporary file beside the target, then a rename.
+    """Write an .npz atomically (:class:`ovonehot.atomic.AtomicFile`): complete or not at all.
 
     A target that cannot be written (a directory, no permission, a full disk) is an
     InputError, and leaves neither the target nor a temporary file behind.
     """
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    if not directory.is_dir():
-        raise InputError(f"{path}: the directory {directory} does not exist")
-    if target.is_dir():
-        raise InputError(f"{path}: is a directory, not a file name")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    except OSError as exc:
-        raise InputError(f"{path}: cannot write there ({exc.strerror or exc})") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            _write_npz(f, arrays)
-        os.chmod(tmp, new_file_mode())  # mkstemp makes 0600 files
-        os.replace(tmp, target)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        if isinstance(exc, OSError):
-            raise InputError(f"{path}: cannot write it ({exc.strerror or exc})") from None
-        raise
+    with AtomicFile(path) as f:
+        _write_npz(f, arrays)
 
 
 def ensure_directory(path: str | os.PathLike[str]) -> Path:
     """``path`` as a directory, created with its parents when missing; InputError when it
     cannot be (a file is in the way, no permission)."""
-    folder = Path(path)
+    folder = check_output_dir(path)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
@@ -134,17 +364,11 @@ def ensure_directory(path: str | os.PathLike[str]) -> Path:
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> None:
-    """Write a small text file (a JSON report); InputError when it cannot be written."""
-    if Path(path).is_dir():
-        raise InputError(f"{path}: is a directory, not a file name")
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot write it ({exc.strerror or exc})") from None
+    """Write a text file (a JSON report) atomically; InputError when it cannot be written."""
+    with AtomicFile(path) as f:
+        f.write(text.encode("utf-8"))
 
 
-def new_file_mode() -> int:
-    """0o666 less the process umask: the mode ``open(..., "w")`` would give a new file."""
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return 0o666 & ~umask
+def new_file_mode(path: str | os.PathLike[str] | None = None) -> int:
+    """The mode a written file gets: an existing target's, else 0o666 less the umask."""
+    return target_mode(Path(path) if path is not None else Path("/nonexistent/ovonehot"))

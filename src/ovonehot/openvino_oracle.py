@@ -37,7 +37,7 @@ from .graph import Graph
 from .ir import payload
 from .types import ElementType, PartialShape
 
-# The CPU plugin compiled so that it is deterministic and computes in f32 (FACTS.md).
+# The CPU plugin compiled so that it is deterministic and computes in f32 (docs/openvino-behaviour.md).
 CPU_CONFIG: dict[str, Any] = {
     "INFERENCE_NUM_THREADS": 1,
     "NUM_STREAMS": 1,

@@ -18,6 +18,7 @@ child does (through :mod:`ovonehot.openvino_oracle`).
 from __future__ import annotations
 
 import atexit
+import errno
 import os
 import traceback
 from collections.abc import Mapping
@@ -84,6 +85,12 @@ class IsolatedOracle:
             raise cls(reply[2])
         raise RuntimeError(f"ovonehot bug in the oracle process:\n{reply[1]}")
 
+    def kill(self) -> None:
+        """End the child now, abandoning its current request (after Ctrl-C)."""
+        if self._child is not None:
+            self._child.kill()
+            self._child = None
+
     def close(self) -> None:
         """Stop the child, if one is running."""
         if self._child is not None:
@@ -109,6 +116,12 @@ def shared() -> IsolatedOracle:
     return _SHARED
 
 
+def abandon() -> None:
+    """Kill the shared child, if any, without waiting for its answer."""
+    if _SHARED is not None:
+        _SHARED.kill()
+
+
 def serve(conn: Connection) -> None:
     """The child: run each requested oracle, send back the outputs or the error."""
     from . import openvino_oracle
@@ -126,6 +139,18 @@ def serve(conn: Connection) -> None:
             reply: tuple[Any, ...] = ("ok", dict(out), out.intermediates)
         except errors.Error as exc:
             reply = ("error", type(exc).__name__, str(exc))
+        except MemoryError:  # std::bad_alloc in OpenVINO (pybind11 makes it MemoryError) or NumPy
+            reply = ("error", "OpenVINOResourceError", f"{xml}: the {oracle} oracle ran out of memory")
+        except OSError as exc:  # ENOMEM from mmap of a huge .bin, an unreadable file
+            kind = "OpenVINOResourceError" if exc.errno == errno.ENOMEM else "OpenVINOError"
+            reply = ("error", kind, f"{xml}: the {oracle} oracle failed: {exc.strerror or exc}")
         except Exception:  # noqa: BLE001 - a bug in ovonehot: sent back to be raised loudly
             reply = ("bug", traceback.format_exc())
-        conn.send(reply)
+        try:
+            try:
+                conn.send(reply)
+            except MemoryError:  # the outputs cannot be pickled back: an error instead
+                conn.send(("error", "OpenVINOResourceError",
+                           f"{xml}: the {oracle} oracle's outputs do not fit in memory"))
+        except OSError:  # the parent is gone (interrupted): nothing to answer
+            return

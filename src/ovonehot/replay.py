@@ -10,16 +10,16 @@ verdicts and the exact command.  ``ovonehot diff DIR`` replays it.
 from __future__ import annotations
 
 import json
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .atomic import copy_file, write_bytes
 from .diff import DiffReport, Tolerances
 from .errors import InputError
-from .npyio import ensure_directory, load_archive, save_archive
+from .npyio import ensure_directory, load_archive, save_archive, write_text
 
 FORMAT = "ovonehot-replay/1"
 MANIFEST = "manifest.json"
@@ -67,11 +67,11 @@ def save(
     xml = Path(xml)
     weights = Path(bin_path) if bin_path is not None else xml.with_suffix(".bin")
     if xml.resolve() != (out / "model.xml").resolve():
-        shutil.copyfile(xml, out / "model.xml")
+        copy_file(xml, out / "model.xml")
         if weights.is_file():
-            shutil.copyfile(weights, out / "model.bin")
+            copy_file(weights, out / "model.bin")
         else:
-            (out / "model.bin").write_bytes(b"")
+            write_bytes(out / "model.bin", b"")
     save_archive(out / "inputs.npz", report.inputs)
     if report.ours is not None:
         save_archive(out / "ours.npz", report.ours)
@@ -95,7 +95,7 @@ def save(
     }
     if extra:
         manifest.update(extra)
-    (out / MANIFEST).write_text(json.dumps(manifest, indent=2, default=str) + "\n")
+    write_text(out / MANIFEST, json.dumps(manifest, indent=2, default=str) + "\n")
     return out
 
 

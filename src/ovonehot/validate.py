@@ -65,6 +65,7 @@ from .ops import lookup
 from .ops.basic import ParameterAttrs
 from .ops.bounds import depth_interval
 from .ops.one_hot import OneHotAttrs
+from .ops.openvino_opsets import OPENVINO_VERSION, OPSETS
 from .ops.shape_util import normalize_axis
 from .ops.spec import OpSpec, TensorInfo
 from .types import ElementType, PartialShape
@@ -398,15 +399,19 @@ def _infer_layer(
     sticky: Mapping[int, int],
 ) -> tuple[tuple[TensorInfo, ...] | None, list[Problem]]:
     """The layer's outputs (None when it cannot be inferred) and its findings."""
+    refusal = _unknown_to_openvino(node)
+    if refusal is not None:
+        return None, [_problem("unknown-op", Severity.ERROR, node, None, refusal)]
     spec = lookup(node.type, node.version)
     if spec is None:
         return None, [
             _problem(
-                "unsupported-op",
+                "not-checked",
                 Severity.WARNING,
                 node,
                 None,
-                f"ovonehot does not implement {node.type} in {node.version}; it is not checked",
+                f"ovonehot does not implement {node.type} in {node.version}: "
+                "its output shapes and types are not checked",
             )
         ]
     if not spec.accepts_input_count(len(ins)):
@@ -454,6 +459,29 @@ def _infer_layer(
         ]
     except IRError as exc:
         return None, found + [_problem("output-count", Severity.ERROR, node, None, _bare(node, exc))]
+
+
+_OPSETS_LOWER = {key: frozenset(t.lower() for t in types) for key, types in OPSETS.items()}
+
+
+def _unknown_to_openvino(node: Node) -> str | None:
+    """Why OpenVINO's IR reader refuses the layer's ``type``/``version``, or None when an
+    opset holds it.  As in OpenVINO, the version is matched exactly and the type without
+    regard to case, ``Const`` being ``Constant``."""
+    held = _OPSETS_LOWER.get(node.version)
+    if held is None:
+        return (
+            f"version {_cut(node.version)!r} is no opset OpenVINO {OPENVINO_VERSION} knows "
+            f"(opset1..opset{len(OPSETS)}): read_model refuses the layer"
+        )
+    name = node.type.lower()
+    if (name if name != "const" else "constant") not in held:
+        return f"OpenVINO's {node.version} has no op type {_cut(node.type)!r}: read_model refuses the layer"
+    return None
+
+
+def _cut(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _has_error(problems: Sequence[Problem]) -> bool:

@@ -1,6 +1,6 @@
 """The subcommands, one module each; listed here explicitly, in help order (one per line)."""
 
-from . import convert, diff, fuzz, inspect, run, validate
+from . import convert, diff, fuzz, inspect, reduce, repro, run, validate
 
 COMMANDS = (
     run,
@@ -9,4 +9,6 @@ COMMANDS = (
     fuzz,
     validate,
     inspect,
+    reduce,
+    repro,
 )

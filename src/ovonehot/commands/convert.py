@@ -14,9 +14,10 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
+from ..atomic import check_output_file, remove_stale_temps
 from ..errors import IRError, UsageError
 from ..ir.reader import read_ir_bytes
-from ..npyio import new_file_mode
+from ..npyio import check_input_file, new_file_mode
 from ..onnx_input import convert_onnx, is_onnx_path
 
 
@@ -32,9 +33,11 @@ def convert_command(args: argparse.Namespace) -> int:
     source = Path(args.model)
     if not is_onnx_path(source):
         raise UsageError(f"{source}: convert takes an .onnx model")
-    target = Path(args.output) if args.output else source.with_suffix(".xml")
+    check_input_file(source, "ONNX model")
+    target = Path(args.output) if args.output is not None else source.with_suffix(".xml")
     if target.suffix.lower() != ".xml":
         raise UsageError(f"{target}: the output must be an .xml path (the .bin is written beside it)")
+    check_output_file(target, "--output")
     xml, weights = convert_onnx(source)
     write_ir_pair(target, xml, weights)
     print(f"wrote {target} and {target.with_suffix('.bin')}: {_op_summary(xml, weights)}")
@@ -53,11 +56,12 @@ def write_ir_pair(xml_path: Path, xml: bytes, weights: bytes) -> None:
     if not directory.is_dir():
         raise UsageError(f"{xml_path}: the directory {directory} does not exist")
     bin_path = xml_path.with_suffix(".bin")
+    remove_stale_temps(directory)  # what a killed conversion left
     temps: list[str] = []
     try:
         tmp_bin, tmp_xml, backup = (_temp_name(directory, bin_path.name, temps) for _ in range(3))
-        mode = new_file_mode()
-        for data, tmp in ((weights, tmp_bin), (xml, tmp_xml)):
+        for data, tmp, target in ((weights, tmp_bin, bin_path), (xml, tmp_xml, xml_path)):
+            mode = new_file_mode(target)
             with open(tmp, "wb") as f:
                 f.write(data)
                 f.flush()
@@ -81,7 +85,8 @@ def write_ir_pair(xml_path: Path, xml: bytes, weights: bytes) -> None:
 
 
 def _temp_name(directory: Path, name: str, temps: list[str]) -> str:
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
+    # The name ovonehot.atomic recognises: a kill leaves it, the next write removes it.
+    fd, tmp = tempfile.mkstemp(prefix=f".{name[:120]}.ovonehot-{os.getpid()}-", suffix=".tmp", dir=directory)
     os.close(fd)
     temps.append(tmp)
     return tmp

@@ -11,11 +11,12 @@ import argparse
 import json
 
 from .. import replay as _replay
+from ..atomic import check_output_dir, check_output_file
 from ..diff import ORACLES, Tolerances, diff_model
 from ..errors import InputError
 from ..gen_inputs import generate_inputs, parse_shape
 from ..model import load
-from ..npyio import parse_input_specs, write_text
+from ..npyio import check_input_specs, check_model_paths, parse_input_specs, write_text
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -78,7 +79,15 @@ def command_line(args: argparse.Namespace) -> list[str]:
 def diff_command(args: argparse.Namespace) -> int:
     tolerances = Tolerances.parse(args.atol, args.rtol)
     shapes = dict(parse_shape(s) for s in args.shape)
+    # Bad paths are refused before the model is read or OpenVINO started.
+    if args.json is not None:
+        check_output_file(args.json, "--json")
+    if args.save is not None:
+        check_output_dir(args.save, "--save")
     replay = _replay.load(args.model) if _replay.is_replay(args.model) else None
+    if replay is None:
+        check_model_paths(args.model, args.bin_path)
+        check_input_specs(args.inputs)
     if replay is not None:
         if args.inputs:
             raise InputError("a replay folder brings its own inputs; drop --inputs")
@@ -110,10 +119,10 @@ def diff_command(args: argparse.Namespace) -> int:
     if replay is not None:
         for line in _replay.reproduced(replay, report):
             print(line)
-    if args.save:
+    if args.save is not None:
         folder = _replay.save(args.save, report, xml, bin_path, oracles, tolerances, command_line(args),
                               {k: list(v) for k, v in shapes.items()})
         print(f"saved a replay folder: {folder} (replay: ovonehot diff {folder})")
-    if args.json:
+    if args.json is not None:
         write_text(args.json, json.dumps(report.as_json(), indent=2, default=str) + "\n")
     return report.exit_code

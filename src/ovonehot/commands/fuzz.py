@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 
+from ..atomic import check_output_dir
 from ..diff import ORACLES
-from ..errors import UsageError
+from ..errors import OpenVINOError, UsageError
 from ..fuzz import campaign
 
 
@@ -30,11 +32,23 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=fuzz_command)
 
 
+def _openvino_installed() -> bool:
+    """Whether openvino can be imported, without importing it (it loads for half a second)."""
+    try:
+        return importlib.util.find_spec("openvino") is not None
+    except (ImportError, ValueError):  # a blocked import (sys.modules entry None)
+        return False
+
+
 def fuzz_command(args: argparse.Namespace) -> int:
     if args.cases < 0 or args.first < 0:
         raise UsageError("--cases and --first must be >= 0")
     if args.time_budget is not None and args.time_budget <= 0:
         raise UsageError("--time-budget must be > 0 seconds")
+    if not _openvino_installed():  # before any case runs
+        raise OpenVINOError("OpenVINO is not installed; fuzz diffs against it: pip install 'openvino>=2026.4,<2026.5'")
+    if args.out is not None:
+        check_output_dir(args.out, "--out")
     oracles = ORACLES if args.oracle == "both" else (args.oracle,)
     summary = campaign(args.cases, args.seed, oracles, args.out, args.time_budget, args.jobs,
                        progress=sys.stderr.isatty(), first=args.first)

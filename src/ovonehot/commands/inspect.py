@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..graph import Graph, Node
+from ..npyio import check_model_paths
 from ..validate import Analysis, analyze, declared_shape, declared_type, read_for_validation
 
 # Attribute values longer than this are shortened in the table.
@@ -34,6 +35,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def inspect_command(args: argparse.Namespace) -> int:
+    check_model_paths(args.model, args.bin_path)
     read = read_for_validation(args.model, args.bin_path)
     analysis = analyze(read.graph, None, read.original_types, decompression=read.decompression)
     listing = describe(analysis)

@@ -15,11 +15,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..atomic import check_output_dir, check_output_file
 from ..dump import IntermediateWriter
 from ..errors import Error
 from ..infer import NodePlan
 from ..model import Model, load
-from ..npyio import parse_input_specs, save_archive
+from ..npyio import check_input_specs, check_model_paths, parse_input_specs, save_archive
 from ..types import ElementType, PartialShape
 
 # Print values when an output has at most this many elements.
@@ -51,6 +52,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run_command(args: argparse.Namespace) -> int:
+    # Bad paths are refused before the model is read or anything runs.
+    check_model_paths(args.model, args.bin_path)
+    check_input_specs(args.inputs)
+    if args.output is not None:
+        check_output_file(args.output, "--output")
+    if args.dump_intermediates is not None:
+        check_output_dir(args.dump_intermediates, "--dump-intermediates")
     model = load(args.model, args.bin_path)
     inputs = parse_input_specs(model, args.inputs)
     results = _run(model, inputs, args.dump_intermediates, args.verbose)
@@ -59,7 +67,7 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"{name}: shape {list(value.shape)} element_type {desc.element_type}")
         if value.size <= SMALL:
             print("  " + np.array2string(value, separator=", ", threshold=SMALL).replace("\n", "\n  "))
-    if args.output:
+    if args.output is not None:
         save_archive(args.output, results)
         print(f"wrote {len(results)} output(s) to {args.output}")
     return 0

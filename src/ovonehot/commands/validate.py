@@ -10,6 +10,7 @@ import argparse
 import json
 
 from ..errors import UsageError
+from ..npyio import check_model_paths
 from ..types import PartialShape
 from ..validate import Report, validate
 
@@ -48,6 +49,7 @@ def parse_shape_overrides(items: list[str]) -> dict[str, PartialShape]:
 
 
 def validate_command(args: argparse.Namespace) -> int:
+    check_model_paths(args.model, args.bin_path)
     report = validate(args.model, args.bin_path, parse_shape_overrides(args.shape))
     if args.json:
         print(json.dumps(report.to_json(), indent=2))

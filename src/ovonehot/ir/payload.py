@@ -1,6 +1,6 @@
 """Constant payloads: bytes in the .bin <-> NumPy arrays, packed as OpenVINO packs them.
 
-Packing (checked against ``ov.save_model`` output, see FACTS.md):
+Packing (checked against ``ov.save_model`` output, see docs/openvino-behaviour.md):
   * u1: 8 per byte, element 0 in the top bit.
   * u2: 4 per byte, element 0 in the two low bits.
   * u4, i4, nf4, f4e2m1: 2 per byte, element 0 in the low nibble.

@@ -1,0 +1,228 @@
+"""Files written whole or not at all, leaving nothing behind when the process dies.
+
+Every file ovonehot writes for the user (``--output``, ``--json``, ``--save``,
+``--dump-intermediates``, ``convert -o``, fuzz's ``summary.json``) goes through
+:class:`AtomicFile`:
+
+* the data goes to an anonymous file in the target's directory (Linux ``O_TMPFILE``):
+  a process killed mid-write (SIGKILL, the OOM killer) leaves nothing in the
+  directory, the kernel frees the blocks;
+* once complete, it is linked under ``.NAME.ovonehot-PID-XXXX.tmp`` and renamed over
+  the target (``rename`` is atomic: a reader sees the old file or the new one);
+  only a kill in the microseconds between link and rename can leave that name;
+* where ``O_TMPFILE`` is not available (another OS or file system), the data is
+  written under that name from the start;
+* either way every write first removes the ``.*.ovonehot-PID-*.tmp`` files beside
+  the target whose process is no longer running: what a killed run left;
+* the file gets the target's mode when it overwrites one (a 0600 file stays 0600),
+  else the mode ``open()`` would give a new file (0666 less the umask);
+* a write that fails (a full disk, an exception, Ctrl-C) leaves the target as it was
+  and no temporary file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import stat
+from pathlib import Path
+from types import TracebackType
+from typing import BinaryIO
+
+from .errors import InputError, UsageError
+
+_TEMP = re.compile(r"\..*\.ovonehot-(\d+)-[0-9A-Za-z_]+\.tmp")
+
+
+def check_output_file(path: str | os.PathLike[str], option: str = "the output") -> Path:
+    """``path`` as a file ovonehot may write, checked before any work starts: an empty
+    name is a usage error; a missing directory, a directory in the way or a directory
+    that cannot be written is an InputError."""
+    if str(path) == "":
+        raise UsageError(f"{option}: an empty file name")
+    target = Path(path)
+    directory = target.parent
+    if not directory.is_dir():
+        raise InputError(f"{path}: the directory {directory} does not exist")
+    if target.is_dir():
+        raise InputError(f"{path}: is a directory, not a file name")
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise InputError(f"{path}: cannot write in the directory {directory}")
+    return target
+
+
+def check_output_dir(path: str | os.PathLike[str], option: str = "the output directory") -> Path:
+    """``path`` as a directory ovonehot may create or write in: an empty name is a usage
+    error, a file in the way or a missing parent an InputError."""
+    if str(path) == "":
+        raise UsageError(f"{option}: an empty directory name")
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"{path}: exists and is not a directory")
+    if not folder.exists():
+        parent = next((p for p in folder.absolute().parents if p.exists()), None)
+        if parent is None or not parent.is_dir():
+            raise InputError(f"{path}: its parent directory does not exist")
+    return folder
+
+
+def remove_stale_temps(directory: str | os.PathLike[str]) -> None:
+    """Delete the temporary files of ovonehot writes in ``directory`` whose process is gone."""
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    for entry in entries:
+        m = _TEMP.fullmatch(entry.name)
+        if m is None or _alive(int(m.group(1))):
+            continue
+        try:
+            os.unlink(entry.path)
+        except OSError:
+            pass
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # another user's process (or a name we did not make): leave it
+    return True
+
+
+def target_mode(target: Path) -> int:
+    """The mode the written file gets: the existing regular file's, else a new file's."""
+    try:
+        st = os.lstat(target)
+    except OSError:
+        st = None
+    if st is not None and stat.S_ISREG(st.st_mode):
+        return stat.S_IMODE(st.st_mode)
+    return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process umask, read without changing it where Linux says it (os.umask sets it, which
+    another thread creating a file at that moment would see)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return umask
+
+
+class AtomicFile:
+    """A binary file that appears under ``path`` only at :meth:`commit` (see the module doc).
+
+    Use as a context manager (commit on success, discard on any exception) or call
+    :meth:`commit` / :meth:`discard` yourself.  ``file`` is the open, seekable file.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.target = check_output_file(path)
+        self.directory = self.target.parent
+        remove_stale_temps(self.directory)
+        self._mode = target_mode(self.target)
+        self._named: str | None = None
+        fd = self._open_anonymous()
+        if fd is None:
+            self._named = self._temp_name()
+            try:
+                fd = os.open(self._named, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+            except OSError as exc:
+                raise InputError(f"{path}: cannot write there ({exc.strerror or exc})") from None
+        self.file: BinaryIO = os.fdopen(fd, "w+b")
+        self._done = False
+
+    def _temp_name(self) -> str:
+        name = self.target.name[:120]
+        return str(self.directory / f".{name}.ovonehot-{os.getpid()}-{secrets.token_hex(4)}.tmp")
+
+    def _open_anonymous(self) -> int | None:
+        flag = getattr(os, "O_TMPFILE", None)
+        if flag is None or not os.path.isdir("/proc/self/fd"):
+            return None
+        try:
+            return os.open(self.directory, flag | os.O_RDWR | os.O_CLOEXEC, 0o600)
+        except OSError:  # the file system has no O_TMPFILE: a named temporary file instead
+            return None
+
+    def commit(self) -> None:
+        """Flush, give the file its mode and rename it over the target."""
+        if self._done:
+            return
+        try:
+            self.file.flush()
+            os.fchmod(self.file.fileno(), self._mode)
+            if self._named is None:
+                self._named = self._temp_name()
+                _link_anonymous(self.file.fileno(), self._named)
+            self.file.close()
+            os.replace(self._named, self.target)
+            self._named = None
+            self._done = True
+        except BaseException as exc:
+            self.discard()
+            if isinstance(exc, OSError):
+                raise InputError(f"{self.target}: cannot write it ({exc.strerror or exc})") from None
+            raise
+
+    def discard(self) -> None:
+        """Forget what was written: the target stays as it was, no temporary file remains
+        (nothing to do after a commit)."""
+        self._done = True
+        try:
+            self.file.close()
+        except OSError:
+            pass
+        if self._named is not None:
+            try:
+                os.unlink(self._named)
+            except FileNotFoundError:
+                pass
+
+    def __enter__(self) -> BinaryIO:
+        return self.file
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if kind is None:
+            self.commit()
+        else:
+            self.discard()
+            if isinstance(exc, OSError):
+                raise InputError(f"{self.target}: cannot write it ({exc.strerror or exc})") from None
+
+
+def _link_anonymous(fd: int, name: str) -> None:
+    """Give the ``O_TMPFILE`` file ``fd`` the name ``name``.  ``linkat`` must follow the
+    ``/proc/self/fd`` link (AT_SYMLINK_FOLLOW); ``os.link`` calls plain ``link()``, which
+    does not, unless a directory fd is passed."""
+    directory = os.open(os.path.dirname(name) or ".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.link(f"/proc/self/fd/{fd}", os.path.basename(name), dst_dir_fd=directory, follow_symlinks=True)
+    finally:
+        os.close(directory)
+
+
+def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    with AtomicFile(path) as f:
+        f.write(data)
+
+
+def copy_file(source: str | os.PathLike[str], path: str | os.PathLike[str]) -> None:
+    """Copy ``source`` to ``path`` atomically, in bounded chunks."""
+    with open(source, "rb") as src, AtomicFile(path) as f:
+        while chunk := src.read(1 << 20):
+            f.write(chunk)

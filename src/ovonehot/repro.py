@@ -1,0 +1,239 @@
+"""A standalone bug-report script from a replay folder (``ovonehot repro DIR``).
+
+The script needs only ``numpy`` and ``openvino``: the model (XML and weights), the
+inputs and the expected outputs (ovonehot's, an independent NumPy evaluation) are
+embedded in it as base64, so it can be attached to an upstream issue as is.  It runs
+the model on the oracle the replay was made with (the CPU plugin with the same
+configuration, or OpenVINO's core reference through ``Model.evaluate``), compares
+each output with the expected values, and, for the CPU plugin, also with OpenVINO's
+own reference when that can evaluate the model, which is what a maintainer asks
+first.  It exits 1 when the difference reproduces and 0 when it does not.
+
+This module writes text; it never imports openvino.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import textwrap
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from .errors import InputError
+from .npyio import storable
+from .replay import Replay
+
+# Above this many bytes of embedded data the script is no longer something to paste
+# into an issue; ``reduce`` first.
+EMBED_LIMIT = 8 << 20
+CPU_CONFIG = {
+    "INFERENCE_NUM_THREADS": 1,
+    "NUM_STREAMS": 1,
+    "INFERENCE_PRECISION_HINT": "f32",
+    "EXECUTION_MODE_HINT": "ACCURACY",
+}
+
+
+def _b64(data: bytes) -> str:
+    text = base64.b64encode(data).decode("ascii")
+    return "\n".join(textwrap.wrap(text, 100)) if text else ""
+
+
+def _npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name in sorted(arrays):
+            item = io.BytesIO()
+            np.save(item, storable(arrays[name]), allow_pickle=False)
+            zf.writestr(f"{name}.npy", item.getvalue())
+    return buf.getvalue()
+
+
+def script_text(replay: Replay) -> str:
+    """The script for ``replay`` (see the module docstring)."""
+    manifest = replay.manifest
+    oracles = list(manifest.get("oracles") or ["reference"])
+    oracle = "cpu" if "cpu" in oracles else oracles[0]
+    if "ours" not in replay.saved and not (replay.folder / "ours.npz").is_file():
+        raise InputError(f"{replay.folder}: the replay has no ours.npz (ovonehot's outputs): nothing to compare")
+    from .npyio import load_archive
+
+    expected = load_archive(replay.folder / "ours.npz")
+    xml = replay.xml.read_bytes()
+    weights = replay.bin.read_bytes() if replay.bin.is_file() else b""
+    inputs = _npz_bytes(replay.inputs)
+    wanted = _npz_bytes(expected)
+    size = len(xml) + len(weights) + len(inputs) + len(wanted)
+    if size > EMBED_LIMIT:
+        raise InputError(
+            f"{replay.folder}: {size} bytes of model and data are too many to embed in a script "
+            f"(limit {EMBED_LIMIT}); shrink it first with ovonehot reduce"
+        )
+    from .diff import output_tolerances
+    from .model import load
+
+    tolerances = {
+        name: (t.is_exact, t.atol, t.rtol)
+        for name, t in output_tolerances(load(replay.xml, replay.bin), replay.tolerances).items()
+    }
+    verdicts = [v for v in manifest.get("verdicts", []) if v.get("verdict") != "PASS"]
+    summary = "; ".join(f"{v['output']}: {v['verdict']} ({v['oracle']})" for v in verdicts) or "no difference"
+    versions = manifest.get("versions") or {}
+    reduced = manifest.get("reduced_from")
+    origin = (
+        f"reduced by ovonehot from {reduced['model']} ({reduced['ops_before']} ops to {reduced['ops_after']})"
+        if reduced
+        else f"from {manifest.get('source', replay.folder)}"
+    )
+    return _TEMPLATE.format(
+        summary=summary,
+        origin=origin,
+        ovonehot=versions.get("ovonehot", "?"),
+        openvino=versions.get("openvino", "?"),
+        oracle=oracle,
+        config=json.dumps(CPU_CONFIG),
+        tolerances=json.dumps(tolerances).replace("true", "True").replace("false", "False"),
+        xml=_b64(xml),
+        weights=_b64(weights),
+        inputs=_b64(inputs),
+        expected=_b64(wanted),
+    )
+
+
+def write_script(replay: Replay, path: Path) -> Path:
+    from .npyio import write_text
+
+    write_text(path, script_text(replay))
+    return path
+
+
+_TEMPLATE = '''#!/usr/bin/env python3
+"""OpenVINO reproducer: {summary}.
+
+Model {origin}; made by ovonehot {ovonehot} with OpenVINO {openvino}.
+Needs only numpy and openvino. Runs the embedded model on OpenVINO ({oracle}) with the
+embedded inputs and compares every output with the expected values (computed by
+ovonehot, an independent NumPy implementation of OpenVINO's op specifications), and,
+for the CPU plugin, with OpenVINO's own core reference (Model.evaluate) where it can
+evaluate the model. Exit 1 when the difference reproduces.
+"""
+
+import base64
+import io
+import sys
+
+import numpy as np
+import openvino as ov
+
+ORACLE = "{oracle}"
+CPU_CONFIG = {config}
+# Per output: (exact, atol, rtol): floats bit for bit when exact, else |a - b| <= atol + rtol * |b|.
+TOLERANCES = {tolerances}
+
+MODEL_XML = base64.b64decode("""
+{xml}
+""")
+MODEL_BIN = base64.b64decode("""
+{weights}
+""")
+INPUTS_NPZ = base64.b64decode("""
+{inputs}
+""")
+EXPECTED_NPZ = base64.b64decode("""
+{expected}
+""")
+
+
+def load_npz(data):
+    with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+        return {{name: archive[name] for name in archive.files}}
+
+
+def to_tensor(array, element_type):
+    if array.dtype.kind == "V":  # bf16/f8 kept as raw bits
+        tensor = ov.Tensor(element_type, list(array.shape))
+        np.asarray(tensor.data).view(np.uint8)[...] = np.require(array, requirements="C").view(np.uint8)
+        return tensor
+    return ov.Tensor(np.require(array, requirements="C"))
+
+
+def bits(array):
+    """Floats (and raw bf16/f8 bytes) as unsigned integers of their width: compared bit for bit."""
+    array = np.asarray(array)
+    if array.dtype.kind in "biuOU":
+        return array
+    return array.view(np.dtype(f"u{{array.dtype.itemsize}}"))
+
+
+def compare(name, got, want, against):
+    exact, atol, rtol = TOLERANCES.get(name, (True, 0.0, 0.0))
+    got, want = np.asarray(got), np.asarray(want)
+    if want.dtype.kind == "V" and got.dtype.itemsize == want.dtype.itemsize:
+        got = got.view(want.dtype)
+    if got.shape != want.shape:
+        print(f"{{name}}: shape {{list(got.shape)}} vs {{against}} {{list(want.shape)}}")
+        return True
+    if want.dtype.kind in "biuV" or exact:
+        differs = bits(got).reshape(-1) != bits(want).reshape(-1)
+    else:
+        g, w = got.astype(np.float64).reshape(-1), want.astype(np.float64).reshape(-1)
+        differs = ~((np.abs(g - w) <= atol + rtol * np.abs(w)) | (np.isnan(g) & np.isnan(w)))
+    count = int(np.count_nonzero(differs))
+    if not count:
+        print(f"{{name}}: equal to {{against}}")
+        return False
+    first = np.flatnonzero(differs)[:5]
+    positions = [np.unravel_index(int(k), got.shape) if got.shape else () for k in first]
+    print(f"{{name}}: {{count}} of {{got.size}} elements differ from {{against}}")
+    for pos, k in zip(positions, first):
+        print(f"  at {{list(map(int, pos))}}: openvino {{got.reshape(-1)[k]!r}}, {{against}} {{want.reshape(-1)[k]!r}}")
+    if got.dtype.kind == "f" and want.dtype.kind == "f":
+        err = np.abs(got.astype(np.float64) - want.astype(np.float64))
+        print(f"  max abs error {{np.nanmax(err):.6g}}")
+    return True
+
+
+def main():
+    core = ov.Core()
+    model = core.read_model(model=MODEL_XML, weights=ov.Tensor(np.frombuffer(MODEL_BIN, np.uint8).copy()))
+    inputs = load_npz(INPUTS_NPZ)
+    expected = load_npz(EXPECTED_NPZ)
+    tensors = []
+    for port in model.inputs:
+        key = next((n for n in sorted(port.get_names()) if n in inputs), port.get_any_name())
+        tensors.append(to_tensor(inputs[key], port.get_element_type()))
+    names = [next((n for n in sorted(o.get_names()) if n in expected), o.get_any_name()) for o in model.outputs]
+    reference = None
+    try:
+        outs = [ov.Tensor(o.get_element_type(), list(expected[n].shape)) for o, n in zip(model.outputs, names)]
+        if model.evaluate(outs, tensors):
+            reference = [np.array(t.data, copy=True) for t in outs]
+    except Exception as exc:  # the core reference has no kernel for some op of the model
+        print(f"OpenVINO's core reference cannot evaluate this model: {{exc}}".splitlines()[0])
+    if ORACLE == "cpu":
+        request = core.compile_model(model, "CPU", CPU_CONFIG).create_infer_request()
+        for k, t in enumerate(tensors):
+            request.set_input_tensor(k, t)
+        request.infer()
+        got = [np.array(request.get_output_tensor(k).data, copy=True) for k in range(len(model.outputs))]
+    else:
+        if reference is None:
+            print("nothing ran: the core reference is the oracle here")
+            return 2
+        got = reference
+    differs = False
+    for name, value in zip(names, got):
+        differs |= compare(name, value, expected[name], "expected (ovonehot)")
+        if ORACLE == "cpu" and reference is not None:
+            compare(name, value, reference[names.index(name)], "OpenVINO core reference")
+    print("the difference reproduces" if differs else "no difference: it does not reproduce here")
+    return 1 if differs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+'''
