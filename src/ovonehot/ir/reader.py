@@ -51,6 +51,14 @@ _UINT = re.compile(r"\s*\+?[0-9]+", re.ASCII)
 _OPSET_LIKE = re.compile(r"\s*opset\s*\d+\s*", re.IGNORECASE)  # \d: any Unicode digit
 _OPSET = re.compile(r"opset(0|[1-9][0-9]*)", re.ASCII)
 _NEEDS_VARIABLE = ("assign", "readvalue")
+# The output-port precisions read_model takes (2026.4, exact case): every element type name,
+# and upper case except F16/F32/F64/BOOLEAN/DYNAMIC, whose legacy names are FP16/FP32/FP64/BOOL/
+# UNSPECIFIED.  "fp32", "F32", "bool", "BOOLEAN", "DYNAMIC", " I64" are refused.
+_OUTPUT_PRECISIONS = frozenset(
+    {t.value for t in ElementType}
+    | {"undefined", "BIN", "FP16", "FP32", "FP64", "BOOL", "UNSPECIFIED"}
+    | ({t.value.upper() for t in ElementType} - {"F16", "F32", "F64", "BOOLEAN", "DYNAMIC"})
+)
 
 
 def parse_int(text: str) -> int:
@@ -221,6 +229,10 @@ def _read_layer(el: etree._Element, weights: _Weights) -> Node:
         if port.precision is None:  # OpenVINO: "node <port> is missing mandatory attribute: precision"
             raise IRError(f"{where} type={shorten(type_name)}-{version} output port {port.id}: "
                           "missing attribute 'precision'")
+        if port.precision not in _OUTPUT_PRECISIONS:  # OpenVINO: "Unsupported element type: fp32"
+            raise IRError(f"{where} type={shorten(type_name)}-{version} output port {port.id}: "
+                          f"precision={quote(port.precision)} is not an element type OpenVINO reads "
+                          "(names are exact: FP32 or f32, not fp32 or F32)")
     if type_name.lower() in _NEEDS_VARIABLE and (data_el is None or data_el.get("variable_id") is None):
         # OpenVINO's read_model crashes on these (2026.4): refuse them by name
         raise IRError(f"{where} type={shorten(type_name)}-{version}: missing attribute 'variable_id' "
@@ -297,6 +309,8 @@ def _read_constant(node: Node, weights: _Weights):  # -> np.ndarray
         element_type = ElementType.from_name(et_text)
     except IRError as exc:
         raise IRError(f"{where}: {exc}") from None
+    if node.attr("shape") is None:  # OpenVINO: "Missing attribute 'shape' for Const"
+        raise IRError(f"{where}: missing attribute 'shape'")
     try:
         pshape = PartialShape.parse(node.attr("shape", "") or "")
     except ValueError as exc:
