@@ -17,17 +17,13 @@ QUOTE_LIMIT = 200
 
 
 def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
-    """``text`` cut to ``limit`` characters, saying how long the whole was."""
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+    """``text`` cut to ``limit`` characters, saying how many more there were (as ``cli.main`` does)."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text) - limit} more characters)"
 
 
 def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
-    """``repr(value)`` cut to about ``limit`` characters, saying how long the whole was."""
-    text = repr(value)
-    if len(text) <= limit:
-        return text
-    size = len(value) if isinstance(value, (str, bytes)) else len(text)
-    return f"{text[:limit]}... ({size} characters)"
+    """``repr(value)``, cut to ``limit`` characters like :func:`shorten`."""
+    return shorten(repr(value), limit)
 
 
 class Error(Exception):

@@ -17,9 +17,9 @@ Ports are matched to input/output positions by their order inside ``<input>`` /
 Numbers are read no more loosely than OpenVINO reads them (docs/robustness.md): ASCII
 digits only (Python's ``int`` also takes "1_0" and Arabic-Indic digits, OpenVINO does
 not); a Const's ``offset``/``size`` allow no trailing characters; every layer has a
-``name``, every output port a ``precision``; ``version`` is an opset name spelled
-exactly (``opset1``, not ``opset1 `` or ``OPSET1``); ``Assign``/``ReadValue`` name their
-``variable_id``.  Long values are cut in messages (``errors.quote``).
+``name``, every output port a ``precision`` spelt as OpenVINO spells it, every Const a
+``shape``; ``Assign``/``ReadValue`` name their ``variable_id``.  (A ``version`` that is
+no opset, ``opset1 `` or ``OPSET1``, is read: ``validate`` reports it as ``unknown-op``.)  Long values are cut in messages (``errors.quote``).
 """
 
 from __future__ import annotations
@@ -47,9 +47,6 @@ _MAX_RANK = 64  # NumPy's limit; a Const of higher rank cannot be held
 _INT = re.compile(r"\s*[+-]?[0-9]+\s*", re.ASCII)
 # A Const's offset/size, as OpenVINO's get_uint64_attr reads them: nothing may follow the digits.
 _UINT = re.compile(r"\s*\+?[0-9]+", re.ASCII)
-# Something meant as an opset name: a version OpenVINO would refuse unless spelled exactly.
-_OPSET_LIKE = re.compile(r"\s*opset\s*\d+\s*", re.IGNORECASE)  # \d: any Unicode digit
-_OPSET = re.compile(r"opset(0|[1-9][0-9]*)", re.ASCII)
 _NEEDS_VARIABLE = ("assign", "readvalue")
 # The output-port precisions read_model takes (2026.4, exact case): every element type name,
 # and upper case except F16/F32/F64/BOOLEAN/DYNAMIC, whose legacy names are FP16/FP32/FP64/BOOL/
@@ -217,7 +214,6 @@ def _read_layer(el: etree._Element, weights: _Weights) -> Node:
         raise IRError(f"{where}: missing attribute 'type'")
     if not version:
         raise IRError(f"{where} type={shorten(type_name)}: missing attribute 'version'")
-    _check_version(version, f"{where} type={shorten(type_name)}")
     data_el = el.find("data")
     attrs = tuple(data_el.attrib.items()) if data_el is not None else ()
     inputs = _read_ports(el.find("input"), where)
@@ -350,12 +346,6 @@ def _int_attr_data(node: Node, name: str) -> int:
         return parse_uint(text)
     except ValueError:
         raise IRError(f"{node.describe()}: attribute {name}={quote(text)} is not an unsigned integer") from None
-
-
-def _check_version(version: str, where: str) -> None:
-    """Refuse a misspelt opset name (OpenVINO matches opset names exactly and refuses the file)."""
-    if _OPSET_LIKE.fullmatch(version) and not _OPSET.fullmatch(version):
-        raise IRError(f"{where}: version={quote(version)} is not an opset name; expected opsetN, e.g. opset1")
 
 
 def _read_edge(edge: etree._Element, nodes: list[Node], by_id: dict[int, int], feeds: list[list[Source | None]]) -> None:
