@@ -394,6 +394,8 @@ REFUSED_BY_OPENVINO = [
      "Cannot parse", "not a dimension"),
     ("shape-underscore", {'shape="4" element_type="i64"': 'shape="0_4" element_type="i64"'},
      "Cannot parse", "not a dimension"),
+    ("shape-no-break-space", {'shape="4" element_type="i64"': 'shape="\u00a0" element_type="i64"'},
+     "Cannot parse", "not a dimension"),
     ("attribute-plus-sign", {'axis="-1"': 'axis="+1"'}, "Cannot parse", "attribute axis='+1' is not an integer"),
     ("attribute-arabic-digit", {'axis="-1"': 'axis="\u0661"'}, "Cannot parse", "is not an integer"),
 ]

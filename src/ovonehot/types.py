@@ -278,7 +278,7 @@ class Dimension:
     @classmethod
     def parse(cls, text: str) -> Dimension:
         """One dim of IR/OpenVINO notation: ``N``, ``?``, ``-1``, ``a..b``, ``..b``, ``a..``, ``..``."""
-        s = text.strip()
+        s = text.strip(_ASCII_SPACE)  # not str.strip(): OpenVINO refuses a no-break space
         if s in ("?", "-1", ".."):
             return cls()
         m = _INTERVAL.fullmatch(s)
@@ -357,6 +357,7 @@ def _min_opt(a: int | None, b: int | None) -> int | None:
 _INTERVAL = re.compile(r"([0-9]*)\.\.([0-9]*)", re.ASCII)
 _INT = re.compile(r"-?[0-9]+", re.ASCII)
 _INT64_MAX = 2**63 - 1
+_ASCII_SPACE = " \t\n\r\f\v"
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,9 +381,9 @@ class PartialShape:
 
         Raises ``ValueError`` with the offending part; callers add the layer context.
         """
-        s = text.strip()
+        s = text.strip(_ASCII_SPACE)
         if s.startswith("[") and s.endswith("]"):
-            s = s[1:-1].strip()
+            s = s[1:-1].strip(_ASCII_SPACE)
         if s == "...":
             return cls(None)
         if s == "":
