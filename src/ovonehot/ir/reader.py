@@ -60,6 +60,8 @@ _OUTPUT_PRECISIONS = frozenset(
 
 def parse_int(text: str) -> int:
     """An integer as OpenVINO's reader takes it (ASCII digits, a sign, white space); else ValueError."""
+    if text.isascii() and text.isdigit() and len(text) <= 64:  # the common case, without the regex
+        return int(text)
     if len(text) > 64 or not _INT.fullmatch(text):
         raise ValueError(text)
     return int(text)

@@ -9,6 +9,7 @@ that opset holds: the newest spec whose ``since`` is ``<= N``.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ..errors import UnsupportedError
@@ -96,6 +97,7 @@ for _versions in _TABLE.values():
 _OPSET = re.compile(r"opset([1-9][0-9]{0,5})", re.ASCII)
 
 
+@functools.lru_cache(maxsize=256)  # called per layer; a model has a few distinct versions
 def opset_number(version: str) -> int | None:
     m = _OPSET.fullmatch(version)
     if not m:
