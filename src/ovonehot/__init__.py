@@ -21,7 +21,7 @@ try:
         UsageError,
         ValidationError,
     )
-    from .model import Model, TensorDesc, load
+    from .model import Model, Request, TensorDesc, VariableDesc, load
     from .types import Dimension, ElementType, PartialShape
 except KeyboardInterrupt:
     # Ctrl-C while the ``ovonehot`` command (``python -m ovonehot`` or the console script) is
@@ -43,10 +43,12 @@ __all__ = [
     "Model",
     "OpenVINOError",
     "PartialShape",
+    "Request",
     "TensorDesc",
     "UnsupportedError",
     "UsageError",
     "ValidationError",
+    "VariableDesc",
     "conventions",
     "load",
 ]

@@ -19,7 +19,7 @@ import numpy as np
 from .budget import check_allocation
 from .errors import Error, InputError
 from .infer import FOLD_LIMIT, Inference, NodePlan
-from .ops.spec import TensorInfo
+from .ops.spec import TensorInfo, Variables
 from .types import PartialShape
 
 Observer = Callable[[int, NodePlan, Sequence[np.ndarray], float], None]
@@ -30,12 +30,17 @@ def evaluate(
     feeds: Mapping[int, np.ndarray],
     observer: Observer | None = None,
     keep: Sequence[tuple[int, int]] = (),
+    variables: Variables | None = None,
 ) -> dict[tuple[int, int], np.ndarray]:
     """Run the graph.  ``feeds`` maps Parameter node indices to arrays.
 
     Returns the value of every Result's input, keyed by (Result node index, 0), plus
-    the outputs named in ``keep`` as (node index, output index).
+    the outputs named in ``keep`` as (node index, output index).  ``variables`` is the
+    state ReadValue reads and Assign updates (committed when the run ends); without it
+    the run starts from the initial state and forgets what Assign wrote.
     """
+    if variables is None:
+        variables = Variables()
     graph = inference.graph
     remaining = [0] * len(graph.nodes)  # pending consumers per node
     for srcs in graph.sources:
@@ -50,6 +55,11 @@ def evaluate(
         start = time.perf_counter()
         if i in feeds:
             outs: Sequence[np.ndarray] = [feeds[i]]
+        elif p.spec.evaluate_stateful is not None:
+            try:
+                outs = p.spec.evaluate_stateful(p.attrs, args, variables)
+            except Error as exc:
+                raise type(exc)(f"{p.node.describe()}: {exc}") from None
         else:
             assert p.spec.evaluate is not None, f"{p.spec.name} has no kernel and no feed"
             try:
@@ -75,6 +85,7 @@ def evaluate(
             if remaining[s.node] == 0:
                 for k in range(len(inference.outputs[s.node])):
                     values.pop((s.node, k), None)
+    variables.commit()
     return results
 
 

@@ -34,6 +34,25 @@ class Source:
 
 
 @dataclass(frozen=True, slots=True)
+class Element:
+    """A child element of a layer that is neither ``<data>`` nor a port list nor a body, kept
+    as written: ``<port_map>``, ``<back_edges>``, ``<then_port_map>`` (tag, attributes, children).
+
+    The reader keeps these without knowing what they mean; the op that owns them parses them.
+    """
+
+    tag: str
+    attrs: tuple[tuple[str, str], ...] = ()
+    children: tuple[Element, ...] = ()
+
+    def attr(self, name: str, default: str | None = None) -> str | None:
+        for key, value in self.attrs:
+            if key == name:
+                return value
+        return default
+
+
+@dataclass(frozen=True, slots=True)
 class Node:
     """One layer.  ``attrs`` holds the raw ``<data>`` strings; ops parse them into typed attributes.
 
@@ -56,6 +75,24 @@ class Node:
     # Const that ``save_model`` inserts): OpenVINO's shape inference passes no value or
     # bound through it (``could_propagate`` in ``bound_evaluate.cpp``).
     decompression: bool = False
+    # Sub-graphs a layer holds (TensorIterator/Loop ``body``, If ``then_body``/``else_body``),
+    # keyed by the element's tag, and its other child elements (port maps, back edges).
+    bodies: tuple[tuple[str, Graph], ...] = field(default=(), compare=False, hash=False, repr=False)
+    extras: tuple[Element, ...] = field(default=(), compare=False, hash=False, repr=False)
+
+    def body(self, tag: str) -> Graph | None:
+        """The sub-graph written in the child element ``<tag>``, or None."""
+        for key, graph in self.bodies:
+            if key == tag:
+                return graph
+        return None
+
+    def extra(self, tag: str) -> Element | None:
+        """The child element ``<tag>`` (``port_map``, ``back_edges``), or None."""
+        for element in self.extras:
+            if element.tag == tag:
+                return element
+        return None
 
     def attr(self, name: str, default: str | None = None) -> str | None:
         for key, value in self.attrs:

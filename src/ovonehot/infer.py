@@ -76,6 +76,7 @@ def infer(
     plans: Sequence[NodePlan] | None = None,
     shapes: Mapping[str, PartialShape] | None = None,
     as_read_model: bool = False,
+    parameters: Mapping[int, TensorInfo] | None = None,
 ) -> Inference:
     """Infer every node's outputs.  ``shapes`` overrides Parameter shapes by name (a reshape).
 
@@ -83,6 +84,8 @@ def infer(
     ``as_read_model`` gives what ``read_model`` reports instead: no value or bound passes a
     Convert marked ``decompression`` (``Node.decompression``), so a depth computed from an
     f16-compressed constant is ``?`` there (and static once compiled).
+    ``parameters`` gives Parameters (by node index) their info outright: how a TensorIterator,
+    Loop or If infers its body (``ops.subgraph``), with the outer inputs' types and shapes.
     """
     plans = tuple(plans) if plans is not None else plan(graph)
     overrides = dict(shapes or {})
@@ -94,7 +97,10 @@ def infer(
             key = next((k for k in _parameter_keys(node) if k in overrides), None)
             if key is not None:
                 p = NodePlan(node, p.spec, ParameterAttrs(p.attrs.element_type, overrides.pop(key)))
-        outs = infer_node(p, ins)
+        if parameters is not None and i in parameters:
+            outs: tuple[TensorInfo, ...] = (parameters[i],)
+        else:
+            outs = infer_node(p, ins)
         if as_read_model and node.decompression:
             outs = tuple(TensorInfo(t.element_type, t.shape) for t in outs)
         outputs.append(outs)

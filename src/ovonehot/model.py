@@ -15,6 +15,7 @@ from .graph import Graph
 from .infer import Inference, infer, parameter_infos
 from .ir.reader import read_ir
 from .ops.convert import convert_array
+from .ops.spec import Variables
 from .types import ElementType, PartialShape
 
 
@@ -29,6 +30,19 @@ class TensorDesc:
 
     def __str__(self) -> str:
         return f"{self.name}: {self.element_type}{self.shape}"
+
+
+@dataclass(frozen=True, slots=True)
+class VariableDesc:
+    """A variable of a stateful model: its ``variable_id``, element type and partial shape
+    (what its ReadValue layers give)."""
+
+    variable_id: str
+    element_type: ElementType
+    shape: PartialShape
+
+    def __str__(self) -> str:
+        return f"{self.variable_id}: {self.element_type}{self.shape}"
 
 
 def load(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | None = None) -> Model:
@@ -90,6 +104,12 @@ class Model:
             used.add(name)
             outputs.append(TensorDesc(name, tuple(sorted(names)), et, info.shape))
         self.outputs: tuple[TensorDesc, ...] = tuple(outputs)
+        variables: dict[str, VariableDesc] = {}
+        for i in graph.kind_indices("ReadValue"):
+            vid = graph.nodes[i].attr("variable_id") or ""
+            info = inference.outputs[i][0]
+            variables.setdefault(vid, VariableDesc(vid, info.element_type, info.shape))
+        self.variables: tuple[VariableDesc, ...] = tuple(variables.values())
 
     def __repr__(self) -> str:
         ins = ", ".join(str(d) for d in self.inputs)
@@ -131,17 +151,83 @@ class Model:
         inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray],
         observer: Observer | None = None,
     ) -> dict[str, np.ndarray]:
-        """Run the model; results keyed by output name, in the IR's Result order."""
+        """Run the model; results keyed by output name, in the IR's Result order.
+
+        Stateless: a stateful model (ReadValue/Assign) starts every call from its initial
+        state and forgets what Assign wrote.  To keep state across runs, use
+        :meth:`create_request`.
+        """
+        return self._run(inputs, observer, None)
+
+    def create_request(self) -> Request:
+        """A :class:`Request`: runs that keep the model's variables, like OpenVINO's InferRequest."""
+        return Request(self)
+
+    def _run(
+        self,
+        inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray],
+        observer: Observer | None,
+        variables: Variables | None,
+    ) -> dict[str, np.ndarray]:
         arrays = [
             a if cast is None else convert_array(a, cast)
             for a, cast in zip(self.bind(inputs), self._input_casts, strict=True)
         ]
         feeds = dict(zip(self._params, arrays, strict=True))
-        values = evaluate(self.inference, feeds, observer)
+        values = evaluate(self.inference, feeds, observer, variables=variables)
         return {
             d.name: values[(r, 0)] if cast is None else convert_array(values[(r, 0)], cast)
             for d, r, cast in zip(self.outputs, self._results, self._output_casts, strict=True)
         }
+
+
+class Request:
+    """Runs of one model that keep its variables between them (OpenVINO's InferRequest with
+    ``query_state``/``reset_state``): the way to run an LLM export with a KV cache step by step.
+
+    Each :meth:`run` reads the variables as the previous runs left them (ReadValue) and
+    stores what Assign computes for the next run.  A variable in its initial state (before
+    the first run, or after :meth:`reset_state`) reads as its ReadValue's init input, or
+    zeros of its ``variable_shape`` when there is none.
+    """
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self._variables = Variables()
+
+    def run(
+        self, inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray], observer: Observer | None = None
+    ) -> dict[str, np.ndarray]:
+        """Run one step; results keyed by output name as :meth:`Model.run`."""
+        try:
+            return self.model._run(inputs, observer, self._variables)
+        finally:
+            self._variables.pending.clear()  # a failed step changes no variable
+
+    def query_state(self) -> dict[str, np.ndarray]:
+        """``{variable_id: value}`` of every variable that holds a value (Assign wrote one, or
+        :meth:`set_state`); a variable in its initial state is absent."""
+        return dict(self._variables.values)
+
+    def set_state(self, variable_id: str, value: np.ndarray) -> None:
+        """Give a variable a value, checked against its type and shape (OpenVINO's ``state.state = t``)."""
+        desc = next((v for v in self.model.variables if v.variable_id == variable_id), None)
+        if desc is None:
+            known = ", ".join(repr(v.variable_id) for v in self.model.variables) or "none"
+            raise InputError(f"the model has no variable {variable_id!r}; its variables: {known}")
+        td = TensorDesc(variable_id, (), desc.element_type, desc.shape)
+        try:
+            checked = check_input(td, value)
+        except InputError as exc:  # check_input speaks of inputs: "input 'kv' (f32[1,?,4]): ..."
+            raise InputError(f"variable{str(exc).removeprefix('input')}") from None
+        self._variables.values[variable_id] = checked
+
+    def reset_state(self, variable_id: str | None = None) -> None:
+        """Put every variable (or one) back in its initial state."""
+        if variable_id is None:
+            self._variables.values.clear()
+        else:
+            self._variables.values.pop(variable_id, None)
 
 
 def _v10_output_type(et: ElementType) -> ElementType:

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..atomic import check_output_dir, check_output_file
 from ..dump import IntermediateWriter
-from ..errors import Error
+from ..errors import Error, UsageError
 from ..infer import NodePlan
 from ..model import Model, load
 from ..npyio import check_input_specs, check_model_paths, parse_input_specs, save_archive
@@ -34,9 +34,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--inputs",
         nargs="+",
-        default=[],
+        action="append",
         metavar="SPEC",
-        help="x.npy (single-input model), NAME=x.npy, or all.npz with arrays keyed by input name",
+        help="x.npy (single-input model), NAME=x.npy, or all.npz with arrays keyed by input name; "
+        "repeat --inputs to run several steps of a stateful model, each step's inputs after one --inputs",
+    )
+    p.add_argument(
+        "--steps",
+        type=int,
+        metavar="N",
+        help="run N steps of a stateful model on the same inputs (ReadValue/Assign state kept between steps)",
     )
     p.add_argument("--output", metavar="OUT.npz", help="write every output to an .npz keyed by output name")
     p.add_argument(
@@ -52,25 +59,52 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run_command(args: argparse.Namespace) -> int:
+    groups: list[list[str]] = args.inputs or [[]]
+    if args.steps is not None:
+        if args.steps < 1:
+            raise UsageError(f"--steps must be at least 1, got {args.steps}")
+        if len(groups) > 1:
+            raise UsageError("--steps repeats one set of inputs: give --inputs once with it")
+        groups = groups * args.steps
+    if len(groups) > 1 and args.dump_intermediates:
+        raise UsageError("--dump-intermediates takes one step; run the step you want to look at alone")
     # Bad paths are refused before the model is read or anything runs.
     check_model_paths(args.model, args.bin_path)
-    check_input_specs(args.inputs)
+    for specs in groups:
+        check_input_specs(specs)
     if args.output is not None:
         check_output_file(args.output, "--output")
     if args.dump_intermediates is not None:
         check_output_dir(args.dump_intermediates, "--dump-intermediates")
     model = load(args.model, args.bin_path)
-    inputs = parse_input_specs(model, args.inputs)
-    results = _run(model, inputs, args.dump_intermediates, args.verbose)
+    steps = [parse_input_specs(model, specs) for specs in groups]
+    if len(steps) == 1:
+        _print_outputs(model, _run(model, steps[0], args.dump_intermediates, args.verbose), args.output)
+        return 0
+    # Several steps: one request, so what Assign writes in a step is what ReadValue reads in the next.
+    request = model.create_request()
+    everything: dict[str, np.ndarray] = {}
+    for k, inputs in enumerate(steps, start=1):
+        print(f"step {k}:")
+        observer = _Progress(model).node if args.verbose else None
+        results = request.run(inputs, observer=observer)
+        _print_outputs(model, results, None)
+        everything.update({f"step{k}/{name}": value for name, value in results.items()})
+    if args.output is not None:
+        save_archive(args.output, everything)
+        print(f"wrote {len(everything)} output(s) of {len(steps)} steps to {args.output}")
+    return 0
+
+
+def _print_outputs(model: Model, results: dict[str, np.ndarray], output: str | None) -> None:
     for name, value in results.items():
         desc = next(d for d in model.outputs if d.name == name)
         print(f"{name}: shape {list(value.shape)} element_type {desc.element_type}")
         if value.size <= SMALL:
             print("  " + np.array2string(value, separator=", ", threshold=SMALL).replace("\n", "\n  "))
-    if args.output is not None:
-        save_archive(args.output, results)
-        print(f"wrote {len(results)} output(s) to {args.output}")
-    return 0
+    if output is not None:
+        save_archive(output, results)
+        print(f"wrote {len(results)} output(s) to {output}")
 
 
 def _run(

@@ -24,6 +24,7 @@ no opset, ``opset1 `` or ``OPSET1``, is read: ``validate`` reports it as ``unkno
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import mmap
 import os
@@ -35,7 +36,7 @@ from lxml import etree
 
 from ..budget import numpy_can_hold
 from ..errors import IRError, UnsupportedError, quote, shorten
-from ..graph import Graph, Node, Port, Source
+from ..graph import Element, Graph, Node, Port, Source
 from ..types import ElementType, PartialShape
 from . import payload as _payload
 
@@ -158,11 +159,18 @@ def _build(tree: etree._ElementTree, weights: _Weights, source: str) -> Graph:
     layers_el = root.find("layers")
     if layers_el is None:
         raise IRError(f"{source}: <net> has no <layers>")
+    return _read_graph(root, layers_el, weights, source, int(version_text))
 
+
+def _read_graph(
+    root: etree._Element, layers_el: etree._Element, weights: _Weights, source: str, ir_version: int
+) -> Graph:
+    """The graph in ``root``'s ``<layers>`` and ``<edges>``: the model, or a layer's sub-graph."""
     nodes: list[Node] = []
     by_id: dict[int, int] = {}
     for el in layers_el.iterchildren("layer"):
         node = _read_layer(el, weights)
+        node = _with_subgraphs(node, el, weights, source, ir_version)
         if node.id in by_id:
             other = nodes[by_id[node.id]]
             raise IRError(f"{node.describe()}: duplicate layer id {node.id} (also {other.describe()})")
@@ -186,11 +194,49 @@ def _build(tree: etree._ElementTree, weights: _Weights, source: str) -> Graph:
     )
     return Graph(
         name=root.get("name", ""),
-        ir_version=int(version_text),
+        ir_version=ir_version,
         nodes=tuple(nodes[i] for i in order),
         sources=sources,
         document_order=tuple(position[i] for i in range(len(nodes))),
     )
+
+
+# Child elements of a layer that the reader itself reads.
+_LAYER_PARTS = ("data", "input", "output", "rt_info")
+
+
+def _with_subgraphs(node: Node, el: etree._Element, weights: _Weights, source: str, ir_version: int) -> Node:
+    """``node`` with the sub-graphs and other child elements its layer element holds.
+
+    Op-agnostic: any child element with a ``<layers>`` is a sub-graph (TensorIterator and
+    Loop write ``<body>``, If ``<then_body>``/``<else_body>``), read like the model itself
+    (its constants live in the same .bin); any other unknown child (``<port_map>``,
+    ``<back_edges>``, ``<then_port_map>``) is kept as written for the op to interpret.
+    """
+    bodies: list[tuple[str, Graph]] = []
+    extras: list[Element] = []
+    for child in el.iterchildren():
+        if not isinstance(child.tag, str) or child.tag in _LAYER_PARTS:
+            continue
+        layers_el = child.find("layers")
+        if layers_el is not None:
+            if any(tag == child.tag for tag, _ in bodies):
+                raise IRError(f"{node.describe()}: two <{child.tag}> sub-graphs")
+            try:
+                body = _read_graph(child, layers_el, weights, source, ir_version)
+            except IRError as exc:
+                raise IRError(f"{node.describe()} <{child.tag}>: {exc}") from None
+            bodies.append((child.tag, body))
+        else:
+            extras.append(_element(child))
+    if not bodies and not extras:
+        return node
+    return dataclasses.replace(node, bodies=tuple(bodies), extras=tuple(extras))
+
+
+def _element(el: etree._Element) -> Element:
+    children = tuple(_element(c) for c in el.iterchildren() if isinstance(c.tag, str))
+    return Element(str(el.tag), tuple((str(k), str(v)) for k, v in el.attrib.items()), children)
 
 
 def _int_attr(el: etree._Element, name: str, where: str) -> int:

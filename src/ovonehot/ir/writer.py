@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
-from ..graph import Graph, Port
+from ..graph import Element, Graph, Port
 from ..types import ElementType, PartialShape
 from . import payload as _payload
 
@@ -46,8 +46,19 @@ def to_bytes(graph: Graph, inference: Inference | None = None, version: int | No
         raise ValueError(f"IR version {version}: only 10 and 11 exist")
     weights = bytearray()
     root = etree.Element("net", name=graph.name or "model", version=str(version))
-    layers = etree.SubElement(root, "layers")
-    ports = _ports(graph, inference)
+    _write_graph(root, graph, _ports(graph, inference), weights)
+    xml = etree.tostring(root, xml_declaration=True, encoding="utf-8", pretty_print=True)
+    return xml, bytes(weights)
+
+
+def _write_graph(
+    parent: etree._Element,
+    graph: Graph,
+    ports: list[tuple[tuple[Port, ...], tuple[Port, ...]]],
+    weights: bytearray,
+) -> None:
+    """``<layers>`` and ``<edges>`` of ``graph`` under ``parent`` (the ``<net>`` or a layer's body)."""
+    layers = etree.SubElement(parent, "layers")
     for i in graph.document_order:
         node = graph.nodes[i]
         layer = etree.SubElement(layers, "layer", id=str(node.id), name=node.name, type=node.type,
@@ -67,12 +78,16 @@ def to_bytes(graph: Graph, inference: Inference | None = None, version: int | No
         if node.decompression:
             rt_info = etree.SubElement(layer, "rt_info")
             etree.SubElement(rt_info, "attribute", name="decompression", version="0")
+        for extra in node.extras:  # port maps, back edges: as they were read
+            _write_element(layer, extra)
         ins, outs = ports[i]
         if ins:
             _write_ports(etree.SubElement(layer, "input"), ins)
         if outs:
             _write_ports(etree.SubElement(layer, "output"), outs)
-    edges = etree.SubElement(root, "edges")
+        for tag, body in node.bodies:  # sub-graphs, with the ports they declare
+            _write_graph(etree.SubElement(layer, tag), body, [(n.inputs, n.outputs) for n in body.nodes], weights)
+    edges = etree.SubElement(parent, "edges")
     for i in graph.document_order:
         for k, src in enumerate(graph.sources[i]):
             etree.SubElement(edges, "edge", {
@@ -81,8 +96,12 @@ def to_bytes(graph: Graph, inference: Inference | None = None, version: int | No
                 "to-layer": str(graph.nodes[i].id),
                 "to-port": str(graph.nodes[i].inputs[k].id),
             })
-    xml = etree.tostring(root, xml_declaration=True, encoding="utf-8", pretty_print=True)
-    return xml, bytes(weights)
+
+
+def _write_element(parent: etree._Element, element: Element) -> None:
+    el = etree.SubElement(parent, element.tag, dict(element.attrs))
+    for child in element.children:
+        _write_element(el, child)
 
 
 def write_ir(

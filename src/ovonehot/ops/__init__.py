@@ -19,27 +19,38 @@ from . import (
     basic,
     bitwise,
     bucketize,
+    col2im,
+    conv_backprop,
     convert,
     convolution,
     cumsum,
     einsum,
     elementwise,
+    fake_quantize,
+    fft,
     float_checks,
     gather_scatter,
+    grid_sample,
     identity,
+    interpolate,
     matmul,
     movement,
+    nms,
     non_zero,
     normalization,
     one_hot,
     pad,
     pooling,
+    random_uniform,
     recurrent,
     reduce,
     reduce_norms,
+    roi_align,
     roll,
     shape_ops,
     softmax,
+    state,
+    subgraph,
     topk,
     unary,
     unique,
@@ -81,6 +92,17 @@ _MODULES = (
     pooling,
     recurrent,
     unique,
+    subgraph,
+    state,
+    interpolate,
+    conv_backprop,
+    fake_quantize,
+    grid_sample,
+    roi_align,
+    col2im,
+    random_uniform,
+    nms,
+    fft,
 )
 
 _ALIASES = {"const": "constant"}
@@ -130,6 +152,8 @@ def unsupported_types(graph: Graph) -> list[str]:
     for node in graph.nodes:
         if lookup(node.type, node.version) is None and node.type_version not in seen:
             seen.append(node.type_version)
+        for _, body in node.bodies:  # a Loop/If body's ops must be supported too
+            seen.extend(t for t in unsupported_types(body) if t not in seen)
     return seen
 
 

@@ -37,7 +37,26 @@ class TensorInfo:
     error: str | None = field(default=None, compare=False)
 
 
+class Variables:
+    """The variables of a stateful model (ReadValue/Assign, by ``variable_id``).
+
+    ``values`` holds what each variable holds now; a variable that is absent is in its
+    initial (reset) state, where ReadValue gives its init input (or zeros).  Assign writes
+    go to ``pending`` and become the values only when the run ends (``commit``), so every
+    ReadValue of one run sees the state the run started with.
+    """
+
+    def __init__(self) -> None:
+        self.values: dict[str, np.ndarray] = {}
+        self.pending: dict[str, np.ndarray] = {}
+
+    def commit(self) -> None:
+        self.values.update(self.pending)
+        self.pending.clear()
+
+
 InferFn = Callable[[Any, Sequence[TensorInfo]], Sequence[TensorInfo]]
+StatefulFn = Callable[[Any, Sequence[np.ndarray], Variables], Sequence[np.ndarray]]
 EvaluateFn = Callable[[Any, Sequence[np.ndarray]], Sequence[np.ndarray]]
 ParseFn = Callable[[Node], Any]
 
@@ -56,6 +75,8 @@ class OpSpec:
       executor handles itself (Parameter).
     * ``foldable``: whether inference may evaluate the op on known values (constant
       folding).  Off for ops whose values are not knowable (Parameter).
+    * ``evaluate_stateful``: the kernel of an op that reads or writes the model's
+      :class:`Variables` (ReadValue, Assign); the executor calls it instead of ``evaluate``.
     """
 
     type: str
@@ -66,6 +87,7 @@ class OpSpec:
     infer: InferFn
     evaluate: EvaluateFn | None
     foldable: bool = True
+    evaluate_stateful: StatefulFn | None = None
 
     @property
     def name(self) -> str:

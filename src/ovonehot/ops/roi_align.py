@@ -1,0 +1,208 @@
+"""ROIAlign-3 and ROIAlign-9: pool ``[N, C, H, W]`` features over boxes (Mask R-CNN heads, ONNX RoiAlign).
+
+Inputs: data, rois ``[num_rois, 4]`` (x1, y1, x2, y2) of the data's real type, and
+integer batch_indices ``[num_rois]``.  Output ``[num_rois, C, pooled_h, pooled_w]``
+(``roi_align_shape_utils.hpp``: num_rois merged from rois and batch_indices).
+
+Values (``reference/roi_align.hpp``), in the data type: a box maps to
+``(coord + offset_src) * spatial_scale + offset_dst`` (``asymmetric``: 0, 0 and sides
+at least 1; ``half_pixel_for_nn``: 0, -0.5; ``half_pixel``: 0.5, -0.5); each bin takes
+``sampling_ratio`` samples per side (0: ``ceil(bin size)``) at the centres of its sub-bins,
+each sample bilinear over its 4 neighbours (a sample more than one pixel outside the
+map counts as 0; coordinates below 0 clamp to 0, at or past the last row/column to
+it).  ``avg`` adds ``sample / count`` in order; ``max`` keeps the largest sample *starting
+from 0*, so a bin of negative samples pools to 0, as the reference does.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError, ValidationError
+from ..graph import Node
+from ..types import Dimension, PartialShape
+from .attrs import enum_attr, float_attr, int_attr
+from .numeric import narrow, quiet, widen
+from .spec import OpSpec, TensorInfo
+
+
+class PoolingMode(enum.Enum):
+    AVG = "avg"
+    MAX = "max"
+
+
+class AlignedMode(enum.Enum):
+    ASYMMETRIC = "asymmetric"
+    HALF_PIXEL_FOR_NN = "half_pixel_for_nn"
+    HALF_PIXEL = "half_pixel"
+
+
+@dataclass(frozen=True, slots=True)
+class ROIAlignAttrs:
+    pooled_h: int
+    pooled_w: int
+    sampling_ratio: int
+    spatial_scale: float
+    mode: PoolingMode
+    aligned_mode: AlignedMode = AlignedMode.ASYMMETRIC
+
+
+def _parse(node: Node, aligned: bool) -> ROIAlignAttrs:
+    attrs = ROIAlignAttrs(
+        int_attr(node, "pooled_h"),
+        int_attr(node, "pooled_w"),
+        int_attr(node, "sampling_ratio"),
+        float_attr(node, "spatial_scale"),
+        enum_attr(node, "mode", PoolingMode),
+        enum_attr(node, "aligned_mode", AlignedMode, AlignedMode.ASYMMETRIC)
+        if aligned
+        else AlignedMode.ASYMMETRIC,
+    )
+    if attrs.pooled_h <= 0 or attrs.pooled_w <= 0:
+        raise ValidationError(f"{node.describe()}: pooled_h and pooled_w must be positive")
+    if attrs.sampling_ratio < 0:
+        raise ValidationError(f"{node.describe()}: sampling_ratio must be non-negative")
+    if not attrs.spatial_scale > 0:
+        raise ValidationError(f"{node.describe()}: spatial_scale must be positive")
+    return attrs
+
+
+def parse_roi_align_3(node: Node) -> ROIAlignAttrs:
+    return _parse(node, False)
+
+
+def parse_roi_align_9(node: Node) -> ROIAlignAttrs:
+    return _parse(node, True)
+
+
+def infer_roi_align(attrs: ROIAlignAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    data, rois, indices = inputs
+    et = data.element_type.merge(rois.element_type)
+    if et is None or not (et.is_real or et.is_dynamic):
+        raise ValidationError(
+            f"The data type for input and ROIs is expected to be a same floating point type. Got: "
+            f"{data.element_type} and: {rois.element_type}"
+        )
+    if not (indices.element_type.is_dynamic or indices.element_type.is_integral_number):
+        raise ValidationError(
+            f"The data type for batch indices is expected to be an integer. Got: {indices.element_type}"
+        )
+    for info, rank, what in ((data, 4, "a 4D tensor for the input data"), (rois, 2, "a 2D tensor for the ROIs input"),
+                             (indices, 1, "a 1D tensor for the batch indices input")):  # fmt: skip
+        if info.shape.rank_is_static and info.shape.rank != rank:
+            raise ValidationError(f"Expected {what}. Got: {info.shape}")
+    num = Dimension()
+    if rois.shape.rank_is_static:
+        if not rois.shape[1].contains(4):
+            raise ValidationError(
+                "The second dimension of ROIs input should contain box coordinates. op dimension is expected to "
+                f"be equal to 4. Got: {rois.shape[1]}"
+            )
+        num = rois.shape[0]
+    if indices.shape.rank_is_static:
+        merged = num.merge(indices.shape[0])
+        if merged is None:
+            raise ValidationError(
+                "The first dimension of ROIs input must be equal to the first dimension of the batch indices "
+                f"input. Got: {num} and: {indices.shape[0]}"
+            )
+        num = merged
+    channels = data.shape[1] if data.shape.rank_is_static else Dimension()
+    out = (num, channels, Dimension.static(attrs.pooled_h), Dimension.static(attrs.pooled_w))
+    return [TensorInfo(et, PartialShape(out))]
+
+
+def evaluate_roi_align(attrs: ROIAlignAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    data, rois, indices = (np.asarray(a) for a in inputs)
+    if data.ndim != 4 or rois.ndim != 2 or rois.shape[1] != 4 or indices.shape != (rois.shape[0],):
+        raise InputError(f"data {data.shape}, rois {rois.shape}, batch_indices {indices.shape} do not fit")
+    n, c, _h, _w = data.shape
+    idx = indices.astype(np.int64)
+    if np.any((idx < 0) | (idx >= n)):
+        raise InputError(f"batch_indices must lie in [0, {n}), got {idx.tolist()}")
+    t = np.dtype(np.float32) if widen(data).dtype != np.float64 else np.dtype(np.float64)
+    x = widen(data).astype(t)
+    boxes = widen(rois).astype(t)
+    out = np.zeros((rois.shape[0], c, attrs.pooled_h, attrs.pooled_w), t)
+    with quiet():
+        for r in range(rois.shape[0]):
+            out[r] = _one_roi(attrs, x[idx[r]], boxes[r], t)
+    return [narrow(out, data.dtype)]
+
+
+def _one_roi(attrs: ROIAlignAttrs, fmap: np.ndarray, box: np.ndarray, t: np.dtype) -> np.ndarray:
+    T = t.type
+    c, _h, _w = fmap.shape
+    off_src, off_dst, aligned = T(0), T(0), False
+    if attrs.aligned_mode is AlignedMode.HALF_PIXEL_FOR_NN:
+        off_dst, aligned = T(-0.5), True
+    elif attrs.aligned_mode is AlignedMode.HALF_PIXEL:
+        off_src, off_dst, aligned = T(0.5), T(-0.5), True
+    scale = T(np.float32(attrs.spatial_scale))
+    x1, y1, x2, y2 = ((box[k] + off_src) * scale + off_dst for k in range(4))
+    roi_w, roi_h = x2 - x1, y2 - y1
+    if not aligned:
+        roi_w, roi_h = max(roi_w, T(1.0)), max(roi_h, T(1.0))
+    bin_w, bin_h = roi_w / T(attrs.pooled_w), roi_h / T(attrs.pooled_h)
+    sr_x = attrs.sampling_ratio or math.ceil(bin_w)
+    sr_y = attrs.sampling_ratio or math.ceil(bin_h)
+    pooled = np.zeros((c, attrs.pooled_h, attrs.pooled_w), t)
+    count = sr_x * sr_y
+    if count == 0:
+        return pooled
+    dist_x, dist_y = bin_w / T(sr_x), bin_h / T(sr_y)
+    ybins = np.arange(attrs.pooled_h, dtype=t)[:, None]
+    xbins = np.arange(attrs.pooled_w, dtype=t)[None, :]
+    for sy in range(sr_y):
+        ys = y1 + ybins * bin_h + dist_y * (T(sy) + T(0.5))  # [ph, 1]
+        for sx in range(sr_x):
+            xs = x1 + xbins * bin_w + dist_x * (T(sx) + T(0.5))  # [1, pw]
+            value = _bilinear(fmap, np.broadcast_to(ys, (attrs.pooled_h, attrs.pooled_w)),
+                              np.broadcast_to(xs, (attrs.pooled_h, attrs.pooled_w)), t)  # fmt: skip
+            if attrs.mode is PoolingMode.MAX:
+                pooled = np.where(value > pooled, value, pooled)
+            else:
+                pooled = pooled + value / T(count)
+    return pooled
+
+
+def _bilinear(fmap: np.ndarray, ys: np.ndarray, xs: np.ndarray, t: np.dtype) -> np.ndarray:
+    """The reference's sample value at each (y, x): [C, ph, pw]."""
+    T = t.type
+    _, h, w = fmap.shape
+    outside = (xs < -1.0) | (xs > T(w)) | (ys < -1.0) | (ys > T(h))
+    ys = np.maximum(ys, T(0))
+    xs = np.maximum(xs, T(0))
+    y_low = np.trunc(np.where(outside, 0, ys)).astype(np.int64)
+    x_low = np.trunc(np.where(outside, 0, xs)).astype(np.int64)
+    y_edge = y_low >= h - 1
+    x_edge = x_low >= w - 1
+    y_low = np.where(y_edge, h - 1, y_low)
+    x_low = np.where(x_edge, w - 1, x_low)
+    ys = np.where(y_edge, y_low.astype(t), ys)
+    xs = np.where(x_edge, x_low.astype(t), xs)
+    y_high = np.where(y_edge, y_low, y_low + 1)
+    x_high = np.where(x_edge, x_low, x_low + 1)
+    ly = (ys - y_low.astype(t)).astype(t)
+    lx = (xs - x_low.astype(t)).astype(t)
+    hy, hx = T(1.0) - ly, T(1.0) - lx
+    weights = [hy * hx, hy * lx, ly * hx, ly * lx]
+    points = [(y_low, x_low), (y_low, x_high), (y_high, x_low), (y_high, x_high)]
+    total = None
+    for wgt, (py, px) in zip(weights, points, strict=True):
+        wgt = np.where(outside, T(0), wgt)
+        term = wgt * fmap[:, np.where(outside, 0, py), np.where(outside, 0, px)]
+        total = term if total is None else total + term
+    assert total is not None
+    return total
+
+
+SPECS = (
+    OpSpec("ROIAlign", 3, 3, 3, parse_roi_align_3, infer_roi_align, evaluate_roi_align),
+    OpSpec("ROIAlign", 9, 9, 3, parse_roi_align_9, infer_roi_align, evaluate_roi_align),
+)

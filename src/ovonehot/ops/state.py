@@ -1,0 +1,135 @@
+"""Stateful ops: ReadValue-3/-6 and Assign-3/-6, the variables of LLM KV-cache exports.
+
+A variable, named by ``variable_id``, lives across runs of one request
+(:class:`ovonehot.model.Request`); :class:`ovonehot.ops.spec.Variables` holds it.
+
+* ReadValue gives the variable's value; a variable in its initial state (never
+  assigned, or reset) gives the init input (the value of the init sub-graph, run each
+  time, as OpenVINO 2024+ does), or without one zeros of ``variable_shape`` in
+  ``variable_type`` (a dynamic dim counts as its lower bound, 0 for ``?``).
+* Assign stores its input in the variable; the new value is seen from the next run on.
+* ReadValue-6's output is ``variable_type``/``variable_shape``
+  (``src/core/src/op/read_value.cpp``); the init input must fit them.  ReadValue-3 has no
+  variable info: its output is its input.  Assign's output is its input.
+
+Neither op folds: their values change from run to run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import IRError, ValidationError
+from ..graph import Node
+from ..types import ElementType, PartialShape
+from .attrs import element_type_attr, str_attr
+from .spec import OpSpec, TensorInfo, Variables
+
+
+@dataclass(frozen=True, slots=True)
+class ReadValueAttrs:
+    variable_id: str
+    # None for ReadValue-3, whose variable takes its input's type and shape.
+    variable_type: ElementType | None = None
+    variable_shape: PartialShape | None = None
+
+
+def parse_read_value_3(node: Node) -> ReadValueAttrs:
+    return ReadValueAttrs(str_attr(node, "variable_id"))
+
+
+def parse_read_value_6(node: Node) -> ReadValueAttrs:
+    text = str_attr(node, "variable_shape", "...")
+    try:
+        shape = PartialShape.parse(text)
+    except ValueError as exc:
+        raise IRError(f"{node.describe()}: attribute variable_shape={text!r} is not a shape: {exc}") from None
+    return ReadValueAttrs(
+        str_attr(node, "variable_id"), element_type_attr(node, "variable_type", ElementType.dynamic), shape
+    )
+
+
+def _relaxes(general: PartialShape, specific: PartialShape) -> bool:
+    """OpenVINO's ``PartialShape::relaxes``: every shape ``specific`` allows, ``general`` allows."""
+    if general.dims is None:
+        return True
+    if specific.dims is None or len(general.dims) != len(specific.dims):
+        return False
+    for g, s in zip(general.dims, specific.dims, strict=True):
+        if g.min > s.min or (g.max is not None and (s.max is None or s.max > g.max)):
+            return False
+    return True
+
+
+def infer_read_value(attrs: ReadValueAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    if attrs.variable_type is None or attrs.variable_shape is None:  # ReadValue-3
+        return [TensorInfo(inputs[0].element_type, inputs[0].shape)]
+    et, shape = attrs.variable_type, attrs.variable_shape
+    if inputs:
+        init = inputs[0]
+        if et.is_dynamic and not shape.rank_is_static:  # variable info left open: the init decides
+            return [TensorInfo(init.element_type, init.shape)]
+        if not _relaxes(shape, init.shape):
+            raise ValidationError(
+                f"variable_shape {shape} of variable {attrs.variable_id!r} must relax the init input's "
+                f"shape {init.shape}"
+            )
+        if et.merge(init.element_type) is None:
+            raise ValidationError(
+                f"variable_type {et} of variable {attrs.variable_id!r} does not match the init input's "
+                f"type {init.element_type}"
+            )
+    return [TensorInfo(et, shape)]
+
+
+def evaluate_read_value(attrs: ReadValueAttrs, inputs: Sequence[np.ndarray], variables: Variables) -> list[np.ndarray]:
+    held = variables.values.get(attrs.variable_id)
+    if held is not None:
+        return [held]
+    if inputs:
+        return [inputs[0]]
+    assert attrs.variable_type is not None and attrs.variable_shape is not None  # ReadValue-3 has an input
+    dtype = attrs.variable_type.numpy_dtype
+    if dtype is None or attrs.variable_shape.dims is None:
+        raise ValidationError(
+            f"variable {attrs.variable_id!r} of type {attrs.variable_type} and shape {attrs.variable_shape} "
+            f"has no init input, and no zero value can be made for it"
+        )
+    return [np.zeros(tuple(d.min for d in attrs.variable_shape.dims), dtype=dtype)]
+
+
+@dataclass(frozen=True, slots=True)
+class AssignAttrs:
+    variable_id: str
+
+
+def parse_assign(node: Node) -> AssignAttrs:
+    return AssignAttrs(str_attr(node, "variable_id"))
+
+
+def infer_assign(attrs: AssignAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    return [TensorInfo(inputs[0].element_type, inputs[0].shape)]
+
+
+def evaluate_assign(attrs: AssignAttrs, inputs: Sequence[np.ndarray], variables: Variables) -> list[np.ndarray]:
+    variables.pending[attrs.variable_id] = inputs[0]
+    return [inputs[0]]
+
+
+def _no_state(attrs: object, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    raise AssertionError("ovonehot bug: a stateful op was run without its variables")
+
+
+SPECS = (
+    OpSpec("ReadValue", 3, 3, 1, parse_read_value_3, infer_read_value, _no_state, foldable=False,
+           evaluate_stateful=evaluate_read_value),
+    OpSpec("ReadValue", 6, 6, (0, 1), parse_read_value_6, infer_read_value, _no_state, foldable=False,
+           evaluate_stateful=evaluate_read_value),
+    OpSpec("Assign", 3, 3, 1, parse_assign, infer_assign, _no_state, foldable=False,
+           evaluate_stateful=evaluate_assign),
+    OpSpec("Assign", 6, 6, 1, parse_assign, infer_assign, _no_state, foldable=False,
+           evaluate_stateful=evaluate_assign),
+)
