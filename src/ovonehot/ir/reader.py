@@ -19,7 +19,8 @@ digits only (Python's ``int`` also takes "1_0" and Arabic-Indic digits, OpenVINO
 not); a Const's ``offset``/``size`` allow no trailing characters; every layer has a
 ``name``, every output port a ``precision`` spelt as OpenVINO spells it, every Const a
 ``shape``; ``Assign``/``ReadValue`` name their ``variable_id``.  (A ``version`` that is
-no opset, ``opset1 `` or ``OPSET1``, is read: ``validate`` reports it as ``unknown-op``.)  Long values are cut in messages (``errors.quote``).
+no opset, ``opset1 `` or ``OPSET1``, is read: ``validate`` reports it as ``unknown-op``.)
+Long values are cut in messages (``errors.quote``).
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ def parse_uint(text: str) -> int:
     if len(text) > 64 or not _UINT.fullmatch(text):
         raise ValueError(text)
     return int(text)
+
 
 _PARSER_OPTIONS = {
     "resolve_entities": False,
