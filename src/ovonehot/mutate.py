@@ -56,7 +56,7 @@ _SHAPES = ("", "1", "0", "2,3", "-1", "?", "1..10", "10..1", "...", "[...]", "-1
 
 @dataclass
 class Doc:
-    """A mutable IR: the parsed XML (None once reduced to bytes) and the .bin."""
+    """A mutable IR: the parsed XML and the .bin bytes (payloads may be appended)."""
 
     root: etree._Element
     weights: bytearray
