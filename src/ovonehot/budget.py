@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import os
 
-from .errors import InputError
+from .errors import ResourceLimitError
 
 MAX_OUTPUT_BYTES = 16 * 2**30
 MAX_RANK = 64  # NumPy's NPY_MAXDIMS
@@ -63,19 +63,19 @@ def memory_budget(available: int | None = None) -> int:
 
 
 def check_allocation(shape: tuple[int, ...], itemsize: int, what: str) -> None:
-    """InputError when an array of ``shape`` with ``itemsize``-byte elements does not fit in the budget."""
+    """ResourceLimitError (an InputError) when an array of ``shape`` and ``itemsize`` does not fit."""
     if len(shape) > MAX_RANK:
-        raise InputError(f"{what} has rank {len(shape)}; NumPy holds at most {MAX_RANK} dimensions")
+        raise ResourceLimitError(f"{what} has rank {len(shape)}; NumPy holds at most {MAX_RANK} dimensions")
     if not numpy_can_hold(shape, itemsize):
-        raise InputError(f"{what} {_dims(shape)}: NumPy cannot hold a shape this large, even empty")
+        raise ResourceLimitError(f"{what} {_dims(shape)}: NumPy cannot hold a shape this large, even empty")
     nbytes = math.prod(shape) * max(itemsize, 1)
     if nbytes <= 1 << 20:  # below 1 MiB: not worth reading /proc
         return
     if nbytes > MAX_OUTPUT_BYTES:
-        raise InputError(f"{what} {_dims(shape)} needs {nbytes} bytes, more than the {MAX_OUTPUT_BYTES} allowed")
+        raise ResourceLimitError(f"{what} {_dims(shape)} needs {nbytes} bytes, more than the {MAX_OUTPUT_BYTES} allowed")
     budget = memory_budget()
     if nbytes > budget:
-        raise InputError(
+        raise ResourceLimitError(
             f"{what} {_dims(shape)} needs {nbytes} bytes, more than the {budget} allowed "
             "(half the memory available)"
         )
