@@ -352,7 +352,7 @@ def test_the_budget_follows_the_address_space_limit() -> None:
         "    print(type(exc).__name__, exc)\n"
     )
     result = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=120)
-    assert result.stdout.startswith("InputError output 0 [2147483648] needs 2147483648 bytes"), result.stderr
+    assert result.stdout.startswith("ResourceLimitError output 0 [2147483648] needs 2147483648 bytes"), result.stderr
 
 
 # -- reading numbers and names no more loosely than OpenVINO ------------------------------------------
