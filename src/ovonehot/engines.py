@@ -263,7 +263,7 @@ def _main_script_hidden() -> Iterator[None]:
     ovonehot without an ``if __name__ == "__main__"`` guard (it would start a cluster in every
     worker).  The workers need nothing from that script, so they are not told about it."""
     main = sys.modules.get("__main__")
-    saved = {k: main.__dict__[k] for k in ("__spec__", "__file__") if main is not None and k in main.__dict__}
+    saved: dict[str, Any] = {k: main.__dict__[k] for k in ("__spec__", "__file__") if main is not None and k in main.__dict__}
     try:
         if main is not None:
             main.__dict__["__spec__"] = None
@@ -283,6 +283,7 @@ class DaskEngine:
     def __init__(self, workers: int | None = None, address: str | None = None) -> None:
         self.workers = workers
         self.address = address
+        self.scratch = ""
 
     def _client(self) -> tuple[Any, Any]:
         try:
@@ -298,6 +299,7 @@ class DaskEngine:
         import os
 
         n = self.workers or os.cpu_count() or 1
+        self.scratch = tempfile.mkdtemp(prefix="ovonehot-dask-")  # the workers' scratch space, removed after
         # Loopback only, no dashboard; one thread per worker (the case work runs in its child).
         # The worker processes start with SIGINT ignored (inherited): a terminal's Ctrl-C reaches
         # the whole process group, and it is this process's to handle (stop, keep what finished).
@@ -306,7 +308,8 @@ class DaskEngine:
         try:
             with _main_script_hidden():
                 cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                       dashboard_address=None, silence_logs=logging.CRITICAL)
+                                       dashboard_address=None, silence_logs=logging.CRITICAL,
+                                       local_directory=self.scratch)
         finally:
             if main:
                 signal.signal(signal.SIGINT, previous)
@@ -365,6 +368,7 @@ class DaskEngine:
             client.close()
             if cluster is not None:
                 cluster.close()
+                shutil.rmtree(self.scratch, ignore_errors=True)
 
 
 def make(engine: str = "process", jobs: int | None = None, scheduler: str | None = None,
