@@ -34,6 +34,7 @@ import signal
 import sys
 import tempfile
 import threading
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
@@ -263,7 +264,8 @@ def _main_script_hidden() -> Iterator[None]:
     ovonehot without an ``if __name__ == "__main__"`` guard (it would start a cluster in every
     worker).  The workers need nothing from that script, so they are not told about it."""
     main = sys.modules.get("__main__")
-    saved: dict[str, Any] = {k: main.__dict__[k] for k in ("__spec__", "__file__") if main is not None and k in main.__dict__}
+    saved: dict[str, Any] = {k: main.__dict__[k] for k in ("__spec__", "__file__")
+                             if main is not None and k in main.__dict__}
     try:
         if main is not None:
             main.__dict__["__spec__"] = None
@@ -284,6 +286,7 @@ class DaskEngine:
         self.workers = workers
         self.address = address
         self.scratch = ""
+        self._config: Any = None
 
     def _client(self) -> tuple[Any, Any]:
         try:
@@ -298,8 +301,15 @@ class DaskEngine:
                 raise UsageError(f"--scheduler {self.address}: cannot reach a Dask scheduler ({exc})") from None
         import os
 
+        import dask
+
         n = self.workers or os.cpu_count() or 1
-        self.scratch = tempfile.mkdtemp(prefix="ovonehot-dask-")  # the workers' scratch space, removed after
+        # Dask's scratch space (the workers' and this process's), removed when the cluster closes.
+        self.scratch = tempfile.mkdtemp(prefix="ovonehot-dask-")
+        self._config = dask.config.set({"temporary-directory": self.scratch})
+        # Without a dashboard the scheduler still serves /health on loopback, port 8787 when free
+        # (another port, with a warning, when not): the port does not matter here.
+        warnings.filterwarnings("ignore", message="Port 8787 is already in use", category=UserWarning)
         # Loopback only, no dashboard; one thread per worker (the case work runs in its child).
         # The worker processes start with SIGINT ignored (inherited): a terminal's Ctrl-C reaches
         # the whole process group, and it is this process's to handle (stop, keep what finished).
@@ -368,6 +378,7 @@ class DaskEngine:
             client.close()
             if cluster is not None:
                 cluster.close()
+                self._config.__exit__(None, None, None)
                 shutil.rmtree(self.scratch, ignore_errors=True)
 
 
