@@ -14,6 +14,7 @@ import argparse
 import contextlib
 import io
 import json
+import sys
 import time
 import traceback
 from collections.abc import Sequence
@@ -178,6 +179,9 @@ def run(models: Sequence[str], options: Sequence[str], save: str | None, engine:
             results.append(ModelResult(**data))
     except KeyboardInterrupt:
         interrupted = True
+        oracle_process = sys.modules.get("ovonehot.oracle_process")
+        if oracle_process is not None:  # a model's OpenVINO child (this process's): its answer is not wanted
+            oracle_process.abandon()
     results.sort(key=lambda r: r.position)
     return CorpusSummary(results, time.perf_counter() - start, interrupted, len(models))
 
