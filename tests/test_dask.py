@@ -233,3 +233,32 @@ def test_usage_errors(argv: list[str], message: str, tmp_path: Path, capsys: pyt
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1, err
+
+
+def test_ctrl_c_during_a_corpus_diff(tmp_path: Path) -> None:
+    """Ctrl-C on a corpus diff (one model after the other here): the table of the models that
+    finished, exit 130, no traceback."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for i in range(300):
+        for ext in (".xml", ".bin"):
+            shutil.copy(ROOT / "ir" / "onehot" / f"v16_depth_u64_i32{ext}", corpus / f"m{i:03d}{ext}")
+    saved = tmp_path / "saved"
+    cmd = [sys.executable, "-m", "ovonehot", "diff", str(corpus), "--save", str(saved), "--json",
+           str(tmp_path / "report.json")]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        while not saved.is_dir() or len(list(saved.iterdir())) < 3:  # 3 models saved: at least 2 finished
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, stdout + stderr
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert report["interrupted"] and report["exit_code"] == 130 and 2 <= len(report["models"]) < 300
+    assert f"diff: {len(report['models'])} of 300 models" in stdout and "(interrupted" in stdout
+    assert stdout.rstrip().endswith("exit 130")

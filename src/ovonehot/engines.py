@@ -115,6 +115,10 @@ class _Worker:
             data = self.child.conn.recv()
         except (EOFError, OSError):
             data = None
+        return self.settle(job, data)
+
+    def settle(self, job: Job, data: Any) -> Any:
+        """``data`` received (``None``: end of file, the child died on the item)."""
         self.busy = False
         if data is not None:
             return data
@@ -209,52 +213,46 @@ class ProcessPool:
 
 # -- Dask -----------------------------------------------------------------------------------
 
-# In a Dask worker process: each worker thread's isolated child, per job (kept between tasks).
-_ALL: dict[tuple[int, str, str], _Worker] = {}
-_ALL_LOCK = threading.Lock()
-_ABANDONED = threading.Event()
+# In a Dask worker process: the isolated child of each (campaign, worker thread), kept between
+# tasks, and the campaigns that have ended (their late tasks do nothing).
+_CHILDREN: dict[tuple[str, int], _Worker] = {}
+_ENDED: set[str] = set()
+_LOCK = threading.Lock()
 
 
-def dask_task(job: Job, item: Any) -> Any:
+def dask_task(job: Job, campaign: str, item: Any) -> Any:
     """A Dask task: run ``item`` in this worker thread's isolated child (started on first use,
-    restarted after a crash).  The result is what the handler returned, or the crash description."""
-    key = (threading.get_ident(), job.handler, repr(job.settings))
-    worker = _ALL.get(key)
+    restarted after a crash).  The result is what the handler returned, the crash description,
+    or ``None`` when the campaign has ended (interrupted)."""
+    key = (campaign, threading.get_ident())
+    with _LOCK:
+        if campaign in _ENDED:
+            return None
+        worker = _CHILDREN.get(key)
     if worker is None or not worker.alive:
         worker = _Worker(job)
-        with _ALL_LOCK:
-            _ALL[key] = worker
+        with _LOCK:
+            _CHILDREN[key] = worker
     worker.send(item)
     try:
         data = worker.child.conn.recv()
     except (EOFError, OSError):
         data = None
-    if data is not None:
-        worker.busy = False
-        return data
-    if _ABANDONED.is_set():  # killed by dask_cleanup (the campaign was interrupted): no verdict
+    if data is None and campaign in _ENDED:  # killed by dask_cleanup: no verdict on the item
         return None
-    with _ALL_LOCK:
-        _ALL.pop(key, None)
-    worker.busy = True
-    return worker.receive(job)  # the crash description (and the child's work directory removed)
+    return worker.settle(job, data)
 
 
-def dask_cleanup(kill: bool = False) -> int:
+def dask_cleanup(campaign: str, kill: bool = False) -> int:
     """On every Dask worker once the campaign ends: stop its isolated children, remove their work
     directories.  ``kill``: the campaign was interrupted, busy children are not waited for."""
-    if kill:
-        _ABANDONED.set()
-    with _ALL_LOCK:
-        workers = list(_ALL.values())
-        _ALL.clear()
+    with _LOCK:
+        _ENDED.add(campaign)
+        keys = [k for k in _CHILDREN if k[0] == campaign]
+        workers = [_CHILDREN.pop(k) for k in keys]
     for worker in workers:
         worker.close(kill=kill)
     return len(workers)
-
-
-def dask_reset() -> None:
-    _ABANDONED.clear()
 
 
 @contextlib.contextmanager
@@ -331,13 +329,14 @@ class DaskEngine:
         client, cluster = self._client()
         from distributed import as_completed
 
-        tag = uuid.uuid4().hex[:12]
+        campaign = uuid.uuid4().hex
         pending: dict[Any, Any] = {}
+        submitted = 0
         exhausted = False
         interrupted = False
 
         def submit() -> Any:
-            nonlocal exhausted
+            nonlocal exhausted, submitted
             if exhausted or not keep_going():
                 exhausted = True
                 return None
@@ -345,22 +344,22 @@ class DaskEngine:
             if item is None:
                 exhausted = True
                 return None
-            future = client.submit(dask_task, job, item, key=f"ovonehot-{tag}-{len(pending)}-{id(item)}",
+            submitted += 1
+            future = client.submit(dask_task, job, campaign, item, key=f"ovonehot-{campaign}-{submitted}",
                                    pure=False, retries=0)
             pending[future] = item
             return future
 
         try:
-            client.run(dask_reset)
             capacity = max(1, sum(client.nthreads().values()))
             queue = as_completed([f for f in (submit() for _ in range(capacity)) if f is not None])
             for future in queue:
                 item = pending.pop(future)
                 try:
                     result = future.result()
-                except Exception as exc:  # noqa: BLE001 - the Dask worker itself was lost on this item
+                except Exception as exc:  # noqa: BLE001 - the task failed outside the child (worker lost)
                     result = _function(job.crashed)(job.settings, None, item, None,
-                                                    f"the Dask worker was lost ({type(exc).__name__})")
+                                                    f"the Dask task failed ({type(exc).__name__}: {exc})")
                 yield item, result
                 nxt = submit()
                 if nxt is not None:
@@ -372,7 +371,7 @@ class DaskEngine:
             try:
                 for future in pending:
                     future.cancel()
-                client.run(dask_cleanup, interrupted)
+                client.run(dask_cleanup, campaign, interrupted)
             except Exception:  # noqa: BLE001, S110 - best effort: the cluster may be gone already
                 pass
             client.close()
