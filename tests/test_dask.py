@@ -115,7 +115,7 @@ def test_fuzz_on_dask_equals_the_process_pool(tmp_path: Path, scheduler: str) ->
     assert dask.exit_code == 1 and not dask.interrupted and not dask.stopped_by_budget
 
 
-def _corpus(tmp_path: Path, crash: bool) -> Path:
+def _corpus(tmp_path: Path) -> Path:
     corpus = tmp_path / "corpus"
     (corpus / "nested").mkdir(parents=True)
     for name in ("v16_all_params_f16", "v16_depth_u64_i32"):
@@ -123,8 +123,6 @@ def _corpus(tmp_path: Path, crash: bool) -> Path:
             shutil.copy(ROOT / "ir" / "onehot" / f"{name}{ext}", corpus / "nested" / f"{name}{ext}")
     for ext in (".xml", ".bin"):
         shutil.copy(ROOT / "ir" / "invalid" / f"const_outside_bin{ext}", corpus / f"const_outside_bin{ext}")
-        if crash:
-            shutil.copy(ROOT / "ir" / "onehot" / f"v16_depth_u64_i32{ext}", corpus / f"crash-me{ext}")
     shutil.copytree(ROOT / "ir" / "replays" / "cpu-refuses-i8-indices", corpus / "replay")
     return corpus
 
@@ -136,7 +134,7 @@ def _diff(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str
 
 def test_corpus_diff_same_in_this_process_and_on_dask(tmp_path: Path, scheduler: str,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    corpus = _corpus(tmp_path, crash=False)
+    corpus = _corpus(tmp_path)
     runs = {}
     for name, flags in (("sequential", []), ("dask", ["--scheduler", scheduler])):
         code, text = _diff(["diff", str(corpus), "--oracle", "both", "--json", str(tmp_path / f"{name}.json"),
@@ -155,12 +153,14 @@ def test_corpus_diff_same_in_this_process_and_on_dask(tmp_path: Path, scheduler:
 def test_corpus_diff_crash_costs_one_model(tmp_path: Path, scheduler: str,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     """A model that kills its worker's isolated child is one row (exit 4), on a pool and on Dask alike."""
-    corpus = _corpus(tmp_path, crash=True)
-    pool = _diff(["diff", str(corpus), "--jobs", "2", "--oracle", "reference"], capsys)
-    dask = _diff(["diff", str(corpus), "--scheduler", scheduler, "--oracle", "reference"], capsys)
+    models = [str(ROOT / "ir" / "onehot" / "v16_depth_u64_i32.xml"), str(tmp_path / "crash-me.xml")]
+    for ext in (".xml", ".bin"):
+        shutil.copy(ROOT / "ir" / "onehot" / f"v16_depth_u64_i32{ext}", tmp_path / f"crash-me{ext}")
+    pool = _diff(["diff", *models, "--jobs", "2", "--oracle", "reference"], capsys)
+    dask = _diff(["diff", *models, "--scheduler", scheduler, "--oracle", "reference"], capsys)
     assert dask == pool
     code, text = dask
-    assert code == 4 and "models: 3 exit 0, 1 exit 3, 1 exit 4" in text
+    assert code == 4 and "models: 1 exit 0, 1 exit 4" in text
     assert re.search(r"crash-me\.xml .* 4  crash: the worker process died \(killed by SIGSEGV\)", text), text
 
 
@@ -219,12 +219,13 @@ def test_dask_is_imported_only_when_chosen(tmp_path: Path) -> None:
     (["fuzz", "--dask", "--jobs", "0"], "--jobs 0 runs in this process"),
     (["fuzz", "--scheduler", "tcp://127.0.0.1:1", "--jobs", "2"], "with --scheduler the cluster has its own"),
     (["fuzz", "--jobs", "-1"], "--jobs must be >= 0"),
+    (["fuzz", "--scheduler", "no-port-here", "--cases", "1"], "--scheduler no-port-here: cannot reach a Dask"),
     (["diff", "MODEL", "--dask"], "are for a corpus"),
     (["diff", "MODEL", "MODEL", "--inputs", "x.npy"], "--inputs is for one model"),
     (["diff", "MODEL", "MODEL", "--bin", "x.bin"], "--bin is for one model"),
     (["diff", "MODEL", "no/such/dir"], "no/such/dir: no such model, replay folder or directory"),
     (["diff", "EMPTY"], ": no model (.xml) or replay folder in this directory"),
-], ids=["dask-jobs-0", "scheduler-and-jobs", "negative-jobs", "single-model-dask", "corpus-inputs",
+], ids=["dask-jobs-0", "scheduler-and-jobs", "negative-jobs", "scheduler-address", "single-model-dask", "corpus-inputs",
         "corpus-bin", "corpus-missing", "corpus-empty"])
 def test_usage_errors(argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "empty").mkdir()

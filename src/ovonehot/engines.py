@@ -295,7 +295,7 @@ class DaskEngine:
         if self.address is not None:
             try:
                 return Client(self.address, timeout=30), None
-            except (OSError, TimeoutError) as exc:
+            except (OSError, TimeoutError, ValueError) as exc:
                 raise UsageError(f"--scheduler {self.address}: cannot reach a Dask scheduler ({exc})") from None
         import os
 
@@ -404,11 +404,11 @@ def add_arguments(p: Any, jobs_help: str) -> None:
     """``--jobs``, ``--engine``/``--dask`` and ``--scheduler`` (the same for fuzz and diff)."""
     p.add_argument("--jobs", type=int, default=None, metavar="N", help=jobs_help)
     p.add_argument("--engine", choices=ENGINES, default="process",
-                   help="where cases run: local worker processes (default) or Dask distributed")
+                   help="where the work runs: worker processes on this machine (default) or Dask distributed")
     p.add_argument("--dask", dest="engine", action="store_const", const="dask",
                    help="same as --engine dask: an embedded Dask LocalCluster of --jobs worker processes "
                         "(default: one per core), loopback only")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786); implies "
-                        "--engine dask.  Every worker needs this ovonehot and OpenVINO, and --out/--save must "
-                        "be a directory every worker can write (a shared file system)")
+                        "--engine dask.  Every worker needs this ovonehot and OpenVINO, and the paths given "
+                        "(models, --out, --save) must be the same on every worker (a shared file system)")
