@@ -172,35 +172,38 @@ class ProcessPool:
         workers: list[_Worker] = []
         exhausted = False
 
-        def feed(worker: _Worker) -> None:
+        def take() -> Any:  # the next item, None when there is none or the time is up
             nonlocal exhausted
-            if exhausted or not keep_going():
-                exhausted = True
-                return
-            item = next(items, None)
-            if item is None:
-                exhausted = True
-                return
-            worker.send(item)
+            if not exhausted and keep_going():
+                item = next(items, None)
+                if item is not None:
+                    return item
+            exhausted = True
+            return None
+
+        def start(item: Any) -> None:  # a child is started only when there is an item for it
+            if item is not None:
+                worker = _Worker(job)
+                workers.append(worker)
+                worker.send(item)
 
         try:
             for _ in range(self.jobs):
-                worker = _Worker(job)
-                workers.append(worker)
-                feed(worker)
+                start(take())
             while any(w.busy for w in workers):
                 busy = {w.child.conn: w for w in workers if w.busy}
                 for conn in wait(list(busy)):  # a dead child's connection is ready too (end of file)
                     worker = busy[conn]  # type: ignore[index]
                     item = worker.item
                     result = worker.receive(job)
-                    if not worker.alive:  # it died on that item: a fresh child takes the next ones
-                        workers.remove(worker)
-                        if not exhausted:
-                            worker = _Worker(job)
-                            workers.append(worker)
                     yield item, result
-                    feed(worker)
+                    if worker.alive:
+                        nxt = take()
+                        if nxt is not None:
+                            worker.send(nxt)
+                    else:  # it died on that item: a fresh child takes the next one
+                        workers.remove(worker)
+                        start(take())
         except BaseException:  # Ctrl-C or an error here: a busy child's item is abandoned, not waited for
             for worker in workers:
                 if worker.busy:
