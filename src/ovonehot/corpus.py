@@ -196,6 +196,8 @@ def corpus_command(args: argparse.Namespace, options: Sequence[str]) -> int:
         raise UsageError("--bin is for one model; each model of a corpus has its .bin beside it")
     if args.inputs:
         raise UsageError("--inputs is for one model; a corpus runs on generated inputs (--seed, --shape)")
+    if getattr(args, "expected", None):
+        raise UsageError("--expected is for one model: saved outputs belong to one model")
     engine = engines.make(args.engine, args.jobs, args.scheduler, default_jobs=0)
     if args.json is not None:
         check_output_file(args.json, "--json")
