@@ -169,7 +169,7 @@ def run(models: Sequence[str], options: Sequence[str], save: str | None, engine:
     """Diff every model with the same ``options`` (diff's command-line options, as strings)."""
     folders = [str(Path(save) / f"{i:04d}-{_name(m)}") if save else None for i, m in enumerate(models)]
     job = engines.Job("ovonehot.corpus:diff_handler", "ovonehot.corpus:diff_crashed", tuple(options),
-                      "ovonehot-diff-")
+                      "ovonehot-corpus-")
     start = time.perf_counter()
     results: list[ModelResult] = []
     interrupted = False

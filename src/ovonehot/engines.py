@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import logging
+import os
 import shutil
 import signal
 import sys
@@ -76,6 +77,9 @@ def serve(conn: Connection) -> None:
         handler_name, settings, work = conn.recv()
     except (EOFError, OSError):
         return
+    # What the handler and its own children leave in the temporary directory (a killed child
+    # removes nothing) is inside the work directory, which the engine removes.
+    os.environ["TMPDIR"] = tempfile.tempdir = work
     handler = _function(handler_name)
     while True:
         try:
@@ -300,8 +304,6 @@ class DaskEngine:
                 return Client(self.address, timeout=30), None
             except (OSError, TimeoutError, ValueError) as exc:
                 raise UsageError(f"--scheduler {self.address}: cannot reach a Dask scheduler ({exc})") from None
-        import os
-
         import dask
 
         n = self.workers or os.cpu_count() or 1
