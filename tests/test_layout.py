@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "ovonehot"
-IMPORT = re.compile(r"^\s*(import|from)\s+(openvino|onnxruntime)\b", re.M)
+IMPORT = re.compile(r"^\s*(import|from)\s+(openvino|onnxruntime)\b", re.MULTILINE)
 
 
 def test_openvino_and_onnxruntime_are_imported_only_in_the_oracle_package() -> None:
