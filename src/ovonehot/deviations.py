@@ -291,7 +291,7 @@ def _flush_subnormals(value: np.ndarray) -> np.ndarray:
     sub = ((bits & 0x7F800000) == 0) & ((bits & 0x007FFFFF) != 0)
     if not sub.any():
         return value
-    out = value.copy()
+    out: np.ndarray = value.copy()
     out.reshape(-1)[sub] = np.float32(0.0)
     return out
 
@@ -543,7 +543,7 @@ def _truncating_divide(i: int, node: Node, args: Sequence[np.ndarray], reference
         return reference
     with np.errstate(all="ignore"):
         q = np.floor_divide(a, b)
-        out = np.where((np.remainder(a, b) != 0) & ((a < 0) != (b < 0)), q + 1, q).astype(reference.dtype)
+        out: np.ndarray = np.where((np.remainder(a, b) != 0) & ((a < 0) != (b < 0)), q + 1, q).astype(reference.dtype)
     n, detail = _changed(reference, out)
     if n:
         events.append(Event("divide-truncates", i, node.describe(), detail))

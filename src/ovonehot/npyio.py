@@ -122,7 +122,8 @@ def _read_data(f: BinaryIO, header: ArrayHeader, where: str) -> np.ndarray:
         got += n
     flat = np.frombuffer(data, dtype=header.dtype, count=math.prod(header.shape))
     if header.fortran_order:
-        return flat.reshape(header.shape[::-1]).transpose()
+        out: np.ndarray = flat.reshape(header.shape[::-1]).transpose()
+        return out
     return flat.reshape(header.shape)
 
 

@@ -44,7 +44,8 @@ class TypeKind(enum.Enum):
 def _ml(name: str) -> np.dtype | None:
     if _mld is None or not hasattr(_mld, name):
         return None
-    return np.dtype(getattr(_mld, name))
+    scalar_type: type = getattr(_mld, name)
+    return np.dtype(scalar_type)
 
 
 class ElementType(enum.Enum):

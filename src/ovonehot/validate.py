@@ -279,7 +279,7 @@ def _check_constants(
         try:
             et = ElementType.from_name(data.get("element_type", "")) if data is not None else None
             shape = PartialShape.parse(data.get("shape", "")) if data is not None else None
-            offset, size = int(data.get("offset", "")), int(data.get("size", ""))  # type: ignore[union-attr]
+            offset, size = int(data.get("offset", "")), int(data.get("size", ""))
         except (IRError, ValueError, AttributeError):
             continue  # the reader reports malformed attributes itself
         if (

@@ -21,7 +21,7 @@ from ..npyio import check_input_file, new_file_mode
 from ..oracle.onnx_frontend import convert_onnx, is_onnx_path
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("convert", help="convert an ONNX model to OpenVINO IR (.xml + .bin) with OpenVINO")
     p.add_argument("model", help="model .onnx")
     p.add_argument("-o", "--output", metavar="OUT.xml", help="IR to write (default: MODEL with .xml); "

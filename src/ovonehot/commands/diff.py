@@ -23,7 +23,7 @@ from ..npyio import check_input_specs, check_model_paths, load_archive, parse_in
 from ..oracle.common import ORACLES, PRESETS, PluginSettings, parse_oracles
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "diff",
         help="run ovonehot and OpenVINO on the same IR and inputs and explain every difference",

@@ -13,7 +13,7 @@ from ..errors import OpenVINOError, UsageError
 from ..fuzz import campaign
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "fuzz",
         help="generate random valid OneHot IR and diff each against OpenVINO",

@@ -24,7 +24,7 @@ WIDTH = 48
 SMALL = 8
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "inspect", help="list the layers with their inferred shapes and types, and the model's I/O"
     )

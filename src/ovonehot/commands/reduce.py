@@ -30,7 +30,7 @@ from ..npyio import parse_input_specs
 from ..reduce import diff_predicate, reduce_model, write_candidate
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "reduce",
         help="shrink a model to the smallest subgraph that keeps a difference, as a replay folder",

@@ -15,7 +15,7 @@ from ..errors import InputError, UsageError
 from ..oracle.repro import write_script
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "repro",
         help="write a standalone OpenVINO script (numpy + openvino only) that shows a replay's difference",

@@ -15,7 +15,7 @@ from ..types import PartialShape
 from ..validate import Report, validate
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "validate",
         help="re-infer every layer as OpenVINO does and report where the IR's declarations disagree",

@@ -65,9 +65,10 @@ def encode(element_type: ElementType, array: np.ndarray) -> bytes:
     t = element_type
     flat = np.asarray(array).reshape(-1)
     if t is ElementType.string:
-        parts = [s.encode("utf-8", "surrogateescape") if isinstance(s, str) else bytes(s) for s in flat]
-        ends = np.cumsum([0] + [len(p) for p in parts]).astype("<i4")
-        return np.int32(len(parts)).tobytes() + ends.tobytes() + b"".join(parts)
+        parts: list[bytes] = [s.encode("utf-8", "surrogateescape") if isinstance(s, str) else bytes(s) for s in flat]
+        ends: np.ndarray = np.cumsum([0] + [len(p) for p in parts]).astype("<i4")
+        count: bytes = np.int32(len(parts)).tobytes()
+        return count + ends.tobytes() + b"".join(parts)
     if t.bitwidth >= 8:
         return np.ascontiguousarray(flat.astype(t.numpy_dtype)).tobytes()
     codes = _codes(t, flat)

@@ -33,6 +33,7 @@ import re
 from collections import deque
 from pathlib import Path
 
+import numpy as np
 from lxml import etree
 
 from ..budget import numpy_can_hold
@@ -346,7 +347,7 @@ def _split_names(text: str) -> tuple[str, ...]:
     return tuple(n for n in names if n)
 
 
-def _read_constant(node: Node, weights: _Weights):  # -> np.ndarray
+def _read_constant(node: Node, weights: _Weights) -> np.ndarray:
     where = node.describe()
     et_text = node.attr("element_type")
     if et_text is None:

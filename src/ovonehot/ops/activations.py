@@ -150,20 +150,24 @@ def _gelu_tanh(x: np.ndarray) -> np.ndarray:
 
 def _clip3(w: np.ndarray) -> np.ndarray:
     t = w.dtype.type
-    return np.minimum(np.maximum(w + t(3), t(0)), t(6))
+    out: np.ndarray = np.minimum(np.maximum(w + t(3), t(0)), t(6))
+    return out
 
 
 def _hsigmoid(w: np.ndarray) -> np.ndarray:
-    return _clip3(w) / w.dtype.type(6)
+    out: np.ndarray = _clip3(w) / w.dtype.type(6)
+    return out
 
 
 def _hswish(w: np.ndarray) -> np.ndarray:
-    return (w * _clip3(w)) / w.dtype.type(6)
+    out: np.ndarray = (w * _clip3(w)) / w.dtype.type(6)
+    return out
 
 
 def _mish(w: np.ndarray) -> np.ndarray:
     one = w.dtype.type(1)
-    return w * _libm("tanh", _libm("log", _libm("exp", w) + one))
+    out: np.ndarray = w * _libm("tanh", _libm("log", _libm("exp", w) + one))
+    return out
 
 
 # -- Gelu -------------------------------------------------------------------------------------
@@ -295,14 +299,17 @@ def infer_parametrized(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[Ten
 
 
 def _scalar(a: np.ndarray, w: np.ndarray) -> np.floating:
-    return widen(np.asarray(a)).astype(w.dtype).reshape(-1)[0]
+    s: np.floating = widen(np.asarray(a)).astype(w.dtype).reshape(-1)[0]
+    return s
 
 
 def evaluate_hard_sigmoid(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     # max(0, min(1, alpha * x + beta)) in the working type
     def fn(w: np.ndarray) -> np.ndarray:
         t = w.dtype.type
-        return np.maximum(t(0), np.minimum(t(1), _scalar(inputs[1], w) * w + _scalar(inputs[2], w)))
+        alpha, beta = _scalar(inputs[1], w), _scalar(inputs[2], w)
+        out: np.ndarray = np.maximum(t(0), np.minimum(t(1), alpha * w + beta))
+        return out
 
     return _in_working_type(fn)(attrs, inputs[:1])
 
@@ -311,13 +318,15 @@ def evaluate_selu(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarr
     # x > 0 ? lambda * x : alpha * lambda * (exp(x) - 1), in the working type
     def fn(w: np.ndarray) -> np.ndarray:
         alpha, lam = _scalar(inputs[1], w), _scalar(inputs[2], w)
-        return np.where(w > 0, lam * w, alpha * lam * (_libm("exp", w) - w.dtype.type(1)))
+        out: np.ndarray = np.where(w > 0, lam * w, alpha * lam * (_libm("exp", w) - w.dtype.type(1)))
+        return out
 
     return _in_working_type(fn)(attrs, inputs[:1])
 
 
 def _softsign(w: np.ndarray) -> np.ndarray:
-    return w / (w.dtype.type(1) + np.abs(w))
+    out: np.ndarray = w / (w.dtype.type(1) + np.abs(w))
+    return out
 
 
 SPECS = (

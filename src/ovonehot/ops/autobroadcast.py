@@ -32,7 +32,6 @@ from .attrs import enum_attr, int_attr
 
 class AutoBroadcastType(enum.Enum):
     """``auto_broadcast`` values; ``explicit`` is OpenVINO's other name of ``none``."""
-
     NONE = "none"
     NUMPY = "numpy"
     PDPD = "pdpd"
@@ -47,7 +46,8 @@ class AutoBroadcastSpec:
     def __str__(self) -> str:
         if self.type is AutoBroadcastType.PDPD:
             return f"pdpd(axis={self.axis})"
-        return self.type.value
+        name: str = self.type.value
+        return name
 
 
 NUMPY = AutoBroadcastSpec(AutoBroadcastType.NUMPY)

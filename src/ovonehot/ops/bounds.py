@@ -597,5 +597,5 @@ def depth_interval(depth: TensorInfo) -> Dimension:
 def _as_int64(v: object) -> int:
     if isinstance(v, (np.floating, float)):
         return int(np.trunc(v)) if np.isfinite(v) else 2**63 - 1
-    n = int(v)  # type: ignore[call-overload]
+    n: int = int(v)  # type: ignore[call-overload]  # v: a Python or NumPy integer, typed object
     return n - 2**64 if n > 2**63 - 1 else n

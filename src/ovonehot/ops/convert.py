@@ -64,18 +64,22 @@ def convert_array(x: np.ndarray, to: ElementType) -> np.ndarray:
     if to is ElementType.string or x.dtype == object:
         if x.dtype != object or to is not ElementType.string:
             raise ValidationError(f"conversion between string and {to} is not supported")
-        return x.copy()
+        out: np.ndarray = x.copy()
+        return out
     if x.dtype == target and to not in _SUB_BYTE_UINT8:
-        return x.copy()
+        out = x.copy()
+        return out
     if to is ElementType.boolean:
-        return x != 0
+        out = x != 0
+        return out
     if to is ElementType.bf16:  # OpenVINO's own rounding, not round-to-nearest-even
         return _nan_payloads(x, f32_to_bf16(x), to)
     if to is ElementType.f8e8m0:  # OpenVINO's own rounding and saturation, not ml_dtypes'
         return f32_to_f8e8m0(x)
     if to is ElementType.f16 and x.dtype == np.int32:
         # OpenVINO's i32 -> f16 kernel saturates at +-65504 (i64, u32... overflow to inf).
-        return np.clip(x, -65504, 65504).astype(np.float16)
+        out = np.clip(x, -65504, 65504).astype(np.float16)
+        return out
     if to.kind in (TypeKind.SIGNED, TypeKind.UNSIGNED) and _is_float(x.dtype):
         return _float_to_int(x, to)
     if to in _SUB_BYTE_UINT8:  # u1/u3/u6 are held unpacked in uint8: wrap to their width

@@ -120,15 +120,18 @@ def _evaluate(
 
 
 def _add(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
-    return np.add(widen(a), widen(b))
+    out: np.ndarray = np.add(widen(a), widen(b))
+    return out
 
 
 def _subtract(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
-    return np.subtract(widen(a), widen(b))
+    out: np.ndarray = np.subtract(widen(a), widen(b))
+    return out
 
 
 def _multiply(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
-    return np.multiply(widen(a), widen(b))
+    out: np.ndarray = np.multiply(widen(a), widen(b))
+    return out
 
 
 def _check_nonzero(b: np.ndarray) -> None:
@@ -138,28 +141,33 @@ def _check_nonzero(b: np.ndarray) -> None:
 
 def _divide(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
     if is_float(a.dtype):
-        return np.true_divide(widen(a), widen(b))
+        out: np.ndarray = np.true_divide(widen(a), widen(b))
+        return out
     _check_nonzero(b)
-    floor = np.floor_divide(a, b)  # wraps INT_MIN // -1 to INT_MIN
+    floor: np.ndarray = np.floor_divide(a, b)  # wraps INT_MIN // -1 to INT_MIN
     if attrs.pythondiv or a.dtype.kind == "u":
         return floor
     # C++ truncation: one more than the floor where the signs differ and it is inexact.
     inexact = np.multiply(floor, b) != a
-    return floor + (inexact & ((a < 0) != (b < 0))).astype(a.dtype)
+    out = floor + (inexact & ((a < 0) != (b < 0))).astype(a.dtype)
+    return out
 
 
 def _mod(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
     if is_float(a.dtype):
         x, y = widen(a), widen(b)
-        return x - np.trunc(x / y) * y
+        out: np.ndarray = x - np.trunc(x / y) * y
+        return out
     _check_nonzero(b)
-    return np.fmod(a, b)  # C's %: the sign of the dividend
+    out = np.fmod(a, b)  # C's %: the sign of the dividend
+    return out
 
 
 def _floor_mod(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
     if a.dtype.kind == "u":
         _check_nonzero(b)
-        return np.remainder(a, b)
+        out: np.ndarray = np.remainder(a, b)
+        return out
     x = widen(a).astype(np.float64)
     y = widen(b).astype(np.float64)
     result = x - y * np.floor(x / y)
@@ -179,7 +187,8 @@ def _power(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
 
 def _squared_difference(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
     d = np.subtract(widen(a), widen(b))
-    return d * d
+    out: np.ndarray = d * d
+    return out
 
 
 def _maximum(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
@@ -192,7 +201,8 @@ def _minimum(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
 
 def _ufunc(f: np.ufunc) -> Kernel:
     def kernel(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
-        return f(a, b)
+        out: np.ndarray = f(a, b)
+        return out
 
     return kernel
 

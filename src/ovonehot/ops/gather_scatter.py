@@ -249,9 +249,11 @@ def _combine(reduction: Reduction, current: np.ndarray, update: np.ndarray) -> n
     dtype = current.dtype
     if dtype == np.bool_:
         if reduction in (Reduction.SUM, Reduction.MAX, Reduction.MEAN):
-            return current | update
+            out: np.ndarray = current | update
+            return out
         if reduction in (Reduction.PROD, Reduction.MIN):
-            return current & update
+            out = current & update
+            return out
         return current & ~update if reduction is Reduction.SUB else update
     a, u = widen(current), widen(update)
     with quiet():

@@ -82,8 +82,10 @@ def _denormalize(v: np.ndarray, size: int, align: bool) -> np.ndarray:
     n = v.dtype.type(size)
     one, two = v.dtype.type(1), v.dtype.type(2)
     if align:
-        return (v + one) * (n - one) / two
-    return ((v + one) * n - one) / two
+        out: np.ndarray = (v + one) * (n - one) / two
+        return out
+    out = ((v + one) * n - one) / two
+    return out
 
 
 def _padded_index(i: np.ndarray, size: int, attrs: GridSampleAttrs) -> tuple[np.ndarray, np.ndarray]:
@@ -156,7 +158,8 @@ def evaluate_grid_sample(attrs: GridSampleAttrs, inputs: Sequence[np.ndarray]) -
 
 
 def _to_long(v: np.ndarray) -> np.ndarray:
-    return np.nan_to_num(v, nan=0.0, posinf=2**62, neginf=-(2**62)).astype(np.int64)
+    out: np.ndarray = np.nan_to_num(v, nan=0.0, posinf=2**62, neginf=-(2**62)).astype(np.int64)
+    return out
 
 
 def _cubic(r: np.ndarray) -> list[np.ndarray]:

@@ -419,12 +419,15 @@ def source_coords(
     if transform is Transform.ASYMMETRIC:
         return x / scale
     if transform is Transform.TF_HALF_PIXEL_FOR_NN:
-        return (x + half) / scale
+        out: np.ndarray = (x + half) / scale
+        return out
     if transform is Transform.ALIGN_CORNERS:
         if out_len == 1:
             return np.zeros_like(x)
-        return x * F32(in_len - 1) / F32(out_len - 1)
-    return (x + half) / scale - half
+        out = x * F32(in_len - 1) / F32(out_len - 1)
+        return out
+    out = (x + half) / scale - half
+    return out
 
 
 def _nearest_index(mode: NearestMode, c: np.ndarray, downsample: bool) -> np.ndarray:
@@ -680,7 +683,8 @@ def _pil_pass(
         return ss.astype(x.dtype)
     info = np.iinfo(x.dtype)
     rounded = np.where(ss >= 0.0, ss + 0.5, ss - 0.5)
-    return np.clip(c_cast(rounded, np.dtype(np.int64)), info.min, info.max).astype(x.dtype)
+    out: np.ndarray = np.clip(c_cast(rounded, np.dtype(np.int64)), info.min, info.max).astype(x.dtype)
+    return out
 
 
 def _pillow(

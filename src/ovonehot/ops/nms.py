@@ -175,7 +175,8 @@ def _iou_columns(box: np.ndarray, cols: np.ndarray, area_j: np.ndarray) -> np.nd
         iw = np.maximum(np.minimum(box[3], cols[3]) - np.maximum(box[1], cols[1]), np.float32(0))
         inter = ih * iw
         iou = inter / (area_i + area_j - inter)
-    return np.where((area_i <= 0) | (area_j <= 0), np.float32(0), iou).astype(np.float32, copy=False)
+    out: np.ndarray = np.where((area_i <= 0) | (area_j <= 0), np.float32(0), iou)
+    return out.astype(np.float32, copy=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,15 +257,17 @@ def _select_queue(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> list[tup
     return list(zip(picked, picked_scores, strict=True))
 
 
-def _scalar(inputs: Sequence[np.ndarray], k: int, default: float) -> np.ndarray:
+def _scalar(inputs: Sequence[np.ndarray], k: int, default: float) -> np.generic:
     if len(inputs) <= k:
-        return np.float64(default)
+        fallback: np.generic = np.float64(default)
+        return fallback
     a = np.asarray(inputs[k])
     if a.size != 1:
         raise InputError(
             f"Expected 0D or 1D tensor for the '{_SCALAR_NAMES[k - 2]}' input, got shape {list(a.shape)}"
         )
-    return a.reshape(-1)[0]  # type: ignore[no-any-return]
+    value: np.generic = a.reshape(-1)[0]
+    return value
 
 
 def evaluate_nms(attrs: NMSAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:

@@ -100,7 +100,8 @@ def libm(name: str, x: np.ndarray) -> np.ndarray:
     """
     x = np.asarray(x, dtype=np.float64)
     if x.size == 0:
-        return x.copy()
+        out: np.ndarray = x.copy()
+        return out
     return np.asarray(_C_UNARY[name](x), dtype=np.float64).reshape(x.shape)
 
 
@@ -147,7 +148,8 @@ def c_cast(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
     dtype = np.dtype(dtype)
     x = np.asarray(x, dtype=np.float64)
     if dtype == np.bool_:
-        return x != 0
+        out: np.ndarray = x != 0
+        return out
     if dtype == np.uint64:
         small = ~(x >= 2.0**63)  # NaN takes the small path
         low = _cvtt(x, 64)
@@ -179,4 +181,5 @@ def round_half_away(x: np.ndarray) -> np.ndarray:
     with quiet():
         t = np.trunc(x)
         frac = x - t
-        return np.where(np.abs(frac) >= 0.5, t + np.sign(x), t)
+        out: np.ndarray = np.where(np.abs(frac) >= 0.5, t + np.sign(x), t)
+        return out

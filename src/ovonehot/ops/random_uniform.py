@@ -174,7 +174,8 @@ def _scale_tensorflow(unit: np.ndarray, et: ElementType, lo: np.ndarray, hi: np.
     """``unit * (max - min) + min`` in the output type's arithmetic (OpenVINO's f16/bf16 round per op)."""
     if et is _ET.f16:
         span = np.float16(hi - lo)
-        return ((unit * span).astype(np.float16) + lo).astype(np.float16)
+        out: np.ndarray = ((unit * span).astype(np.float16) + lo).astype(np.float16)
+        return out
     if et is _ET.bf16:
         span = _bf16(np.float32(hi) - np.float32(lo))
         return f32_to_bf16(_bf16(unit * span) + np.float32(lo))
@@ -222,7 +223,8 @@ def _pytorch(count: int, et: ElementType, lo: np.ndarray, hi: np.ndarray, seed: 
         return unit * (hi - lo) + lo  # type: ignore[no-any-return]
     if et is _ET.f16:
         unit = (words & (2**11 - 1)).astype(np.float32) * np.float32(2.0**-11)
-        return (unit * np.float32(np.float16(hi - lo)) + np.float32(lo)).astype(np.float16)
+        out: np.ndarray = (unit * np.float32(np.float16(hi - lo)) + np.float32(lo)).astype(np.float16)
+        return out
     if et is _ET.bf16:
         unit = (words & 255).astype(np.float32) * np.float32(2.0**-8)
         return f32_to_bf16(unit * _bf16(np.float32(hi) - np.float32(lo)) + np.float32(lo))
@@ -231,12 +233,14 @@ def _pytorch(count: int, et: ElementType, lo: np.ndarray, hi: np.ndarray, seed: 
         return unit * (hi - lo) + lo  # type: ignore[no-any-return]
     if et is _ET.i32:
         span = np.uint32((int(hi) - int(lo)) % 2**32)
-        return ((words % span) + np.uint32(int(lo) % 2**32)).view(np.int32)
+        out = ((words % span) + np.uint32(int(lo) % 2**32)).view(np.int32)
+        return out
     span_i = (int(hi) - int(lo) + 2**63) % 2**64 - 2**63  # int64 subtraction, wrapping
     if narrow_i64:  # a signed remainder (C's %, truncating) of the one word
         return np.fmod(words.astype(np.int64), np.int64(span_i)) + np.int64(lo)  # type: ignore[no-any-return]
     rem = joined % np.uint64(span_i % 2**64)
-    return (rem + np.uint64(int(lo) % 2**64)).view(np.int64)
+    out = (rem + np.uint64(int(lo) % 2**64)).view(np.int64)
+    return out
 
 
 def evaluate_random_uniform(attrs: RandomUniformAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:

@@ -49,11 +49,13 @@ class Cell(enum.Enum):
 
     @property
     def gates(self) -> int:
-        return self.value[1]
+        gates: int = self.value[1]
+        return gates
 
     @property
     def default_activations(self) -> tuple[str, ...]:
-        return self.value[2]
+        names: tuple[str, ...] = self.value[2]
+        return names
 
 
 class Direction(enum.Enum):

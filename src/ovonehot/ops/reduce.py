@@ -168,7 +168,8 @@ def reduce_array(x: np.ndarray, axes: Sequence[int], kind: Reduction) -> np.ndar
 def _trunc_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """C++ integer division (truncation toward zero); ``b`` is a positive count."""
     q, r = np.floor_divide(a, b), np.remainder(a, b)
-    return np.where((r != 0) & (a < 0), q + 1, q).astype(a.dtype)
+    out: np.ndarray = np.where((r != 0) & (a < 0), q + 1, q).astype(a.dtype)
+    return out
 
 
 def evaluate_reduce(attrs: ReduceAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:

@@ -91,7 +91,8 @@ def norm_reduce(x: np.ndarray, axes: Sequence[int], kind: NormReduction) -> np.n
             raise InputError(f"{kind.value} takes boolean data, got {x.dtype}")
         fn = np.all if kind is NormReduction.LOGICAL_AND else np.any
         rows, kept = _rows(x, axes)
-        return fn(rows, axis=1).reshape(kept)
+        out: np.ndarray = fn(rows, axis=1).reshape(kept)
+        return out
     if x.dtype == np.bool_ or x.dtype == object:
         raise InputError(f"{kind.value} does not take {x.dtype} data")
     original = x.dtype

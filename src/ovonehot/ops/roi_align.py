@@ -193,7 +193,7 @@ def _bilinear(fmap: np.ndarray, ys: np.ndarray, xs: np.ndarray, t: np.dtype) -> 
     hy, hx = T(1.0) - ly, T(1.0) - lx
     weights = [hy * hx, hy * lx, ly * hx, ly * lx]
     points = [(y_low, x_low), (y_low, x_high), (y_high, x_low), (y_high, x_high)]
-    total = None
+    total: np.ndarray | None = None
     for wgt, (py, px) in zip(weights, points, strict=True):
         wgt = np.where(outside, T(0), wgt)
         term = wgt * fmap[:, np.where(outside, 0, py), np.where(outside, 0, px)]

@@ -118,7 +118,7 @@ def _as_int(v: object) -> int:
         return int(np.trunc(v)) if np.isfinite(v) else 0
     if isinstance(v, (bool, np.bool_)):
         return int(v)
-    n = int(v)  # type: ignore[call-overload]
+    n: int = int(v)  # type: ignore[call-overload]  # v: a Python or NumPy integer, typed object
     return n - 2**64 if n > INT64_MAX else n  # u64 read as int64, as a static_cast does
 
 

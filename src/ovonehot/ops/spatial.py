@@ -172,7 +172,8 @@ def padded(x: np.ndarray, begin: Sequence[int], end: Sequence[int], fill: object
             for i, (b, e) in enumerate(zip(begin, end, strict=True))
         ]
     )
-    return out[crop]
+    cropped: np.ndarray = out[crop]
+    return cropped
 
 
 def windows(x: np.ndarray, kernel: Sequence[int], window: Window, outs: Sequence[int]) -> np.ndarray:

@@ -78,7 +78,8 @@ def _f32_via_double(name: str) -> UnaryKernel:
     def kernel(x: np.ndarray) -> np.ndarray:
         if x.dtype == np.float64:
             return libm(name, x)
-        return fn(x.astype(np.float64)).astype(np.float32)
+        out: np.ndarray = fn(x.astype(np.float64)).astype(np.float32)
+        return out
 
     return kernel
 
@@ -153,7 +154,8 @@ def evaluate_clamp(attrs: ClampAttrs, inputs: Sequence[np.ndarray]) -> list[np.n
 
 
 def _int_abs(x: np.ndarray) -> np.ndarray:
-    return x.copy() if x.dtype.kind == "u" else np.abs(x)
+    out: np.ndarray = x.copy() if x.dtype.kind == "u" else np.abs(x)
+    return out
 
 
 # -- activations and rounding that real exports put around OneHot --------------------------------
@@ -177,7 +179,8 @@ def _sign(x: np.ndarray) -> np.ndarray:
 def _float_sigmoid(x: np.ndarray) -> np.ndarray:
     e = _f32_via_double("exp")(-x)
     one = np.ones((), x.dtype)
-    return one / (one + e)
+    out: np.ndarray = one / (one + e)
+    return out
 
 
 def _int_sigmoid(x: np.ndarray) -> np.ndarray:
@@ -212,7 +215,8 @@ def _int_rounded(fn: UnaryKernel) -> UnaryKernel:
 
 
 def _copy(x: np.ndarray) -> np.ndarray:
-    return x.copy()
+    out: np.ndarray = x.copy()
+    return out
 
 
 SPECS = (

@@ -26,7 +26,6 @@ import struct
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from ..errors import InputError, OpenVINOError, UsageError
@@ -194,7 +193,7 @@ def _all_tensors(graph: Any) -> Iterator[Any]:
                 yield from _all_tensors(sub)
 
 
-def _openvino() -> ModuleType:
+def _openvino() -> Any:
     try:
         import openvino  # type: ignore[import-untyped]
     except ImportError as exc:
