@@ -72,7 +72,33 @@ def evaluate_result(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.nda
 
 
 SPECS = (
-    OpSpec("Parameter", 0, 1, 0, parse_parameter, infer_parameter, None, foldable=False),
-    OpSpec("Constant", 0, 1, 0, parse_constant, infer_constant, evaluate_constant),
-    OpSpec("Result", 0, 1, 1, parse_none, infer_result, evaluate_result, foldable=False),
+    OpSpec(
+        type="Parameter",
+        version=0,
+        since=1,
+        inputs=0,
+        parse=parse_parameter,
+        infer=infer_parameter,
+        evaluate=None,
+        foldable=False,
+    ),
+    OpSpec(
+        type="Constant",
+        version=0,
+        since=1,
+        inputs=0,
+        parse=parse_constant,
+        infer=infer_constant,
+        evaluate=evaluate_constant,
+    ),
+    OpSpec(
+        type="Result",
+        version=0,
+        since=1,
+        inputs=1,
+        parse=parse_none,
+        infer=infer_result,
+        evaluate=evaluate_result,
+        foldable=False,
+    ),
 )

@@ -243,4 +243,12 @@ def _wrap_int(wide: np.ndarray, to: ElementType) -> np.ndarray:
     return wide.astype(target)
 
 
-SPECS = (OpSpec("Convert", 0, 1, 1, parse_convert, infer_convert, evaluate_convert),)
+SPECS = (OpSpec(
+    type="Convert",
+    version=0,
+    since=1,
+    inputs=1,
+    parse=parse_convert,
+    infer=infer_convert,
+    evaluate=evaluate_convert,
+),)

@@ -198,15 +198,39 @@ def _ufunc(f: np.ufunc) -> Kernel:
 
 
 def _arithmetic(name: str, kernel: Kernel, parse: Callable[[Node], BinaryAttrs] = parse_binary) -> OpSpec:
-    return OpSpec(name, 1, 1, 2, parse, _infer(Family.ARITHMETIC), _evaluate(kernel, False))
+    return OpSpec(
+        type=name,
+        version=1,
+        since=1,
+        inputs=2,
+        parse=parse,
+        infer=_infer(Family.ARITHMETIC),
+        evaluate=_evaluate(kernel, False),
+    )
 
 
 def _comparison(name: str, f: np.ufunc) -> OpSpec:
-    return OpSpec(name, 1, 1, 2, parse_binary, _infer(Family.COMPARISON), _evaluate(_ufunc(f), True))
+    return OpSpec(
+        type=name,
+        version=1,
+        since=1,
+        inputs=2,
+        parse=parse_binary,
+        infer=_infer(Family.COMPARISON),
+        evaluate=_evaluate(_ufunc(f), True),
+    )
 
 
 def _logical(name: str, f: np.ufunc) -> OpSpec:
-    return OpSpec(name, 1, 1, 2, parse_binary, _infer(Family.LOGICAL), _evaluate(_ufunc(f), True))
+    return OpSpec(
+        type=name,
+        version=1,
+        since=1,
+        inputs=2,
+        parse=parse_binary,
+        infer=_infer(Family.LOGICAL),
+        evaluate=_evaluate(_ufunc(f), True),
+    )
 
 
 # -- LogicalNot: any element type; the output keeps it (1/0), as OpenVINO's v1 does ----------
@@ -301,8 +325,30 @@ SPECS = (
     _logical("LogicalAnd", np.logical_and),
     _logical("LogicalOr", np.logical_or),
     OpSpec(
-        "LogicalXor", 1, 1, 2, parse_binary, _infer(Family.LOGICAL), _evaluate(_ufunc(np.logical_xor), True)
+        type="LogicalXor",
+        version=1,
+        since=1,
+        inputs=2,
+        parse=parse_binary,
+        infer=_infer(Family.LOGICAL),
+        evaluate=_evaluate(_ufunc(np.logical_xor), True),
     ),
-    OpSpec("LogicalNot", 1, 1, 1, parse_no_attrs, infer_logical_not, evaluate_logical_not),
-    OpSpec("Select", 1, 1, 3, parse_select, infer_select, evaluate_select),
+    OpSpec(
+        type="LogicalNot",
+        version=1,
+        since=1,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_logical_not,
+        evaluate=evaluate_logical_not,
+    ),
+    OpSpec(
+        type="Select",
+        version=1,
+        since=1,
+        inputs=3,
+        parse=parse_select,
+        infer=infer_select,
+        evaluate=evaluate_select,
+    ),
 )

@@ -59,7 +59,31 @@ def evaluate_is_inf(attrs: IsInfAttrs, inputs: Sequence[np.ndarray]) -> list[np.
 
 
 SPECS = (
-    OpSpec("IsNaN", 10, 10, 1, parse_no_attrs, infer_float_check, evaluate_is_nan),
-    OpSpec("IsInf", 10, 10, 1, parse_is_inf, infer_float_check, evaluate_is_inf),
-    OpSpec("IsFinite", 10, 10, 1, parse_no_attrs, infer_float_check, evaluate_is_finite),
+    OpSpec(
+        type="IsNaN",
+        version=10,
+        since=10,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_float_check,
+        evaluate=evaluate_is_nan,
+    ),
+    OpSpec(
+        type="IsInf",
+        version=10,
+        since=10,
+        inputs=1,
+        parse=parse_is_inf,
+        infer=infer_float_check,
+        evaluate=evaluate_is_inf,
+    ),
+    OpSpec(
+        type="IsFinite",
+        version=10,
+        since=10,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_float_check,
+        evaluate=evaluate_is_finite,
+    ),
 )

@@ -213,7 +213,31 @@ def evaluate_group_norm(attrs: GroupNormAttrs, inputs: Sequence[np.ndarray]) -> 
 
 
 SPECS = (
-    OpSpec("MVN", 6, 6, 2, parse_mvn_6, infer_mvn, evaluate_mvn),
-    OpSpec("NormalizeL2", 0, 1, 2, parse_normalize_l2, infer_normalize_l2, evaluate_normalize_l2),
-    OpSpec("GroupNormalization", 12, 12, 3, parse_group_norm, infer_group_norm, evaluate_group_norm),
+    OpSpec(
+        type="MVN",
+        version=6,
+        since=6,
+        inputs=2,
+        parse=parse_mvn_6,
+        infer=infer_mvn,
+        evaluate=evaluate_mvn,
+    ),
+    OpSpec(
+        type="NormalizeL2",
+        version=0,
+        since=1,
+        inputs=2,
+        parse=parse_normalize_l2,
+        infer=infer_normalize_l2,
+        evaluate=evaluate_normalize_l2,
+    ),
+    OpSpec(
+        type="GroupNormalization",
+        version=12,
+        since=12,
+        inputs=3,
+        parse=parse_group_norm,
+        infer=infer_group_norm,
+        evaluate=evaluate_group_norm,
+    ),
 )

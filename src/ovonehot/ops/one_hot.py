@@ -228,6 +228,22 @@ def _bit_views(out: np.ndarray, on_value: np.ndarray, off_value: np.ndarray):  #
 
 
 SPECS = (
-    OpSpec("OneHot", 1, 1, 4, parse_one_hot_1, infer_one_hot, evaluate_one_hot),
-    OpSpec("OneHot", 16, 16, 4, parse_one_hot_16, infer_one_hot, evaluate_one_hot),
+    OpSpec(
+        type="OneHot",
+        version=1,
+        since=1,
+        inputs=4,
+        parse=parse_one_hot_1,
+        infer=infer_one_hot,
+        evaluate=evaluate_one_hot,
+    ),
+    OpSpec(
+        type="OneHot",
+        version=16,
+        since=16,
+        inputs=4,
+        parse=parse_one_hot_16,
+        infer=infer_one_hot,
+        evaluate=evaluate_one_hot,
+    ),
 )

@@ -152,6 +152,22 @@ def evaluate_pad(attrs: PadAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarr
 
 
 SPECS = (
-    OpSpec("Pad", 1, 1, (3, 4), parse_pad, infer_pad, evaluate_pad),
-    OpSpec("Pad", 12, 12, (3, 4), parse_pad, infer_pad, evaluate_pad),
+    OpSpec(
+        type="Pad",
+        version=1,
+        since=1,
+        inputs=(3, 4),
+        parse=parse_pad,
+        infer=infer_pad,
+        evaluate=evaluate_pad,
+    ),
+    OpSpec(
+        type="Pad",
+        version=12,
+        since=12,
+        inputs=(3, 4),
+        parse=parse_pad,
+        infer=infer_pad,
+        evaluate=evaluate_pad,
+    ),
 )

@@ -186,4 +186,12 @@ def evaluate_reduce(attrs: ReduceAttrs, inputs: Sequence[np.ndarray]) -> list[np
     return [out]
 
 
-SPECS = tuple(OpSpec(kind.value, 1, 1, 2, _parser(kind), infer_reduce, evaluate_reduce) for kind in Reduction)
+SPECS = tuple(OpSpec(
+    type=kind.value,
+    version=1,
+    since=1,
+    inputs=2,
+    parse=_parser(kind),
+    infer=infer_reduce,
+    evaluate=evaluate_reduce,
+) for kind in Reduction)
