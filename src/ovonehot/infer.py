@@ -19,7 +19,6 @@ from .errors import Error, InputError, IRError, UnsupportedError
 from .graph import Graph, Node
 from .ops import OpSpec, TensorInfo, resolve, supported_names, unsupported_types
 from .ops.basic import ParameterAttrs
-from .ops.bounds import ov_evaluates
 from .ops.bounds import propagate as propagate_bounds
 from .types import ElementType, PartialShape
 
@@ -125,7 +124,7 @@ def infer_node(p: NodePlan, ins: Sequence[TensorInfo]) -> tuple[TensorInfo, ...]
             f"{node.describe()}: declares {len(node.outputs)} output ports, {p.spec.name} has {len(outs)}"
         )
     foldable = p.spec.foldable and p.spec.evaluate is not None and ins and all(t.value is not None for t in ins)
-    if foldable and ov_evaluates(p.spec.type, [t.element_type for t in ins]):  # OpenVINO folds these types too
+    if foldable and p.spec.evaluates_types([t.element_type for t in ins]):  # OpenVINO folds these types too
         outs = _fold(p, ins, outs)
     return propagate_bounds(p.spec, p.attrs, ins, outs)  # values/bounds of shape subgraphs
 

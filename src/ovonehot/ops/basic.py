@@ -81,6 +81,7 @@ SPECS = (
         infer=infer_parameter,
         evaluate=None,
         foldable=False,
+        copies_values=True,
     ),
     OpSpec(
         type="Constant",
@@ -90,6 +91,7 @@ SPECS = (
         parse=parse_constant,
         infer=infer_constant,
         evaluate=evaluate_constant,
+        copies_values=True,
     ),
     OpSpec(
         type="Result",

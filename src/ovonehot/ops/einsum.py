@@ -188,12 +188,14 @@ def evaluate_einsum(attrs: EinsumAttrs, inputs: Sequence[np.ndarray]) -> list[np
     return [narrow(np.asarray(out, dtype=wide[0].dtype), dtype)]
 
 
-SPECS = (OpSpec(
-    type="Einsum",
-    version=7,
-    since=7,
-    inputs=(1, 64),
-    parse=parse_einsum,
-    infer=infer_einsum,
-    evaluate=evaluate_einsum,
-),)
+SPECS = (
+    OpSpec(
+        type="Einsum",
+        version=7,
+        since=7,
+        inputs=(1, 64),
+        parse=parse_einsum,
+        infer=infer_einsum,
+        evaluate=evaluate_einsum,
+    ),
+)

@@ -44,6 +44,7 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .attrs import bool_attr, enum_attr, int_attr
+from .bounds import kernel_bounds
 from .numeric import is_float, narrow, quiet, widen
 from .shape_ops import is_integral_number
 from .shape_util import known_ints, mul, normalize_axis
@@ -645,6 +646,7 @@ SPECS = (
         parse=parse_scatter_elements_3,
         infer=infer_scatter_elements,
         evaluate=evaluate_scatter_elements,
+        bounds=kernel_bounds(exact=(1,)),
     ),
     OpSpec(
         type="ScatterElementsUpdate",
@@ -654,6 +656,7 @@ SPECS = (
         parse=parse_scatter_elements_12,
         infer=infer_scatter_elements,
         evaluate=evaluate_scatter_elements,
+        bounds=kernel_bounds(exact=(1,)),
     ),
     OpSpec(
         type="ScatterNDUpdate",
@@ -663,6 +666,7 @@ SPECS = (
         parse=parse_scatter_nd_3,
         infer=infer_scatter_nd,
         evaluate=evaluate_scatter_nd,
+        bounds=kernel_bounds(exact=(1,)),
     ),
     OpSpec(
         type="ScatterNDUpdate",
@@ -672,6 +676,7 @@ SPECS = (
         parse=parse_scatter_nd_15,
         infer=infer_scatter_nd,
         evaluate=evaluate_scatter_nd,
+        bounds=kernel_bounds(exact=(1,)),
     ),
     OpSpec(
         type="ScatterUpdate",
@@ -681,5 +686,6 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_scatter_update,
         evaluate=evaluate_scatter_update,
+        bounds=kernel_bounds(exact=(1, 3)),
     ),
 )

@@ -22,12 +22,14 @@ def evaluate_identity(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.n
     return [np.array(inputs[0], copy=True)]
 
 
-SPECS = (OpSpec(
-    type="Identity",
-    version=16,
-    since=16,
-    inputs=1,
-    parse=parse_no_attrs,
-    infer=infer_identity,
-    evaluate=evaluate_identity,
-),)
+SPECS = (
+    OpSpec(
+        type="Identity",
+        version=16,
+        since=16,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_identity,
+        evaluate=evaluate_identity,
+    ),
+)

@@ -26,6 +26,7 @@ from ..graph import Node
 from ..types import Dimension, PartialShape
 from .attrs import enum_attr, int_attr
 from .autobroadcast import NUMPY, broadcast_merge_dim, broadcast_shapes
+from .bounds import kernel_bounds
 from .shape_ops import _make_dim as make_slice_dim
 from .shape_util import dim_from_bounds, input_bounds, known_ints, mul, normalize_axis
 from .spec import OpSpec, TensorInfo
@@ -619,6 +620,8 @@ SPECS = (
         parse=parse_split,
         infer=infer_split,
         evaluate=evaluate_split,
+        bounds=kernel_bounds(exact=(1,)),
+        copies_values=True,
     ),
     OpSpec(
         type="VariadicSplit",
@@ -628,6 +631,8 @@ SPECS = (
         parse=parse_variadic_split,
         infer=infer_variadic_split,
         evaluate=evaluate_variadic_split,
+        bounds=kernel_bounds(exact=(1, 2)),
+        copies_values=True,
     ),
     OpSpec(
         type="Transpose",
@@ -637,6 +642,8 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_transpose,
         evaluate=evaluate_transpose,
+        bounds=kernel_bounds(exact=(1,)),
+        copies_values=True,
     ),
     OpSpec(
         type="Broadcast",
@@ -646,6 +653,8 @@ SPECS = (
         parse=parse_broadcast_1,
         infer=infer_broadcast,
         evaluate=evaluate_broadcast,
+        bounds=kernel_bounds(exact=(1, 2)),
+        copies_values=True,
     ),
     OpSpec(
         type="Broadcast",
@@ -655,6 +664,8 @@ SPECS = (
         parse=parse_broadcast_3,
         infer=infer_broadcast,
         evaluate=evaluate_broadcast,
+        bounds=kernel_bounds(exact=(1, 2)),
+        copies_values=True,
     ),
     OpSpec(
         type="Tile",
@@ -664,6 +675,8 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_tile,
         evaluate=evaluate_tile,
+        bounds=kernel_bounds(exact=(1,)),
+        copies_values=True,
     ),
     OpSpec(
         type="Slice",
@@ -673,5 +686,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_slice,
         evaluate=evaluate_slice,
+        bounds=kernel_bounds(exact=(1, 2, 3, 4)),
+        copies_values=True,
     ),
 )

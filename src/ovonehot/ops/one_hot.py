@@ -236,6 +236,7 @@ SPECS = (
         parse=parse_one_hot_1,
         infer=infer_one_hot,
         evaluate=evaluate_one_hot,
+        copies_values=True,
     ),
     OpSpec(
         type="OneHot",
@@ -245,5 +246,6 @@ SPECS = (
         parse=parse_one_hot_16,
         infer=infer_one_hot,
         evaluate=evaluate_one_hot,
+        copies_values=True,
     ),
 )

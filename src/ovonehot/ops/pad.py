@@ -24,6 +24,7 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, PartialShape
 from .attrs import enum_attr
+from .bounds import kernel_bounds
 from .shape_ops import is_integral_number
 from .shape_util import known_ints
 from .spec import OpSpec, TensorInfo
@@ -160,6 +161,7 @@ SPECS = (
         parse=parse_pad,
         infer=infer_pad,
         evaluate=evaluate_pad,
+        bounds=kernel_bounds(exact=(1, 2)),
     ),
     OpSpec(
         type="Pad",
@@ -169,5 +171,6 @@ SPECS = (
         parse=parse_pad,
         infer=infer_pad,
         evaluate=evaluate_pad,
+        bounds=kernel_bounds(exact=(1, 2)),
     ),
 )

@@ -32,9 +32,10 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .attrs import bool_attr
+from .bounds import FLOATS, WIDE_INTEGERS, kernel_bounds, reduce_prod_bounds
 from .shape_ops import is_integral_number
 from .shape_util import known_ints, normalize_axes
-from .spec import OpSpec, TensorInfo
+from .spec import BoundsFn, OpSpec, TensorInfo
 
 
 class Reduction(enum.Enum):
@@ -186,12 +187,28 @@ def evaluate_reduce(attrs: ReduceAttrs, inputs: Sequence[np.ndarray]) -> list[np
     return [out]
 
 
-SPECS = tuple(OpSpec(
-    type=kind.value,
-    version=1,
-    since=1,
-    inputs=2,
-    parse=_parser(kind),
-    infer=infer_reduce,
-    evaluate=evaluate_reduce,
-) for kind in Reduction)
+def _reduction(
+    kind: Reduction, evaluate_types: frozenset[ElementType], bounds: BoundsFn[ReduceAttrs] | None = None
+) -> OpSpec[ReduceAttrs]:
+    return OpSpec(
+        type=kind.value,
+        version=1,
+        since=1,
+        inputs=2,
+        parse=_parser(kind),
+        infer=infer_reduce,
+        evaluate=evaluate_reduce,
+        bounds=bounds,
+        evaluate_types=(evaluate_types,),
+    )
+
+
+# ReduceSum and ReduceMean have no bounds in OpenVINO (their values still fold).
+_MAX_MIN_TYPES = FLOATS | WIDE_INTEGERS | {ElementType.i8, ElementType.u8}
+SPECS = (
+    _reduction(Reduction.SUM, FLOATS | WIDE_INTEGERS),
+    _reduction(Reduction.MEAN, FLOATS | WIDE_INTEGERS),
+    _reduction(Reduction.MAX, _MAX_MIN_TYPES, bounds=kernel_bounds(exact=(1,))),
+    _reduction(Reduction.MIN, _MAX_MIN_TYPES, bounds=kernel_bounds(exact=(1,))),
+    _reduction(Reduction.PROD, FLOATS | WIDE_INTEGERS, bounds=reduce_prod_bounds),
+)

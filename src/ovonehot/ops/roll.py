@@ -68,12 +68,14 @@ def evaluate_roll(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarr
     return [np.array(out, copy=True)]
 
 
-SPECS = (OpSpec(
-    type="Roll",
-    version=7,
-    since=7,
-    inputs=3,
-    parse=parse_no_attrs,
-    infer=infer_roll,
-    evaluate=evaluate_roll,
-),)
+SPECS = (
+    OpSpec(
+        type="Roll",
+        version=7,
+        since=7,
+        inputs=3,
+        parse=parse_no_attrs,
+        infer=infer_roll,
+        evaluate=evaluate_roll,
+    ),
+)

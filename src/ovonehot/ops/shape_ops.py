@@ -30,6 +30,7 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .attrs import bool_attr, element_type_attr, int_attr, ints_attr
+from .bounds import FLOATS, WIDE_INTEGERS, kernel_bounds, shape_of_bounds, strided_slice_bounds
 from .shape_util import (
     INT64_MAX,
     INT64_MIN,
@@ -911,6 +912,10 @@ def evaluate_strided_slice(attrs: StridedSliceAttrs, inputs: Sequence[np.ndarray
     return [out.copy(order="C")]
 
 
+# What OpenVINO's Gather evaluate takes: the data types, and i32/i64 indices only.
+_GATHER_DATA_TYPES = FLOATS | WIDE_INTEGERS | {ElementType.boolean, ElementType.i8, ElementType.u8} | {ElementType.string}
+_GATHER_INDEX_TYPES = frozenset({ElementType.i32, ElementType.i64})
+
 SPECS = (
     OpSpec(
         type="ShapeOf",
@@ -920,6 +925,7 @@ SPECS = (
         parse=parse_shape_of_1,
         infer=infer_shape_of,
         evaluate=evaluate_shape_of,
+        bounds=shape_of_bounds,
     ),
     OpSpec(
         type="ShapeOf",
@@ -929,6 +935,7 @@ SPECS = (
         parse=parse_shape_of_3,
         infer=infer_shape_of,
         evaluate=evaluate_shape_of,
+        bounds=shape_of_bounds,
     ),
     OpSpec(
         type="Gather",
@@ -938,6 +945,9 @@ SPECS = (
         parse=parse_gather_1,
         infer=infer_gather,
         evaluate=evaluate_gather,
+        bounds=kernel_bounds(exact=(1, 2)),
+        evaluate_types=(_GATHER_DATA_TYPES, _GATHER_INDEX_TYPES),
+        copies_values=True,
     ),
     OpSpec(
         type="Gather",
@@ -947,6 +957,9 @@ SPECS = (
         parse=parse_gather_7,
         infer=infer_gather,
         evaluate=evaluate_gather,
+        bounds=kernel_bounds(exact=(1, 2)),
+        evaluate_types=(_GATHER_DATA_TYPES, _GATHER_INDEX_TYPES),
+        copies_values=True,
     ),
     OpSpec(
         type="Gather",
@@ -956,6 +969,9 @@ SPECS = (
         parse=parse_gather_7,
         infer=infer_gather,
         evaluate=evaluate_gather,
+        bounds=kernel_bounds(exact=(1, 2)),
+        evaluate_types=(_GATHER_DATA_TYPES, _GATHER_INDEX_TYPES),
+        copies_values=True,
     ),
     OpSpec(
         type="Squeeze",
@@ -965,6 +981,8 @@ SPECS = (
         parse=parse_squeeze_0,
         infer=infer_squeeze,
         evaluate=evaluate_squeeze,
+        bounds=kernel_bounds(exact=(1,)),
+        copies_values=True,
     ),
     OpSpec(
         type="Squeeze",
@@ -974,6 +992,8 @@ SPECS = (
         parse=parse_squeeze_15,
         infer=infer_squeeze,
         evaluate=evaluate_squeeze,
+        bounds=kernel_bounds(exact=(1,)),
+        copies_values=True,
     ),
     OpSpec(
         type="Unsqueeze",
@@ -983,6 +1003,8 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unsqueeze,
         evaluate=evaluate_unsqueeze,
+        bounds=kernel_bounds(exact=(1,)),
+        copies_values=True,
     ),
     OpSpec(
         type="Concat",
@@ -992,6 +1014,8 @@ SPECS = (
         parse=parse_concat,
         infer=infer_concat,
         evaluate=evaluate_concat,
+        bounds=kernel_bounds(exact=()),
+        copies_values=True,
     ),
     OpSpec(
         type="Reshape",
@@ -1001,6 +1025,8 @@ SPECS = (
         parse=parse_reshape,
         infer=infer_reshape,
         evaluate=evaluate_reshape,
+        bounds=kernel_bounds(exact=(1,)),
+        copies_values=True,
     ),
     OpSpec(
         type="StridedSlice",
@@ -1010,5 +1036,7 @@ SPECS = (
         parse=parse_strided_slice,
         infer=infer_strided_slice,
         evaluate=evaluate_strided_slice,
+        bounds=strided_slice_bounds,
+        copies_values=True,
     ),
 )

@@ -30,6 +30,7 @@ from ..errors import ValidationError
 from ..graph import Node
 from ..types import ElementType
 from .attrs import float_attr
+from .bounds import FLOATS, WIDE_INTEGERS, abs_bounds, kernel_bounds
 from .numeric import c_cast, is_float, libm, narrow, quiet, round_half_away, widen
 from .spec import OpSpec, TensorInfo
 
@@ -287,6 +288,8 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(np.abs, _int_abs),
+        bounds=abs_bounds,
+        evaluate_types=(FLOATS | WIDE_INTEGERS,),
     ),
     OpSpec(
         type="Negative",
@@ -332,5 +335,6 @@ SPECS = (
         parse=parse_clamp,
         infer=infer_clamp,
         evaluate=evaluate_clamp,
+        bounds=kernel_bounds(exact=()),
     ),
 )
