@@ -8,6 +8,7 @@ raises :class:`IRError` naming the layer and the attribute.
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass
 from typing import TypeVar
 
 from ..errors import IRError
@@ -99,3 +100,12 @@ def element_type_attr(node: Node, name: str, default: object = _REQUIRED) -> Ele
         return ElementType.from_name(text)
     except IRError as exc:
         raise IRError(f"{node.describe()}: attribute {name}: {exc}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class NoAttrs:
+    """The attributes of an op that has none (Relu, Transpose, ShapeOf-less ops)."""
+
+
+def parse_no_attrs(node: Node) -> NoAttrs:
+    return NoAttrs()

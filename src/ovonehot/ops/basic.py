@@ -10,7 +10,7 @@ import numpy as np
 from ..errors import IRError
 from ..graph import Node
 from ..types import ElementType, PartialShape
-from .attrs import element_type_attr, str_attr
+from .attrs import NoAttrs, element_type_attr, parse_no_attrs, str_attr
 from .spec import OpSpec, TensorInfo
 
 
@@ -54,15 +54,6 @@ def evaluate_constant(attrs: ConstantAttrs, inputs: Sequence[np.ndarray]) -> lis
     return [attrs.value]
 
 
-@dataclass(frozen=True, slots=True)
-class NoAttrs:
-    pass
-
-
-def parse_none(node: Node) -> NoAttrs:
-    return NoAttrs()
-
-
 def infer_result(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
     return []
 
@@ -98,7 +89,7 @@ SPECS = (
         version=0,
         since=1,
         inputs=1,
-        parse=parse_none,
+        parse=parse_no_attrs,
         infer=infer_result,
         evaluate=evaluate_result,
         foldable=False,

@@ -32,7 +32,7 @@ from ..types import Dimension, PartialShape
 from .attrs import str_attr
 from .autobroadcast import AutoBroadcastSpec, broadcast_shapes
 from .numeric import narrow, quiet, widen
-from .shape_ops import is_integral_number
+from .shape_ops import passes_integral_number_check
 from .spec import OpSpec, TensorInfo
 
 ELLIPSIS = "..."
@@ -96,7 +96,7 @@ def infer_einsum(attrs: EinsumAttrs, inputs: Sequence[TensorInfo]) -> list[Tenso
             f"({len(attrs.inputs)} subscripts, {len(inputs)} inputs)."
         )
     et = inputs[0].element_type
-    if not (et.is_dynamic or et.is_real or is_integral_number(et)):
+    if not (et.is_dynamic or et.is_real or passes_integral_number_check(et)):
         raise ValidationError("The input type for Einsum operation must be numeric.")
     for info in inputs[1:]:
         merged = et.merge(info.element_type)

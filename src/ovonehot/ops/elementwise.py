@@ -37,7 +37,7 @@ import numpy as np
 from ..errors import Error, InputError, ValidationError
 from ..graph import Node
 from ..types import ElementType
-from .attrs import bool_attr
+from .attrs import NoAttrs, bool_attr, parse_no_attrs
 from .autobroadcast import (
     AutoBroadcastSpec,
     AutoBroadcastType,
@@ -297,15 +297,6 @@ def _interval_bounds(
 
 
 # -- LogicalNot: any element type; the output keeps it (1/0), as OpenVINO's v1 does ----------
-
-
-@dataclass(frozen=True, slots=True)
-class NoAttrs:
-    pass
-
-
-def parse_no_attrs(node: Node) -> NoAttrs:
-    return NoAttrs()
 
 
 def infer_logical_not(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:

@@ -43,10 +43,10 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
-from .attrs import bool_attr, enum_attr, int_attr
+from .attrs import NoAttrs, bool_attr, enum_attr, int_attr, parse_no_attrs
 from .bounds import kernel_bounds
 from .numeric import is_float, narrow, quiet, widen
-from .shape_ops import is_integral_number
+from .shape_ops import passes_integral_number_check
 from .shape_util import known_ints, mul, normalize_axis
 from .spec import OpSpec, TensorInfo
 
@@ -59,7 +59,7 @@ def _merge_dim(a: Dimension, b: Dimension, message: str) -> Dimension:
 
 
 def _require_indices_type(et: ElementType, what: str = "indices") -> None:
-    if not (et.is_dynamic or is_integral_number(et)):
+    if not (et.is_dynamic or passes_integral_number_check(et)):
         raise ValidationError(f"The element type of the {what} input must be integral. Got: {et}")
 
 
@@ -447,7 +447,7 @@ def infer_scatter_elements(attrs: ScatterElementsAttrs, inputs: Sequence[TensorI
     et = _infer_scatter_types(data, indices, updates)
     if attrs.reduction is Reduction.MEAN and et is ElementType.boolean:
         raise ValidationError("The 'mean' reduction type is not supported for boolean tensors")
-    if not (axis.element_type.is_dynamic or is_integral_number(axis.element_type)):
+    if not (axis.element_type.is_dynamic or passes_integral_number_check(axis.element_type)):
         raise ValidationError(f"Axis element type must be integral_number, but is: {axis.element_type}")
     if axis.shape.rank_is_static and axis.shape.rank > 1:
         raise ValidationError(f"Axis input shape are required to be scalar or 1D tensor. Got: {axis.shape}")
@@ -569,19 +569,10 @@ def evaluate_scatter_nd(attrs: ScatterNDAttrs, inputs: Sequence[np.ndarray]) -> 
 # =========================================================================================
 # ScatterUpdate-3
 # =========================================================================================
-@dataclass(frozen=True, slots=True)
-class NoAttrs:
-    pass
-
-
-def parse_no_attrs(node: Node) -> NoAttrs:
-    return NoAttrs()
-
-
 def infer_scatter_update(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
     data, indices, updates, axis = inputs
     et = _infer_scatter_types(data, indices, updates)
-    if not (axis.element_type.is_dynamic or is_integral_number(axis.element_type)):
+    if not (axis.element_type.is_dynamic or passes_integral_number_check(axis.element_type)):
         raise ValidationError(
             f"Axis element type must be of an integral number type. Got: {axis.element_type}"
         )

@@ -24,7 +24,7 @@ import numpy as np
 from ..errors import InputError, UnsupportedError, ValidationError
 from ..graph import Node
 from ..types import Dimension, PartialShape
-from .attrs import enum_attr, int_attr
+from .attrs import NoAttrs, enum_attr, int_attr, parse_no_attrs
 from .autobroadcast import NUMPY, broadcast_merge_dim, broadcast_shapes
 from .bounds import kernel_bounds
 from .shape_ops import _make_dim as make_slice_dim
@@ -246,15 +246,6 @@ def evaluate_variadic_split(attrs: VariadicSplitAttrs, inputs: Sequence[np.ndarr
 # ---------------------------------------------------------------------------------------
 # Transpose-1
 # ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class NoAttrs:
-    pass
-
-
-def parse_no_attrs(node: Node) -> NoAttrs:
-    return NoAttrs()
 
 
 def _check_permutation(order: Sequence[int], rank: int | None, shape: PartialShape) -> None:

@@ -35,7 +35,7 @@ from ..types import Dimension
 from .attrs import bool_attr, enum_attr, float_attr, int_attr
 from .numeric import narrow, quiet, widen
 from .reduce import Reduction, reduce_array
-from .shape_ops import is_integral_number
+from .shape_ops import passes_integral_number_check
 from .shape_util import known_ints, normalize_axes
 from .spec import OpSpec, TensorInfo
 
@@ -66,7 +66,7 @@ def parse_mvn_6(node: Node) -> MVNAttrs:
 
 
 def _check_axes(data: TensorInfo, axes: TensorInfo) -> None:
-    if not (axes.element_type.is_dynamic or is_integral_number(axes.element_type)):
+    if not (axes.element_type.is_dynamic or passes_integral_number_check(axes.element_type)):
         raise ValidationError(f"Expected axes element type to be integral number. Got: {axes.element_type}")
     if axes.shape.rank_is_static and axes.shape.rank != 1:
         raise ValidationError(f"Expected 1D tensor for the 'axes' input. Got: {axes.shape}")
@@ -121,7 +121,7 @@ def infer_normalize_l2(attrs: NormalizeL2Attrs, inputs: Sequence[TensorInfo]) ->
     data, axes = inputs
     if not (data.element_type.is_dynamic or data.element_type.is_real):
         raise ValidationError(f"Expected floating point input element type. Got: {data.element_type}")
-    if not (axes.element_type.is_dynamic or is_integral_number(axes.element_type)):
+    if not (axes.element_type.is_dynamic or passes_integral_number_check(axes.element_type)):
         raise ValidationError(f"Axes input must be integral numbers, but are: {axes.element_type}")
     if axes.shape.rank_is_static and axes.shape.rank > 1:
         raise ValidationError(

@@ -32,6 +32,7 @@ from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .attrs import enum_attr, int_attr
 from .bounds import depth_interval
+from .shape_util import normalize_axis
 from .spec import OpSpec, TensorInfo
 
 # Largest output one OneHot may allocate; beyond it the run is refused instead of
@@ -87,14 +88,6 @@ def parse_one_hot_16(node: Node) -> OneHotAttrs:
     return OneHotAttrs(int_attr(node, "axis"), mode)
 
 
-def normalize_axis(axis: int, indices_rank: int) -> int:
-    """``axis`` in [-(r+1), r] for indices rank r, made non-negative; else ValidationError."""
-    out_rank = indices_rank + 1
-    if not -out_rank <= axis < out_rank:
-        raise ValidationError(f"Axis {axis} out of the tensor rank range [{-out_rank}, {out_rank - 1}].")
-    return axis + out_rank if axis < 0 else axis
-
-
 def _is_scalar_or_dynamic(shape: PartialShape) -> bool:
     return not shape.is_static or shape.rank == 0
 
@@ -115,7 +108,7 @@ def infer_one_hot(attrs: OneHotAttrs, inputs: Sequence[TensorInfo]) -> list[Tens
             raise ValidationError(f"{label} input must be scalar. Got shape {info.shape}.")
     if not indices.shape.rank_is_static:
         return [TensorInfo(on_value.element_type, PartialShape.dynamic())]
-    axis = normalize_axis(attrs.axis, indices.shape.rank)
+    axis = normalize_axis(attrs.axis, indices.shape.rank + 1)  # an axis of the output
     dims = list(indices.shape)
     dims.insert(axis, depth_dimension(depth))
     return [TensorInfo(on_value.element_type, PartialShape(tuple(dims)))]
@@ -134,7 +127,7 @@ def evaluate_one_hot(attrs: OneHotAttrs, inputs: Sequence[np.ndarray]) -> list[n
     if on_value.dtype != off_value.dtype:
         raise InputError(f"on_value and off_value differ in type: {on_value.dtype} and {off_value.dtype}")
     try:
-        axis = normalize_axis(attrs.axis, indices.ndim)
+        axis = normalize_axis(attrs.axis, indices.ndim + 1)
     except ValidationError as exc:  # only a dynamic-rank input gets here: the input is wrong, not the IR
         raise InputError(f"indices of rank {indices.ndim}: {exc}") from None
     if depth.dtype == np.bool_ or depth.dtype == ElementType.u2.numpy_dtype:

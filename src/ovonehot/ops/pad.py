@@ -25,7 +25,7 @@ from ..graph import Node
 from ..types import Dimension, PartialShape
 from .attrs import enum_attr
 from .bounds import kernel_bounds
-from .shape_ops import is_integral_number
+from .shape_ops import passes_integral_number_check
 from .shape_util import known_ints
 from .spec import OpSpec, TensorInfo
 
@@ -77,7 +77,7 @@ def infer_pad(attrs: PadAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]
                 f"arg_pad_value element type: {value.element_type})."
             )
     for name, info in (("pads_begin", begin), ("pads_end", end)):
-        if not (info.element_type.is_dynamic or is_integral_number(info.element_type)):
+        if not (info.element_type.is_dynamic or passes_integral_number_check(info.element_type)):
             raise ValidationError(f"{name} must be an integral number, but is: {info.element_type}.")
         if info.shape.rank_is_static and info.shape.rank != 1:
             raise ValidationError(f"Argument for {name} is not 1D (shape: {info.shape.rank}).")

@@ -33,7 +33,7 @@ from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .attrs import bool_attr
 from .bounds import FLOATS, WIDE_INTEGERS, kernel_bounds, reduce_prod_bounds
-from .shape_ops import is_integral_number
+from .shape_ops import passes_integral_number_check
 from .shape_util import known_ints, normalize_axes
 from .spec import BoundsFn, OpSpec, TensorInfo
 
@@ -61,9 +61,9 @@ def _parser(kind: Reduction) -> Callable[[Node], ReduceAttrs]:
 
 def infer_reduce(attrs: ReduceAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
     data, axes = inputs
-    if not (data.element_type.is_real or is_integral_number(data.element_type)):
+    if not (data.element_type.is_real or passes_integral_number_check(data.element_type)):
         raise ValidationError(f"Element type of data input must be numeric. Got: {data.element_type}")
-    if not is_integral_number(axes.element_type):
+    if not passes_integral_number_check(axes.element_type):
         raise ValidationError(f"Element type of axes input must be integer. Got: {axes.element_type}")
     return [TensorInfo(data.element_type, reduce_shape(data.shape, axes, attrs.keep_dims))]
 

@@ -29,7 +29,7 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
-from .attrs import bool_attr, element_type_attr, int_attr, ints_attr
+from .attrs import NoAttrs, bool_attr, element_type_attr, int_attr, ints_attr, parse_no_attrs
 from .bounds import FLOATS, WIDE_INTEGERS, kernel_bounds, shape_of_bounds, strided_slice_bounds
 from .shape_util import (
     INT64_MAX,
@@ -47,8 +47,10 @@ from .shape_util import (
 from .spec import OpSpec, TensorInfo
 
 
-def is_integral_number(et: ElementType) -> bool:
-    """OpenVINO's ``Type::is_integral_number``: not a float and not boolean (dynamic passes)."""
+def passes_integral_number_check(et: ElementType) -> bool:
+    """Whether OpenVINO's ``Type::is_integral_number()`` check passes: not a float and not
+    boolean, so dynamic, string and nf4 pass too.  (``ElementType.is_integral_number`` is the
+    strict "signed or unsigned integer".)"""
     return not et.is_real and et is not ElementType.boolean
 
 
@@ -117,9 +119,9 @@ def parse_gather_7(node: Node) -> GatherAttrs:
 def infer_gather(attrs: GatherAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
     data, indices, axis_in = inputs
     if attrs.check_types:
-        if not is_integral_number(indices.element_type):
+        if not passes_integral_number_check(indices.element_type):
             raise ValidationError("Indices element type must be of an integral number type.")
-        if not is_integral_number(axis_in.element_type):
+        if not passes_integral_number_check(axis_in.element_type):
             raise ValidationError("Axis element type must be of an integral number type.")
     return [TensorInfo(data.element_type, gather_shape(attrs, data.shape, indices.shape, axis_in))]
 
@@ -287,15 +289,6 @@ def evaluate_squeeze(attrs: SqueezeAttrs, inputs: Sequence[np.ndarray]) -> list[
 # =========================================================================================
 # Unsqueeze-0
 # =========================================================================================
-@dataclass(frozen=True, slots=True)
-class NoAttrs:
-    pass
-
-
-def parse_no_attrs(node: Node) -> NoAttrs:
-    return NoAttrs()
-
-
 def infer_unsqueeze(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
     return [TensorInfo(inputs[0].element_type, unsqueeze_shape(inputs[0].shape, inputs[1]))]
 
@@ -403,7 +396,7 @@ def parse_reshape(node: Node) -> ReshapeAttrs:
 
 def infer_reshape(attrs: ReshapeAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
     data, pattern = inputs
-    if not is_integral_number(pattern.element_type):
+    if not passes_integral_number_check(pattern.element_type):
         raise ValidationError("PartialShape pattern must be an integral number.")
     return [TensorInfo(data.element_type, reshape_shape(attrs, data.shape, pattern))]
 
@@ -601,9 +594,9 @@ def _mask_set(mask: Sequence[int]) -> set[int]:
 
 def infer_strided_slice(attrs: StridedSliceAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
     data = inputs[0]
-    if not is_integral_number(inputs[1].element_type):
+    if not passes_integral_number_check(inputs[1].element_type):
         raise ValidationError(f"Begin mask must be an integral number, but is: {inputs[1].element_type}")
-    if not is_integral_number(inputs[2].element_type):
+    if not passes_integral_number_check(inputs[2].element_type):
         raise ValidationError(f"End mask must be an integral number, but is: {inputs[2].element_type}")
     masks = (
         attrs.begin_mask,

@@ -29,19 +29,10 @@ import numpy as np
 from ..errors import ValidationError
 from ..graph import Node
 from ..types import ElementType
-from .attrs import float_attr
+from .attrs import NoAttrs, float_attr, parse_no_attrs
 from .bounds import FLOATS, WIDE_INTEGERS, abs_bounds, kernel_bounds
 from .numeric import c_cast, is_float, libm, narrow, quiet, round_half_away, widen
 from .spec import OpSpec, TensorInfo
-
-
-@dataclass(frozen=True, slots=True)
-class NoAttrs:
-    pass
-
-
-def parse_no_attrs(node: Node) -> NoAttrs:
-    return NoAttrs()
 
 
 def infer_unary(attrs: object, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
