@@ -1,8 +1,10 @@
 """The explicit registry of supported ops.
 
 Each op module exports ``SPECS``, a tuple of :class:`OpSpec`; this file lists the
-modules.  Adding an op is one spec in its family module (and, for a new family,
-one line below).  ``lookup(type, version)`` resolves a layer's ``type`` (case-
+modules.  A spec carries every fact about its op (attributes parser, shape rule,
+kernel, bound propagation rule, the element types OpenVINO evaluates it for, whether
+``diff`` compares it bit for bit): nothing elsewhere is keyed by op type.  Adding or
+fixing an op touches its family module only (and, for a new family, one line below).  ``lookup(type, version)`` resolves a layer's ``type`` (case-
 insensitive; ``Const`` is ``Constant``) and ``version="opsetN"`` to the op version
 that opset holds: the newest spec whose ``since`` is ``<= N``.
 """

@@ -366,7 +366,7 @@ def propagate(
     rule = spec.bounds
     if rule is None or spec.evaluate is None:
         return outs
-    if spec.type != "ShapeOf" and any(bounds_of(t) is None for t in ins):
+    if rule is not shape_of_bounds and any(bounds_of(t) is None for t in ins):  # ShapeOf reads shapes only
         return outs  # a Parameter's value somewhere upstream: OpenVINO's could_propagate fails
     if any(o.element_type.numpy_dtype is None or o.element_type in (ElementType.string,) for o in outs):
         return outs
@@ -384,7 +384,7 @@ def _failed_input(spec: OpSpec, ins: Sequence[TensorInfo]) -> str | None:
     is unknowable (a Parameter upstream: OpenVINO's ``could_propagate`` gives up first).
     """
     errors = [t.error for t in ins if t.error is not None]
-    if not errors or spec.type == "ShapeOf":
+    if not errors or spec.bounds is shape_of_bounds:
         return None
     if any(t.error is None and t.value is None and (t.lower is None or t.upper is None) for t in ins):
         return None

@@ -61,11 +61,8 @@ class Variables:
 
 A = TypeVar("A")  # an op's typed attributes (a frozen dataclass)
 
-Bounds = tuple[np.ndarray, np.ndarray]
-ParseFn = Callable[[Node], A]
-InferFn = Callable[[A, Sequence[TensorInfo]], Sequence[TensorInfo]]
-EvaluateFn = Callable[[A, Sequence[np.ndarray]], Sequence[np.ndarray]]
-StatefulFn = Callable[[A, Sequence[np.ndarray], Variables], Sequence[np.ndarray]]
+Bounds = tuple[np.ndarray, np.ndarray]  # element-wise (lower, upper) of one tensor
+# A bound propagation rule: spec, attributes, input infos, output infos -> each output's bounds.
 BoundsFn = Callable[["OpSpec[A]", A, Sequence[TensorInfo], Sequence[TensorInfo]], list["Bounds | None"]]
 
 
