@@ -31,10 +31,11 @@ folded or bounded) and ``OpSpec.lower_is_value``.  The rules:
 * :func:`divide_bounds`: OpenVINO's own rule (divisor sign, zero crossing, unbounded inputs);
 * :func:`reduce_prod_bounds`: the kernel on each bound, but an unbounded upper bound with
   no zero upper bound gives an unbounded product;
-* rules of one op live in its module: Convert's (converted bounds, "unbounded" staying
-  unbounded unless either type is an integer of 16 bits or fewer) in ``convert``, binary
-  arithmetic's (min and max of the kernel over the four lower/upper combinations, [0, max]
-  where an input bound is its type's max) in ``elementwise``.
+* two rules live beside the helpers they need, in the op's module (which imports this
+  one): Convert's (converted bounds, "unbounded" staying unbounded unless either type is
+  an integer of 16 bits or fewer; ``convert_array``) in ``convert``, binary arithmetic's
+  (min and max of the kernel over the four lower/upper combinations, [0, max] where an
+  input bound is its type's max; ``reduce_array``) in ``elementwise``.
 
 ``depth_interval`` turns a OneHot depth into its dimension as OpenVINO's
 ``evaluate_as_partial_shape`` does (negative bounds are an error there).
