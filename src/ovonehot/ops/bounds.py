@@ -43,20 +43,18 @@ folded or bounded) and ``OpSpec.lower_is_value``.  The rules:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from ..errors import Error, ValidationError
 from ..types import Dimension, ElementType
-from .spec import Bounds, OpSpec, TensorInfo
+from .spec import Bounds, BoundsFn, OpSpec, TensorInfo
 
 # Bound arrays larger than this are not kept (OpenVINO drops large ones too; shape
 # subgraphs are tiny).
 BOUND_LIMIT = 1 << 16
-
-Rule = Callable[[OpSpec[Any], Any, Sequence[TensorInfo], Sequence[TensorInfo]], list[Bounds | None]]
 
 
 # -- reading bounds -----------------------------------------------------------------------
@@ -124,7 +122,7 @@ def run_kernel(spec: OpSpec, attrs: Any, arrays: Sequence[np.ndarray]) -> list[n
         return None  # OpenVINO's evaluate returns false; the bounds stay unknown
 
 
-def kernel_bounds(exact: Sequence[int]) -> Rule:
+def kernel_bounds(exact: Sequence[int]) -> BoundsFn[Any]:
     """Kernel on lower bounds and on upper bounds; inputs ``exact`` must be known."""
 
     def rule(
