@@ -39,10 +39,10 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import ElementType
-from .attrs import enum_attr, float_attr
+from .attrs import NoAttrs, enum_attr, float_attr, parse_no_attrs
 from .numeric import c_cast, is_float, libm, narrow, quiet, round_half_away, widen
 from .spec import OpSpec, TensorInfo
-from .unary import NoAttrs, infer_unary, parse_no_attrs
+from .unary import infer_unary
 
 F64Kernel = Callable[[np.ndarray], np.ndarray]
 

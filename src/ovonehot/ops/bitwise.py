@@ -15,8 +15,9 @@ import numpy as np
 
 from ..errors import InputError, ValidationError
 from ..types import ElementType
+from .attrs import NoAttrs, parse_no_attrs
 from .autobroadcast import align_arrays, infer_broadcast
-from .elementwise import BinaryAttrs, NoAttrs, merge_types, parse_binary, parse_no_attrs
+from .elementwise import BinaryAttrs, merge_types, parse_binary
 from .spec import OpSpec, TensorInfo
 
 

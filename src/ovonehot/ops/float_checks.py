@@ -15,10 +15,9 @@ import numpy as np
 from ..errors import ValidationError
 from ..graph import Node
 from ..types import ElementType
-from .attrs import bool_attr
+from .attrs import NoAttrs, bool_attr, parse_no_attrs
 from .numeric import widen
 from .spec import OpSpec, TensorInfo
-from .unary import NoAttrs, parse_no_attrs
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..errors import InputError, ValidationError
 from ..types import ElementType
-from .shape_ops import NoAttrs, parse_no_attrs
+from .attrs import NoAttrs, parse_no_attrs
 from .shape_util import known_ints, normalize_axis
 from .spec import OpSpec, TensorInfo
 
