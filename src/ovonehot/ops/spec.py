@@ -84,8 +84,8 @@ class OpSpec(Generic[A]):
     * ``evaluate_stateful``: the kernel of an op that reads or writes the model's
       :class:`Variables` (ReadValue, Assign); the executor calls it instead of ``evaluate``.
     * ``bounds``: the op's value/bound propagation rule, OpenVINO's ``evaluate_lower`` /
-      ``evaluate_upper`` (the rules are in :mod:`ovonehot.ops.bounds`); ``None``: the op
-      has none, its values still fold.
+      ``evaluate_upper`` (machinery and shared rules: :mod:`ovonehot.ops.bounds`);
+      ``None``: the op has none, its values still fold.
     * ``evaluate_types``: the element types OpenVINO's ``evaluate`` accepts, per input port
       (``None`` in an entry, or ports past the tuple: any type); ``None``: any types.  Where
       it refuses the types, OpenVINO neither folds nor bounds the op, and neither do we.
@@ -124,6 +124,5 @@ class OpSpec(Generic[A]):
         """Whether OpenVINO's ``evaluate`` of this op computes anything for these input types."""
         if self.evaluate_types is None:
             return True
-        return all(
-            accepted is None or et in accepted for accepted, et in zip(self.evaluate_types, in_types, strict=False)
-        )
+        pairs = zip(self.evaluate_types, in_types, strict=False)  # ports past the tuple: any type
+        return all(accepted is None or et in accepted for accepted, et in pairs)
