@@ -20,7 +20,7 @@ from ..errors import InputError, UsageError
 from ..gen_inputs import InputSettings, generate_inputs, parse_shape
 from ..model import load
 from ..npyio import check_input_specs, check_model_paths, load_archive, parse_input_specs, write_text
-from ..oracles import ORACLES, PRESETS, PluginSettings, parse_oracles
+from ..oracle.common import ORACLES, PRESETS, PluginSettings, parse_oracles
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
