@@ -50,6 +50,8 @@ class Step:
     frees: tuple[int, ...]  # slots nobody reads after this node
     stateful: bool
     result: bool  # a Result: its input is a run's output
+    kernel: object  # the spec's evaluate (or evaluate_stateful) function, None for a Parameter
+    attrs: object
 
 
 @dataclass(slots=True)
@@ -88,6 +90,7 @@ def program(inference: Inference) -> Program:
             i, p, tuple(firsts[s.node] + s.output for s in graph.sources[i]), firsts[i],
             len(inference.outputs[i]), tuple(frees[i]), p.spec.evaluate_stateful is not None,
             p.node.type.lower() == "result",
+            p.spec.evaluate_stateful if p.spec.evaluate_stateful is not None else p.spec.evaluate, p.attrs,
         ))
     prog = Program(tuple(steps), slots, {})
     inference.cache["program"] = prog
@@ -142,14 +145,15 @@ def evaluate(
         if i in feeds:
             outs = [feeds[i]]
         else:
+            kernel = step.kernel
+            assert kernel is not None, f"{p.spec.name} has no kernel and no feed"
             try:
                 if step.stateful:
-                    outs = p.spec.evaluate_stateful(p.attrs, args, variables)  # type: ignore[misc,arg-type]
-                elif i in targets:
-                    outs = INTO[p.spec.evaluate](p.attrs, args, targets[i])  # type: ignore[index,arg-type]
+                    outs = kernel(step.attrs, args, variables)  # type: ignore[operator]
+                elif targets and i in targets:
+                    outs = INTO[kernel](step.attrs, args, targets[i])  # type: ignore[arg-type]
                 else:
-                    assert p.spec.evaluate is not None, f"{p.spec.name} has no kernel and no feed"
-                    outs = p.spec.evaluate(p.attrs, args)  # type: ignore[arg-type]
+                    outs = kernel(step.attrs, args)  # type: ignore[operator]
             except Error as exc:
                 raise type(exc)(f"{p.node.describe()}: {exc}") from None
         if step.result:
@@ -157,7 +161,7 @@ def evaluate(
         slot = step.first
         for k, value in enumerate(outs):
             known = seen[slot]
-            if known is None or value.shape != known[0] or value.dtype != known[1]:
+            if known is None or value.shape != known[0] or (value.dtype is not known[1] and value.dtype != known[1]):
                 _check(inference, i, k, value)
                 seen[slot] = (value.shape, value.dtype)
             values[slot] = value

@@ -194,7 +194,7 @@ def one_hot(
         out = None
     # An all-zero off value (the usual 0.0 / 0 / False) takes np.zeros for a fresh output:
     # zero pages from the OS instead of a pass writing zeros.
-    zero_off = dtype.kind in "biufV" and not np.asarray(off_value).reshape(1).view(np.uint8).any()
+    zero_off = dtype.kind in "biufV" and _all_zero_bits(off_value)
     if out is None:
         nbytes = math.prod(out_shape) * dtype.itemsize
         if nbytes > SMALL_OUTPUT_BYTES and (nbytes > MAX_OUTPUT_BYTES or nbytes > (budget := output_budget())):
@@ -215,6 +215,12 @@ def one_hot(
     flat_out = bits_out.reshape(-1)
     idx = indices.reshape(-1)
     parts = _parts(out.nbytes) if out.dtype != object else 1
+    if parts == 1:  # (the common small case, without the closures)
+        if not filled:
+            flat_out.fill(off_bits)
+        if idx.size and depth:
+            flat_out[_hot_flat_positions(idx, depth, inner, negative_indices_mode)] = on_bits
+        return out
     if not filled:
         _run_parts(parts, flat_out.size, lambda lo, hi: flat_out[lo:hi].fill(off_bits))
     if outer * inner == 0 or depth == 0:
@@ -264,13 +270,14 @@ def _hot_flat_positions(
     indexing an (outer, depth, inner) view with three index arrays.
     """
     if idx.dtype.kind == "u" and idx.dtype.itemsize == 8:
-        k = np.flatnonzero(idx < np.uint64(depth))  # u64 values above 2**63 are large, not negative
+        k = (idx < np.uint64(depth)).nonzero()[0]  # u64 values above 2**63 are large, not negative
         values = idx[k].astype(np.int64)
     else:
         values = idx.astype(np.int64, copy=False)
         if mode is NegativeIndicesMode.NORMALIZE:
             values = np.where(values < 0, values + depth, values)
-        k = np.flatnonzero((values >= 0) & (values < depth))
+        # 0 <= v < depth in one comparison: a negative v read as unsigned is above any depth
+        k = (values.view(np.uint64) < np.uint64(depth)).nonzero()[0]
         values = values[k]
     if base:
         k += base
@@ -283,15 +290,18 @@ def _hot_flat_positions(
 _UINT_OF_SIZE = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
+def _all_zero_bits(value: np.ndarray) -> bool:
+    view = _UINT_OF_SIZE.get(value.dtype.itemsize)
+    if view is None:
+        return not np.asarray(value).reshape(1).view(np.uint8).any()
+    return bool(value.view(view)[()] == 0)
+
+
 def _bit_views(out: np.ndarray, on_value: np.ndarray, off_value: np.ndarray):  # type: ignore[no-untyped-def]
-    if out.dtype == object or out.dtype == np.bool_ or out.dtype.kind in "iu":
+    if out.dtype.kind in "biuO":
         return out, on_value[()], off_value[()]
     view = _UINT_OF_SIZE[out.dtype.itemsize]
-    return (
-        out.view(view),
-        np.array(on_value).reshape(1).view(view)[0],
-        np.array(off_value).reshape(1).view(view)[0],
-    )
+    return out.view(view), on_value.view(view)[()], off_value.view(view)[()]
 
 
 INTO[evaluate_one_hot] = evaluate_one_hot_into
