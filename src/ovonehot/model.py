@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,8 +58,20 @@ def load(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | No
         from .onnx_input import load_onnx  # imports openvino lazily; .xml loading never does
 
         return load_onnx(xml_path, bin_path)
-    graph = read_ir(xml_path, bin_path)
-    return Model(graph, infer(graph), Path(xml_path))
+    with _no_gc():  # a load makes many small objects and no garbage cycles: skip the collector's passes
+        graph = read_ir(xml_path, bin_path)
+        return Model(graph, infer(graph), Path(xml_path))
+
+
+@contextlib.contextmanager
+def _no_gc() -> Iterator[None]:
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class Model:
@@ -121,11 +135,8 @@ class Model:
         self._accepted: list[set[tuple[int, ...]]] = [set() for _ in self.inputs]
         # share_outputs=True: per output, the buffer runs write it into (None until the first).
         self._shared: list[np.ndarray | None] = [None] * len(self.outputs)
-        into_producers = {s.index for s in program(inference).steps if s.plan.spec.evaluate in INTO}
-        self._into = [
-            cast is None and graph.sources[r][0].node in into_producers
-            for r, cast in zip(self._results, self._output_casts, strict=True)
-        ]
+        # Per output, whether its producer writes into a given buffer (known at the first shared run).
+        self._into: list[bool] | None = None
 
     def __repr__(self) -> str:
         ins = ", ".join(str(d) for d in self.inputs)
@@ -213,7 +224,14 @@ class Model:
             }
         # Results made by a kernel that writes into a given array get their buffer (or none
         # yet, and the kernel's fresh array becomes the buffer); the others are copied in.
-        out = {r: self._shared[k] for k, r in enumerate(self._results) if self._into[k]}
+        into = self._into
+        if into is None:
+            steps = program(self.inference).steps
+            into = self._into = [
+                cast is None and steps[self.graph.sources[r][0].node].plan.spec.evaluate in INTO
+                for r, cast in zip(self._results, self._output_casts, strict=True)
+            ]
+        out = {r: self._shared[k] for k, r in enumerate(self._results) if into[k]}
         values = evaluate(self.inference, feeds, observer, variables=variables, out=out)
         shared = {}
         for k, (d, r, cast) in enumerate(zip(self.outputs, self._results, self._output_casts, strict=True)):
@@ -224,7 +242,7 @@ class Model:
             ):
                 buffer = None
             if buffer is None:
-                owned = self._into[k] and value.flags.writeable  # the kernel made it fresh
+                owned = into[k] and value.flags.writeable  # the kernel made it fresh
                 buffer = value if owned else np.array(value, copy=True, order="C")
             elif buffer is not value:
                 np.copyto(buffer, value, casting="no")

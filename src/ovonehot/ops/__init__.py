@@ -121,6 +121,19 @@ def opset_number(version: str) -> int | None:
 
 def lookup(type_name: str, version: str) -> OpSpec | None:
     """The spec for a layer's type and version, or None when unsupported."""
+    key = (type_name, version)
+    if key in _LOOKUPS:
+        return _LOOKUPS[key]
+    spec = _lookup(type_name, version)
+    if len(_LOOKUPS) < 4096:  # (a hostile file could name many distinct types)
+        _LOOKUPS[key] = spec
+    return spec
+
+
+_LOOKUPS: dict[tuple[str, str], OpSpec | None] = {}
+
+
+def _lookup(type_name: str, version: str) -> OpSpec | None:
     n = opset_number(version)
     if n is None:
         return None
