@@ -26,6 +26,7 @@ from . import (
     einsum,
     elementwise,
     fake_quantize,
+    fft,
     float_checks,
     gather_scatter,
     grid_sample,
@@ -33,11 +34,13 @@ from . import (
     interpolate,
     matmul,
     movement,
+    nms,
     non_zero,
     normalization,
     one_hot,
     pad,
     pooling,
+    random_uniform,
     recurrent,
     reduce,
     reduce_norms,
@@ -96,6 +99,9 @@ _MODULES = (
     grid_sample,
     roi_align,
     col2im,
+    random_uniform,
+    nms,
+    fft,
 )
 
 _ALIASES = {"const": "constant"}
