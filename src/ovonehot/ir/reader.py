@@ -209,8 +209,10 @@ def _int_attr(el: etree._Element, name: str, where: str) -> int:
 
 
 def _read_layer(el: etree._Element, weights: _Weights) -> Node:
-    where = f"layer at line {el.sourceline}"
-    layer_id = _int_attr(el, "id", where)
+    try:
+        layer_id = int(el.get("id"))  # type: ignore[arg-type]
+    except (TypeError, ValueError):  # (the error names the line: looked up only then)
+        layer_id = _int_attr(el, "id", f"layer at line {el.sourceline}")
     name = el.get("name", "")
     type_name = el.get("type")
     version = el.get("version")
@@ -253,7 +255,10 @@ def _read_ports(el: etree._Element | None, where: str) -> tuple[Port, ...]:
         return ()
     ports = []
     for p in el.iterchildren("port"):
-        port_id = _int_attr(p, "id", f"{where} port")
+        try:
+            port_id = int(p.get("id"))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            port_id = _int_attr(p, "id", f"{where} port")
         dims = []
         for d in p.iterchildren("dim"):
             try:
@@ -355,9 +360,13 @@ def _int_attr_data(node: Node, name: str) -> int:
 
 
 def _read_edge(edge: etree._Element, nodes: list[Node], by_id: dict[int, int], feeds: list[list[Source | None]]) -> None:
-    where = f"edge at line {edge.sourceline}"
-    fl, fp = _int_attr(edge, "from-layer", where), _int_attr(edge, "from-port", where)
-    tl, tp = _int_attr(edge, "to-layer", where), _int_attr(edge, "to-port", where)
+    get = edge.get
+    try:
+        fl, fp, tl, tp = int(get("from-layer")), int(get("from-port")), int(get("to-layer")), int(get("to-port"))  # type: ignore[arg-type]
+    except (TypeError, ValueError):  # (the error names the line: looked up only then)
+        where = f"edge at line {edge.sourceline}"
+        fl, fp = _int_attr(edge, "from-layer", where), _int_attr(edge, "from-port", where)
+        tl, tp = _int_attr(edge, "to-layer", where), _int_attr(edge, "to-port", where)
     where = f"edge {fl}:{fp} -> {tl}:{tp}"
     if fl not in by_id:
         raise IRError(f"{where}: dangling edge, no layer with id {fl}")
