@@ -182,3 +182,24 @@ def test_export_results_are_bit_identical_fresh_planned_and_shared(xml: Path, in
         for name, value in runs[0].items():
             assert run[name].dtype == value.dtype and run[name].shape == value.shape, name
             assert run[name].tobytes() == value.tobytes(), name
+
+
+def test_a_stateful_request_shares_outputs_too() -> None:
+    """ReadValue/Assign through a Request with share_outputs: the state advances as without it."""
+    b = GraphBuilder()
+    x = b.parameter("x", "f32", "[2]")
+    init = b.const("init", np.zeros(2, np.float32))
+    read = b.op("ReadValue", "opset6", [init], {"variable_id": "acc"}, name="read")
+    add = b.op("Add", "opset1", [read, x], {"auto_broadcast": "numpy"}, name="add")
+    b.op("Assign", "opset6", [add], {"variable_id": "acc"}, name="assign")
+    b.op("Result", "opset1", [add], outputs=0, name="sum")
+    graph = b.graph()
+    model = Model(graph, infer(graph))
+    shared, plain = model.create_request(), model.create_request()
+    step = np.array([1.5, -2.0], np.float32)
+    first = shared.run({"x": step}, share_outputs=True)["sum"]
+    for k in range(2, 5):
+        got = shared.run({"x": step}, share_outputs=True)["sum"]
+        assert got is first
+        np.testing.assert_array_equal(got, step * k)
+        np.testing.assert_array_equal(plain.run({"x": step})["sum"], step * (k - 1))

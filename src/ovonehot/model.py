@@ -266,11 +266,13 @@ class Request:
         self._variables = Variables()
 
     def run(
-        self, inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray], observer: Observer | None = None
+        self, inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray], observer: Observer | None = None,
+        share_outputs: bool = False,
     ) -> dict[str, np.ndarray]:
-        """Run one step; results keyed by output name as :meth:`Model.run`."""
+        """Run one step; results keyed by output name as :meth:`Model.run` (``share_outputs``
+        too: the buffers are the model's, overwritten by its next shared run, of any request)."""
         try:
-            return self.model._run(inputs, observer, self._variables)
+            return self.model._run(inputs, observer, self._variables, share_outputs)
         finally:
             self._variables.pending.clear()  # a failed step changes no variable
 
