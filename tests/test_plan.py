@@ -203,3 +203,18 @@ def test_a_stateful_request_shares_outputs_too() -> None:
         assert got is first
         np.testing.assert_array_equal(got, step * k)
         np.testing.assert_array_equal(plain.run({"x": step})["sum"], step * (k - 1))
+
+
+def test_threaded_kernel_works_in_a_forked_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A child forked after the pool's threads started makes its own (else its tasks would wait forever)."""
+    import multiprocessing
+
+    monkeypatch.setattr(one_hot_module, "THREADED_OUTPUT_BYTES", 0)
+    monkeypatch.setattr(one_hot_module, "_parts", lambda nbytes: 2)
+    x = np.array([[0, 3], [1, 2]], np.int64)
+    args = (x, 4, np.array(1, np.float32), np.array(0, np.float32), 2)
+    expected = slow_one_hot(x, 4, 1, 0, 2, np.float32)
+    np.testing.assert_array_equal(one_hot(*args), expected)  # the parent's pool exists now
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        got = pool.apply_async(one_hot, args).get(timeout=60)
+    np.testing.assert_array_equal(got, expected)

@@ -235,7 +235,9 @@ def one_hot(
     return out
 
 
-_POOL: list[ThreadPoolExecutor] = []
+# The worker threads, made on first use, with the pid that made them: a forked child
+# (multiprocessing's fork start method) inherits the executor but not its threads.
+_POOL: list[tuple[int, ThreadPoolExecutor]] = []
 
 
 def _parts(nbytes: int) -> int:
@@ -252,10 +254,10 @@ def _run_parts(parts: int, n: int, fn: Callable[[int, int], None]) -> None:
     if parts <= 1 or n < parts:
         fn(0, n)
         return
-    if not _POOL:
-        _POOL.append(ThreadPoolExecutor(max_workers=4, thread_name_prefix="ovonehot-onehot"))
+    if not _POOL or _POOL[0][0] != os.getpid():
+        _POOL[:] = [(os.getpid(), ThreadPoolExecutor(max_workers=4, thread_name_prefix="ovonehot-onehot"))]
     step = -(-n // parts)
-    futures = [_POOL[0].submit(fn, lo, min(lo + step, n)) for lo in range(step, n, step)]
+    futures = [_POOL[0][1].submit(fn, lo, min(lo + step, n)) for lo in range(step, n, step)]
     fn(0, min(step, n))
     for f in futures:
         f.result()
