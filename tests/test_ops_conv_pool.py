@@ -181,6 +181,18 @@ def test_max_pool_1_and_avg_pool_match_cpu(
         np.testing.assert_allclose(ours[0], theirs[0], rtol=CPU_RTOL, atol=CPU_RTOL)
 
 
+@pytest.mark.parametrize("auto_pad", ["explicit", "valid"])
+@pytest.mark.parametrize("version", [1, 14])
+def test_avg_pool_without_padding_divides_by_the_data_in_the_window(tmp_path, version, auto_pad):  # type: ignore[no-untyped-def]
+    """No pads at all and include-pad: a window past the data is averaged over its data (CPU plugin)."""
+    x = RNG.standard_normal((1, 2, 6, 6)).astype(np.float32)
+    module = opset1 if version == 1 else ops
+    ours, theirs, _ = _run(
+        tmp_path, lambda a: module.avg_pool(a, [2, 2], [0, 0], [0, 0], [3, 3], False, "ceil", auto_pad), [P(x)]
+    )
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=CPU_RTOL, atol=CPU_RTOL)
+
+
 def test_max_pool_8_matches_reference(tmp_path):  # type: ignore[no-untyped-def]
     x = RNG.integers(-3, 3, (2, 3, 5, 4)).astype(np.int32)
     node, params = build(

@@ -1,6 +1,8 @@
 """Make the replay folders of docs/FINDINGS.md: one small model per finding, built with OpenVINO's
 Python API, then ``ovonehot diff MODEL --oracle both --save ir/replays/NAME`` (inputs given, so
-every folder replays the exact run: ``ovonehot diff ir/replays/NAME``).
+every folder replays the exact run: ``ovonehot diff ir/replays/NAME``), and the standalone
+upstream reproducer ``docs/repros/NAME.py`` (``ovonehot repro``; numpy + openvino only) for
+every finding where ovonehot computes the outputs.
 
 Run from the repository root: ``python ir/replays/generate.py``.  Needs openvino.
 """
@@ -21,6 +23,7 @@ from ovonehot import cli
 from ovonehot.npyio import save_archive
 
 HERE = Path(__file__).resolve().parent
+REPROS = HERE.parent.parent / "docs" / "repros"
 T = ov.Type
 
 
@@ -161,6 +164,9 @@ def main(names: list[str]) -> int:
             print(f"== {name}")
             code = cli.main(["diff", str(xml), "--inputs", str(npz), "--oracle", "both", "--save", str(target)])
             worst = max(worst, code)
+            if (target / "ours.npz").is_file():
+                repro = REPROS / f"{name}.py"
+                worst = max(worst, cli.main(["repro", str(target), "--output", str(repro)]))
     return 0 if worst <= 1 else worst
 
 

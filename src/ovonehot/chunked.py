@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from .atomic import AtomicFile
-from .errors import InputError, UsageError
+from .errors import InputError, ResourceLimitError, UsageError
 from .evaluate import evaluate
 from .graph import Graph
 from .infer import Inference, infer
@@ -143,8 +143,8 @@ def _chunk_plan(
     where = graph.nodes[result].describe()
     size = math.prod(shape) * dtype.itemsize
 
-    def refuse(why: str) -> InputError:
-        return InputError(
+    def refuse(why: str) -> ResourceLimitError:
+        return ResourceLimitError(
             f"{where}: the output {list(shape)} of {dtype} needs {size} bytes, more than the {budget} bytes "
             f"of memory allowed, and cannot be computed in chunks: {why}"
         )

@@ -189,3 +189,22 @@ def _values(
         "values", detail, count, int(ours.size), positions, ours_v, theirs_v,
         max_err, passing_atol, passing_rtol, notes,
     )
+
+
+def error_size(ours: np.ndarray, theirs: np.ndarray) -> tuple[float, float]:
+    """The largest absolute and relative error over two arrays of one shape (NaN == NaN, inf == inf;
+    relative to ``|theirs|``, infinite where theirs is 0 and ours is not).
+
+    >>> error_size(np.array([1.0, 2.0]), np.array([1.0, 2.5]))
+    (0.5, 0.2)
+    """
+    a = np.asarray(ours).astype(np.float64)
+    b = np.asarray(theirs).astype(np.float64)
+    if a.shape != b.shape or not a.size:
+        return (0.0, 0.0) if a.shape == b.shape else (math.inf, math.inf)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        err = np.abs(a - b)
+        same = (np.isnan(a) & np.isnan(b)) | (a == b)
+        err = np.where(same, 0.0, np.where(np.isnan(err), np.inf, err))
+        rel = np.where(err == 0, 0.0, err / np.abs(b))
+    return float(err.max()), float(np.nan_to_num(rel, nan=np.inf).max())

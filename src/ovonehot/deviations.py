@@ -43,9 +43,9 @@ from .evaluate import evaluate
 from .graph import Graph, Node
 from .infer import Inference, infer, parameter_infos
 from .model import Model
-from .openvino_oracle import NEGATIVE_DEPTH
 from .ops.convert import convert_array
 from .ops.spec import TensorInfo
+from .oracles import Refusal
 from .types import ElementType
 
 
@@ -111,7 +111,7 @@ KNOWN: dict[str, Deviation] = {
                   "OneHot of scalar indices with a depth unknown at compile time is refused "
                   "(\"incorrect number of input/output dimensions\")"),
         Deviation("no-reference-evaluate", "reference",
-                  "the reference has no evaluate for these input types (OneHot: only i32/i64 indices)"),
+                  "OpenVINO's core reference has no evaluate for this op with these input types"),
         Deviation("negative-axis-dynamic-rank", "reference",
                   "a negative OneHot axis stays unnormalized when the indices rank is dynamic, and "
                   "evaluate then fails (\"Invalid axis value.\")"),
@@ -160,24 +160,31 @@ class Simulation:
 # -- refusals -----------------------------------------------------------------------------
 
 
-def explain_refusal(model: Model, oracle: str, message: str) -> list[Event]:
+def explain_refusal(model: Model, oracle: str, refusal: Refusal) -> list[Event]:
     """The known deviations that make ``oracle`` refuse ``model``; empty when unexplained.
 
-    Each explanation requires the model to have the refused property *and* the
-    message to be the one OpenVINO gives for it.
+    Refusals ovonehot's oracle modules make themselves carry their deviation code and
+    layer (``Refusal.code``, ``Refusal.layer``): they are matched by those, never by
+    their text.  OpenVINO's own refusals (the CPU plugin's compile errors, the
+    reference's evaluate failing) come with nothing but OpenVINO's message, so each
+    explanation requires the model to have the refused property *and* the message to
+    be the one OpenVINO gives for it.
     """
     graph, inference = model.graph, model.inference
+    message = refusal.message
     events: list[Event] = []
+    refusing = _refusing_nodes(model, refusal)
+    if refusal.code == "no-reference-evaluate":
+        for i in refusing:
+            events.append(Event(refusal.code, i, graph.nodes[i].describe(), refusal.detail))
+        return events
+    if refusal.code in KNOWN:
+        for i in refusing:
+            events.append(Event(refusal.code, i, graph.nodes[i].describe(), refusal.detail))
+        return events
     for i in graph.kind_indices("OneHot"):
         node = graph.nodes[i]
         infos = inference.input_infos(i)
-        out_type = infos[2].element_type
-        if out_type is ElementType.string and "string values" in message:
-            events.append(Event("string-one-hot", i, node.describe(), "OneHot values are string"))
-        if oracle == "cpu" and NEGATIVE_DEPTH in message and node.name in message:
-            events.append(Event("negative-depth-unchecked", i, node.describe(), "a negative depth is fed"))
-        if out_type in SUB_BYTE and "past the packed output buffer" in message:
-            events.append(Event("sub-byte-one-hot", i, node.describe(), f"OneHot values are {out_type}"))
         idx_type = infos[0].element_type
         if oracle == "cpu" and idx_type not in CPU_INDEX_TYPES and "Only I32 is supported" in message:
             events.append(Event("refused-index-type", i, node.describe(), f"indices are {idx_type}"))
@@ -186,29 +193,16 @@ def explain_refusal(model: Model, oracle: str, message: str) -> list[Event]:
                 and "incorrect number of input/output dimensions" in message):
             events.append(Event("refused-scalar-indices", i, node.describe(),
                                 f"scalar indices, output {inference.outputs[i][0].shape}"))
-        # (In an IR v10 OpenVINO renames the OneHot: the inserted output Convert takes its name.)
-        named = f"no evaluate for layer name={node.name!r}" in message or (
-            graph.ir_version == 10 and "type=OneHot-" in message)
-        if (oracle == "reference" and idx_type not in REFERENCE_INDEX_TYPES and named
-                and f"with input types ({idx_type}," in message):
-            events.append(Event("no-reference-evaluate", i, node.describe(), f"indices are {idx_type}"))
         for port, label in ((2, "on_value"), (3, "off_value")):  # the plugin names the first it meets
             if (oracle == "cpu" and f"Only const '{label}' input is supported" in message
                     and infos[port].value is None and idx_type not in REFERENCE_INDEX_TYPES):
                 events.append(Event("refused-nonconst-values", i, node.describe(),
                                     f"{label} is not a constant and indices are {idx_type}"))
         axis = getattr(inference.plans[i].attrs, "axis", 0)
-        if (oracle == "reference" and axis < 0 and not infos[0].shape.rank_is_static
-                and "Invalid axis value" in message and (node.name in message or graph.ir_version == 10)):
+        if (oracle == "reference" and i in refusing and axis < 0 and not infos[0].shape.rank_is_static
+                and "Invalid axis value" in message):
             events.append(Event("negative-axis-dynamic-rank", i, node.describe(),
                                 f"axis {axis}, indices rank dynamic"))
-    if oracle == "reference" and not events:
-        # Any other op: the reference's evaluate returns false for the types this node has.
-        for i, node in enumerate(graph.nodes):
-            if f"no evaluate for layer name={node.name!r}" in message and node.type.lower() != "onehot":
-                types = ", ".join(str(t.element_type) for t in inference.input_infos(i))
-                if f"with input types ({types})" in message:
-                    events.append(Event("no-reference-evaluate", i, node.describe(), f"input types ({types})"))
     if oracle == "cpu":
         for node, et, shape in parameter_infos(inference):
             i = graph.index_of(node.id)
@@ -224,6 +218,29 @@ def explain_refusal(model: Model, oracle: str, message: str) -> list[Event]:
                     or (dst is ElementType.boolean and f"unsupported src_prc: {src}" in message)):
                 events.append(Event("refused-convert-type", i, node.describe(), f"Convert {src} -> {dst}"))
     return events
+
+
+def refusing_node(model: Model, refusal: Refusal) -> int | None:
+    """The index of the node that refused (by its layer name), or None when unknown."""
+    nodes = _refusing_nodes(model, refusal)
+    return nodes[0] if len(nodes) == 1 else None
+
+
+def _refusing_nodes(model: Model, refusal: Refusal) -> list[int]:
+    """Nodes named by the refusal.  In an IR v10 OpenVINO renames a node whose output it converts
+    (the inserted Convert takes its name): then the nodes of the refusing op's type."""
+    graph = model.graph
+    if not refusal.layer:
+        return []
+    named = [i for i, n in enumerate(graph.nodes) if n.name == refusal.layer]
+    if named and (graph.ir_version != 10 or not refusal.op
+                  or any(f"{graph.nodes[i].type}-{graph.nodes[i].version}".lower() == refusal.op.lower()
+                         for i in named)):
+        return named
+    if graph.ir_version == 10 and refusal.op:
+        kind = refusal.op.rsplit("-", 1)[0]
+        return [i for i in graph.kind_indices(kind)]
+    return named
 
 
 # -- the CPU model: rewrite precisions, run ovonehot's kernels, convert back ---------------

@@ -1,15 +1,25 @@
-"""Differential testing: ovonehot's evaluator against OpenVINO on the same IR and inputs.
+"""Differential testing: ovonehot's evaluator against oracles on the same model and inputs.
 
-``diff_model`` runs ovonehot and each requested oracle (OpenVINO's core
-reference, the CPU plugin, or both), compares every output (shape, element
-type, values; see :mod:`ovonehot.compare`) and gives each a verdict:
+``diff_model`` runs ovonehot and each requested oracle (:mod:`ovonehot.oracles`:
+OpenVINO's core reference, an OpenVINO plugin, onnxruntime, saved expected
+outputs), compares every output (shape, element type, values; see
+:mod:`ovonehot.compare`) and gives each a verdict:
 
-* ``PASS``: equal (or both refuse the inputs);
+* ``PASS``: equal (or both refuse the inputs, at the same layer);
 * ``plugin deviation``: the oracle differs exactly as one of its known, named
   deviations predicts (:mod:`ovonehot.deviations` recomputes its output under the
   deviation, and the observed output must equal that prediction);
+* ``precision difference``: the plugin compiled with a non-deterministic
+  configuration (``--cpu-defaults``: bf16 inference precision on CPUs with AVX-512
+  BF16) differs, and compiled deterministically it equals ovonehot; the size of the
+  difference is reported;
 * ``ours wrong``: the OpenVINO reference (consulted even when only the CPU was
   asked for) says something else, and nothing known explains the difference;
+* ``not compared``: the oracle could not compute this output (OpenVINO's reference
+  has no evaluate for an op it depends on, a plugin refuses the model, ...): the
+  reason names the op that refused.  Never a PASS: exit 1 unless the caller allows
+  a partial comparison (``allow_partial``), and even then only for refusals with a
+  known cause;
 * ``unexplained``: anything else.
 
 For a difference that is not a known deviation, the report shows the first
@@ -21,25 +31,46 @@ intermediate tensors (inner outputs made visible to OpenVINO).
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import math
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from . import openvino_oracle
-from .compare import Comparison, Tolerance, compare
-from .deviations import KNOWN, Event, Simulation, explain_refusal, simulate
-from .errors import Error, OpenVINOError, OpenVINOResourceError, UsageError
+from .compare import Comparison, Tolerance, compare, error_size
+from .deviations import KNOWN, Event, Simulation, explain_refusal, refusing_node, simulate
+from .errors import (
+    Error,
+    NegativeDepthError,
+    OpenVINOError,
+    OpenVINOResourceError,
+    OracleRefusal,
+    ResourceLimitError,
+    UsageError,
+)
 from .infer import NodePlan
+from .ir.writer import write_ir
 from .model import Model
+from .onnx_input import is_onnx_path
 from .ops.one_hot import OneHotAttrs
 from .oracle_process import IsolatedOracle
 from .oracle_process import shared as shared_oracle
+from .oracles import CPU_CONFIG, OracleOutputs, PluginSettings, Refusal
+from .oracles import ORACLES as ALL_ORACLES
 
+# OpenVINO's two oracles (what ``ovonehot fuzz`` runs); diff takes any of ALL_ORACLES.
 ORACLES = ("reference", "cpu")
+
+# Refusal causes that are a known limitation of the oracle, not a failure nobody understands.
+KNOWN_CAUSES = frozenset({"no-evaluate", "no-kernel", "not-run", "unavailable"})
+# The deterministic CPU run a non-deterministic plugin configuration is checked against.
+DETERMINISTIC_CPU = "cpu (deterministic)"
 # Computed (non-copy) float outputs default to this tolerance; copies are exact.
 DEFAULT_ATOL = 1e-6
 DEFAULT_RTOL = 1e-5
@@ -53,12 +84,15 @@ COPY_OPS = frozenset({
 class Verdict(enum.Enum):
     PASS = "PASS"
     DEVIATION = "plugin deviation"
+    PRECISION = "precision difference"
     OURS_WRONG = "ours wrong"
     UNEXPLAINED = "unexplained"
+    NOT_COMPARED = "not compared"
 
     @property
     def ok(self) -> bool:
-        return self in (Verdict.PASS, Verdict.DEVIATION)
+        """A comparison that passed, or differs only as known and named (NOT_COMPARED is not ok)."""
+        return self in (Verdict.PASS, Verdict.DEVIATION, Verdict.PRECISION)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +120,15 @@ class Tolerances:
     def as_json(self) -> dict[str, Any]:
         return {"atol": self.atol, "rtol": self.rtol, "per_output_atol": dict(self.per_output_atol),
                 "per_output_rtol": dict(self.per_output_rtol)}
+
+    def check_names(self, outputs: Sequence[str]) -> None:
+        """A per-output tolerance for an output the model does not have is a usage error (exit 2)."""
+        for flag, per in (("--atol", self.per_output_atol), ("--rtol", self.per_output_rtol)):
+            for name in per:
+                if name not in outputs:
+                    known = ", ".join(repr(n) for n in outputs) or "none"
+                    raise UsageError(f"{flag} {name}:{per[name]:g}: the model has no output {name!r}; "
+                                     f"its outputs are: {known}")
 
 
 def _parse_tolerances(flag: str, items: Sequence[str]) -> tuple[float | None, dict[str, float]]:
@@ -119,12 +162,23 @@ class OutputVerdict:
     reason: str = ""
     origin: tuple[str, ...] = ()  # OneHot index values behind the first differing positions
     first_node: str = ""
+    refusal: Refusal | None = None  # why the oracle did not compute this output (NOT_COMPARED)
+    size: tuple[float, float] | None = None  # max abs and rel error over the output (PRECISION)
+
+    @property
+    def known(self) -> bool:
+        """For NOT_COMPARED: the oracle's refusal has a known cause (a limitation, a named deviation)."""
+        return self.refusal is not None and (self.refusal.cause in KNOWN_CAUSES or bool(self.events))
 
     def as_json(self) -> dict[str, Any]:
         c = self.comparison
+        r = self.refusal
         return {
             "output": self.name, "oracle": self.oracle, "verdict": self.verdict.value,
             "tolerance": str(self.tolerance), "reason": self.reason,
+            "refusal": None if r is None else {"cause": r.cause, "layer": r.layer, "op": r.op, "code": r.code,
+                                               "message": r.message, "known": self.known},
+            "error_size": None if self.size is None else {"max_abs": self.size[0], "max_rel": self.size[1]},
             "deviations": [{"code": e.code, "where": e.where, "detail": e.detail,
                             "summary": KNOWN[e.code].summary if e.code in KNOWN else ""} for e in self.events],
             "comparison": None if c is None else {
@@ -139,11 +193,33 @@ class OutputVerdict:
 
 @dataclass
 class OracleRun:
-    """One oracle's outputs, or why it refused."""
+    """One oracle's outputs (``missing``: those it could not compute, and why), or why it refused."""
 
     oracle: str
     outputs: dict[str, np.ndarray] | None
     error: str | None = None
+    refusal: Refusal | None = None
+    missing: dict[str, Refusal] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class LayerRow:
+    """One node output compared against one oracle (``--all-layers``)."""
+
+    oracle: str
+    layer: str  # node.describe()
+    port: int
+    type: str
+    max_abs: float | None
+    max_rel: float | None
+    tolerance: str
+    verdict: str  # "PASS", "differs", "not compared"
+    note: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        return {"oracle": self.oracle, "layer": self.layer, "port": self.port, "type": self.type,
+                "max_abs_error": self.max_abs, "max_rel_error": self.max_rel, "tolerance": self.tolerance,
+                "verdict": self.verdict, "note": self.note}
 
 
 @dataclass
@@ -158,16 +234,39 @@ class DiffReport:
     verdicts: list[OutputVerdict]
     versions: dict[str, str]
     strict: bool = False
+    allow_partial: bool = False
+    oracle_notes: dict[str, str] = field(default_factory=dict)  # oracle -> how it ran (plugin config, file)
+    layers: list[LayerRow] | None = None  # --all-layers
 
     @property
     def differences(self) -> list[OutputVerdict]:
-        return [v for v in self.verdicts if v.verdict is not Verdict.PASS]
+        return [v for v in self.verdicts if v.verdict not in (Verdict.PASS, Verdict.NOT_COMPARED)]
+
+    @property
+    def not_compared(self) -> list[OutputVerdict]:
+        return [v for v in self.verdicts if v.verdict is Verdict.NOT_COMPARED]
+
+    @property
+    def compared(self) -> list[OutputVerdict]:
+        return [v for v in self.verdicts if v.verdict is not Verdict.NOT_COMPARED]
+
+    @property
+    def failures(self) -> list[OutputVerdict]:
+        """What no known cause explains: ours wrong, unexplained, and outputs not compared for a reason
+        nobody has explained (an oracle crashing or failing where ovonehot ran)."""
+        return [v for v in self.verdicts if v.verdict in (Verdict.OURS_WRONG, Verdict.UNEXPLAINED)
+                or (v.verdict is Verdict.NOT_COMPARED and not v.known)]
 
     @property
     def exit_code(self) -> int:
-        if self.strict:
-            return 1 if self.differences else 0
-        return 0 if all(v.verdict.ok for v in self.verdicts) else 1
+        """1 for a difference (``strict``: any, known deviations too), for an output not compared
+        (``allow_partial``: only when nobody knows why, or when nothing at all was compared)."""
+        if self.strict and self.differences:
+            return 1
+        if any(v.verdict in (Verdict.OURS_WRONG, Verdict.UNEXPLAINED) for v in self.verdicts):
+            return 1
+        partial_ok = self.allow_partial and bool(self.compared) and all(v.known for v in self.not_compared)
+        return 1 if self.not_compared and not partial_ok else 0
 
     def counts(self) -> dict[str, int]:
         out = {v.value: 0 for v in Verdict}
@@ -180,10 +279,12 @@ class DiffReport:
             "model": self.model, "seed": self.seed, "inputs_generated": self.generated,
             "inputs": {k: {"element_type": _type_name(v), "shape": list(v.shape)} for k, v in self.inputs.items()},
             "ours_error": self.ours_error,
-            "oracles": {k: {"error": r.error} for k, r in self.runs.items()},
+            "oracles": {k: {"error": r.error, "how": self.oracle_notes.get(k, ""),
+                            "missing": sorted(r.missing)} for k, r in self.runs.items()},
             "verdicts": [v.as_json() for v in self.verdicts],
             "counts": self.counts(), "exit_code": self.exit_code, "strict": self.strict,
-            "versions": self.versions,
+            "allow_partial": self.allow_partial, "versions": self.versions,
+            "layers": None if self.layers is None else [row.as_json() for row in self.layers],
         }
 
     def render(self) -> str:
@@ -240,24 +341,34 @@ def _ancestors(model: Model, index: int) -> set[int]:
 
 
 def _run_ours(model: Model, inputs: Mapping[str, np.ndarray]) -> tuple[dict[str, np.ndarray], dict[int, np.ndarray]]:
-    """Our outputs (``Model.run``), plus the indices input of every OneHot (for explaining positions)."""
+    """Our outputs (``Model.run``), plus the indices input of every OneHot (for explaining positions).
+
+    When a kernel refuses the inputs the error is raised as :class:`OursRefused`, naming the
+    node that refused (the one after the last node that ran: plans run in order)."""
     graph = model.graph
     wanted = {graph.sources[i][0]: i for i in graph.kind_indices("OneHot")}
     seen: dict[int, np.ndarray] = {}
+    last = [-1]
 
     def observe(index: int, plan: NodePlan, outs: Sequence[np.ndarray], seconds: float) -> None:
+        last[0] = index
         for k, out in enumerate(outs):
             for src, one_hot in wanted.items():
                 if (src.node, src.output) == (index, k):
                     seen[one_hot] = out
 
-    return model.run(inputs, observer=observe), seen
+    try:
+        return model.run(inputs, observer=observe), seen
+    except Error as exc:
+        raise OursRefused(exc, last[0] + 1 if last[0] + 1 < len(graph.nodes) else None) from None
 
 
-def _resource_refusal(exc: Error) -> bool:
-    """Our refusal to allocate an enormous output: OpenVINO would try (and may crash), so stop."""
-    text = str(exc)
-    return "bytes, more than the" in text
+class OursRefused(Exception):
+    """ovonehot refused the inputs: the error and the index of the node that raised it."""
+
+    def __init__(self, error: Error, node: int | None) -> None:
+        super().__init__(str(error))
+        self.error, self.node = error, node
 
 
 def diff_model(
@@ -272,79 +383,181 @@ def diff_model(
     strict: bool = False,
     locate: bool = True,
     isolate: bool = False,
+    *,
+    allow_partial: bool = False,
+    plugin: PluginSettings | None = None,
+    expected: Mapping[str, np.ndarray] | None = None,
+    expected_source: str = "",
+    all_layers: bool = False,
 ) -> DiffReport:
     """Compare ``model`` (ovonehot) with each oracle on ``inputs``; see the module docstring.
 
+    ``oracles`` are names from :data:`ovonehot.oracles.ORACLES`; ``plugin`` says how the
+    ``cpu`` oracle is compiled (deterministic CPU by default), ``expected`` holds the
+    ``expected`` oracle's arrays (keyed by output name, tensor name or Result layer
+    name).  ``allow_partial`` lets outputs an oracle could not compute (for a known
+    reason) pass the exit status; they are still reported as not compared.
+
     ovonehot's side runs ``model.inference.plans`` (so a model whose plans carry a
     deliberately wrong kernel is judged like any other: tests do that).  With
-    ``isolate``, OpenVINO runs in a child process (:func:`ovonehot.oracle_process.shared`),
-    so a crash inside it is reported as that oracle's failure instead of killing
-    this process.
+    ``isolate``, OpenVINO and onnxruntime run in a child process
+    (:func:`ovonehot.oracle_process.shared`), so a crash inside them is reported as
+    that oracle's failure instead of killing this process.
     """
     for oracle in oracles:
-        if oracle not in ORACLES:
-            raise UsageError(f"unknown oracle {oracle!r}; expected one of: {', '.join(ORACLES)}")
+        if oracle not in ALL_ORACLES:
+            raise UsageError(f"unknown oracle {oracle!r}; expected one of: {', '.join(ALL_ORACLES)}")
+    if "expected" in oracles and expected is None:
+        raise UsageError("the expected oracle needs saved outputs (--expected out.npz)")
     tolerances = tolerances or Tolerances()
+    tolerances.check_names([d.name for d in model.outputs])
+    plugin = plugin or PluginSettings()
     inputs = dict(inputs)
     model.bind(inputs)  # input errors surface before anything runs
     ours: dict[str, np.ndarray] | None = None
-    ours_error: str | None = None
+    refused: OursRefused | None = None
     indices: dict[int, np.ndarray] = {}
     try:
         ours, indices = _run_ours(model, inputs)
-    except Error as exc:
-        if _resource_refusal(exc):
-            raise
-        ours_error = str(exc)
-    ctx = _Context(model, xml_path, bin_path, inputs, tolerances, ours_error, shared_oracle() if isolate else None)
-    verdicts: list[OutputVerdict] = []
-    runs = [ctx.run(oracle) for oracle in oracles]  # all first: each may arbitrate another
-    for run in runs:
-        verdicts.extend(ctx.judge(run, ours, ours_error, indices))
-    if locate and ours is not None:
-        verdicts = [ctx.locate(v, ours) if not v.verdict.ok else v for v in verdicts]
+    except OursRefused as exc:
+        if isinstance(exc.error, ResourceLimitError):
+            # Our refusal to allocate an enormous output: OpenVINO would try (and may crash), so stop.
+            raise exc.error from None
+        refused = exc
+    with tempfile.TemporaryDirectory(prefix="ovonehot-diff-") as scratch:
+        openvino_ir = None
+        if is_onnx_path(xml_path):
+            # OpenVINO's oracles get the very IR ovonehot runs (its conversion of the ONNX model, with
+            # ovonehot's corrections), written out: converting again would name the generated layers
+            # differently (Convert_17 vs Convert_122), and layers are matched by name.
+            openvino_ir = write_ir(model.graph, Path(scratch) / "model.xml", inference=model.inference)
+        ctx = _Context(model, xml_path, bin_path, inputs, tolerances, refused,
+                       shared_oracle() if isolate else None, plugin, expected, expected_source, openvino_ir)
+        verdicts: list[OutputVerdict] = []
+        runs = [ctx.run(oracle) for oracle in oracles]  # all first: each may arbitrate another
+        for run in runs:
+            verdicts.extend(ctx.judge(run, ours, indices))
+        if locate and ours is not None:
+            verdicts = [ctx.locate(v, ours) if v.verdict in (Verdict.OURS_WRONG, Verdict.UNEXPLAINED) else v
+                        for v in verdicts]
+        layers = None
+        if all_layers:
+            from .layers import compare_layers
+
+            layers = compare_layers(ctx, [o for o in oracles if o in ("reference", "cpu")])
     versions = {"openvino": openvino_oracle.versions()}
+    if "onnxruntime" in oracles:
+        from . import onnxruntime_oracle
+
+        versions["onnxruntime"] = onnxruntime_oracle.version()
     from . import __version__
 
     versions["ovonehot"] = __version__
-    return DiffReport(str(xml_path), seed, generated, inputs, ours, ours_error, dict(ctx.runs), verdicts,
-                      versions, strict)
+    reported = {k: r for k, r in ctx.runs.items() if k in oracles}
+    return DiffReport(str(xml_path), seed, generated, inputs, ours, None if refused is None else str(refused),
+                      reported, verdicts, versions, strict, allow_partial, ctx.notes(oracles), layers)
 
 
 class _Context:
     """Lazily computed oracle runs and simulations shared by the verdicts of one diff."""
 
     def __init__(self, model: Model, xml: str, bin_path: str | None, inputs: dict[str, np.ndarray],
-                 tolerances: Tolerances, ours_error: str | None = None,
-                 isolated: IsolatedOracle | None = None) -> None:
+                 tolerances: Tolerances, refused: OursRefused | None = None,
+                 isolated: IsolatedOracle | None = None, plugin: PluginSettings | None = None,
+                 expected: Mapping[str, np.ndarray] | None = None, expected_source: str = "",
+                 openvino_ir: tuple[Path, Path] | None = None) -> None:
         self.model, self.xml, self.bin, self.inputs = model, xml, bin_path, inputs
+        # What OpenVINO's oracles read: the model file, or the IR ovonehot made of an ONNX model.
+        self.ov_xml, self.ov_bin = (xml, bin_path) if openvino_ir is None else (str(openvino_ir[0]),
+                                                                               str(openvino_ir[1]))
         self.isolated = isolated
         self.tolerances = tolerances
-        self.ours_error = ours_error
+        self.refused = refused
+        self.ours_error = None if refused is None else str(refused)
+        self.plugin = plugin or PluginSettings()
+        self.expected = expected
+        self.expected_source = expected_source
         self.runs: dict[str, OracleRun] = {}
         self._sims: dict[str, Simulation | None] = {}
         self._sim_errors: dict[str, str] = {}
         self.results = model.graph.kind_indices("Result")
 
+    def notes(self, oracles: Sequence[str]) -> dict[str, str]:
+        """How each oracle ran, for the report."""
+        out = {}
+        for oracle in oracles:
+            if oracle == "cpu":
+                out[oracle] = self.plugin.describe()
+                if not self.plugin.deterministic:
+                    hint = self.precision_hint()
+                    out[oracle] += f" (INFERENCE_PRECISION_HINT={hint})" if hint else ""
+            elif oracle == "expected":
+                out[oracle] = f"saved outputs from {self.expected_source or 'the caller'}"
+            elif oracle == "reference":
+                out[oracle] = "OpenVINO's core reference, Node.evaluate node by node"
+            elif oracle == "onnxruntime":
+                out[oracle] = "onnxruntime on the .onnx file, CPU execution provider, 1 thread"
+        return out
+
+    def precision_hint(self) -> str:
+        """The inference precision the plugin oracle compiles with: from --config, else the device's default."""
+        config = self.plugin.config
+        if "INFERENCE_PRECISION_HINT" in config:
+            return str(config["INFERENCE_PRECISION_HINT"])
+        try:
+            value = openvino_oracle.plugin_property(self.plugin.device, "INFERENCE_PRECISION_HINT")
+        except OpenVINOError:
+            return ""
+        return {"<Type: 'bfloat16'>": "bf16", "<Type: 'float32'>": "f32", "<Type: 'float16'>": "f16"}.get(value, value)
+
     def run(self, oracle: str) -> OracleRun:
         if oracle not in self.runs:
-            if oracle == "cpu" and self.ours_error and "depth value can't be negative" in self.ours_error:
-                self.runs[oracle] = OracleRun(oracle, None, f"not run: {openvino_oracle.NEGATIVE_DEPTH} "
-                                                            f"({self.ours_error})")
+            refused = self.refused
+            if (oracle in ("cpu", DETERMINISTIC_CPU) and refused is not None
+                    and isinstance(refused.error, NegativeDepthError)):
+                layer = "" if refused.node is None else self.model.graph.nodes[refused.node].name
+                refusal = Refusal(f"not run: {openvino_oracle.NEGATIVE_DEPTH} ({refused})", "not-run", layer,
+                                  code="negative-depth-unchecked", detail="a negative depth is fed")
+                self.runs[oracle] = OracleRun(oracle, None, refusal.message, refusal)
                 return self.runs[oracle]
             try:
                 outs = self._oracle(oracle)
-                self.runs[oracle] = OracleRun(oracle, dict(outs))
+                self.runs[oracle] = OracleRun(oracle, dict(outs), missing=dict(outs.missing))
             except OpenVINOResourceError:  # out of memory says nothing about the model: the run ends
                 raise
-            except OpenVINOError as exc:
-                self.runs[oracle] = OracleRun(oracle, None, str(exc))
+            except OracleRefusal as exc:
+                self.runs[oracle] = OracleRun(oracle, None, str(exc), Refusal.of(exc))
+            except OpenVINOError as exc:  # OpenVINO cannot read the model, or is missing
+                self.runs[oracle] = OracleRun(oracle, None, str(exc), Refusal(str(exc), "unavailable"))
         return self.runs[oracle]
 
-    def _oracle(self, oracle: str, keep_intermediates: bool = False) -> openvino_oracle.OracleOutputs:
+    def _oracle(self, oracle: str, keep_intermediates: bool = False) -> OracleOutputs:
+        if oracle == "expected":
+            return self._expected()
+        if oracle == "onnxruntime":
+            if self.isolated is not None:
+                raw = self.isolated.run("onnxruntime", self.xml, self.inputs)
+            else:
+                from . import onnxruntime_oracle
+
+                raw = onnxruntime_oracle.run(self.xml, self.inputs)
+            return _keyed(self.model, raw, "onnxruntime")
+        options: dict[str, Any]
+        if oracle == "reference":
+            name, options = "reference", {"partial": True}
+        elif oracle == "cpu":
+            name, options = "cpu", {"config": self.plugin.config, "device": self.plugin.device}
+        elif oracle == DETERMINISTIC_CPU:
+            name, options = "cpu", {"config": dict(CPU_CONFIG), "device": "CPU"}
+        else:
+            raise UsageError(f"unknown oracle {oracle!r}; expected one of: {', '.join(ALL_ORACLES)}")
         if self.isolated is not None:
-            return self.isolated.run(oracle, self.xml, self.inputs, self.bin, keep_intermediates)
-        return openvino_oracle.run(oracle, self.xml, self.inputs, self.bin, keep_intermediates)
+            return self.isolated.run(name, self.ov_xml, self.inputs, self.ov_bin, keep_intermediates, **options)
+        return openvino_oracle.run(name, self.ov_xml, self.inputs, self.ov_bin, keep_intermediates, **options)
+
+    def _expected(self) -> OracleOutputs:
+        assert self.expected is not None
+        return _keyed(self.model, OracleOutputs(self.expected), "expected", self.expected_source)
 
     def simulation(self, oracle: str) -> Simulation | None:
         if oracle not in self._sims:
@@ -370,26 +583,60 @@ class _Context:
         return tuple(e for e in sim.events if (e.node == -1 and repr(name) in e.where) or e.node in up)
 
     # -- verdicts ---------------------------------------------------------------------
-    def judge(self, run: OracleRun, ours: dict[str, np.ndarray] | None, ours_error: str | None,
+    def judge(self, run: OracleRun, ours: dict[str, np.ndarray] | None,
               indices: dict[int, np.ndarray]) -> list[OutputVerdict]:
-        names = [d.name for d in self.model.outputs]
-        if run.outputs is None:
-            return [self._refused(run, name, ours is None) for name in names]
-        if ours is None:
-            return [self._we_refused(run, name, ours_error or "") for name in names]
         verdicts = []
-        for name in names:
+        for name in (d.name for d in self.model.outputs):
+            refusal = run.refusal or run.missing.get(name)
+            if refusal is None and (run.outputs is None or name not in run.outputs):
+                refusal = Refusal(f"{run.oracle} gave no output {name!r}", "unavailable")
+            if refusal is not None:
+                verdicts.append(self._not_compared(run, name, refusal))
+                continue
+            assert run.outputs is not None
             tol = self.tolerance(name)
-            if name not in run.outputs:
-                verdicts.append(OutputVerdict(name, run.oracle, Verdict.UNEXPLAINED, tol,
-                                              reason=f"{run.oracle} has no output {name!r}"))
+            if ours is None:
+                verdicts.append(self._we_refused(run, name))
                 continue
             cmp = compare(ours[name], run.outputs[name], tol)
             if cmp.equal:
                 verdicts.append(OutputVerdict(name, run.oracle, Verdict.PASS, tol, cmp))
                 continue
+            if run.oracle == "cpu" and not self.plugin.deterministic:
+                verdicts.append(self._configured(run, name, tol, cmp, ours, indices))
+                continue
             verdicts.append(self._classify(run, name, tol, cmp, ours, indices))
         return verdicts
+
+    def _configured(self, run: OracleRun, name: str, tol: Tolerance, cmp: Comparison,
+                    ours: dict[str, np.ndarray], indices: dict[int, np.ndarray]) -> OutputVerdict:
+        """A plugin compiled with another configuration (OpenVINO's defaults: bf16 here) differs:
+        a precision difference, with its size, when the deterministic CPU equals ovonehot;
+        otherwise the difference is judged against the deterministic CPU."""
+        assert run.outputs is not None
+        size = error_size(ours[name], run.outputs[name])
+        hint = self.precision_hint()
+        label = (f"precision-hint difference (INFERENCE_PRECISION_HINT={hint})" if hint and hint != "f32"
+                 else "configuration difference")
+        det = self.run(DETERMINISTIC_CPU)
+        if det.outputs is not None and name in det.outputs:
+            vs_det = compare(ours[name], det.outputs[name], tol)
+            if vs_det.equal:
+                return OutputVerdict(
+                    name, run.oracle, Verdict.PRECISION, tol, cmp, size=size,
+                    reason=f"{label} of the {self.plugin.describe()}; compiled deterministically (1 thread, f32, "
+                           "accuracy) the CPU plugin equals ovonehot")
+            judged = self._classify(OracleRun("cpu", det.outputs), name, tol, vs_det, ours, indices)
+            return dataclasses.replace(judged, reason=f"compiled deterministically the CPU plugin still differs: "
+                                                      f"{judged.reason}", size=size)
+        ref = self.run("reference")
+        if ref.outputs is not None and name in ref.outputs and compare(ours[name], ref.outputs[name], tol).equal:
+            return OutputVerdict(name, run.oracle, Verdict.PRECISION, tol, cmp, size=size,
+                                 reason=f"{label} of the {self.plugin.describe()}; OpenVINO's reference equals "
+                                        "ovonehot")
+        return OutputVerdict(name, run.oracle, Verdict.UNEXPLAINED, tol, cmp, size=size,
+                             reason=f"{label}, but nothing could check that it is only that: the deterministic "
+                                    f"CPU run and the reference are not available ({det.error or 'no output'})")
 
     def _classify(self, run: OracleRun, name: str, tol: Tolerance, cmp: Comparison,
                   ours: dict[str, np.ndarray], indices: dict[int, np.ndarray]) -> OutputVerdict:
@@ -408,7 +655,7 @@ class _Context:
                                          reason="OpenVINO's reference disagrees with ovonehot"
                                                 + (" and agrees with the CPU plugin" if same else ""),
                                          origin=origin)
-        sim = self.simulation(run.oracle)
+        sim = self.simulation(run.oracle) if run.oracle in ("reference", "cpu") else None
         if sim is not None and name in sim.outputs:
             predicted = sim.outputs[name]
             events = self._events_for(sim, name)
@@ -418,17 +665,22 @@ class _Context:
                 return OutputVerdict(name, run.oracle, Verdict.DEVIATION, tol, cmp, events,
                                      f"{run.oracle} output equals the prediction of its known deviations: {codes}",
                                      origin)
+        if run.oracle in ("onnxruntime", "expected"):
+            return self._third_party(run, name, tol, cmp, ours[name], origin)
         if run.oracle == "cpu":
-            unstable = self._unstable(name, ours[name] if sim is None or name not in sim.outputs
-                                      else sim.outputs[name], tol)
+            unstable = None if not self.plugin.deterministic else self._unstable(
+                name, ours[name] if sim is None or name not in sim.outputs else sim.outputs[name], tol)
             if unstable is not None:
                 return OutputVerdict(name, run.oracle, Verdict.DEVIATION, tol, cmp, (unstable,),
                                      "the CPU plugin's output changes from run to run; every position "
                                      "that does not change is what its known deviations predict", origin)
             ref = self.run("reference")
             why = "no known deviation of the CPU plugin predicts its output; "
-            why += ("OpenVINO's reference agrees with ovonehot" if ref.outputs is not None
-                    else f"the reference could not arbitrate ({ref.error})")
+            if ref.outputs is not None and name in ref.outputs:
+                why += "OpenVINO's reference agrees with ovonehot"
+            else:
+                refusal = ref.refusal or ref.missing.get(name)
+                why += f"the reference could not arbitrate ({refusal.message if refusal else ref.error})"
             return OutputVerdict(name, run.oracle, Verdict.UNEXPLAINED, tol, cmp, reason=why, origin=origin)
         # The reference defines the semantics: ours is wrong, unless the CPU plugin agrees with
         # ovonehot *inside its exact envelope* (no known deviation touches this output), which
@@ -443,6 +695,22 @@ class _Context:
                                  origin=origin)
         return OutputVerdict(name, run.oracle, Verdict.OURS_WRONG, tol, cmp,
                              reason="OpenVINO's reference computes something else", origin=origin)
+
+    def _third_party(self, run: OracleRun, name: str, tol: Tolerance, cmp: Comparison, ours: np.ndarray,
+                     origin: tuple[str, ...]) -> OutputVerdict:
+        """onnxruntime or saved outputs disagree: unexplained, saying what OpenVINO's oracles (when run) think."""
+        assert run.outputs is not None
+        what = ("onnxruntime computes something else" if run.oracle == "onnxruntime"
+                else f"ovonehot differs from the expected outputs ({self.expected_source or 'given'})")
+        for other in ("reference", "cpu"):
+            got = self.runs.get(other)
+            if got is None or got.outputs is None or name not in got.outputs:
+                continue
+            if compare(ours, got.outputs[name], tol).equal:
+                what += f"; OpenVINO's {other} agrees with ovonehot"
+            elif compare(run.outputs[name], got.outputs[name], tol).equal:
+                what += f"; OpenVINO's {other} agrees with {run.oracle}"
+        return OutputVerdict(name, run.oracle, Verdict.UNEXPLAINED, tol, cmp, reason=what, origin=origin)
 
     def _unstable(self, name: str, predicted: np.ndarray, tol: Tolerance) -> Event | None:
         """Run the CPU plugin twice more: if some positions change between runs (it reads memory it
@@ -478,22 +746,45 @@ class _Context:
             return False
         return compare(sim.outputs[name], ref, tol).equal
 
-    def _refused(self, run: OracleRun, name: str, we_refused_too: bool) -> OutputVerdict:
+    def _not_compared(self, run: OracleRun, name: str, refusal: Refusal) -> OutputVerdict:
+        """The oracle did not compute this output: never a PASS or a deviation, unless ovonehot refused
+        the same inputs at the same layer (both refuse: that is an agreement)."""
         tol = self.tolerance(name)
-        events = tuple(explain_refusal(self.model, run.oracle, run.error or ""))
-        if we_refused_too and not events:
-            return OutputVerdict(name, run.oracle, Verdict.PASS, tol,
-                                 reason=f"both refuse the inputs ({run.oracle}: {run.error})")
-        if events:
-            return OutputVerdict(name, run.oracle, Verdict.DEVIATION, tol, events=events,
-                                 reason=f"{run.oracle} refuses the model: {run.error}")
-        return OutputVerdict(name, run.oracle, Verdict.UNEXPLAINED, tol,
-                             reason=f"{run.oracle} failed where ovonehot ran: {run.error}")
+        refused = self.refused
+        at = refusing_node(self.model, refusal)
+        if (refused is not None and refusal.cause == "failed" and at is not None and at == refused.node):
+            return OutputVerdict(name, run.oracle, Verdict.PASS, tol, refusal=None,
+                                 reason=f"both refuse the inputs at {self.model.graph.nodes[at].describe()} "
+                                        f"({run.oracle}: {refusal.message})")
+        events = tuple(explain_refusal(self.model, _deviation_oracle(run.oracle), refusal))
+        return OutputVerdict(name, run.oracle, Verdict.NOT_COMPARED, tol, events=events,
+                             reason=self._refusal_reason(run.oracle, refusal, at, bool(events)), refusal=refusal)
 
-    def _we_refused(self, run: OracleRun, name: str, ours_error: str) -> OutputVerdict:
+    def _refusal_reason(self, oracle: str, refusal: Refusal, at: int | None, known: bool) -> str:
+        where = self.model.graph.nodes[at].describe() if at is not None else ""
+        other = "--oracle cpu" if oracle == "reference" else "--oracle reference"
+        if refusal.cause == "no-evaluate":
+            layer = where or f"layer name={refusal.layer!r} type={refusal.op}"
+            return (f"OpenVINO's reference has no evaluate for {layer} with {refusal.detail or 'these input types'}"
+                    f"; try {other}")
+        if refusal.cause == "not-run":
+            return f"{refusal.message}; try {other}" if oracle in ("reference", "cpu") else refusal.message
+        if refusal.cause == "unavailable":
+            return refusal.message
+        if refusal.cause == "no-kernel":
+            return f"{oracle} has no kernel for an op of this model: {refusal.message}; try --oracle reference or cpu"
+        why = f"{oracle} could not compute it: {refusal.message}"
+        if refusal.cause == "crashed":
+            return why
+        if known:
+            return why + " (a known refusal, named below)"
+        return why + " (no known cause: look at it)"
+
+    def _we_refused(self, run: OracleRun, name: str) -> OutputVerdict:
         assert run.outputs is not None
         tol = self.tolerance(name)
-        sim = self.simulation(run.oracle)
+        ours_error = self.ours_error or ""
+        sim = self.simulation(run.oracle) if run.oracle in ("reference", "cpu") else None
         if (sim is not None and name in sim.outputs and name in run.outputs
                 and compare(sim.outputs[name], run.outputs[name], tol).equal):
             events = self._events_for(sim, name)
@@ -528,7 +819,8 @@ class _Context:
 
     def locate(self, verdict: OutputVerdict, ours: dict[str, np.ndarray]) -> OutputVerdict:
         """Add the first node (topological order) whose output already differs."""
-        if self.model.graph.ir_version == 10 or verdict.verdict is Verdict.DEVIATION:
+        if (self.model.graph.ir_version == 10 or verdict.verdict is Verdict.DEVIATION
+                or verdict.oracle not in ("reference", "cpu")):
             return verdict
         run = self.runs.get(verdict.oracle)
         if run is None or run.outputs is None:
@@ -574,6 +866,47 @@ class _Context:
         return result
 
 
+def _deviation_oracle(oracle: str) -> str:
+    """The oracle whose known deviations apply (the deterministic CPU run is the CPU plugin's)."""
+    return "cpu" if oracle == DETERMINISTIC_CPU else oracle
+
+
+def _keyed(model: Model, raw: OracleOutputs, oracle: str, source: str = "") -> OracleOutputs:
+    """Arrays keyed by another tool's names (ONNX output names, Result layer names, tensor names)
+    re-keyed by ovonehot's output names; an output none of them names is missing.  Saved
+    outputs (``expected``) with a key naming no output are a usage error."""
+    graph = model.graph
+    results = graph.kind_indices("Result")
+    out: dict[str, np.ndarray] = {}
+    missing: dict[str, Refusal] = dict(raw.missing)
+    used: set[str] = set()
+    for desc, r in zip(model.outputs, results, strict=True):
+        for key in (desc.name, *desc.names, graph.nodes[r].name):
+            if key in raw:
+                out[desc.name] = _as_output(desc.element_type.numpy_dtype, np.asarray(raw[key]))
+                used.add(key)
+                break
+        else:
+            if desc.name not in missing:
+                held = ", ".join(repr(k) for k in raw) or "nothing"
+                missing[desc.name] = Refusal(f"{oracle} has no array for output {desc.name!r} "
+                                             f"({source or oracle} holds {held})", "unavailable")
+    if oracle == "expected":
+        unknown = [k for k in raw if k not in used]
+        if unknown:
+            known = ", ".join(repr(d.name) for d in model.outputs)
+            raise UsageError(f"--expected {source}: {', '.join(map(repr, unknown))} names no output of the model; "
+                             f"its outputs are: {known} (Result layer names and tensor names are accepted too)")
+    return OracleOutputs(out, raw.intermediates, missing)
+
+
+def _as_output(dtype: np.dtype | None, value: np.ndarray) -> np.ndarray:
+    """Raw-bit arrays (bf16/f8 saved by ``np.save`` come back as ``|V2``/``|V1``) viewed as the output's dtype."""
+    if dtype is not None and value.dtype.kind == "V" and value.dtype.itemsize == dtype.itemsize:
+        return value.view(dtype)
+    return value
+
+
 def _intermediates(model: Model, inputs: Mapping[str, np.ndarray]) -> dict[tuple[int, int], np.ndarray]:
     seen: dict[tuple[int, int], np.ndarray] = {}
 
@@ -596,6 +929,9 @@ def render(report: DiffReport) -> str:
     lines.append(f"inputs ({origin}): {shown or 'none'}")
     if report.ours_error:
         lines.append(f"ovonehot refuses the inputs: {report.ours_error}")
+    for oracle, how in report.oracle_notes.items():
+        if oracle != "reference" or len(report.oracle_notes) > 1:
+            lines.append(f"{oracle}: {how}")
     for oracle, run in report.runs.items():
         if run.error:
             lines.append(f"{oracle}: {run.error}")
@@ -609,10 +945,14 @@ def render(report: DiffReport) -> str:
         lines.append(head)
         if v.reason:
             lines.append(f"    why: {v.reason}")
+        if v.size is not None:
+            lines.append(f"    size: max abs error {v.size[0]:.3g}, max rel error {v.size[1]:.3g}")
         for e in v.events:
             summary = KNOWN[e.code].summary if e.code in KNOWN else ""
-            lines.append(f"    deviation {e.code}: {summary}")
-            lines.append(f"      at {e.where}" + (f": {e.detail}" if e.detail else ""))
+            kind = "known refusal" if v.verdict is Verdict.NOT_COMPARED else "deviation"
+            lines.append(f"    {kind} {e.code}: {summary}")
+            if v.refusal is None or v.refusal.cause != "no-evaluate":  # (the why line names that op already)
+                lines.append(f"      at {e.where}" + (f": {e.detail}" if e.detail else ""))
         c = v.comparison
         if c is not None:
             lines.append(f"    compared {v.tolerance}: {c.summary()}")
@@ -630,8 +970,25 @@ def render(report: DiffReport) -> str:
             lines.append(f"    {o}")
         if v.first_node:
             lines.append(f"    first differing node: {v.first_node}")
+    if report.layers is not None:
+        from .layers import render_layers
+
+        lines.extend(render_layers(report.layers))
     counts = report.counts()
     summary = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
+    flags = [f for f, on in (("--strict", report.strict), ("--allow-partial", report.allow_partial)) if on]
     lines.append(f"summary: {summary or 'no outputs'} -> exit {report.exit_code}"
-                 + (" (--strict)" if report.strict else ""))
+                 + (f" ({', '.join(flags)})" if flags else ""))
+    missing = report.not_compared
+    if missing:
+        n = len(missing)
+        if not report.compared:
+            lines.append(f"nothing was compared: {n} output(s) not compared; try another --oracle")
+        elif not report.allow_partial:
+            lines.append(f"{n} output(s) not compared: exit 1; --allow-partial accepts outputs an oracle "
+                         "cannot compute for a known reason")
+        elif not all(v.known for v in missing):
+            lines.append(f"{n} output(s) not compared, some for no known reason: exit 1 even with --allow-partial")
+        else:
+            lines.append(f"{n} output(s) not compared (--allow-partial); {len(report.compared)} compared")
     return "\n".join(lines)

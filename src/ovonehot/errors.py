@@ -54,6 +54,34 @@ class OpenVINOError(Error):
     exit_code = 4
 
 
+class ResourceLimitError(InputError):
+    """The inputs ask for more memory than ovonehot allows itself (an enormous OneHot output)."""
+
+
+class NegativeDepthError(InputError):
+    """A OneHot depth fed at run time is negative (OpenVINO: "OneHot depth value can't be negative")."""
+
+
+class OracleRefusal(OpenVINOError):
+    """An oracle cannot compute (part of) a model; ``cause`` says why, as a stable code.
+
+    ``no-evaluate`` (OpenVINO's reference has no kernel for ``layer``), ``not-run`` (a
+    known crash avoided), ``refused`` (a plugin or runtime refuses the model),
+    ``no-kernel`` (onnxruntime has no kernel for an op), ``failed`` (it raised
+    while running), ``crashed`` (it killed its process), ``unavailable`` (the oracle
+    cannot be used here: not installed, not an ONNX model, no expected array).  ``layer`` describes the op that refused, when known.
+    """
+
+    def __init__(self, message: str, cause: str = "failed", layer: str = "", op: str = "", code: str = "",
+                 detail: str = "") -> None:
+        super().__init__(message)
+        self.cause = cause
+        self.layer = layer
+        self.op = op  # the refusing op's type-version, e.g. "LogSoftmax-opset5"
+        self.code = code  # a known deviation code (ovonehot.deviations.KNOWN), when it is one
+        self.detail = detail
+
+
 class OpenVINOResourceError(OpenVINOError):
     """OpenVINO ran out of memory (or another resource) on a model: no verdict on the model,
     so ``diff`` ends with exit 4 instead of reporting a difference."""

@@ -9,8 +9,17 @@
 * A Parameter that becomes a OneHot *depth* gets a small value in 0..5.
 * A Parameter that becomes *on_value*/*off_value* gets a special value of its
   type (NaN, -0.0, inf, extremes, a subnormal) or a random one.
-* Any other Parameter gets values from a range that fits its type (ints in
-  [-8, 8], unsigned in [0, 16], floats in [-4, 4], random booleans).
+* A Parameter that becomes Gather *indices* (of a known axis with a static dim)
+  gets values in [0, dim-1].
+* Any other Parameter gets in-range values: small non-negative integers (signed
+  in [0, 8], unsigned in [0, 16]: labels and positions fed to a Gather or a loss
+  must not get the type's extremes), floats in [-4, 4], random booleans.
+
+:class:`InputSettings` (``--seed [NAME:]S``, ``--val-range [NAME:]LO,HI``) seeds
+one input apart from the others and sets the range of values, for every input or
+one; OneHot indices keep their boundary values unless a range names them.  With
+``report=True``, :func:`generate_inputs` also says how each input was made (for the
+replay manifest).
 
 Dynamic dims take their size from ``shapes`` (``--shape name=[2,3]``) or a small
 default (3, clamped into an interval); a dynamic rank defaults to ``[2, 3]``, except
@@ -21,6 +30,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -74,6 +85,28 @@ def _roles(model: Model) -> dict[int, tuple[str, int]]:
             if src is not None and src not in roles:
                 roles[src] = (role, i)
     return roles
+
+
+def _gather_bounds(model: Model) -> dict[int, int]:
+    """Parameter node index -> the size of the axis it indexes, for Parameters that become Gather
+    indices of a known axis and static data dim (smallest such size over every Gather they feed)."""
+    graph, inference = model.graph, model.inference
+    bounds: dict[int, int] = {}
+    for i in graph.kind_indices("Gather"):
+        srcs = graph.sources[i]
+        if len(srcs) < 3:
+            continue
+        param = _trace_to_parameter(model, srcs[1].node)
+        axis_value = inference.outputs[srcs[2].node][srcs[2].output].value
+        data = inference.outputs[srcs[0].node][srcs[0].output].shape
+        if param is None or axis_value is None or np.asarray(axis_value).size != 1 or data.dims is None:
+            continue
+        axis = int(np.asarray(axis_value).reshape(-1)[0])
+        axis = axis + len(data.dims) if axis < 0 else axis
+        if not 0 <= axis < len(data.dims) or not data.dims[axis].is_static or data.dims[axis].min < 1:
+            continue
+        bounds[param] = min(bounds.get(param, data.dims[axis].min), data.dims[axis].min)
+    return bounds
 
 
 # Ops through which an index value keeps its meaning (copies, conversions, shifts by a constant).
@@ -236,21 +269,115 @@ def _generic(rng: np.random.Generator, et: ElementType, shape: tuple[int, ...]) 
         return rng.integers(0, 2, size=shape).astype(np.bool_)
     if et.is_real:
         return np.round(rng.uniform(-4, 4, size=shape), 2).astype(dtype)
+    # Small and non-negative: integer inputs that are not OneHot indices are labels, positions, counts
+    # (fed to a Gather, a loss, a Range), where the type's extremes or negatives only make both sides refuse.
     lo, hi = _type_range(et)
-    return _as_array(et, rng.integers(max(lo, -8), min(hi, 16 if lo == 0 else 8) + 1, size=shape), shape)
+    return _as_array(et, rng.integers(0, min(hi, 16 if lo == 0 else 8) + 1, size=shape), shape)
+
+
+@dataclass(frozen=True, slots=True)
+class InputSettings:
+    """Seeds and value ranges for generated inputs (``--seed [NAME:]S``, ``--val-range [NAME:]LO,HI``)."""
+
+    seed: int = 0
+    per_input_seeds: Mapping[str, int] = field(default_factory=dict)
+    value_range: tuple[float, float] | None = None
+    per_input_ranges: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, seeds: Sequence[str] = (), ranges: Sequence[str] = ()) -> InputSettings:
+        seed, per_seed = 0, {}
+        for item in seeds:
+            name, sep, value = str(item).rpartition(":")
+            try:
+                number = int(value)
+            except ValueError:
+                raise InputError(f"--seed {item!r}: expected an integer or NAME:INTEGER") from None
+            if sep:
+                per_seed[name] = number
+            else:
+                seed = number
+        glob, per_range = None, {}
+        for item in ranges:
+            name, sep, value = item.rpartition(":")
+            lo_text, comma, hi_text = value.partition(",")
+            try:
+                lo, hi = float(lo_text), float(hi_text)
+            except ValueError:
+                raise InputError(f"--val-range {item!r}: expected [NAME:]LO,HI (e.g. labels:0,9)") from None
+            if not comma or not (math.isfinite(lo) and math.isfinite(hi)) or lo > hi:
+                raise InputError(f"--val-range {item!r}: expected finite LO <= HI")
+            if sep:
+                per_range[name] = (lo, hi)
+            else:
+                glob = (lo, hi)
+        return cls(seed, per_seed, glob, per_range)
+
+    def check_names(self, model: Model) -> None:
+        known = {n for d in model.inputs for n in (d.name, *d.names)}
+        for flag, per in (("--seed", self.per_input_seeds), ("--val-range", self.per_input_ranges)):
+            unknown = sorted(set(per) - known)
+            if unknown:
+                names = ", ".join(repr(d.name) for d in model.inputs) or "none"
+                raise InputError(f"{flag} {unknown[0]}:...: the model has no input {unknown[0]!r}; "
+                                 f"its inputs are: {names}")
+
+    def for_input(self, desc: TensorDesc, key: Mapping[str, Any]) -> Any:
+        for name in (desc.name, *desc.names):
+            if name in key:
+                return key[name]
+        return None
+
+
+def _ranged(rng: np.random.Generator, et: ElementType, shape: tuple[int, ...], lo: float, hi: float) -> np.ndarray:
+    """Values of ``et`` drawn uniformly from [lo, hi] (clipped to the type's range)."""
+    dtype = et.numpy_dtype
+    assert dtype is not None
+    if et is ElementType.boolean:
+        return rng.integers(max(0, math.ceil(lo)), min(1, math.floor(hi)) + 1, size=shape).astype(np.bool_) \
+            if math.ceil(lo) <= 1 and math.floor(hi) >= 0 else np.zeros(shape, np.bool_)
+    if et.is_real:
+        with np.errstate(over="ignore"):
+            return rng.uniform(lo, hi, size=shape).astype(dtype)
+    tlo, thi = _type_range(et)
+    a, b = max(math.ceil(lo), tlo), min(math.floor(hi), thi)
+    if a > b:
+        raise InputError(f"--val-range {lo:g},{hi:g} holds no {et} value")
+    return _as_array(et, rng.integers(a, b, size=shape, endpoint=True, dtype=np.uint64 if a >= 0 else np.int64), shape)
+
+
+@overload
+def generate_inputs(model: Model, seed: int = 0, shapes: Mapping[str, Sequence[int]] | None = None, *,
+                    settings: InputSettings | None = None, report: Literal[False] = False) -> dict[str, np.ndarray]: ...
+
+
+@overload
+def generate_inputs(model: Model, seed: int = 0, shapes: Mapping[str, Sequence[int]] | None = None, *,
+                    settings: InputSettings | None = None,
+                    report: Literal[True]) -> tuple[dict[str, np.ndarray], dict[str, dict[str, Any]]]: ...
 
 
 def generate_inputs(
     model: Model,
     seed: int = 0,
     shapes: Mapping[str, Sequence[int]] | None = None,
-) -> dict[str, np.ndarray]:
-    """One array per model input, keyed by input name; same seed, same arrays."""
+    *,
+    settings: InputSettings | None = None,
+    report: bool = False,
+) -> dict[str, np.ndarray] | tuple[dict[str, np.ndarray], dict[str, dict[str, Any]]]:
+    """One array per model input, keyed by input name; same seed, same arrays.
+
+    ``settings`` adds per-input seeds and value ranges; with ``report`` the result is
+    ``(inputs, how)``, ``how`` saying per input its role, seed and values."""
+    settings = settings or InputSettings(seed)
+    settings.check_names(model)
     rng = np.random.default_rng(seed)
+    notes: dict[str, dict[str, Any]] = {}
     shapes = dict(shapes or {})
     graph = model.graph
     params = [i for i in graph.document_order if graph.nodes[i].type.lower() == "parameter"]
     roles = _roles(model)
+    gather_bounds = _gather_bounds(model)
     by_name = {}
     for desc, idx in zip(model.inputs, params, strict=True):
         given = None
@@ -279,16 +406,50 @@ def generate_inputs(
         role, one_hot = roles.get(idx, ("", -1))
         if et.numpy_dtype is None or et.is_dynamic:
             raise InputError(f"input {desc.name!r}: cannot generate values of element type {et}")
-        if role == "depth" and not et.is_real and et is not ElementType.boolean:
+        own_seed = settings.for_input(desc, settings.per_input_seeds)
+        r = rng if own_seed is None else np.random.default_rng(own_seed)
+        named_range = settings.for_input(desc, settings.per_input_ranges)
+        value_range = named_range if named_range is not None else (
+            settings.value_range if role not in ("indices", "depth", "on_value", "off_value") else None)
+        note: dict[str, Any] = {"role": f"OneHot {role}" if role else "other", "element_type": str(et),
+                                "shape": list(shape), "seed": seed if own_seed is None else own_seed,
+                                "own_seed": own_seed is not None}
+        if value_range is not None and et is not ElementType.string:
+            chosen[idx] = _ranged(r, et, shape, *value_range)
+            note["values"] = f"uniform in [{value_range[0]:g}, {value_range[1]:g}] (--val-range)"
+        elif role == "depth" and not et.is_real and et is not ElementType.boolean:
             lo, hi = _type_range(et)
-            chosen[idx] = _as_array(et, [min(max(int(rng.integers(0, 6)), lo), hi)] * math.prod(shape), shape)
+            chosen[idx] = _as_array(et, [min(max(int(r.integers(0, 6)), lo), hi)] * math.prod(shape), shape)
+            note["values"] = "a small depth in 0..5"
         elif role == "indices" and not et.is_real and et is not ElementType.string and et.bitwidth >= 8:
-            chosen[idx] = _indices(rng, et, shape, _known_depth(model, one_hot, chosen))
+            depth = _known_depth(model, one_hot, chosen)
+            chosen[idx] = _indices(r, et, shape, depth)
+            note["values"] = f"OneHot boundary index values for depth {depth} (0, depth-1, depth, negatives, the " \
+                             f"type's extremes), then draws from [-depth-1, depth+1]"
         elif role in ("on_value", "off_value") and et is not ElementType.string and et.bitwidth >= 8:
-            chosen[idx] = _scalar_value(rng, et, shape)
+            chosen[idx] = _scalar_value(r, et, shape)
+            note["values"] = "a special value of the type (NaN, -0.0, inf, extremes, subnormal) or a random one"
+        elif idx in gather_bounds and not et.is_real and et is not ElementType.boolean and et.bitwidth >= 8:
+            top = min(gather_bounds[idx] - 1, _type_range(et)[1])
+            chosen[idx] = _as_array(et, r.integers(0, top, size=shape, endpoint=True), shape)
+            note["values"] = f"Gather indices in range: uniform integers in [0, {top}] (the gathered axis)"
         else:
-            chosen[idx] = _generic(rng, et, shape)
-    return {by_name[i][0].name: chosen[i] for i in params}
+            chosen[idx] = _generic(r, et, shape)
+            note["values"] = _generic_note(et)
+        notes[desc.name] = note
+    inputs = {by_name[i][0].name: chosen[i] for i in params}
+    return (inputs, notes) if report else inputs
+
+
+def _generic_note(et: ElementType) -> str:
+    if et is ElementType.boolean:
+        return "random booleans"
+    if et.is_real:
+        return "uniform in [-4, 4], rounded to 0.01"
+    if et is ElementType.string:
+        return "short strings"
+    lo, hi = _type_range(et)
+    return f"uniform integers in [0, {min(hi, 16 if lo == 0 else 8)}]"
 
 
 def parse_shape(text: str) -> tuple[str, tuple[int, ...]]:

@@ -14,7 +14,8 @@ does); it only hands the file to OpenVINO and the result to the reader, with two
 corrections where OpenVINO's conversion is wrong (docs/conventions.md, findings 6 and 7):
 bfloat16 tensors kept in ``int32_data``, which OpenVINO 2026.4 misreads, are re-encoded
 as ``raw_data`` (the same bits), and integer Divide nodes made from ONNX ``Div`` truncate
-as ONNX does (``m_pythondiv=false``).
+as ONNX does (``m_pythondiv=false``); Divides the frontend builds for other ONNX ops
+(BitShift right: floor on purpose) are left alone.
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ def convert_onnx(path: str | os.PathLike[str]) -> tuple[bytes, bytes]:
             model = ov.Core().read_model(str(readable))
         except Exception as exc:  # noqa: BLE001 - OpenVINO raises plain RuntimeError/Exception subclasses
             raise OpenVINOError(f"{source}: OpenVINO's ONNX frontend cannot convert it: {_summary(exc)}") from None
-        _truncating_integer_division(model)
+        _truncating_integer_division(model, _onnx_div_outputs(source))
         xml = Path(tmp) / "model.xml"
         try:
             ov.save_model(model, str(xml), compress_to_fp16=False)
@@ -88,20 +89,59 @@ def convert_onnx(path: str | os.PathLike[str]) -> tuple[bytes, bytes]:
         return xml.read_bytes(), xml.with_suffix(".bin").read_bytes()
 
 
-def _truncating_integer_division(model: Any) -> None:
-    """Make every integer Divide of the converted model truncate, as ONNX's integer Div does.
+def _truncating_integer_division(model: Any, div_outputs: frozenset[str] | None) -> None:
+    """Make the integer Divides made from ONNX ``Div`` truncate, as ONNX's integer Div does.
 
     OpenVINO's ONNX frontend turns ``Div`` into Divide with ``m_pythondiv=true``, which in
     OpenVINO's own semantics (its reference, its constant folding) is floor division: -7 / 2
     gives -4 where ONNX, onnxruntime and onnx.reference give -3 (and so does OpenVINO's CPU
     plugin, which ignores the attribute: docs/FINDINGS.md).  PyTorch's opset-9 export of ``%``
     builds on it.  Non-negative operands divide the same either way.
+
+    The frontend also builds Divides of its own with floor meant (ONNX BitShift right is
+    ``x / 2**s``: -1 >> 1 is -1), so only a Divide that *is* an ONNX Div is changed: the
+    frontend names a converted node's last op, and its output tensor, after the ONNX node's
+    output, and ``div_outputs`` holds the output names of every ONNX Div.  Without the
+    ``onnx`` package (``div_outputs`` None) no Divide can be told apart and all are changed.
     """
     for op in model.get_ordered_ops():
         if op.get_type_name() != "Divide" or not op.get_output_element_type(0).is_integral_number():
             continue
-        if op.get_attributes().get("m_pythondiv", False):
+        if not op.get_attributes().get("m_pythondiv", False):
+            continue
+        names = {op.get_friendly_name(), *op.output(0).get_names()}
+        if div_outputs is None or names & div_outputs:
             op.set_attribute("m_pythondiv", False)
+
+
+def _onnx_div_outputs(source: Path) -> frozenset[str] | None:
+    """The output names of every ONNX ``Div`` node in the model (subgraphs included); None without onnx."""
+    try:
+        import onnx
+    except ImportError:
+        return None
+    try:
+        model = onnx.load(str(source), load_external_data=False)
+    except Exception:  # noqa: BLE001 - not loadable by onnx: OpenVINO read it, so change nothing
+        return frozenset()
+    return frozenset(
+        name
+        for node in _all_nodes(model.graph)
+        if node.op_type == "Div" and node.domain in ("", "ai.onnx")
+        for name in node.output
+        if name
+    )
+
+
+def _all_nodes(graph: Any) -> Iterator[Any]:
+    """Every NodeProto of an ONNX graph, subgraphs included."""
+    for node in graph.node:
+        yield node
+        for attr in node.attribute:
+            if attr.HasField("g"):
+                yield from _all_nodes(attr.g)
+            for sub in attr.graphs:
+                yield from _all_nodes(sub)
 
 
 def _bf16_as_raw_data(source: Path, target: Path) -> Path | None:

@@ -9,8 +9,15 @@ Result layer name):
   its own ``Node.evaluate`` (the code OpenVINO's constant folding uses):
   Parameters are fed, Constants evaluate to their data.  This is OpenVINO's
   definition of the op semantics, one node at a time, with no plugin.
+  With ``partial`` it runs up to the ops it has no kernel for: only the
+  outputs that depend on one are missing (``OracleOutputs.missing`` says which
+  op refused), the others are computed.
 * :func:`cpu_run`: the CPU plugin compiled deterministically
-  (:data:`CPU_CONFIG`: one thread, one stream, f32 precision, accuracy mode).
+  (:data:`CPU_CONFIG`: one thread, one stream, f32 precision, accuracy mode), or
+  with any configuration and device (``config``, ``device``).
+
+Every refusal is an :class:`~ovonehot.errors.OracleRefusal` with a stable
+``cause`` and the refusing layer (never only a message to be matched).
 
 Tensors cross the boundary as raw bytes through :mod:`ovonehot.ir.payload`, so
 every element type keeps its bits: bf16 (which the Python API hands back as
@@ -32,32 +39,13 @@ from typing import Any
 
 import numpy as np
 
-from .errors import Error, InputError, IRError, OpenVINOError
+from .errors import Error, InputError, IRError, OpenVINOError, OracleRefusal
 from .graph import Graph
 from .ir import payload
+from .oracles import CPU_CONFIG, Intermediates, OracleOutputs, Refusal
 from .types import ElementType, PartialShape
 
-# The CPU plugin compiled so that it is deterministic and computes in f32 (docs/openvino-behaviour.md).
-CPU_CONFIG: dict[str, Any] = {
-    "INFERENCE_NUM_THREADS": 1,
-    "NUM_STREAMS": 1,
-    "INFERENCE_PRECISION_HINT": "f32",
-    "EXECUTION_MODE_HINT": "ACCURACY",
-}
-
-Intermediates = dict[tuple[str, int], np.ndarray]
-
-
-class OracleOutputs(dict[str, np.ndarray]):
-    """An oracle's outputs keyed by output name, in Result order.
-
-    ``intermediates`` holds, when asked for, every node output keyed by
-    (layer name, output index); it is empty otherwise.
-    """
-
-    def __init__(self, outputs: Mapping[str, np.ndarray], intermediates: Intermediates | None = None) -> None:
-        super().__init__(outputs)
-        self.intermediates: Intermediates = dict(intermediates or {})
+__all__ = ["CPU_CONFIG", "Intermediates", "OracleOutputs", "cpu_run", "plugin_property", "reference_run", "run"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,8 +203,11 @@ def _output_keys(loaded: _Loaded) -> list[str]:
 
 
 def _describe(node: Any) -> str:
-    info = node.get_type_info()
-    return f"layer name={node.get_friendly_name()!r} type={node.get_type_name()}-{info.version_id}"
+    return f"layer name={node.get_friendly_name()!r} type={_op(node)}"
+
+
+def _op(node: Any) -> str:
+    return f"{node.get_type_name()}-{node.get_type_info().version_id}"
 
 
 def _bind(model: Any, inputs: Mapping[str, np.ndarray]) -> list[tuple[ElementType, np.ndarray]]:
@@ -250,18 +241,21 @@ def reference_run(
     inputs: Mapping[str, np.ndarray],
     bin_path: str | os.PathLike[str] | None = None,
     keep_intermediates: bool = False,
+    partial: bool = False,
 ) -> OracleOutputs:
     """Run the IR through OpenVINO's core reference, one ``Node.evaluate`` per node.
 
-    Raises OpenVINOError naming the node when OpenVINO has no reference for it
-    (``evaluate`` returns false, e.g. OneHot with i8 indices) or when the reference
-    is known to crash the process (OneHot with string values).
+    Raises OracleRefusal naming the node when OpenVINO has no reference for it
+    (``evaluate`` returns false, e.g. OneHot with i8 indices: cause ``no-evaluate``),
+    when its evaluate fails (``failed``) or when the reference is known to crash the
+    process (OneHot with string values: ``not-run``).  With ``partial``, a node that
+    refuses makes only the outputs depending on it missing (``OracleOutputs.missing``).
     """
     loaded = _read(xml_path, bin_path)
-    return _reference(loaded, inputs, keep_intermediates)
+    return _reference(loaded, inputs, keep_intermediates, partial)
 
 
-def _reference(loaded: _Loaded, inputs: Mapping[str, np.ndarray], keep: bool) -> OracleOutputs:
+def _reference(loaded: _Loaded, inputs: Mapping[str, np.ndarray], keep: bool, partial: bool = False) -> OracleOutputs:
     ov = _openvino()
     model = loaded.model
     fed = _bind(model, inputs)
@@ -269,32 +263,57 @@ def _reference(loaded: _Loaded, inputs: Mapping[str, np.ndarray], keep: bool) ->
     # Python wrappers of nodes are fresh objects on every call: outputs are identified by the
     # node's unique internal name (get_name, not the friendly name) and the output index.
     values: dict[tuple[str, int], Any] = {}
+    blocked: dict[str, Refusal] = {}  # node uid -> why it (or an op it depends on) was not computed
     intermediates: Intermediates = {}
     for node in model.get_ordered_ops():
         uid = node.get_name()
         if node.get_type_name() == "Parameter":
             outs = [feeds[uid]]
         else:
-            _refuse_known_crashes(node)
-            args = [values[_source_key(inp.get_source_output())] for inp in node.inputs()]
-            outs = [ov.Tensor(o.get_element_type(), _shape_hint(o)) for o in node.outputs()]
+            sources = [inp.get_source_output().get_node().get_name() for inp in node.inputs()]
+            upstream = next((blocked[u] for u in sources if u in blocked), None)
+            if upstream is not None:
+                blocked[uid] = upstream
+                continue
             try:
-                ok = node.evaluate(outs, args)
-            except RuntimeError as exc:
-                raise OpenVINOError(f"OpenVINO's reference failed on {_describe(node)}: {_first_line(exc)}") from None
-            if not ok:
-                types = ", ".join(str(element_type_of(a.get_element_type())) for a in args)
-                raise OpenVINOError(
-                    f"OpenVINO's reference has no evaluate for {_describe(node)} with input types ({types})"
-                )
+                outs = _evaluate_node(ov, node, [values[_source_key(inp.get_source_output())] for inp in node.inputs()])
+            except OracleRefusal as exc:
+                if not partial:
+                    raise
+                blocked[uid] = Refusal.of(exc)
+                continue
         for k, t in enumerate(outs):
             values[(uid, k)] = t
             if keep and node.get_type_name() != "Result":
                 intermediates.setdefault((node.get_friendly_name(), k), from_tensor(t))
     results = {}
+    missing = {}
     for key, res in zip(_output_keys(loaded), model.get_results(), strict=True):
-        results[key] = from_tensor(values[_source_key(res.input_value(0))])
-    return OracleOutputs(results, intermediates)
+        if res.get_name() in blocked:
+            missing[key] = blocked[res.get_name()]
+        else:
+            results[key] = from_tensor(values[_source_key(res.input_value(0))])
+    if not keep or not blocked:
+        return OracleOutputs(results, intermediates, missing)
+    by_name = {node.get_name(): node.get_friendly_name() for node in model.get_ordered_ops()}
+    return OracleOutputs(results, intermediates, missing, {by_name[u]: r for u, r in blocked.items()})
+
+
+def _evaluate_node(ov: Any, node: Any, args: list[Any]) -> list[Any]:
+    """One ``Node.evaluate``; OracleRefusal naming the node when there is no kernel or it fails."""
+    _refuse_known_crashes(node)
+    outs = [ov.Tensor(o.get_element_type(), _shape_hint(o)) for o in node.outputs()]
+    try:
+        ok = node.evaluate(outs, args)
+    except RuntimeError as exc:
+        raise OracleRefusal(f"OpenVINO's reference failed on {_describe(node)}: {_first_line(exc)}", "failed",
+                            node.get_friendly_name(), _op(node)) from None
+    if not ok:
+        types = ", ".join(str(element_type_of(a.get_element_type())) for a in args)
+        raise OracleRefusal(f"OpenVINO's reference has no evaluate for {_describe(node)} with input types ({types})",
+                            "no-evaluate", node.get_friendly_name(), _op(node), "no-reference-evaluate",
+                            f"input types ({types})")
+    return outs
 
 
 def _source_key(output: Any) -> tuple[str, int]:
@@ -314,15 +333,25 @@ SUB_BYTE_TYPES = frozenset(t for t in ElementType if t.bitwidth < 8 and t is not
 
 def refusal(node: Any) -> str | None:
     """Why OpenVINO must not be run on ``node`` (it would crash or corrupt memory), or None."""
+    known = _known_crash(node)
+    return None if known is None else known[1]
+
+
+def _known_crash(node: Any) -> tuple[str, str] | None:
+    """(deviation code, why) when running ``node`` would crash OpenVINO or corrupt its memory."""
     if node.get_type_name() != "OneHot":
         return None
     out = element_type_of(node.get_output_element_type(0))
     if out is ElementType.string:
-        return "OpenVINO's OneHot aborts the process on string values"
+        return "string-one-hot", "OpenVINO's OneHot aborts the process on string values"
     if out in SUB_BYTE_TYPES:
-        return f"OpenVINO's OneHot writes {out} values one byte per element, past the packed output buffer"
+        return ("sub-byte-one-hot",
+                f"OpenVINO's OneHot writes {out} values one byte per element, past the packed output buffer")
     return None
 
+
+# Devices that stand for others (AUTO:CPU,GPU; HETERO:...): never in available_devices.
+VIRTUAL_DEVICES = frozenset({"AUTO", "MULTI", "HETERO", "BATCH"})
 
 NEGATIVE_DEPTH = "the CPU plugin does not check a negative OneHot depth and corrupts its heap"
 
@@ -341,14 +370,18 @@ def _refuse_negative_depth(model: Any, fed: Sequence[tuple[ElementType, np.ndarr
             continue
         depth = np.asarray(fed[k][1])
         if depth.dtype.kind == "i" and depth.size and int(depth.min()) < 0:
-            raise OpenVINOError(f"not run: {NEGATIVE_DEPTH} (depth {int(depth.min())} fed to "
-                                f"{src.get_friendly_name()!r}, {_describe(node)})")
+            raise OracleRefusal(f"not run: {NEGATIVE_DEPTH} (depth {int(depth.min())} fed to "
+                                f"{src.get_friendly_name()!r}, {_describe(node)})", "not-run",
+                                node.get_friendly_name(), _op(node), "negative-depth-unchecked",
+                                f"depth {int(depth.min())} fed to {src.get_friendly_name()!r}")
 
 
 def _refuse_known_crashes(node: Any) -> None:
-    reason = refusal(node)
-    if reason is not None:
-        raise OpenVINOError(f"not run: {reason} ({_describe(node)})")
+    known = _known_crash(node)
+    if known is not None:
+        code, reason = known
+        raise OracleRefusal(f"not run: {reason} ({_describe(node)})", "not-run", node.get_friendly_name(),
+                            _op(node), code, reason)
 
 
 # -- the CPU plugin -----------------------------------------------------------------------
@@ -360,18 +393,22 @@ def cpu_run(
     bin_path: str | os.PathLike[str] | None = None,
     keep_intermediates: bool = False,
     config: Mapping[str, Any] | None = None,
+    device: str = "CPU",
 ) -> OracleOutputs:
-    """Run the IR on the CPU plugin compiled with :data:`CPU_CONFIG` (one thread, f32, accuracy).
+    """Run the IR on the CPU plugin compiled with :data:`CPU_CONFIG` (one thread, f32, accuracy),
+    or with ``config`` (``{}``: OpenVINO's defaults) on ``device``.
 
     With ``keep_intermediates`` every inner node output is made a model output too
     (which can change what the plugin fuses; the outputs proper are still returned).
-    Compile and inference failures raise OpenVINOError with OpenVINO's message.
+    Compile and inference failures raise OracleRefusal (``refused``, ``failed``) with
+    OpenVINO's message.
     """
     loaded = _read(xml_path, bin_path)
-    return _cpu(loaded, inputs, keep_intermediates, dict(CPU_CONFIG if config is None else config))
+    return _cpu(loaded, inputs, keep_intermediates, dict(CPU_CONFIG if config is None else config), device)
 
 
-def _cpu(loaded: _Loaded, inputs: Mapping[str, np.ndarray], keep: bool, config: dict[str, Any]) -> OracleOutputs:
+def _cpu(loaded: _Loaded, inputs: Mapping[str, np.ndarray], keep: bool, config: dict[str, Any],
+         device: str = "CPU") -> OracleOutputs:
     model = loaded.model
     for node in model.get_ordered_ops():
         _refuse_known_crashes(node)
@@ -393,17 +430,22 @@ def _cpu(loaded: _Loaded, inputs: Mapping[str, np.ndarray], keep: bool, config: 
         (res.input_value(0).get_node().get_friendly_name(), res.input_value(0).get_index())
         for res in model.get_results()
     ]
+    available = list(_core().available_devices)
+    base = device.split(":")[0]
+    if base not in VIRTUAL_DEVICES and base.split(".")[0] not in {d.split(".")[0] for d in available}:
+        raise OracleRefusal(f"OpenVINO has no device {device!r} here (available: {', '.join(available)})",
+                            "unavailable")
     try:
-        compiled = _core().compile_model(model, "CPU", config)
+        compiled = _core().compile_model(model, device, config)
     except RuntimeError as exc:
-        raise OpenVINOError(f"the CPU plugin refuses the model: {_first_line(exc)}") from None
+        raise OracleRefusal(f"the {device} plugin refuses the model: {_first_line(exc)}", "refused") from None
     request = compiled.create_infer_request()
     try:
         for k, (et, arr) in enumerate(fed):
             request.set_input_tensor(k, to_tensor(et, arr))
         request.infer()
     except RuntimeError as exc:
-        raise OpenVINOError(f"the CPU plugin failed to run the model: {_first_line(exc)}") from None
+        raise OracleRefusal(f"the {device} plugin failed to run the model: {_first_line(exc)}", "failed") from None
     outs = [from_tensor(request.get_output_tensor(k)) for k in range(len(compiled.outputs))]
     results = dict(zip(keys, outs[:n_results], strict=True))
     intermediates: Intermediates = {}
@@ -419,13 +461,27 @@ def run(
     inputs: Mapping[str, np.ndarray],
     bin_path: str | os.PathLike[str] | None = None,
     keep_intermediates: bool = False,
+    *,
+    partial: bool = False,
+    config: Mapping[str, Any] | None = None,
+    device: str = "CPU",
 ) -> OracleOutputs:
-    """``reference_run`` or ``cpu_run`` by name (``"reference"`` / ``"cpu"``)."""
+    """``reference_run`` or ``cpu_run`` by name (``"reference"`` / ``"cpu"``); ``partial`` is the
+    reference's, ``config`` and ``device`` the plugin's."""
     if oracle == "reference":
-        return reference_run(xml_path, inputs, bin_path, keep_intermediates)
+        return reference_run(xml_path, inputs, bin_path, keep_intermediates, partial)
     if oracle == "cpu":
-        return cpu_run(xml_path, inputs, bin_path, keep_intermediates)
+        return cpu_run(xml_path, inputs, bin_path, keep_intermediates, config, device)
     raise ValueError(f"unknown oracle {oracle!r}; expected 'reference' or 'cpu'")
+
+
+def plugin_property(device: str, key: str) -> str:
+    """A device's default value of a property (``INFERENCE_PRECISION_HINT`` of ``CPU``: ``bf16`` on
+    CPUs with AVX-512 BF16, else ``f32``), as text; empty when the device does not have it."""
+    try:
+        return str(_core().get_property(device, key))
+    except RuntimeError:
+        return ""
 
 
 ORACLES: Sequence[str] = ("reference", "cpu")

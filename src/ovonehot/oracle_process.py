@@ -29,8 +29,8 @@ import numpy as np
 
 from . import child, errors
 from .child import Child
-from .errors import OpenVINOError
-from .openvino_oracle import OracleOutputs
+from .errors import OracleRefusal
+from .oracles import OracleOutputs
 
 
 class IsolatedOracle:
@@ -52,15 +52,18 @@ class IsolatedOracle:
         inputs: Mapping[str, np.ndarray],
         bin_path: str | os.PathLike[str] | None = None,
         keep_intermediates: bool = False,
+        **options: Any,
     ) -> OracleOutputs:
-        """What ``openvino_oracle.run`` returns or raises; OpenVINOError when OpenVINO kills the child.
+        """What ``openvino_oracle.run`` returns or raises (``onnxruntime_oracle.run`` for the
+        ``"onnxruntime"`` oracle; ``options`` are theirs); OracleRefusal (cause ``crashed``) when
+        the runtime kills the child.
 
         A child that dies after serving earlier runs may have been corrupted by one of them
         (OpenVINO bugs that write out of bounds crash a *later* compile): the run is retried
         once in a fresh child, and only a crash there is this run's.
         """
         request = (oracle, str(xml_path), dict(inputs), None if bin_path is None else str(bin_path),
-                   keep_intermediates)
+                   keep_intermediates, options)
         while True:
             worker = self._started()
             try:
@@ -73,15 +76,18 @@ class IsolatedOracle:
                 self._child = None
                 death = worker.death()
                 if fresh:
-                    raise OpenVINOError(f"OpenVINO crashed the process running the {oracle} oracle "
-                                        f"({death})") from None
+                    runtime = "onnxruntime" if oracle == "onnxruntime" else "OpenVINO"
+                    raise OracleRefusal(f"{runtime} crashed the process running the {oracle} oracle "
+                                        f"({death})", "crashed") from None
         kind = reply[0]
         if kind == "ok":
-            return OracleOutputs(reply[1], reply[2])
+            return OracleOutputs(reply[1], reply[2], reply[3], reply[4])
         if kind == "error":
             cls = getattr(errors, reply[1], None)
             if not (isinstance(cls, type) and issubclass(cls, errors.Error)):
-                cls = OpenVINOError
+                cls = errors.OpenVINOError
+            if issubclass(cls, OracleRefusal):
+                raise cls(reply[2], **reply[3])
             raise cls(reply[2])
         raise RuntimeError(f"ovonehot bug in the oracle process:\n{reply[1]}")
 
@@ -133,12 +139,19 @@ def serve(conn: Connection) -> None:
             return
         if request is None:
             return
-        oracle, xml, inputs, bin_path, keep = request
+        oracle, xml, inputs, bin_path, keep, options = request
         try:
-            out = openvino_oracle.run(oracle, xml, inputs, bin_path, keep)
-            reply: tuple[Any, ...] = ("ok", dict(out), out.intermediates)
+            if oracle == "onnxruntime":
+                from . import onnxruntime_oracle
+
+                out = onnxruntime_oracle.run(xml, inputs, **options)
+            else:
+                out = openvino_oracle.run(oracle, xml, inputs, bin_path, keep, **options)
+            reply: tuple[Any, ...] = ("ok", dict(out), out.intermediates, out.missing, out.blocked)
         except errors.Error as exc:
-            reply = ("error", type(exc).__name__, str(exc))
+            fields = ({"cause": exc.cause, "layer": exc.layer, "op": exc.op, "code": exc.code, "detail": exc.detail}
+                      if isinstance(exc, OracleRefusal) else {})
+            reply = ("error", type(exc).__name__, str(exc), fields)
         except MemoryError:  # std::bad_alloc in OpenVINO (pybind11 makes it MemoryError) or NumPy
             reply = ("error", "OpenVINOResourceError", f"{xml}: the {oracle} oracle ran out of memory")
         except OSError as exc:  # ENOMEM from mmap of a huge .bin, an unreadable file

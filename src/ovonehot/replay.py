@@ -2,8 +2,9 @@
 
 A folder holds ``model.xml`` + ``model.bin`` (copied as given), ``inputs.npz``,
 ``ours.npz`` and one ``<oracle>.npz`` per oracle that produced outputs, and
-``manifest.json``: the seed, whether inputs were generated, the oracles,
-tolerances and ``--shape`` overrides, ovonehot's and OpenVINO's versions, the
+``manifest.json``: the seed, whether inputs were generated (and how: per input
+its role, seed and value range), the oracles (and the plugin's device and
+configuration), tolerances, ``--allow-partial`` and ``--shape`` overrides, ovonehot's and OpenVINO's versions, the
 verdicts and the exact command.  ``ovonehot diff DIR`` replays it.
 """
 
@@ -20,6 +21,7 @@ from .atomic import copy_file, write_bytes
 from .diff import DiffReport, Tolerances
 from .errors import InputError
 from .npyio import ensure_directory, load_archive, save_archive, write_text
+from .oracles import PRESETS, PluginSettings
 
 FORMAT = "ovonehot-replay/1"
 MANIFEST = "manifest.json"
@@ -39,6 +41,14 @@ class Replay:
     @property
     def oracles(self) -> tuple[str, ...]:
         return tuple(self.manifest.get("oracles", ("reference",)))
+
+    @property
+    def plugin(self) -> PluginSettings:
+        """How the cpu oracle was compiled (the deterministic CPU for folders that do not say)."""
+        p = self.manifest.get("plugin") or {}
+        overrides = tuple((str(k), str(v)) for k, v in (p.get("config") or {}).items()
+                          if str(PRESETS.get(p.get("preset", "deterministic"), {}).get(k, "\0")) != str(v))
+        return PluginSettings(p.get("device", "CPU"), p.get("preset", "deterministic"), overrides)
 
     @property
     def tolerances(self) -> Tolerances:
@@ -112,7 +122,7 @@ def load(folder: str | Path) -> Replay:
         raise InputError(f"{folder}: model.xml is missing")
     inputs = load_archive(folder / "inputs.npz")
     saved = {}
-    for name in ("ours", "reference", "cpu"):
+    for name in ("ours", "reference", "cpu", "onnxruntime", "expected"):
         if (folder / f"{name}.npz").is_file():
             saved[name] = load_archive(folder / f"{name}.npz")
     return Replay(folder, xml, folder / "model.bin", inputs, manifest, saved)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError, ValidationError
+from ..errors import InputError, NegativeDepthError, ResourceLimitError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .attrs import enum_attr, int_attr
@@ -151,7 +151,7 @@ def evaluate_one_hot_into(
         raise ValidationError(f"Element not supported: OpenVINO cannot read a {depth.dtype} depth value.")
     n = int(depth.astype(np.int64)) if depth.dtype != np.uint64 else _u64_depth(depth)
     if n < 0:
-        raise InputError(f"OneHot depth value can't be negative. Got {n}.")
+        raise NegativeDepthError(f"OneHot depth value can't be negative. Got {n}.")
     if out[0] is None:  # (the plain call: a kernel swapped in by a test need not know ``out``)
         return [one_hot(indices, n, on_value, off_value, axis, attrs.negative_indices_mode)]
     return [one_hot(indices, n, on_value, off_value, axis, attrs.negative_indices_mode, out=out[0])]
@@ -202,7 +202,7 @@ def one_hot(
         if nbytes > SMALL_OUTPUT_BYTES and (nbytes > MAX_OUTPUT_BYTES or nbytes > (budget := output_budget())):
             limit = MAX_OUTPUT_BYTES if nbytes > MAX_OUTPUT_BYTES else budget
             what = "allowed" if limit == MAX_OUTPUT_BYTES else "allowed (half the memory available)"
-            raise InputError(
+            raise ResourceLimitError(
                 f"OneHot output {list(out_shape)} of {dtype} needs {nbytes} bytes, more than the {limit} {what}"
             )
         out = np.zeros(out_shape, dtype=dtype) if zero_off else np.empty(out_shape, dtype=dtype)

@@ -1,9 +1,10 @@
-"""MaxPool-1/8/14 and AvgPool-1/14: pooling over one-hot maps (``F.max_pool2d`` of a segmentation one-hot).
+"""MaxPool-1/8/14 and AvgPool-1/14/16: pooling over one-hot maps (``F.max_pool2d`` of a segmentation one-hot).
 
 Shapes: data ``[N, C, spatial...]`` of rank 3 to 5; output ``[N, C, out...]`` with the
 sizes of ``spatial.py`` (``rounding_type`` floor, ceil, and from opset14 ceil_torch).
 MaxPool-8/14 also return the indices of the maxima (``index_element_type`` i32 or i64,
-default i64) and take ``dilations`` and ``axis``.
+default i64) and take ``dilations`` and ``axis``; AvgPool-16 takes ``dilations`` (ONNX
+AveragePool-19 with dilations converts to it).
 
 Values:
 
@@ -14,10 +15,12 @@ Values:
   order.  An index is the position of the chosen element in the *input*, flattened
   from dimension ``axis`` on (``axis=0``: over the whole tensor, ``axis=2``: within one
   channel, as PyTorch's ``return_indices``).
-* AvgPool: the mean of each window; with ``exclude-pad`` it divides by the number of
-  data elements in the window, otherwise always by the kernel size (also for a window
-  that ceil rounding lets run past the end padding: the CPU plugin's rule, measured;
-  PyTorch would divide by the part inside the padding).
+* AvgPool: the mean of each window; with ``exclude-pad``, or when there is no padding at
+  all (zero pads, ``valid``), it divides by the number of data elements in the window
+  (a window that ceil rounding lets run past the data); otherwise always by the kernel
+  size (also for a window that runs past the end padding: the CPU plugin's rule,
+  measured; PyTorch would divide by the part inside the padding).  With dilations the window holds
+  the kernel's dilated positions only; ``exclude-pad`` counts those that fall on data.
   Sums are in float64, rounded once to the element type.
 
 OpenVINO's core evaluates MaxPool-8/14 (compared bit for bit); AvgPool has no core
@@ -62,7 +65,9 @@ class PoolAttrs:
 
 def _parser(kind: str, version: int):  # type: ignore[no-untyped-def]
     def parse(node: Node) -> PoolAttrs:
-        window = parse_window(node, with_dilations=kind == "max" and version >= 8, rounding=True)
+        # MaxPool takes dilations from opset8, AvgPool from opset16 (AvgPool-1/14 have none).
+        with_dilations = version >= 8 if kind == "max" else version >= 16
+        window = parse_window(node, with_dilations=with_dilations, rounding=True)
         if window.rounding is RoundingType.CEIL_TORCH and version < 14:
             raise ValidationError(f"{node.describe()}: rounding_type ceil_torch needs opset14")
         kernel = ints_attr(node, "kernel")
@@ -183,9 +188,11 @@ def evaluate_avg_pool(attrs: PoolAttrs, inputs: Sequence[np.ndarray]) -> list[np
     win, mask, _, _, _ = _prepare(attrs, x)
     n_sp = len(attrs.kernel)
     axes = tuple(range(2 + n_sp, 2 + 2 * n_sp))
+    begin, end = pads_for(attrs.window, list(x.shape[2:]), attrs.kernel)
+    padded = any(begin) or any(end)
     with quiet():
         total = np.sum(np.where(mask, widen(win).astype(np.float64), 0.0), axis=axes)
-        if attrs.exclude_pad:
+        if attrs.exclude_pad or not padded:
             count = np.sum(mask, axis=tuple(range(n_sp, 2 * n_sp)))
         else:
             count = np.full(mask.shape[:n_sp], int(np.prod(attrs.kernel)))
@@ -202,4 +209,5 @@ SPECS = (
     OpSpec("MaxPool", 14, 14, 1, _parser("max", 14), infer_max_pool, evaluate_max_pool),
     OpSpec("AvgPool", 1, 1, 1, _parser("avg", 1), infer_avg_pool, evaluate_avg_pool),
     OpSpec("AvgPool", 14, 14, 1, _parser("avg", 14), infer_avg_pool, evaluate_avg_pool),
+    OpSpec("AvgPool", 16, 16, 1, _parser("avg", 16), infer_avg_pool, evaluate_avg_pool),
 )

@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""OpenVINO reproducer: out: unexplained (cpu).
+
+Model from /tmp/tmp74ymumw8/cpu-uninitialized-rank7-eltwise.xml; made by ovonehot 0.1.0 with OpenVINO 2026.4.1-22982-e213a147257-releases/2026/4.
+Needs only numpy and openvino. Runs the embedded model on OpenVINO (cpu) with the
+embedded inputs and compares every output with the expected values (computed by
+ovonehot, an independent NumPy implementation of OpenVINO's op specifications), and,
+for the CPU plugin, with OpenVINO's own core reference (Model.evaluate) where it can
+evaluate the model. Exit 1 when the difference reproduces.
+"""
+
+import base64
+import io
+import sys
+
+import numpy as np
+import openvino as ov
+
+ORACLE = "cpu"
+CPU_CONFIG = {"INFERENCE_NUM_THREADS": 1, "NUM_STREAMS": 1, "INFERENCE_PRECISION_HINT": "f32", "EXECUTION_MODE_HINT": "ACCURACY"}
+# Per output: (exact, atol, rtol): floats bit for bit when exact, else |a - b| <= atol + rtol * |b|.
+TOLERANCES = {"out": [False, 1e-06, 1e-05]}
+
+MODEL_XML = base64.b64decode("""
+PD94bWwgdmVyc2lvbj0iMS4wIj8+CjxuZXQgbmFtZT0ibSIgdmVyc2lvbj0iMTEiPgoJPGxheWVycz4KCQk8bGF5ZXIgaWQ9IjAi
+IG5hbWU9IngiIHR5cGU9IlBhcmFtZXRlciIgdmVyc2lvbj0ib3BzZXQxIj4KCQkJPGRhdGEgc2hhcGU9Ij8sMSwyLDMsMiwxIiBl
+bGVtZW50X3R5cGU9ImkzMiIgLz4KCQkJPG91dHB1dD4KCQkJCTxwb3J0IGlkPSIwIiBwcmVjaXNpb249IkkzMiIgbmFtZXM9Ingi
+PgoJCQkJCTxkaW0+LTE8L2RpbT4KCQkJCQk8ZGltPjE8L2RpbT4KCQkJCQk8ZGltPjI8L2RpbT4KCQkJCQk8ZGltPjM8L2RpbT4K
+CQkJCQk8ZGltPjI8L2RpbT4KCQkJCQk8ZGltPjE8L2RpbT4KCQkJCTwvcG9ydD4KCQkJPC9vdXRwdXQ+CgkJPC9sYXllcj4KCQk8
+bGF5ZXIgaWQ9IjEiIG5hbWU9IkNvbnN0YW50XzUzMTkwIiB0eXBlPSJDb25zdCIgdmVyc2lvbj0ib3BzZXQxIj4KCQkJPGRhdGEg
+ZWxlbWVudF90eXBlPSJpMzIiIHNoYXBlPSIiIG9mZnNldD0iMCIgc2l6ZT0iNCIgLz4KCQkJPG91dHB1dD4KCQkJCTxwb3J0IGlk
+PSIwIiBwcmVjaXNpb249IkkzMiIgLz4KCQkJPC9vdXRwdXQ+CgkJPC9sYXllcj4KCQk8bGF5ZXIgaWQ9IjIiIG5hbWU9IkFkZF81
+MzE5MSIgdHlwZT0iQWRkIiB2ZXJzaW9uPSJvcHNldDEiPgoJCQk8ZGF0YSBhdXRvX2Jyb2FkY2FzdD0ibnVtcHkiIC8+CgkJCTxp
+bnB1dD4KCQkJCTxwb3J0IGlkPSIwIiBwcmVjaXNpb249IkkzMiI+CgkJCQkJPGRpbT4tMTwvZGltPgoJCQkJCTxkaW0+MTwvZGlt
+PgoJCQkJCTxkaW0+MjwvZGltPgoJCQkJCTxkaW0+MzwvZGltPgoJCQkJCTxkaW0+MjwvZGltPgoJCQkJCTxkaW0+MTwvZGltPgoJ
+CQkJPC9wb3J0PgoJCQkJPHBvcnQgaWQ9IjEiIHByZWNpc2lvbj0iSTMyIiAvPgoJCQk8L2lucHV0PgoJCQk8b3V0cHV0PgoJCQkJ
+PHBvcnQgaWQ9IjIiIHByZWNpc2lvbj0iSTMyIj4KCQkJCQk8ZGltPi0xPC9kaW0+CgkJCQkJPGRpbT4xPC9kaW0+CgkJCQkJPGRp
+bT4yPC9kaW0+CgkJCQkJPGRpbT4zPC9kaW0+CgkJCQkJPGRpbT4yPC9kaW0+CgkJCQkJPGRpbT4xPC9kaW0+CgkJCQk8L3BvcnQ+
+CgkJCTwvb3V0cHV0PgoJCTwvbGF5ZXI+CgkJPGxheWVyIGlkPSIzIiBuYW1lPSJDb25zdGFudF81MzE5MyIgdHlwZT0iQ29uc3Qi
+IHZlcnNpb249Im9wc2V0MSI+CgkJCTxkYXRhIGVsZW1lbnRfdHlwZT0iaTY0IiBzaGFwZT0iIiBvZmZzZXQ9IjQiIHNpemU9Ijgi
+IC8+CgkJCTxvdXRwdXQ+CgkJCQk8cG9ydCBpZD0iMCIgcHJlY2lzaW9uPSJJNjQiIC8+CgkJCTwvb3V0cHV0PgoJCTwvbGF5ZXI+
+CgkJPGxheWVyIGlkPSI0IiBuYW1lPSJDb25zdGFudF81MzE5NSIgdHlwZT0iQ29uc3QiIHZlcnNpb249Im9wc2V0MSI+CgkJCTxk
+YXRhIGVsZW1lbnRfdHlwZT0iaTMyIiBzaGFwZT0iIiBvZmZzZXQ9IjEyIiBzaXplPSI0IiAvPgoJCQk8b3V0cHV0PgoJCQkJPHBv
+cnQgaWQ9IjAiIHByZWNpc2lvbj0iSTMyIiAvPgoJCQk8L291dHB1dD4KCQk8L2xheWVyPgoJCTxsYXllciBpZD0iNSIgbmFtZT0i
+Q29uc3RhbnRfNTMxOTciIHR5cGU9IkNvbnN0IiB2ZXJzaW9uPSJvcHNldDEiPgoJCQk8ZGF0YSBlbGVtZW50X3R5cGU9ImkzMiIg
+c2hhcGU9IiIgb2Zmc2V0PSIxNiIgc2l6ZT0iNCIgLz4KCQkJPG91dHB1dD4KCQkJCTxwb3J0IGlkPSIwIiBwcmVjaXNpb249Ikkz
+MiIgLz4KCQkJPC9vdXRwdXQ+CgkJPC9sYXllcj4KCQk8bGF5ZXIgaWQ9IjYiIG5hbWU9Ik9uZUhvdF81MzE5OCIgdHlwZT0iT25l
+SG90IiB2ZXJzaW9uPSJvcHNldDEiPgoJCQk8ZGF0YSBheGlzPSI1IiAvPgoJCQk8aW5wdXQ+CgkJCQk8cG9ydCBpZD0iMCIgcHJl
+Y2lzaW9uPSJJMzIiPgoJCQkJCTxkaW0+LTE8L2RpbT4KCQkJCQk8ZGltPjE8L2RpbT4KCQkJCQk8ZGltPjI8L2RpbT4KCQkJCQk8
+ZGltPjM8L2RpbT4KCQkJCQk8ZGltPjI8L2RpbT4KCQkJCQk8ZGltPjE8L2RpbT4KCQkJCTwvcG9ydD4KCQkJCTxwb3J0IGlkPSIx
+IiBwcmVjaXNpb249Ikk2NCIgLz4KCQkJCTxwb3J0IGlkPSIyIiBwcmVjaXNpb249IkkzMiIgLz4KCQkJCTxwb3J0IGlkPSIzIiBw
+cmVjaXNpb249IkkzMiIgLz4KCQkJPC9pbnB1dD4KCQkJPG91dHB1dD4KCQkJCTxwb3J0IGlkPSI0IiBwcmVjaXNpb249IkkzMiI+
+CgkJCQkJPGRpbT4tMTwvZGltPgoJCQkJCTxkaW0+MTwvZGltPgoJCQkJCTxkaW0+MjwvZGltPgoJCQkJCTxkaW0+MzwvZGltPgoJ
+CQkJCTxkaW0+MjwvZGltPgoJCQkJCTxkaW0+MzwvZGltPgoJCQkJCTxkaW0+MTwvZGltPgoJCQkJPC9wb3J0PgoJCQk8L291dHB1
+dD4KCQk8L2xheWVyPgoJCTxsYXllciBpZD0iNyIgbmFtZT0iQ29uc3RhbnRfNTMyMDAiIHR5cGU9IkNvbnN0IiB2ZXJzaW9uPSJv
+cHNldDEiPgoJCQk8ZGF0YSBlbGVtZW50X3R5cGU9ImkzMiIgc2hhcGU9IiIgb2Zmc2V0PSIyMCIgc2l6ZT0iNCIgLz4KCQkJPG91
+dHB1dD4KCQkJCTxwb3J0IGlkPSIwIiBwcmVjaXNpb249IkkzMiIgLz4KCQkJPC9vdXRwdXQ+CgkJPC9sYXllcj4KCQk8bGF5ZXIg
+aWQ9IjgiIG5hbWU9IkFkZF81MzIwMSIgdHlwZT0iQWRkIiB2ZXJzaW9uPSJvcHNldDEiPgoJCQk8ZGF0YSBhdXRvX2Jyb2FkY2Fz
+dD0ibnVtcHkiIC8+CgkJCTxpbnB1dD4KCQkJCTxwb3J0IGlkPSIwIiBwcmVjaXNpb249IkkzMiI+CgkJCQkJPGRpbT4tMTwvZGlt
+PgoJCQkJCTxkaW0+MTwvZGltPgoJCQkJCTxkaW0+MjwvZGltPgoJCQkJCTxkaW0+MzwvZGltPgoJCQkJCTxkaW0+MjwvZGltPgoJ
+CQkJCTxkaW0+MzwvZGltPgoJCQkJCTxkaW0+MTwvZGltPgoJCQkJPC9wb3J0PgoJCQkJPHBvcnQgaWQ9IjEiIHByZWNpc2lvbj0i
+STMyIiAvPgoJCQk8L2lucHV0PgoJCQk8b3V0cHV0PgoJCQkJPHBvcnQgaWQ9IjIiIHByZWNpc2lvbj0iSTMyIiBuYW1lcz0ib3V0
+Ij4KCQkJCQk8ZGltPi0xPC9kaW0+CgkJCQkJPGRpbT4xPC9kaW0+CgkJCQkJPGRpbT4yPC9kaW0+CgkJCQkJPGRpbT4zPC9kaW0+
+CgkJCQkJPGRpbT4yPC9kaW0+CgkJCQkJPGRpbT4zPC9kaW0+CgkJCQkJPGRpbT4xPC9kaW0+CgkJCQk8L3BvcnQ+CgkJCTwvb3V0
+cHV0PgoJCTwvbGF5ZXI+CgkJPGxheWVyIGlkPSI5IiBuYW1lPSJSZXN1bHRfNTMyMDIiIHR5cGU9IlJlc3VsdCIgdmVyc2lvbj0i
+b3BzZXQxIiBvdXRwdXRfbmFtZXM9Im91dCI+CgkJCTxpbnB1dD4KCQkJCTxwb3J0IGlkPSIwIiBwcmVjaXNpb249IkkzMiI+CgkJ
+CQkJPGRpbT4tMTwvZGltPgoJCQkJCTxkaW0+MTwvZGltPgoJCQkJCTxkaW0+MjwvZGltPgoJCQkJCTxkaW0+MzwvZGltPgoJCQkJ
+CTxkaW0+MjwvZGltPgoJCQkJCTxkaW0+MzwvZGltPgoJCQkJCTxkaW0+MTwvZGltPgoJCQkJPC9wb3J0PgoJCQk8L2lucHV0PgoJ
+CTwvbGF5ZXI+Cgk8L2xheWVycz4KCTxlZGdlcz4KCQk8ZWRnZSBmcm9tLWxheWVyPSIwIiBmcm9tLXBvcnQ9IjAiIHRvLWxheWVy
+PSIyIiB0by1wb3J0PSIwIiAvPgoJCTxlZGdlIGZyb20tbGF5ZXI9IjEiIGZyb20tcG9ydD0iMCIgdG8tbGF5ZXI9IjIiIHRvLXBv
+cnQ9IjEiIC8+CgkJPGVkZ2UgZnJvbS1sYXllcj0iMiIgZnJvbS1wb3J0PSIyIiB0by1sYXllcj0iNiIgdG8tcG9ydD0iMCIgLz4K
+CQk8ZWRnZSBmcm9tLWxheWVyPSIzIiBmcm9tLXBvcnQ9IjAiIHRvLWxheWVyPSI2IiB0by1wb3J0PSIxIiAvPgoJCTxlZGdlIGZy
+b20tbGF5ZXI9IjQiIGZyb20tcG9ydD0iMCIgdG8tbGF5ZXI9IjYiIHRvLXBvcnQ9IjIiIC8+CgkJPGVkZ2UgZnJvbS1sYXllcj0i
+NSIgZnJvbS1wb3J0PSIwIiB0by1sYXllcj0iNiIgdG8tcG9ydD0iMyIgLz4KCQk8ZWRnZSBmcm9tLWxheWVyPSI2IiBmcm9tLXBv
+cnQ9IjQiIHRvLWxheWVyPSI4IiB0by1wb3J0PSIwIiAvPgoJCTxlZGdlIGZyb20tbGF5ZXI9IjciIGZyb20tcG9ydD0iMCIgdG8t
+bGF5ZXI9IjgiIHRvLXBvcnQ9IjEiIC8+CgkJPGVkZ2UgZnJvbS1sYXllcj0iOCIgZnJvbS1wb3J0PSIyIiB0by1sYXllcj0iOSIg
+dG8tcG9ydD0iMCIgLz4KCTwvZWRnZXM+Cgk8cnRfaW5mbz4KCQk8aW5mbyBuYW1lPSJPcGVuVklOTyBSdW50aW1lIiB2YWx1ZT0i
+MjAyNi40LjEtMjI5ODItZTIxM2ExNDcyNTctcmVsZWFzZXMvMjAyNi80IiAvPgoJPC9ydF9pbmZvPgo8L25ldD4K
+""")
+MODEL_BIN = base64.b64decode("""
+AgAAAAMAAAAAAAAABQAAANH///8BAAAA
+""")
+INPUTS_NPZ = base64.b64decode("""
+UEsDBBQAAAAIAAAAIQDC7zZ8bwAAABABAAAFAAAAeC5ucHmb7BfqGxDJyFDGUK2eklqcXKRupaBuk2mirqOgnpZfVFKUmBefX5SS
+ChJ3S8wpTgWKF2ckFqQC+RrGOgqGOgpGOgrGYNJQU0ehVoEkwMXCwMDw7////3+AmBHIBlL/gRQDMxAzAfFfKJ8Fyqe1egBQSwEC
+FAMUAAAACAAAACEAwu82fG8AAAAQAQAABQAAAAAAAAAAAAAAgAEAAAAAeC5ucHlQSwUGAAAAAAEAAQAzAAAAkgAAAAAA
+""")
+EXPECTED_NPZ = base64.b64decode("""
+UEsDBBQAAAAIAAAAIQDf+CdLaAAAADACAAAHAAAAb3V0Lm5weZvsF+obEMnIUMZQrZ6SWpxcpG6loG6TaaKuo6Cell9UUpSYF59f
+lJIKEndLzClOBYoXZyQWpAL5GsY6CoY6CkY6CsYw0lBTR6FWgXjAden///8wzMbAwIDMx4XR1RGrj1J7Rt3z/z8AUEsBAhQDFAAA
+AAgAAAAhAN/4J0toAAAAMAIAAAcAAAAAAAAAAAAAAIABAAAAAG91dC5ucHlQSwUGAAAAAAEAAQA1AAAAjQAAAAAA
+""")
+
+
+def load_npz(data):
+    with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+        return {name: archive[name] for name in archive.files}
+
+
+def to_tensor(array, element_type):
+    if array.dtype.kind == "V":  # bf16/f8 kept as raw bits
+        tensor = ov.Tensor(element_type, list(array.shape))
+        np.asarray(tensor.data).view(np.uint8)[...] = np.require(array, requirements="C").view(np.uint8)
+        return tensor
+    return ov.Tensor(np.require(array, requirements="C"))
+
+
+def bits(array):
+    """Floats (and raw bf16/f8 bytes) as unsigned integers of their width: compared bit for bit."""
+    array = np.asarray(array)
+    if array.dtype.kind in "biuOU":
+        return array
+    return array.view(np.dtype(f"u{array.dtype.itemsize}"))
+
+
+def message(exc):
+    """OpenVINO's exception text on one line (its first lines only name source files)."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return " | ".join(lines)[-600:]
+
+
+def shown(array, k, element_type):
+    value = array.reshape(-1)[k]
+    if element_type == ov.Type.bf16:  # the Python API hands bf16 out as raw bits
+        bits = int(np.asarray(value).view(np.uint16))
+        return f"{np.array([bits << 16], np.uint32).view(np.float32)[0]!r} (bf16 0x{bits:04x})"
+    if array.dtype.kind == "f":
+        bits = int(np.asarray(value).view(np.dtype(f"u{array.dtype.itemsize}")))
+        return f"{value!r} (0x{bits:0{2 * array.dtype.itemsize}x})"
+    return repr(value)
+
+
+def compare(name, got, want, against, element_type):
+    exact, atol, rtol = TOLERANCES.get(name, (True, 0.0, 0.0))
+    got, want = np.asarray(got), np.asarray(want)
+    if got.dtype.itemsize == want.dtype.itemsize and got.dtype != want.dtype:
+        want = want.view(got.dtype)  # bf16/f8 kept as raw bits
+    if got.shape != want.shape:
+        print(f"{name}: shape {list(got.shape)} vs {against} {list(want.shape)}")
+        return True
+    if want.dtype.kind in "biuV" or exact:
+        differs = bits(got).reshape(-1) != bits(want).reshape(-1)
+    else:
+        g, w = got.astype(np.float64).reshape(-1), want.astype(np.float64).reshape(-1)
+        differs = ~((np.abs(g - w) <= atol + rtol * np.abs(w)) | (np.isnan(g) & np.isnan(w)))
+    count = int(np.count_nonzero(differs))
+    if not count:
+        print(f"{name}: equal to {against}")
+        return False
+    first = np.flatnonzero(differs)[:5]
+    positions = [np.unravel_index(int(k), got.shape) if got.shape else () for k in first]
+    print(f"{name}: {count} of {got.size} elements differ from {against}")
+    for pos, k in zip(positions, first):
+        print(f"  at {list(map(int, pos))}: openvino {shown(got, k, element_type)}, "
+              f"{against} {shown(want, k, element_type)}")
+    if got.dtype.kind == "f" and element_type != ov.Type.bf16:
+        err = np.abs(got.astype(np.float64) - want.astype(np.float64))
+        print(f"  max abs error {np.nanmax(err):.6g}")
+    return True
+
+
+def main():
+    core = ov.Core()
+    model = core.read_model(model=MODEL_XML, weights=ov.Tensor(np.frombuffer(MODEL_BIN, np.uint8).copy()))
+    inputs = load_npz(INPUTS_NPZ)
+    expected = load_npz(EXPECTED_NPZ)
+    tensors = []
+    for port in model.inputs:
+        key = next((n for n in sorted(port.get_names()) if n in inputs), port.get_any_name())
+        tensors.append(to_tensor(inputs[key], port.get_element_type()))
+    names = [next((n for n in sorted(o.get_names()) if n in expected), o.get_any_name()) for o in model.outputs]
+    reference = None
+    try:
+        outs = [ov.Tensor(o.get_element_type(), list(expected[n].shape)) for o, n in zip(model.outputs, names)]
+        if model.evaluate(outs, tensors):
+            reference = [np.array(t.data, copy=True) for t in outs]
+    except Exception as exc:  # the core reference has no kernel for some op of the model
+        print(f"OpenVINO's core reference cannot evaluate this model: {message(exc)}")
+    if ORACLE == "cpu":
+        try:
+            request = core.compile_model(model, "CPU", CPU_CONFIG).create_infer_request()
+            for k, t in enumerate(tensors):
+                request.set_input_tensor(k, t)
+            request.infer()
+        except Exception as exc:  # a refusal is the finding when the model is valid
+            print(f"the CPU plugin refuses the model: {message(exc)}")
+            print("expected: it runs (OpenVINO's core reference and ovonehot compute the outputs)")
+            return 1
+        got = [np.array(request.get_output_tensor(k).data, copy=True) for k in range(len(model.outputs))]
+    else:
+        if reference is None:
+            print("nothing ran: the core reference is the oracle here")
+            return 2
+        got = reference
+    differs = False
+    for k, (name, value) in enumerate(zip(names, got)):
+        element_type = model.outputs[k].get_element_type()
+        differs |= compare(name, value, expected[name], "expected (ovonehot)", element_type)
+        if ORACLE == "cpu" and reference is not None:
+            compare(name, value, reference[k], "OpenVINO core reference", element_type)
+    print("the difference reproduces" if differs else "no difference: it does not reproduce here")
+    return 1 if differs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,276 @@
+"""ScaledDotProductAttention-13: OpenVINO's shape rule and its reference's arithmetic.
+
+Inputs: ``query [N..., L, E]``, ``key [N..., S, E]``, ``value [N..., S, Ev]``, then
+optionally ``attention_mask`` (boolean, or the query's float type; broadcast to
+``[N..., L, S]``, may be a scalar), ``scale`` (a scalar or one element) and ``sink``
+(``[N..., L, 1]``, the extra softmax column of gpt-oss style attention).  Attribute
+``causal``: build a lower-triangular mask instead of reading ``attention_mask``.
+
+Shapes (``scaled_dot_product_attention_shape_inference.hpp``, probed on 2026.4): the
+output is ``[N..., L, Ev]`` where ``N...`` is the numpy broadcast of the batch dims of
+query, key, value and (unless causal) a mask of rank >= 3, which can raise the output
+rank.  ``E`` (query/key) and ``S`` (key/value) must merge exactly; the mask's last
+two dims broadcast-merge into ``L`` and ``S``; a mask of rank 1 is refused, a scalar
+mask is accepted.  The sink's rank must equal the query's, its last dim be 1, its
+``L`` and batch dims broadcast against the others (it never changes the output shape).
+A dynamic query rank gives a dynamic output rank.  Types: every float input (mask
+only when it is not boolean) must share one real type; the mask may be boolean.
+
+Values: the spec's pseudo-code (``scaled-dot-product-attention.html``; the core op has no
+``evaluate``, so ``Node.evaluate`` refuses it and the CPU plugin is what users run)::
+
+    qk   = query @ key^T                    (MatMul: sum over E in order)
+    qk   = qk * scale                       (default: 1.0f / float(sqrt(E)))
+    qk   = qk + bias                        (float mask; boolean mask: false -> -inf,
+                                             true -> 0; causal: j > i -> -inf, top-left)
+    p    = softmax(qk ++ sink, axis=-1)     (sink column dropped after the softmax)
+    out  = p @ value
+
+A query row whose keys are all masked is therefore NaN, as the spec says and the CPU plugin
+does; OpenVINO's ONNX frontend relies on it (it wraps the op in IsNaN/Select to give ONNX's
+zeros).  The core's reference header (``reference/scaled_dot_product_attention.hpp``, used
+by no public evaluate) adds ``lowest()`` instead, which averages ``value`` on such a row.
+
+Computed in f32 for f16/bf16 inputs and rounded once at the end (what the CPU plugin does
+with an f32 inference precision), f64 in f64.  Each step is the same IEEE operation in the
+same order as OpenVINO's MatMul, Multiply, Add and Softmax kernels, so ovonehot equals that
+chain evaluated by OpenVINO's core reference bit for bit, up to Softmax's ``exp``, which
+rounds the float64 result (``softmax.py``).  The CPU plugin's fused attention kernel sums in
+another order: see ``tests/test_ops_attention.py`` for the measured differences.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError, ValidationError
+from ..graph import Node
+from ..types import Dimension, ElementType, PartialShape
+from .attrs import bool_attr
+from .autobroadcast import AutoBroadcastSpec, AutoBroadcastType, broadcast_merge_dim, broadcast_shapes
+from .matmul import MatMulAttrs, evaluate_matmul
+from .numeric import is_float, narrow, quiet, widen
+from .softmax import SoftmaxAttrs, evaluate_softmax
+from .spec import OpSpec, TensorInfo
+
+_NUMPY = AutoBroadcastSpec(AutoBroadcastType.NUMPY)
+
+
+@dataclass(frozen=True, slots=True)
+class SDPAAttrs:
+    causal: bool = False
+
+
+def parse_sdpa(node: Node) -> SDPAAttrs:
+    return SDPAAttrs(bool_attr(node, "causal", False))
+
+
+# -- shape and type inference ---------------------------------------------------------------
+
+
+def _element_type(inputs: Sequence[TensorInfo]) -> ElementType:
+    mask = inputs[3].element_type if len(inputs) > 3 else None
+    if mask is not None and not (mask.is_real or mask is ElementType.boolean or mask.is_dynamic):
+        raise ValidationError("The element type of attention_mask must be either floating-point or boolean.")
+    et = inputs[0].element_type
+    for k, info in enumerate(inputs[1:], start=1):
+        if k == 3 and info.element_type is ElementType.boolean:
+            continue
+        merged = et.merge(info.element_type)
+        if merged is None:
+            raise ValidationError("Mixed input types are not supported.")
+        et = merged
+    if not (et.is_real or et.is_dynamic):
+        raise ValidationError("The element type of the input tensor must be a floating-point.")
+    return et
+
+
+def _batch(shape: PartialShape) -> PartialShape:
+    assert shape.dims is not None
+    return PartialShape(shape.dims[:-2])
+
+
+def _shapes_text(inputs: Sequence[TensorInfo]) -> str:
+    return "{" + ",".join(str(i.shape) for i in inputs) + "}"
+
+
+def sdpa_shape(causal: bool, inputs: Sequence[TensorInfo]) -> PartialShape:
+    """The output partial shape, or OpenVINO's error for incompatible inputs."""
+
+    def fail(what: str) -> ValidationError:
+        return ValidationError(f"Shape inference input shapes {_shapes_text(inputs)} {what}")
+
+    query, key, value = (i.shape for i in inputs[:3])
+    any_dim = Dimension()
+    batch: PartialShape = PartialShape.dynamic()
+    l_dim = e_dim = s_dim = ev_dim = any_dim
+    if query.dims is not None:
+        if len(query.dims) < 3:
+            raise fail("Query input rank length must be at least 3 or more.")
+        batch = _batch(query)
+        l_dim, e_dim = query.dims[-2], query.dims[-1]
+
+    def merge_batch(shape: PartialShape) -> PartialShape | None:
+        return broadcast_shapes(batch, _batch(shape), _NUMPY)
+
+    if key.dims is not None:
+        merged = merge_batch(key) if len(key.dims) >= 3 else None
+        e = e_dim.merge(key.dims[-1]) if merged is not None else None
+        if merged is None or e is None:
+            raise fail("Key input shape not compatible with other inputs.")
+        batch, e_dim, s_dim = merged, e, key.dims[-2]
+    if value.dims is not None:
+        merged = merge_batch(value) if len(value.dims) >= 3 else None
+        s = s_dim.merge(value.dims[-2]) if merged is not None else None
+        if merged is None or s is None:
+            raise fail("Value input shape not compatible with other inputs.")
+        batch, s_dim, ev_dim = merged, s, value.dims[-1]
+    if len(inputs) > 3 and not causal:
+        mask = inputs[3].shape
+        if mask.dims is not None and len(mask.dims) != 0:
+            ok = len(mask.dims) >= 2
+            if ok:
+                new_l = broadcast_merge_dim(l_dim, mask.dims[-2])
+                new_s = broadcast_merge_dim(s_dim, mask.dims[-1])
+                ok = new_l is not None and new_s is not None
+                if new_l is not None and new_s is not None:
+                    l_dim, s_dim = new_l, new_s
+            if ok and len(mask.dims) >= 3:
+                merged = merge_batch(mask)
+                ok = merged is not None
+                if merged is not None:
+                    batch = merged
+            if not ok:
+                raise fail("Attention mask input shape not compatible with other inputs.")
+    if len(inputs) > 4:
+        scale = inputs[4].shape
+        if scale.is_static:
+            dims = scale.to_shape()
+            if not (dims == () or dims == (1,)):
+                raise fail("Scale input must be scalar or have 1 element.")
+    if len(inputs) > 5:
+        _check_sink(inputs, query, batch, l_dim, fail)
+    if batch.dims is None:
+        return PartialShape.dynamic()
+    return PartialShape((*batch.dims, l_dim, ev_dim))
+
+
+def _check_sink(
+    inputs: Sequence[TensorInfo],
+    query: PartialShape,
+    batch: PartialShape,
+    l_dim: Dimension,
+    fail: Callable[[str], ValidationError],
+) -> None:
+    """The sink: query's rank, ``[N..., L or 1, 1]`` (probed: it never changes the output)."""
+    sink = inputs[5].shape
+    if sink.dims is None or query.dims is None:
+        return
+    if len(sink.dims) != len(query.dims):
+        raise fail("The rank of sink input shape must be equal to the query input rank.")
+    ok = (
+        sink.dims[-1].compatible(Dimension.static(1))
+        and broadcast_merge_dim(l_dim, sink.dims[-2]) is not None
+        and broadcast_shapes(batch, _batch(sink), _NUMPY) is not None
+    )
+    if not ok:
+        raise fail("Sink input has not compatible shape.")
+
+
+def infer_sdpa(attrs: SDPAAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    et = _element_type(inputs)
+    return [TensorInfo(et, sdpa_shape(attrs.causal, inputs))]
+
+
+# -- values --------------------------------------------------------------------------------
+
+
+def default_scale(head_size: int, dtype: np.dtype) -> np.ndarray:
+    """``1.0f / static_cast<float>(std::sqrt(E))``: sqrt in double, rounded to float, divided in float."""
+    root = np.float32(np.sqrt(np.float64(head_size)))
+    with quiet():
+        return np.asarray(np.float32(1.0) / root).astype(dtype)
+
+
+def _bias(
+    attrs: SDPAAttrs, mask: np.ndarray | None, length: int, source_length: int, dtype: np.dtype
+) -> np.ndarray | None:
+    masked = np.asarray(-np.inf, dtype)  # the spec's -inf (not the reference header's lowest())
+    if attrs.causal:
+        rows = np.arange(length)[:, np.newaxis]
+        cols = np.arange(source_length)[np.newaxis, :]
+        return np.where(cols <= rows, np.zeros((), dtype), masked)
+    if mask is None:
+        return None
+    if mask.dtype == np.bool_:
+        return np.where(mask, np.zeros((), dtype), masked)
+    return widen(mask).astype(dtype, copy=False)
+
+
+def evaluate_sdpa(attrs: SDPAAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    arrays = [np.asarray(a) for a in inputs]
+    query, key, value = arrays[:3]
+    out_dtype = query.dtype
+    if not is_float(out_dtype):
+        raise InputError(
+            f"ScaledDotProductAttention needs float inputs, got {ElementType.from_numpy(out_dtype)}"
+        )
+    if min(query.ndim, key.ndim, value.ndim) < 3:
+        raise InputError(
+            f"query, key and value must have rank >= 3, got {list(query.shape)}, {list(key.shape)}, "
+            f"{list(value.shape)}"
+        )
+    if key.shape[-1] != query.shape[-1] or value.shape[-2] != key.shape[-2]:
+        raise InputError(
+            f"incompatible query {list(query.shape)}, key {list(key.shape)} and value {list(value.shape)}"
+        )
+    q, k, v = widen(query), widen(key), widen(value)
+    dtype = q.dtype
+    length, source_length = query.shape[-2], key.shape[-2]
+    mask = arrays[3] if len(arrays) > 3 else None
+    if len(arrays) > 4:
+        if arrays[4].size != 1:
+            raise InputError(
+                f"Scale input must be scalar or have 1 element, got shape {list(arrays[4].shape)}"
+            )
+        scale = widen(arrays[4]).reshape(()).astype(dtype)
+    else:
+        scale = default_scale(query.shape[-1], dtype)
+    try:
+        (qk,) = evaluate_matmul(MatMulAttrs(transpose_b=True), [q, k])
+        with quiet():
+            qk = qk * scale
+            bias = _bias(attrs, mask, length, source_length, dtype)
+            if bias is not None:
+                qk = qk + bias
+        if len(arrays) > 5:
+            probabilities = _softmax_with_sink(qk, widen(arrays[5]).astype(dtype, copy=False))
+        else:
+            (probabilities,) = evaluate_softmax(SoftmaxAttrs(-1), [qk])
+        (out,) = evaluate_matmul(MatMulAttrs(), [probabilities, v])
+    except ValueError:
+        raise InputError(
+            "query, key, value and attention_mask do not broadcast: "
+            + ", ".join(str(list(a.shape)) for a in arrays[:4])
+        ) from None
+    return [np.array(narrow(out.astype(dtype, copy=False), out_dtype), order="C", copy=True)]
+
+
+def _softmax_with_sink(qk: np.ndarray, sink: np.ndarray) -> np.ndarray:
+    """Softmax over the scores with the sink as one more column, which is then dropped."""
+    if sink.ndim != qk.ndim:
+        raise InputError(f"sink rank {sink.ndim} differs from the scores' rank {qk.ndim}")
+    column = np.broadcast_to(sink, (*qk.shape[:-1], 1))
+    (probabilities,) = evaluate_softmax(SoftmaxAttrs(-1), [np.concatenate([qk, column], axis=-1)])
+    return probabilities[..., :-1]
+
+
+# No `evaluate` in OpenVINO: its values never fold into shape inference.
+SPECS = (
+    OpSpec(
+        "ScaledDotProductAttention", 13, 13, (3, 6), parse_sdpa, infer_sdpa, evaluate_sdpa, foldable=False
+    ),
+)

@@ -1,0 +1,72 @@
+"""Inverse trigonometric and hyperbolic ops: Acos, Asin (opset1), Acosh, Asinh, Atanh (opset4), Cosh, Sinh (opset1).
+
+Types: any number (``UnaryElementwiseArithmetic``: not boolean, not string); the output keeps
+the input's type and shape.
+
+Values, checked against ``Node.evaluate`` of OpenVINO 2026.4 (``reference/<op>.hpp``):
+
+* floats: the function in float64, rounded once to the type (f16/bf16 through f32, as the
+  core evaluates them in f32); OpenVINO calls glibc's float functions, which are not
+  correctly rounded: up to 2 ulp apart on 3-20% of f32 inputs (measured, see the tests).  The core
+  has no f64 kernel for these ops; ovonehot computes f64 with NumPy's float64 functions;
+* integers (i32, i64, u32, u64 in the core; ovonehot any integer): the double result of
+  the function on ``double(x)``, then
+
+  - Acos, Acosh, Asinh, Cosh, Sinh: ``std::round`` (halves away from zero) and a C cast;
+  - Asin: the C cast alone (truncation: ``asin(1)`` is 1, not 2);
+  - Atanh: the type's max for x > 0, its min for x < 0, 0 for 0 (OpenVINO's integer rule);
+
+  and the C cast turns NaN (``acos(2)``) and overflow (``cosh(100)``) into x86's values
+  (``numeric.c_cast``: INT_MIN for i32/i64, 0 for u32, 2**63 or 0 for u64).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from .numeric import c_cast, is_float, narrow, quiet, round_half_away, widen
+from .spec import OpSpec
+from .unary import NoAttrs, infer_unary, parse_no_attrs
+
+Kernel = Callable[[np.ndarray], np.ndarray]
+
+
+def _trunc(y: np.ndarray) -> np.ndarray:
+    return y
+
+
+def _elementwise(
+    fn: Kernel, integers: Kernel = round_half_away
+) -> Callable[[NoAttrs, Sequence[np.ndarray]], list[np.ndarray]]:
+    def evaluate(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x = np.asarray(inputs[0])
+        with quiet():
+            y = fn(widen(x).astype(np.float64))
+            if is_float(x.dtype):
+                out = y if x.dtype == np.float64 else y.astype(np.float32)
+                return [narrow(np.asarray(out), x.dtype)]
+            return [c_cast(integers(y), x.dtype)]
+
+    return evaluate
+
+
+def _atanh(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x = np.asarray(inputs[0])
+    if is_float(x.dtype):
+        return _elementwise(np.arctanh)(attrs, [x])
+    info = np.iinfo(x.dtype)
+    top, bottom = np.asarray(info.max, x.dtype), np.asarray(info.min, x.dtype)
+    return [np.where(x > 0, top, np.where(x < 0, bottom, np.zeros((), x.dtype))).astype(x.dtype)]
+
+
+SPECS = (
+    OpSpec("Acos", 0, 1, 1, parse_no_attrs, infer_unary, _elementwise(np.arccos)),
+    OpSpec("Asin", 0, 1, 1, parse_no_attrs, infer_unary, _elementwise(np.arcsin, _trunc)),
+    OpSpec("Cosh", 0, 1, 1, parse_no_attrs, infer_unary, _elementwise(np.cosh)),
+    OpSpec("Sinh", 0, 1, 1, parse_no_attrs, infer_unary, _elementwise(np.sinh)),
+    OpSpec("Acosh", 3, 4, 1, parse_no_attrs, infer_unary, _elementwise(np.arccosh)),
+    OpSpec("Asinh", 3, 4, 1, parse_no_attrs, infer_unary, _elementwise(np.arcsinh)),
+    OpSpec("Atanh", 3, 4, 1, parse_no_attrs, infer_unary, _atanh),
+)

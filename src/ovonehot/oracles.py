@@ -1,0 +1,141 @@
+"""What every oracle of ``ovonehot diff`` shares, without importing any of them.
+
+An oracle runs a model on inputs and answers :class:`OracleOutputs`: arrays keyed
+by output name, plus, for each output it could *not* compute, a :class:`Refusal`
+saying why (the op that refused, a stable cause).  The oracles are:
+
+* ``reference``: OpenVINO's core reference, ``Node.evaluate`` node by node
+  (:mod:`ovonehot.openvino_oracle`); it runs up to an op it has no kernel for, and
+  only the outputs that depend on that op are missing;
+* ``cpu``: an OpenVINO plugin (``--device``, CPU by default) compiled with a
+  :class:`PluginSettings` configuration: deterministic by default (one thread, f32,
+  accuracy), or OpenVINO's own defaults (``--cpu-defaults``), plus ``--config``;
+* ``onnxruntime``: onnxruntime on an ``.onnx`` model (:mod:`ovonehot.onnxruntime_oracle`);
+* ``expected``: saved outputs (``--expected out.npz``).
+
+This module imports neither openvino nor onnxruntime.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .errors import OracleRefusal, UsageError
+
+ORACLES = ("reference", "cpu", "onnxruntime", "expected")
+ALIASES = {"both": ("reference", "cpu")}
+
+# The CPU plugin compiled so that it is deterministic and computes in f32 (docs/openvino-behaviour.md).
+CPU_CONFIG: dict[str, Any] = {
+    "INFERENCE_NUM_THREADS": 1,
+    "NUM_STREAMS": 1,
+    "INFERENCE_PRECISION_HINT": "f32",
+    "EXECUTION_MODE_HINT": "ACCURACY",
+}
+PRESETS: dict[str, dict[str, Any]] = {"deterministic": CPU_CONFIG, "openvino-defaults": {}}
+
+Intermediates = dict[tuple[str, int], np.ndarray]
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why an oracle did not compute an output (the fields of :class:`~ovonehot.errors.OracleRefusal`)."""
+
+    message: str
+    cause: str = "failed"
+    layer: str = ""  # friendly name of the op that refused, when known
+    op: str = ""  # its type-version, e.g. "LogSoftmax-opset5"
+    code: str = ""  # a known deviation code (ovonehot.deviations.KNOWN) when the refusal is one
+    detail: str = ""
+
+    @classmethod
+    def of(cls, exc: OracleRefusal | Exception) -> Refusal:
+        if isinstance(exc, OracleRefusal):
+            return cls(str(exc), exc.cause, exc.layer, exc.op, exc.code, exc.detail)
+        return cls(str(exc))
+
+    def error(self) -> OracleRefusal:
+        return OracleRefusal(self.message, self.cause, self.layer, self.op, self.code, self.detail)
+
+
+class OracleOutputs(dict[str, np.ndarray]):
+    """An oracle's outputs keyed by output name, in Result order.
+
+    ``intermediates`` holds, when asked for, every node output keyed by (layer name,
+    output index); ``missing`` maps each output the oracle could not compute to why,
+    and ``blocked`` each layer (by name) it did not compute to why.
+    """
+
+    def __init__(self, outputs: Mapping[str, np.ndarray], intermediates: Intermediates | None = None,
+                 missing: Mapping[str, Refusal] | None = None, blocked: Mapping[str, Refusal] | None = None) -> None:
+        super().__init__(outputs)
+        self.intermediates: Intermediates = dict(intermediates or {})
+        self.missing: dict[str, Refusal] = dict(missing or {})
+        self.blocked: dict[str, Refusal] = dict(blocked or {})
+
+
+@dataclass(frozen=True, slots=True)
+class PluginSettings:
+    """How the plugin oracle is compiled: a device, a preset and ``--config KEY=VALUE`` overrides."""
+
+    device: str = "CPU"
+    preset: str = "deterministic"
+    overrides: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.preset not in PRESETS:
+            raise UsageError(f"unknown config preset {self.preset!r}; expected one of: {', '.join(PRESETS)}")
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return {**PRESETS[self.preset], **dict(self.overrides)}
+
+    @property
+    def deterministic(self) -> bool:
+        """Compiled exactly as the deterministic CPU oracle (the one known deviations are measured on)."""
+        return self.device.upper() == "CPU" and self.preset == "deterministic" and not self.overrides
+
+    @property
+    def label(self) -> str:
+        """The oracle's name in reports and replay folders: ``cpu`` (``gpu``, ... for other devices)."""
+        return self.device.lower().replace(":", "-").replace("/", "-") or "cpu"
+
+    def describe(self) -> str:
+        what = {"deterministic": "deterministic (1 thread, f32, accuracy)",
+                "openvino-defaults": "with OpenVINO's defaults"}[self.preset]
+        extra = ", ".join(f"{k}={v}" for k, v in self.overrides)
+        return f"{self.device} plugin {what}" + (f", {extra}" if extra else "")
+
+    def as_json(self) -> dict[str, Any]:
+        return {"device": self.device, "preset": self.preset, "config": {k: str(v) for k, v in self.config.items()}}
+
+    @classmethod
+    def parse(cls, device: str | None = None, preset: str | None = None, config: Sequence[str] = ()) -> PluginSettings:
+        overrides = []
+        for item in config:
+            key, sep, value = item.partition("=")
+            if not sep or not key.strip() or not value.strip():
+                raise UsageError(f"--config {item!r}: expected KEY=VALUE (e.g. INFERENCE_PRECISION_HINT=f32)")
+            overrides.append((key.strip(), value.strip()))
+        return cls(device or "CPU", preset or "deterministic", tuple(overrides))
+
+
+def parse_oracles(items: Sequence[str]) -> tuple[str, ...]:
+    """``["reference,cpu", "onnxruntime"]`` -> the oracle names, in order, without repeats."""
+    out: list[str] = []
+    for item in items:
+        for name in (n.strip() for n in item.split(",")):
+            if not name:
+                continue
+            names = ALIASES.get(name, (name,))
+            for n in names:
+                if n not in ORACLES:
+                    raise UsageError(f"unknown oracle {n!r}; expected one of: {', '.join(ORACLES)} "
+                                     "(comma-separated or repeated)")
+                if n not in out:
+                    out.append(n)
+    return tuple(out)
