@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from .atomic import AtomicFile
-from .errors import InputError, ResourceLimitError, UsageError
+from .errors import ResourceLimitError, UsageError
 from .evaluate import evaluate
 from .graph import Graph
 from .infer import Inference, infer
