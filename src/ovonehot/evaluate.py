@@ -19,16 +19,19 @@ as they are made (for ``--dump-intermediates`` and ``--verbose``).
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import Error
-from .infer import Inference, NodePlan
+from .budget import check_allocation
+from .errors import Error, InputError
+from .infer import FOLD_LIMIT, Inference, NodePlan
 from .ops.into import INTO
-from .ops.spec import Variables
+from .ops.spec import TensorInfo, Variables
+from .types import PartialShape
 
 Observer = Callable[[int, NodePlan, Sequence[np.ndarray], float], None]
 # Shapes and dtypes of the feeds, by Parameter node index: what a plan's checks hold for.
@@ -52,6 +55,7 @@ class Step:
     result: bool  # a Result: its input is a run's output
     kernel: object  # the spec's evaluate (or evaluate_stateful) function, None for a Parameter
     attrs: object
+    sized: bool  # the output sizes need checking before the kernel runs (check_output_sizes)
 
 
 @dataclass(slots=True)
@@ -91,10 +95,21 @@ def program(inference: Inference) -> Program:
             len(inference.outputs[i]), tuple(frees[i]), p.spec.evaluate_stateful is not None,
             p.node.type.lower() == "result",
             p.spec.evaluate_stateful if p.spec.evaluate_stateful is not None else p.spec.evaluate, p.attrs,
+            not all(_small_static(t.shape, t.element_type.numpy_dtype) for t in inference.outputs[i]),
         ))
     prog = Program(tuple(steps), slots, {})
     inference.cache["program"] = prog
     return prog
+
+
+def _small_static(shape: PartialShape, dtype: np.dtype | None) -> bool:
+    """An output of this inferred shape always passes check_allocation (static, at most 1 MiB):
+    the check is decided once, when the program is compiled."""
+    if not shape.is_static:
+        return False
+    dims = shape.to_shape()
+    itemsize = 8 if dtype is None else dtype.itemsize
+    return len(dims) <= 64 and math.prod(d for d in dims if d) * max(itemsize, 1) <= 1 << 20
 
 
 def signature(feeds: Mapping[int, np.ndarray]) -> Signature:
@@ -150,10 +165,14 @@ def evaluate(
             try:
                 if step.stateful:
                     outs = kernel(step.attrs, args, variables)  # type: ignore[operator]
-                elif targets and i in targets:
-                    outs = INTO[kernel](step.attrs, args, targets[i])  # type: ignore[arg-type]
                 else:
-                    outs = kernel(step.attrs, args)  # type: ignore[operator]
+                    refused = check_output_sizes(inference, i, args) if step.sized else None  # type: ignore[arg-type]
+                    if refused is not None:
+                        outs = _run_refused(p, args, refused)  # type: ignore[arg-type]
+                    elif targets and i in targets:
+                        outs = INTO[kernel](step.attrs, args, targets[i])  # type: ignore[arg-type]
+                    else:
+                        outs = kernel(step.attrs, args)  # type: ignore[operator]
             except Error as exc:
                 raise type(exc)(f"{p.node.describe()}: {exc}") from None
         if step.result:
@@ -187,6 +206,52 @@ def _into_targets(
         if src.output == 0 and step.n_out == 1 and not step.stateful and step.plan.spec.evaluate in INTO:
             targets[src.node] = [buffer]
     return targets
+
+
+def _run_refused(p: NodePlan, args: Sequence[np.ndarray], refused: InputError) -> Sequence[np.ndarray]:
+    """Inputs the op's shape rules refuse: the kernel's own error when it has one, else ``refused``."""
+    try:
+        p.spec.evaluate(p.attrs, args)  # type: ignore[misc]
+    except Error:
+        raise
+    except Exception:  # noqa: BLE001, S110 - the kernel choked on the inputs its rules refuse
+        pass
+    raise refused
+
+
+def check_output_sizes(inference: Inference, index: int, args: Sequence[np.ndarray]) -> InputError | None:
+    """InputError when an output of node ``index`` would not fit in the memory budget.
+
+    Static inferred shapes are checked as they are; a dynamic one is inferred again from
+    the actual input shapes (and the values of small inputs: a Broadcast's target shape, a
+    Range's bounds), so the kernel never allocates an output the budget refuses (InputError
+    raised).  When the op's shape rules refuse the actual inputs, that error is returned.
+    """
+    p = inference.plans[index]
+    infos = inference.outputs[index]
+    if any(not t.shape.is_static for t in infos):
+        graph = inference.graph
+        ins = [
+            TensorInfo(
+                inference.outputs[s.node][s.output].element_type,
+                PartialShape.of(a.shape),
+                value=a if a.size <= FOLD_LIMIT and a.dtype != object else None,
+            )
+            for s, a in zip(graph.sources[index], args, strict=True)
+        ]
+        try:
+            infos = tuple(p.spec.infer(p.attrs, ins))
+        except Error as exc:
+            # OpenVINO infers shapes again from the actual inputs when it runs, and refuses what
+            # its rules refuse (an input size that differs from the weights'); so does ovonehot,
+            # instead of the kernel failing on the mismatch (the kernel's own message first).
+            return InputError(f"with these inputs: {exc}")
+    for k, info in enumerate(infos):
+        if info.shape.is_static:
+            et = info.element_type
+            itemsize = 8 if et.numpy_dtype is None else et.numpy_dtype.itemsize
+            check_allocation(info.shape.to_shape(), itemsize, f"output {k}")
+    return None
 
 
 def _check(inference: Inference, index: int, port: int, value: np.ndarray) -> None:
