@@ -15,6 +15,7 @@ import pytest
 import ovonehot
 from ovonehot.chunked import write_outputs
 from ovonehot.cli import main
+from ovonehot.infer import infer
 from ovonehot.ir.writer import write_ir
 from tests.graph_builder import GraphBuilder
 from tests.test_plan import slow_one_hot
@@ -38,7 +39,8 @@ def make_ir(tmp_path: Path, axis: int = -1, rows: int = 37) -> Path:
     b.op("Result", "opset1", [conv], outputs=0, name="big")
     small = b.op("Convert", "opset1", [x], {"destination_type": "f32"}, name="small")
     b.op("Result", "opset1", [small], outputs=0, name="small_out")
-    xml, _ = write_ir(b.graph(), tmp_path / "m.xml")
+    graph = b.graph()
+    xml, _ = write_ir(graph, tmp_path / "m.xml", inference=infer(graph))  # (port precisions from inference)
     return xml
 
 
