@@ -43,6 +43,8 @@ class Inference:
     graph: Graph
     plans: tuple[NodePlan, ...]
     outputs: tuple[tuple[TensorInfo, ...], ...]
+    # What the evaluator compiles from this inference once and reuses (evaluate.program).
+    cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def input_infos(self, index: int) -> list[TensorInfo]:
         return [self.outputs[s.node][s.output] for s in self.graph.sources[index]]

@@ -47,6 +47,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--output", metavar="OUT.npz", help="write every output to an .npz keyed by output name")
     p.add_argument(
+        "--output-dir",
+        metavar="DIR",
+        help="write each output to DIR/<name>.npy; an output larger than the memory budget (half the memory "
+        "available, or OVONEHOT_MEMORY_BUDGET bytes) is computed in chunks into its memory-mapped file",
+    )
+    p.add_argument(
         "--dump-intermediates",
         metavar="DIR",
         help="write every node's outputs to DIR/intermediates.npz, keyed '<layer name>:<port>' "
@@ -76,8 +82,22 @@ def run_command(args: argparse.Namespace) -> int:
         check_output_file(args.output, "--output")
     if args.dump_intermediates is not None:
         check_output_dir(args.dump_intermediates, "--dump-intermediates")
+    if args.output_dir is not None:
+        if len(groups) > 1 or args.dump_intermediates or args.verbose:
+            raise UsageError("--output-dir takes one step, without --dump-intermediates or --verbose")
+        check_output_dir(args.output_dir, "--output-dir")
     model = load(args.model, args.bin_path)
     steps = [parse_input_specs(model, specs) for specs in groups]
+    if args.output_dir is not None:
+        from ..chunked import write_outputs
+
+        paths = write_outputs(model, steps[0], args.output_dir)
+        for name, path in paths.items():
+            print(f"{name}: wrote {path}")
+        if args.output is not None:
+            save_archive(args.output, {name: np.load(path, mmap_mode="r") for name, path in paths.items()})
+            print(f"wrote {len(paths)} output(s) to {args.output}")
+        return 0
     if len(steps) == 1:
         _print_outputs(model, _run(model, steps[0], args.dump_intermediates, args.verbose), args.output)
         return 0

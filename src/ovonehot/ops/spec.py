@@ -109,6 +109,12 @@ class OpSpec(Generic[A]):
     evaluate_types: tuple[frozenset[ElementType] | None, ...] | None = None
     lower_is_value: bool = False
     copies_values: bool = False
+    # A variant of ``evaluate`` that writes each output into a given array (one per output,
+    # or None) when that array has the output's shape and dtype, else makes a fresh one;
+    # ``Model.run(share_outputs=True)`` reuses output buffers through it.
+    evaluate_into: (
+        Callable[[A, Sequence[np.ndarray], Sequence[np.ndarray | None]], Sequence[np.ndarray]] | None
+    ) = None
 
     @property
     def name(self) -> str:
