@@ -10,6 +10,7 @@ from ..atomic import check_output_dir
 from ..diff import ORACLES
 from ..errors import OpenVINOError, UsageError
 from ..fuzz import campaign
+from ._json import add_json_options, check_json_out, emit, human_output
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -29,6 +30,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--time-budget", type=float, metavar="SECONDS", help="stop starting cases after this long")
     p.add_argument("--jobs", type=int, default=1,
                    help="worker processes (default 1; 0 runs in this process without crash isolation)")
+    add_json_options(p, "the summary (as --out's summary.json)")
     p.set_defaults(func=fuzz_command)
 
 
@@ -41,6 +43,11 @@ def _openvino_installed() -> bool:
 
 
 def fuzz_command(args: argparse.Namespace) -> int:
+    with human_output(args):
+        return _fuzz_command(args)
+
+
+def _fuzz_command(args: argparse.Namespace) -> int:
     if args.cases < 0 or args.first < 0:
         raise UsageError("--cases and --first must be >= 0")
     if args.time_budget is not None and args.time_budget <= 0:
@@ -49,8 +56,10 @@ def fuzz_command(args: argparse.Namespace) -> int:
         raise OpenVINOError("OpenVINO is not installed; fuzz diffs against it: pip install 'openvino>=2026.4,<2026.5'")
     if args.out is not None:
         check_output_dir(args.out, "--out")
+    check_json_out(args)
     oracles = ORACLES if args.oracle == "both" else (args.oracle,)
     summary = campaign(args.cases, args.seed, oracles, args.out, args.time_budget, args.jobs,
                        progress=sys.stderr.isatty(), first=args.first)
     print(summary.table())
+    emit(args, summary.as_json())
     return summary.exit_code
