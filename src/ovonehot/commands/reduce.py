@@ -152,6 +152,6 @@ def _reduce_command(args: argparse.Namespace) -> int:
                 "output": target.name, "verdict": target.verdict.value, "oracle": target.oracle,
                 "ops_before": reduction.original_ops, "ops_after": len(reduction.candidate.keep),
                 "diffs_run": reduction.tries, "replay": ["ovonehot", "diff", str(folder)],
-                "diff": final.as_json()})
+                "diff": {**final.as_json(), "model": str(Path(folder) / "model.xml")}})
     return 0
 
