@@ -541,8 +541,10 @@ def _output_problems(node: Node, outs: Sequence[TensorInfo], compare_dims: bool)
                     Severity.ERROR,
                     node,
                     port.id,
-                    f"declares dims {declared_shape(port)}, OpenVINO infers {info.shape} "
-                    f"(written as {declared_shape(Port(port.id, dims=serialized_dims(info.shape)))})",
+                    # ovonehot's inference by OpenVINO's rules: OpenVINO itself was not asked.
+                    f"inferred {info.shape} (OpenVINO's rules; written as "
+                    f"{declared_shape(Port(port.id, dims=serialized_dims(info.shape)))}), "
+                    f"IR declares dims {declared_shape(port)}",
                 )
             )
         et = declared_type(port)
@@ -553,7 +555,8 @@ def _output_problems(node: Node, outs: Sequence[TensorInfo], compare_dims: bool)
                     Severity.ERROR,
                     node,
                     port.id,
-                    f"declares precision {port.precision} ({et}), OpenVINO infers {info.element_type}",
+                    f"inferred {info.element_type} (OpenVINO's rules), IR declares precision "
+                    f"{port.precision} ({et})",
                 )
             )
     return problems

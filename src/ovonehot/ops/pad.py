@@ -25,7 +25,7 @@ from ..graph import Node
 from ..types import Dimension, PartialShape
 from .attrs import enum_attr
 from .shape_ops import is_integral_number
-from .shape_util import known_ints
+from .shape_util import INT64_MAX, dim_from_bounds, input_bounds
 from .spec import OpSpec, TensorInfo
 
 
@@ -45,6 +45,18 @@ def parse_pad(node: Node) -> PadAttrs:
     return PadAttrs(enum_attr(node, "pad_mode", PadMode))
 
 
+def _check_static_limits(mode: PadMode, begin: int, end: int, dim: int) -> None:
+    """The checks shape inference makes on a static dim, with the pads' lower bounds."""
+    if begin > 0 or end > 0:
+        if mode is PadMode.EDGE and dim < 1:
+            raise ValidationError("EDGE padding mode requires an input of dimension of at least 1 at each "
+                                  "spatial axis.")
+        if mode is PadMode.REFLECT and dim < 2:
+            raise ValidationError("REFLECT padding mode requires an input of dimension of at least 2 at each "
+                                  "spatial axis.")
+    _check_mode_limits(mode, begin, end, dim)
+
+
 def _check_mode_limits(mode: PadMode, begin: int, end: int, dim: int) -> None:
     if mode is PadMode.REFLECT and not (begin < dim and end < dim):
         raise ValidationError(
@@ -58,10 +70,40 @@ def _check_mode_limits(mode: PadMode, begin: int, end: int, dim: int) -> None:
         )
 
 
-def _shift(d: Dimension, delta: int) -> Dimension:
-    lo = max(d.min + delta, 0)
-    hi = None if d.max is None else max(d.max + delta, 0)
-    return Dimension(lo, hi)
+def _wrap64(v: int) -> int:
+    """``v`` as an int64 sum wraps in C++ (two unbounded pads added)."""
+    return (v + 2**63) % 2**64 - 2**63
+
+
+def _padded(length: int, pad: int) -> int:
+    """OpenVINO's ``dim::padded`` on one bound: -1 (unbounded) stays, a negative result becomes -1."""
+    total = _wrap64(length + pad)
+    return -1 if length == -1 or total < 0 else total
+
+
+def _is_inf_padding(bounds: tuple[int, int]) -> bool:
+    """A pad from 0 to unbounded (``pad::is_inf_padding``): the padded dim has no upper bound."""
+    return bounds[0] == 0 and bounds[1] in (-1, INT64_MAX)
+
+
+def _padded_dim(d: Dimension, begin: tuple[int, int], end: tuple[int, int]) -> Dimension:
+    """One output dim from the data dim and the (lower, upper) bounds of its two pads.
+
+    OpenVINO (``pad_shape_inference.hpp``) adds the lower bounds of both pads to the
+    dim's minimum and the upper bounds to its maximum, each through ``dim::padded``
+    (a negative sum is "unbounded", so it reads as 0 as a minimum and as no limit as a
+    maximum); a pad that may be anything from 0 up leaves no upper bound.
+    """
+    low_pad = _wrap64(begin[0] + end[0])
+    high_pad = _wrap64(begin[1] + end[1])
+    if low_pad == 0 and high_pad == 0:
+        return d
+    lo = _padded(d.min, low_pad)
+    if _is_inf_padding(begin) or _is_inf_padding(end):
+        hi = -1
+    else:
+        hi = _padded(-1 if d.max is None else d.max, high_pad)
+    return dim_from_bounds(lo, hi)
 
 
 def infer_pad(attrs: PadAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
@@ -83,8 +125,13 @@ def infer_pad(attrs: PadAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]
     shape = data.shape
     if not shape.rank_is_static:
         return [TensorInfo(data.element_type, PartialShape.dynamic())]
-    b, e = known_ints(begin), known_ints(end)
+    # Pads computed from shapes (F.pad(x, (0, -n % 8))) are seldom known exactly: OpenVINO
+    # reads their lower and upper bounds (get_input_bounds) and pads each bound.
+    b, e = input_bounds(begin), input_bounds(end)
     if b is None or e is None:
+        for name, info in (("pads_begin", begin), ("pads_end", end)):
+            if info.shape.is_static and info.shape.to_shape()[0] > shape.rank:
+                raise ValidationError(f"Number of elements of {name} must be >= 0 and <= arg rank")
         return [TensorInfo(data.element_type, PartialShape((Dimension(),) * shape.rank))]
     for name, pads in (("pads_begin", b), ("pads_end", e)):
         if len(pads) != shape.rank:
@@ -94,10 +141,8 @@ def infer_pad(attrs: PadAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]
     dims = []
     for d, pb, pe in zip(shape, b, e, strict=True):
         if d.is_static:
-            _check_mode_limits(attrs.pad_mode, pb, pe, d.length)
-            if d.length + pb + pe < 0:
-                raise ValidationError(f"The dimension {d} padded by {pb} and {pe} would be negative.")
-        dims.append(_shift(d, pb + pe))
+            _check_static_limits(attrs.pad_mode, pb[0], pe[0], d.length)
+        dims.append(_padded_dim(d, pb, pe))
     return [TensorInfo(data.element_type, PartialShape(tuple(dims)))]
 
 

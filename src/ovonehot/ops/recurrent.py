@@ -119,6 +119,55 @@ def _merge(dims: Sequence[Dimension], what: str) -> Dimension:
     return out
 
 
+def _divided(d: Dimension, k: int) -> Dimension | None:
+    """OpenVINO's ``Dimension / k``: [ceil(min / k), floor(max / k)]; None when that is empty."""
+    lo = -(-d.min // k)
+    hi = None if d.max is None else d.max // k
+    return None if hi is not None and hi < lo else Dimension(lo, hi)
+
+
+def _hidden_dim(
+    attrs: SequenceAttrs,
+    states: Sequence[TensorInfo],
+    w: TensorInfo,
+    r: TensorInfo,
+    b: TensorInfo,
+    dim: Callable[[TensorInfo, int, int], Dimension],
+) -> Dimension:
+    """The outputs' hidden dim as OpenVINO infers it (``rnn_base_shape_inference.hpp``, seq_base).
+
+    The ``hidden_size`` attribute plays no part ("not used for backward compatibility"):
+    the dim is merged from the states' and R's last dims; when that is static, W, R and B
+    must be compatible with gates times it; otherwise a W or R whose first dim is static
+    lends its second dim divided by the gates.  All dynamic gives ``?`` (ONNX RNN/GRU/LSTM
+    cases with every input dynamic), whatever ``hidden_size`` says.
+    """
+    hidden = Dimension()
+    for d in (*(dim(s, 2, 3) for s in states), dim(r, 2, 3)):
+        merged = hidden.merge(d)
+        if merged is None:
+            raise ValidationError("Dimension `hidden_size` is not matched between inputs.")
+        hidden = merged
+    gates = attrs.cell.gates
+    if hidden.is_static:
+        bias_gates = gates + (1 if attrs.linear_before_reset else 0)
+        for name, info, rank, times in (("W", w, 3, gates), ("R", r, 3, gates), ("B", b, 2, bias_gates)):
+            expected = Dimension.static(hidden.min * times)
+            got = dim(info, 1, rank)
+            if not got.compatible(expected):
+                raise ValidationError(f"Second dimension of {name} input shape is required to be compatible "
+                                      f"with {expected}. Got shape: {got}.")
+        return hidden
+    for info in (w, r):
+        if info.shape.rank_is_static and dim(info, 0, 3).is_static:
+            part = _divided(dim(info, 1, 3), gates)
+            merged = None if part is None else hidden.merge(part)
+            if merged is None:
+                raise ValidationError("Dimension `hidden_size` is not matched between inputs.")
+            hidden = merged
+    return hidden
+
+
 def infer_sequence(attrs: SequenceAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
     n_states = 2 if attrs.cell is Cell.LSTM else 1
     x, states, lengths = inputs[0], inputs[1 : 1 + n_states], inputs[1 + n_states]
@@ -135,7 +184,6 @@ def infer_sequence(attrs: SequenceAttrs, inputs: Sequence[TensorInfo]) -> list[T
         raise ValidationError(f"sequence_lengths must be integers. Got: {lengths.element_type}")
     if attrs.hidden_size <= 0:
         raise ValidationError(f"hidden_size must be positive. Got: {attrs.hidden_size}")
-    gates = attrs.cell.gates + (1 if attrs.linear_before_reset else 0)
 
     def dim(info: TensorInfo, k: int, rank: int) -> Dimension:
         if not info.shape.rank_is_static:
@@ -157,15 +205,8 @@ def infer_sequence(attrs: SequenceAttrs, inputs: Sequence[TensorInfo]) -> list[T
         ],
         "num_directions",
     )
-    _merge(
-        [Dimension.static(attrs.hidden_size), *(dim(s, 2, 3) for s in states), dim(r, 2, 3)], "hidden_size"
-    )
-    _merge(
-        [Dimension.static(attrs.cell.gates * attrs.hidden_size), dim(w, 1, 3), dim(r, 1, 3)],
-        "gates*hidden_size",
-    )
-    _merge([Dimension.static(gates * attrs.hidden_size), dim(b, 1, 2)], "bias size")
-    dirs, hidden = Dimension.static(attrs.dirs), Dimension.static(attrs.hidden_size)
+    hidden = _hidden_dim(attrs, states, w, r, b, dim)
+    dirs = Dimension.static(attrs.dirs)
     y = TensorInfo(et, PartialShape((batch, dirs, seq, hidden)))
     state = TensorInfo(et, PartialShape((batch, dirs, hidden)))
     return [y] + [state] * n_states
