@@ -87,7 +87,10 @@ def render(report: DiffReport, command: Sequence[str]) -> str:
         plot = _layers_plot(report.layers)
         if plot is not None:
             parts.append(_img(plot, "error per layer"))
+        n = len(report.layers)
+        parts.append(f"<details{' open' if n <= 200 else ''}><summary>the per-layer table ({n} rows)</summary>")
         parts.append(_layer_table(report.layers))
+        parts.append("</details>")
     parts.append("</body></html>\n")
     return "\n".join(parts)
 
@@ -223,22 +226,29 @@ def _layers_plot(rows: Sequence[LayerRow]) -> bytes | None:
         mine = [r for r in rows if r.oracle == oracle]
         xs = list(range(len(mine)))
         ys = [_plotted(r.max_abs, floor) for r in mine]
-        line = ax.plot(xs, ys, marker="o", markersize=4, label=f"against {oracle}")[0]
+        size = 4 if n <= 100 else 2.5
+        # Exact and not compared layers break the line (NaN): it joins only neighbouring errors.
+        line = ax.plot(xs, [y if y > floor else math.nan for y in ys], linestyle="-" if n <= LABELLED_LAYERS else "none",
+                       linewidth=0.8, marker="o", markersize=size, label=f"against {oracle}")[0]
+        exact = [x for x, r in zip(xs, mine, strict=True) if r.max_abs is not None and _plotted(r.max_abs, floor) == floor]
+        ax.plot(exact, [floor] * len(exact), linestyle="none", marker="_", markersize=6, color=line.get_color())
         skipped = [x for x, r in zip(xs, mine, strict=True) if r.max_abs is None]
         if skipped:
-            ax.plot(skipped, [floor] * len(skipped), linestyle="none", marker="x", color=line.get_color())
+            ax.plot(skipped, [floor] * len(skipped), linestyle="none", marker="x", markersize=size + 1,
+                    color=line.get_color())
         first = next((x for x, r in zip(xs, mine, strict=True) if r.verdict == "differs"), None)
         if first is not None:
             ax.axvline(first, color=line.get_color(), linestyle="--", linewidth=1)
             ax.annotate(f"first divergent ({oracle}): {_short(_layer_name(mine[first].layer), 32)}",
-                        (first, 0.0), xycoords=("data", "axes fraction"), xytext=(4, 6 + 12 * oracles.index(oracle)),
+                        (first, 1.0), xycoords=("data", "axes fraction"), xytext=(4, -12 - 12 * oracles.index(oracle)),
                         textcoords="offset points", fontsize=8, color=line.get_color())
     ax.set_yscale("log")
     ax.set_ylim(bottom=floor / 2)
     ax.set_ylabel("max abs error")
     ax.set_xlabel("layer (topological order)")
     ax.set_xlim(-0.5, max(n - 0.5, 1.5))
-    ax.set_title(f"max abs error per layer (0 drawn at {floor:.1g}; x: not compared)", fontsize=10)
+    ax.set_ylim(top=max(errors) * 30 if errors else 1.0)
+    ax.set_title(f"max abs error per layer (0 drawn at {floor:.1g} as -, x: not compared)", fontsize=10)
     first_oracle = [r for r in rows if r.oracle == oracles[0]]
     if len(first_oracle) <= LABELLED_LAYERS:
         ax.set_xticks(range(len(first_oracle)))
@@ -246,7 +256,7 @@ def _layers_plot(rows: Sequence[LayerRow]) -> bytes | None:
                            fontsize=7)
     ax.grid(True, which="major", alpha=0.3)
     if len(oracles) > 1:
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=8, loc="upper right", framealpha=0.9)
     return _png(fig)
 
 
@@ -368,6 +378,15 @@ th, td { border: 1px solid #ddd; padding: 0.3em 0.5em; text-align: left; vertica
 th { background: #f4f4f4; }
 table.header th { width: 12em; }
 table.header td code { word-break: break-all; }
+table.layers { table-layout: fixed; }
+table.layers td { overflow-wrap: anywhere; }
+table.layers th:nth-child(1) { width: 6em; } table.layers th:nth-child(2) { width: 30%; }
+table.layers th:nth-child(3) { width: 2.5em; } table.layers th:nth-child(4) { width: 9em; }
+table.layers th:nth-child(5), table.layers th:nth-child(6) { width: 5.5em; }
+table.layers th:nth-child(7) { width: 8em; } table.layers th:nth-child(8) { width: 6.5em; }
+table.verdicts td { overflow-wrap: anywhere; }
+table.verdicts td:nth-child(1), table.verdicts td:nth-child(2) { white-space: nowrap; }
+details summary { cursor: pointer; margin: 0.5em 0; font-weight: 600; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.verdict { font-weight: 600; white-space: nowrap; }
 .pass { color: #1e7e34; }
