@@ -239,3 +239,31 @@ def test_diff_report_refused_before_work_when_the_path_is_bad(
 ) -> None:
     code, out, err = run(["diff", str(MODEL), "--report", str(tmp_path / "nowhere" / "r.html")], capsys)
     assert code == 2 and out == "" and "does not exist" in err
+
+
+_LAZY = """
+import contextlib, io, json, sys
+from ovonehot.cli import main
+model, out_dir = sys.argv[1:3]
+codes = []
+with contextlib.redirect_stdout(io.StringIO()):
+    codes.append(main(["inspect", model, "--json"]))  # every command module is loaded by now
+imported = "matplotlib" in sys.modules
+sys.modules["matplotlib"] = None  # as if not installed
+err = io.StringIO()
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+    codes.append(main(["diff", model, "--report", out_dir + "/r.html"]))
+print(json.dumps({"codes": codes, "imported": imported, "err": err.getvalue()}))
+"""
+
+
+def test_matplotlib_only_for_report(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _LAZY, str(MODEL), str(tmp_path)], capture_output=True,
+                          text=True, timeout=300, check=True)
+    got = json.loads(done.stdout)
+    assert got["codes"] == [0, 2] and got["imported"] is False
+    assert got["err"].startswith("error: --report needs matplotlib") and got["err"].count("\n") == 1
+    assert not (tmp_path / "r.html").exists()
