@@ -43,6 +43,8 @@ SUBSET = (
     "test_argmin_keepdims_random",  # ArgMin
     "test_atan",  # Atan
     "test_averagepool_2d_precomputed_same_upper",  # AveragePool
+    "test_averagepool_2d_dilations",  # AvgPool-16 with dilations (was wrong: issue 11)
+    "test_averagepool_3d_dilations_small",
     "test_bitshift_left_int16",  # BitShift
     "test_bitwise_and_ui8_bcast_4v3d",  # BitwiseAnd
     "test_bitwise_not_4d",  # BitwiseNot
@@ -215,14 +217,9 @@ PENDING: dict[str, tuple[str, ...]] = {
     "FakeConvert-opset13": ("test_quantizelinear_e4m3fn",),
 }
 
-_AVGPOOL_DILATIONS = ("AvgPool-16 ignores its dilations in ovonehot (output [1,1,3,3] for [1,1,2,2]); the fix "
-                      "is on another branch (issue 11): move these into SUBSET once it lands")
-
 # Cases OpenVINO CPU passes and ovonehot does not, on purpose or until a fix lands: name -> (reason, strict).
-EXCLUDED: dict[str, tuple[str, bool]] = {
-    "test_averagepool_2d_dilations": (_AVGPOOL_DILATIONS, False),
-    "test_averagepool_3d_dilations_small": (_AVGPOOL_DILATIONS, False),
-}
+# (Empty since AvgPool-16's dilations landed: its two cases are in SUBSET.)
+EXCLUDED: dict[str, tuple[str, bool]] = {}
 
 
 def _case(name: str) -> suite.NodeCase:

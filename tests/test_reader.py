@@ -327,9 +327,9 @@ def test_true_cycle_is_reported() -> None:
     layers = [
         PARAM.format(shape="2", et="f32", prec="FP32"),
         """<layer id="1" name="a" type="Add" version="opset1"><input><port id="0"/><port id="1"/></input>
-           <output><port id="2"/></output></layer>""",
+           <output><port id="2" precision="FP32"/></output></layer>""",
         """<layer id="2" name="b" type="Convert" version="opset1"><data destination_type="f32"/>
-           <input><port id="0"/></input><output><port id="1"/></output></layer>""",
+           <input><port id="0"/></input><output><port id="1" precision="FP32"/></output></layer>""",
         RESULT.replace('id="5"', 'id="3"'),
     ]
     edges = [(0, 0, 1, 0), (2, 1, 1, 1), (1, 2, 2, 0), (2, 1, 3, 0)]
@@ -468,11 +468,11 @@ def test_unknown_ops_are_listed_all_at_once() -> None:
     layers = [
         PARAM.format(shape="2", et="f32", prec="FP32"),
         """<layer id="1" name="f" type="Frobnicate" version="opset3"><input><port id="0"/></input>
-           <output><port id="1"/></output></layer>""",
+           <output><port id="1" precision="FP32"/></output></layer>""",
         """<layer id="2" name="g" type="Gronk" version="extension"><input><port id="0"/></input>
-           <output><port id="1"/></output></layer>""",
+           <output><port id="1" precision="FP32"/></output></layer>""",
         """<layer id="3" name="f2" type="Frobnicate" version="opset3"><input><port id="0"/></input>
-           <output><port id="1"/></output></layer>""",
+           <output><port id="1" precision="FP32"/></output></layer>""",
         RESULT.replace('id="5"', 'id="4"'),
     ]
     edges = [(0, 0, 1, 0), (1, 1, 2, 0), (2, 1, 3, 0), (3, 1, 4, 0)]

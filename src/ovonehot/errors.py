@@ -11,6 +11,20 @@ Exit statuses (shared by every command):
 
 from __future__ import annotations
 
+# Values quoted in messages are cut to this many characters: a 5 MB attribute must not
+# become a 5 MB error line.
+QUOTE_LIMIT = 200
+
+
+def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters, saying how many more there were (as ``cli.main`` does)."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text) - limit} more characters)"
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)``, cut to ``limit`` characters like :func:`shorten`."""
+    return shorten(repr(value), limit)
+
 
 class Error(Exception):
     """Base of every error a user can cause; ``exit_code`` is the CLI status."""

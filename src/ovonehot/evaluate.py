@@ -16,9 +16,11 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from .errors import Error
-from .infer import Inference, NodePlan
-from .ops.spec import Variables
+from .budget import check_allocation
+from .errors import Error, InputError
+from .infer import FOLD_LIMIT, Inference, NodePlan
+from .ops.spec import TensorInfo, Variables
+from .types import PartialShape
 
 Observer = Callable[[int, NodePlan, Sequence[np.ndarray], float], None]
 
@@ -61,7 +63,11 @@ def evaluate(
         else:
             assert p.spec.evaluate is not None, f"{p.spec.name} has no kernel and no feed"
             try:
-                outs = p.spec.evaluate(p.attrs, args)
+                refused = check_output_sizes(inference, i, args)
+                if refused is None:
+                    outs = p.spec.evaluate(p.attrs, args)
+                else:
+                    outs = _run_refused(p, args, refused)
             except Error as exc:
                 raise type(exc)(f"{p.node.describe()}: {exc}") from None
         elapsed = time.perf_counter() - start
@@ -81,6 +87,52 @@ def evaluate(
                     values.pop((s.node, k), None)
     variables.commit()
     return results
+
+
+def _run_refused(p: NodePlan, args: Sequence[np.ndarray], refused: InputError) -> Sequence[np.ndarray]:
+    """Inputs the op's shape rules refuse: the kernel's own error when it has one, else ``refused``."""
+    try:
+        p.spec.evaluate(p.attrs, args)  # type: ignore[misc]
+    except Error:
+        raise
+    except Exception:  # noqa: BLE001, S110 - the kernel choked on the inputs its rules refuse
+        pass
+    raise refused
+
+
+def check_output_sizes(inference: Inference, index: int, args: Sequence[np.ndarray]) -> InputError | None:
+    """InputError when an output of node ``index`` would not fit in the memory budget.
+
+    Static inferred shapes are checked as they are; a dynamic one is inferred again from
+    the actual input shapes (and the values of small inputs: a Broadcast's target shape, a
+    Range's bounds), so the kernel never allocates an output the budget refuses (InputError
+    raised).  When the op's shape rules refuse the actual inputs, that error is returned.
+    """
+    p = inference.plans[index]
+    infos = inference.outputs[index]
+    if any(not t.shape.is_static for t in infos):
+        graph = inference.graph
+        ins = [
+            TensorInfo(
+                inference.outputs[s.node][s.output].element_type,
+                PartialShape.of(a.shape),
+                value=a if a.size <= FOLD_LIMIT and a.dtype != object else None,
+            )
+            for s, a in zip(graph.sources[index], args, strict=True)
+        ]
+        try:
+            infos = tuple(p.spec.infer(p.attrs, ins))
+        except Error as exc:
+            # OpenVINO infers shapes again from the actual inputs when it runs, and refuses what
+            # its rules refuse (an input size that differs from the weights'); so does ovonehot,
+            # instead of the kernel failing on the mismatch (the kernel's own message first).
+            return InputError(f"with these inputs: {exc}")
+    for k, info in enumerate(infos):
+        if info.shape.is_static:
+            et = info.element_type
+            itemsize = 8 if et.numpy_dtype is None else et.numpy_dtype.itemsize
+            check_allocation(info.shape.to_shape(), itemsize, f"output {k}")
+    return None
 
 
 def _check(inference: Inference, index: int, port: int, value: np.ndarray) -> None:

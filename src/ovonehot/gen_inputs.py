@@ -35,7 +35,8 @@ from typing import Any, Literal, overload
 
 import numpy as np
 
-from .errors import InputError
+from .budget import check_allocation
+from .errors import InputError, quote
 from .model import Model, TensorDesc
 from .types import ElementType, PartialShape
 
@@ -394,7 +395,10 @@ def generate_inputs(
         if (given is None and roles.get(idx, ("",))[0] in ("depth", "on_value", "off_value")
                 and desc.shape.accepts(())):
             given = ()  # OneHot takes these as scalars; a dynamic-rank one would default to [2, 3]
-        by_name[idx] = (desc, concrete_shape(desc, given, wanted))
+        shape = concrete_shape(desc, given, wanted)
+        et = desc.element_type
+        check_allocation(shape, 8 if et.numpy_dtype is None else et.numpy_dtype.itemsize, f"input {quote(desc.name)}")
+        by_name[idx] = (desc, shape)
     if shapes:
         raise InputError(f"--shape names no input: {', '.join(sorted(shapes))}")
     chosen: dict[int, np.ndarray] = {}

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .errors import quote, shorten
+
 
 @dataclass(frozen=True, slots=True)
 class Port:
@@ -108,7 +110,7 @@ class Node:
 
     def describe(self) -> str:
         """``layer id=4 name='OneHot_5' type=OneHot-opset1``: the prefix of every error about it."""
-        return f"layer id={self.id} name={self.name!r} type={self.type_version}"
+        return f"layer id={self.id} name={quote(self.name)} type={shorten(self.type_version)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,12 +126,17 @@ class Graph:
     nodes: tuple[Node, ...]
     sources: tuple[tuple[Source, ...], ...]
     document_order: tuple[int, ...] = ()
+    _index: dict[int, int] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if len(self.nodes) != len(self.sources):
             raise ValueError("one tuple of sources per node")
         if not self.document_order:
             object.__setattr__(self, "document_order", tuple(range(len(self.nodes))))
+        index: dict[int, int] = {}
+        for i, node in enumerate(self.nodes):
+            index.setdefault(node.id, i)  # the first node with an id, as the linear scan found
+        object.__setattr__(self, "_index", index)
 
     def __iter__(self) -> Iterator[Node]:
         return iter(self.nodes)
@@ -138,10 +145,8 @@ class Graph:
         return len(self.nodes)
 
     def index_of(self, node_id: int) -> int:
-        for i, node in enumerate(self.nodes):
-            if node.id == node_id:
-                return i
-        raise KeyError(node_id)
+        """The position of the node with layer id ``node_id`` (KeyError when none): O(1)."""
+        return self._index[node_id]
 
     def kind_indices(self, type_name: str) -> list[int]:
         """Indices of the nodes of one type (case-insensitive), in document order."""

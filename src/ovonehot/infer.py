@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from .errors import Error, InputError, IRError, UnsupportedError
+from .budget import numpy_can_hold
+from .errors import Error, InputError, IRError, UnsupportedError, shorten
 from .graph import Graph, Node
 from .ops import OpSpec, TensorInfo, resolve, supported_names, unsupported_types
 from .ops.basic import ParameterAttrs
@@ -55,8 +56,9 @@ def plan(graph: Graph) -> tuple[NodePlan, ...]:
     """
     missing = unsupported_types(graph)
     if missing:
+        more = f" and {len(missing) - 20} more" if len(missing) > 20 else ""
         raise UnsupportedError(
-            f"unsupported ops in the model: {', '.join(missing)} "
+            f"unsupported ops in the model: {', '.join(shorten(m) for m in missing[:20])}{more} "
             f"(ovonehot supports: {', '.join(supported_names())})"
         )
     plans = []
@@ -131,7 +133,12 @@ def infer_node(p: NodePlan, ins: Sequence[TensorInfo]) -> tuple[TensorInfo, ...]
 
 
 def _fold(p: NodePlan, ins: Sequence[TensorInfo], outs: tuple[TensorInfo, ...]) -> tuple[TensorInfo, ...]:
-    if any(not t.shape.is_static or math.prod(t.shape.to_shape()) > FOLD_LIMIT for t in outs):
+    if any(
+        not t.shape.is_static
+        or math.prod(t.shape.to_shape()) > FOLD_LIMIT
+        or not numpy_can_hold(t.shape.to_shape(), 8)  # [0, 2**62, 4] is empty, and still too big for NumPy
+        for t in outs
+    ):
         return outs
     assert p.spec.evaluate is not None
     try:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import InputError
+from .errors import InputError, quote, shorten
 from .evaluate import Observer, evaluate
 from .graph import Graph
 from .infer import Inference, infer, parameter_infos
@@ -121,8 +121,10 @@ class Model:
         for k, desc in enumerate(self.inputs):
             if key == desc.name or key in desc.names:
                 return k
-        known = ", ".join(repr(d.name) for d in self.inputs)
-        raise InputError(f"the model has no input named {key!r}; its inputs are: {known}")
+        known = ", ".join(quote(d.name) for d in self.inputs[:20])
+        if len(self.inputs) > 20:
+            known += f" and {len(self.inputs) - 20} more"
+        raise InputError(f"the model has no input named {quote(key)}; its inputs are: {known}")
 
     def bind(self, inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray]) -> list[np.ndarray]:
         """Match and check user inputs; return one array per Parameter, in order."""
@@ -140,7 +142,8 @@ class Model:
             bound = [check_input(d, v) for d, v in zip(self.inputs, seq, strict=True)]
         missing = [d.name for d, v in zip(self.inputs, bound, strict=True) if v is None]
         if missing:
-            raise InputError(f"missing inputs: {', '.join(missing)}")
+            more = f" and {len(missing) - 20} more" if len(missing) > 20 else ""
+            raise InputError(f"missing inputs: {', '.join(shorten(m) for m in missing[:20])}{more}")
         return [b for b in bound if b is not None]
 
     def run(
@@ -252,7 +255,7 @@ def check_input(desc: TensorDesc, value: object) -> np.ndarray:
     """
     et = desc.element_type
     arr = np.asarray(value)
-    where = f"input {desc.name!r} ({et}{desc.shape})"
+    where = f"input {quote(desc.name)} ({shorten(f'{et}{desc.shape}')})"
     if not desc.shape.accepts(arr.shape):
         raise InputError(f"{where}: got an array of shape {list(arr.shape)}")
     if et.is_dynamic:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import IRError
+from .errors import IRError, quote
 
 try:  # ml_dtypes gives NumPy bf16, f8 and sub-byte integer dtypes.
     import ml_dtypes as _mld
@@ -92,7 +92,7 @@ class ElementType(enum.Enum):
             return cls(key)
         except ValueError:
             raise IRError(
-                f"unknown element type {name!r}; expected one of: "
+                f"unknown element type {quote(name)}; expected one of: "
                 + ", ".join(t.value for t in cls)
             ) from None
 
@@ -105,7 +105,7 @@ class ElementType(enum.Enum):
         try:
             return cls.from_name(precision)
         except IRError:
-            raise IRError(f"unknown port precision {precision!r}") from None
+            raise IRError(f"unknown port precision {quote(precision)}") from None
 
     @classmethod
     def from_numpy(cls, dtype: np.dtype) -> ElementType:
@@ -213,7 +213,8 @@ _PRECISION_TO_TYPE = {p: t for t, p in _TYPE_TO_PRECISION.items()}
 # Older IR spellings OpenVINO still reads.
 _PRECISION_TO_TYPE.update({"U1": ElementType.u1, "BOOLEAN": ElementType.boolean,
                            "DYNAMIC": ElementType.dynamic, "UNDEFINED": ElementType.dynamic,
-                           "F16": ElementType.f16, "F32": ElementType.f32, "F64": ElementType.f64})
+                           "F16": ElementType.f16, "F32": ElementType.f32, "F64": ElementType.f64,
+                           "UNSPECIFIED": ElementType.dynamic})
 
 _NUMPY: dict[ElementType, np.dtype] = {
     ElementType.boolean: np.dtype(np.bool_),
@@ -277,7 +278,7 @@ class Dimension:
     @classmethod
     def parse(cls, text: str) -> Dimension:
         """One dim of IR/OpenVINO notation: ``N``, ``?``, ``-1``, ``a..b``, ``..b``, ``a..``, ``..``."""
-        s = text.strip()
+        s = text.strip(_ASCII_SPACE)  # not str.strip(): OpenVINO refuses a no-break space
         if s in ("?", "-1", ".."):
             return cls()
         m = _INTERVAL.fullmatch(s)
@@ -285,14 +286,18 @@ class Dimension:
             lo = int(m.group(1)) if m.group(1) else 0
             hi = int(m.group(2)) if m.group(2) else None
             if hi is not None and hi < lo:
-                raise ValueError(f"empty interval {s!r}")
+                raise ValueError(f"empty interval {quote(s)}")
+            if max(lo, hi or 0) > _INT64_MAX:
+                raise ValueError(f"dimension {quote(s)} does not fit in int64")
             return cls(lo, hi)
         if _INT.fullmatch(s):
             n = int(s)
             if n < 0:
-                raise ValueError(f"negative dimension {s!r}")
+                raise ValueError(f"negative dimension {quote(s)}")
+            if n > _INT64_MAX:  # OpenVINO refuses the file
+                raise ValueError(f"dimension {quote(s)} does not fit in int64")
             return cls(n, n)
-        raise ValueError(f"not a dimension: {s!r}")
+        raise ValueError(f"not a dimension: {quote(s)}")
 
     @property
     def is_static(self) -> bool:
@@ -348,8 +353,11 @@ def _min_opt(a: int | None, b: int | None) -> int | None:
     return min(a, b)
 
 
-_INTERVAL = re.compile(r"(\d*)\.\.(\d*)")
-_INT = re.compile(r"[+-]?\d+")
+# ASCII digits only, no '+' and no '_': OpenVINO refuses "٣", "+3" and "1_0" in a shape.
+_INTERVAL = re.compile(r"([0-9]*)\.\.([0-9]*)", re.ASCII)
+_INT = re.compile(r"-?[0-9]+", re.ASCII)
+_INT64_MAX = 2**63 - 1
+_ASCII_SPACE = " \t\n\r\f\v"
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,9 +381,9 @@ class PartialShape:
 
         Raises ``ValueError`` with the offending part; callers add the layer context.
         """
-        s = text.strip()
+        s = text.strip(_ASCII_SPACE)
         if s.startswith("[") and s.endswith("]"):
-            s = s[1:-1].strip()
+            s = s[1:-1].strip(_ASCII_SPACE)
         if s == "...":
             return cls(None)
         if s == "":

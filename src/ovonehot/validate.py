@@ -59,7 +59,7 @@ from .errors import Error, InputError, IRError, ValidationError
 from .graph import Graph, Node, Port
 from .infer import NodePlan, infer_node
 from .ir import payload
-from .ir.reader import read_ir, read_ir_bytes
+from .ir.reader import parse_int, read_ir, read_ir_bytes
 from .onnx_input import convert_onnx, is_onnx_path
 from .ops import lookup
 from .ops.basic import ParameterAttrs
@@ -221,7 +221,9 @@ def read_for_validation(
         return ReadIR(read_ir(xml_path, bin_path), tuple(problems), {}, decompression)
     original = {}
     for layer in broken:
-        original[int(layer.get("id", "-1"))] = layer.get("type", "Const")
+        layer_id = _layer_id(layer)
+        if layer_id is not None:  # else the reader refuses the id below
+            original[layer_id] = layer.get("type", "Const")
         _as_unknown_value(layer)
     xml = etree.tostring(tree)
     if bin_size:
@@ -246,14 +248,21 @@ def _read_onnx_for_validation(path: str | os.PathLike[str]) -> ReadIR:
     return ReadIR(graph, tuple(problems), {}, frozenset(_decompression_ids(tree)))
 
 
+def _layer_id(layer: etree._Element) -> int | None:
+    """The layer's id as the reader reads it, None when it is not one (the reader says why)."""
+    try:
+        return parse_int(layer.get("id", ""))
+    except ValueError:
+        return None
+
+
 def _decompression_ids(tree: etree._ElementTree) -> list[int]:
     ids = []
     for layer in tree.getroot().findall("layers/layer"):
         if layer.find("rt_info/attribute[@name='decompression']") is not None:
-            try:
-                ids.append(int(layer.get("id", "")))
-            except ValueError:
-                continue  # the reader reports a bad id itself
+            layer_id = _layer_id(layer)
+            if layer_id is not None:
+                ids.append(layer_id)
     return ids
 
 

@@ -111,7 +111,7 @@ def describe(analysis: Analysis) -> dict[str, Any]:
     for i in graph.document_order:
         node = graph.nodes[i]
         t = node.type.lower()
-        if t == "parameter" and node.id not in analysis.original_types:
+        if t == "parameter" and node.outputs and node.id not in analysis.original_types:
             out = _outputs(analysis, i)[0]
             inputs.append(
                 {
@@ -121,7 +121,7 @@ def describe(analysis: Analysis) -> dict[str, Any]:
                     "shape": out["shape"],
                 }
             )
-        elif t == "result":
+        elif t == "result" and len(graph.sources[i]) == 1:  # (a Result without its input is reported by validate)
             src = graph.sources[i][0]
             out = _outputs(analysis, src.node)[src.output]
             producer = graph.nodes[src.node]

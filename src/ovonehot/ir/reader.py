@@ -13,6 +13,14 @@ Structural rules (each failure names the layer and port):
   * no cycles.
 Ports are matched to input/output positions by their order inside ``<input>`` /
 ``<output>``, as OpenVINO's deserializer does.
+
+Numbers are read no more loosely than OpenVINO reads them (docs/robustness.md): ASCII
+digits only (Python's ``int`` also takes "1_0" and Arabic-Indic digits, OpenVINO does
+not); a Const's ``offset``/``size`` allow no trailing characters; every layer has a
+``name``, every output port a ``precision`` spelt as OpenVINO spells it, every Const a
+``shape``; ``Assign``/``ReadValue`` name their ``variable_id``.  (A ``version`` that is
+no opset, ``opset1 `` or ``OPSET1``, is read: ``validate`` reports it as ``unknown-op``.)
+Long values are cut in messages (``errors.quote``).
 """
 
 from __future__ import annotations
@@ -21,17 +29,52 @@ import dataclasses
 import math
 import mmap
 import os
+import re
 from collections import deque
 from pathlib import Path
 
 from lxml import etree
 
-from ..errors import IRError
+from ..budget import numpy_can_hold
+from ..errors import IRError, UnsupportedError, quote, shorten
 from ..graph import Element, Graph, Node, Port, Source
 from ..types import ElementType, PartialShape
 from . import payload as _payload
 
 _INT64_MAX = 2**63 - 1
+_MAX_RANK = 64  # NumPy's limit; a Const of higher rank cannot be held
+
+# std::stoll's syntax without its tolerance for trailing characters: optional leading
+# white space, a sign, ASCII digits.
+_INT = re.compile(r"\s*[+-]?[0-9]+\s*", re.ASCII)
+# A Const's offset/size, as OpenVINO's get_uint64_attr reads them: nothing may follow the digits.
+_UINT = re.compile(r"\s*\+?[0-9]+", re.ASCII)
+_NEEDS_VARIABLE = ("assign", "readvalue")
+# The output-port precisions read_model takes (2026.4, exact case): every element type name,
+# and upper case except F16/F32/F64/BOOLEAN/DYNAMIC, whose legacy names are FP16/FP32/FP64/BOOL/
+# UNSPECIFIED.  "fp32", "F32", "bool", "BOOLEAN", "DYNAMIC", " I64" are refused.
+_OUTPUT_PRECISIONS = frozenset(
+    {t.value for t in ElementType}
+    | {"undefined", "BIN", "FP16", "FP32", "FP64", "BOOL", "UNSPECIFIED"}
+    | ({t.value.upper() for t in ElementType} - {"F16", "F32", "F64", "BOOLEAN", "DYNAMIC"})
+)
+
+
+def parse_int(text: str) -> int:
+    """An integer as OpenVINO's reader takes it (ASCII digits, a sign, white space); else ValueError."""
+    if text.isascii() and text.isdigit() and len(text) <= 64:  # the common case, without the regex
+        return int(text)
+    if len(text) > 64 or not _INT.fullmatch(text):
+        raise ValueError(text)
+    return int(text)
+
+
+def parse_uint(text: str) -> int:
+    """A Const's offset/size: unsigned, ASCII, nothing after the digits; else ValueError."""
+    if len(text) > 64 or not _UINT.fullmatch(text):
+        raise ValueError(text)
+    return int(text)
+
 
 _PARSER_OPTIONS = {
     "resolve_entities": False,
@@ -114,7 +157,7 @@ def _build(tree: etree._ElementTree, weights: _Weights, source: str) -> Graph:
         raise IRError(f"{source}: root element is <{root.tag}>, expected <net>: not an OpenVINO IR")
     version_text = root.get("version")
     if version_text not in ("10", "11"):
-        raise IRError(f"{source}: <net version={version_text!r}>: only IR versions 10 and 11 are supported")
+        raise IRError(f"{source}: <net version={quote(version_text)}>: only IR versions 10 and 11 are supported")
     layers_el = root.find("layers")
     if layers_el is None:
         raise IRError(f"{source}: <net> has no <layers>")
@@ -203,29 +246,43 @@ def _int_attr(el: etree._Element, name: str, where: str) -> int:
     if text is None:
         raise IRError(f"{where}: missing attribute {name!r}")
     try:
-        return int(text)
+        return parse_int(text)
     except ValueError:
-        raise IRError(f"{where}: attribute {name}={text!r} is not an integer") from None
+        raise IRError(f"{where}: attribute {name}={quote(text)} is not an integer") from None
 
 
 def _read_layer(el: etree._Element, weights: _Weights) -> Node:
     where = f"layer at line {el.sourceline}"
     layer_id = _int_attr(el, "id", where)
-    name = el.get("name", "")
+    name = el.get("name")
     type_name = el.get("type")
     version = el.get("version")
-    where = f"layer id={layer_id} name={name!r}"
+    if name is None:  # OpenVINO: "node <layer> is missing mandatory attribute: name"
+        raise IRError(f"layer id={layer_id} at line {el.sourceline}: missing attribute 'name'")
+    where = f"layer id={layer_id} name={quote(name)}"
     if not type_name:
         raise IRError(f"{where}: missing attribute 'type'")
     if not version:
-        raise IRError(f"{where} type={type_name}: missing attribute 'version'")
+        raise IRError(f"{where} type={shorten(type_name)}: missing attribute 'version'")
     data_el = el.find("data")
     attrs = tuple(data_el.attrib.items()) if data_el is not None else ()
     inputs = _read_ports(el.find("input"), where)
     outputs = _read_ports(el.find("output"), where)
     ids = [p.id for p in inputs + outputs]
     if len(set(ids)) != len(ids):
-        raise IRError(f"{where} type={type_name}-{version}: duplicate port ids {ids}")
+        raise IRError(f"{where} type={shorten(type_name)}-{version}: duplicate port ids {shorten(str(ids))}")
+    for port in outputs:
+        if port.precision is None:  # OpenVINO: "node <port> is missing mandatory attribute: precision"
+            raise IRError(f"{where} type={shorten(type_name)}-{version} output port {port.id}: "
+                          "missing attribute 'precision'")
+        if port.precision not in _OUTPUT_PRECISIONS:  # OpenVINO: "Unsupported element type: fp32"
+            raise IRError(f"{where} type={shorten(type_name)}-{version} output port {port.id}: "
+                          f"precision={quote(port.precision)} is not an element type OpenVINO reads "
+                          "(names are exact: FP32 or f32, not fp32 or F32)")
+    if type_name.lower() in _NEEDS_VARIABLE and (data_el is None or data_el.get("variable_id") is None):
+        # OpenVINO's read_model crashes on these (2026.4): refuse them by name
+        raise IRError(f"{where} type={shorten(type_name)}-{version}: missing attribute 'variable_id' "
+                      "(every Assign and ReadValue names its variable)")
     output_names = _split_names(el.get("output_names", ""))
     decompression = el.find("rt_info/attribute[@name='decompression']") is not None
     node = Node(layer_id, name, type_name, version, attrs, inputs, outputs, output_names=output_names,
@@ -246,9 +303,9 @@ def _read_ports(el: etree._Element | None, where: str) -> tuple[Port, ...]:
         for d in p.iterchildren("dim"):
             text = (d.text or "").strip()
             try:
-                value = int(text)
+                value = parse_int(text)
             except ValueError:
-                raise IRError(f"{where} port {port_id}: <dim>{text}</dim> is not an integer") from None
+                raise IRError(f"{where} port {port_id}: <dim>{shorten(text)}</dim> is not an integer") from None
             if value < -1:
                 raise IRError(f"{where} port {port_id}: <dim>{value}</dim> must be >= -1")
             if value > _INT64_MAX:  # OpenVINO reads dims as int64 and refuses the file
@@ -263,7 +320,7 @@ def _read_ports(el: etree._Element | None, where: str) -> tuple[Port, ...]:
             try:
                 ElementType.from_precision(precision)
             except IRError:
-                raise IRError(f"{where} port {port_id}: precision={precision!r} is not an element type") from None
+                raise IRError(f"{where} port {port_id}: precision={quote(precision)} is not an element type") from None
         ports.append(Port(port_id, precision, tuple(dims), names))
     return tuple(ports)
 
@@ -298,13 +355,20 @@ def _read_constant(node: Node, weights: _Weights):  # -> np.ndarray
         element_type = ElementType.from_name(et_text)
     except IRError as exc:
         raise IRError(f"{where}: {exc}") from None
+    if node.attr("shape") is None:  # OpenVINO: "Missing attribute 'shape' for Const"
+        raise IRError(f"{where}: missing attribute 'shape'")
     try:
         pshape = PartialShape.parse(node.attr("shape", "") or "")
     except ValueError as exc:
-        raise IRError(f"{where}: bad shape {node.attr('shape')!r}: {exc}") from None
+        raise IRError(f"{where}: bad shape {quote(node.attr('shape'))}: {exc}") from None
     if not pshape.is_static:
-        raise IRError(f"{where}: constant shape {pshape} must be static")
+        raise IRError(f"{where}: constant shape {shorten(str(pshape))} must be static")
     shape = pshape.to_shape()
+    if len(shape) > _MAX_RANK:
+        raise UnsupportedError(f"{where}: a constant of rank {len(shape)}: NumPy holds at most {_MAX_RANK} dims")
+    if not numpy_can_hold(shape, max(element_type.bitwidth // 8, 1) if element_type.bitwidth else 8):
+        raise UnsupportedError(f"{where}: a constant of shape {shorten(str(list(shape)))}: NumPy cannot hold "
+                               "a shape this large, even empty")
     offset = _int_attr_data(node, "offset")
     size = _int_attr_data(node, "size")
     if element_type.is_dynamic:
@@ -329,9 +393,9 @@ def _int_attr_data(node: Node, name: str) -> int:
     if text is None:
         raise IRError(f"{node.describe()}: missing attribute {name!r}")
     try:
-        return int(text)
+        return parse_uint(text)
     except ValueError:
-        raise IRError(f"{node.describe()}: attribute {name}={text!r} is not an integer") from None
+        raise IRError(f"{node.describe()}: attribute {name}={quote(text)} is not an unsigned integer") from None
 
 
 def _read_edge(edge: etree._Element, nodes: list[Node], by_id: dict[int, int], feeds: list[list[Source | None]]) -> None:

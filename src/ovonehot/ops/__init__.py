@@ -9,6 +9,7 @@ that opset holds: the newest spec whose ``since`` is ``<= N``.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ..errors import UnsupportedError
@@ -130,11 +131,13 @@ for _module in _MODULES:
 for _versions in _TABLE.values():
     _versions.sort(key=lambda s: s.since)
 
-_OPSET = re.compile(r"opset(\d+)", re.IGNORECASE)
+# Spelt exactly as OpenVINO matches opset names: "opset1", not "OPSET1", "opset1 " or "opset١".
+_OPSET = re.compile(r"opset([1-9][0-9]{0,5})", re.ASCII)
 
 
+@functools.lru_cache(maxsize=256)  # called per layer; a model has a few distinct versions
 def opset_number(version: str) -> int | None:
-    m = _OPSET.fullmatch(version.strip())
+    m = _OPSET.fullmatch(version)
     if not m:
         return None
     n = int(m.group(1))

@@ -8,9 +8,10 @@ raises :class:`IRError` naming the layer and the attribute.
 from __future__ import annotations
 
 import enum
+import re
 from typing import TypeVar
 
-from ..errors import IRError
+from ..errors import IRError, quote
 from ..graph import Node
 from ..types import ElementType
 
@@ -27,14 +28,26 @@ def _raw(node: Node, name: str, default: object) -> str | None:
     return value
 
 
+# An integer as OpenVINO's attribute reader takes one: ASCII digits and a minus sign, white
+# space around.  Python's int() also takes "+2", "2_0" (twenty) and "٢"; OpenVINO refuses
+# "+2" and "٢" and reads "2_0" as 2, so all three are refused here.
+_INT = re.compile(r"\s*-?[0-9]+\s*", re.ASCII)
+
+
+def _int(text: str) -> int:
+    if len(text) > 64 or not _INT.fullmatch(text):
+        raise ValueError(text)
+    return int(text)
+
+
 def int_attr(node: Node, name: str, default: object = _REQUIRED) -> int:
     text = _raw(node, name, default)
     if text is None:
         return default  # type: ignore[return-value]
     try:
-        return int(text.strip())
+        return _int(text)
     except ValueError:
-        raise IRError(f"{node.describe()}: attribute {name}={text!r} is not an integer") from None
+        raise IRError(f"{node.describe()}: attribute {name}={quote(text)} is not an integer") from None
 
 
 def ints_attr(node: Node, name: str, default: object = _REQUIRED) -> tuple[int, ...]:
@@ -45,9 +58,9 @@ def ints_attr(node: Node, name: str, default: object = _REQUIRED) -> tuple[int, 
     if not text:
         return ()
     try:
-        return tuple(int(p) for p in text.split(","))
+        return tuple(_int(p) for p in text.split(","))
     except ValueError:
-        raise IRError(f"{node.describe()}: attribute {name}={text!r} is not a list of integers") from None
+        raise IRError(f"{node.describe()}: attribute {name}={quote(text)} is not a list of integers") from None
 
 
 def float_attr(node: Node, name: str, default: object = _REQUIRED) -> float:
@@ -57,7 +70,7 @@ def float_attr(node: Node, name: str, default: object = _REQUIRED) -> float:
     try:
         return float(text.strip())
     except ValueError:
-        raise IRError(f"{node.describe()}: attribute {name}={text!r} is not a number") from None
+        raise IRError(f"{node.describe()}: attribute {name}={quote(text)} is not a number") from None
 
 
 def bool_attr(node: Node, name: str, default: object = _REQUIRED) -> bool:
@@ -69,7 +82,7 @@ def bool_attr(node: Node, name: str, default: object = _REQUIRED) -> bool:
         return True
     if key in ("false", "0"):
         return False
-    raise IRError(f"{node.describe()}: attribute {name}={text!r} is not a boolean (true/false)")
+    raise IRError(f"{node.describe()}: attribute {name}={quote(text)} is not a boolean (true/false)")
 
 
 def str_attr(node: Node, name: str, default: object = _REQUIRED) -> str:
@@ -88,7 +101,7 @@ def enum_attr(node: Node, name: str, enum_type: type[E], default: object = _REQU
         if str(member.value).lower() == text.lower():
             return member
     allowed = ", ".join(str(m.value) for m in enum_type)
-    raise IRError(f"{node.describe()}: attribute {name}={text!r} is not one of: {allowed}")
+    raise IRError(f"{node.describe()}: attribute {name}={quote(text)} is not one of: {allowed}")
 
 
 def element_type_attr(node: Node, name: str, default: object = _REQUIRED) -> ElementType:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import IRError
+from ..errors import IRError, quote
 from ..graph import Node
 from ..types import ElementType, PartialShape
 from .attrs import element_type_attr, str_attr
@@ -26,7 +26,7 @@ def parse_parameter(node: Node) -> ParameterAttrs:
     try:
         shape = PartialShape.parse(text)
     except ValueError as exc:
-        raise IRError(f"{node.describe()}: attribute shape={text!r} is not a shape: {exc}") from None
+        raise IRError(f"{node.describe()}: attribute shape={quote(text)} is not a shape: {exc}") from None
     return ParameterAttrs(element_type, shape)
 
 

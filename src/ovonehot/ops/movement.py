@@ -30,6 +30,9 @@ from .shape_ops import _make_dim as make_slice_dim
 from .shape_util import dim_from_bounds, input_bounds, known_ints, mul, normalize_axis
 from .spec import OpSpec, TensorInfo
 
+# The most outputs a Split may declare: each is a port in the IR, so real models stay far below.
+MAX_SPLITS = 1 << 16
+
 
 def _require_integral(info: TensorInfo, message: str) -> None:
     et = info.element_type
@@ -91,6 +94,8 @@ def infer_split(attrs: SplitAttrs, inputs: Sequence[TensorInfo]) -> list[TensorI
     n = attrs.num_splits
     if n <= 0:
         raise ValidationError(f"Attribute 'num_splits' must be greater than zero. Got: {n}")
+    if n > MAX_SPLITS:  # one output each: the list alone would not fit in memory
+        raise ValidationError(f"Attribute 'num_splits' {n} is more outputs than ovonehot handles ({MAX_SPLITS})")
     _require_integral(axis_info, "Element type of 'axis' input must be integer.")
     if axis_info.shape.rank_is_static and axis_info.shape.rank != 0:
         raise ValidationError(f"'axis' input must be a scalar. Got: {axis_info.shape}")
@@ -100,7 +105,7 @@ def infer_split(attrs: SplitAttrs, inputs: Sequence[TensorInfo]) -> list[TensorI
         return [TensorInfo(data.element_type, shape)] * n
     if len(axes) != 1:
         raise ValidationError(f"a scalar axis value is expected. Got: {len(axes)} axes")
-    axis = normalize_axis(axes[0], data.shape.rank)
+    axis = _split_axis(axes[0], data.shape.rank)
     dims = list(data.shape)
     d = dims[axis]
     if d.is_static:
@@ -135,11 +140,18 @@ def evaluate_split(attrs: SplitAttrs, inputs: Sequence[np.ndarray]) -> list[np.n
     return [_fresh(part) for part in np.split(data, attrs.num_splits, axis=axis)]
 
 
+def _split_axis(axis: int, rank: int) -> int:
+    """The split axis: a scalar has no axis to split (OpenVINO: "out of the tensor rank range [0, -1]")."""
+    if rank == 0:
+        raise ValidationError(f"Axis {axis} out of the tensor rank range [0, -1]: a scalar cannot be split.")
+    return normalize_axis(axis, rank)
+
+
 def _runtime_axis(values: list[int], rank: int) -> int:
     if len(values) != 1:
         raise InputError(f"a scalar axis value is expected. Got: {len(values)} axes")
     try:
-        return normalize_axis(values[0], rank)
+        return _split_axis(values[0], rank)
     except ValidationError as exc:
         raise InputError(str(exc)) from None
 
@@ -181,7 +193,7 @@ def infer_variadic_split(attrs: VariadicSplitAttrs, inputs: Sequence[TensorInfo]
         return [TensorInfo(et, shape)] * n
     if len(axes) != 1:
         raise ValidationError(f"a scalar axis value is expected. Got: {len(axes)} axes")
-    axis = normalize_axis(axes[0], data.shape.rank)
+    axis = _split_axis(axes[0], data.shape.rank)
     dims = list(data.shape)
     lengths = known_ints(lengths_info)
     if lengths is None:

@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import enum
 import math
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from .. import budget as _budget
 from ..errors import InputError, NegativeDepthError, ResourceLimitError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
@@ -34,33 +34,15 @@ from .attrs import enum_attr, int_attr
 from .bounds import depth_interval
 from .spec import OpSpec, TensorInfo
 
-# Largest output one OneHot may allocate; beyond it the run is refused instead of
-# exhausting memory (a depth fed from a Parameter can be anything).  On a machine with
-# less memory available, half of what is available is the limit (the output's consumers
-# need room too): NumPy's allocation itself succeeds lazily, and filling an output the
-# machine cannot hold would get the process killed instead of refused.
-MAX_OUTPUT_BYTES = 16 * 2**30
-
-
-def available_memory() -> int | None:
-    """Bytes of memory the system can give without swapping (Linux MemAvailable), or None."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, OSError, ValueError):
-        return None
+# Largest output one OneHot may allocate, and half of what is available when less: see
+# ovonehot.budget (a depth fed from a Parameter can be anything).
+MAX_OUTPUT_BYTES = _budget.MAX_OUTPUT_BYTES
+available_memory = _budget.available_memory
 
 
 def output_budget() -> int:
-    """The largest OneHot output allowed now: MAX_OUTPUT_BYTES, or half the memory available if less."""
-    available = available_memory()
-    return MAX_OUTPUT_BYTES if available is None else min(MAX_OUTPUT_BYTES, available // 2)
+    """The largest OneHot output allowed now (``ovonehot.budget.memory_budget``)."""
+    return _budget.memory_budget(available_memory())
 
 
 class NegativeIndicesMode(enum.Enum):
