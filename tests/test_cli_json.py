@@ -267,3 +267,14 @@ def test_matplotlib_only_for_report(tmp_path: Path) -> None:
     assert got["codes"] == [0, 2] and got["imported"] is False
     assert got["err"].startswith("error: --report needs matplotlib") and got["err"].count("\n") == 1
     assert not (tmp_path / "r.html").exists()
+
+
+def test_json_values_are_strict_json() -> None:
+    import ml_dtypes
+
+    from ovonehot.commands._json import plain
+
+    values = np.array([np.nan, np.inf, -np.inf, -0.0, 1.5], ml_dtypes.bfloat16)
+    doc = plain({"v": values, "i": np.int64(7), "b": np.array([True])})
+    assert doc == {"v": ["nan", "inf", "-inf", -0.0, 1.5], "i": 7, "b": [True]}
+    strict_loads(json.dumps(doc, allow_nan=False))

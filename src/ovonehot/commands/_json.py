@@ -88,7 +88,8 @@ def array_values(value: np.ndarray) -> Any:
     arr = np.asarray(value)
     if arr.dtype.kind == "V" or arr.dtype.kind == "f" or (arr.dtype.kind not in "biuOSUc"):
         try:
-            arr = arr.astype(np.float64)
+            with np.errstate(invalid="ignore"):  # NaN in a narrow float type
+                arr = arr.astype(np.float64)
         except (TypeError, ValueError):
             return str(arr.tolist())
     if arr.dtype.kind == "c":
