@@ -179,7 +179,7 @@ def run(models: Sequence[str], options: Sequence[str], save: str | None, engine:
             results.append(ModelResult(**data))
     except KeyboardInterrupt:
         interrupted = True
-        oracle_process = sys.modules.get("ovonehot.oracle_process")
+        oracle_process = sys.modules.get("ovonehot.oracle.process")
         if oracle_process is not None:  # a model's OpenVINO child (this process's): its answer is not wanted
             oracle_process.abandon()
     results.sort(key=lambda r: r.position)

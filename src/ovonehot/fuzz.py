@@ -82,12 +82,11 @@ def _write(case: Any, writer: str, folder: Path) -> Path:
     if writer.startswith("ovonehot"):
         write_ir(case.graph, xml, inference=case.inference, version=10 if writer.endswith("v10") else 11)
         return xml
-    import openvino as ov  # type: ignore[import-untyped]
+    from .oracle.openvino_runtime import resave
 
     ours = folder / "generated.xml"
     write_ir(case.graph, ours, inference=case.inference)
-    model = ov.Core().read_model(str(ours), str(ours.with_suffix(".bin")))
-    ov.save_model(model, str(xml), compress_to_fp16=writer.endswith("f16"))
+    resave(ours, xml, compress_to_fp16=writer.endswith("f16"))
     ours.unlink()
     ours.with_suffix(".bin").unlink()
     return xml

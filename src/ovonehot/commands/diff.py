@@ -19,7 +19,7 @@ from ..errors import InputError, UsageError
 from ..gen_inputs import InputSettings, generate_inputs, parse_shape
 from ..model import load
 from ..npyio import check_input_specs, check_model_paths, load_archive, parse_input_specs
-from ..oracles import ORACLES, PRESETS, PluginSettings, parse_oracles
+from ..oracle.common import ORACLES, PRESETS, PluginSettings, parse_oracles
 from ._json import add_json_options, check_json_out, emit, human_output
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from .. import replay as _replay
 from ..atomic import check_output_file
 from ..errors import InputError, UsageError
-from ..repro import write_script
+from ..oracle.repro import write_script
 from ._json import add_json_options, check_json_out, emit, human_output
 
 
