@@ -306,6 +306,6 @@ def _bar(total: int, name: str, progress: bool | None) -> Any:
         progress = sys.stderr.isatty()
     if not progress:
         return None
-    from tqdm import tqdm
+    from tqdm import tqdm  # type: ignore[import-untyped]  # tqdm ships no annotations
 
     return tqdm(total=total, desc=name, unit="row", file=sys.stderr, leave=False)

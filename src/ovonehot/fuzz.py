@@ -297,7 +297,7 @@ def campaign(
 
 def _progress(total: int) -> Any:
     try:
-        from tqdm import tqdm  # type: ignore[import-untyped]
+        from tqdm import tqdm  # type: ignore[import-untyped]  # tqdm ships no annotations
     except ImportError:  # pragma: no cover - tqdm is a declared dependency
         return None
     return tqdm(total=total, file=sys.stderr, unit="case", dynamic_ncols=True)

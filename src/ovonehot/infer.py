@@ -32,7 +32,7 @@ class NodePlan:
     """A node with its resolved spec and parsed attributes."""
 
     node: Node
-    spec: OpSpec
+    spec: OpSpec[Any]
     attrs: Any = field(compare=False)
 
 

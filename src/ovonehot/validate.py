@@ -52,6 +52,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from lxml import etree
 
@@ -632,7 +633,7 @@ def _downstream_warnings(
 _SPEC_INDEX_TYPES = (ElementType.i32, ElementType.i64)
 
 
-def onehot_attribute_findings(node: Node, spec: OpSpec) -> list[Problem]:
+def onehot_attribute_findings(node: Node, spec: OpSpec[Any]) -> list[Problem]:
     """Attribute findings: ``negative_indices_mode`` on OneHot-1, the spec's hyphenated spelling."""
     mode = node.attr("negative_indices_mode")
     if mode is None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import Any
 
 from ..errors import UnsupportedError
 from ..graph import Graph, Node
@@ -126,7 +127,7 @@ _MODULES = (
 _ALIASES = {"const": "constant"}
 _MAX_OPSET = 16
 
-_TABLE: dict[str, list[OpSpec]] = {}
+_TABLE: dict[str, list[OpSpec[Any]]] = {}
 for _module in _MODULES:
     for _spec in _module.SPECS:
         _TABLE.setdefault(_spec.type.lower(), []).append(_spec)
@@ -146,7 +147,7 @@ def opset_number(version: str) -> int | None:
     return n if 1 <= n <= _MAX_OPSET else None
 
 
-def lookup(type_name: str, version: str) -> OpSpec | None:
+def lookup(type_name: str, version: str) -> OpSpec[Any] | None:
     """The spec for a layer's type and version, or None when unsupported."""
     key = (type_name, version)
     cached = _LOOKUPS.get(key)
@@ -160,10 +161,10 @@ def lookup(type_name: str, version: str) -> OpSpec | None:
 
 
 # (type, version) -> (table key, the table's list when looked up, the spec found)
-_LOOKUPS: dict[tuple[str, str], tuple[str, list[OpSpec] | None, OpSpec | None]] = {}
+_LOOKUPS: dict[tuple[str, str], tuple[str, list[OpSpec[Any]] | None, OpSpec[Any] | None]] = {}
 
 
-def _lookup(type_name: str, version: str) -> OpSpec | None:
+def _lookup(type_name: str, version: str) -> OpSpec[Any] | None:
     n = opset_number(version)
     if n is None:
         return None
@@ -173,7 +174,7 @@ def _lookup(type_name: str, version: str) -> OpSpec | None:
     return candidates[-1] if candidates else None
 
 
-def resolve(node: Node) -> OpSpec:
+def resolve(node: Node) -> OpSpec[Any]:
     spec = lookup(node.type, node.version)
     if spec is None:
         raise UnsupportedError(f"{node.describe()}: unsupported op {node.type} in {node.version}")

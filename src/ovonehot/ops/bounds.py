@@ -99,7 +99,7 @@ def is_max(a: np.ndarray) -> np.ndarray:
 
 # -- the rules --------------------------------------------------------------------------------
 def shape_of_bounds(
-    spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
+    spec: OpSpec[Any], attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
 ) -> list[Bounds | None]:
     shape = ins[0].shape
     if not shape.rank_is_static:
@@ -113,7 +113,7 @@ def shape_of_bounds(
     return [(np.array(lows, dtype=dtype), np.array(highs, dtype=dtype))]
 
 
-def run_kernel(spec: OpSpec, attrs: Any, arrays: Sequence[np.ndarray]) -> list[np.ndarray] | None:
+def run_kernel(spec: OpSpec[Any], attrs: Any, arrays: Sequence[np.ndarray]) -> list[np.ndarray] | None:
     assert spec.evaluate is not None
     try:
         with np.errstate(all="ignore"):
@@ -126,7 +126,7 @@ def kernel_bounds(exact: Sequence[int]) -> BoundsFn[Any]:
     """Kernel on lower bounds and on upper bounds; inputs ``exact`` must be known."""
 
     def rule(
-        spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
+        spec: OpSpec[Any], attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
     ) -> list[Bounds | None]:
         if any(i < len(ins) and not is_exact(ins[i]) for i in exact):
             return [None] * len(outs)
@@ -135,7 +135,7 @@ def kernel_bounds(exact: Sequence[int]) -> BoundsFn[Any]:
     return rule
 
 
-def default_bounds(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], n_out: int) -> list[Bounds | None]:
+def default_bounds(spec: OpSpec[Any], attrs: Any, ins: Sequence[TensorInfo], n_out: int) -> list[Bounds | None]:
     pairs = [bounds_of(t) for t in ins]
     if any(p is None for p in pairs):
         return [None] * n_out
@@ -147,7 +147,7 @@ def default_bounds(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], n_out: i
 
 
 def strided_slice_bounds(
-    spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
+    spec: OpSpec[Any], attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
 ) -> list[Bounds | None]:
     def indices_ok(port: int, mask: Sequence[int]) -> bool:
         shape = ins[port].shape
@@ -175,7 +175,7 @@ def strided_slice_bounds(
 
 
 def divide_bounds(
-    spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
+    spec: OpSpec[Any], attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
 ) -> list[Bounds | None]:
     """OpenVINO's ``divide::evaluate_bound`` (``src/core/src/op/divide.cpp``)."""
     a, b = bounds_of(ins[0]), bounds_of(ins[1])
@@ -219,7 +219,7 @@ def _min_of(dtype: np.dtype) -> np.ndarray:
 
 
 def reduce_prod_bounds(
-    spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
+    spec: OpSpec[Any], attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
 ) -> list[Bounds | None]:
     """ReduceProd: the kernel on each bound; an upper bound holding "unbounded" and no 0 stays unbounded.
 
@@ -244,7 +244,7 @@ def reduce_prod_bounds(
 
 
 def abs_bounds(
-    spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
+    spec: OpSpec[Any], attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
 ) -> list[Bounds | None]:
     """``abs::evaluate_bound``: min and max of |lower| and |upper| (not the true range over 0)."""
     b = bounds_of(ins[0])
@@ -283,7 +283,7 @@ def _mod_interval(v1: int, v2: int, m1: int, m2: int) -> tuple[int, int]:
 
 
 def mod_bounds(
-    spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
+    spec: OpSpec[Any], attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
 ) -> list[Bounds | None]:
     """``mod::evaluate_bound`` (``src/core/src/op/mod.cpp``): interval estimate per element."""
     v, m = bounds_of(ins[0]), bounds_of(ins[1])
@@ -308,7 +308,7 @@ def mod_bounds(
 
 
 def equal_bounds(
-    spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
+    spec: OpSpec[Any], attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
 ) -> list[Bounds | None]:
     """``Equal::evaluate_lower/upper``: true for sure only where all four bounds are one value,
     possibly true where the two intervals intersect.  (No other comparison has bounds.)"""
@@ -341,7 +341,7 @@ WIDE_INTEGERS = frozenset({ElementType.i32, ElementType.i64, ElementType.u32, El
 
 # -- the hook the interpreter calls ----------------------------------------------------------
 def propagate(
-    spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
+    spec: OpSpec[Any], attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
 ) -> tuple[TensorInfo, ...]:
     """``outs`` with bounds (or values, when the bounds meet) added where OpenVINO has them.
 
@@ -376,7 +376,7 @@ def propagate(
     return tuple(_attach(o, r) for o, r in zip(outs, results, strict=True))
 
 
-def _failed_input(spec: OpSpec, ins: Sequence[TensorInfo]) -> str | None:
+def _failed_input(spec: OpSpec[Any], ins: Sequence[TensorInfo]) -> str | None:
     """The error an output inherits: evaluating it evaluates a failing input first.
 
     Not through ShapeOf (it reads only the shape), and not where another input's value
@@ -403,7 +403,7 @@ def _failed_input(spec: OpSpec, ins: Sequence[TensorInfo]) -> str | None:
 
 
 def _value_from_lower(
-    spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: tuple[TensorInfo, ...]
+    spec: OpSpec[Any], attrs: Any, ins: Sequence[TensorInfo], outs: tuple[TensorInfo, ...]
 ) -> tuple[TensorInfo, ...]:
     if any(o.element_type.numpy_dtype is None or o.element_type.numpy_dtype.kind not in "iu" for o in outs):
         return outs

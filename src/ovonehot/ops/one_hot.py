@@ -261,9 +261,11 @@ def _hot_flat_positions(
     if base:
         k += base
     if inner == 1:
-        return k * depth + values
+        flat: np.ndarray = k * depth + values
+        return flat
     o, i = np.divmod(k, inner)
-    return (o * depth + values) * inner + i
+    flat = (o * depth + values) * inner + i
+    return flat
 
 
 _UINT_OF_SIZE = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}

@@ -195,7 +195,7 @@ def _all_tensors(graph: Any) -> Iterator[Any]:
 
 def _openvino() -> Any:
     try:
-        import openvino  # type: ignore[import-untyped]
+        import openvino  # type: ignore[import-untyped]  # openvino's Python API ships no py.typed
     except ImportError as exc:
         raise OpenVINOError(
             f"reading an ONNX model needs OpenVINO's ONNX frontend, and openvino cannot be imported ({exc}); "

@@ -30,7 +30,7 @@ from .common import OracleOutputs
 
 def _onnxruntime() -> Any:
     try:
-        import onnxruntime  # type: ignore[import-untyped]
+        import onnxruntime  # type: ignore[import-untyped]  # onnxruntime ships no py.typed
     except ImportError as exc:
         raise OracleRefusal(f"onnxruntime is not installed ({exc}); pip install onnxruntime", "unavailable") from None
     return onnxruntime

@@ -59,7 +59,7 @@ class _Loaded:
 
 def _openvino() -> Any:
     try:
-        import openvino  # type: ignore[import-untyped]
+        import openvino  # type: ignore[import-untyped]  # openvino's Python API ships no py.typed
     except ImportError as exc:  # pragma: no cover - openvino is a declared dependency
         raise OpenVINOError(f"OpenVINO is not installed ({exc}); pip install 'openvino>=2026.4,<2026.5'") from None
     return openvino
