@@ -213,16 +213,18 @@ def _float_specials(et: ElementType) -> list[float]:
     return values
 
 
-def _finfo(dtype: np.dtype):  # type: ignore[no-untyped-def]
+def _finfo(dtype: np.dtype) -> np.finfo[Any] | None:  # ml_dtypes.finfo subclasses np.finfo
+    info: np.finfo[Any]
     try:
         import ml_dtypes
 
-        return ml_dtypes.finfo(dtype)
+        info = ml_dtypes.finfo(dtype)
     except Exception:  # noqa: BLE001 - a dtype neither NumPy nor ml_dtypes describes
         try:
-            return np.finfo(dtype)
+            info = np.finfo(dtype)
         except Exception:  # noqa: BLE001
             return None
+    return info
 
 
 def special_scalar(rng: np.random.Generator, et: ElementType) -> np.ndarray:

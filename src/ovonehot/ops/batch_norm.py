@@ -18,7 +18,7 @@ tests).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -38,7 +38,7 @@ class BatchNormAttrs:
     data_first: bool  # opset5 order (data first); opset1 has gamma, beta, data
 
 
-def _parser(data_first: bool):  # type: ignore[no-untyped-def]
+def _parser(data_first: bool) -> Callable[[Node], BatchNormAttrs]:
     def parse(node: Node) -> BatchNormAttrs:
         return BatchNormAttrs(float_attr(node, "epsilon"), data_first)
 

@@ -25,6 +25,7 @@ import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -278,7 +279,9 @@ def _all_zero_bits(value: np.ndarray) -> bool:
     return bool(value.view(view)[()] == 0)
 
 
-def _bit_views(out: np.ndarray, on_value: np.ndarray, off_value: np.ndarray):  # type: ignore[no-untyped-def]
+def _bit_views(
+    out: np.ndarray, on_value: np.ndarray, off_value: np.ndarray
+) -> tuple[np.ndarray, Any, Any]:  # the output (as bits) and on/off as its scalars
     if out.dtype.kind in "biuO":
         return out, on_value[()], off_value[()]
     view = _UINT_OF_SIZE[out.dtype.itemsize]

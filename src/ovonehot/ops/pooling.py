@@ -29,7 +29,7 @@ evaluate and is compared with the CPU plugin.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -63,7 +63,7 @@ class PoolAttrs:
     axis: int = 0  # MaxPool-8/14
 
 
-def _parser(kind: str, version: int):  # type: ignore[no-untyped-def]
+def _parser(kind: str, version: int) -> Callable[[Node], PoolAttrs]:
     def parse(node: Node) -> PoolAttrs:
         # MaxPool takes dilations from opset8, AvgPool from opset16 (AvgPool-1/14 have none).
         with_dilations = version >= 8 if kind == "max" else version >= 16

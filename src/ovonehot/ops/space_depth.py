@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,7 +42,7 @@ class SpaceDepthAttrs:
     to_space: bool = True  # DepthToSpace; False: SpaceToDepth
 
 
-def _parser(to_space: bool):  # type: ignore[no-untyped-def]
+def _parser(to_space: bool) -> Callable[[Node], SpaceDepthAttrs]:
     def parse(node: Node) -> SpaceDepthAttrs:
         return SpaceDepthAttrs(
             enum_attr(node, "mode", SpaceDepthMode), int_attr(node, "block_size", 1), to_space=to_space
