@@ -68,7 +68,8 @@ class Engine(Protocol):
 
 def _function(name: str) -> Callable[..., Any]:
     module, _, function = name.partition(":")
-    return getattr(importlib.import_module(module), function)  # type: ignore[no-any-return]
+    found: Callable[..., Any] = getattr(importlib.import_module(module), function)
+    return found
 
 
 def serve(conn: Connection) -> None:
