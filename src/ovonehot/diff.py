@@ -322,19 +322,6 @@ def output_tolerances(model: Model, tolerances: Tolerances) -> dict[str, Toleran
     }
 
 
-def _ancestors(model: Model, index: int) -> set[int]:
-    graph = model.graph
-    seen: set[int] = set()
-    stack = [index]
-    while stack:
-        i = stack.pop()
-        if i in seen:
-            continue
-        seen.add(i)
-        stack.extend(s.node for s in graph.sources[i])
-    return seen
-
-
 def _run_ours(model: Model, inputs: Mapping[str, np.ndarray]) -> tuple[dict[str, np.ndarray], dict[int, np.ndarray]]:
     """Our outputs (``Model.run``), plus the indices input of every OneHot (for explaining positions).
 
@@ -574,7 +561,7 @@ class _Context:
         k = next((k for k, d in enumerate(self.model.outputs) if d.name == name), None)
         if k is None:
             return sim.events
-        up = _ancestors(self.model, self.results[k])
+        up = self.model.graph.ancestors([self.results[k]])
         return tuple(e for e in sim.events if (e.node == -1 and repr(name) in e.where) or e.node in up)
 
     # -- verdicts ---------------------------------------------------------------------

@@ -7,7 +7,7 @@ nothing of op semantics (that is :mod:`ovonehot.ops`).  Records are frozen;
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -152,6 +152,19 @@ class Graph:
         """Indices of the nodes of one type (case-insensitive), in document order."""
         t = type_name.lower()
         return [i for i in self.document_order if self.nodes[i].type.lower() == t]
+
+    def ancestors(self, roots: Iterable[int], within: Collection[int] | None = None) -> set[int]:
+        """Node indices ``roots`` depend on, themselves included; only inside ``within`` when given."""
+        allowed = None if within is None else set(within)
+        seen: set[int] = set()
+        stack = [r for r in roots if allowed is None or r in allowed]
+        while stack:
+            i = stack.pop()
+            if i in seen:
+                continue
+            seen.add(i)
+            stack.extend(s.node for s in self.sources[i] if allowed is None or s.node in allowed)
+        return seen
 
     def consumers(self) -> list[list[tuple[int, int, int]]]:
         """Per node: (output index, consumer node index, consumer input index) triples."""

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import tempfile
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,22 +86,6 @@ def _is_op(node: Node) -> bool:
 
 def _is_constant(node: Node) -> bool:
     return node.type.lower() in ("constant", "const")
-
-
-def ancestors(graph: Graph, roots: Collection[int], within: Collection[int] | None = None) -> set[int]:
-    """Node indices ``roots`` depend on (themselves included), optionally only inside ``within``."""
-    allowed = None if within is None else set(within)
-    seen: set[int] = set()
-    stack = [r for r in roots if allowed is None or r in allowed]
-    while stack:
-        i = stack.pop()
-        if i in seen:
-            continue
-        seen.add(i)
-        for s in graph.sources[i]:
-            if allowed is None or s.node in allowed:
-                stack.append(s.node)
-    return seen
 
 
 def extract(
@@ -190,7 +174,7 @@ def reduce_model(
     result_index = graph.kind_indices("Result")[names.index(output)]
     target = graph.sources[result_index][0]
     values = record_values(model, inputs)
-    order = sorted(i for i in ancestors(graph, [target.node]) if _is_op(graph.nodes[i]))
+    order = sorted(i for i in graph.ancestors([target.node]) if _is_op(graph.nodes[i]))
     if not order:
         raise UsageError(f"output {output!r} is computed by no op: nothing to reduce")
     steps: list[str] = []
@@ -214,7 +198,7 @@ def reduce_model(
         return fails(sub, feeds)
 
     def tail(k: int) -> Candidate:
-        keep = ancestors(graph, [target.node], within=order[k:])
+        keep = graph.ancestors([target.node], within=order[k:])
         return Candidate(tuple(sorted(keep)), ((target.node, target.output),))
 
     full = tail(0)
@@ -257,7 +241,7 @@ def reduce_model(
             lo = mid + 1
     culprit = span[lo]
     own = Candidate(
-        tuple(sorted(ancestors(graph, [culprit], within=span[: lo + 1]))),
+        tuple(sorted(graph.ancestors([culprit], within=span[: lo + 1]))),
         tuple((culprit, k) for k in range(len(model.inference.outputs[culprit]))),
     )
     if check(own):
@@ -275,7 +259,7 @@ def reduce_model(
             if node in out_nodes:
                 continue
             rest = [i for i in best.keep if i != node]
-            keep = ancestors(graph, out_nodes, within=rest)
+            keep = graph.ancestors(out_nodes, within=rest)
             candidate = Candidate(tuple(sorted(keep)), best.outputs)
             if check(candidate):
                 best = candidate
