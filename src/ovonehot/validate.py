@@ -231,7 +231,7 @@ def read_for_validation(
         with open(bin_path, "rb") as f:
             # left open: Const payloads are views into it, as with the reader's own mapping
             weights = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-        graph = read_ir_bytes(xml, weights, source=str(xml_path))  # type: ignore[arg-type]
+        graph = read_ir_bytes(xml, weights, source=str(xml_path))
     else:
         graph = read_ir_bytes(xml, b"", source=str(xml_path))
     return ReadIR(graph, tuple(problems), original, decompression)

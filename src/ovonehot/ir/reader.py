@@ -107,7 +107,9 @@ def read_ir(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] |
     return read_ir_tree(tree, bin_path, source=str(xml_path))
 
 
-def read_ir_bytes(xml: bytes, weights: bytes | None = None, source: str = "<memory>") -> Graph:
+def read_ir_bytes(
+    xml: bytes, weights: bytes | bytearray | memoryview | mmap.mmap | None = None, source: str = "<memory>"
+) -> Graph:
     """Read an IR held in memory (tests, fuzzing)."""
     try:
         tree = etree.ElementTree(etree.fromstring(xml, _parser()))
