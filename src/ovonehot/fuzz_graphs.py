@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 
@@ -39,6 +40,7 @@ from .ops import lookup
 from .types import Dimension, ElementType, PartialShape
 
 T = ElementType
+C = TypeVar("C")  # what _choose picks
 # Index types, weighted towards what real models use.  nf4 is integral for OpenVINO but NumPy
 # cannot hold it, so no inputs can be fed.
 INDEX_TYPES = ((T.i32, 6), (T.i64, 6), (T.i8, 1), (T.i16, 1), (T.u8, 1), (T.u16, 1), (T.u32, 2),
@@ -69,7 +71,7 @@ class FuzzCase:
         return f"{self.family}: " + "; ".join(self.notes)
 
 
-def _choose(rng: np.random.Generator, table: tuple[tuple[object, float], ...]) -> object:
+def _choose(rng: np.random.Generator, table: tuple[tuple[C, float], ...]) -> C:
     weights = np.array([w for _, w in table], dtype=np.float64)
     k = int(rng.choice(len(table), p=weights / weights.sum()))
     return table[k][0]
@@ -133,7 +135,7 @@ class _Draw:
     # -- OneHot pieces -----------------------------------------------------------------
     def values(self, et: ElementType | None = None) -> tuple[Out, Out, ElementType]:
         rng = self.rng
-        et = et or _choose(rng, VALUE_TYPES)  # type: ignore[assignment]
+        et = et or _choose(rng, VALUE_TYPES)
         assert isinstance(et, ElementType)
         if et in (T.f32, T.f64, T.bf16) and rng.random() < 0.3 and _has("Convert", "opset1"):
             # Compressed-IR pattern: f16 constants decompressed by a Convert.
@@ -301,7 +303,7 @@ def _elementwise(d: _Draw) -> None:
     k = int(rng.integers(0, 4))
     shifted = d.b.op(op, "opset1", [idx, d.b.constant(et, np.array(k, dtype=et.numpy_dtype))])
     d.notes.append(f"indices {op} {k}")
-    on, off, vt = d.values(_choose(rng, ((T.f32, 3), (T.i32, 2), (T.i64, 1), (T.f16, 1))))  # type: ignore[arg-type]
+    on, off, vt = d.values(_choose(rng, ((T.f32, 3), (T.i32, 2), (T.i64, 1), (T.f16, 1))))
     n = int(rng.integers(1, 6))
     r = _rank_of(d, idx, rank)
     axis = int(rng.integers(-1, 1)) if r is None else int(rng.integers(-(r + 1), r + 1))

@@ -249,14 +249,14 @@ def const_offset_size(rng: random.Random, doc: Doc) -> str:
     """A Const's ``offset`` or ``size`` changes (outside the .bin, negative, huge, odd)."""
     layer = _pick(rng, doc.consts())
     data = layer.find("data") if layer is not None else None
-    if data is None:
+    if layer is None or data is None:
         return "nothing to change"
     name = rng.choice(("offset", "size"))
     n = len(doc.weights)
     value = rng.choice((str(n), str(n + 1), str(max(n - 1, 0)), "0", "-1", "-8", "1", "3",
                         str(2**62), str(2**63), str(2**64), "1_0", "\u0663", "0x10", " 1", "1 ", "+1", ""))
     data.set(name, value)
-    return f"layer {layer.get('id')} {name}={value!r}"  # type: ignore[union-attr]
+    return f"layer {layer.get('id')} {name}={value!r}"
 
 
 def const_values(rng: random.Random, doc: Doc) -> str:
@@ -267,14 +267,14 @@ def const_values(rng: random.Random, doc: Doc) -> str:
     """
     layer = _pick(rng, doc.consts())
     data = layer.find("data") if layer is not None else None
-    if data is None:
+    if layer is None or data is None:
         return "nothing to change"
     et = data.get("element_type", "")
     formats = {"i64": "<q", "i32": "<i", "u64": "<Q", "u32": "<I", "i8": "<b", "u8": "<B", "i16": "<h",
                "u16": "<H", "f32": "<f", "f64": "<d"}
     fmt = formats.get(et)
     if fmt is None:
-        return f"layer {layer.get('id')}: element type {et!r} left alone"  # type: ignore[union-attr]
+        return f"layer {layer.get('id')}: element type {et!r} left alone"
     try:
         count = 1
         for part in (data.get("shape") or "").split(","):
@@ -298,7 +298,7 @@ def const_values(rng: random.Random, doc: Doc) -> str:
     doc.weights.extend(payload)
     data.set("offset", str(offset))
     data.set("size", str(len(payload)))
-    return f"layer {layer.get('id')} values {values[:4]}"  # type: ignore[union-attr]
+    return f"layer {layer.get('id')} values {values[:4]}"
 
 
 def delete_layer(rng: random.Random, doc: Doc) -> str:
