@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "ir" / "exports"))
 
 RTOL = 1e-5
-ATOL = 1e-5  # logits of order 0.1-1 after f32 GEMMs summed in another order; stated in the table
+ATOL = 1e-6  # f32 GEMMs/attention summed in another order than the CPU plugin's; stated in the table
 
 # Small representative models committed to ir/exports/transformers/ by --export.
 EXPORTED = ("tiny_qwen3", "tiny_gpt2", "tiny_bert", "tiny_t5")
@@ -116,7 +116,7 @@ ARCHS: list[Arch] = [
               first_k_dense_replace=1, n_group=1, topk_group=1, num_key_value_heads=4)),
     Arch("tiny_dbrx", "DbrxForCausalLM", "DbrxConfig",
          dict(vocab_size=VOCAB, d_model=16, n_heads=4, n_layers=2, max_seq_len=64, use_cache=False,
-              attn_config={"kv_n_heads": 2, "rope_theta": 10000.0}, ffn_config={"ffn_hidden_size": 16, "moe_num_experts": 4,
+              attn_config={"kv_n_heads": 2, "rope_theta": 10000.0, "clip_qkv": 8.0}, ffn_config={"ffn_hidden_size": 16, "moe_num_experts": 4,
                                                          "moe_top_k": 2})),
     Arch("tiny_jamba", "JambaForCausalLM", "JambaConfig",
          _moe(num_experts=4, num_experts_per_tok=2, attn_layer_period=2, attn_layer_offset=1, expert_layer_period=2,
@@ -165,7 +165,9 @@ ARCHS: list[Arch] = [
               max_source_positions=16, max_target_positions=32, use_cache=False, decoder_start_token_id=1,
               pad_token_id=0, bos_token_id=1, eos_token_id=2),
          lambda: {"input_features": np.random.default_rng(3).standard_normal((1, 8, 32)).astype(np.float32),
-                  "decoder_input_ids": _ids(batch=1, seq=5)}),
+                  "decoder_input_ids": _ids(batch=1, seq=5),
+                  # without a mask transformers looks for packed sequences with torch.diff (no OpenVINO rule)
+                  "decoder_attention_mask": np.ones((1, 5), dtype=np.int64)}),
     Arch("tiny_vit", "ViTForImageClassification", "ViTConfig",
          dict(hidden_size=16, intermediate_size=32, num_hidden_layers=2, num_attention_heads=4, image_size=16,
               patch_size=4, num_labels=5),
@@ -217,7 +219,7 @@ ARCHS: list[Arch] = [
               num_labels=5),
          lambda: {"pixel_values": np.random.default_rng(4).standard_normal((1, 3, 16, 16)).astype(np.float32)}),
     Arch("tiny_convnext", "ConvNextForImageClassification", "ConvNextConfig",
-         dict(num_channels=3, hidden_sizes=[8, 16], depths=[1, 1], num_labels=5, image_size=16),
+         dict(num_channels=3, num_stages=2, hidden_sizes=[8, 16], depths=[1, 1], num_labels=5, image_size=16),
          lambda: {"pixel_values": np.random.default_rng(4).standard_normal((1, 3, 16, 16)).astype(np.float32)}),
 ]
 
@@ -242,13 +244,24 @@ def build(arch: Arch) -> Any:
     except TypeError:
         model = model_cls(config)
     model.eval()
-    if hasattr(model.config, "return_dict"):
-        model.config.return_dict = True
+    if arch.model_class == "CLIPModel":  # nested output objects the tracer cannot return: logits only
+        return _ClipLogits(model)
     return model
 
 
-class _Plain:  # wraps a model so that its outputs are a tuple of tensors (ONNX export)
-    pass
+def _ClipLogits(model: Any) -> Any:  # noqa: N802 - a module factory
+    import torch
+
+    class ClipLogits(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.model = model
+
+        def forward(self, input_ids: Any, attention_mask: Any, pixel_values: Any) -> Any:
+            out = self.model(input_ids=input_ids, attention_mask=attention_mask, pixel_values=pixel_values)
+            return out.logits_per_image, out.logits_per_text
+
+    return ClipLogits().eval()
 
 
 def _tuple_module(model: Any, names: list[str]) -> Any:
@@ -306,8 +319,7 @@ class Row:
 
     @property
     def ok(self) -> bool:
-        return (not self.refused and self.validate_errors == 0 and self.mismatches == 0 and not self.note
-                and self.max_abs <= ATOL + RTOL)
+        return not self.refused and self.validate_errors == 0 and self.mismatches == 0 and not self.note
 
 
 def _errors(stage: str, exc: BaseException) -> str:
