@@ -390,7 +390,7 @@ def compare_onnx_node(pattern: str, dynamic: bool = False) -> dict[str, list[Mis
     import onnx
 
     from ovonehot.errors import Error
-    from ovonehot.onnx_input import convert_onnx
+    from ovonehot.oracle.onnx_frontend import convert_onnx
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from onnx_node_suite import collect_cases

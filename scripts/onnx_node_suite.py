@@ -3,12 +3,12 @@
 onnx 1.23 no longer ships the node test data files, so the cases are built from the
 installed onnx's own generators (``onnx.backend.test.case.node``): each case is a
 model, one or more input sets and the outputs ONNX expects.  Every model is converted
-once by OpenVINO's ONNX frontend (``ovonehot.onnx_input.convert_onnx``: the IR that
+once by OpenVINO's ONNX frontend (``ovonehot.oracle.onnx_frontend.convert_onnx``: the IR that
 ``ovonehot.load(model.onnx)`` reads), then
 
 * ovonehot reads, infers and runs that IR (its own reader and NumPy evaluator);
 * OpenVINO's CPU plugin runs the same IR, compiled deterministically
-  (``openvino_oracle.CPU_CONFIG``: 1 thread, f32 precision hint, accuracy mode).
+  (``openvino_runtime.CPU_CONFIG``: 1 thread, f32 precision hint, accuracy mode).
 
 Both are compared with the expected outputs as ONNX's backend runner compares them:
 same number of outputs, same shape, same dtype, then ``assert_allclose`` with the
@@ -270,8 +270,8 @@ def run_case(case: NodeCase, with_cpu: bool = True, on_phase: Callable[[str], No
     from ovonehot.infer import infer
     from ovonehot.ir.reader import read_ir_bytes
     from ovonehot.model import Model
-    from ovonehot.onnx_input import convert_onnx
     from ovonehot.ops import unsupported_types
+    from ovonehot.oracle.onnx_frontend import convert_onnx
 
     started = time.monotonic()
     onnx_ops = case.op_types
@@ -318,7 +318,7 @@ def run_case(case: NodeCase, with_cpu: bool = True, on_phase: Callable[[str], No
 def _cpu_outcome(case: NodeCase, xml: Path, model: Any) -> Outcome:
     """OpenVINO CPU on the converted IR; ``model`` (ovonehot's, when it loaded) names the inputs/outputs."""
     from ovonehot.errors import OpenVINOError
-    from ovonehot.openvino_oracle import cpu_run
+    from ovonehot.oracle.openvino_runtime import cpu_run
 
     ins, descs = (model.inputs, model.outputs) if model is not None else (_input_descs(xml), ())
     compiled_ok = True

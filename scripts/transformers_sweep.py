@@ -7,7 +7,7 @@ attention / eager experts, as docs/openvino-behaviour.md advises), save it as IR
 also go through ONNX (``torch.onnx.export``, then ``ov.convert_model(model.onnx)``).  Each IR is
 
 * loaded and run by ovonehot, compared with OpenVINO's CPU plugin compiled deterministically
-  (one thread, f32 hint, accuracy mode: ``openvino_oracle.cpu_run``);
+  (one thread, f32 hint, accuracy mode: ``openvino_runtime.cpu_run``);
 * validated (``ovonehot.validate``: the number of error findings must be 0);
 * compared layer by layer with ``read_model`` (``scripts/compare_inference.py``).
 
@@ -330,7 +330,7 @@ def check(name: str, variant: str, path: Path, inputs: dict[str, np.ndarray]) ->
     """``path``: an IR .xml (or an .onnx, which ovonehot converts itself through OpenVINO)."""
     import ovonehot
     from compare_inference import compare
-    from ovonehot import openvino_oracle
+    from ovonehot.oracle import openvino_runtime
     from ovonehot.ir.reader import read_ir
     from ovonehot.ops import unsupported_types
     from ovonehot.validate import validate
@@ -338,7 +338,7 @@ def check(name: str, variant: str, path: Path, inputs: dict[str, np.ndarray]) ->
     row = Row(name, variant)
     xml = path
     if path.suffix == ".onnx":
-        from ovonehot.onnx_input import convert_onnx
+        from ovonehot.oracle.onnx_frontend import convert_onnx
 
         try:
             text, weights = convert_onnx(path)
@@ -381,7 +381,7 @@ def check(name: str, variant: str, path: Path, inputs: dict[str, np.ndarray]) ->
         row.note += _errors("ovonehot run", exc) + " "
         return row
     try:
-        want = openvino_oracle.cpu_run(xml, inputs)
+        want = openvino_runtime.cpu_run(xml, inputs)
     except Exception as exc:  # noqa: BLE001
         row.note += _errors("openvino cpu", exc) + " "
         return row

@@ -22,7 +22,7 @@ import numpy as np
 import openvino as ov
 from openvino import opset1, opset16
 
-from ovonehot.openvino_oracle import from_tensor, to_tensor
+from ovonehot.oracle.openvino_runtime import from_tensor, to_tensor
 from ovonehot.types import ElementType
 
 VALUE_TYPES = tuple(ElementType(t) for t in (

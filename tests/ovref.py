@@ -154,7 +154,7 @@ def cpu_outputs(node: Any, params: Sequence[Any], feeds: Sequence[np.ndarray]) -
 
     For ops the core reference cannot evaluate; ``feeds`` go to ``params`` in order.
     """
-    from ovonehot.openvino_oracle import CPU_CONFIG
+    from ovonehot.oracle.openvino_runtime import CPU_CONFIG
 
     compiled = ov.Core().compile_model(ov.Model(node.outputs(), list(params)), "CPU", CPU_CONFIG)
     result = compiled(list(feeds))

@@ -1,7 +1,7 @@
 """Every model in ir/onehot/, run by ovonehot, equals OpenVINO's result bit for bit.
 
 Expected values come from OpenVINO itself: its core reference (every node's
-``Node.evaluate``, through :func:`ovonehot.openvino_oracle.reference_run`) and,
+``Node.evaluate``, through :func:`ovonehot.oracle.openvino_runtime.reference_run`) and,
 inside the envelope docs/openvino-behaviour.md measured, its CPU plugin.  Each model runs with the
 seeded inputs the generator wrote beside it (``<name>.npz``), through the Python
 API (``ovonehot.load(...).run(...)``) and through the CLI (``ovonehot run X.xml
@@ -24,8 +24,8 @@ ov = pytest.importorskip("openvino", reason="expected values come from OpenVINO"
 from exact import assert_same, assert_same_outputs, cpu_envelope_refusal, npz_inputs
 
 import ovonehot
-from ovonehot import openvino_oracle as oracle
 from ovonehot.cli import main as cli_main
+from ovonehot.oracle import openvino_runtime as oracle
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "ir" / "onehot"

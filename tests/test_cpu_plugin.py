@@ -1,7 +1,7 @@
 """ovonehot vs OpenVINO's CPU plugin, bit for bit, inside the envelope where the plugin is exact.
 
 docs/openvino-behaviour.md measured that OpenVINO's CPU plugin, compiled deterministically
-(``openvino_oracle.CPU_CONFIG``: one thread, one stream, f32, accuracy mode), equals
+(``openvino_runtime.CPU_CONFIG``: one thread, one stream, f32, accuracy mode), equals
 the core reference for OneHot when: indices are i32, or i64 within int32; on/off are
 f32/f16/bf16/8..32-bit integers/boolean; no input has a dynamic rank; the IR is v11.
 Seeded random single-OneHot models inside that envelope are written with
@@ -24,8 +24,8 @@ from exact import CPU_VALUE_TYPES, assert_same, cpu_envelope_refusal
 from onehot_cases import Case, make_cases, write_model
 
 import ovonehot
-from ovonehot import openvino_oracle as oracle
 from ovonehot.errors import OpenVINOError
+from ovonehot.oracle import openvino_runtime as oracle
 
 N_CASES = 150
 CASES = make_cases(N_CASES, seed=7, value_types=tuple(sorted(CPU_VALUE_TYPES, key=str)), beyond_int32=False)

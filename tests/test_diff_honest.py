@@ -25,7 +25,7 @@ from ovonehot.diff import Tolerances, Verdict, diff_model
 from ovonehot.errors import InputError, UsageError
 from ovonehot.gen_inputs import InputSettings, generate_inputs
 from ovonehot.model import load
-from ovonehot.oracles import PluginSettings, parse_oracles
+from ovonehot.oracle.common import PluginSettings, parse_oracles
 
 EXPORTS = Path(__file__).resolve().parent.parent / "ir" / "exports"
 SMOOTHING = EXPORTS / "onnx" / "torch_label_smoothing_opset13"
@@ -120,15 +120,15 @@ def test_reference_runs_up_to_the_op_it_cannot_evaluate(tmp_path: Path) -> None:
 
 
 def test_partial_reference_gives_openvinos_values_for_what_it_computes(tmp_path: Path) -> None:
-    from ovonehot import openvino_oracle
+    from ovonehot.oracle import openvino_runtime
 
     xml = middle_op_model(tmp_path)
     x = np.linspace(-3, 3, 10, dtype=np.float32).reshape(2, 5)
-    out = openvino_oracle.reference_run(xml, {"x": x}, partial=True)
+    out = openvino_runtime.reference_run(xml, {"x": x}, partial=True)
     assert set(out) == {"relu"} and set(out.missing) == {"soft"}
     assert out["relu"].tobytes() == np.maximum(x, 0).tobytes()
     with pytest.raises(Exception, match="no evaluate for layer name='.*' type=LogSoftmax-opset5"):
-        openvino_oracle.reference_run(xml, {"x": x})
+        openvino_runtime.reference_run(xml, {"x": x})
 
 
 # -- the CPU plugin with OpenVINO's defaults -------------------------------------------------------

@@ -6,7 +6,7 @@ transformers MoE LLM, converted by OpenVINO's frontends and saved as IR v11.
 Per model and input case the corpus stores the inputs and OpenVINO's outputs; here every case is
 
 * run through ``ovonehot.load(xml).run(inputs)``: an op ovonehot lacks fails the test, naming it;
-* compared with OpenVINO recomputed now (``openvino_oracle.cpu_run``: the CPU plugin compiled
+* compared with OpenVINO recomputed now (``openvino_runtime.cpu_run``: the CPU plugin compiled
   deterministically; ``reference_run``, the core reference, for the cases listed in
   REFERENCE_CASES, which lie outside the CPU plugin's exact envelope), the stored outputs being
   checked against the recomputed ones too, so a stale file cannot pass;
@@ -27,10 +27,10 @@ import numpy as np
 import pytest
 
 import ovonehot
-from ovonehot import openvino_oracle
 from ovonehot.errors import UnsupportedError
 from ovonehot.ir.reader import read_ir
 from ovonehot.ops import unsupported_types
+from ovonehot.oracle import openvino_runtime
 from ovonehot.validate import validate
 
 EXPORTS = Path(__file__).resolve().parents[1] / "ir" / "exports"
@@ -313,7 +313,7 @@ def test_export_matches_openvino(model: str, case: str) -> None:
     loaded, got = run_ovonehot(model, inputs)
     layer_of = result_layer_names(loaded)
 
-    cpu = openvino_oracle.cpu_run(xml, inputs)
+    cpu = openvino_runtime.cpu_run(xml, inputs)
     stored_cpu = read_npz(case_file(model, case, "openvino"))
     assert sorted(stored_cpu) == sorted(layer_of.values())
     for name, value in cpu.items():
@@ -323,7 +323,7 @@ def test_export_matches_openvino(model: str, case: str) -> None:
 
     expected = cpu
     if (model, case) in REFERENCE_CASES:
-        expected = openvino_oracle.reference_run(xml, inputs)
+        expected = openvino_runtime.reference_run(xml, inputs)
         stored_ref = read_npz(case_file(model, case, "reference"))
         for name, value in expected.items():
             assert_same(value, stored_ref[layer_of[name]], tol, f"{model}:{case} stored reference {name!r}")

@@ -379,7 +379,7 @@ def test_oracle_child_out_of_memory_is_an_openvino_failure(tmp_path: Path) -> No
         textwrap.dedent("""
         import sys
         if sys.argv[:1] == ["-c"]:  # the oracle child only
-            import ovonehot.openvino_oracle as oracle
+            import ovonehot.oracle.openvino_runtime as oracle
             def run(*args, **kwargs):
                 raise MemoryError()
             oracle.run = run

@@ -23,12 +23,12 @@ import pytest
 ov = pytest.importorskip("openvino", reason="fuzz diffs against OpenVINO")
 
 from ovonehot import cli
-from ovonehot import openvino_oracle as oracle
 from ovonehot.fuzz import campaign, run_case
 from ovonehot.fuzz_graphs import generate
 from ovonehot.ir.reader import read_ir
 from ovonehot.ir.writer import to_bytes, write_ir
 from ovonehot.model import load
+from ovonehot.oracle import openvino_runtime as oracle
 
 CORPUS = sorted((Path(__file__).parent.parent / "ir" / "onehot").glob("*.xml"))
 

@@ -8,7 +8,7 @@ checked against ONNX's backend outputs and onnxruntime in test_conventions_onnx.
 * a table of OneHot models covering every index type, every depth type, every value
   type OpenVINO takes, opsets 9/11/28 and several axes, converted by OpenVINO and then
   (1) computed by OpenVINO's own core reference (``Node.evaluate`` per node, through
-  ``ovonehot.openvino_oracle``) and (2) run by ovonehot.  (1) checks OpenVINO's
+  ``ovonehot.oracle.openvino_runtime``) and (2) run by ovonehot.  (1) checks OpenVINO's
   conversion; (2) checks ovonehot on the converted graph, which needs Split and Squeeze
   (issues 4/5): until those ops exist these tests FAIL, naming the missing ops.
 """
@@ -29,7 +29,7 @@ from ovonehot.cli import main
 from ovonehot.conventions import onnx_one_hot
 from ovonehot.errors import InputError, OpenVINOError, UsageError
 from ovonehot.ir.reader import read_ir, read_ir_bytes
-from ovonehot.onnx_input import convert_onnx
+from ovonehot.oracle.onnx_frontend import convert_onnx
 
 ov = pytest.importorskip("openvino", reason="ONNX input goes through OpenVINO's ONNX frontend")
 ml_dtypes = pytest.importorskip("ml_dtypes")
@@ -165,14 +165,14 @@ def test_the_table_covers_every_type_in_every_opset() -> None:
 
 @pytest.mark.parametrize("case", CONVERSIONS, ids=[c.id for c in CONVERSIONS])
 def test_openvino_reference_on_the_converted_model_matches_onnx_one_hot(case, tmp_path: Path) -> None:
-    from ovonehot import openvino_oracle
+    from ovonehot.oracle import openvino_runtime
 
     if case.values.dtype == object:
         pytest.skip(
             "OpenVINO's OneHot reference aborts the process on string values (docs/openvino-behaviour.md)"
         )
     _, xml, feeds = converted(case, tmp_path)
-    theirs = openvino_oracle.reference_run(xml, feeds)
+    theirs = openvino_runtime.reference_run(xml, feeds)
     assert list(theirs) == ["y"]
     assert_bits(theirs["y"], expected_of(case), case.id)
 
@@ -204,14 +204,14 @@ def test_finding_openvino_wraps_uint64_indices_beyond_int64(tmp_path: Path) -> N
     """OpenVINO converts ONNX indices to i64 with wrap-around before OneHot-16 ``normalize``:
     uint64 2**64 - 1 becomes -1 and turns on the last position, where ONNX-11 (a uint64 is an
     integer: no cast) says it is out of range, so all off."""
-    from ovonehot import openvino_oracle
+    from ovonehot.oracle import openvino_runtime
 
     case = ConversionCase(11, np.array([2**64 - 1, 2**64 - 3, 1], np.uint64), np.array(DEPTH, np.int64),
                           np.array([0, 1], np.float32), -1)
     _, xml, feeds = converted(case, tmp_path)
     spec = expected_of(case)
     assert spec.tolist() == [[0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 1, 0, 0, 0]]
-    theirs = openvino_oracle.reference_run(xml, feeds)["y"]
+    theirs = openvino_runtime.reference_run(xml, feeds)["y"]
     assert theirs.tolist() == [[0, 0, 0, 0, 1], [0, 0, 1, 0, 0], [0, 1, 0, 0, 0]]
 
 
@@ -342,7 +342,7 @@ def test_run_on_an_onnx_model_prints_and_saves(onnx11: Path, tmp_path: Path, cap
 
 
 def test_read_onnx_graph_gives_the_graph_load_infers(onnx11: Path) -> None:
-    from ovonehot.onnx_input import read_onnx_graph
+    from ovonehot.oracle.onnx_frontend import read_onnx_graph
 
     graph = read_onnx_graph(onnx11)
     assert [n.type for n in graph.nodes].count("OneHot") == 1

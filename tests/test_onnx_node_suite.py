@@ -218,8 +218,16 @@ PENDING: dict[str, tuple[str, ...]] = {
 }
 
 # Cases OpenVINO CPU passes and ovonehot does not, on purpose or until a fix lands: name -> (reason, strict).
-# (Empty since AvgPool-16's dilations landed: its two cases are in SUBSET.)
-EXCLUDED: dict[str, tuple[str, bool]] = {}
+# (AvgPool-16's two dilation cases left this table when its dilations landed: they are in SUBSET.)
+EXCLUDED: dict[str, tuple[str, bool]] = {
+    "test_attention_4d_causal_fp16_expanded": (
+        ("f16 throughout: ovonehot rounds every op's result to f16, as OpenVINO's op semantics and core "
+        "reference do; the CPU plugin keeps f16 intermediates in f32 (docs/FINDINGS.md section 1), "
+        "which lands closer to ONNX's expected output: 2 of 192 values differ by 2 f16 ulps, just past "
+        "rtol 1e-3 (diff --all-layers: the first divergence from the CPU is the f16 Q*scale Multiply)"),
+        True,
+    ),
+}
 
 
 def _case(name: str) -> suite.NodeCase:

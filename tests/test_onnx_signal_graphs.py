@@ -38,7 +38,7 @@ def _save(tmp_path: Path, name: str, nodes, inputs, outputs, inits=(), opset: in
 
 
 def _both(path: Path, feeds: dict[str, np.ndarray]) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    from ovonehot.openvino_oracle import CPU_CONFIG
+    from ovonehot.oracle.openvino_runtime import CPU_CONFIG
 
     ours = list(ovonehot.load(path).run(feeds).values())
     compiled = ov.Core().compile_model(str(path), "CPU", CPU_CONFIG)

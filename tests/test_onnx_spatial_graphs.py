@@ -103,7 +103,7 @@ def _resize_cases() -> dict[str, tuple[object, list[np.ndarray], np.ndarray]]:
 
 
 def _cpu(path: Path, feeds: list[np.ndarray]) -> np.ndarray:
-    from ovonehot.openvino_oracle import CPU_CONFIG
+    from ovonehot.oracle.openvino_runtime import CPU_CONFIG
 
     core = ov.Core()
     compiled = core.compile_model(core.read_model(str(path)), "CPU", CPU_CONFIG)

@@ -17,8 +17,8 @@ ov = pytest.importorskip("openvino", reason="the oracle needs openvino")
 from openvino import opset1, opset16
 
 import ovonehot
-from ovonehot import openvino_oracle as oracle
 from ovonehot.errors import InputError, OpenVINOError
+from ovonehot.oracle import openvino_runtime as oracle
 from ovonehot.types import ElementType
 
 

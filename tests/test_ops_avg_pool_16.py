@@ -153,6 +153,6 @@ def test_onnx_average_pool_with_dilations(tmp_path, attrs):  # type: ignore[no-u
 
 
 def _cpu_config() -> dict[str, Any]:
-    from ovonehot.openvino_oracle import CPU_CONFIG
+    from ovonehot.oracle.openvino_runtime import CPU_CONFIG
 
     return dict(CPU_CONFIG)

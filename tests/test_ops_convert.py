@@ -108,7 +108,7 @@ FLOAT_PAIRS = [(s, d) for s in FLOAT_CODES for d in FLOAT_CODES if s != d and (s
 @pytest.mark.parametrize(("source", "destination"), FLOAT_PAIRS, ids=[f"{s}->{d}" for s, d in FLOAT_PAIRS])
 def test_float_bit_patterns_match_reference(tmp_path: Path, source: str, destination: str) -> None:
     import ovonehot
-    from ovonehot.openvino_oracle import reference_run
+    from ovonehot.oracle.openvino_runtime import reference_run
 
     p = ops.parameter([len(FLOAT_CODES[source])], getattr(ov.Type, source), name="x")
     node = ops.convert(p, getattr(ov.Type, destination))
@@ -134,7 +134,7 @@ INT_TO_F8_PAIRS = [(s, d) for s in INTS for d in ("f8e4m3", "f8e5m2")]
 @pytest.mark.parametrize(("source", "destination"), INT_TO_F8_PAIRS, ids=[f"{s}->{d}" for s, d in INT_TO_F8_PAIRS])
 def test_int_to_f8_matches_reference(tmp_path: Path, source: str, destination: str) -> None:
     import ovonehot
-    from ovonehot.openvino_oracle import reference_run
+    from ovonehot.oracle.openvino_runtime import reference_run
 
     info = np.iinfo(DTYPES[source])
     x = np.array(sorted({min(max(v, int(info.min)), int(info.max)) for v in INT_TO_F8_VALUES}), dtype=DTYPES[source])

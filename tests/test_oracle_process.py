@@ -21,9 +21,9 @@ ov = pytest.importorskip("openvino", reason="the oracles are OpenVINO")
 from openvino import opset16
 
 from ovonehot import cli
-from ovonehot import openvino_oracle as oracle
 from ovonehot.errors import InputError, IRError, OpenVINOError
-from ovonehot.oracle_process import IsolatedOracle
+from ovonehot.oracle import openvino_runtime as oracle
+from ovonehot.oracle.process import IsolatedOracle
 
 
 @pytest.fixture(scope="module")

@@ -78,7 +78,7 @@ def test_the_base_ir_runs_like_openvino(tmp_path: Path) -> None:
     ours = ovonehot.load(path).run({"x": x})["out"]
     assert ours.tolist() == [[1, 0, 0], [0, 0, 1], [0, 0, 0], [0, 0, 0]]
     assert np.signbit(ours[0, 1])  # off = -0.0, bit for bit
-    from ovonehot.openvino_oracle import reference_run
+    from ovonehot.oracle.openvino_runtime import reference_run
 
     theirs = reference_run(path, {"x": x})["out"]
     assert ours.tobytes() == theirs.tobytes()
@@ -446,7 +446,7 @@ OPSETS = [f"opset{n}" for n in range(1, 17)]
 @pytest.mark.parametrize("version", OPSETS)
 def test_opset_version_picks_the_one_hot_version_like_openvino(version: str, tmp_path: Path) -> None:
     """opset1..opset15 give OneHot-1 (which ignores negative_indices_mode); opset16 gives OneHot-16."""
-    from ovonehot.openvino_oracle import reference_run
+    from ovonehot.oracle.openvino_runtime import reference_run
 
     path = write(tmp_path, one_hot_ir(version=version, extra='negative_indices_mode="normalize"'))
     x = np.array([-1, -3, 0, 2], np.int64)

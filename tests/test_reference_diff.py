@@ -15,7 +15,7 @@ type, depth 0, out-of-range and negative indices, every value type whose OpenVIN
 OneHot kernel is sound, and on/off drawn as raw bit patterns (NaN payloads, -0.0,
 inf, subnormals, integer extremes).
 
-Excluded value types, with the reason (docs/openvino-behaviour.md, openvino_oracle.refusal):
+Excluded value types, with the reason (docs/openvino-behaviour.md, openvino_runtime.refusal):
 string (OpenVINO's OneHot reference aborts the process) and sub-byte types
 u1/u2/u3/u4/u6/i4/nf4/f4e2m1 (its kernel writes one byte per element past the packed
 output).  Float on/off Constants in the f16-compressed half are drawn from values f16
@@ -92,7 +92,7 @@ F16_NAN_BITS = [0x7C01, 0x7D00, 0x7DFF, 0xFC01, 0xFD55, 0x7E00, 0x7FFF, 0xFE01]
 def test_decompressed_nan_values_are_openvinos(bits: int, target: str, tmp_path: Path) -> None:
     from openvino import opset1
 
-    from ovonehot.openvino_oracle import reference_run
+    from ovonehot.oracle.openvino_runtime import reference_run
 
     half = np.array([bits, 0x8000], np.uint16).view(np.float16)
     p = opset1.parameter([3], ov.Type.i64, name="indices")

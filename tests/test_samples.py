@@ -47,7 +47,7 @@ def test_sample_fails_on_a_wrong_expected_output(sample: Path, tmp_path: Path) -
 @pytest.mark.parametrize("sample", SAMPLES, ids=[p.name for p in SAMPLES])
 def test_expected_output_is_openvinos(sample: Path) -> None:
     pytest.importorskip("openvino", reason="the expected output comes from OpenVINO")
-    from ovonehot.openvino_oracle import reference_run
+    from ovonehot.oracle.openvino_runtime import reference_run
 
     inputs_path = next(p for p in sample.glob("*.npz") if p.name != "expected.npz")
     with np.load(inputs_path) as z:

@@ -87,7 +87,7 @@ def _write(ex: SpecExample, index_type: type, value_type: type, version: int, co
 @pytest.mark.parametrize("compress", [True, False], ids=["f16c", "plain"])
 def test_spec_example_through_an_ir(ex: SpecExample, index_type: type, value_type: type, version: int,
                                     compress: bool, tmp_path: Path) -> None:
-    from ovonehot.openvino_oracle import reference_run
+    from ovonehot.oracle.openvino_runtime import reference_run
 
     xml = _write(ex, index_type, value_type, version, compress, tmp_path / "m.xml")
     inputs = {"indices": np.array(ex.indices, dtype=index_type)}
@@ -144,6 +144,6 @@ def test_spec_example_in_the_specs_own_xml(ex: SpecExample, tmp_path: Path) -> N
     inputs = {"indices": np.array(ex.indices, np.int64)}
     ours = ovonehot.load(path).run(inputs)["output"]
     assert_same(ours, _expected(ex, np.int64), ex.name)
-    from ovonehot.openvino_oracle import reference_run
+    from ovonehot.oracle.openvino_runtime import reference_run
 
     assert_same(reference_run(path, inputs)["output"], _expected(ex, np.int64), f"{ex.name} OpenVINO")

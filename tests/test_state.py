@@ -17,7 +17,7 @@ import pytest
 
 import ovonehot
 from ovonehot.cli import main
-from ovonehot.openvino_oracle import CPU_CONFIG
+from ovonehot.oracle.openvino_runtime import CPU_CONFIG
 
 ov = pytest.importorskip("openvino")
 ops = pytest.importorskip("openvino.opset13")

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 import ovonehot
-from ovonehot.openvino_oracle import CPU_CONFIG
+from ovonehot.oracle.openvino_runtime import CPU_CONFIG
 
 ov = pytest.importorskip("openvino")
 ops = pytest.importorskip("openvino.opset8")

@@ -47,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _stop_children() -> None:
     """After Ctrl-C: end the OpenVINO child now instead of letting it finish its request (its
     answer is no longer wanted).  Children ignore SIGINT themselves (ovonehot.child)."""
-    oracle_process = sys.modules.get("ovonehot.oracle_process")
+    oracle_process = sys.modules.get("ovonehot.oracle.process")
     if oracle_process is not None:
         oracle_process.abandon()
 

@@ -45,7 +45,7 @@ from .infer import Inference, infer, parameter_infos
 from .model import Model
 from .ops.convert import convert_array
 from .ops.spec import TensorInfo
-from .oracles import Refusal
+from .oracle.common import Refusal
 from .types import ElementType
 
 

@@ -1,6 +1,6 @@
 """Differential testing: ovonehot's evaluator against oracles on the same model and inputs.
 
-``diff_model`` runs ovonehot and each requested oracle (:mod:`ovonehot.oracles`:
+``diff_model`` runs ovonehot and each requested oracle (:mod:`ovonehot.oracle.common`:
 OpenVINO's core reference, an OpenVINO plugin, onnxruntime, saved expected
 outputs), compares every output (shape, element type, values; see
 :mod:`ovonehot.compare`) and gives each a verdict:
@@ -42,7 +42,6 @@ from typing import Any
 
 import numpy as np
 
-from . import openvino_oracle
 from .compare import Comparison, Tolerance, compare, error_size
 from .deviations import KNOWN, Event, Simulation, explain_refusal, refusing_node, simulate
 from .errors import (
@@ -57,12 +56,13 @@ from .errors import (
 from .infer import NodePlan
 from .ir.writer import write_ir
 from .model import Model
-from .onnx_input import is_onnx_path
 from .ops.one_hot import OneHotAttrs
-from .oracle_process import IsolatedOracle
-from .oracle_process import shared as shared_oracle
-from .oracles import CPU_CONFIG, OracleOutputs, PluginSettings, Refusal
-from .oracles import ORACLES as ALL_ORACLES
+from .oracle import openvino_runtime
+from .oracle.common import CPU_CONFIG, OracleOutputs, PluginSettings, Refusal
+from .oracle.common import ORACLES as ALL_ORACLES
+from .oracle.onnx_frontend import is_onnx_path
+from .oracle.process import IsolatedOracle
+from .oracle.process import shared as shared_oracle
 
 # OpenVINO's two oracles (what ``ovonehot fuzz`` runs); diff takes any of ALL_ORACLES.
 ORACLES = ("reference", "cpu")
@@ -392,7 +392,7 @@ def diff_model(
 ) -> DiffReport:
     """Compare ``model`` (ovonehot) with each oracle on ``inputs``; see the module docstring.
 
-    ``oracles`` are names from :data:`ovonehot.oracles.ORACLES`; ``plugin`` says how the
+    ``oracles`` are names from :data:`ovonehot.oracle.common.ORACLES`; ``plugin`` says how the
     ``cpu`` oracle is compiled (deterministic CPU by default), ``expected`` holds the
     ``expected`` oracle's arrays (keyed by output name, tensor name or Result layer
     name).  ``allow_partial`` lets outputs an oracle could not compute (for a known
@@ -401,7 +401,7 @@ def diff_model(
     ovonehot's side runs ``model.inference.plans`` (so a model whose plans carry a
     deliberately wrong kernel is judged like any other: tests do that).  With
     ``isolate``, OpenVINO and onnxruntime run in a child process
-    (:func:`ovonehot.oracle_process.shared`), so a crash inside them is reported as
+    (:func:`ovonehot.oracle.process.shared`), so a crash inside them is reported as
     that oracle's failure instead of killing this process.
     """
     for oracle in oracles:
@@ -445,11 +445,11 @@ def diff_model(
             from .layers import compare_layers
 
             layers = compare_layers(ctx, [o for o in oracles if o in ("reference", "cpu")])
-    versions = {"openvino": openvino_oracle.versions()}
+    versions = {"openvino": openvino_runtime.versions()}
     if "onnxruntime" in oracles:
-        from . import onnxruntime_oracle
+        from .oracle import onnxruntime_runner
 
-        versions["onnxruntime"] = onnxruntime_oracle.version()
+        versions["onnxruntime"] = onnxruntime_runner.version()
     from . import __version__
 
     versions["ovonehot"] = __version__
@@ -505,7 +505,7 @@ class _Context:
         if "INFERENCE_PRECISION_HINT" in config:
             return str(config["INFERENCE_PRECISION_HINT"])
         try:
-            value = openvino_oracle.plugin_property(self.plugin.device, "INFERENCE_PRECISION_HINT")
+            value = openvino_runtime.plugin_property(self.plugin.device, "INFERENCE_PRECISION_HINT")
         except OpenVINOError:
             return ""
         return {"<Type: 'bfloat16'>": "bf16", "<Type: 'float32'>": "f32", "<Type: 'float16'>": "f16"}.get(value, value)
@@ -516,7 +516,7 @@ class _Context:
             if (oracle in ("cpu", DETERMINISTIC_CPU) and refused is not None
                     and isinstance(refused.error, NegativeDepthError)):
                 layer = "" if refused.node is None else self.model.graph.nodes[refused.node].name
-                refusal = Refusal(f"not run: {openvino_oracle.NEGATIVE_DEPTH} ({refused})", "not-run", layer,
+                refusal = Refusal(f"not run: {openvino_runtime.NEGATIVE_DEPTH} ({refused})", "not-run", layer,
                                   code="negative-depth-unchecked", detail="a negative depth is fed")
                 self.runs[oracle] = OracleRun(oracle, None, refusal.message, refusal)
                 return self.runs[oracle]
@@ -538,9 +538,9 @@ class _Context:
             if self.isolated is not None:
                 raw = self.isolated.run("onnxruntime", self.xml, self.inputs)
             else:
-                from . import onnxruntime_oracle
+                from .oracle import onnxruntime_runner
 
-                raw = onnxruntime_oracle.run(self.xml, self.inputs)
+                raw = onnxruntime_runner.run(self.xml, self.inputs)
             return _keyed(self.model, raw, "onnxruntime")
         options: dict[str, Any]
         if oracle == "reference":
@@ -553,7 +553,7 @@ class _Context:
             raise UsageError(f"unknown oracle {oracle!r}; expected one of: {', '.join(ALL_ORACLES)}")
         if self.isolated is not None:
             return self.isolated.run(name, self.ov_xml, self.inputs, self.ov_bin, keep_intermediates, **options)
-        return openvino_oracle.run(name, self.ov_xml, self.inputs, self.ov_bin, keep_intermediates, **options)
+        return openvino_runtime.run(name, self.ov_xml, self.inputs, self.ov_bin, keep_intermediates, **options)
 
     def _expected(self) -> OracleOutputs:
         assert self.expected is not None

@@ -8,9 +8,12 @@ the requested oracles.  A case *fails* when any output is "ours wrong" or
 crashes the process; each failing case is saved as a replay folder
 (``ovonehot diff FOLDER`` reproduces it).
 
-Cases run in worker processes (``jobs``), one case at a time per worker, so an
-OpenVINO crash loses one case, not the campaign: the case is recorded as a
-crash and its model and inputs are kept for replay.
+Cases run on an engine (:mod:`ovonehot.engines`): worker processes on this
+machine (``jobs``, the default) or Dask distributed.  Either way each case runs
+in an isolated child, one case at a time, so an OpenVINO crash loses one case,
+not the campaign: the case is recorded as a crash and its model and inputs are
+kept for replay.  The same seed gives the same results, replay folders and
+summary on every engine (timings apart).
 """
 
 from __future__ import annotations
@@ -19,21 +22,21 @@ import json
 import os
 import shutil
 import sys
-import tempfile
 import time
 import traceback
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import child
-from .child import Child
+from . import engines
 from .errors import Error
+
+if TYPE_CHECKING:
+    from .engines import Engine
 
 WRITERS = (("ovonehot", 0.45), ("ovonehot-v10", 0.05), ("save_model", 0.25), ("save_model-f16", 0.25))
 CRASH = "crash"
@@ -79,12 +82,11 @@ def _write(case: Any, writer: str, folder: Path) -> Path:
     if writer.startswith("ovonehot"):
         write_ir(case.graph, xml, inference=case.inference, version=10 if writer.endswith("v10") else 11)
         return xml
-    import openvino as ov  # type: ignore[import-untyped]
+    from .oracle.openvino_runtime import resave
 
     ours = folder / "generated.xml"
     write_ir(case.graph, ours, inference=case.inference)
-    model = ov.Core().read_model(str(ours), str(ours.with_suffix(".bin")))
-    ov.save_model(model, str(xml), compress_to_fp16=writer.endswith("f16"))
+    resave(ours, xml, compress_to_fp16=writer.endswith("f16"))
     ours.unlink()
     ours.with_suffix(".bin").unlink()
     return xml
@@ -153,29 +155,27 @@ def _keep(work_folder: Path, target: Path, problem: str) -> str:
     return str(target)
 
 
-# -- workers ------------------------------------------------------------------------------
+# -- engines (ovonehot.engines): one case per item, run in an isolated child ---------------
 
 
-def serve_worker(conn: Connection) -> None:
-    """A worker process (ovonehot.child): the campaign's settings first, then case indices."""
-    seed, oracles, out, work = conn.recv()
-    _worker(conn, seed, oracles, out, work)
+def case_handler(settings: tuple[int, tuple[str, ...], str | None], work: str, index: int) -> dict[str, Any]:
+    """One case, in an isolated child (process pool or Dask worker) or in this process."""
+    seed, oracles, out = settings
+    return asdict(run_case(seed, index, oracles, Path(out) if out else None, Path(work)))
 
 
-def _worker(conn: Connection, seed: int, oracles: Sequence[str], out: str | None, work: str) -> None:
-    out_path = Path(out) if out else None
-    while True:
-        try:
-            index = conn.recv()
-        except (EOFError, OSError):  # the campaign is gone (interrupted, killed): end quietly
-            return
-        if index is None:
-            return
-        result = asdict(run_case(seed, index, oracles, out_path, Path(work)))
-        try:
-            conn.send(result)
-        except OSError:
-            return
+def case_crashed(settings: tuple[int, tuple[str, ...], str | None], work: str | None, index: int,
+                 returncode: int | None, death: str) -> dict[str, Any]:
+    """The case whose child died: a crash, with its model and inputs kept for replay."""
+    seed, _, out = settings
+    return asdict(_crashed(seed, index, returncode, death, Path(out) if out else None,
+                           Path(work) if work else None))
+
+
+def _result(data: dict[str, Any]) -> CaseResult:
+    fields = dict(data)
+    fields["verdicts"] = [tuple(v) for v in fields["verdicts"]]
+    return CaseResult(**fields)
 
 
 @dataclass
@@ -249,8 +249,11 @@ def campaign(
     jobs: int = 1,
     progress: bool = False,
     first: int = 0,
+    engine: Engine | None = None,
 ) -> Summary:
-    """Run cases ``first .. first+cases-1``; ``jobs=0`` runs them in this process (no crash isolation).
+    """Run cases ``first .. first+cases-1`` on ``engine`` (default: ``jobs`` worker processes on
+    this machine; ``jobs=0`` runs them in this process, without crash isolation).  The results,
+    replay folders and summary depend on the seed and cases only, not on the engine.
 
     Ctrl-C (KeyboardInterrupt) stops the campaign: workers are killed, the cases that
     finished make the summary (``interrupted``, exit code 130), written to ``out`` as
@@ -261,29 +264,29 @@ def campaign(
         from .npyio import ensure_directory
 
         ensure_directory(out_path)
-    work = Path(tempfile.mkdtemp(prefix="ovonehot-fuzz-"))
+    if engine is None:
+        engine = engines.make("process", jobs)
+    job = engines.Job("ovonehot.fuzz:case_handler", "ovonehot.fuzz:case_crashed",
+                      (seed, tuple(oracles), str(out_path) if out_path is not None else None), "ovonehot-fuzz-")
     start = time.perf_counter()
     results: list[CaseResult] = []
     bar = _progress(cases) if progress else None
-    stopped = interrupted = False
+    interrupted = False
+
+    def keep_going() -> bool:
+        return time_budget is None or time.perf_counter() - start <= time_budget
+
     try:
-        todo = iter(range(first, first + cases))
-        if jobs <= 0:
-            for index in todo:
-                if time_budget is not None and time.perf_counter() - start > time_budget:
-                    stopped = True
-                    break
-                results.append(run_case(seed, index, oracles, out_path, work))
-                _tick(bar, results[-1])
-        else:
-            stopped = _run_pool(todo, jobs, seed, oracles, out_path, work, start, time_budget, results, bar)
+        for _, data in engine.run(job, iter(range(first, first + cases)), keep_going):
+            results.append(_result(data))
+            _tick(bar, results[-1])
     except KeyboardInterrupt:
         interrupted = True
     finally:
         if bar is not None:
             bar.close()
-        shutil.rmtree(work, ignore_errors=True)
     results.sort(key=lambda r: r.index)
+    stopped = not interrupted and len(results) < cases
     summary = Summary(seed, tuple(oracles), results, time.perf_counter() - start, stopped, interrupted)
     if out_path is not None:
         from .npyio import write_text
@@ -307,79 +310,14 @@ def _tick(bar: Any, result: CaseResult) -> None:
             bar.set_postfix_str(f"last failing: {result.id}")
 
 
-def _run_pool(todo: Iterator[int], jobs: int, seed: int, oracles: Sequence[str], out: Path | None, work: Path,
-              start: float, budget: float | None, results: list[CaseResult], bar: Any) -> bool:
-    # Workers are fresh interpreters (ovonehot.child): no OpenVINO state is forked, and the
-    # caller's main script is not re-run in them.
-    workers: dict[Connection, tuple[Child, int | None]] = {}
-
-    def launch() -> Connection:
-        worker = child.start("ovonehot.fuzz", "serve_worker")
-        worker.conn.send((seed, tuple(oracles), str(out) if out else None, str(work)))
-        workers[worker.conn] = (worker, None)
-        return worker.conn
-
-    def feed(conn: Connection) -> bool:
-        if budget is not None and time.perf_counter() - start > budget:
-            return False
-        index = next(todo, None)
-        if index is None:
-            return False
-        conn.send(index)
-        workers[conn] = (workers[conn][0], index)
-        return True
-
-    stopped = False
-    try:
-        for _ in range(jobs):
-            conn = launch()
-            if not feed(conn):
-                stopped = budget is not None and time.perf_counter() - start > budget
-        while any(index is not None for _, index in workers.values()):
-            busy = {conn: worker for conn, (worker, index) in workers.items() if index is not None}
-            ready = wait(list(busy))  # a dead worker's connection is ready too (end of file)
-            for conn, worker in busy.items():
-                index = workers[conn][1]
-                assert index is not None
-                if conn not in ready:
-                    continue
-                try:
-                    data = conn.recv()
-                except (EOFError, OSError):
-                    data = None
-                if data is not None:
-                    fields: dict[str, Any] = dict(data)
-                    fields["verdicts"] = [tuple(v) for v in fields["verdicts"]]
-                    result = CaseResult(**fields)
-                    results.append(result)
-                    _tick(bar, result)
-                    workers[conn] = (worker, None)
-                    if not feed(conn):
-                        stopped = stopped or (budget is not None and time.perf_counter() - start > budget)
-                    continue
-                worker.death()
-                results.append(_crashed(seed, index, worker.proc.returncode, out, work))
-                _tick(bar, results[-1])
-                del workers[conn]
-                fresh = launch()
-                if not feed(fresh):
-                    stopped = stopped or (budget is not None and time.perf_counter() - start > budget)
-    except BaseException:  # Ctrl-C or an error here: a busy worker's case is abandoned, not waited for
-        for worker, index in list(workers.values()):
-            if index is not None:
-                worker.kill()
-        raise
-    finally:
-        for worker, index in list(workers.values()):
-            if worker.proc.returncode is None:
-                worker.stop(timeout=5)
-    return stopped
-
-
-def _crashed(seed: int, index: int, exitcode: int | None, out: Path | None, work: Path) -> CaseResult:
-    problem = f"{CRASH}: the worker process died (exit code {exitcode}) running this case"
+def _crashed(seed: int, index: int, exitcode: int | None, death: str, out: Path | None,
+             work: Path | None) -> CaseResult:
+    if exitcode is not None:
+        problem = f"{CRASH}: the worker process died (exit code {exitcode}) running this case"
+    else:
+        problem = f"{CRASH}: {death} running this case"
     folder = ""
-    candidates = sorted(work.glob(f"{case_id(index)}-*"))
+    candidates = sorted(work.glob(f"{case_id(index)}-*")) if work is not None else []
     info: dict[str, Any] = {}
     if candidates:
         try:

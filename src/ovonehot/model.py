@@ -52,7 +52,7 @@ def load(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | No
     except for a ``.onnx`` path, which OpenVINO's ONNX frontend converts first (``onnx_input``).
     """
     if Path(xml_path).suffix.lower() == ".onnx":
-        from .onnx_input import load_onnx  # imports openvino lazily; .xml loading never does
+        from .oracle.onnx_frontend import load_onnx  # imports openvino lazily; .xml loading never does
 
         return load_onnx(xml_path, bin_path)
     graph = read_ir(xml_path, bin_path)

@@ -21,7 +21,7 @@ from .atomic import copy_file, write_bytes
 from .diff import DiffReport, Tolerances
 from .errors import InputError
 from .npyio import ensure_directory, load_archive, save_archive, write_text
-from .oracles import PRESETS, PluginSettings
+from .oracle.common import PRESETS, PluginSettings
 
 FORMAT = "ovonehot-replay/1"
 MANIFEST = "manifest.json"

@@ -60,7 +60,6 @@ from .graph import Graph, Node, Port
 from .infer import NodePlan, infer_node
 from .ir import payload
 from .ir.reader import parse_int, read_ir, read_ir_bytes
-from .onnx_input import convert_onnx, is_onnx_path
 from .ops import lookup
 from .ops.basic import ParameterAttrs
 from .ops.bounds import depth_interval
@@ -68,6 +67,7 @@ from .ops.one_hot import OneHotAttrs
 from .ops.openvino_opsets import OPENVINO_VERSION, OPSETS
 from .ops.shape_util import normalize_axis
 from .ops.spec import OpSpec, TensorInfo
+from .oracle.onnx_frontend import convert_onnx, is_onnx_path
 from .types import ElementType, PartialShape
 
 

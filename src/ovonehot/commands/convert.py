@@ -1,6 +1,6 @@
 """``ovonehot convert MODEL.onnx [-o OUT.xml]``: write the IR OpenVINO's ONNX frontend makes.
 
-The IR is exactly what ``ovonehot run MODEL.onnx`` runs (``onnx_input.convert_onnx``:
+The IR is exactly what ``ovonehot run MODEL.onnx`` runs (``onnx_frontend.convert_onnx``:
 IR v11, no fp16 compression).  The pair is written atomically (``write_ir_pair``):
 a failed conversion or write never leaves a half-written file or a mixed pair.
 """
@@ -18,7 +18,7 @@ from ..atomic import check_output_file, remove_stale_temps
 from ..errors import IRError, UsageError
 from ..ir.reader import read_ir_bytes
 from ..npyio import check_input_file, new_file_mode
-from ..onnx_input import convert_onnx, is_onnx_path
+from ..oracle.onnx_frontend import convert_onnx, is_onnx_path
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

@@ -12,14 +12,15 @@ from __future__ import annotations
 import argparse
 import json
 
+from .. import corpus, engines
 from .. import replay as _replay
 from ..atomic import check_output_dir, check_output_file
 from ..diff import Tolerances, diff_model
-from ..errors import InputError
+from ..errors import InputError, UsageError
 from ..gen_inputs import InputSettings, generate_inputs, parse_shape
 from ..model import load
 from ..npyio import check_input_specs, check_model_paths, load_archive, parse_input_specs, write_text
-from ..oracles import ORACLES, PRESETS, PluginSettings, parse_oracles
+from ..oracle.common import ORACLES, PRESETS, PluginSettings, parse_oracles
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -29,7 +30,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("model", help="model .xml (the .bin beside it is read too), or a replay folder")
+    p.add_argument("model", nargs="+",
+                   help="model .xml (the .bin beside it is read too), or a replay folder; several of them, or "
+                        "directories of them, make a corpus: each diffed alike, one table row per model")
     p.add_argument("--bin", dest="bin_path", help="weights file, when not MODEL.bin")
     p.add_argument("--inputs", nargs="+", default=[], metavar="SPEC",
                    help="x.npy (single-input model), NAME=x.npy, or all.npz; default: generated from the graph")
@@ -64,6 +67,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--strict", action="store_true", help="exit 1 for any difference, known deviations included")
     p.add_argument("--json", metavar="REPORT", help="also write the report as JSON")
     p.add_argument("--save", metavar="DIR", help="write a replayable folder (model, inputs, outputs, manifest)")
+    engines.add_arguments(p, jobs_help="corpus: worker processes (default 0: one model after the other in "
+                                       "this process); with --dask, the embedded cluster's workers")
     p.set_defaults(func=diff_command)
 
 
@@ -128,6 +133,15 @@ def command_line(args: argparse.Namespace) -> list[str]:
 
 
 def diff_command(args: argparse.Namespace) -> int:
+    models = args.model if isinstance(args.model, list) else [args.model]
+    if corpus.is_corpus(models):  # several models: ovonehot.corpus runs this command on each
+        args.model = models
+        return corpus.corpus_command(args, command_line(argparse.Namespace(
+            **{**vars(args), "model": "MODEL", "json": None, "save": None}))[3:])
+    if getattr(args, "engine", "process") != "process" or getattr(args, "jobs", None) is not None \
+            or getattr(args, "scheduler", None) is not None:
+        raise UsageError("--jobs, --dask and --scheduler are for a corpus (several models or a directory)")
+    args.model = models[0]
     tolerances = Tolerances.parse(args.atol, args.rtol)
     shapes = dict(parse_shape(s) for s in args.shape)
     settings = InputSettings.parse(args.seed, args.val_range)

@@ -6,6 +6,7 @@ import argparse
 import importlib.util
 import sys
 
+from .. import engines
 from ..atomic import check_output_dir
 from ..diff import ORACLES
 from ..errors import OpenVINOError, UsageError
@@ -27,8 +28,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--oracle", choices=[*ORACLES, "both"], default="both", help="oracle(s) to diff against (default both)")
     p.add_argument("--out", metavar="DIR", help="save failing cases as replay folders here, and summary.json")
     p.add_argument("--time-budget", type=float, metavar="SECONDS", help="stop starting cases after this long")
-    p.add_argument("--jobs", type=int, default=1,
-                   help="worker processes (default 1; 0 runs in this process without crash isolation)")
+    engines.add_arguments(p, jobs_help="worker processes (default 1; 0 runs in this process without crash "
+                                       "isolation); with --dask, the embedded cluster's workers")
     p.set_defaults(func=fuzz_command)
 
 
@@ -47,10 +48,11 @@ def fuzz_command(args: argparse.Namespace) -> int:
         raise UsageError("--time-budget must be > 0 seconds")
     if not _openvino_installed():  # before any case runs
         raise OpenVINOError("OpenVINO is not installed; fuzz diffs against it: pip install 'openvino>=2026.4,<2026.5'")
+    engine = engines.make(args.engine, args.jobs, args.scheduler, default_jobs=1)
     if args.out is not None:
         check_output_dir(args.out, "--out")
     oracles = ORACLES if args.oracle == "both" else (args.oracle,)
-    summary = campaign(args.cases, args.seed, oracles, args.out, args.time_budget, args.jobs,
-                       progress=sys.stderr.isatty(), first=args.first)
+    summary = campaign(args.cases, args.seed, oracles, args.out, args.time_budget,
+                       progress=sys.stderr.isatty(), first=args.first, engine=engine)
     print(summary.table())
     return summary.exit_code

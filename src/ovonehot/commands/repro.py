@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .. import replay as _replay
 from ..errors import InputError, UsageError
-from ..repro import write_script
+from ..oracle.repro import write_script
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

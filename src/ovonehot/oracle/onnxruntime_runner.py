@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from .errors import OracleRefusal
-from .oracles import OracleOutputs
+from ..errors import OracleRefusal
+from .common import OracleOutputs
 
 
 def _onnxruntime() -> Any:

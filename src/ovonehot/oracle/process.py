@@ -12,7 +12,7 @@ is started lazily and answers over a socket pair.  After a crash the next run
 starts a new child.  :func:`shared` gives the process one
 child for all its diffs (closed at exit), so its start-up (importing OpenVINO,
 about half a second) is paid once.  This module does not import openvino; the
-child does (through :mod:`ovonehot.openvino_oracle`).
+child does (through :mod:`ovonehot.oracle.openvino_runtime`).
 """
 
 from __future__ import annotations
@@ -27,14 +27,14 @@ from typing import Any
 
 import numpy as np
 
-from . import child, errors
-from .child import Child
-from .errors import OracleRefusal
-from .oracles import OracleOutputs
+from .. import child, errors
+from ..child import Child
+from ..errors import OracleRefusal
+from .common import OracleOutputs
 
 
 class IsolatedOracle:
-    """``openvino_oracle.run`` in a child process; ``close`` it when done."""
+    """``openvino_runtime.run`` in a child process; ``close`` it when done."""
 
     def __init__(self) -> None:
         self._child: Child | None = None
@@ -54,7 +54,7 @@ class IsolatedOracle:
         keep_intermediates: bool = False,
         **options: Any,
     ) -> OracleOutputs:
-        """What ``openvino_oracle.run`` returns or raises (``onnxruntime_oracle.run`` for the
+        """What ``openvino_runtime.run`` returns or raises (``onnxruntime_runner.run`` for the
         ``"onnxruntime"`` oracle; ``options`` are theirs); OracleRefusal (cause ``crashed``) when
         the runtime kills the child.
 
@@ -105,7 +105,7 @@ class IsolatedOracle:
 
     def _started(self) -> Child:
         if self._child is None:
-            self._child = child.start("ovonehot.oracle_process", "serve")
+            self._child = child.start("ovonehot.oracle.process", "serve")
             self._served = 0
         return self._child
 
@@ -130,7 +130,7 @@ def abandon() -> None:
 
 def serve(conn: Connection) -> None:
     """The child: run each requested oracle, send back the outputs or the error."""
-    from . import openvino_oracle
+    from . import openvino_runtime
 
     while True:
         try:
@@ -142,11 +142,11 @@ def serve(conn: Connection) -> None:
         oracle, xml, inputs, bin_path, keep, options = request
         try:
             if oracle == "onnxruntime":
-                from . import onnxruntime_oracle
+                from . import onnxruntime_runner
 
-                out = onnxruntime_oracle.run(xml, inputs, **options)
+                out = onnxruntime_runner.run(xml, inputs, **options)
             else:
-                out = openvino_oracle.run(oracle, xml, inputs, bin_path, keep, **options)
+                out = openvino_runtime.run(oracle, xml, inputs, bin_path, keep, **options)
             reply: tuple[Any, ...] = ("ok", dict(out), out.intermediates, out.missing, out.blocked)
         except errors.Error as exc:
             fields = ({"cause": exc.cause, "layer": exc.layer, "op": exc.op, "code": exc.code, "detail": exc.detail}

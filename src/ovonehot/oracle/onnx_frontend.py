@@ -29,11 +29,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from .errors import InputError, OpenVINOError, UsageError
-from .graph import Graph
-from .infer import infer
-from .ir.reader import read_ir_bytes
-from .model import Model
+from ..errors import InputError, OpenVINOError, UsageError
+from ..graph import Graph
+from ..infer import infer
+from ..ir.reader import read_ir_bytes
+from ..model import Model
 
 ONNX_SUFFIX = ".onnx"
 

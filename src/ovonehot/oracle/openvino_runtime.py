@@ -39,11 +39,11 @@ from typing import Any
 
 import numpy as np
 
-from .errors import Error, InputError, IRError, OpenVINOError, OracleRefusal
-from .graph import Graph
-from .ir import payload
-from .oracles import CPU_CONFIG, Intermediates, OracleOutputs, Refusal
-from .types import ElementType, PartialShape
+from ..errors import Error, InputError, IRError, OpenVINOError, OracleRefusal
+from ..graph import Graph
+from ..ir import payload
+from ..types import ElementType, PartialShape
+from .common import CPU_CONFIG, Intermediates, OracleOutputs, Refusal
 
 __all__ = ["CPU_CONFIG", "Intermediates", "OracleOutputs", "cpu_run", "plugin_property", "reference_run", "run"]
 
@@ -75,6 +75,21 @@ def versions() -> str:
     return str(_openvino().get_version())
 
 
+def resave(source_xml: str | os.PathLike[str], target_xml: str | os.PathLike[str], compress_to_fp16: bool) -> None:
+    """Read an IR with OpenVINO and write it back with ``save_model`` (``fuzz``'s OpenVINO writers).
+
+    With ``compress_to_fp16`` f32 constants become f16 with a decompression Convert, as
+    ``save_model`` does by default.  Any failure is an :class:`OpenVINOError`.
+    """
+    ov = _openvino()
+    source = Path(source_xml)
+    try:
+        model = _core().read_model(str(source), str(source.with_suffix(".bin")))
+        ov.save_model(model, str(target_xml), compress_to_fp16=compress_to_fp16)
+    except Exception as exc:  # noqa: BLE001 - whatever OpenVINO raises is an OpenVINO failure
+        raise OpenVINOError(f"OpenVINO could not re-save {source.name}: {_first_line(exc)}") from None
+
+
 def _read(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | None) -> _Loaded:
     xml_path = Path(xml_path)
     if not xml_path.is_file():
@@ -91,7 +106,7 @@ def _read(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | N
         raise OpenVINOError(f"{xml_path}: OpenVINO cannot read it: {_first_line(exc)}") from None
     graph: Graph | None
     try:
-        from .ir.reader import read_ir
+        from ..ir.reader import read_ir
 
         graph = read_ir(xml_path, bin_path)
     except Error:
@@ -100,12 +115,12 @@ def _read(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | N
 
 
 def _read_onnx(path: Path) -> _Loaded:
-    """An ONNX model as ovonehot runs it: the IR ``onnx_input.convert_onnx`` makes (OpenVINO's
+    """An ONNX model as ovonehot runs it: the IR ``onnx_frontend.convert_onnx`` makes (OpenVINO's
     conversion with ovonehot's corrections), so both sides of a comparison compute one graph."""
     import numpy as np
 
-    from .ir.reader import read_ir_bytes
-    from .onnx_input import convert_onnx
+    from ..ir.reader import read_ir_bytes
+    from .onnx_frontend import convert_onnx
 
     xml, weights = convert_onnx(path)
     ov = _openvino()
@@ -212,7 +227,7 @@ def _op(node: Any) -> str:
 
 def _bind(model: Any, inputs: Mapping[str, np.ndarray]) -> list[tuple[ElementType, np.ndarray]]:
     """Per model Parameter (in order): its element type and the checked input array."""
-    from .model import TensorDesc, check_input
+    from ..model import TensorDesc, check_input
 
     params = list(model.get_parameters())
     bound: list[tuple[ElementType, np.ndarray] | None] = [None] * len(params)

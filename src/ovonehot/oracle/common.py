@@ -5,12 +5,12 @@ by output name, plus, for each output it could *not* compute, a :class:`Refusal`
 saying why (the op that refused, a stable cause).  The oracles are:
 
 * ``reference``: OpenVINO's core reference, ``Node.evaluate`` node by node
-  (:mod:`ovonehot.openvino_oracle`); it runs up to an op it has no kernel for, and
+  (:mod:`ovonehot.oracle.openvino_runtime`); it runs up to an op it has no kernel for, and
   only the outputs that depend on that op are missing;
 * ``cpu``: an OpenVINO plugin (``--device``, CPU by default) compiled with a
   :class:`PluginSettings` configuration: deterministic by default (one thread, f32,
   accuracy), or OpenVINO's own defaults (``--cpu-defaults``), plus ``--config``;
-* ``onnxruntime``: onnxruntime on an ``.onnx`` model (:mod:`ovonehot.onnxruntime_oracle`);
+* ``onnxruntime``: onnxruntime on an ``.onnx`` model (:mod:`ovonehot.oracle.onnxruntime_runner`);
 * ``expected``: saved outputs (``--expected out.npz``).
 
 This module imports neither openvino nor onnxruntime.
@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import OracleRefusal, UsageError
+from ..errors import OracleRefusal, UsageError
 
 ORACLES = ("reference", "cpu", "onnxruntime", "expected")
 ALIASES = {"both": ("reference", "cpu")}

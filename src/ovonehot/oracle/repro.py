@@ -23,9 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import InputError
-from .npyio import storable
-from .replay import Replay
+from ..errors import InputError
+from ..npyio import storable
+from ..replay import Replay
 
 # Above this many bytes of embedded data the script is no longer something to paste
 # into an issue; ``reduce`` first.
@@ -61,7 +61,7 @@ def script_text(replay: Replay) -> str:
     oracle = "cpu" if "cpu" in oracles else oracles[0]
     if "ours" not in replay.saved and not (replay.folder / "ours.npz").is_file():
         raise InputError(f"{replay.folder}: the replay has no ours.npz (ovonehot's outputs): nothing to compare")
-    from .npyio import load_archive
+    from ..npyio import load_archive
 
     expected = load_archive(replay.folder / "ours.npz")
     xml = replay.xml.read_bytes()
@@ -74,8 +74,8 @@ def script_text(replay: Replay) -> str:
             f"{replay.folder}: {size} bytes of model and data are too many to embed in a script "
             f"(limit {EMBED_LIMIT}); shrink it first with ovonehot reduce"
         )
-    from .diff import output_tolerances
-    from .model import load
+    from ..diff import output_tolerances
+    from ..model import load
 
     tolerances = {
         name: (t.is_exact, t.atol, t.rtol)
@@ -106,7 +106,7 @@ def script_text(replay: Replay) -> str:
 
 
 def write_script(replay: Replay, path: Path) -> Path:
-    from .npyio import write_text
+    from ..npyio import write_text
 
     write_text(path, script_text(replay))
     return path
