@@ -67,16 +67,16 @@ def _seq2seq_inputs() -> dict[str, np.ndarray]:
     }
 
 
-COMMON = dict(
-    vocab_size=VOCAB,
-    hidden_size=16,
-    intermediate_size=32,
-    num_hidden_layers=2,
-    num_attention_heads=4,
-    num_key_value_heads=2,
-    max_position_embeddings=64,
-    use_cache=False,
-)
+COMMON = {
+    "vocab_size": VOCAB,
+    "hidden_size": 16,
+    "intermediate_size": 32,
+    "num_hidden_layers": 2,
+    "num_attention_heads": 4,
+    "num_key_value_heads": 2,
+    "max_position_embeddings": 64,
+    "use_cache": False,
+}
 
 
 @dataclass
@@ -96,131 +96,488 @@ def _moe(**kw: Any) -> dict[str, Any]:
 
 ARCHS: list[Arch] = [
     Arch("tiny_llama", "LlamaForCausalLM", "LlamaConfig", {**COMMON, "head_dim": 4}, onnx=True),
-    Arch("tiny_mistral", "MistralForCausalLM", "MistralConfig", {**COMMON, "head_dim": 4, "sliding_window": 4}),
-    Arch("tiny_mixtral", "MixtralForCausalLM", "MixtralConfig",
-         _moe(head_dim=4, num_local_experts=4, num_experts_per_tok=2)),
+    Arch(
+        "tiny_mistral", "MistralForCausalLM", "MistralConfig", {**COMMON, "head_dim": 4, "sliding_window": 4}
+    ),
+    Arch(
+        "tiny_mixtral",
+        "MixtralForCausalLM",
+        "MixtralConfig",
+        _moe(head_dim=4, num_local_experts=4, num_experts_per_tok=2),
+    ),
     Arch("tiny_qwen2", "Qwen2ForCausalLM", "Qwen2Config", dict(COMMON)),
-    Arch("tiny_qwen2_moe", "Qwen2MoeForCausalLM", "Qwen2MoeConfig",
-         _moe(num_experts=4, num_experts_per_tok=2, moe_intermediate_size=16, shared_expert_intermediate_size=16)),
+    Arch(
+        "tiny_qwen2_moe",
+        "Qwen2MoeForCausalLM",
+        "Qwen2MoeConfig",
+        _moe(
+            num_experts=4, num_experts_per_tok=2, moe_intermediate_size=16, shared_expert_intermediate_size=16
+        ),
+    ),
     Arch("tiny_qwen3", "Qwen3ForCausalLM", "Qwen3Config", {**COMMON, "head_dim": 4}),
-    Arch("tiny_qwen3_moe", "Qwen3MoeForCausalLM", "Qwen3MoeConfig",
-         _moe(head_dim=4, num_experts=4, num_experts_per_tok=2, moe_intermediate_size=16)),
+    Arch(
+        "tiny_qwen3_moe",
+        "Qwen3MoeForCausalLM",
+        "Qwen3MoeConfig",
+        _moe(head_dim=4, num_experts=4, num_experts_per_tok=2, moe_intermediate_size=16),
+    ),
     Arch("tiny_olmoe", "OlmoeForCausalLM", "OlmoeConfig", _moe(num_experts=4, num_experts_per_tok=2)),
-    Arch("tiny_deepseek_v2", "DeepseekV2ForCausalLM", "DeepseekV2Config",
-         _moe(n_routed_experts=4, num_experts_per_tok=2, moe_intermediate_size=16, n_shared_experts=1,
-              kv_lora_rank=8, q_lora_rank=8, qk_rope_head_dim=4, qk_nope_head_dim=4, v_head_dim=4,
-              first_k_dense_replace=1, n_group=1, topk_group=1, num_key_value_heads=4)),
-    Arch("tiny_deepseek_v3", "DeepseekV3ForCausalLM", "DeepseekV3Config",
-         _moe(n_routed_experts=4, num_experts_per_tok=2, moe_intermediate_size=16, n_shared_experts=1,
-              kv_lora_rank=8, q_lora_rank=8, qk_rope_head_dim=4, qk_nope_head_dim=4, v_head_dim=4,
-              first_k_dense_replace=1, n_group=1, topk_group=1, num_key_value_heads=4)),
-    Arch("tiny_dbrx", "DbrxForCausalLM", "DbrxConfig",
-         dict(vocab_size=VOCAB, d_model=16, n_heads=4, n_layers=2, max_seq_len=64, use_cache=False,
-              attn_config={"kv_n_heads": 2, "rope_theta": 10000.0, "clip_qkv": 8.0}, ffn_config={"ffn_hidden_size": 16, "moe_num_experts": 4,
-                                                         "moe_top_k": 2})),
-    Arch("tiny_jamba", "JambaForCausalLM", "JambaConfig",
-         _moe(num_experts=4, num_experts_per_tok=2, attn_layer_period=2, attn_layer_offset=1, expert_layer_period=2,
-              expert_layer_offset=1, mamba_d_state=4, mamba_d_conv=4, mamba_expand=2, mamba_dt_rank=4,
-              use_mamba_kernels=False)),
-    Arch("tiny_gpt_oss", "GptOssForCausalLM", "GptOssConfig",
-         _moe(head_dim=4, num_local_experts=4, num_experts_per_tok=2, sliding_window=4,
-              layer_types=["sliding_attention", "full_attention"])),
+    Arch(
+        "tiny_deepseek_v2",
+        "DeepseekV2ForCausalLM",
+        "DeepseekV2Config",
+        _moe(
+            n_routed_experts=4,
+            num_experts_per_tok=2,
+            moe_intermediate_size=16,
+            n_shared_experts=1,
+            kv_lora_rank=8,
+            q_lora_rank=8,
+            qk_rope_head_dim=4,
+            qk_nope_head_dim=4,
+            v_head_dim=4,
+            first_k_dense_replace=1,
+            n_group=1,
+            topk_group=1,
+            num_key_value_heads=4,
+        ),
+    ),
+    Arch(
+        "tiny_deepseek_v3",
+        "DeepseekV3ForCausalLM",
+        "DeepseekV3Config",
+        _moe(
+            n_routed_experts=4,
+            num_experts_per_tok=2,
+            moe_intermediate_size=16,
+            n_shared_experts=1,
+            kv_lora_rank=8,
+            q_lora_rank=8,
+            qk_rope_head_dim=4,
+            qk_nope_head_dim=4,
+            v_head_dim=4,
+            first_k_dense_replace=1,
+            n_group=1,
+            topk_group=1,
+            num_key_value_heads=4,
+        ),
+    ),
+    Arch(
+        "tiny_dbrx",
+        "DbrxForCausalLM",
+        "DbrxConfig",
+        {
+            "vocab_size": VOCAB,
+            "d_model": 16,
+            "n_heads": 4,
+            "n_layers": 2,
+            "max_seq_len": 64,
+            "use_cache": False,
+            "attn_config": {"kv_n_heads": 2, "rope_theta": 10000.0, "clip_qkv": 8.0},
+            "ffn_config": {"ffn_hidden_size": 16, "moe_num_experts": 4, "moe_top_k": 2},
+        },
+    ),
+    Arch(
+        "tiny_jamba",
+        "JambaForCausalLM",
+        "JambaConfig",
+        _moe(
+            num_experts=4,
+            num_experts_per_tok=2,
+            attn_layer_period=2,
+            attn_layer_offset=1,
+            expert_layer_period=2,
+            expert_layer_offset=1,
+            mamba_d_state=4,
+            mamba_d_conv=4,
+            mamba_expand=2,
+            mamba_dt_rank=4,
+            use_mamba_kernels=False,
+        ),
+    ),
+    Arch(
+        "tiny_gpt_oss",
+        "GptOssForCausalLM",
+        "GptOssConfig",
+        _moe(
+            head_dim=4,
+            num_local_experts=4,
+            num_experts_per_tok=2,
+            sliding_window=4,
+            layer_types=["sliding_attention", "full_attention"],
+        ),
+    ),
     Arch("tiny_granite", "GraniteForCausalLM", "GraniteConfig", dict(COMMON)),
-    Arch("tiny_granitemoe", "GraniteMoeForCausalLM", "GraniteMoeConfig",
-         _moe(num_local_experts=4, num_experts_per_tok=2)),
-    Arch("tiny_granitemoehybrid", "GraniteMoeHybridForCausalLM", "GraniteMoeHybridConfig",
-         _moe(num_local_experts=4, num_experts_per_tok=2, layer_types=["mamba", "attention"], mamba_n_heads=4,
-              mamba_d_head=8, mamba_d_state=4, mamba_n_groups=1, mamba_d_conv=4, shared_intermediate_size=16)),
+    Arch(
+        "tiny_granitemoe",
+        "GraniteMoeForCausalLM",
+        "GraniteMoeConfig",
+        _moe(num_local_experts=4, num_experts_per_tok=2),
+    ),
+    Arch(
+        "tiny_granitemoehybrid",
+        "GraniteMoeHybridForCausalLM",
+        "GraniteMoeHybridConfig",
+        _moe(
+            num_local_experts=4,
+            num_experts_per_tok=2,
+            layer_types=["mamba", "attention"],
+            mamba_n_heads=4,
+            mamba_d_head=8,
+            mamba_d_state=4,
+            mamba_n_groups=1,
+            mamba_d_conv=4,
+            shared_intermediate_size=16,
+        ),
+    ),
     Arch("tiny_phi3", "Phi3ForCausalLM", "Phi3Config", {**COMMON, "pad_token_id": 0}),
     Arch("tiny_gemma", "GemmaForCausalLM", "GemmaConfig", {**COMMON, "head_dim": 4}),
     Arch("tiny_gemma2", "Gemma2ForCausalLM", "Gemma2Config", {**COMMON, "head_dim": 4, "sliding_window": 4}),
-    Arch("tiny_gemma3", "Gemma3ForCausalLM", "Gemma3TextConfig", {**COMMON, "head_dim": 4, "sliding_window": 4}),
-    Arch("tiny_phimoe", "PhimoeForCausalLM", "PhimoeConfig", _moe(num_local_experts=4, num_experts_per_tok=2)),
-    Arch("tiny_gpt2", "GPT2LMHeadModel", "GPT2Config",
-         dict(vocab_size=VOCAB, n_embd=16, n_layer=2, n_head=4, n_positions=64, use_cache=False), onnx=True),
+    Arch(
+        "tiny_gemma3", "Gemma3ForCausalLM", "Gemma3TextConfig", {**COMMON, "head_dim": 4, "sliding_window": 4}
+    ),
+    Arch(
+        "tiny_phimoe", "PhimoeForCausalLM", "PhimoeConfig", _moe(num_local_experts=4, num_experts_per_tok=2)
+    ),
+    Arch(
+        "tiny_gpt2",
+        "GPT2LMHeadModel",
+        "GPT2Config",
+        {"vocab_size": VOCAB, "n_embd": 16, "n_layer": 2, "n_head": 4, "n_positions": 64, "use_cache": False},
+        onnx=True,
+    ),
     Arch("tiny_gpt_neox", "GPTNeoXForCausalLM", "GPTNeoXConfig", dict(COMMON)),
     Arch("tiny_bert", "BertForMaskedLM", "BertConfig", dict(COMMON), onnx=True),
     Arch("tiny_roberta", "RobertaForMaskedLM", "RobertaConfig", {**COMMON, "max_position_embeddings": 70}),
-    Arch("tiny_distilbert", "DistilBertForMaskedLM", "DistilBertConfig",
-         dict(vocab_size=VOCAB, dim=16, hidden_dim=32, n_layers=2, n_heads=4, max_position_embeddings=64)),
-    Arch("tiny_t5", "T5ForConditionalGeneration", "T5Config",
-         dict(vocab_size=VOCAB, d_model=16, d_kv=4, d_ff=32, num_layers=2, num_heads=4, use_cache=False,
-              decoder_start_token_id=0), _seq2seq_inputs, onnx=True),
-    Arch("tiny_longt5", "LongT5ForConditionalGeneration", "LongT5Config",
-         dict(vocab_size=VOCAB, d_model=16, d_kv=4, d_ff=32, num_layers=2, num_heads=4, use_cache=False,
-              encoder_attention_type="transient-global", local_radius=2, global_block_size=2,
-              decoder_start_token_id=0), _seq2seq_inputs),
-    Arch("tiny_bart", "BartForConditionalGeneration", "BartConfig",
-         dict(vocab_size=VOCAB, d_model=16, encoder_layers=2, decoder_layers=2, encoder_attention_heads=4,
-              decoder_attention_heads=4, encoder_ffn_dim=32, decoder_ffn_dim=32, max_position_embeddings=64,
-              use_cache=False), _seq2seq_inputs),
-    Arch("tiny_nllb_moe", "NllbMoeForConditionalGeneration", "NllbMoeConfig",
-         dict(vocab_size=VOCAB, d_model=16, encoder_layers=2, decoder_layers=2, encoder_attention_heads=4,
-              decoder_attention_heads=4, encoder_ffn_dim=32, decoder_ffn_dim=32, max_position_embeddings=64,
-              num_experts=4, expert_capacity=8, encoder_sparse_step=1, decoder_sparse_step=1, use_cache=False),
-         _seq2seq_inputs),
-    Arch("tiny_whisper", "WhisperForConditionalGeneration", "WhisperConfig",
-         dict(vocab_size=VOCAB, d_model=16, encoder_layers=2, decoder_layers=2, encoder_attention_heads=4,
-              decoder_attention_heads=4, encoder_ffn_dim=32, decoder_ffn_dim=32, num_mel_bins=8,
-              max_source_positions=16, max_target_positions=32, use_cache=False, decoder_start_token_id=1,
-              pad_token_id=0, bos_token_id=1, eos_token_id=2),
-         lambda: {"input_features": np.random.default_rng(3).standard_normal((1, 8, 32)).astype(np.float32),
-                  "decoder_input_ids": _ids(batch=1, seq=5),
-                  # without a mask transformers looks for packed sequences with torch.diff (no OpenVINO rule)
-                  "decoder_attention_mask": np.ones((1, 5), dtype=np.int64)}),
-    Arch("tiny_vit", "ViTForImageClassification", "ViTConfig",
-         dict(hidden_size=16, intermediate_size=32, num_hidden_layers=2, num_attention_heads=4, image_size=16,
-              patch_size=4, num_labels=5),
-         lambda: {"pixel_values": np.random.default_rng(4).standard_normal((2, 3, 16, 16)).astype(np.float32)},
-         onnx=True),
-    Arch("tiny_clip", "CLIPModel", "CLIPConfig",
-         dict(text_config=dict(vocab_size=VOCAB, hidden_size=16, intermediate_size=32, num_hidden_layers=2,
-                               num_attention_heads=4, max_position_embeddings=16),
-              vision_config=dict(hidden_size=16, intermediate_size=32, num_hidden_layers=2, num_attention_heads=4,
-                                 image_size=16, patch_size=4), projection_dim=8),
-         lambda: {"input_ids": _ids(), "attention_mask": np.ones((2, SEQ), dtype=np.int64),
-                  "pixel_values": np.random.default_rng(4).standard_normal((2, 3, 16, 16)).astype(np.float32)}),
-    Arch("tiny_wav2vec2", "Wav2Vec2ForCTC", "Wav2Vec2Config",
-         dict(vocab_size=VOCAB, hidden_size=16, intermediate_size=32, num_hidden_layers=2, num_attention_heads=4,
-              conv_dim=(8, 8), conv_stride=(5, 2), conv_kernel=(10, 3), num_feat_extract_layers=2,
-              num_conv_pos_embeddings=4, num_conv_pos_embedding_groups=2, do_stable_layer_norm=False),
-         lambda: {"input_values": np.random.default_rng(5).standard_normal((1, 400)).astype(np.float32)}),
-    Arch("tiny_xlnet", "XLNetLMHeadModel", "XLNetConfig",
-         dict(vocab_size=VOCAB, d_model=16, n_layer=2, n_head=4, d_inner=32, use_mems_eval=False),
-         lambda: {"input_ids": _ids()}),
-    Arch("tiny_mamba", "MambaForCausalLM", "MambaConfig",
-         dict(vocab_size=VOCAB, hidden_size=16, state_size=4, num_hidden_layers=2, conv_kernel=4, expand=2,
-              time_step_rank=4, use_cache=False, use_mambapy=False),
-         lambda: {"input_ids": _ids()}),
-    Arch("tiny_mamba2", "Mamba2ForCausalLM", "Mamba2Config",
-         dict(vocab_size=VOCAB, hidden_size=16, state_size=4, num_hidden_layers=2, conv_kernel=4, expand=2,
-              num_heads=4, head_dim=8, n_groups=1, chunk_size=4, use_cache=False),
-         lambda: {"input_ids": _ids()}),
-    Arch("tiny_falcon", "FalconForCausalLM", "FalconConfig",
-         dict(vocab_size=VOCAB, hidden_size=16, num_hidden_layers=2, num_attention_heads=4, use_cache=False)),
-    Arch("tiny_bloom", "BloomForCausalLM", "BloomConfig",
-         dict(vocab_size=VOCAB, hidden_size=16, n_layer=2, n_head=4, use_cache=False)),
-    Arch("tiny_opt", "OPTForCausalLM", "OPTConfig",
-         dict(vocab_size=VOCAB, hidden_size=16, ffn_dim=32, num_hidden_layers=2, num_attention_heads=4,
-              max_position_embeddings=64, word_embed_proj_dim=16, use_cache=False)),
+    Arch(
+        "tiny_distilbert",
+        "DistilBertForMaskedLM",
+        "DistilBertConfig",
+        {
+            "vocab_size": VOCAB,
+            "dim": 16,
+            "hidden_dim": 32,
+            "n_layers": 2,
+            "n_heads": 4,
+            "max_position_embeddings": 64,
+        },
+    ),
+    Arch(
+        "tiny_t5",
+        "T5ForConditionalGeneration",
+        "T5Config",
+        {
+            "vocab_size": VOCAB,
+            "d_model": 16,
+            "d_kv": 4,
+            "d_ff": 32,
+            "num_layers": 2,
+            "num_heads": 4,
+            "use_cache": False,
+            "decoder_start_token_id": 0,
+        },
+        _seq2seq_inputs,
+        onnx=True,
+    ),
+    Arch(
+        "tiny_longt5",
+        "LongT5ForConditionalGeneration",
+        "LongT5Config",
+        {
+            "vocab_size": VOCAB,
+            "d_model": 16,
+            "d_kv": 4,
+            "d_ff": 32,
+            "num_layers": 2,
+            "num_heads": 4,
+            "use_cache": False,
+            "encoder_attention_type": "transient-global",
+            "local_radius": 2,
+            "global_block_size": 2,
+            "decoder_start_token_id": 0,
+        },
+        _seq2seq_inputs,
+    ),
+    Arch(
+        "tiny_bart",
+        "BartForConditionalGeneration",
+        "BartConfig",
+        {
+            "vocab_size": VOCAB,
+            "d_model": 16,
+            "encoder_layers": 2,
+            "decoder_layers": 2,
+            "encoder_attention_heads": 4,
+            "decoder_attention_heads": 4,
+            "encoder_ffn_dim": 32,
+            "decoder_ffn_dim": 32,
+            "max_position_embeddings": 64,
+            "use_cache": False,
+        },
+        _seq2seq_inputs,
+    ),
+    Arch(
+        "tiny_nllb_moe",
+        "NllbMoeForConditionalGeneration",
+        "NllbMoeConfig",
+        {
+            "vocab_size": VOCAB,
+            "d_model": 16,
+            "encoder_layers": 2,
+            "decoder_layers": 2,
+            "encoder_attention_heads": 4,
+            "decoder_attention_heads": 4,
+            "encoder_ffn_dim": 32,
+            "decoder_ffn_dim": 32,
+            "max_position_embeddings": 64,
+            "num_experts": 4,
+            "expert_capacity": 8,
+            "encoder_sparse_step": 1,
+            "decoder_sparse_step": 1,
+            "use_cache": False,
+        },
+        _seq2seq_inputs,
+    ),
+    Arch(
+        "tiny_whisper",
+        "WhisperForConditionalGeneration",
+        "WhisperConfig",
+        {
+            "vocab_size": VOCAB,
+            "d_model": 16,
+            "encoder_layers": 2,
+            "decoder_layers": 2,
+            "encoder_attention_heads": 4,
+            "decoder_attention_heads": 4,
+            "encoder_ffn_dim": 32,
+            "decoder_ffn_dim": 32,
+            "num_mel_bins": 8,
+            "max_source_positions": 16,
+            "max_target_positions": 32,
+            "use_cache": False,
+            "decoder_start_token_id": 1,
+            "pad_token_id": 0,
+            "bos_token_id": 1,
+            "eos_token_id": 2,
+        },
+        lambda: {
+            "input_features": np.random.default_rng(3).standard_normal((1, 8, 32)).astype(np.float32),
+            "decoder_input_ids": _ids(batch=1, seq=5),
+            # without a mask transformers looks for packed sequences with torch.diff (no OpenVINO rule)
+            "decoder_attention_mask": np.ones((1, 5), dtype=np.int64),
+        },
+    ),
+    Arch(
+        "tiny_vit",
+        "ViTForImageClassification",
+        "ViTConfig",
+        {
+            "hidden_size": 16,
+            "intermediate_size": 32,
+            "num_hidden_layers": 2,
+            "num_attention_heads": 4,
+            "image_size": 16,
+            "patch_size": 4,
+            "num_labels": 5,
+        },
+        lambda: {"pixel_values": np.random.default_rng(4).standard_normal((2, 3, 16, 16)).astype(np.float32)},
+        onnx=True,
+    ),
+    Arch(
+        "tiny_clip",
+        "CLIPModel",
+        "CLIPConfig",
+        {
+            "text_config": {
+                "vocab_size": VOCAB,
+                "hidden_size": 16,
+                "intermediate_size": 32,
+                "num_hidden_layers": 2,
+                "num_attention_heads": 4,
+                "max_position_embeddings": 16,
+            },
+            "vision_config": {
+                "hidden_size": 16,
+                "intermediate_size": 32,
+                "num_hidden_layers": 2,
+                "num_attention_heads": 4,
+                "image_size": 16,
+                "patch_size": 4,
+            },
+            "projection_dim": 8,
+        },
+        lambda: {
+            "input_ids": _ids(),
+            "attention_mask": np.ones((2, SEQ), dtype=np.int64),
+            "pixel_values": np.random.default_rng(4).standard_normal((2, 3, 16, 16)).astype(np.float32),
+        },
+    ),
+    Arch(
+        "tiny_wav2vec2",
+        "Wav2Vec2ForCTC",
+        "Wav2Vec2Config",
+        {
+            "vocab_size": VOCAB,
+            "hidden_size": 16,
+            "intermediate_size": 32,
+            "num_hidden_layers": 2,
+            "num_attention_heads": 4,
+            "conv_dim": (8, 8),
+            "conv_stride": (5, 2),
+            "conv_kernel": (10, 3),
+            "num_feat_extract_layers": 2,
+            "num_conv_pos_embeddings": 4,
+            "num_conv_pos_embedding_groups": 2,
+            "do_stable_layer_norm": False,
+        },
+        lambda: {"input_values": np.random.default_rng(5).standard_normal((1, 400)).astype(np.float32)},
+    ),
+    Arch(
+        "tiny_xlnet",
+        "XLNetLMHeadModel",
+        "XLNetConfig",
+        {
+            "vocab_size": VOCAB,
+            "d_model": 16,
+            "n_layer": 2,
+            "n_head": 4,
+            "d_inner": 32,
+            "use_mems_eval": False,
+        },
+        lambda: {"input_ids": _ids()},
+    ),
+    Arch(
+        "tiny_mamba",
+        "MambaForCausalLM",
+        "MambaConfig",
+        {
+            "vocab_size": VOCAB,
+            "hidden_size": 16,
+            "state_size": 4,
+            "num_hidden_layers": 2,
+            "conv_kernel": 4,
+            "expand": 2,
+            "time_step_rank": 4,
+            "use_cache": False,
+            "use_mambapy": False,
+        },
+        lambda: {"input_ids": _ids()},
+    ),
+    Arch(
+        "tiny_mamba2",
+        "Mamba2ForCausalLM",
+        "Mamba2Config",
+        {
+            "vocab_size": VOCAB,
+            "hidden_size": 16,
+            "state_size": 4,
+            "num_hidden_layers": 2,
+            "conv_kernel": 4,
+            "expand": 2,
+            "num_heads": 4,
+            "head_dim": 8,
+            "n_groups": 1,
+            "chunk_size": 4,
+            "use_cache": False,
+        },
+        lambda: {"input_ids": _ids()},
+    ),
+    Arch(
+        "tiny_falcon",
+        "FalconForCausalLM",
+        "FalconConfig",
+        {
+            "vocab_size": VOCAB,
+            "hidden_size": 16,
+            "num_hidden_layers": 2,
+            "num_attention_heads": 4,
+            "use_cache": False,
+        },
+    ),
+    Arch(
+        "tiny_bloom",
+        "BloomForCausalLM",
+        "BloomConfig",
+        {"vocab_size": VOCAB, "hidden_size": 16, "n_layer": 2, "n_head": 4, "use_cache": False},
+    ),
+    Arch(
+        "tiny_opt",
+        "OPTForCausalLM",
+        "OPTConfig",
+        {
+            "vocab_size": VOCAB,
+            "hidden_size": 16,
+            "ffn_dim": 32,
+            "num_hidden_layers": 2,
+            "num_attention_heads": 4,
+            "max_position_embeddings": 64,
+            "word_embed_proj_dim": 16,
+            "use_cache": False,
+        },
+    ),
     Arch("tiny_stablelm", "StableLmForCausalLM", "StableLmConfig", dict(COMMON)),
     Arch("tiny_starcoder2", "Starcoder2ForCausalLM", "Starcoder2Config", dict(COMMON)),
     Arch("tiny_olmo2", "Olmo2ForCausalLM", "Olmo2Config", dict(COMMON)),
     Arch("tiny_cohere", "CohereForCausalLM", "CohereConfig", dict(COMMON)),
-    Arch("tiny_deberta_v2", "DebertaV2ForMaskedLM", "DebertaV2Config",
-         dict(vocab_size=VOCAB, hidden_size=16, intermediate_size=32, num_hidden_layers=2, num_attention_heads=4,
-              max_position_embeddings=64, relative_attention=True, position_buckets=8,
-              pos_att_type=["p2c", "c2p"])),
-    Arch("tiny_electra", "ElectraForMaskedLM", "ElectraConfig",
-         dict(vocab_size=VOCAB, embedding_size=16, hidden_size=16, intermediate_size=32, num_hidden_layers=2,
-              num_attention_heads=4, max_position_embeddings=64)),
-    Arch("tiny_swin", "SwinForImageClassification", "SwinConfig",
-         dict(image_size=16, patch_size=2, embed_dim=8, depths=[1, 1], num_heads=[2, 2], window_size=2,
-              num_labels=5),
-         lambda: {"pixel_values": np.random.default_rng(4).standard_normal((1, 3, 16, 16)).astype(np.float32)}),
-    Arch("tiny_convnext", "ConvNextForImageClassification", "ConvNextConfig",
-         dict(num_channels=3, num_stages=2, hidden_sizes=[8, 16], depths=[1, 1], num_labels=5, image_size=16),
-         lambda: {"pixel_values": np.random.default_rng(4).standard_normal((1, 3, 16, 16)).astype(np.float32)}),
+    Arch(
+        "tiny_deberta_v2",
+        "DebertaV2ForMaskedLM",
+        "DebertaV2Config",
+        {
+            "vocab_size": VOCAB,
+            "hidden_size": 16,
+            "intermediate_size": 32,
+            "num_hidden_layers": 2,
+            "num_attention_heads": 4,
+            "max_position_embeddings": 64,
+            "relative_attention": True,
+            "position_buckets": 8,
+            "pos_att_type": ["p2c", "c2p"],
+        },
+    ),
+    Arch(
+        "tiny_electra",
+        "ElectraForMaskedLM",
+        "ElectraConfig",
+        {
+            "vocab_size": VOCAB,
+            "embedding_size": 16,
+            "hidden_size": 16,
+            "intermediate_size": 32,
+            "num_hidden_layers": 2,
+            "num_attention_heads": 4,
+            "max_position_embeddings": 64,
+        },
+    ),
+    Arch(
+        "tiny_swin",
+        "SwinForImageClassification",
+        "SwinConfig",
+        {
+            "image_size": 16,
+            "patch_size": 2,
+            "embed_dim": 8,
+            "depths": [1, 1],
+            "num_heads": [2, 2],
+            "window_size": 2,
+            "num_labels": 5,
+        },
+        lambda: {"pixel_values": np.random.default_rng(4).standard_normal((1, 3, 16, 16)).astype(np.float32)},
+    ),
+    Arch(
+        "tiny_convnext",
+        "ConvNextForImageClassification",
+        "ConvNextConfig",
+        {
+            "num_channels": 3,
+            "num_stages": 2,
+            "hidden_sizes": [8, 16],
+            "depths": [1, 1],
+            "num_labels": 5,
+            "image_size": 16,
+        },
+        lambda: {"pixel_values": np.random.default_rng(4).standard_normal((1, 3, 16, 16)).astype(np.float32)},
+    ),
 ]
 
 
@@ -236,7 +593,10 @@ def build(arch: Arch) -> Any:
     model_cls = getattr(transformers, arch.model_class)
     config = config_cls(**arch.config)
     # transformers 5's default grouped experts call torch.histc, which OpenVINO cannot convert.
-    for sub in (config, *(getattr(config, k) for k in ("text_config", "vision_config") if hasattr(config, k))):
+    for sub in (
+        config,
+        *(getattr(config, k) for k in ("text_config", "vision_config") if hasattr(config, k)),
+    ):
         if hasattr(sub, "_experts_implementation"):
             sub._experts_implementation = "eager"
     try:
@@ -249,7 +609,7 @@ def build(arch: Arch) -> Any:
     return model
 
 
-def _ClipLogits(model: Any) -> Any:  # noqa: N802 - a module factory
+def _ClipLogits(model: Any) -> Any:
     import torch
 
     class ClipLogits(torch.nn.Module):
@@ -298,8 +658,9 @@ def export_onnx(model: Any, inputs: dict[str, np.ndarray], path: Path) -> None:
     args = tuple(torch.from_numpy(v) for v in inputs.values())
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        torch.onnx.export(wrapped, args, str(path), input_names=names, output_names=["out"], opset_version=17,
-                          dynamo=False)
+        torch.onnx.export(
+            wrapped, args, str(path), input_names=names, output_names=["out"], opset_version=17, dynamo=False
+        )
 
 
 # -- checking ----------------------------------------------------------------------------------
@@ -328,11 +689,12 @@ def _errors(stage: str, exc: BaseException) -> str:
 
 def check(name: str, variant: str, path: Path, inputs: dict[str, np.ndarray]) -> Row:
     """``path``: an IR .xml (or an .onnx, which ovonehot converts itself through OpenVINO)."""
-    import ovonehot
     from compare_inference import compare
-    from ovonehot.oracle import openvino_runtime
+
+    import ovonehot
     from ovonehot.ir.reader import read_ir
     from ovonehot.ops import unsupported_types
+    from ovonehot.oracle import openvino_runtime
     from ovonehot.validate import validate
 
     row = Row(name, variant)
@@ -360,7 +722,9 @@ def check(name: str, variant: str, path: Path, inputs: dict[str, np.ndarray]) ->
         errs = report.errors
         row.validate_errors = len(errs)
         if errs:
-            row.note += "validate: " + "; ".join(f"{p.code} {p.layer}: {p.message}"[:200] for p in errs[:3]) + " "
+            row.note += (
+                "validate: " + "; ".join(f"{p.code} {p.layer}: {p.message}"[:200] for p in errs[:3]) + " "
+            )
     except Exception as exc:  # noqa: BLE001
         row.validate_errors = "crash"
         row.note += _errors("validate", exc) + " "
@@ -468,14 +832,18 @@ def sweep(arch: Arch, tmp: Path, do_onnx: bool, export: bool) -> list[Row]:
 
 def print_table(rows: list[Row]) -> None:
     print()
-    print(f"tolerance: |ovonehot - OpenVINO CPU| <= {ATOL:g} + {RTOL:g} * |OpenVINO CPU| on every float output")
+    print(
+        f"tolerance: |ovonehot - OpenVINO CPU| <= {ATOL:g} + {RTOL:g} * |OpenVINO CPU| on every float output"
+    )
     head = f"{'model':24} {'IR':12} {'layers':>6} {'max abs':>9} {'max rel':>9} {'val.err':>7} {'infer':>5}  refused / notes"
     print(head)
     print("-" * len(head))
     for r in rows:
         notes = "; ".join(x for x in (r.refused and f"refused: {r.refused}", r.note.strip()) if x)
-        print(f"{r.model:24} {r.variant:12} {r.layers:6d} {r.max_abs:9.2g} {r.max_rel:9.2g} "
-              f"{r.validate_errors!s:>7} {r.mismatches!s:>5}  {'OK' if r.ok else notes}")
+        print(
+            f"{r.model:24} {r.variant:12} {r.layers:6d} {r.max_abs:9.2g} {r.max_rel:9.2g} "
+            f"{r.validate_errors!s:>7} {r.mismatches!s:>5}  {'OK' if r.ok else notes}"
+        )
     bad = [r for r in rows if not r.ok]
     print(f"\n{len(rows) - len(bad)} of {len(rows)} rows pass")
 
@@ -484,7 +852,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--only", default="", help="regex on the model names")
     parser.add_argument("--no-onnx", action="store_true", help="skip the torch.onnx.export paths")
-    parser.add_argument("--export", action="store_true", help="write EXPORTED models to ir/exports/transformers/")
+    parser.add_argument(
+        "--export", action="store_true", help="write EXPORTED models to ir/exports/transformers/"
+    )
     parser.add_argument("--keep", type=Path, help="keep the IRs in this directory")
     args = parser.parse_args(argv)
     rx = re.compile(args.only)
