@@ -1,8 +1,17 @@
 """Speed and memory of the OneHot kernel against OpenVINO's CPU plugin and the memory bound.
 
 Workload (docs/openvino-behaviour.md's reference point): 1M int64 indices, depth 256, f32 output (1 GiB).
-Prints medians and the ratios ovonehot / OpenVINO and ovonehot / memory bound, plus the
-peak memory of a fresh process running ovonehot alone against the output's size.
+Prints medians and the ratios ovonehot / OpenVINO and ovonehot / memory bound, all measured
+in the same run, interleaved (A B A B ...) so a loaded machine slows both sides alike:
+
+* fresh: ``Model.run`` returning a new output array, against OpenVINO's infer plus a copy of
+  its output, and against ``np.full`` of a fresh array;
+* shared: ``Model.run(..., share_outputs=True)`` writing into its reused output, against
+  OpenVINO's infer into its own reused buffer, and against filling an existing buffer
+  (the memory-write bound);
+* tiny: an 8-index, depth-4 OneHot per call, against OpenVINO's Python ``infer``;
+
+plus the peak memory of a fresh process running ovonehot alone against the output's size.
 
     python benchmarks/bench_onehot.py [--n 1000000] [--depth 256] [--repeat 5]
 
@@ -18,27 +27,31 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
 
-def median_time(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
-    times = []
+def interleaved(fns: dict[str, Callable[[], object]], repeat: int, number: int = 1) -> dict[str, float]:
+    """Median seconds per call of each function, the functions run in turn ``repeat`` times."""
+    times: dict[str, list[float]] = {k: [] for k in fns}
     for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            for _ in range(number):
+                fn()
+            times[name].append((time.perf_counter() - start) / number)
+    return {k: statistics.median(v) for k, v in times.items()}
 
 
-def make_model(path: Path, n: int, depth: int) -> Path:
+def make_model(path: Path, n: int, depth: int, name: str = "onehot") -> Path:
     import openvino as ov
     import openvino.opset1 as ops
 
     p = ops.parameter([n], ov.Type.i64, name="indices")
     oh = ops.one_hot(p, np.int64(depth), np.float32(1), np.float32(0), axis=-1)
-    xml = path / "onehot.xml"
+    xml = path / f"{name}.xml"
     ov.save_model(ov.Model([oh], [p], "bench"), str(xml), compress_to_fp16=False)
     return xml
 
@@ -80,8 +93,13 @@ def main() -> int:
         )
         request = compiled.create_infer_request()
 
-        def ours() -> None:
+        n_out = args.n * args.depth
+
+        def fresh() -> None:
             model.run({"indices": indices})
+
+        def shared() -> None:
+            model.run({"indices": indices}, share_outputs=True)
 
         def openvino_copy() -> None:  # a fresh array per call, like ours
             request.infer({0: indices})
@@ -92,16 +110,32 @@ def main() -> int:
 
         buffers = [np.empty((args.n, args.depth), dtype=np.float32)]
 
-        def memory_bound() -> None:
+        def fill_existing() -> None:  # the memory-write bound
             buffers[0].fill(0)
 
-        ours()
-        openvino_copy()  # warm-up
-        t_ours = median_time(ours, args.repeat)
-        t_ov_copy = median_time(openvino_copy, args.repeat)
-        t_ov_reuse = median_time(openvino_reuse, args.repeat)
-        t_bound = median_time(memory_bound, args.repeat)
+        def full_fresh() -> None:
+            np.full(n_out, 0, dtype=np.float32)
+
+        big = {"ovonehot_fresh": fresh, "ovonehot_shared": shared, "openvino_cpu_copy": openvino_copy,
+               "openvino_cpu_reuse": openvino_reuse, "fill_existing_buffer": fill_existing,
+               "np_full_fresh": full_fresh}
+        for fn in big.values():
+            fn()  # warm-up
+        t = interleaved(big, args.repeat)
         buffers.clear()  # free the 1 GiB before the peak-memory run
+
+        tiny_xml = make_model(Path(tmp), 8, 4, "tiny")
+        tiny = ovonehot.load(tiny_xml)
+        tiny_request = ov.Core().compile_model(str(tiny_xml), "CPU", {"INFERENCE_NUM_THREADS": 1}).create_infer_request()
+        tiny_x = np.arange(8, dtype=np.int64) % 5
+        tiny_fns = {
+            "ovonehot": lambda: tiny.run({"indices": tiny_x}),
+            "ovonehot_shared": lambda: tiny.run({"indices": tiny_x}, share_outputs=True),
+            "openvino_infer": lambda: tiny_request.infer({0: tiny_x}),
+        }
+        for fn in tiny_fns.values():
+            fn()
+        t_tiny = interleaved(tiny_fns, max(args.repeat, 7), number=2000)
 
         np.save(Path(tmp) / "x.npy", indices)
         out = subprocess.run(
@@ -112,11 +146,19 @@ def main() -> int:
 
     report = {
         "workload": f"{args.n} int64 indices, depth {args.depth}, f32 output",
-        "median_s": {"ovonehot": t_ours, "openvino_cpu_copy": t_ov_copy,
-                     "openvino_cpu_reuse": t_ov_reuse, "fill_existing_buffer": t_bound},
-        "ratio_ovonehot_over_openvino_copy": t_ours / t_ov_copy,
-        "ratio_ovonehot_over_openvino_reuse": t_ours / t_ov_reuse,
-        "ratio_ovonehot_over_memory_bound": t_ours / t_bound,
+        "median_s": t,
+        "fresh": {
+            "ratio_over_openvino_copy": t["ovonehot_fresh"] / t["openvino_cpu_copy"],
+            "ratio_over_np_full_fresh": t["ovonehot_fresh"] / t["np_full_fresh"],
+            "ratio_over_memory_bound": t["ovonehot_fresh"] / t["fill_existing_buffer"],
+        },
+        "shared": {
+            "ratio_over_openvino_reuse": t["ovonehot_shared"] / t["openvino_cpu_reuse"],
+            "ratio_over_memory_bound": t["ovonehot_shared"] / t["fill_existing_buffer"],
+        },
+        "tiny_8x4_us_per_call": {k: v * 1e6 for k, v in t_tiny.items()},
+        "tiny_ratio_over_openvino": t_tiny["ovonehot"] / t_tiny["openvino_infer"],
+        "tiny_shared_ratio_over_openvino": t_tiny["ovonehot_shared"] / t_tiny["openvino_infer"],
         "peak_extra_bytes_over_output": (peak - base) - out_bytes,
         "peak_extra_ratio": (peak - base) / out_bytes,
     }

@@ -137,7 +137,7 @@ def test_corpus_diff_same_in_this_process_and_on_dask(tmp_path: Path, scheduler:
     corpus = _corpus(tmp_path)
     runs = {}
     for name, flags in (("sequential", []), ("dask", ["--scheduler", scheduler])):
-        code, text = _diff(["diff", str(corpus), "--oracle", "both", "--json", str(tmp_path / f"{name}.json"),
+        code, text = _diff(["diff", str(corpus), "--oracle", "both", "--json-out", str(tmp_path / f"{name}.json"),
                             *flags], capsys)
         runs[name] = (code, text, _untimed(json.loads((tmp_path / f"{name}.json").read_text())))
     assert runs["dask"] == runs["sequential"]
@@ -146,7 +146,7 @@ def test_corpus_diff_same_in_this_process_and_on_dask(tmp_path: Path, scheduler:
     assert list(rows) == ["const_outside_bin.xml", "v16_all_params_f16.xml", "v16_depth_u64_i32.xml", "replay"]
     # Each row is what `ovonehot diff MODEL` alone says: its report's counts and exit status.
     for row in saved["models"]:
-        alone = cli.main(["diff", row["model"], "--oracle", "both", "--json", str(tmp_path / "alone.json")])
+        alone = cli.main(["diff", row["model"], "--oracle", "both", "--json-out", str(tmp_path / "alone.json")])
         capsys.readouterr()
         assert row["exit_code"] == alone, row["model"]
         if row["report"] is not None:
@@ -252,7 +252,7 @@ def test_ctrl_c_during_a_corpus_diff(tmp_path: Path) -> None:
         for ext in (".xml", ".bin"):
             shutil.copy(ROOT / "ir" / "onehot" / f"v16_depth_u64_i32{ext}", corpus / f"m{i:03d}{ext}")
     saved = tmp_path / "saved"
-    cmd = [sys.executable, "-m", "ovonehot", "diff", str(corpus), "--save", str(saved), "--json",
+    cmd = [sys.executable, "-m", "ovonehot", "diff", str(corpus), "--save", str(saved), "--json-out",
            str(tmp_path / "report.json")]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:

@@ -313,7 +313,7 @@ def test_replay_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     folder = tmp_path / "replay"
     report_json = tmp_path / "r.json"
     code = cli.main(["diff", str(xml), "--oracle", "both", "--seed", "9", "--save", str(folder),
-                     "--json", str(report_json)])
+                     "--json-out", str(report_json)])
     assert code == 0
     first = capsys.readouterr().out
     manifest = json.loads((folder / "manifest.json").read_text())
@@ -331,7 +331,7 @@ def test_replay_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
         [ln for ln in again.splitlines() if ln.startswith("[")]
 
 
-@pytest.mark.parametrize("flag", ["--save", "--json"])
+@pytest.mark.parametrize("flag", ["--save", "--json-out", "--report"])
 def test_cli_unwritable_save_or_json_is_one_line(flag: str, tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     xml = one_hot_model(tmp_path)

@@ -77,7 +77,7 @@ def test_allow_partial_exits_0_and_still_counts(capsys: pytest.CaptureFixture[st
 
 def test_json_report_names_the_refusal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     report = tmp_path / "r.json"
-    run_cli(capsys, f"{SMOOTHING}.onnx", "--json", report)
+    run_cli(capsys, f"{SMOOTHING}.onnx", "--json-out", report)
     (v,) = json.loads(report.read_text())["verdicts"]
     assert v["verdict"] == "not compared" and v["refusal"]["cause"] == "no-evaluate"
     assert v["refusal"]["layer"] == "/LogSoftmax" and v["refusal"]["op"] == "LogSoftmax-opset5"

@@ -20,7 +20,8 @@ import pytest
 from exact import assert_same
 
 import ovonehot
-from ovonehot.ops.one_hot import NegativeIndicesMode, normalize_axis, one_hot
+from ovonehot.ops.one_hot import NegativeIndicesMode, one_hot
+from ovonehot.ops.shape_util import normalize_axis
 
 ov = pytest.importorskip("openvino", reason="the IR runs are written by OpenVINO")
 
@@ -60,7 +61,7 @@ def _expected(ex: SpecExample, value_type: type) -> np.ndarray:
 @pytest.mark.parametrize("value_type", VALUE_TYPES, ids=lambda t: np.dtype(t).name)
 def test_spec_example_through_the_kernel(ex: SpecExample, index_type: type, value_type: type) -> None:
     indices = np.array(ex.indices, dtype=index_type)
-    axis = normalize_axis(ex.axis, indices.ndim)
+    axis = normalize_axis(ex.axis, indices.ndim + 1)
     for mode in NegativeIndicesMode:
         out = one_hot(indices, ex.depth, np.array(ex.on_value, value_type), np.array(ex.off_value, value_type),
                       axis, mode)

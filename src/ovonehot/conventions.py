@@ -52,9 +52,9 @@ from .ops.one_hot import (
     OneHotAttrs,
     evaluate_one_hot,
     infer_one_hot,
-    normalize_axis,
     one_hot,
 )
+from .ops.shape_util import normalize_axis
 from .ops.spec import TensorInfo
 from .types import ElementType, PartialShape
 
@@ -198,7 +198,7 @@ def onnx_one_hot(
     if not -r - 1 <= ax <= r:
         raise InputError(f"{where}: axis {ax} is outside the accepted range [{-r - 1}, {r}] "
                          f"for indices of rank {r}")
-    ax = normalize_axis(ax, r)
+    ax = normalize_axis(ax, r + 1)  # an axis of the output
     if idx.dtype.kind == "f":
         idx = _cast_to_int64(idx, f"{where}: indices")
     mode = NegativeIndicesMode.IGNORE_NEGATIVE if version == 9 else NegativeIndicesMode.NORMALIZE

@@ -84,7 +84,7 @@ def _name(path: str) -> str:
 
 
 def diff_handler(settings: tuple[str, ...], work: str, item: tuple[int, str, str | None]) -> dict[str, Any]:
-    """One model, as ``ovonehot diff MODEL OPTIONS --json ... [--save ...]`` (its own OpenVINO
+    """One model, as ``ovonehot diff MODEL OPTIONS --json-out ... [--save ...]`` (its own OpenVINO
     child isolates OpenVINO's crashes, as for a single diff)."""
     from .cli import build_parser
     from .commands.diff import diff_command
@@ -92,7 +92,7 @@ def diff_handler(settings: tuple[str, ...], work: str, item: tuple[int, str, str
     position, model, save = item
     result = ModelResult(position, model, saved=save or "")
     report_file = Path(work) / f"report-{position}.json"
-    argv = ["diff", model, *settings, "--json", str(report_file)] + (["--save", save] if save else [])
+    argv = ["diff", model, *settings, "--json-out", str(report_file)] + (["--save", save] if save else [])
     start = time.perf_counter()
     printed = io.StringIO()
     try:
@@ -189,8 +189,9 @@ def run(models: Sequence[str], options: Sequence[str], save: str | None, engine:
 def corpus_command(args: argparse.Namespace, options: Sequence[str]) -> int:
     """``ovonehot diff A B DIR ...``: the table, the reports of the models that did not pass, the
     worst exit status (130 after Ctrl-C, with the models that finished)."""
-    from .atomic import check_output_dir, check_output_file
-    from .npyio import ensure_directory, write_text
+    from .atomic import check_output_dir
+    from .commands._json import check_json_out, emit
+    from .npyio import ensure_directory
 
     if args.bin_path:
         raise UsageError("--bin is for one model; each model of a corpus has its .bin beside it")
@@ -199,8 +200,7 @@ def corpus_command(args: argparse.Namespace, options: Sequence[str]) -> int:
     if getattr(args, "expected", None):
         raise UsageError("--expected is for one model: saved outputs belong to one model")
     engine = engines.make(args.engine, args.jobs, args.scheduler, default_jobs=0)
-    if args.json is not None:
-        check_output_file(args.json, "--json")
+    check_json_out(args)
     if args.save is not None:
         check_output_dir(args.save, "--save")
         ensure_directory(args.save)
@@ -211,6 +211,5 @@ def corpus_command(args: argparse.Namespace, options: Sequence[str]) -> int:
             print(f"== {r.model}: exit {r.exit_code}")
             print(r.output.rstrip() if r.output.strip() else f"error: {r.error}")
     print(summary.table())
-    if args.json is not None:
-        write_text(args.json, json.dumps(summary.as_json(), indent=2, default=str) + "\n")
+    emit(args, summary.as_json())
     return summary.exit_code

@@ -74,11 +74,6 @@ DETERMINISTIC_CPU = "cpu (deterministic)"
 # Computed (non-copy) float outputs default to this tolerance; copies are exact.
 DEFAULT_ATOL = 1e-6
 DEFAULT_RTOL = 1e-5
-# Ops whose float outputs are copies of input values: compared bit for bit by default.
-COPY_OPS = frozenset({
-    "onehot", "parameter", "constant", "const", "convert", "reshape", "squeeze", "unsqueeze", "transpose",
-    "concat", "gather", "broadcast", "tile", "split", "variadicsplit", "slice", "stridedslice", "select",
-})
 
 
 class Verdict(enum.Enum):
@@ -310,7 +305,7 @@ def _is_copy_output(model: Model, result_index: int) -> bool:
             continue
         seen.add(i)
         node = graph.nodes[i]
-        if node.type.lower() not in COPY_OPS:
+        if not model.inference.plans[i].spec.copies_values:  # OpSpec.copies_values: compared bit for bit
             return False
         if node.type.lower() == "onehot":
             continue  # its values are copies of on/off; indices and depth only select
@@ -854,7 +849,7 @@ class _Context:
                 key = (plan.node.name, k)
                 if key not in theirs.intermediates or (i, k) not in mine:
                     continue
-                copy = kind in COPY_OPS
+                copy = plan.spec.copies_values
                 tol = Tolerance.exact() if copy else Tolerance(DEFAULT_ATOL, DEFAULT_RTOL)
                 cmp = compare(mine[(i, k)], theirs.intermediates[key], tol)
                 if not cmp.equal:

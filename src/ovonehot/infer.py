@@ -20,7 +20,6 @@ from .errors import Error, InputError, IRError, UnsupportedError, shorten
 from .graph import Graph, Node
 from .ops import OpSpec, TensorInfo, resolve, supported_names, unsupported_types
 from .ops.basic import ParameterAttrs
-from .ops.bounds import ov_evaluates
 from .ops.bounds import propagate as propagate_bounds
 from .types import ElementType, PartialShape
 
@@ -44,6 +43,8 @@ class Inference:
     graph: Graph
     plans: tuple[NodePlan, ...]
     outputs: tuple[tuple[TensorInfo, ...], ...]
+    # What the evaluator compiles from this inference once and reuses (evaluate.program).
+    cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def input_infos(self, index: int) -> list[TensorInfo]:
         return [self.outputs[s.node][s.output] for s in self.graph.sources[index]]
@@ -127,7 +128,7 @@ def infer_node(p: NodePlan, ins: Sequence[TensorInfo]) -> tuple[TensorInfo, ...]
             f"{node.describe()}: declares {len(node.outputs)} output ports, {p.spec.name} has {len(outs)}"
         )
     foldable = p.spec.foldable and p.spec.evaluate is not None and ins and all(t.value is not None for t in ins)
-    if foldable and ov_evaluates(p.spec.type, [t.element_type for t in ins]):  # OpenVINO folds these types too
+    if foldable and p.spec.evaluates_types([t.element_type for t in ins]):  # OpenVINO folds these types too
         outs = _fold(p, ins, outs)
     return propagate_bounds(p.spec, p.attrs, ins, outs)  # values/bounds of shape subgraphs
 

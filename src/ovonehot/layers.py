@@ -32,7 +32,7 @@ GROWTH = 10.0  # an error this many times the largest before it is where the err
 
 def compare_layers(ctx: _Context, oracles: Sequence[str]) -> list[LayerRow]:
     """One row per (oracle, computed node output), in topological order."""
-    from .diff import COPY_OPS, LayerRow
+    from .diff import LayerRow
 
     model = ctx.model
     mine: dict[tuple[int, int], np.ndarray] = {}
@@ -58,7 +58,7 @@ def compare_layers(ctx: _Context, oracles: Sequence[str]) -> list[LayerRow]:
             if kind in SKIPPED:
                 continue
             for k, info in enumerate(model.inference.outputs[i]):
-                copy = kind in COPY_OPS
+                copy = plan.spec.copies_values  # OpSpec.copies_values: compared bit for bit
                 tol = (Tolerance.exact() if copy or not info.element_type.is_real
                        else ctx.tolerances.for_output("", copy=False))
                 op = f"{node.type}-{node.version}"

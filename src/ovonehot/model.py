@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from .errors import InputError, quote, shorten
-from .evaluate import Observer, evaluate
+from .evaluate import Observer, evaluate, program
 from .graph import Graph
 from .infer import Inference, infer, parameter_infos
 from .ir.reader import read_ir
@@ -55,8 +57,20 @@ def load(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | No
         from .oracle.onnx_frontend import load_onnx  # imports openvino lazily; .xml loading never does
 
         return load_onnx(xml_path, bin_path)
-    graph = read_ir(xml_path, bin_path)
-    return Model(graph, infer(graph), Path(xml_path))
+    with _no_gc():  # a load makes many small objects and no garbage cycles: skip the collector's passes
+        graph = read_ir(xml_path, bin_path)
+        return Model(graph, infer(graph), Path(xml_path))
+
+
+@contextlib.contextmanager
+def _no_gc() -> Iterator[None]:
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class Model:
@@ -110,6 +124,18 @@ class Model:
             info = inference.outputs[i][0]
             variables.setdefault(vid, VariableDesc(vid, info.element_type, info.shape))
         self.variables: tuple[VariableDesc, ...] = tuple(variables.values())
+        # Input names (layer name and every tensor name) -> position; the first input wins a clash.
+        self._input_keys: dict[str, int] = {}
+        for k, desc in enumerate(self.inputs):
+            for key in (desc.name, *desc.names):
+                self._input_keys.setdefault(key, k)
+        # Per input, the shapes an array of exactly its dtype was accepted with (check_input
+        # need not look at such an array again).
+        self._accepted: list[set[tuple[int, ...]]] = [set() for _ in self.inputs]
+        # share_outputs=True: per output, the buffer runs write it into (None until the first).
+        self._shared: list[np.ndarray | None] = [None] * len(self.outputs)
+        # Per output, whether its producer writes into a given buffer (known at the first shared run).
+        self._into: list[bool] | None = None
 
     def __repr__(self) -> str:
         ins = ", ".join(str(d) for d in self.inputs)
@@ -118,9 +144,9 @@ class Model:
 
     def input_index(self, key: str) -> int:
         """Position of the input named ``key`` (Parameter name or any of its tensor names)."""
-        for k, desc in enumerate(self.inputs):
-            if key == desc.name or key in desc.names:
-                return k
+        k = self._input_keys.get(key)
+        if k is not None:
+            return k
         known = ", ".join(quote(d.name) for d in self.inputs[:20])
         if len(self.inputs) > 20:
             known += f" and {len(self.inputs) - 20} more"
@@ -134,30 +160,47 @@ class Model:
                 k = self.input_index(str(key))
                 if bound[k] is not None:
                     raise InputError(f"input {self.inputs[k].name!r} is given twice")
-                bound[k] = check_input(self.inputs[k], value)
+                bound[k] = self._check_input(k, value)
         else:
             seq = list(inputs)
             if len(seq) != len(self.inputs):
                 raise InputError(f"the model takes {len(self.inputs)} inputs, {len(seq)} were given")
-            bound = [check_input(d, v) for d, v in zip(self.inputs, seq, strict=True)]
+            bound = [self._check_input(k, v) for k, v in enumerate(seq)]
         missing = [d.name for d, v in zip(self.inputs, bound, strict=True) if v is None]
         if missing:
             more = f" and {len(missing) - 20} more" if len(missing) > 20 else ""
             raise InputError(f"missing inputs: {', '.join(shorten(m) for m in missing[:20])}{more}")
         return [b for b in bound if b is not None]
 
+    def _check_input(self, k: int, value: object) -> np.ndarray:
+        desc = self.inputs[k]
+        if type(value) is np.ndarray and value.shape in self._accepted[k] and value.dtype == desc.element_type.numpy_dtype:
+            return value
+        checked = check_input(desc, value)
+        if checked is value and len(self._accepted[k]) < 64:
+            self._accepted[k].add(checked.shape)
+        return checked
+
     def run(
         self,
         inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray],
         observer: Observer | None = None,
+        share_outputs: bool = False,
     ) -> dict[str, np.ndarray]:
         """Run the model; results keyed by output name, in the IR's Result order.
 
         Stateless: a stateful model (ReadValue/Assign) starts every call from its initial
         state and forgets what Assign wrote.  To keep state across runs, use
         :meth:`create_request`.
+
+        ``share_outputs=True`` (OpenVINO's ``InferRequest.infer(..., share_outputs=True)``):
+        each output is an array the model keeps and reuses, so a run allocates no output
+        (a OneHot writes straight into it).  The arrays stay valid only until the next
+        ``run(..., share_outputs=True)`` of this model, which overwrites them in place
+        (or replaces them when an output's shape or dtype changes): copy a result you
+        want to keep.  Without it (the default) every run returns fresh arrays.
         """
-        return self._run(inputs, observer, None)
+        return self._run(inputs, observer, None, share_outputs)
 
     def create_request(self) -> Request:
         """A :class:`Request`: runs that keep the model's variables, like OpenVINO's InferRequest."""
@@ -168,17 +211,46 @@ class Model:
         inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray],
         observer: Observer | None,
         variables: Variables | None,
+        share_outputs: bool = False,
     ) -> dict[str, np.ndarray]:
         arrays = [
             a if cast is None else convert_array(a, cast)
             for a, cast in zip(self.bind(inputs), self._input_casts, strict=True)
         ]
         feeds = dict(zip(self._params, arrays, strict=True))
-        values = evaluate(self.inference, feeds, observer, variables=variables)
-        return {
-            d.name: values[(r, 0)] if cast is None else convert_array(values[(r, 0)], cast)
-            for d, r, cast in zip(self.outputs, self._results, self._output_casts, strict=True)
-        }
+        if not share_outputs:
+            values = evaluate(self.inference, feeds, observer, variables=variables)
+            return {
+                d.name: values[(r, 0)] if cast is None else convert_array(values[(r, 0)], cast)
+                for d, r, cast in zip(self.outputs, self._results, self._output_casts, strict=True)
+            }
+        # Results made by a kernel that writes into a given array get their buffer (or none
+        # yet, and the kernel's fresh array becomes the buffer); the others are copied in.
+        into = self._into
+        if into is None:
+            steps = program(self.inference).steps
+            into = self._into = [
+                cast is None and steps[self.graph.sources[r][0].node].plan.spec.evaluate_into is not None
+                for r, cast in zip(self._results, self._output_casts, strict=True)
+            ]
+        out = {r: self._shared[k] for k, r in enumerate(self._results) if into[k]}
+        values = evaluate(self.inference, feeds, observer, variables=variables, out=out)
+        shared = {}
+        for k, (d, r, cast) in enumerate(zip(self.outputs, self._results, self._output_casts, strict=True)):
+            value = values[(r, 0)] if cast is None else convert_array(values[(r, 0)], cast)
+            buffer = self._shared[k]
+            if buffer is not None and buffer is not value and not (
+                buffer.shape == value.shape and buffer.dtype == value.dtype and buffer.flags.writeable
+            ):
+                buffer = None
+            if buffer is None:
+                owned = into[k] and value.flags.writeable  # the kernel made it fresh
+                buffer = value if owned else np.array(value, copy=True, order="C")
+            elif buffer is not value:
+                np.copyto(buffer, value, casting="no")
+            self._shared[k] = buffer
+            shared[d.name] = buffer
+        return shared
 
 
 class Request:
@@ -196,11 +268,13 @@ class Request:
         self._variables = Variables()
 
     def run(
-        self, inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray], observer: Observer | None = None
+        self, inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray], observer: Observer | None = None,
+        share_outputs: bool = False,
     ) -> dict[str, np.ndarray]:
-        """Run one step; results keyed by output name as :meth:`Model.run`."""
+        """Run one step; results keyed by output name as :meth:`Model.run` (``share_outputs``
+        too: the buffers are the model's, overwritten by its next shared run, of any request)."""
         try:
-            return self.model._run(inputs, observer, self._variables)
+            return self.model._run(inputs, observer, self._variables, share_outputs)
         finally:
             self._variables.pending.clear()  # a failed step changes no variable
 

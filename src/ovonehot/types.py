@@ -279,6 +279,9 @@ class Dimension:
     def parse(cls, text: str) -> Dimension:
         """One dim of IR/OpenVINO notation: ``N``, ``?``, ``-1``, ``a..b``, ``..b``, ``a..``, ``..``."""
         s = text.strip(_ASCII_SPACE)  # not str.strip(): OpenVINO refuses a no-break space
+        if s.isdigit() and s.isascii():  # the common case, without the regular expressions
+            n = int(s)
+            return cls(n, n)
         if s in ("?", "-1", ".."):
             return cls()
         m = _INTERVAL.fullmatch(s)

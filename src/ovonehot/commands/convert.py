@@ -19,6 +19,7 @@ from ..errors import IRError, UsageError
 from ..ir.reader import read_ir_bytes
 from ..npyio import check_input_file, new_file_mode
 from ..oracle.onnx_frontend import convert_onnx, is_onnx_path
+from ._json import add_json_options, check_json_out, emit, human_output
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -26,10 +27,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("model", help="model .onnx")
     p.add_argument("-o", "--output", metavar="OUT.xml", help="IR to write (default: MODEL with .xml); "
                    "the .bin goes beside it")
+    add_json_options(p, "what was written (the .xml, the .bin, the layers by type)")
     p.set_defaults(func=convert_command)
 
 
 def convert_command(args: argparse.Namespace) -> int:
+    with human_output(args):
+        return _convert_command(args)
+
+
+def _convert_command(args: argparse.Namespace) -> int:
     source = Path(args.model)
     if not is_onnx_path(source):
         raise UsageError(f"{source}: convert takes an .onnx model")
@@ -38,9 +45,15 @@ def convert_command(args: argparse.Namespace) -> int:
     if target.suffix.lower() != ".xml":
         raise UsageError(f"{target}: the output must be an .xml path (the .bin is written beside it)")
     check_output_file(target, "--output")
+    check_json_out(args)
     xml, weights = convert_onnx(source)
     write_ir_pair(target, xml, weights)
-    print(f"wrote {target} and {target.with_suffix('.bin')}: {_op_summary(xml, weights)}")
+    layers = _op_counts(xml, weights)
+    summary = (", ".join(f"{name} x{k}" for name, k in layers.items()) or "no computing layers"
+               if isinstance(layers, dict) else layers)
+    print(f"wrote {target} and {target.with_suffix('.bin')}: {summary}")
+    emit(args, {"model": str(source), "xml": str(target), "bin": str(target.with_suffix(".bin")),
+                "layers": layers})
     return 0
 
 
@@ -101,12 +114,13 @@ def _keep_copy(path: Path, backup: str) -> None:
         shutil.copy2(path, backup)
 
 
-def _op_summary(xml: bytes, weights: bytes) -> str:
-    """"Convert-opset1 x2, OneHot-opset16 x1, ..." for the layers OpenVINO produced."""
+def _op_counts(xml: bytes, weights: bytes) -> dict[str, int] | str:
+    """{"Convert-opset1": 2, "OneHot-opset16": 1, ...} for the layers OpenVINO produced, or why
+    ovonehot cannot read them."""
     try:
         graph = read_ir_bytes(xml, weights)
     except IRError as exc:  # the file is OpenVINO's; our reader's opinion is only informative
         return f"(ovonehot cannot read it: {exc})"
     counts = Counter(f"{n.type}-{n.version}" for n in graph.nodes
                      if n.type not in ("Parameter", "Result", "Const", "Constant"))
-    return ", ".join(f"{name} x{k}" for name, k in sorted(counts.items())) or "no computing layers"
+    return dict(sorted(counts.items()))

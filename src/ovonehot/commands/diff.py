@@ -10,17 +10,17 @@ else was compared); 2-4 for errors as everywhere.
 from __future__ import annotations
 
 import argparse
-import json
 
-from .. import corpus, engines
+from .. import corpus, engines, html_report
 from .. import replay as _replay
 from ..atomic import check_output_dir, check_output_file
 from ..diff import Tolerances, diff_model
 from ..errors import InputError, UsageError
 from ..gen_inputs import InputSettings, generate_inputs, parse_shape
 from ..model import load
-from ..npyio import check_input_specs, check_model_paths, load_archive, parse_input_specs, write_text
+from ..npyio import check_input_specs, check_model_paths, load_archive, parse_input_specs
 from ..oracle.common import ORACLES, PRESETS, PluginSettings, parse_oracles
+from ._json import add_json_options, check_json_out, emit, human_output
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -65,7 +65,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rtol", action="append", default=[], metavar="[NAME:]X",
                    help="relative tolerance for float outputs, global or per output (repeatable)")
     p.add_argument("--strict", action="store_true", help="exit 1 for any difference, known deviations included")
-    p.add_argument("--json", metavar="REPORT", help="also write the report as JSON")
+    add_json_options(p, "the report (verdicts, explanations, per-layer rows)")
+    p.add_argument("--report", metavar="REPORT.html",
+                   help="also write a self-contained HTML report with plots (needs matplotlib: "
+                        "pip install 'ovonehot[report]')")
     p.add_argument("--save", metavar="DIR", help="write a replayable folder (model, inputs, outputs, manifest)")
     engines.add_arguments(p, jobs_help="corpus: worker processes (default 0: one model after the other in "
                                        "this process); with --dask, the embedded cluster's workers")
@@ -126,18 +129,29 @@ def command_line(args: argparse.Namespace) -> list[str]:
     if args.strict:
         cmd.append("--strict")
     if args.json:
-        cmd += ["--json", args.json]
+        cmd.append("--json")
+    if args.json_out:
+        cmd += ["--json-out", args.json_out]
+    if args.report:
+        cmd += ["--report", args.report]
     if args.save:
         cmd += ["--save", args.save]
     return cmd
 
 
 def diff_command(args: argparse.Namespace) -> int:
+    with human_output(args):
+        return _diff_command(args)
+
+
+def _diff_command(args: argparse.Namespace) -> int:
     models = args.model if isinstance(args.model, list) else [args.model]
     if corpus.is_corpus(models):  # several models: ovonehot.corpus runs this command on each
+        if args.report is not None:
+            raise UsageError("--report is for one model; a corpus gives a table (--json/--json-out for tools)")
         args.model = models
         return corpus.corpus_command(args, command_line(argparse.Namespace(
-            **{**vars(args), "model": "MODEL", "json": None, "save": None}))[3:])
+            **{**vars(args), "model": "MODEL", "json": False, "json_out": None, "report": None, "save": None}))[3:])
     if getattr(args, "engine", "process") != "process" or getattr(args, "jobs", None) is not None \
             or getattr(args, "scheduler", None) is not None:
         raise UsageError("--jobs, --dask and --scheduler are for a corpus (several models or a directory)")
@@ -148,8 +162,10 @@ def diff_command(args: argparse.Namespace) -> int:
     plugin = _plugin(args)
     allow_partial = args.allow_partial
     # Bad paths are refused before the model is read or OpenVINO started.
-    if args.json is not None:
-        check_output_file(args.json, "--json")
+    check_json_out(args)
+    if args.report is not None:
+        check_output_file(args.report, "--report")
+        html_report.check_available()
     if args.save is not None:
         check_output_dir(args.save, "--save")
     replay = _replay.load(args.model) if _replay.is_replay(args.model) else None
@@ -195,8 +211,10 @@ def diff_command(args: argparse.Namespace) -> int:
                         strict=strict, isolate=True, allow_partial=allow_partial, plugin=plugin,
                         expected=expected, expected_source=expected_source, all_layers=args.all_layers)
     print(report.render())
+    data = report.as_json()
     if replay is not None:
-        for line in _replay.reproduced(replay, report):
+        data["replay"] = _replay.reproduced(replay, report)
+        for line in data["replay"]:
             print(line)
     if args.save is not None:
         folder = _replay.save(args.save, report, xml, bin_path, oracles, tolerances, command_line(args),
@@ -204,6 +222,10 @@ def diff_command(args: argparse.Namespace) -> int:
                               extra={"plugin": plugin.as_json(), "allow_partial": allow_partial,
                                      "input_generation": input_notes})
         print(f"saved a replay folder: {folder} (replay: ovonehot diff {folder})")
-    if args.json is not None:
-        write_text(args.json, json.dumps(report.as_json(), indent=2, default=str) + "\n")
+        data["saved"] = str(folder)
+    if args.report is not None:
+        html_report.write(args.report, report, command_line(args))
+        print(f"wrote the HTML report {args.report}")
+        data["html_report"] = args.report
+    emit(args, data)
     return report.exit_code

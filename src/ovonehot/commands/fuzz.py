@@ -11,6 +11,7 @@ from ..atomic import check_output_dir
 from ..diff import ORACLES
 from ..errors import OpenVINOError, UsageError
 from ..fuzz import campaign
+from ._json import add_json_options, check_json_out, emit, human_output
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -30,6 +31,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--time-budget", type=float, metavar="SECONDS", help="stop starting cases after this long")
     engines.add_arguments(p, jobs_help="worker processes (default 1; 0 runs in this process without crash "
                                        "isolation); with --dask, the embedded cluster's workers")
+    add_json_options(p, "the summary (as --out's summary.json)")
     p.set_defaults(func=fuzz_command)
 
 
@@ -42,6 +44,11 @@ def _openvino_installed() -> bool:
 
 
 def fuzz_command(args: argparse.Namespace) -> int:
+    with human_output(args):
+        return _fuzz_command(args)
+
+
+def _fuzz_command(args: argparse.Namespace) -> int:
     if args.cases < 0 or args.first < 0:
         raise UsageError("--cases and --first must be >= 0")
     if args.time_budget is not None and args.time_budget <= 0:
@@ -51,8 +58,10 @@ def fuzz_command(args: argparse.Namespace) -> int:
     engine = engines.make(args.engine, args.jobs, args.scheduler, default_jobs=1)
     if args.out is not None:
         check_output_dir(args.out, "--out")
+    check_json_out(args)
     oracles = ORACLES if args.oracle == "both" else (args.oracle,)
     summary = campaign(args.cases, args.seed, oracles, args.out, args.time_budget,
                        progress=sys.stderr.isatty(), first=args.first, engine=engine)
     print(summary.table())
+    emit(args, summary.as_json())
     return summary.exit_code

@@ -9,7 +9,6 @@ precision, marked ``(declared)``; ``ovonehot validate`` says why.
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 import numpy as np
@@ -17,6 +16,7 @@ import numpy as np
 from ..graph import Graph, Node
 from ..npyio import check_model_paths
 from ..validate import Analysis, analyze, declared_shape, declared_type, read_for_validation
+from ._json import add_json_options, check_json_out, emit, human_output
 
 # Attribute values longer than this are shortened in the table.
 WIDTH = 48
@@ -30,20 +30,20 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("model", help="model .xml (the .bin beside it is read too)")
     p.add_argument("--bin", dest="bin_path", help="weights file, when not MODEL.bin")
-    p.add_argument("--json", action="store_true", help="print the listing as JSON")
+    add_json_options(p, "the listing (layers, inputs, outputs)")
     p.set_defaults(func=inspect_command)
 
 
 def inspect_command(args: argparse.Namespace) -> int:
-    check_model_paths(args.model, args.bin_path)
-    read = read_for_validation(args.model, args.bin_path)
-    analysis = analyze(read.graph, None, read.original_types, decompression=read.decompression)
-    listing = describe(analysis)
-    if args.json:
-        print(json.dumps(listing, indent=2))
-    else:
+    with human_output(args):
+        check_model_paths(args.model, args.bin_path)
+        check_json_out(args)
+        read = read_for_validation(args.model, args.bin_path)
+        analysis = analyze(read.graph, None, read.original_types, decompression=read.decompression)
+        listing = describe(analysis)
         print_table(listing)
-    return 0
+        emit(args, listing)
+        return 0
 
 
 def _outputs(analysis: Analysis, index: int) -> list[dict[str, Any]]:

@@ -22,12 +22,14 @@ from pathlib import Path
 import numpy as np
 
 from .. import replay as _replay
+from ..atomic import check_output_dir
 from ..diff import ORACLES, OutputVerdict, Tolerances, Verdict, diff_model
 from ..errors import UsageError
 from ..gen_inputs import generate_inputs, parse_shape
 from ..model import Model, load
-from ..npyio import parse_input_specs
+from ..npyio import check_input_specs, check_model_paths, parse_input_specs
 from ..reduce import diff_predicate, reduce_model, write_candidate
+from ._json import add_json_options, check_json_out, emit, human_output
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -51,6 +53,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--output", dest="output_name", metavar="NAME",
                    help="the differing output to reduce around (default: the first one that differs)")
     p.add_argument("--out", required=True, metavar="DIR", help="where to write the reduced replay folder")
+    add_json_options(p, "what was written (the reduced replay folder, the sizes, the final diff)")
     p.set_defaults(func=reduce_command)
 
 
@@ -71,10 +74,20 @@ def _reduced_tolerances(target: OutputVerdict) -> Tolerances:
 
 
 def reduce_command(args: argparse.Namespace) -> int:
+    with human_output(args):
+        return _reduce_command(args)
+
+
+def _reduce_command(args: argparse.Namespace) -> int:
     if not args.out:
         raise UsageError("--out needs a folder name")
     tolerances = Tolerances.parse(args.atol, args.rtol)
     shapes = dict(parse_shape(s) for s in args.shape)
+    # Bad paths are refused before the model is read or OpenVINO started.
+    check_model_paths(args.model, args.bin_path)
+    check_input_specs(args.inputs)
+    check_output_dir(args.out, "--out")
+    check_json_out(args)
     model = load(args.model, args.bin_path)
     oracles = ORACLES if args.oracle == "both" else (args.oracle,)
     if args.inputs:
@@ -90,6 +103,8 @@ def reduce_command(args: argparse.Namespace) -> int:
         failing = [v for v in failing if v.name == args.output_name]
     if not failing:
         print(f"nothing to reduce: {report.render().splitlines()[-1]}")
+        emit(args, {"model": str(args.model), "reduced": False, "folder": None,
+                    "reason": "nothing differs", "diff": report.as_json()})
         return 1
     target = failing[0]
     print(f"reducing around output {target.name!r}: {target.verdict.value} against {target.oracle}")
@@ -133,5 +148,10 @@ def reduce_command(args: argparse.Namespace) -> int:
         f"({reduction.tries} diffs): {folder} (replay: ovonehot diff {folder}; "
         f"bug-report script: ovonehot repro {folder})"
     )
+    emit(args, {"model": str(args.model), "reduced": True, "folder": str(folder),
+                "output": target.name, "verdict": target.verdict.value, "oracle": target.oracle,
+                "ops_before": reduction.original_ops, "ops_after": len(reduction.candidate.keep),
+                "diffs_run": reduction.tries, "replay": ["ovonehot", "diff", str(folder)],
+                "diff": {**final.as_json(), "model": str(Path(folder) / "model.xml")}})
     return 0
 

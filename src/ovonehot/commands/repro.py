@@ -11,8 +11,10 @@ import argparse
 from pathlib import Path
 
 from .. import replay as _replay
+from ..atomic import check_output_file
 from ..errors import InputError, UsageError
 from ..oracle.repro import write_script
+from ._json import add_json_options, check_json_out, emit, human_output
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -24,15 +26,21 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("folder", help="a replay folder (from diff --save, fuzz or reduce)")
     p.add_argument("--output", metavar="FILE", help="where to write the script (default: FOLDER/repro.py)")
+    add_json_options(p, "what was written (the replay folder and the script)")
     p.set_defaults(func=repro_command)
 
 
 def repro_command(args: argparse.Namespace) -> int:
-    if args.output == "":
-        raise UsageError("--output needs a file name")
-    if not _replay.is_replay(args.folder):
-        raise InputError(f"{args.folder}: not a replay folder (no manifest.json)")
-    replay = _replay.load(args.folder)
-    path = write_script(replay, Path(args.output) if args.output else Path(args.folder) / "repro.py")
-    print(f"wrote {path} (run: python {path})")
-    return 0
+    with human_output(args):
+        if args.output == "":
+            raise UsageError("--output needs a file name")
+        if not _replay.is_replay(args.folder):
+            raise InputError(f"{args.folder}: not a replay folder (no manifest.json)")
+        target = Path(args.output) if args.output else Path(args.folder) / "repro.py"
+        check_output_file(target, "--output")
+        check_json_out(args)
+        replay = _replay.load(args.folder)
+        path = write_script(replay, target)
+        print(f"wrote {path} (run: python {path})")
+        emit(args, {"folder": str(args.folder), "script": str(path), "run": ["python", str(path)]})
+        return 0

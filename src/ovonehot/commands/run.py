@@ -22,6 +22,7 @@ from ..infer import NodePlan
 from ..model import Model, load
 from ..npyio import check_input_specs, check_model_paths, parse_input_specs, save_archive
 from ..types import ElementType, PartialShape
+from ._json import add_json_options, array_values, check_json_out, emit, human_output
 
 # Print values when an output has at most this many elements.
 SMALL = 64
@@ -47,6 +48,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--output", metavar="OUT.npz", help="write every output to an .npz keyed by output name")
     p.add_argument(
+        "--output-dir",
+        metavar="DIR",
+        help="write each output to DIR/<name>.npy; an output larger than the memory budget (half the memory "
+        "available, or OVONEHOT_MEMORY_BUDGET bytes) is computed in chunks into its memory-mapped file",
+    )
+    p.add_argument(
         "--dump-intermediates",
         metavar="DIR",
         help="write every node's outputs to DIR/intermediates.npz, keyed '<layer name>:<port>' "
@@ -55,10 +62,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--verbose", action="store_true", help="print each node's output types, shapes and time to stderr"
     )
+    add_json_options(p, "the outputs (name, shape, element type; values when small; per step)")
     p.set_defaults(func=run_command)
 
 
 def run_command(args: argparse.Namespace) -> int:
+    with human_output(args):
+        return _run_command(args)
+
+
+def _run_command(args: argparse.Namespace) -> int:
     groups: list[list[str]] = args.inputs or [[]]
     if args.steps is not None:
         if args.steps < 1:
@@ -76,24 +89,73 @@ def run_command(args: argparse.Namespace) -> int:
         check_output_file(args.output, "--output")
     if args.dump_intermediates is not None:
         check_output_dir(args.dump_intermediates, "--dump-intermediates")
+    if args.output_dir is not None:
+        if len(groups) > 1 or args.dump_intermediates or args.verbose:
+            raise UsageError("--output-dir takes one step, without --dump-intermediates or --verbose")
+        check_output_dir(args.output_dir, "--output-dir")
+    check_json_out(args)
     model = load(args.model, args.bin_path)
     steps = [parse_input_specs(model, specs) for specs in groups]
+    report: dict[str, object] = {"model": args.model}
+    if args.output_dir is not None:
+        from ..chunked import write_outputs
+
+        paths = write_outputs(model, steps[0], args.output_dir)
+        for name, path in paths.items():
+            print(f"{name}: wrote {path}")
+        if args.output is not None:
+            save_archive(args.output, {name: np.load(path, mmap_mode="r") for name, path in paths.items()})
+            print(f"wrote {len(paths)} output(s) to {args.output}")
+        report["written"] = {**_written(args), "output_dir": args.output_dir}
+        report["output_files"] = {name: str(path) for name, path in paths.items()}
+        emit(args, report)
+        return 0
     if len(steps) == 1:
-        _print_outputs(model, _run(model, steps[0], args.dump_intermediates, args.verbose), args.output)
+        results = _run(model, steps[0], args.dump_intermediates, args.verbose)
+        _print_outputs(model, results, args.output)
+        report["outputs"] = _outputs_json(model, results)
+        report["written"] = _written(args)
+        emit(args, report)
         return 0
     # Several steps: one request, so what Assign writes in a step is what ReadValue reads in the next.
     request = model.create_request()
     everything: dict[str, np.ndarray] = {}
+    per_step: list[dict[str, object]] = []
     for k, inputs in enumerate(steps, start=1):
         print(f"step {k}:")
         observer = _Progress(model).node if args.verbose else None
         results = request.run(inputs, observer=observer)
         _print_outputs(model, results, None)
         everything.update({f"step{k}/{name}": value for name, value in results.items()})
+        per_step.append({"step": k, "outputs": _outputs_json(model, results)})
     if args.output is not None:
         save_archive(args.output, everything)
         print(f"wrote {len(everything)} output(s) of {len(steps)} steps to {args.output}")
+    report["steps"] = per_step
+    report["written"] = _written(args)
+    emit(args, report)
     return 0
+
+
+def _outputs_json(model: Model, results: dict[str, np.ndarray]) -> list[dict[str, object]]:
+    """Each output's name, shape and element type; its values when it has at most SMALL elements."""
+    rows: list[dict[str, object]] = []
+    for name, value in results.items():
+        desc = next(d for d in model.outputs if d.name == name)
+        row: dict[str, object] = {"name": name, "shape": list(value.shape), "element_type": str(desc.element_type)}
+        if value.size <= SMALL:
+            row["values"] = array_values(value)
+        rows.append(row)
+    return rows
+
+
+def _written(args: argparse.Namespace) -> dict[str, str]:
+    files = {}
+    if args.output is not None:
+        files["output"] = args.output
+    if args.dump_intermediates is not None:
+        files["intermediates"] = args.dump_intermediates
+    return files
 
 
 def _print_outputs(model: Model, results: dict[str, np.ndarray], output: str | None) -> None:

@@ -7,12 +7,12 @@ Exit statuses: 0 clean (warnings allowed), 1 problems found, 2 bad command line,
 from __future__ import annotations
 
 import argparse
-import json
 
 from ..errors import UsageError
 from ..npyio import check_model_paths
 from ..types import PartialShape
 from ..validate import Report, validate
+from ._json import add_json_options, check_json_out, emit, human_output
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -30,7 +30,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="re-infer with a new Parameter shape, like model.reshape: e.g. indices=[2,?,1..5] "
         "(repeatable; NAME is the Parameter's name or one of its tensor names)",
     )
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_json_options(p, "the report (every problem, every layer)")
     p.set_defaults(func=validate_command)
 
 
@@ -49,13 +49,13 @@ def parse_shape_overrides(items: list[str]) -> dict[str, PartialShape]:
 
 
 def validate_command(args: argparse.Namespace) -> int:
-    check_model_paths(args.model, args.bin_path)
-    report = validate(args.model, args.bin_path, parse_shape_overrides(args.shape))
-    if args.json:
-        print(json.dumps(report.to_json(), indent=2))
-    else:
+    with human_output(args):
+        check_model_paths(args.model, args.bin_path)
+        check_json_out(args)
+        report = validate(args.model, args.bin_path, parse_shape_overrides(args.shape))
         print_text(args.model, report)
-    return report.exit_code
+        emit(args, report.to_json())
+        return report.exit_code
 
 
 def print_text(model: str, report: Report) -> None:

@@ -264,10 +264,23 @@ def _read_layer(el: etree._Element, weights: _Weights) -> Node:
         raise IRError(f"{where}: missing attribute 'type'")
     if not version:
         raise IRError(f"{where} type={shorten(type_name)}: missing attribute 'version'")
-    data_el = el.find("data")
+    data_el = input_el = output_el = None
+    decompression = False
+    for child in el.iterchildren("data", "input", "output", "rt_info"):  # one pass, the first of each
+        tag = child.tag
+        if tag == "data":
+            data_el = data_el if data_el is not None else child
+        elif tag == "input":
+            input_el = input_el if input_el is not None else child
+        elif tag == "output":
+            output_el = output_el if output_el is not None else child
+        else:
+            decompression = decompression or any(
+                a.get("name") == "decompression" for a in child.iterchildren("attribute")
+            )
     attrs = tuple(data_el.attrib.items()) if data_el is not None else ()
-    inputs = _read_ports(el.find("input"), where)
-    outputs = _read_ports(el.find("output"), where)
+    inputs = _read_ports(input_el, where)
+    outputs = _read_ports(output_el, where)
     ids = [p.id for p in inputs + outputs]
     if len(set(ids)) != len(ids):
         raise IRError(f"{where} type={shorten(type_name)}-{version}: duplicate port ids {shorten(str(ids))}")
@@ -284,7 +297,6 @@ def _read_layer(el: etree._Element, weights: _Weights) -> Node:
         raise IRError(f"{where} type={shorten(type_name)}-{version}: missing attribute 'variable_id' "
                       "(every Assign and ReadValue names its variable)")
     output_names = _split_names(el.get("output_names", ""))
-    decompression = el.find("rt_info/attribute[@name='decompression']") is not None
     node = Node(layer_id, name, type_name, version, attrs, inputs, outputs, output_names=output_names,
                 decompression=decompression)
     if type_name.lower() in ("const", "constant"):
@@ -313,7 +325,7 @@ def _read_ports(el: etree._Element | None, where: str) -> tuple[Port, ...]:
             dims.append(value)
         names = _split_names(p.get("names", ""))
         precision = p.get("precision")
-        if precision is not None:
+        if precision is not None and precision not in _KNOWN_PRECISIONS:
             # Declared precisions are otherwise only compared (ovonehot validate), as OpenVINO never
             # checks them against its inference; but a name that is no element type, OpenVINO's
             # read_model refuses ("Unsupported element type").
@@ -321,14 +333,22 @@ def _read_ports(el: etree._Element | None, where: str) -> tuple[Port, ...]:
                 ElementType.from_precision(precision)
             except IRError:
                 raise IRError(f"{where} port {port_id}: precision={quote(precision)} is not an element type") from None
+            if len(_KNOWN_PRECISIONS) < 256:
+                _KNOWN_PRECISIONS.add(precision)
         ports.append(Port(port_id, precision, tuple(dims), names))
     return tuple(ports)
+
+
+# Port precisions already checked to name an element type.
+_KNOWN_PRECISIONS: set[str] = set()
 
 
 def _split_names(text: str) -> tuple[str, ...]:
     """``names="a,b\\,c"`` -> ("a", "b,c"): comma-separated, ``\\,`` escapes a comma."""
     if not text:
         return ()
+    if "\\" not in text:
+        return tuple(n for n in (part.strip() for part in text.split(",")) if n)
     names, current, i = [], [], 0
     while i < len(text):
         ch = text[i]

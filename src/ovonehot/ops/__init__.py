@@ -1,8 +1,10 @@
 """The explicit registry of supported ops.
 
 Each op module exports ``SPECS``, a tuple of :class:`OpSpec`; this file lists the
-modules.  Adding an op is one spec in its family module (and, for a new family,
-one line below).  ``lookup(type, version)`` resolves a layer's ``type`` (case-
+modules.  A spec carries every fact about its op (attributes parser, shape rule,
+kernel, bound propagation rule, the element types OpenVINO evaluates it for, whether
+``diff`` compares it bit for bit): nothing elsewhere is keyed by op type.  Adding or
+fixing an op touches its family module only (and, for a new family, one line below).  ``lookup(type, version)`` resolves a layer's ``type`` (case-
 insensitive; ``Const`` is ``Constant``) and ``version="opsetN"`` to the op version
 that opset holds: the newest spec whose ``since`` is ``<= N``.
 """
@@ -146,6 +148,22 @@ def opset_number(version: str) -> int | None:
 
 def lookup(type_name: str, version: str) -> OpSpec | None:
     """The spec for a layer's type and version, or None when unsupported."""
+    key = (type_name, version)
+    cached = _LOOKUPS.get(key)
+    if cached is not None and _TABLE.get(cached[0]) is cached[1]:  # (the table's entry may be replaced)
+        return cached[2]
+    spec = _lookup(type_name, version)
+    if len(_LOOKUPS) < 4096:  # (a hostile file could name many distinct types)
+        table_key = _ALIASES.get(type_name.lower(), type_name.lower())
+        _LOOKUPS[key] = (table_key, _TABLE.get(table_key), spec)
+    return spec
+
+
+# (type, version) -> (table key, the table's list when looked up, the spec found)
+_LOOKUPS: dict[tuple[str, str], tuple[str, list[OpSpec] | None, OpSpec | None]] = {}
+
+
+def _lookup(type_name: str, version: str) -> OpSpec | None:
     n = opset_number(version)
     if n is None:
         return None

@@ -271,6 +271,13 @@ def _softmax_with_sink(qk: np.ndarray, sink: np.ndarray) -> np.ndarray:
 # No `evaluate` in OpenVINO: its values never fold into shape inference.
 SPECS = (
     OpSpec(
-        "ScaledDotProductAttention", 13, 13, (3, 6), parse_sdpa, infer_sdpa, evaluate_sdpa, foldable=False
+        type="ScaledDotProductAttention",
+        version=13,
+        since=13,
+        inputs=(3, 6),
+        parse=parse_sdpa,
+        infer=infer_sdpa,
+        evaluate=evaluate_sdpa,
+        foldable=False,
     ),
 )

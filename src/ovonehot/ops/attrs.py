@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import re
+from dataclasses import dataclass
 from typing import TypeVar
 
 from ..errors import IRError, quote
@@ -112,3 +113,12 @@ def element_type_attr(node: Node, name: str, default: object = _REQUIRED) -> Ele
         return ElementType.from_name(text)
     except IRError as exc:
         raise IRError(f"{node.describe()}: attribute {name}: {exc}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class NoAttrs:
+    """The attributes of an op that has none (Relu, Transpose, ShapeOf-less ops)."""
+
+
+def parse_no_attrs(node: Node) -> NoAttrs:
+    return NoAttrs()

@@ -10,7 +10,7 @@ import numpy as np
 from ..errors import IRError, quote
 from ..graph import Node
 from ..types import ElementType, PartialShape
-from .attrs import element_type_attr, str_attr
+from .attrs import NoAttrs, element_type_attr, parse_no_attrs, str_attr
 from .spec import OpSpec, TensorInfo
 
 
@@ -54,15 +54,6 @@ def evaluate_constant(attrs: ConstantAttrs, inputs: Sequence[np.ndarray]) -> lis
     return [attrs.value]
 
 
-@dataclass(frozen=True, slots=True)
-class NoAttrs:
-    pass
-
-
-def parse_none(node: Node) -> NoAttrs:
-    return NoAttrs()
-
-
 def infer_result(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
     return []
 
@@ -72,7 +63,35 @@ def evaluate_result(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.nda
 
 
 SPECS = (
-    OpSpec("Parameter", 0, 1, 0, parse_parameter, infer_parameter, None, foldable=False),
-    OpSpec("Constant", 0, 1, 0, parse_constant, infer_constant, evaluate_constant),
-    OpSpec("Result", 0, 1, 1, parse_none, infer_result, evaluate_result, foldable=False),
+    OpSpec(
+        type="Parameter",
+        version=0,
+        since=1,
+        inputs=0,
+        parse=parse_parameter,
+        infer=infer_parameter,
+        evaluate=None,
+        foldable=False,
+        copies_values=True,
+    ),
+    OpSpec(
+        type="Constant",
+        version=0,
+        since=1,
+        inputs=0,
+        parse=parse_constant,
+        infer=infer_constant,
+        evaluate=evaluate_constant,
+        copies_values=True,
+    ),
+    OpSpec(
+        type="Result",
+        version=0,
+        since=1,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_result,
+        evaluate=evaluate_result,
+        foldable=False,
+    ),
 )

@@ -127,9 +127,23 @@ def evaluate_batch_norm(attrs: BatchNormAttrs, inputs: Sequence[np.ndarray]) -> 
 SPECS = (
     # No core evaluate in OpenVINO: values never reach shape inference.
     OpSpec(
-        "BatchNormInference", 0, 1, 5, _parser(False), infer_batch_norm, evaluate_batch_norm, foldable=False
+        type="BatchNormInference",
+        version=0,
+        since=1,
+        inputs=5,
+        parse=_parser(False),
+        infer=infer_batch_norm,
+        evaluate=evaluate_batch_norm,
+        foldable=False,
     ),
     OpSpec(
-        "BatchNormInference", 5, 5, 5, _parser(True), infer_batch_norm, evaluate_batch_norm, foldable=False
+        type="BatchNormInference",
+        version=5,
+        since=5,
+        inputs=5,
+        parse=_parser(True),
+        infer=infer_batch_norm,
+        evaluate=evaluate_batch_norm,
+        foldable=False,
     ),
 )

@@ -15,8 +15,9 @@ import numpy as np
 
 from ..errors import InputError, ValidationError
 from ..types import ElementType
+from .attrs import NoAttrs, parse_no_attrs
 from .autobroadcast import align_arrays, infer_broadcast
-from .elementwise import BinaryAttrs, NoAttrs, merge_types, parse_binary, parse_no_attrs
+from .elementwise import BinaryAttrs, merge_types, parse_binary
 from .spec import OpSpec, TensorInfo
 
 
@@ -56,8 +57,40 @@ def evaluate_bitwise_not(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[n
 
 
 SPECS = (
-    OpSpec("BitwiseAnd", 13, 13, 2, parse_binary, infer_bitwise_binary, _binary(np.bitwise_and)),
-    OpSpec("BitwiseOr", 13, 13, 2, parse_binary, infer_bitwise_binary, _binary(np.bitwise_or)),
-    OpSpec("BitwiseXor", 13, 13, 2, parse_binary, infer_bitwise_binary, _binary(np.bitwise_xor)),
-    OpSpec("BitwiseNot", 13, 13, 1, parse_no_attrs, infer_bitwise_not, evaluate_bitwise_not),
+    OpSpec(
+        type="BitwiseAnd",
+        version=13,
+        since=13,
+        inputs=2,
+        parse=parse_binary,
+        infer=infer_bitwise_binary,
+        evaluate=_binary(np.bitwise_and),
+    ),
+    OpSpec(
+        type="BitwiseOr",
+        version=13,
+        since=13,
+        inputs=2,
+        parse=parse_binary,
+        infer=infer_bitwise_binary,
+        evaluate=_binary(np.bitwise_or),
+    ),
+    OpSpec(
+        type="BitwiseXor",
+        version=13,
+        since=13,
+        inputs=2,
+        parse=parse_binary,
+        infer=infer_bitwise_binary,
+        evaluate=_binary(np.bitwise_xor),
+    ),
+    OpSpec(
+        type="BitwiseNot",
+        version=13,
+        since=13,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_bitwise_not,
+        evaluate=evaluate_bitwise_not,
+    ),
 )

@@ -9,31 +9,33 @@ the tensor's own element type and, as in OpenVINO, the type's maximum stands for
 Where bounds start and stop (``src/core/src/bound_evaluate.cpp``): a ``ShapeOf``
 starts them from its input's partial shape, a Constant has its value; a Parameter
 has none, so anything depending on a Parameter's *value* (``ReduceMax(data)``) has
-none either.  Each op type has its own rule, keyed below by OpenVINO's type name:
+none either.
 
-* ``ShapeOf``: lower = each dim's minimum, upper = its maximum (type max when
-  unbounded); i32 output clamps at 2**31-1;
-* "default" ops (``Concat``, ``Gather``, ``Squeeze``, ``Unsqueeze``, ``Reshape``,
-  ``ReduceMax``, ``ReduceMin``, ``StridedSlice``, ``Slice``, ``Transpose``, ``Tile``,
-  ``Broadcast``, ``Split``, ``VariadicSplit``, ``Select``, ``Clamp``, ``ScatterUpdate``,
-  ``ScatterNDUpdate``, ``ScatterElementsUpdate``, ``Pad``): the kernel run once on the
-  lower and once on the upper bounds, provided the op's index-like inputs (and Select's
-  condition) are known exactly (StridedSlice accepts unknown begin/end entries its masks
-  ignore);
-* ``Equal``: lower true where all four bounds are one value, upper true where the two
-  intervals intersect (so ``Select(Equal(dim, 0), ..)`` keeps a bounded dim's bounds);
-* ``Abs``: min and max of the kernel on both bounds; ``Mod``: OpenVINO's own interval
-  estimate (``reference::func::mod_interval``), integers only;
-* ``Convert``: converted bounds, with "unbounded" staying unbounded unless either type
-  is an integer of 16 bits or fewer (then values simply wrap);
-* binary arithmetic (``Add``, ``Subtract``, ``Multiply``, ``Maximum``, ``Minimum``,
-  ``FloorMod``, ``Power``, ``SquaredDifference``): min and max of the kernel
-  over the four lower/upper combinations; where any input bound is its type's max the
-  result is [0, max];
-* ``Divide``: OpenVINO's own rule (divisor sign, zero crossing, unbounded inputs);
-* ``ReduceProd``: the kernel on each bound, but an unbounded upper bound with no zero
-  upper bound gives an unbounded product;
-* ``ReduceSum``/``ReduceMean`` and everything else: no bounds (values still fold).
+This module is the machinery (:func:`propagate`, called by ``infer``) and the rules
+shared by several ops.  Which op uses which rule is a fact of the op: its spec's
+``OpSpec.bounds`` (``None``: no bounds, values still fold), next to
+``OpSpec.evaluate_types`` (where OpenVINO's kernel refuses the input types, nothing is
+folded or bounded) and ``OpSpec.lower_is_value``.  The rules:
+
+* :func:`shape_of_bounds` (ShapeOf): lower = each dim's minimum, upper = its maximum
+  (type max when unbounded); i32 output clamps at 2**31-1;
+* :func:`kernel_bounds` (Concat, Gather, Squeeze, Reshape, ReduceMax, Transpose, Tile,
+  Broadcast, Split, Select, Clamp, the Scatter updates, Pad, ...): the kernel run once on
+  the lower and once on the upper bounds, provided the op's index-like inputs (and
+  Select's condition) are known exactly; :func:`strided_slice_bounds` is that, but
+  accepts unknown begin/end entries its masks ignore;
+* :func:`equal_bounds`: lower true where all four bounds are one value, upper true where
+  the two intervals intersect (so ``Select(Equal(dim, 0), ..)`` keeps a bounded dim's bounds);
+* :func:`abs_bounds`: min and max of the kernel on both bounds; :func:`mod_bounds`:
+  OpenVINO's own interval estimate (``reference::func::mod_interval``), integers only;
+* :func:`divide_bounds`: OpenVINO's own rule (divisor sign, zero crossing, unbounded inputs);
+* :func:`reduce_prod_bounds`: the kernel on each bound, but an unbounded upper bound with
+  no zero upper bound gives an unbounded product;
+* two rules live beside the helpers they need, in the op's module (which imports this
+  one): Convert's (converted bounds, "unbounded" staying unbounded unless either type is
+  an integer of 16 bits or fewer; ``convert_array``) in ``convert``, binary arithmetic's
+  (min and max of the kernel over the four lower/upper combinations, [0, max] where an
+  input bound is its type's max; ``reduce_array``) in ``elementwise``.
 
 ``depth_interval`` turns a OneHot depth into its dimension as OpenVINO's
 ``evaluate_as_partial_shape`` does (negative bounds are an error there).
@@ -41,23 +43,18 @@ none either.  Each op type has its own rule, keyed below by OpenVINO's type name
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from ..errors import Error, ValidationError
 from ..types import Dimension, ElementType
-from .convert import convert_array
-from .reduce import Reduction, reduce_array
-from .spec import OpSpec, TensorInfo
+from .spec import Bounds, BoundsFn, OpSpec, TensorInfo
 
 # Bound arrays larger than this are not kept (OpenVINO drops large ones too; shape
 # subgraphs are tiny).
 BOUND_LIMIT = 1 << 16
-
-Bounds = tuple[np.ndarray, np.ndarray]
-Rule = Callable[[OpSpec, Any, Sequence[TensorInfo], Sequence[TensorInfo]], list["Bounds | None"]]
 
 
 # -- reading bounds -----------------------------------------------------------------------
@@ -95,13 +92,13 @@ def max_of(dtype: np.dtype) -> np.ndarray | None:
     return None
 
 
-def _is_max(a: np.ndarray) -> np.ndarray:
+def is_max(a: np.ndarray) -> np.ndarray:
     m = max_of(a.dtype)
     return np.zeros(a.shape, dtype=bool) if m is None else a == m
 
 
 # -- the rules --------------------------------------------------------------------------------
-def _shape_of(
+def shape_of_bounds(
     spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
 ) -> list[Bounds | None]:
     shape = ins[0].shape
@@ -116,7 +113,7 @@ def _shape_of(
     return [(np.array(lows, dtype=dtype), np.array(highs, dtype=dtype))]
 
 
-def _run(spec: OpSpec, attrs: Any, arrays: Sequence[np.ndarray]) -> list[np.ndarray] | None:
+def run_kernel(spec: OpSpec, attrs: Any, arrays: Sequence[np.ndarray]) -> list[np.ndarray] | None:
     assert spec.evaluate is not None
     try:
         with np.errstate(all="ignore"):
@@ -125,7 +122,7 @@ def _run(spec: OpSpec, attrs: Any, arrays: Sequence[np.ndarray]) -> list[np.ndar
         return None  # OpenVINO's evaluate returns false; the bounds stay unknown
 
 
-def _default(exact: Sequence[int]) -> Rule:
+def kernel_bounds(exact: Sequence[int]) -> BoundsFn[Any]:
     """Kernel on lower bounds and on upper bounds; inputs ``exact`` must be known."""
 
     def rule(
@@ -133,23 +130,23 @@ def _default(exact: Sequence[int]) -> Rule:
     ) -> list[Bounds | None]:
         if any(i < len(ins) and not is_exact(ins[i]) for i in exact):
             return [None] * len(outs)
-        return _default_bounds(spec, attrs, ins, len(outs))
+        return default_bounds(spec, attrs, ins, len(outs))
 
     return rule
 
 
-def _default_bounds(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], n_out: int) -> list[Bounds | None]:
+def default_bounds(spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], n_out: int) -> list[Bounds | None]:
     pairs = [bounds_of(t) for t in ins]
     if any(p is None for p in pairs):
         return [None] * n_out
-    lows = _run(spec, attrs, [p[0] for p in pairs if p is not None])
-    highs = _run(spec, attrs, [p[1] for p in pairs if p is not None])
+    lows = run_kernel(spec, attrs, [p[0] for p in pairs if p is not None])
+    highs = run_kernel(spec, attrs, [p[1] for p in pairs if p is not None])
     if lows is None or highs is None:
         return [None] * n_out
     return list(zip(lows, highs, strict=True))
 
 
-def _strided_slice(
+def strided_slice_bounds(
     spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
 ) -> list[Bounds | None]:
     def indices_ok(port: int, mask: Sequence[int]) -> bool:
@@ -174,70 +171,10 @@ def _strided_slice(
             spec.evaluate(attrs, [p[0] for p in pairs if p is not None])  # evaluation too
         except Error as exc:
             raise ValidationError(str(exc)) from None
-    return _default_bounds(spec, attrs, ins, 1)
+    return default_bounds(spec, attrs, ins, 1)
 
 
-def _convert(
-    spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
-) -> list[Bounds | None]:
-    b = bounds_of(ins[0])
-    if b is None:
-        return [None]
-    src, dst = ins[0].element_type, outs[0].element_type
-    result = []
-    for bound in b:
-        try:
-            with np.errstate(all="ignore"):
-                out = convert_array(bound, dst)
-        except Error:
-            return [None]
-        if not (_small_integral(src) or _small_integral(dst)):
-            top_in, top_out = max_of(bound.dtype), max_of(out.dtype)
-            if top_in is None or top_out is None:
-                return [None]
-            out = np.where(bound == top_in, top_out, out).astype(out.dtype)
-        result.append(out)
-    return [(result[0], result[1])]
-
-
-def _small_integral(et: ElementType) -> bool:
-    return et.is_integral and et.bitwidth <= 16
-
-
-def _interval(
-    spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
-) -> list[Bounds | None]:
-    """``interval_bound_evaluator``: extremes over the four bound combinations."""
-    a, b = bounds_of(ins[0]), bounds_of(ins[1])
-    if a is None or b is None:
-        return [None]
-    if is_exact(ins[0]) and is_exact(ins[1]):
-        return _default_bounds(spec, attrs, ins, 1)
-    results = []
-    for x in (a[0], a[1]):
-        for y in (b[0], b[1]):
-            r = _run(spec, attrs, [x, y])
-            if r is None:
-                return [None]
-            results.append(r[0])
-    stack = np.stack(results)
-    try:
-        lower = reduce_array(stack, [0], Reduction.MIN)
-        upper = reduce_array(stack, [0], Reduction.MAX)
-    except Error:
-        return [None]
-    if max_of(a[0].dtype) is None or max_of(b[0].dtype) is None:
-        return [None]
-    top = max_of(upper.dtype)
-    if top is None:
-        return [None]
-    unbounded = _is_max(a[0]) | _is_max(a[1]) | _is_max(b[0]) | _is_max(b[1])
-    upper = np.where(unbounded, top, upper).astype(upper.dtype)
-    lower = np.where(unbounded, np.zeros((), lower.dtype), lower).astype(lower.dtype)
-    return [(lower, upper)]
-
-
-def _divide(
+def divide_bounds(
     spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
 ) -> list[Bounds | None]:
     """OpenVINO's ``divide::evaluate_bound`` (``src/core/src/op/divide.cpp``)."""
@@ -255,13 +192,13 @@ def _divide(
     # lower bound
     v1 = np.where(positive, a_lo, a_up)
     v2 = np.where(positive, b_up, b_lo)
-    low = _run(spec, attrs, [v1, v2])
+    low = run_kernel(spec, attrs, [v1, v2])
     # upper bound
     u1 = np.where(positive, a_up, a_lo)
     u2 = np.where(positive, b_lo, b_up)
     zeros = u2 == zero
     u2 = np.where(zeros, np.ones((), u2.dtype), u2).astype(u2.dtype)
-    up = _run(spec, attrs, [u1, u2])
+    up = run_kernel(spec, attrs, [u1, u2])
     if low is None or up is None:
         return [None]
     lower, upper = low[0], up[0]
@@ -281,7 +218,7 @@ def _min_of(dtype: np.dtype) -> np.ndarray:
     return np.array(np.finfo(dtype).min, dtype=dtype)
 
 
-def _reduce_prod(
+def reduce_prod_bounds(
     spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
 ) -> list[Bounds | None]:
     """ReduceProd: the kernel on each bound; an upper bound holding "unbounded" and no 0 stays unbounded.
@@ -293,7 +230,7 @@ def _reduce_prod(
     data = bounds_of(ins[0])
     if data is None or not is_exact(ins[1]):
         return [None]
-    result = _default_bounds(spec, attrs, ins, 1)[0]
+    result = default_bounds(spec, attrs, ins, 1)[0]
     if result is None:
         return [None]
     up = data[1]
@@ -306,14 +243,14 @@ def _reduce_prod(
     return [result]
 
 
-def _abs(
+def abs_bounds(
     spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
 ) -> list[Bounds | None]:
     """``abs::evaluate_bound``: min and max of |lower| and |upper| (not the true range over 0)."""
     b = bounds_of(ins[0])
     if b is None:
         return [None]
-    lo, up = _run(spec, attrs, [b[0]]), _run(spec, attrs, [b[1]])
+    lo, up = run_kernel(spec, attrs, [b[0]]), run_kernel(spec, attrs, [b[1]])
     if lo is None or up is None:
         return [None]
     return [(np.minimum(lo[0], up[0]), np.maximum(lo[0], up[0]))]
@@ -345,7 +282,7 @@ def _mod_interval(v1: int, v2: int, m1: int, m2: int) -> tuple[int, int]:
     return lo, hi
 
 
-def _mod(
+def mod_bounds(
     spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
 ) -> list[Bounds | None]:
     """``mod::evaluate_bound`` (``src/core/src/op/mod.cpp``): interval estimate per element."""
@@ -370,7 +307,7 @@ def _mod(
     return [(lower, upper)]
 
 
-def _equal(
+def equal_bounds(
     spec: OpSpec, attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
 ) -> list[Bounds | None]:
     """``Equal::evaluate_lower/upper``: true for sure only where all four bounds are one value,
@@ -379,7 +316,7 @@ def _equal(
     if a is None or b is None:
         return [None]
     if is_exact(ins[0]) and is_exact(ins[1]):
-        return _default_bounds(spec, attrs, ins, 1)
+        return default_bounds(spec, attrs, ins, 1)
     (a_lo, a_up), (b_lo, b_up) = a, b
     try:
         lower = (a_lo == a_up) & (a_up == b_lo) & (b_lo == b_up)
@@ -389,81 +326,17 @@ def _equal(
     return [(np.asarray(lower), np.asarray(upper))]
 
 
-_ARITHMETIC = ("Add", "Subtract", "Multiply", "Maximum", "Minimum", "FloorMod", "Power", "SquaredDifference")
-
-RULES: dict[str, Rule] = {
-    "ShapeOf": _shape_of,
-    "Concat": _default(()),
-    "Gather": _default((1, 2)),
-    "Squeeze": _default((1,)),
-    "Unsqueeze": _default((1,)),
-    "Reshape": _default((1,)),
-    "ReduceMax": _default((1,)),
-    "ReduceMin": _default((1,)),
-    "ReduceProd": _reduce_prod,
-    "StridedSlice": _strided_slice,
-    "Convert": _convert,
-    "Divide": _divide,
-    "Mod": _mod,
-    "Abs": _abs,
-    "Clamp": _default(()),
-    "Transpose": _default((1,)),
-    "Tile": _default((1,)),
-    "Broadcast": _default((1, 2)),
-    "Split": _default((1,)),
-    "VariadicSplit": _default((1, 2)),
-    "Select": _default((0,)),
-    "Slice": _default((1, 2, 3, 4)),
-    "Equal": _equal,
-    # issue 5's ops whose OpenVINO classes bound their data (indices, axes, pads known)
-    "ScatterUpdate": _default((1, 3)),
-    "ScatterNDUpdate": _default((1,)),
-    "ScatterElementsUpdate": _default((1,)),
-    "Pad": _default((1, 2)),
-    **{name: _interval for name in _ARITHMETIC},
-}
-
-
-# -- which element types OpenVINO's evaluate takes ----------------------------------------------
-# Measured with Node.evaluate on OpenVINO 2026.4 (f16/bf16 are computed in f32 where listed).
-# Where the kernel refuses a type, OpenVINO neither folds the op nor bounds it, so neither
-# does ovonehot: a depth computed through Gather of i16 values stays ``?``.
-_ET = ElementType
-_F = {_ET.f16, _ET.bf16, _ET.f32}
-_INTS = {_ET.i8, _ET.i16, _ET.i32, _ET.i64, _ET.u8, _ET.u16, _ET.u32, _ET.u64}
-_WIDE = {_ET.i32, _ET.i64, _ET.u32, _ET.u64}
-_DATA_TYPES: dict[str, set[ElementType]] = {
-    "Add": _F | _INTS,
-    "Subtract": _F | {_ET.i8, _ET.i32, _ET.i64, _ET.u8, _ET.u32, _ET.u64},
-    "Multiply": _F | _WIDE | {_ET.f64},
-    "Divide": _F | _WIDE,
-    "Maximum": _F | _WIDE,
-    "Minimum": _F | _WIDE | {_ET.u8, _ET.u16},
-    "FloorMod": _F | {_ET.i8, _ET.i32, _ET.i64, _ET.u8, _ET.u32, _ET.u64},
-    "Mod": set(_INTS),
-    "Power": _F | _WIDE,
-    "SquaredDifference": {_ET.f32},
-    "Gather": _F | {_ET.boolean, _ET.i8, _ET.i32, _ET.i64, _ET.u8, _ET.u32, _ET.u64, _ET.string},
-    "ReduceMax": _F | _WIDE | {_ET.i8, _ET.u8},
-    "ReduceMin": _F | _WIDE | {_ET.i8, _ET.u8},
-    "ReduceProd": _F | _WIDE,
-    "ReduceSum": _F | _WIDE,
-    "ReduceMean": _F | _WIDE,
-    "Abs": _F | _WIDE,
-    # Identity-16 has no evaluate at all (Node.evaluate returns false for every type), so
-    # read_model passes no value or bound through it: an ONNX function expansion's
-    # Identity(Slice(ShapeOf(x))) as a Slice stop gives [2,3,..4] there, not [2,3,4].  (The
-    # CPU plugin's compile passes remove the Identity; the reported shapes are read_model's.)
-    "Identity": set(),
-}
-
-
-def ov_evaluates(op_type: str, in_types: Sequence[ElementType]) -> bool:
-    """Whether OpenVINO's ``evaluate`` of this op computes anything for these input types."""
-    data_types = _DATA_TYPES.get(op_type)
-    if data_types is not None and in_types and in_types[0] not in data_types:
-        return False
-    return not (op_type == "Gather" and len(in_types) > 1 and in_types[1] not in (_ET.i32, _ET.i64))
+# -- element types for ``OpSpec.evaluate_types`` ----------------------------------------------
+# Each op's spec lists what its OpenVINO ``evaluate`` takes, measured with Node.evaluate on
+# OpenVINO 2026.4 (f16/bf16 are computed in f32 where listed).  Where the kernel refuses a
+# type, OpenVINO neither folds the op nor bounds it, so neither does ovonehot: a depth
+# computed through Gather of i16 values stays ``?``.
+FLOATS = frozenset({ElementType.f16, ElementType.bf16, ElementType.f32})
+INTEGERS = frozenset(
+    {ElementType.i8, ElementType.i16, ElementType.i32, ElementType.i64}
+    | {ElementType.u8, ElementType.u16, ElementType.u32, ElementType.u64}
+)
+WIDE_INTEGERS = frozenset({ElementType.i32, ElementType.i64, ElementType.u32, ElementType.u64})
 
 
 # -- the hook the interpreter calls ----------------------------------------------------------
@@ -483,16 +356,16 @@ def propagate(
         return tuple(TensorInfo(o.element_type, o.shape, error=failed) for o in outs)
     if any(o.error is not None for o in outs):  # folding threw already
         return outs
-    if not ov_evaluates(spec.type, [t.element_type for t in ins]):
+    if not spec.evaluates_types([t.element_type for t in ins]):
         return tuple(TensorInfo(o.element_type, o.shape) for o in outs)
-    if spec.type in LOWER_IS_VALUE and ins and all(is_exact(t) for t in ins):
+    if spec.lower_is_value and ins and all(is_exact(t) for t in ins):
         return _value_from_lower(spec, attrs, ins, outs)
     if all(t.value is not None for t in outs):
         return outs
-    rule = RULES.get(spec.type)
+    rule = spec.bounds
     if rule is None or spec.evaluate is None:
         return outs
-    if spec.type != "ShapeOf" and any(bounds_of(t) is None for t in ins):
+    if rule is not shape_of_bounds and any(bounds_of(t) is None for t in ins):  # ShapeOf reads shapes only
         return outs  # a Parameter's value somewhere upstream: OpenVINO's could_propagate fails
     if any(o.element_type.numpy_dtype is None or o.element_type in (ElementType.string,) for o in outs):
         return outs
@@ -510,7 +383,7 @@ def _failed_input(spec: OpSpec, ins: Sequence[TensorInfo]) -> str | None:
     is unknowable (a Parameter upstream: OpenVINO's ``could_propagate`` gives up first).
     """
     errors = [t.error for t in ins if t.error is not None]
-    if not errors or spec.type == "ShapeOf":
+    if not errors or spec.bounds is shape_of_bounds:
         return None
     if any(t.error is None and t.value is None and (t.lower is None or t.upper is None) for t in ins):
         return None
@@ -519,14 +392,14 @@ def _failed_input(spec: OpSpec, ins: Sequence[TensorInfo]) -> str | None:
 
 # OpenVINO evaluates a node whose inputs are all exact with its *lower* bound evaluator and
 # takes that as the value (``set_same_bound_at_port`` in ``bound_evaluate.cpp``).  For most
-# ops that is the plain kernel, what folding computed; these ops' lower evaluators differ
-# where an input holds its type's maximum ("unbounded"): a Convert keeps it the output
+# ops that is the plain kernel, what folding computed; the ops whose spec sets
+# ``lower_is_value`` (Convert, Divide, Mod) have lower evaluators that differ where an
+# input holds its type's maximum ("unbounded"): a Convert keeps it the output
 # type's maximum (``i64`` max -> ``i32`` max, not -1), Divide and Mod give 0.  Measured on
 # 2026.4: ``Convert(ReduceMin(ShapeOf(scalar)), i32)`` as a depth is 2147483647, and
 # ``Divide(Constant(2**31-1), 4)`` as a Reshape pattern is ``[0]``.  Only integer outputs
 # are changed: shape subgraphs are integers, and a data value (an f16 on_value of 65504
 # through a decompression Convert) keeps what OpenVINO's constant folding computes.
-LOWER_IS_VALUE = frozenset(("Convert", "Divide", "Mod"))
 
 
 def _value_from_lower(
@@ -534,7 +407,9 @@ def _value_from_lower(
 ) -> tuple[TensorInfo, ...]:
     if any(o.element_type.numpy_dtype is None or o.element_type.numpy_dtype.kind not in "iu" for o in outs):
         return outs
-    results = RULES[spec.type](spec, attrs, ins, outs)
+    if spec.bounds is None:
+        return outs
+    results = spec.bounds(spec, attrs, ins, outs)
     values = [
         None if r is None else _attach(TensorInfo(o.element_type, o.shape), (r[0], r[0]))
         for o, r in zip(outs, results, strict=True)

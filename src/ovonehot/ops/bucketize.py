@@ -62,4 +62,14 @@ def evaluate_bucketize(attrs: BucketizeAttrs, inputs: Sequence[np.ndarray]) -> l
     return [out.astype(dtype)]
 
 
-SPECS = (OpSpec("Bucketize", 3, 3, 2, parse_bucketize, infer_bucketize, evaluate_bucketize),)
+SPECS = (
+    OpSpec(
+        type="Bucketize",
+        version=3,
+        since=3,
+        inputs=2,
+        parse=parse_bucketize,
+        infer=infer_bucketize,
+        evaluate=evaluate_bucketize,
+    ),
+)

@@ -147,4 +147,14 @@ def evaluate_col2im(attrs: Col2ImAttrs, inputs: Sequence[np.ndarray]) -> list[np
     return [out if batched else out[0]]
 
 
-SPECS = (OpSpec("Col2Im", 15, 15, 3, parse_col2im, infer_col2im, evaluate_col2im),)
+SPECS = (
+    OpSpec(
+        type="Col2Im",
+        version=15,
+        since=15,
+        inputs=3,
+        parse=parse_col2im,
+        infer=infer_col2im,
+        evaluate=evaluate_col2im,
+    ),
+)

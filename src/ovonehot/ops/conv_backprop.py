@@ -272,8 +272,22 @@ def _scatter(
 
 
 SPECS = (
-    OpSpec("ConvolutionBackpropData", 1, 1, (2, 3), parse_backprop, infer_backprop, evaluate_backprop),
     OpSpec(
-        "GroupConvolutionBackpropData", 1, 1, (2, 3), parse_group_backprop, infer_backprop, evaluate_backprop
+        type="ConvolutionBackpropData",
+        version=1,
+        since=1,
+        inputs=(2, 3),
+        parse=parse_backprop,
+        infer=infer_backprop,
+        evaluate=evaluate_backprop,
+    ),
+    OpSpec(
+        type="GroupConvolutionBackpropData",
+        version=1,
+        since=1,
+        inputs=(2, 3),
+        parse=parse_group_backprop,
+        infer=infer_backprop,
+        evaluate=evaluate_backprop,
     ),
 )

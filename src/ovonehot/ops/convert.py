@@ -23,11 +23,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import ValidationError
+from ..errors import Error, ValidationError
 from ..graph import Node
 from ..types import ElementType, TypeKind
 from .attrs import element_type_attr
-from .spec import OpSpec, TensorInfo
+from .bounds import bounds_of, max_of
+from .spec import Bounds, OpSpec, TensorInfo
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,4 +244,48 @@ def _wrap_int(wide: np.ndarray, to: ElementType) -> np.ndarray:
     return wide.astype(target)
 
 
-SPECS = (OpSpec("Convert", 0, 1, 1, parse_convert, infer_convert, evaluate_convert),)
+# -- bounds ----------------------------------------------------------------------------------
+def _convert_bounds(
+    spec: OpSpec[ConvertAttrs], attrs: ConvertAttrs, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
+) -> list[Bounds | None]:
+    """Converted bounds; "unbounded" (type max) stays unbounded unless either type is a
+    small integer (``convert::evaluate_bound``), where values simply wrap."""
+    b = bounds_of(ins[0])
+    if b is None:
+        return [None]
+    src, dst = ins[0].element_type, outs[0].element_type
+    result = []
+    for bound in b:
+        try:
+            with np.errstate(all="ignore"):
+                out = convert_array(bound, dst)
+        except Error:
+            return [None]
+        if not (_small_integral(src) or _small_integral(dst)):
+            top_in, top_out = max_of(bound.dtype), max_of(out.dtype)
+            if top_in is None or top_out is None:
+                return [None]
+            out = np.where(bound == top_in, top_out, out).astype(out.dtype)
+        result.append(out)
+    return [(result[0], result[1])]
+
+
+def _small_integral(et: ElementType) -> bool:
+    return et.is_integral and et.bitwidth <= 16
+
+
+
+SPECS = (
+    OpSpec(
+        type="Convert",
+        version=0,
+        since=1,
+        inputs=1,
+        parse=parse_convert,
+        infer=infer_convert,
+        evaluate=evaluate_convert,
+        bounds=_convert_bounds,
+        lower_is_value=True,
+        copies_values=True,
+    ),
+)

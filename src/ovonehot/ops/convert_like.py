@@ -17,9 +17,9 @@ import numpy as np
 
 from ..errors import InputError, IRError
 from ..types import ElementType
+from .attrs import NoAttrs, parse_no_attrs
 from .convert import convert_array
 from .spec import OpSpec, TensorInfo
-from .unary import NoAttrs, parse_no_attrs
 
 
 def infer_convert_like(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
@@ -37,5 +37,14 @@ def evaluate_convert_like(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[
 
 
 SPECS = (
-    OpSpec("ConvertLike", 1, 1, 2, parse_no_attrs, infer_convert_like, evaluate_convert_like, foldable=False),
+    OpSpec(
+        type="ConvertLike",
+        version=1,
+        since=1,
+        inputs=2,
+        parse=parse_no_attrs,
+        infer=infer_convert_like,
+        evaluate=evaluate_convert_like,
+        foldable=False,
+    ),
 )

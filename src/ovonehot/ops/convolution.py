@@ -143,6 +143,22 @@ def evaluate_convolution(attrs: ConvAttrs, inputs: Sequence[np.ndarray]) -> list
 
 
 SPECS = (
-    OpSpec("Convolution", 1, 1, 2, parse_convolution, infer_convolution, evaluate_convolution),
-    OpSpec("GroupConvolution", 1, 1, 2, parse_group_convolution, infer_convolution, evaluate_convolution),
+    OpSpec(
+        type="Convolution",
+        version=1,
+        since=1,
+        inputs=2,
+        parse=parse_convolution,
+        infer=infer_convolution,
+        evaluate=evaluate_convolution,
+    ),
+    OpSpec(
+        type="GroupConvolution",
+        version=1,
+        since=1,
+        inputs=2,
+        parse=parse_group_convolution,
+        infer=infer_convolution,
+        evaluate=evaluate_convolution,
+    ),
 )

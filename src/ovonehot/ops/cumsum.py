@@ -70,4 +70,14 @@ def evaluate_cumsum(attrs: CumSumAttrs, inputs: Sequence[np.ndarray]) -> list[np
     return [np.array(narrow(out, x.dtype), order="C", copy=True)]
 
 
-SPECS = (OpSpec("CumSum", 3, 3, (1, 2), parse_cumsum, infer_cumsum, evaluate_cumsum),)
+SPECS = (
+    OpSpec(
+        type="CumSum",
+        version=3,
+        since=3,
+        inputs=(1, 2),
+        parse=parse_cumsum,
+        infer=infer_cumsum,
+        evaluate=evaluate_cumsum,
+    ),
+)

@@ -32,7 +32,7 @@ from ..types import Dimension, PartialShape
 from .attrs import str_attr
 from .autobroadcast import AutoBroadcastSpec, broadcast_shapes
 from .numeric import narrow, quiet, widen
-from .shape_ops import is_integral_number
+from .shape_ops import passes_integral_number_check
 from .spec import OpSpec, TensorInfo
 
 ELLIPSIS = "..."
@@ -96,7 +96,7 @@ def infer_einsum(attrs: EinsumAttrs, inputs: Sequence[TensorInfo]) -> list[Tenso
             f"({len(attrs.inputs)} subscripts, {len(inputs)} inputs)."
         )
     et = inputs[0].element_type
-    if not (et.is_dynamic or et.is_real or is_integral_number(et)):
+    if not (et.is_dynamic or et.is_real or passes_integral_number_check(et)):
         raise ValidationError("The input type for Einsum operation must be numeric.")
     for info in inputs[1:]:
         merged = et.merge(info.element_type)
@@ -188,4 +188,14 @@ def evaluate_einsum(attrs: EinsumAttrs, inputs: Sequence[np.ndarray]) -> list[np
     return [narrow(np.asarray(out, dtype=wide[0].dtype), dtype)]
 
 
-SPECS = (OpSpec("Einsum", 7, 7, (1, 64), parse_einsum, infer_einsum, evaluate_einsum),)
+SPECS = (
+    OpSpec(
+        type="Einsum",
+        version=7,
+        since=7,
+        inputs=(1, 64),
+        parse=parse_einsum,
+        infer=infer_einsum,
+        evaluate=evaluate_einsum,
+    ),
+)

@@ -34,10 +34,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError, ValidationError
+from ..errors import Error, InputError, ValidationError
 from ..graph import Node
 from ..types import ElementType
-from .attrs import bool_attr
+from .attrs import NoAttrs, bool_attr, parse_no_attrs
 from .autobroadcast import (
     AutoBroadcastSpec,
     AutoBroadcastType,
@@ -46,8 +46,24 @@ from .autobroadcast import (
     infer_broadcast,
     parse_auto_broadcast,
 )
+from .bounds import (
+    FLOATS,
+    INTEGERS,
+    WIDE_INTEGERS,
+    bounds_of,
+    default_bounds,
+    divide_bounds,
+    equal_bounds,
+    is_exact,
+    is_max,
+    kernel_bounds,
+    max_of,
+    mod_bounds,
+    run_kernel,
+)
 from .numeric import c_cast, is_float, is_narrow_float, libm_pow, narrow, quiet, widen
-from .spec import OpSpec, TensorInfo
+from .reduce import Reduction, reduce_array
+from .spec import Bounds, BoundsFn, OpSpec, TensorInfo
 
 
 class Family(enum.Enum):
@@ -197,28 +213,90 @@ def _ufunc(f: np.ufunc) -> Kernel:
     return kernel
 
 
-def _arithmetic(name: str, kernel: Kernel, parse: Callable[[Node], BinaryAttrs] = parse_binary) -> OpSpec:
-    return OpSpec(name, 1, 1, 2, parse, _infer(Family.ARITHMETIC), _evaluate(kernel, False))
+def _arithmetic(
+    name: str,
+    kernel: Kernel,
+    *,
+    bounds: BoundsFn[BinaryAttrs],
+    evaluate_types: frozenset[ElementType],
+    lower_is_value: bool = False,
+    parse: Callable[[Node], BinaryAttrs] = parse_binary,
+) -> OpSpec[BinaryAttrs]:
+    return OpSpec(
+        type=name,
+        version=1,
+        since=1,
+        inputs=2,
+        parse=parse,
+        infer=_infer(Family.ARITHMETIC),
+        evaluate=_evaluate(kernel, False),
+        bounds=bounds,
+        evaluate_types=(evaluate_types,),
+        lower_is_value=lower_is_value,
+    )
 
 
-def _comparison(name: str, f: np.ufunc) -> OpSpec:
-    return OpSpec(name, 1, 1, 2, parse_binary, _infer(Family.COMPARISON), _evaluate(_ufunc(f), True))
+def _comparison(name: str, f: np.ufunc, bounds: BoundsFn[BinaryAttrs] | None = None) -> OpSpec[BinaryAttrs]:
+    return OpSpec(
+        type=name,
+        version=1,
+        since=1,
+        inputs=2,
+        parse=parse_binary,
+        infer=_infer(Family.COMPARISON),
+        evaluate=_evaluate(_ufunc(f), True),
+        bounds=bounds,
+    )
 
 
-def _logical(name: str, f: np.ufunc) -> OpSpec:
-    return OpSpec(name, 1, 1, 2, parse_binary, _infer(Family.LOGICAL), _evaluate(_ufunc(f), True))
+def _logical(name: str, f: np.ufunc) -> OpSpec[BinaryAttrs]:
+    return OpSpec(
+        type=name,
+        version=1,
+        since=1,
+        inputs=2,
+        parse=parse_binary,
+        infer=_infer(Family.LOGICAL),
+        evaluate=_evaluate(_ufunc(f), True),
+    )
+
+
+def _interval_bounds(
+    spec: OpSpec[BinaryAttrs], attrs: BinaryAttrs, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo]
+) -> list[Bounds | None]:
+    """``interval_bound_evaluator``: extremes of the kernel over the four lower/upper
+    combinations; where any input bound is its type's max ("unbounded") the result is [0, max]."""
+    a, b = bounds_of(ins[0]), bounds_of(ins[1])
+    if a is None or b is None:
+        return [None]
+    if is_exact(ins[0]) and is_exact(ins[1]):
+        return default_bounds(spec, attrs, ins, 1)
+    results = []
+    for x in (a[0], a[1]):
+        for y in (b[0], b[1]):
+            r = run_kernel(spec, attrs, [x, y])
+            if r is None:
+                return [None]
+            results.append(r[0])
+    stack = np.stack(results)
+    try:
+        lower = reduce_array(stack, [0], Reduction.MIN)
+        upper = reduce_array(stack, [0], Reduction.MAX)
+    except Error:
+        return [None]
+    if max_of(a[0].dtype) is None or max_of(b[0].dtype) is None:
+        return [None]
+    top = max_of(upper.dtype)
+    if top is None:
+        return [None]
+    unbounded = is_max(a[0]) | is_max(a[1]) | is_max(b[0]) | is_max(b[1])
+    upper = np.where(unbounded, top, upper).astype(upper.dtype)
+    lower = np.where(unbounded, np.zeros((), lower.dtype), lower).astype(lower.dtype)
+    return [(lower, upper)]
+
 
 
 # -- LogicalNot: any element type; the output keeps it (1/0), as OpenVINO's v1 does ----------
-
-
-@dataclass(frozen=True, slots=True)
-class NoAttrs:
-    pass
-
-
-def parse_no_attrs(node: Node) -> NoAttrs:
-    return NoAttrs()
 
 
 def infer_logical_not(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
@@ -281,18 +359,42 @@ def evaluate_select(attrs: SelectAttrs, inputs: Sequence[np.ndarray]) -> list[np
     return [np.where(cond.astype(np.bool_, copy=False), then, other).astype(then.dtype, copy=False)]
 
 
+# What OpenVINO's Subtract and FloorMod kernels take besides floats (not i16, u16).
+_SUBTRACT_INTEGERS = frozenset(
+    {ElementType.i8, ElementType.i32, ElementType.i64, ElementType.u8, ElementType.u32, ElementType.u64}
+)
+
 SPECS = (
-    _arithmetic("Add", _add),
-    _arithmetic("Subtract", _subtract),
-    _arithmetic("Multiply", _multiply),
-    _arithmetic("Divide", _divide, parse_divide),
-    _arithmetic("Maximum", _maximum),
-    _arithmetic("Minimum", _minimum),
-    _arithmetic("Power", _power),
-    _arithmetic("Mod", _mod),
-    _arithmetic("FloorMod", _floor_mod),
-    _arithmetic("SquaredDifference", _squared_difference),
-    _comparison("Equal", np.equal),
+    _arithmetic("Add", _add, bounds=_interval_bounds, evaluate_types=FLOATS | INTEGERS),
+    _arithmetic("Subtract", _subtract, bounds=_interval_bounds, evaluate_types=FLOATS | _SUBTRACT_INTEGERS),
+    _arithmetic(
+        "Multiply", _multiply, bounds=_interval_bounds, evaluate_types=FLOATS | WIDE_INTEGERS | {ElementType.f64}
+    ),
+    _arithmetic(
+        "Divide",
+        _divide,
+        parse=parse_divide,
+        bounds=divide_bounds,
+        evaluate_types=FLOATS | WIDE_INTEGERS,
+        lower_is_value=True,
+    ),
+    _arithmetic("Maximum", _maximum, bounds=_interval_bounds, evaluate_types=FLOATS | WIDE_INTEGERS),
+    _arithmetic(
+        "Minimum",
+        _minimum,
+        bounds=_interval_bounds,
+        evaluate_types=FLOATS | WIDE_INTEGERS | {ElementType.u8, ElementType.u16},
+    ),
+    _arithmetic("Power", _power, bounds=_interval_bounds, evaluate_types=FLOATS | WIDE_INTEGERS),
+    _arithmetic("Mod", _mod, bounds=mod_bounds, evaluate_types=INTEGERS, lower_is_value=True),
+    _arithmetic("FloorMod", _floor_mod, bounds=_interval_bounds, evaluate_types=FLOATS | _SUBTRACT_INTEGERS),
+    _arithmetic(
+        "SquaredDifference",
+        _squared_difference,
+        bounds=_interval_bounds,
+        evaluate_types=frozenset({ElementType.f32}),
+    ),
+    _comparison("Equal", np.equal, bounds=equal_bounds),
     _comparison("NotEqual", np.not_equal),
     _comparison("Less", np.less),
     _comparison("LessEqual", np.less_equal),
@@ -301,8 +403,32 @@ SPECS = (
     _logical("LogicalAnd", np.logical_and),
     _logical("LogicalOr", np.logical_or),
     OpSpec(
-        "LogicalXor", 1, 1, 2, parse_binary, _infer(Family.LOGICAL), _evaluate(_ufunc(np.logical_xor), True)
+        type="LogicalXor",
+        version=1,
+        since=1,
+        inputs=2,
+        parse=parse_binary,
+        infer=_infer(Family.LOGICAL),
+        evaluate=_evaluate(_ufunc(np.logical_xor), True),
     ),
-    OpSpec("LogicalNot", 1, 1, 1, parse_no_attrs, infer_logical_not, evaluate_logical_not),
-    OpSpec("Select", 1, 1, 3, parse_select, infer_select, evaluate_select),
+    OpSpec(
+        type="LogicalNot",
+        version=1,
+        since=1,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_logical_not,
+        evaluate=evaluate_logical_not,
+    ),
+    OpSpec(
+        type="Select",
+        version=1,
+        since=1,
+        inputs=3,
+        parse=parse_select,
+        infer=infer_select,
+        evaluate=evaluate_select,
+        bounds=kernel_bounds(exact=(0,)),
+        copies_values=True,
+    ),
 )

@@ -122,4 +122,15 @@ def evaluate_eye(attrs: EyeAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarr
     return [np.array(np.broadcast_to(matrix, (*batch, rows, columns)), copy=True)]
 
 
-SPECS = (OpSpec("Eye", 9, 9, (3, 4), parse_eye, infer_eye, evaluate_eye, foldable=False),)
+SPECS = (
+    OpSpec(
+        type="Eye",
+        version=9,
+        since=9,
+        inputs=(3, 4),
+        parse=parse_eye,
+        infer=infer_eye,
+        evaluate=evaluate_eye,
+        foldable=False,
+    ),
+)

@@ -204,6 +204,22 @@ def evaluate_fake_convert(attrs: FakeConvertAttrs, inputs: Sequence[np.ndarray])
 
 
 SPECS = (
-    OpSpec("FakeQuantize", 1, 1, 5, parse_fake_quantize, infer_fake_quantize, evaluate_fake_quantize),
-    OpSpec("FakeConvert", 13, 13, (2, 3), parse_fake_convert, infer_fake_convert, evaluate_fake_convert),
+    OpSpec(
+        type="FakeQuantize",
+        version=1,
+        since=1,
+        inputs=5,
+        parse=parse_fake_quantize,
+        infer=infer_fake_quantize,
+        evaluate=evaluate_fake_quantize,
+    ),
+    OpSpec(
+        type="FakeConvert",
+        version=13,
+        since=13,
+        inputs=(2, 3),
+        parse=parse_fake_convert,
+        infer=infer_fake_convert,
+        evaluate=evaluate_fake_convert,
+    ),
 )

@@ -378,8 +378,44 @@ def _along(index: np.ndarray, axis: int, ndim: int) -> np.ndarray:
 
 
 SPECS = (
-    OpSpec("DFT", 7, 7, (2, 3), _parser(Kind.DFT), infer_fft, evaluate_fft, foldable=False),
-    OpSpec("IDFT", 7, 7, (2, 3), _parser(Kind.IDFT), infer_fft, evaluate_fft, foldable=False),
-    OpSpec("RDFT", 9, 9, (2, 3), _parser(Kind.RDFT), infer_fft, evaluate_fft, foldable=False),
-    OpSpec("IRDFT", 9, 9, (2, 3), _parser(Kind.IRDFT), infer_fft, evaluate_fft, foldable=False),
+    OpSpec(
+        type="DFT",
+        version=7,
+        since=7,
+        inputs=(2, 3),
+        parse=_parser(Kind.DFT),
+        infer=infer_fft,
+        evaluate=evaluate_fft,
+        foldable=False,
+    ),
+    OpSpec(
+        type="IDFT",
+        version=7,
+        since=7,
+        inputs=(2, 3),
+        parse=_parser(Kind.IDFT),
+        infer=infer_fft,
+        evaluate=evaluate_fft,
+        foldable=False,
+    ),
+    OpSpec(
+        type="RDFT",
+        version=9,
+        since=9,
+        inputs=(2, 3),
+        parse=_parser(Kind.RDFT),
+        infer=infer_fft,
+        evaluate=evaluate_fft,
+        foldable=False,
+    ),
+    OpSpec(
+        type="IRDFT",
+        version=9,
+        since=9,
+        inputs=(2, 3),
+        parse=_parser(Kind.IRDFT),
+        infer=infer_fft,
+        evaluate=evaluate_fft,
+        foldable=False,
+    ),
 )

@@ -15,10 +15,9 @@ import numpy as np
 from ..errors import ValidationError
 from ..graph import Node
 from ..types import ElementType
-from .attrs import bool_attr
+from .attrs import NoAttrs, bool_attr, parse_no_attrs
 from .numeric import widen
 from .spec import OpSpec, TensorInfo
-from .unary import NoAttrs, parse_no_attrs
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +58,31 @@ def evaluate_is_inf(attrs: IsInfAttrs, inputs: Sequence[np.ndarray]) -> list[np.
 
 
 SPECS = (
-    OpSpec("IsNaN", 10, 10, 1, parse_no_attrs, infer_float_check, evaluate_is_nan),
-    OpSpec("IsInf", 10, 10, 1, parse_is_inf, infer_float_check, evaluate_is_inf),
-    OpSpec("IsFinite", 10, 10, 1, parse_no_attrs, infer_float_check, evaluate_is_finite),
+    OpSpec(
+        type="IsNaN",
+        version=10,
+        since=10,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_float_check,
+        evaluate=evaluate_is_nan,
+    ),
+    OpSpec(
+        type="IsInf",
+        version=10,
+        since=10,
+        inputs=1,
+        parse=parse_is_inf,
+        infer=infer_float_check,
+        evaluate=evaluate_is_inf,
+    ),
+    OpSpec(
+        type="IsFinite",
+        version=10,
+        since=10,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_float_check,
+        evaluate=evaluate_is_finite,
+    ),
 )

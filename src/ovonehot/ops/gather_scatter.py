@@ -43,9 +43,10 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
-from .attrs import bool_attr, enum_attr, int_attr
+from .attrs import NoAttrs, bool_attr, enum_attr, int_attr, parse_no_attrs
+from .bounds import kernel_bounds
 from .numeric import is_float, narrow, quiet, widen
-from .shape_ops import is_integral_number
+from .shape_ops import passes_integral_number_check
 from .shape_util import known_ints, mul, normalize_axis
 from .spec import OpSpec, TensorInfo
 
@@ -58,7 +59,7 @@ def _merge_dim(a: Dimension, b: Dimension, message: str) -> Dimension:
 
 
 def _require_indices_type(et: ElementType, what: str = "indices") -> None:
-    if not (et.is_dynamic or is_integral_number(et)):
+    if not (et.is_dynamic or passes_integral_number_check(et)):
         raise ValidationError(f"The element type of the {what} input must be integral. Got: {et}")
 
 
@@ -446,7 +447,7 @@ def infer_scatter_elements(attrs: ScatterElementsAttrs, inputs: Sequence[TensorI
     et = _infer_scatter_types(data, indices, updates)
     if attrs.reduction is Reduction.MEAN and et is ElementType.boolean:
         raise ValidationError("The 'mean' reduction type is not supported for boolean tensors")
-    if not (axis.element_type.is_dynamic or is_integral_number(axis.element_type)):
+    if not (axis.element_type.is_dynamic or passes_integral_number_check(axis.element_type)):
         raise ValidationError(f"Axis element type must be integral_number, but is: {axis.element_type}")
     if axis.shape.rank_is_static and axis.shape.rank > 1:
         raise ValidationError(f"Axis input shape are required to be scalar or 1D tensor. Got: {axis.shape}")
@@ -568,19 +569,10 @@ def evaluate_scatter_nd(attrs: ScatterNDAttrs, inputs: Sequence[np.ndarray]) -> 
 # =========================================================================================
 # ScatterUpdate-3
 # =========================================================================================
-@dataclass(frozen=True, slots=True)
-class NoAttrs:
-    pass
-
-
-def parse_no_attrs(node: Node) -> NoAttrs:
-    return NoAttrs()
-
-
 def infer_scatter_update(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
     data, indices, updates, axis = inputs
     et = _infer_scatter_types(data, indices, updates)
-    if not (axis.element_type.is_dynamic or is_integral_number(axis.element_type)):
+    if not (axis.element_type.is_dynamic or passes_integral_number_check(axis.element_type)):
         raise ValidationError(
             f"Axis element type must be of an integral number type. Got: {axis.element_type}"
         )
@@ -610,28 +602,81 @@ def evaluate_scatter_update(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> lis
 
 
 SPECS = (
-    OpSpec("GatherElements", 6, 6, 2, parse_axis, infer_gather_elements, evaluate_gather_elements),
-    OpSpec("GatherND", 5, 5, 2, _nd_parser(5), infer_gather_nd, evaluate_gather_nd),
-    OpSpec("GatherND", 8, 8, 2, _nd_parser(8), infer_gather_nd, evaluate_gather_nd),
     OpSpec(
-        "ScatterElementsUpdate",
-        3,
-        3,
-        4,
-        parse_scatter_elements_3,
-        infer_scatter_elements,
-        evaluate_scatter_elements,
+        type="GatherElements",
+        version=6,
+        since=6,
+        inputs=2,
+        parse=parse_axis,
+        infer=infer_gather_elements,
+        evaluate=evaluate_gather_elements,
     ),
     OpSpec(
-        "ScatterElementsUpdate",
-        12,
-        12,
-        4,
-        parse_scatter_elements_12,
-        infer_scatter_elements,
-        evaluate_scatter_elements,
+        type="GatherND",
+        version=5,
+        since=5,
+        inputs=2,
+        parse=_nd_parser(5),
+        infer=infer_gather_nd,
+        evaluate=evaluate_gather_nd,
     ),
-    OpSpec("ScatterNDUpdate", 3, 4, 3, parse_scatter_nd_3, infer_scatter_nd, evaluate_scatter_nd),
-    OpSpec("ScatterNDUpdate", 15, 15, 3, parse_scatter_nd_15, infer_scatter_nd, evaluate_scatter_nd),
-    OpSpec("ScatterUpdate", 3, 3, 4, parse_no_attrs, infer_scatter_update, evaluate_scatter_update),
+    OpSpec(
+        type="GatherND",
+        version=8,
+        since=8,
+        inputs=2,
+        parse=_nd_parser(8),
+        infer=infer_gather_nd,
+        evaluate=evaluate_gather_nd,
+    ),
+    OpSpec(
+        type="ScatterElementsUpdate",
+        version=3,
+        since=3,
+        inputs=4,
+        parse=parse_scatter_elements_3,
+        infer=infer_scatter_elements,
+        evaluate=evaluate_scatter_elements,
+        bounds=kernel_bounds(exact=(1,)),
+    ),
+    OpSpec(
+        type="ScatterElementsUpdate",
+        version=12,
+        since=12,
+        inputs=4,
+        parse=parse_scatter_elements_12,
+        infer=infer_scatter_elements,
+        evaluate=evaluate_scatter_elements,
+        bounds=kernel_bounds(exact=(1,)),
+    ),
+    OpSpec(
+        type="ScatterNDUpdate",
+        version=3,
+        since=4,
+        inputs=3,
+        parse=parse_scatter_nd_3,
+        infer=infer_scatter_nd,
+        evaluate=evaluate_scatter_nd,
+        bounds=kernel_bounds(exact=(1,)),
+    ),
+    OpSpec(
+        type="ScatterNDUpdate",
+        version=15,
+        since=15,
+        inputs=3,
+        parse=parse_scatter_nd_15,
+        infer=infer_scatter_nd,
+        evaluate=evaluate_scatter_nd,
+        bounds=kernel_bounds(exact=(1,)),
+    ),
+    OpSpec(
+        type="ScatterUpdate",
+        version=3,
+        since=3,
+        inputs=4,
+        parse=parse_no_attrs,
+        infer=infer_scatter_update,
+        evaluate=evaluate_scatter_update,
+        bounds=kernel_bounds(exact=(1, 3)),
+    ),
 )

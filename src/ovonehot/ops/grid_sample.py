@@ -171,4 +171,14 @@ def _cubic(r: np.ndarray) -> list[np.ndarray]:
     ]
 
 
-SPECS = (OpSpec("GridSample", 9, 9, 2, parse_grid_sample, infer_grid_sample, evaluate_grid_sample),)
+SPECS = (
+    OpSpec(
+        type="GridSample",
+        version=9,
+        since=9,
+        inputs=2,
+        parse=parse_grid_sample,
+        infer=infer_grid_sample,
+        evaluate=evaluate_grid_sample,
+    ),
+)

@@ -26,9 +26,10 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from .attrs import NoAttrs, parse_no_attrs
 from .numeric import c_cast, is_float, narrow, quiet, round_half_away, widen
 from .spec import OpSpec
-from .unary import NoAttrs, infer_unary, parse_no_attrs
+from .unary import infer_unary
 
 Kernel = Callable[[np.ndarray], np.ndarray]
 
@@ -62,11 +63,67 @@ def _atanh(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 
 SPECS = (
-    OpSpec("Acos", 0, 1, 1, parse_no_attrs, infer_unary, _elementwise(np.arccos)),
-    OpSpec("Asin", 0, 1, 1, parse_no_attrs, infer_unary, _elementwise(np.arcsin, _trunc)),
-    OpSpec("Cosh", 0, 1, 1, parse_no_attrs, infer_unary, _elementwise(np.cosh)),
-    OpSpec("Sinh", 0, 1, 1, parse_no_attrs, infer_unary, _elementwise(np.sinh)),
-    OpSpec("Acosh", 3, 4, 1, parse_no_attrs, infer_unary, _elementwise(np.arccosh)),
-    OpSpec("Asinh", 3, 4, 1, parse_no_attrs, infer_unary, _elementwise(np.arcsinh)),
-    OpSpec("Atanh", 3, 4, 1, parse_no_attrs, infer_unary, _atanh),
+    OpSpec(
+        type="Acos",
+        version=0,
+        since=1,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_unary,
+        evaluate=_elementwise(np.arccos),
+    ),
+    OpSpec(
+        type="Asin",
+        version=0,
+        since=1,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_unary,
+        evaluate=_elementwise(np.arcsin, _trunc),
+    ),
+    OpSpec(
+        type="Cosh",
+        version=0,
+        since=1,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_unary,
+        evaluate=_elementwise(np.cosh),
+    ),
+    OpSpec(
+        type="Sinh",
+        version=0,
+        since=1,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_unary,
+        evaluate=_elementwise(np.sinh),
+    ),
+    OpSpec(
+        type="Acosh",
+        version=3,
+        since=4,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_unary,
+        evaluate=_elementwise(np.arccosh),
+    ),
+    OpSpec(
+        type="Asinh",
+        version=3,
+        since=4,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_unary,
+        evaluate=_elementwise(np.arcsinh),
+    ),
+    OpSpec(
+        type="Atanh",
+        version=3,
+        since=4,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_unary,
+        evaluate=_atanh,
+    ),
 )

@@ -712,7 +712,31 @@ _KERNELS: dict[Mode, Kernel] = {
 
 
 SPECS = (
-    OpSpec("Interpolate", 1, 1, 2, parse_interpolate_1, infer_interpolate, evaluate_interpolate),
-    OpSpec("Interpolate", 4, 4, (3, 4), parse_interpolate_4, infer_interpolate, evaluate_interpolate),
-    OpSpec("Interpolate", 11, 11, (2, 3), parse_interpolate_11, infer_interpolate, evaluate_interpolate),
+    OpSpec(
+        type="Interpolate",
+        version=1,
+        since=1,
+        inputs=2,
+        parse=parse_interpolate_1,
+        infer=infer_interpolate,
+        evaluate=evaluate_interpolate,
+    ),
+    OpSpec(
+        type="Interpolate",
+        version=4,
+        since=4,
+        inputs=(3, 4),
+        parse=parse_interpolate_4,
+        infer=infer_interpolate,
+        evaluate=evaluate_interpolate,
+    ),
+    OpSpec(
+        type="Interpolate",
+        version=11,
+        since=11,
+        inputs=(2, 3),
+        parse=parse_interpolate_11,
+        infer=infer_interpolate,
+        evaluate=evaluate_interpolate,
+    ),
 )

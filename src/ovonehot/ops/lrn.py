@@ -114,4 +114,15 @@ def _shifted(values: np.ndarray, axes: Sequence[int], offsets: Sequence[int]) ->
 
 
 # No core evaluate in OpenVINO: values never reach shape inference.
-SPECS = (OpSpec("LRN", 0, 1, 2, parse_lrn, infer_lrn, evaluate_lrn, foldable=False),)
+SPECS = (
+    OpSpec(
+        type="LRN",
+        version=0,
+        since=1,
+        inputs=2,
+        parse=parse_lrn,
+        infer=infer_lrn,
+        evaluate=evaluate_lrn,
+        foldable=False,
+    ),
+)

@@ -141,4 +141,14 @@ def _sequential(x: np.ndarray, y: np.ndarray, out_shape: tuple[int, ...]) -> np.
     return out
 
 
-SPECS = (OpSpec("MatMul", 0, 1, 2, parse_matmul, infer_matmul, evaluate_matmul),)
+SPECS = (
+    OpSpec(
+        type="MatMul",
+        version=0,
+        since=1,
+        inputs=2,
+        parse=parse_matmul,
+        infer=infer_matmul,
+        evaluate=evaluate_matmul,
+    ),
+)

@@ -24,8 +24,9 @@ import numpy as np
 from ..errors import InputError, UnsupportedError, ValidationError
 from ..graph import Node
 from ..types import Dimension, PartialShape
-from .attrs import enum_attr, int_attr
+from .attrs import NoAttrs, enum_attr, int_attr, parse_no_attrs
 from .autobroadcast import NUMPY, broadcast_merge_dim, broadcast_shapes
+from .bounds import kernel_bounds
 from .shape_ops import _make_dim as make_slice_dim
 from .shape_util import dim_from_bounds, input_bounds, known_ints, mul, normalize_axis
 from .spec import OpSpec, TensorInfo
@@ -257,15 +258,6 @@ def evaluate_variadic_split(attrs: VariadicSplitAttrs, inputs: Sequence[np.ndarr
 # ---------------------------------------------------------------------------------------
 # Transpose-1
 # ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class NoAttrs:
-    pass
-
-
-def parse_no_attrs(node: Node) -> NoAttrs:
-    return NoAttrs()
 
 
 def _check_permutation(order: Sequence[int], rank: int | None, shape: PartialShape) -> None:
@@ -623,11 +615,81 @@ def evaluate_slice(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndar
 
 
 SPECS = (
-    OpSpec("Split", 1, 1, 2, parse_split, infer_split, evaluate_split),
-    OpSpec("VariadicSplit", 1, 1, 3, parse_variadic_split, infer_variadic_split, evaluate_variadic_split),
-    OpSpec("Transpose", 1, 1, 2, parse_no_attrs, infer_transpose, evaluate_transpose),
-    OpSpec("Broadcast", 1, 1, (2, 3), parse_broadcast_1, infer_broadcast, evaluate_broadcast),
-    OpSpec("Broadcast", 3, 3, (2, 3), parse_broadcast_3, infer_broadcast, evaluate_broadcast),
-    OpSpec("Tile", 0, 1, 2, parse_no_attrs, infer_tile, evaluate_tile),
-    OpSpec("Slice", 8, 8, (4, 5), parse_no_attrs, infer_slice, evaluate_slice),
+    OpSpec(
+        type="Split",
+        version=1,
+        since=1,
+        inputs=2,
+        parse=parse_split,
+        infer=infer_split,
+        evaluate=evaluate_split,
+        bounds=kernel_bounds(exact=(1,)),
+        copies_values=True,
+    ),
+    OpSpec(
+        type="VariadicSplit",
+        version=1,
+        since=1,
+        inputs=3,
+        parse=parse_variadic_split,
+        infer=infer_variadic_split,
+        evaluate=evaluate_variadic_split,
+        bounds=kernel_bounds(exact=(1, 2)),
+        copies_values=True,
+    ),
+    OpSpec(
+        type="Transpose",
+        version=1,
+        since=1,
+        inputs=2,
+        parse=parse_no_attrs,
+        infer=infer_transpose,
+        evaluate=evaluate_transpose,
+        bounds=kernel_bounds(exact=(1,)),
+        copies_values=True,
+    ),
+    OpSpec(
+        type="Broadcast",
+        version=1,
+        since=1,
+        inputs=(2, 3),
+        parse=parse_broadcast_1,
+        infer=infer_broadcast,
+        evaluate=evaluate_broadcast,
+        bounds=kernel_bounds(exact=(1, 2)),
+        copies_values=True,
+    ),
+    OpSpec(
+        type="Broadcast",
+        version=3,
+        since=3,
+        inputs=(2, 3),
+        parse=parse_broadcast_3,
+        infer=infer_broadcast,
+        evaluate=evaluate_broadcast,
+        bounds=kernel_bounds(exact=(1, 2)),
+        copies_values=True,
+    ),
+    OpSpec(
+        type="Tile",
+        version=0,
+        since=1,
+        inputs=2,
+        parse=parse_no_attrs,
+        infer=infer_tile,
+        evaluate=evaluate_tile,
+        bounds=kernel_bounds(exact=(1,)),
+        copies_values=True,
+    ),
+    OpSpec(
+        type="Slice",
+        version=8,
+        since=8,
+        inputs=(4, 5),
+        parse=parse_no_attrs,
+        infer=infer_slice,
+        evaluate=evaluate_slice,
+        bounds=kernel_bounds(exact=(1, 2, 3, 4)),
+        copies_values=True,
+    ),
 )

@@ -313,6 +313,24 @@ def parse_nms_9(node: Node) -> NMSAttrs:
 
 
 SPECS = (
-    OpSpec("NonMaxSuppression", 5, 5, (2, 6), parse_nms_5, infer_nms, evaluate_nms, foldable=False),
-    OpSpec("NonMaxSuppression", 9, 9, (2, 6), parse_nms_9, infer_nms, evaluate_nms, foldable=False),
+    OpSpec(
+        type="NonMaxSuppression",
+        version=5,
+        since=5,
+        inputs=(2, 6),
+        parse=parse_nms_5,
+        infer=infer_nms,
+        evaluate=evaluate_nms,
+        foldable=False,
+    ),
+    OpSpec(
+        type="NonMaxSuppression",
+        version=9,
+        since=9,
+        inputs=(2, 6),
+        parse=parse_nms_9,
+        infer=infer_nms,
+        evaluate=evaluate_nms,
+        foldable=False,
+    ),
 )

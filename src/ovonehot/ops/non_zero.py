@@ -57,4 +57,14 @@ def evaluate_non_zero(attrs: NonZeroAttrs, inputs: Sequence[np.ndarray]) -> list
     return [np.array(np.stack(coords), dtype=dtype, order="C").reshape(x.ndim, -1)]
 
 
-SPECS = (OpSpec("NonZero", 3, 3, 1, parse_non_zero, infer_non_zero, evaluate_non_zero),)
+SPECS = (
+    OpSpec(
+        type="NonZero",
+        version=3,
+        since=3,
+        inputs=1,
+        parse=parse_non_zero,
+        infer=infer_non_zero,
+        evaluate=evaluate_non_zero,
+    ),
+)

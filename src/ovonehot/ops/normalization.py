@@ -35,7 +35,7 @@ from ..types import Dimension
 from .attrs import bool_attr, enum_attr, float_attr, int_attr
 from .numeric import narrow, quiet, widen
 from .reduce import Reduction, reduce_array
-from .shape_ops import is_integral_number
+from .shape_ops import passes_integral_number_check
 from .shape_util import known_ints, normalize_axes
 from .spec import OpSpec, TensorInfo
 
@@ -66,7 +66,7 @@ def parse_mvn_6(node: Node) -> MVNAttrs:
 
 
 def _check_axes(data: TensorInfo, axes: TensorInfo) -> None:
-    if not (axes.element_type.is_dynamic or is_integral_number(axes.element_type)):
+    if not (axes.element_type.is_dynamic or passes_integral_number_check(axes.element_type)):
         raise ValidationError(f"Expected axes element type to be integral number. Got: {axes.element_type}")
     if axes.shape.rank_is_static and axes.shape.rank != 1:
         raise ValidationError(f"Expected 1D tensor for the 'axes' input. Got: {axes.shape}")
@@ -121,7 +121,7 @@ def infer_normalize_l2(attrs: NormalizeL2Attrs, inputs: Sequence[TensorInfo]) ->
     data, axes = inputs
     if not (data.element_type.is_dynamic or data.element_type.is_real):
         raise ValidationError(f"Expected floating point input element type. Got: {data.element_type}")
-    if not (axes.element_type.is_dynamic or is_integral_number(axes.element_type)):
+    if not (axes.element_type.is_dynamic or passes_integral_number_check(axes.element_type)):
         raise ValidationError(f"Axes input must be integral numbers, but are: {axes.element_type}")
     if axes.shape.rank_is_static and axes.shape.rank > 1:
         raise ValidationError(
@@ -213,7 +213,31 @@ def evaluate_group_norm(attrs: GroupNormAttrs, inputs: Sequence[np.ndarray]) -> 
 
 
 SPECS = (
-    OpSpec("MVN", 6, 6, 2, parse_mvn_6, infer_mvn, evaluate_mvn),
-    OpSpec("NormalizeL2", 0, 1, 2, parse_normalize_l2, infer_normalize_l2, evaluate_normalize_l2),
-    OpSpec("GroupNormalization", 12, 12, 3, parse_group_norm, infer_group_norm, evaluate_group_norm),
+    OpSpec(
+        type="MVN",
+        version=6,
+        since=6,
+        inputs=2,
+        parse=parse_mvn_6,
+        infer=infer_mvn,
+        evaluate=evaluate_mvn,
+    ),
+    OpSpec(
+        type="NormalizeL2",
+        version=0,
+        since=1,
+        inputs=2,
+        parse=parse_normalize_l2,
+        infer=infer_normalize_l2,
+        evaluate=evaluate_normalize_l2,
+    ),
+    OpSpec(
+        type="GroupNormalization",
+        version=12,
+        since=12,
+        inputs=3,
+        parse=parse_group_norm,
+        infer=infer_group_norm,
+        evaluate=evaluate_group_norm,
+    ),
 )

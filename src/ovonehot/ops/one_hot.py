@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,6 +34,7 @@ from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .attrs import enum_attr, int_attr
 from .bounds import depth_interval
+from .shape_util import normalize_axis
 from .spec import OpSpec, TensorInfo
 
 # Largest output one OneHot may allocate, and half of what is available when less: see
@@ -69,14 +72,6 @@ def parse_one_hot_16(node: Node) -> OneHotAttrs:
     return OneHotAttrs(int_attr(node, "axis"), mode)
 
 
-def normalize_axis(axis: int, indices_rank: int) -> int:
-    """``axis`` in [-(r+1), r] for indices rank r, made non-negative; else ValidationError."""
-    out_rank = indices_rank + 1
-    if not -out_rank <= axis < out_rank:
-        raise ValidationError(f"Axis {axis} out of the tensor rank range [{-out_rank}, {out_rank - 1}].")
-    return axis + out_rank if axis < 0 else axis
-
-
 def _is_scalar_or_dynamic(shape: PartialShape) -> bool:
     return not shape.is_static or shape.rank == 0
 
@@ -97,7 +92,7 @@ def infer_one_hot(attrs: OneHotAttrs, inputs: Sequence[TensorInfo]) -> list[Tens
             raise ValidationError(f"{label} input must be scalar. Got shape {info.shape}.")
     if not indices.shape.rank_is_static:
         return [TensorInfo(on_value.element_type, PartialShape.dynamic())]
-    axis = normalize_axis(attrs.axis, indices.shape.rank)
+    axis = normalize_axis(attrs.axis, indices.shape.rank + 1)  # an axis of the output
     dims = list(indices.shape)
     dims.insert(axis, depth_dimension(depth))
     return [TensorInfo(on_value.element_type, PartialShape(tuple(dims)))]
@@ -109,6 +104,13 @@ def depth_dimension(depth: TensorInfo) -> Dimension:
 
 
 def evaluate_one_hot(attrs: OneHotAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return evaluate_one_hot_into(attrs, inputs, (None,))
+
+
+def evaluate_one_hot_into(
+    attrs: OneHotAttrs, inputs: Sequence[np.ndarray], out: Sequence[np.ndarray | None]
+) -> list[np.ndarray]:
+    """``evaluate_one_hot`` writing into ``out[0]`` when it has the output's shape and dtype."""
     indices, depth, on_value, off_value = (np.asarray(a) for a in inputs)
     for label, arr in (("depth", depth), ("on_value", on_value), ("off_value", off_value)):
         if arr.ndim != 0:
@@ -116,7 +118,7 @@ def evaluate_one_hot(attrs: OneHotAttrs, inputs: Sequence[np.ndarray]) -> list[n
     if on_value.dtype != off_value.dtype:
         raise InputError(f"on_value and off_value differ in type: {on_value.dtype} and {off_value.dtype}")
     try:
-        axis = normalize_axis(attrs.axis, indices.ndim)
+        axis = normalize_axis(attrs.axis, indices.ndim + 1)
     except ValidationError as exc:  # only a dynamic-rank input gets here: the input is wrong, not the IR
         raise InputError(f"indices of rank {indices.ndim}: {exc}") from None
     if depth.dtype == np.bool_ or depth.dtype == ElementType.u2.numpy_dtype:
@@ -125,12 +127,21 @@ def evaluate_one_hot(attrs: OneHotAttrs, inputs: Sequence[np.ndarray]) -> list[n
     n = int(depth.astype(np.int64)) if depth.dtype != np.uint64 else _u64_depth(depth)
     if n < 0:
         raise NegativeDepthError(f"OneHot depth value can't be negative. Got {n}.")
-    return [one_hot(indices, n, on_value, off_value, axis, attrs.negative_indices_mode)]
+    if out[0] is None:  # (the plain call: a kernel swapped in by a test need not know ``out``)
+        return [one_hot(indices, n, on_value, off_value, axis, attrs.negative_indices_mode)]
+    return [one_hot(indices, n, on_value, off_value, axis, attrs.negative_indices_mode, out=out[0])]
 
 
 def _u64_depth(depth: np.ndarray) -> int:
     value = int(depth)
     return value if value < 2**63 else value - 2**64  # read as int64, as OpenVINO does
+
+
+# Outputs up to this size skip the memory-available check (a read of /proc/meminfo per run).
+SMALL_OUTPUT_BYTES = 1 << 16
+# Outputs from this size are filled and scattered by several threads (NumPy's fill and
+# fancy assignment release the GIL); smaller ones are not worth the hand-off.
+THREADED_OUTPUT_BYTES = 8 << 20
 
 
 def one_hot(
@@ -140,55 +151,115 @@ def one_hot(
     off_value: np.ndarray,
     axis: int,
     negative_indices_mode: NegativeIndicesMode = NegativeIndicesMode.IGNORE_NEGATIVE,
+    out: np.ndarray | None = None,
 ) -> np.ndarray:
     """The kernel.  ``axis`` is already normalized; ``depth`` >= 0.
+
+    ``out``: an array to write the result into (every element is written); used when it
+    is C-contiguous, writeable and has the output's shape and dtype, else a fresh array is
+    made.  Returns the array written.
 
     Memory: the output plus O(len(indices)) index arrays; never an
     (indices x depth) temporary.  Fills with off_value, then scatters on_value.
     """
     out_shape = indices.shape[:axis] + (depth,) + indices.shape[axis:]
     dtype = on_value.dtype
-    nbytes = math.prod(out_shape) * dtype.itemsize
-    if nbytes > MAX_OUTPUT_BYTES or nbytes > (budget := output_budget()):
-        limit = MAX_OUTPUT_BYTES if nbytes > MAX_OUTPUT_BYTES else budget
-        what = "allowed" if limit == MAX_OUTPUT_BYTES else "allowed (half the memory available)"
-        raise ResourceLimitError(
-            f"OneHot output {list(out_shape)} of {dtype} needs {nbytes} bytes, more than the {limit} {what}"
-        )
+    if out is not None and not (
+        out.shape == out_shape and out.dtype == dtype and out.flags.c_contiguous and out.flags.writeable
+        and not np.may_share_memory(out, indices)
+    ):
+        out = None
+    # An all-zero off value (the usual 0.0 / 0 / False) takes np.zeros for a fresh output:
+    # zero pages from the OS instead of a pass writing zeros.
+    zero_off = dtype.kind in "biufV" and _all_zero_bits(off_value)
+    if out is None:
+        nbytes = math.prod(out_shape) * dtype.itemsize
+        if nbytes > SMALL_OUTPUT_BYTES and (nbytes > MAX_OUTPUT_BYTES or nbytes > (budget := output_budget())):
+            limit = MAX_OUTPUT_BYTES if nbytes > MAX_OUTPUT_BYTES else budget
+            what = "allowed" if limit == MAX_OUTPUT_BYTES else "allowed (half the memory available)"
+            raise ResourceLimitError(
+                f"OneHot output {list(out_shape)} of {dtype} needs {nbytes} bytes, more than the {limit} {what}"
+            )
+        out = np.zeros(out_shape, dtype=dtype) if zero_off else np.empty(out_shape, dtype=dtype)
+        filled = zero_off
+    else:
+        filled = False
     outer = math.prod(indices.shape[:axis])
     inner = math.prod(indices.shape[axis:])
     # Fill and scatter through an unsigned-integer view of the same width, so float
     # values (NaN payloads, -0.0, signalling NaNs) are copied as bits, never as numbers.
-    # An all-zero off value (the usual 0.0 / 0 / False) takes np.zeros: fresh zero pages
-    # from the OS instead of a second pass writing zeros.
-    zero_off = dtype.kind in "biufV" and not np.asarray(off_value).reshape(1).view(np.uint8).any()
-    out = np.zeros(out_shape, dtype=dtype) if zero_off else np.empty(out_shape, dtype=dtype)
     bits_out, on_bits, off_bits = _bit_views(out, on_value, off_value)
-    if not zero_off:
-        bits_out.fill(off_bits)
+    flat_out = bits_out.reshape(-1)
+    idx = indices.reshape(-1)
+    parts = _parts(out.nbytes) if out.dtype != object else 1
+    if parts == 1:  # (the common small case, without the closures)
+        if not filled:
+            flat_out.fill(off_bits)
+        if idx.size and depth:
+            flat_out[_hot_flat_positions(idx, depth, inner, negative_indices_mode)] = on_bits
+        return out
+    if not filled:
+        _run_parts(parts, flat_out.size, lambda lo, hi: flat_out[lo:hi].fill(off_bits))
     if outer * inner == 0 or depth == 0:
         return out
-    flat = _hot_flat_positions(indices.reshape(-1), depth, inner, negative_indices_mode)
-    bits_out.reshape(-1)[flat] = on_bits
+
+    def scatter(lo: int, hi: int) -> None:  # indices lo..hi (flat); positions are disjoint
+        flat_out[_hot_flat_positions(idx[lo:hi], depth, inner, negative_indices_mode, lo)] = on_bits
+
+    _run_parts(parts, idx.size, scatter)
     return out
 
 
-def _hot_flat_positions(idx: np.ndarray, depth: int, inner: int, mode: NegativeIndicesMode) -> np.ndarray:
-    """Flat output positions turned on, for indices flattened as (outer, inner).
+# The worker threads, made on first use, with the pid that made them: a forked child
+# (multiprocessing's fork start method) inherits the executor but not its threads.
+_POOL: list[tuple[int, ThreadPoolExecutor]] = []
+
+
+def _parts(nbytes: int) -> int:
+    if nbytes < THREADED_OUTPUT_BYTES:
+        return 1
+    try:
+        return max(1, min(4, len(os.sched_getaffinity(0))))
+    except (AttributeError, OSError):
+        return max(1, min(4, os.cpu_count() or 1))
+
+
+def _run_parts(parts: int, n: int, fn: Callable[[int, int], None]) -> None:
+    """``fn(lo, hi)`` over ``parts`` contiguous ranges of ``range(n)``, in threads when parts > 1."""
+    if parts <= 1 or n < parts:
+        fn(0, n)
+        return
+    if not _POOL or _POOL[0][0] != os.getpid():
+        _POOL[:] = [(os.getpid(), ThreadPoolExecutor(max_workers=4, thread_name_prefix="ovonehot-onehot"))]
+    step = -(-n // parts)
+    futures = [_POOL[0][1].submit(fn, lo, min(lo + step, n)) for lo in range(step, n, step)]
+    fn(0, min(step, n))
+    for f in futures:
+        f.result()
+
+
+def _hot_flat_positions(
+    idx: np.ndarray, depth: int, inner: int, mode: NegativeIndicesMode, base: int = 0
+) -> np.ndarray:
+    """Flat output positions turned on, for indices flattened as (outer, inner); ``idx`` is
+    the part of the flat indices that starts at flat index ``base``.
 
     Index ``k = o * inner + i`` with value ``v`` lands at ``(o * depth + v) * inner + i``
     in the flattened output.  One 1-D fancy assignment is several times faster than
     indexing an (outer, depth, inner) view with three index arrays.
     """
     if idx.dtype.kind == "u" and idx.dtype.itemsize == 8:
-        k = np.flatnonzero(idx < np.uint64(depth))  # u64 values above 2**63 are large, not negative
+        k = (idx < np.uint64(depth)).nonzero()[0]  # u64 values above 2**63 are large, not negative
         values = idx[k].astype(np.int64)
     else:
         values = idx.astype(np.int64, copy=False)
         if mode is NegativeIndicesMode.NORMALIZE:
             values = np.where(values < 0, values + depth, values)
-        k = np.flatnonzero((values >= 0) & (values < depth))
+        # 0 <= v < depth in one comparison: a negative v read as unsigned is above any depth
+        k = (values.view(np.uint64) < np.uint64(depth)).nonzero()[0]
         values = values[k]
+    if base:
+        k += base
     if inner == 1:
         return k * depth + values
     o, i = np.divmod(k, inner)
@@ -198,18 +269,41 @@ def _hot_flat_positions(idx: np.ndarray, depth: int, inner: int, mode: NegativeI
 _UINT_OF_SIZE = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
+def _all_zero_bits(value: np.ndarray) -> bool:
+    view = _UINT_OF_SIZE.get(value.dtype.itemsize)
+    if view is None:
+        return not np.asarray(value).reshape(1).view(np.uint8).any()
+    return bool(value.view(view)[()] == 0)
+
+
 def _bit_views(out: np.ndarray, on_value: np.ndarray, off_value: np.ndarray):  # type: ignore[no-untyped-def]
-    if out.dtype == object or out.dtype == np.bool_ or out.dtype.kind in "iu":
+    if out.dtype.kind in "biuO":
         return out, on_value[()], off_value[()]
     view = _UINT_OF_SIZE[out.dtype.itemsize]
-    return (
-        out.view(view),
-        np.array(on_value).reshape(1).view(view)[0],
-        np.array(off_value).reshape(1).view(view)[0],
-    )
+    return out.view(view), on_value.view(view)[()], off_value.view(view)[()]
 
 
 SPECS = (
-    OpSpec("OneHot", 1, 1, 4, parse_one_hot_1, infer_one_hot, evaluate_one_hot),
-    OpSpec("OneHot", 16, 16, 4, parse_one_hot_16, infer_one_hot, evaluate_one_hot),
+    OpSpec(
+        type="OneHot",
+        version=1,
+        since=1,
+        inputs=4,
+        parse=parse_one_hot_1,
+        infer=infer_one_hot,
+        evaluate=evaluate_one_hot,
+        evaluate_into=evaluate_one_hot_into,
+        copies_values=True,
+    ),
+    OpSpec(
+        type="OneHot",
+        version=16,
+        since=16,
+        inputs=4,
+        parse=parse_one_hot_16,
+        infer=infer_one_hot,
+        evaluate=evaluate_one_hot,
+        evaluate_into=evaluate_one_hot_into,
+        copies_values=True,
+    ),
 )

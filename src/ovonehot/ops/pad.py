@@ -24,7 +24,8 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, PartialShape
 from .attrs import enum_attr
-from .shape_ops import is_integral_number
+from .bounds import kernel_bounds
+from .shape_ops import passes_integral_number_check
 from .shape_util import INT64_MAX, dim_from_bounds, input_bounds
 from .spec import OpSpec, TensorInfo
 
@@ -118,7 +119,7 @@ def infer_pad(attrs: PadAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]
                 f"arg_pad_value element type: {value.element_type})."
             )
     for name, info in (("pads_begin", begin), ("pads_end", end)):
-        if not (info.element_type.is_dynamic or is_integral_number(info.element_type)):
+        if not (info.element_type.is_dynamic or passes_integral_number_check(info.element_type)):
             raise ValidationError(f"{name} must be an integral number, but is: {info.element_type}.")
         if info.shape.rank_is_static and info.shape.rank != 1:
             raise ValidationError(f"Argument for {name} is not 1D (shape: {info.shape.rank}).")
@@ -197,6 +198,24 @@ def evaluate_pad(attrs: PadAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarr
 
 
 SPECS = (
-    OpSpec("Pad", 1, 1, (3, 4), parse_pad, infer_pad, evaluate_pad),
-    OpSpec("Pad", 12, 12, (3, 4), parse_pad, infer_pad, evaluate_pad),
+    OpSpec(
+        type="Pad",
+        version=1,
+        since=1,
+        inputs=(3, 4),
+        parse=parse_pad,
+        infer=infer_pad,
+        evaluate=evaluate_pad,
+        bounds=kernel_bounds(exact=(1, 2)),
+    ),
+    OpSpec(
+        type="Pad",
+        version=12,
+        since=12,
+        inputs=(3, 4),
+        parse=parse_pad,
+        infer=infer_pad,
+        evaluate=evaluate_pad,
+        bounds=kernel_bounds(exact=(1, 2)),
+    ),
 )

@@ -275,5 +275,13 @@ def _check_range_at_run(lo: np.ndarray, hi: np.ndarray) -> None:
 
 
 SPECS = (
-    OpSpec("RandomUniform", 8, 8, 3, parse_random_uniform, infer_random_uniform, evaluate_random_uniform),
+    OpSpec(
+        type="RandomUniform",
+        version=8,
+        since=8,
+        inputs=3,
+        parse=parse_random_uniform,
+        infer=infer_random_uniform,
+        evaluate=evaluate_random_uniform,
+    ),
 )

@@ -126,6 +126,22 @@ def evaluate_range(attrs: RangeAttrs, inputs: Sequence[np.ndarray]) -> list[np.n
 
 
 SPECS = (
-    OpSpec("Range", 0, 1, 3, parse_range_0, infer_range, evaluate_range),
-    OpSpec("Range", 4, 4, 3, parse_range_4, infer_range, evaluate_range),
+    OpSpec(
+        type="Range",
+        version=0,
+        since=1,
+        inputs=3,
+        parse=parse_range_0,
+        infer=infer_range,
+        evaluate=evaluate_range,
+    ),
+    OpSpec(
+        type="Range",
+        version=4,
+        since=4,
+        inputs=3,
+        parse=parse_range_4,
+        infer=infer_range,
+        evaluate=evaluate_range,
+    ),
 )

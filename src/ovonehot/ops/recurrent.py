@@ -294,7 +294,31 @@ def _step(
 
 
 SPECS = (
-    OpSpec("RNNSequence", 5, 5, 6, _parser(Cell.RNN), infer_sequence, evaluate_sequence),
-    OpSpec("GRUSequence", 5, 5, 6, _parser(Cell.GRU), infer_sequence, evaluate_sequence),
-    OpSpec("LSTMSequence", 5, 5, 7, _parser(Cell.LSTM), infer_sequence, evaluate_sequence),
+    OpSpec(
+        type="RNNSequence",
+        version=5,
+        since=5,
+        inputs=6,
+        parse=_parser(Cell.RNN),
+        infer=infer_sequence,
+        evaluate=evaluate_sequence,
+    ),
+    OpSpec(
+        type="GRUSequence",
+        version=5,
+        since=5,
+        inputs=6,
+        parse=_parser(Cell.GRU),
+        infer=infer_sequence,
+        evaluate=evaluate_sequence,
+    ),
+    OpSpec(
+        type="LSTMSequence",
+        version=5,
+        since=5,
+        inputs=7,
+        parse=_parser(Cell.LSTM),
+        infer=infer_sequence,
+        evaluate=evaluate_sequence,
+    ),
 )

@@ -32,9 +32,10 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .attrs import bool_attr
-from .shape_ops import is_integral_number
+from .bounds import FLOATS, WIDE_INTEGERS, kernel_bounds, reduce_prod_bounds
+from .shape_ops import passes_integral_number_check
 from .shape_util import known_ints, normalize_axes
-from .spec import OpSpec, TensorInfo
+from .spec import BoundsFn, OpSpec, TensorInfo
 
 
 class Reduction(enum.Enum):
@@ -60,9 +61,9 @@ def _parser(kind: Reduction) -> Callable[[Node], ReduceAttrs]:
 
 def infer_reduce(attrs: ReduceAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
     data, axes = inputs
-    if not (data.element_type.is_real or is_integral_number(data.element_type)):
+    if not (data.element_type.is_real or passes_integral_number_check(data.element_type)):
         raise ValidationError(f"Element type of data input must be numeric. Got: {data.element_type}")
-    if not is_integral_number(axes.element_type):
+    if not passes_integral_number_check(axes.element_type):
         raise ValidationError(f"Element type of axes input must be integer. Got: {axes.element_type}")
     return [TensorInfo(data.element_type, reduce_shape(data.shape, axes, attrs.keep_dims))]
 
@@ -186,4 +187,28 @@ def evaluate_reduce(attrs: ReduceAttrs, inputs: Sequence[np.ndarray]) -> list[np
     return [out]
 
 
-SPECS = tuple(OpSpec(kind.value, 1, 1, 2, _parser(kind), infer_reduce, evaluate_reduce) for kind in Reduction)
+def _reduction(
+    kind: Reduction, evaluate_types: frozenset[ElementType], bounds: BoundsFn[ReduceAttrs] | None = None
+) -> OpSpec[ReduceAttrs]:
+    return OpSpec(
+        type=kind.value,
+        version=1,
+        since=1,
+        inputs=2,
+        parse=_parser(kind),
+        infer=infer_reduce,
+        evaluate=evaluate_reduce,
+        bounds=bounds,
+        evaluate_types=(evaluate_types,),
+    )
+
+
+# ReduceSum and ReduceMean have no bounds in OpenVINO (their values still fold).
+_MAX_MIN_TYPES = FLOATS | WIDE_INTEGERS | {ElementType.i8, ElementType.u8}
+SPECS = (
+    _reduction(Reduction.SUM, FLOATS | WIDE_INTEGERS),
+    _reduction(Reduction.MEAN, FLOATS | WIDE_INTEGERS),
+    _reduction(Reduction.MAX, _MAX_MIN_TYPES, bounds=kernel_bounds(exact=(1,))),
+    _reduction(Reduction.MIN, _MAX_MIN_TYPES, bounds=kernel_bounds(exact=(1,))),
+    _reduction(Reduction.PROD, FLOATS | WIDE_INTEGERS, bounds=reduce_prod_bounds),
+)

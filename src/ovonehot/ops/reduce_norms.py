@@ -26,7 +26,7 @@ from ..types import ElementType, PartialShape
 from .attrs import bool_attr
 from .numeric import c_cast, is_float, narrow, quiet, widen
 from .reduce import reduce_shape
-from .shape_ops import is_integral_number
+from .shape_ops import passes_integral_number_check
 from .shape_util import known_ints, normalize_axes
 from .spec import OpSpec, TensorInfo
 
@@ -61,9 +61,9 @@ def infer_norm_reduce(attrs: NormReduceAttrs, inputs: Sequence[TensorInfo]) -> l
     if attrs.kind.logical:
         if not (et.is_dynamic or et is ElementType.boolean):
             raise ValidationError(f"Element type of data input must be boolean. Got: {et}")
-    elif not (et.is_dynamic or et.is_real or is_integral_number(et)):
+    elif not (et.is_dynamic or et.is_real or passes_integral_number_check(et)):
         raise ValidationError(f"Element type of data input must be numeric. Got: {et}")
-    if not is_integral_number(axes.element_type):
+    if not passes_integral_number_check(axes.element_type):
         raise ValidationError(f"Element type of axes input must be integer. Got: {axes.element_type}")
     return [TensorInfo(et, reduce_shape(data.shape, axes, attrs.keep_dims))]
 
@@ -125,17 +125,39 @@ def evaluate_norm_reduce(attrs: NormReduceAttrs, inputs: Sequence[np.ndarray]) -
 
 SPECS = (
     OpSpec(
-        "ReduceLogicalAnd",
-        1,
-        1,
-        2,
-        _parser(NormReduction.LOGICAL_AND),
-        infer_norm_reduce,
-        evaluate_norm_reduce,
+        type="ReduceLogicalAnd",
+        version=1,
+        since=1,
+        inputs=2,
+        parse=_parser(NormReduction.LOGICAL_AND),
+        infer=infer_norm_reduce,
+        evaluate=evaluate_norm_reduce,
     ),
     OpSpec(
-        "ReduceLogicalOr", 1, 1, 2, _parser(NormReduction.LOGICAL_OR), infer_norm_reduce, evaluate_norm_reduce
+        type="ReduceLogicalOr",
+        version=1,
+        since=1,
+        inputs=2,
+        parse=_parser(NormReduction.LOGICAL_OR),
+        infer=infer_norm_reduce,
+        evaluate=evaluate_norm_reduce,
     ),
-    OpSpec("ReduceL1", 4, 4, 2, _parser(NormReduction.L1), infer_norm_reduce, evaluate_norm_reduce),
-    OpSpec("ReduceL2", 4, 4, 2, _parser(NormReduction.L2), infer_norm_reduce, evaluate_norm_reduce),
+    OpSpec(
+        type="ReduceL1",
+        version=4,
+        since=4,
+        inputs=2,
+        parse=_parser(NormReduction.L1),
+        infer=infer_norm_reduce,
+        evaluate=evaluate_norm_reduce,
+    ),
+    OpSpec(
+        type="ReduceL2",
+        version=4,
+        since=4,
+        inputs=2,
+        parse=_parser(NormReduction.L2),
+        infer=infer_norm_reduce,
+        evaluate=evaluate_norm_reduce,
+    ),
 )

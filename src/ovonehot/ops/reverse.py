@@ -174,16 +174,24 @@ def evaluate_reverse_sequence(attrs: ReverseSequenceAttrs, inputs: Sequence[np.n
 
 
 SPECS = (
-    OpSpec("Reverse", 1, 1, 2, parse_reverse, infer_reverse, evaluate_reverse),
+    OpSpec(
+        type="Reverse",
+        version=1,
+        since=1,
+        inputs=2,
+        parse=parse_reverse,
+        infer=infer_reverse,
+        evaluate=evaluate_reverse,
+    ),
     # No core evaluate in OpenVINO: its values never reach shape inference.
     OpSpec(
-        "ReverseSequence",
-        0,
-        1,
-        2,
-        parse_reverse_sequence,
-        infer_reverse_sequence,
-        evaluate_reverse_sequence,
+        type="ReverseSequence",
+        version=0,
+        since=1,
+        inputs=2,
+        parse=parse_reverse_sequence,
+        infer=infer_reverse_sequence,
+        evaluate=evaluate_reverse_sequence,
         foldable=False,
     ),
 )

@@ -203,6 +203,22 @@ def _bilinear(fmap: np.ndarray, ys: np.ndarray, xs: np.ndarray, t: np.dtype) -> 
 
 
 SPECS = (
-    OpSpec("ROIAlign", 3, 3, 3, parse_roi_align_3, infer_roi_align, evaluate_roi_align),
-    OpSpec("ROIAlign", 9, 9, 3, parse_roi_align_9, infer_roi_align, evaluate_roi_align),
+    OpSpec(
+        type="ROIAlign",
+        version=3,
+        since=3,
+        inputs=3,
+        parse=parse_roi_align_3,
+        infer=infer_roi_align,
+        evaluate=evaluate_roi_align,
+    ),
+    OpSpec(
+        type="ROIAlign",
+        version=9,
+        since=9,
+        inputs=3,
+        parse=parse_roi_align_9,
+        infer=infer_roi_align,
+        evaluate=evaluate_roi_align,
+    ),
 )

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..errors import InputError, ValidationError
 from ..types import ElementType
-from .shape_ops import NoAttrs, parse_no_attrs
+from .attrs import NoAttrs, parse_no_attrs
 from .shape_util import known_ints, normalize_axis
 from .spec import OpSpec, TensorInfo
 
@@ -68,4 +68,14 @@ def evaluate_roll(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarr
     return [np.array(out, copy=True)]
 
 
-SPECS = (OpSpec("Roll", 7, 7, 3, parse_no_attrs, infer_roll, evaluate_roll),)
+SPECS = (
+    OpSpec(
+        type="Roll",
+        version=7,
+        since=7,
+        inputs=3,
+        parse=parse_no_attrs,
+        infer=infer_roll,
+        evaluate=evaluate_roll,
+    ),
+)

@@ -29,7 +29,8 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
-from .attrs import bool_attr, element_type_attr, int_attr, ints_attr
+from .attrs import NoAttrs, bool_attr, element_type_attr, int_attr, ints_attr, parse_no_attrs
+from .bounds import FLOATS, WIDE_INTEGERS, kernel_bounds, shape_of_bounds, strided_slice_bounds
 from .shape_util import (
     INT64_MAX,
     INT64_MIN,
@@ -46,8 +47,10 @@ from .shape_util import (
 from .spec import OpSpec, TensorInfo
 
 
-def is_integral_number(et: ElementType) -> bool:
-    """OpenVINO's ``Type::is_integral_number``: not a float and not boolean (dynamic passes)."""
+def passes_integral_number_check(et: ElementType) -> bool:
+    """Whether OpenVINO's ``Type::is_integral_number()`` check passes: not a float and not
+    boolean, so dynamic, string and nf4 pass too.  (``ElementType.is_integral_number`` is the
+    strict "signed or unsigned integer".)"""
     return not et.is_real and et is not ElementType.boolean
 
 
@@ -116,9 +119,9 @@ def parse_gather_7(node: Node) -> GatherAttrs:
 def infer_gather(attrs: GatherAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
     data, indices, axis_in = inputs
     if attrs.check_types:
-        if not is_integral_number(indices.element_type):
+        if not passes_integral_number_check(indices.element_type):
             raise ValidationError("Indices element type must be of an integral number type.")
-        if not is_integral_number(axis_in.element_type):
+        if not passes_integral_number_check(axis_in.element_type):
             raise ValidationError("Axis element type must be of an integral number type.")
     return [TensorInfo(data.element_type, gather_shape(attrs, data.shape, indices.shape, axis_in))]
 
@@ -286,15 +289,6 @@ def evaluate_squeeze(attrs: SqueezeAttrs, inputs: Sequence[np.ndarray]) -> list[
 # =========================================================================================
 # Unsqueeze-0
 # =========================================================================================
-@dataclass(frozen=True, slots=True)
-class NoAttrs:
-    pass
-
-
-def parse_no_attrs(node: Node) -> NoAttrs:
-    return NoAttrs()
-
-
 def infer_unsqueeze(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
     return [TensorInfo(inputs[0].element_type, unsqueeze_shape(inputs[0].shape, inputs[1]))]
 
@@ -402,7 +396,7 @@ def parse_reshape(node: Node) -> ReshapeAttrs:
 
 def infer_reshape(attrs: ReshapeAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
     data, pattern = inputs
-    if not is_integral_number(pattern.element_type):
+    if not passes_integral_number_check(pattern.element_type):
         raise ValidationError("PartialShape pattern must be an integral number.")
     return [TensorInfo(data.element_type, reshape_shape(attrs, data.shape, pattern))]
 
@@ -600,9 +594,9 @@ def _mask_set(mask: Sequence[int]) -> set[int]:
 
 def infer_strided_slice(attrs: StridedSliceAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
     data = inputs[0]
-    if not is_integral_number(inputs[1].element_type):
+    if not passes_integral_number_check(inputs[1].element_type):
         raise ValidationError(f"Begin mask must be an integral number, but is: {inputs[1].element_type}")
-    if not is_integral_number(inputs[2].element_type):
+    if not passes_integral_number_check(inputs[2].element_type):
         raise ValidationError(f"End mask must be an integral number, but is: {inputs[2].element_type}")
     masks = (
         attrs.begin_mask,
@@ -911,16 +905,131 @@ def evaluate_strided_slice(attrs: StridedSliceAttrs, inputs: Sequence[np.ndarray
     return [out.copy(order="C")]
 
 
+# What OpenVINO's Gather evaluate takes: the data types, and i32/i64 indices only.
+_GATHER_DATA_TYPES = FLOATS | WIDE_INTEGERS | {ElementType.boolean, ElementType.i8, ElementType.u8} | {ElementType.string}
+_GATHER_INDEX_TYPES = frozenset({ElementType.i32, ElementType.i64})
+
 SPECS = (
-    OpSpec("ShapeOf", 1, 1, 1, parse_shape_of_1, infer_shape_of, evaluate_shape_of),
-    OpSpec("ShapeOf", 3, 3, 1, parse_shape_of_3, infer_shape_of, evaluate_shape_of),
-    OpSpec("Gather", 1, 1, 3, parse_gather_1, infer_gather, evaluate_gather),
-    OpSpec("Gather", 7, 7, 3, parse_gather_7, infer_gather, evaluate_gather),
-    OpSpec("Gather", 8, 8, 3, parse_gather_7, infer_gather, evaluate_gather),
-    OpSpec("Squeeze", 0, 1, (1, 2), parse_squeeze_0, infer_squeeze, evaluate_squeeze),
-    OpSpec("Squeeze", 15, 15, (1, 2), parse_squeeze_15, infer_squeeze, evaluate_squeeze),
-    OpSpec("Unsqueeze", 0, 1, 2, parse_no_attrs, infer_unsqueeze, evaluate_unsqueeze),
-    OpSpec("Concat", 0, 1, (1, 1 << 20), parse_concat, infer_concat, evaluate_concat),
-    OpSpec("Reshape", 1, 1, 2, parse_reshape, infer_reshape, evaluate_reshape),
-    OpSpec("StridedSlice", 1, 1, (3, 4), parse_strided_slice, infer_strided_slice, evaluate_strided_slice),
+    OpSpec(
+        type="ShapeOf",
+        version=1,
+        since=1,
+        inputs=1,
+        parse=parse_shape_of_1,
+        infer=infer_shape_of,
+        evaluate=evaluate_shape_of,
+        bounds=shape_of_bounds,
+    ),
+    OpSpec(
+        type="ShapeOf",
+        version=3,
+        since=3,
+        inputs=1,
+        parse=parse_shape_of_3,
+        infer=infer_shape_of,
+        evaluate=evaluate_shape_of,
+        bounds=shape_of_bounds,
+    ),
+    OpSpec(
+        type="Gather",
+        version=1,
+        since=1,
+        inputs=3,
+        parse=parse_gather_1,
+        infer=infer_gather,
+        evaluate=evaluate_gather,
+        bounds=kernel_bounds(exact=(1, 2)),
+        evaluate_types=(_GATHER_DATA_TYPES, _GATHER_INDEX_TYPES),
+        copies_values=True,
+    ),
+    OpSpec(
+        type="Gather",
+        version=7,
+        since=7,
+        inputs=3,
+        parse=parse_gather_7,
+        infer=infer_gather,
+        evaluate=evaluate_gather,
+        bounds=kernel_bounds(exact=(1, 2)),
+        evaluate_types=(_GATHER_DATA_TYPES, _GATHER_INDEX_TYPES),
+        copies_values=True,
+    ),
+    OpSpec(
+        type="Gather",
+        version=8,
+        since=8,
+        inputs=3,
+        parse=parse_gather_7,
+        infer=infer_gather,
+        evaluate=evaluate_gather,
+        bounds=kernel_bounds(exact=(1, 2)),
+        evaluate_types=(_GATHER_DATA_TYPES, _GATHER_INDEX_TYPES),
+        copies_values=True,
+    ),
+    OpSpec(
+        type="Squeeze",
+        version=0,
+        since=1,
+        inputs=(1, 2),
+        parse=parse_squeeze_0,
+        infer=infer_squeeze,
+        evaluate=evaluate_squeeze,
+        bounds=kernel_bounds(exact=(1,)),
+        copies_values=True,
+    ),
+    OpSpec(
+        type="Squeeze",
+        version=15,
+        since=15,
+        inputs=(1, 2),
+        parse=parse_squeeze_15,
+        infer=infer_squeeze,
+        evaluate=evaluate_squeeze,
+        bounds=kernel_bounds(exact=(1,)),
+        copies_values=True,
+    ),
+    OpSpec(
+        type="Unsqueeze",
+        version=0,
+        since=1,
+        inputs=2,
+        parse=parse_no_attrs,
+        infer=infer_unsqueeze,
+        evaluate=evaluate_unsqueeze,
+        bounds=kernel_bounds(exact=(1,)),
+        copies_values=True,
+    ),
+    OpSpec(
+        type="Concat",
+        version=0,
+        since=1,
+        inputs=(1, 1 << 20),
+        parse=parse_concat,
+        infer=infer_concat,
+        evaluate=evaluate_concat,
+        bounds=kernel_bounds(exact=()),
+        copies_values=True,
+    ),
+    OpSpec(
+        type="Reshape",
+        version=1,
+        since=1,
+        inputs=2,
+        parse=parse_reshape,
+        infer=infer_reshape,
+        evaluate=evaluate_reshape,
+        bounds=kernel_bounds(exact=(1,)),
+        copies_values=True,
+    ),
+    OpSpec(
+        type="StridedSlice",
+        version=1,
+        since=1,
+        inputs=(3, 4),
+        parse=parse_strided_slice,
+        infer=infer_strided_slice,
+        evaluate=evaluate_strided_slice,
+        bounds=strided_slice_bounds,
+        copies_values=True,
+    ),
 )

@@ -116,7 +116,31 @@ def kahan_sum(values: np.ndarray, axis: int) -> np.ndarray:
 
 
 SPECS = (
-    OpSpec("Softmax", 1, 1, 1, parse_softmax_1, infer_softmax, evaluate_softmax),
-    OpSpec("Softmax", 8, 8, 1, parse_softmax_8, infer_softmax, evaluate_softmax),
-    OpSpec("LogSoftmax", 5, 5, 1, parse_log_softmax, infer_softmax, evaluate_softmax),
+    OpSpec(
+        type="Softmax",
+        version=1,
+        since=1,
+        inputs=1,
+        parse=parse_softmax_1,
+        infer=infer_softmax,
+        evaluate=evaluate_softmax,
+    ),
+    OpSpec(
+        type="Softmax",
+        version=8,
+        since=8,
+        inputs=1,
+        parse=parse_softmax_8,
+        infer=infer_softmax,
+        evaluate=evaluate_softmax,
+    ),
+    OpSpec(
+        type="LogSoftmax",
+        version=5,
+        since=5,
+        inputs=1,
+        parse=parse_log_softmax,
+        infer=infer_softmax,
+        evaluate=evaluate_softmax,
+    ),
 )

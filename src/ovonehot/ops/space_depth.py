@@ -123,6 +123,22 @@ def evaluate_space_depth(attrs: SpaceDepthAttrs, inputs: Sequence[np.ndarray]) -
 
 
 SPECS = (
-    OpSpec("DepthToSpace", 0, 1, 1, _parser(True), infer_space_depth, evaluate_space_depth),
-    OpSpec("SpaceToDepth", 0, 1, 1, _parser(False), infer_space_depth, evaluate_space_depth),
+    OpSpec(
+        type="DepthToSpace",
+        version=0,
+        since=1,
+        inputs=1,
+        parse=_parser(True),
+        infer=infer_space_depth,
+        evaluate=evaluate_space_depth,
+    ),
+    OpSpec(
+        type="SpaceToDepth",
+        version=0,
+        since=1,
+        inputs=1,
+        parse=_parser(False),
+        infer=infer_space_depth,
+        evaluate=evaluate_space_depth,
+    ),
 )

@@ -1,4 +1,8 @@
-"""What an op is to ovonehot: typed attributes, a shape/type rule, and a NumPy kernel.
+"""What an op is to ovonehot: typed attributes, a shape/type rule, a NumPy kernel, and its other facts.
+
+Every fact about an op lives on its :class:`OpSpec` (in the op's family module):
+its bound propagation rule, the element types OpenVINO evaluates it for, whether
+``diff`` compares its outputs bit for bit.  There are no tables keyed by type name.
 
 ``OpSpec.infer`` and ``OpSpec.evaluate`` raise :class:`ValidationError` /
 :class:`InputError` with a bare message ("depth input must be scalar, got shape
@@ -9,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Generic, TypeVar
 
 import numpy as np
 
@@ -55,21 +59,23 @@ class Variables:
         self.pending.clear()
 
 
-InferFn = Callable[[Any, Sequence[TensorInfo]], Sequence[TensorInfo]]
-StatefulFn = Callable[[Any, Sequence[np.ndarray], Variables], Sequence[np.ndarray]]
-EvaluateFn = Callable[[Any, Sequence[np.ndarray]], Sequence[np.ndarray]]
-ParseFn = Callable[[Node], Any]
+A = TypeVar("A")  # an op's typed attributes (a frozen dataclass)
+
+Bounds = tuple[np.ndarray, np.ndarray]  # element-wise (lower, upper) of one tensor
+# A bound propagation rule: spec, attributes, input infos, output infos -> each output's bounds.
+BoundsFn = Callable[["OpSpec[A]", A, Sequence[TensorInfo], Sequence[TensorInfo]], list["Bounds | None"]]
 
 
-@dataclass(frozen=True, slots=True)
-class OpSpec:
-    """One version of one op.
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpSpec(Generic[A]):
+    """One version of one op, with every fact ovonehot knows about it.
 
     * ``type``: OpenVINO's type name (``OneHot``); matched case-insensitively.
+    * ``version``: the op's own version number (``OneHot-16``).
     * ``since``: the first opset holding this version; a layer ``version="opsetN"``
       selects the newest spec with ``since <= N``.
     * ``inputs``: the number of inputs, or a (min, max) range.
-    * ``parse``: raw ``<data>`` strings -> typed attributes (a frozen dataclass).
+    * ``parse``: raw ``<data>`` strings -> typed attributes ``A`` (a frozen dataclass).
     * ``infer``: attributes + input infos -> output infos (element type, partial shape).
     * ``evaluate``: attributes + input arrays -> output arrays; ``None`` for ops the
       executor handles itself (Parameter).
@@ -77,17 +83,38 @@ class OpSpec:
       folding).  Off for ops whose values are not knowable (Parameter).
     * ``evaluate_stateful``: the kernel of an op that reads or writes the model's
       :class:`Variables` (ReadValue, Assign); the executor calls it instead of ``evaluate``.
+    * ``bounds``: the op's value/bound propagation rule, OpenVINO's ``evaluate_lower`` /
+      ``evaluate_upper`` (machinery and shared rules: :mod:`ovonehot.ops.bounds`);
+      ``None``: the op has none, its values still fold.
+    * ``evaluate_types``: the element types OpenVINO's ``evaluate`` accepts, per input port
+      (``None`` in an entry, or ports past the tuple: any type); ``None``: any types.  Where
+      it refuses the types, OpenVINO neither folds nor bounds the op, and neither do we.
+    * ``lower_is_value``: OpenVINO takes the value of this op, inputs all exact, from its
+      lower-bound evaluator, which differs from the kernel on "unbounded" (type max) inputs
+      (see :func:`ovonehot.ops.bounds.propagate`).
+    * ``copies_values``: the op's float outputs are copies of input values (a Reshape, a
+      Gather), so ``diff`` compares them bit for bit.
     """
 
     type: str
     version: int
     since: int
     inputs: int | tuple[int, int]
-    parse: ParseFn
-    infer: InferFn
-    evaluate: EvaluateFn | None
+    parse: Callable[[Node], A]
+    infer: Callable[[A, Sequence[TensorInfo]], Sequence[TensorInfo]]
+    evaluate: Callable[[A, Sequence[np.ndarray]], Sequence[np.ndarray]] | None
     foldable: bool = True
-    evaluate_stateful: StatefulFn | None = None
+    evaluate_stateful: Callable[[A, Sequence[np.ndarray], Variables], Sequence[np.ndarray]] | None = None
+    bounds: BoundsFn[A] | None = None
+    evaluate_types: tuple[frozenset[ElementType] | None, ...] | None = None
+    lower_is_value: bool = False
+    copies_values: bool = False
+    # A variant of ``evaluate`` that writes each output into a given array (one per output,
+    # or None) when that array has the output's shape and dtype, else makes a fresh one;
+    # ``Model.run(share_outputs=True)`` reuses output buffers through it.
+    evaluate_into: (
+        Callable[[A, Sequence[np.ndarray], Sequence[np.ndarray | None]], Sequence[np.ndarray]] | None
+    ) = None
 
     @property
     def name(self) -> str:
@@ -98,3 +125,10 @@ class OpSpec:
             return n == self.inputs
         lo, hi = self.inputs
         return lo <= n <= hi
+
+    def evaluates_types(self, in_types: Sequence[ElementType]) -> bool:
+        """Whether OpenVINO's ``evaluate`` of this op computes anything for these input types."""
+        if self.evaluate_types is None:
+            return True
+        pairs = zip(self.evaluate_types, in_types, strict=False)  # ports past the tuple: any type
+        return all(accepted is None or et in accepted for accepted, et in pairs)

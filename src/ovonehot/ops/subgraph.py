@@ -690,7 +690,34 @@ def evaluate_if(attrs: IfAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray
 
 
 SPECS = (
-    OpSpec("TensorIterator", 0, 1, (0, 1 << 16), parse_tensor_iterator, infer_loop, evaluate_loop, foldable=False),
-    OpSpec("Loop", 5, 5, (2, 1 << 16), parse_loop, infer_loop, evaluate_loop, foldable=False),
-    OpSpec("If", 8, 8, (1, 1 << 16), parse_if, infer_if, evaluate_if, foldable=False),
+    OpSpec(
+        type="TensorIterator",
+        version=0,
+        since=1,
+        inputs=(0, 1 << 16),
+        parse=parse_tensor_iterator,
+        infer=infer_loop,
+        evaluate=evaluate_loop,
+        foldable=False,
+    ),
+    OpSpec(
+        type="Loop",
+        version=5,
+        since=5,
+        inputs=(2, 1 << 16),
+        parse=parse_loop,
+        infer=infer_loop,
+        evaluate=evaluate_loop,
+        foldable=False,
+    ),
+    OpSpec(
+        type="If",
+        version=8,
+        since=8,
+        inputs=(1, 1 << 16),
+        parse=parse_if,
+        infer=infer_if,
+        evaluate=evaluate_if,
+        foldable=False,
+    ),
 )

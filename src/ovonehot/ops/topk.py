@@ -145,7 +145,31 @@ def evaluate_topk(attrs: TopKAttrs, inputs: Sequence[np.ndarray]) -> list[np.nda
 
 
 SPECS = (
-    OpSpec("TopK", 1, 1, 2, parse_topk_1, infer_topk, evaluate_topk),
-    OpSpec("TopK", 3, 3, 2, parse_topk_1, infer_topk, evaluate_topk),
-    OpSpec("TopK", 11, 11, 2, parse_topk_11, infer_topk, evaluate_topk),
+    OpSpec(
+        type="TopK",
+        version=1,
+        since=1,
+        inputs=2,
+        parse=parse_topk_1,
+        infer=infer_topk,
+        evaluate=evaluate_topk,
+    ),
+    OpSpec(
+        type="TopK",
+        version=3,
+        since=3,
+        inputs=2,
+        parse=parse_topk_1,
+        infer=infer_topk,
+        evaluate=evaluate_topk,
+    ),
+    OpSpec(
+        type="TopK",
+        version=11,
+        since=11,
+        inputs=2,
+        parse=parse_topk_11,
+        infer=infer_topk,
+        evaluate=evaluate_topk,
+    ),
 )

@@ -29,18 +29,10 @@ import numpy as np
 from ..errors import ValidationError
 from ..graph import Node
 from ..types import ElementType
-from .attrs import float_attr
+from .attrs import NoAttrs, float_attr, parse_no_attrs
+from .bounds import FLOATS, WIDE_INTEGERS, abs_bounds, kernel_bounds
 from .numeric import c_cast, is_float, libm, narrow, quiet, round_half_away, widen
 from .spec import OpSpec, TensorInfo
-
-
-@dataclass(frozen=True, slots=True)
-class NoAttrs:
-    pass
-
-
-def parse_no_attrs(node: Node) -> NoAttrs:
-    return NoAttrs()
 
 
 def infer_unary(attrs: object, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
@@ -216,19 +208,124 @@ def _copy(x: np.ndarray) -> np.ndarray:
 
 
 SPECS = (
-    OpSpec("Relu", 0, 1, 1, parse_no_attrs, infer_unary, _unary(_relu, _relu)),
-    OpSpec("Sigmoid", 0, 1, 1, parse_no_attrs, infer_unary, _unary(_float_sigmoid, _int_sigmoid)),
     OpSpec(
-        "Tanh", 0, 1, 1, parse_no_attrs, infer_unary, _unary(_float_via_f64(np.tanh), _int_rounded(np.tanh))
+        type="Relu",
+        version=0,
+        since=1,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_unary,
+        evaluate=_unary(_relu, _relu),
     ),
-    OpSpec("Erf", 0, 1, 1, parse_no_attrs, infer_unary, _unary(_float_via_f64(_erf64), _int_rounded(_erf64))),
-    OpSpec("Floor", 0, 1, 1, parse_no_attrs, infer_unary, _unary(np.floor, _copy)),
-    OpSpec("Ceiling", 0, 1, 1, parse_no_attrs, infer_unary, _unary(np.ceil, _copy)),
-    OpSpec("Sign", 0, 1, 1, parse_no_attrs, infer_unary, _unary(_sign, _sign)),
-    OpSpec("Abs", 0, 1, 1, parse_no_attrs, infer_unary, _unary(np.abs, _int_abs)),
-    OpSpec("Negative", 0, 1, 1, parse_no_attrs, infer_unary, _unary(np.negative, np.negative)),
-    OpSpec("Exp", 0, 1, 1, parse_no_attrs, infer_unary, _unary(_f32_via_double("exp"), _via_libm("exp"))),
-    OpSpec("Log", 0, 1, 1, parse_no_attrs, infer_unary, _unary(_f32_via_double("log"), _via_libm("log"))),
-    OpSpec("Sqrt", 0, 1, 1, parse_no_attrs, infer_unary, _unary(np.sqrt, _int_sqrt)),
-    OpSpec("Clamp", 0, 1, 1, parse_clamp, infer_clamp, evaluate_clamp),
+    OpSpec(
+        type="Sigmoid",
+        version=0,
+        since=1,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_unary,
+        evaluate=_unary(_float_sigmoid, _int_sigmoid),
+    ),
+    OpSpec(
+        type="Tanh",
+        version=0,
+        since=1,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_unary,
+        evaluate=_unary(_float_via_f64(np.tanh), _int_rounded(np.tanh)),
+    ),
+    OpSpec(
+        type="Erf",
+        version=0,
+        since=1,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_unary,
+        evaluate=_unary(_float_via_f64(_erf64), _int_rounded(_erf64)),
+    ),
+    OpSpec(
+        type="Floor",
+        version=0,
+        since=1,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_unary,
+        evaluate=_unary(np.floor, _copy),
+    ),
+    OpSpec(
+        type="Ceiling",
+        version=0,
+        since=1,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_unary,
+        evaluate=_unary(np.ceil, _copy),
+    ),
+    OpSpec(
+        type="Sign",
+        version=0,
+        since=1,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_unary,
+        evaluate=_unary(_sign, _sign),
+    ),
+    OpSpec(
+        type="Abs",
+        version=0,
+        since=1,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_unary,
+        evaluate=_unary(np.abs, _int_abs),
+        bounds=abs_bounds,
+        evaluate_types=(FLOATS | WIDE_INTEGERS,),
+    ),
+    OpSpec(
+        type="Negative",
+        version=0,
+        since=1,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_unary,
+        evaluate=_unary(np.negative, np.negative),
+    ),
+    OpSpec(
+        type="Exp",
+        version=0,
+        since=1,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_unary,
+        evaluate=_unary(_f32_via_double("exp"), _via_libm("exp")),
+    ),
+    OpSpec(
+        type="Log",
+        version=0,
+        since=1,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_unary,
+        evaluate=_unary(_f32_via_double("log"), _via_libm("log")),
+    ),
+    OpSpec(
+        type="Sqrt",
+        version=0,
+        since=1,
+        inputs=1,
+        parse=parse_no_attrs,
+        infer=infer_unary,
+        evaluate=_unary(np.sqrt, _int_sqrt),
+    ),
+    OpSpec(
+        type="Clamp",
+        version=0,
+        since=1,
+        inputs=1,
+        parse=parse_clamp,
+        infer=infer_clamp,
+        evaluate=evaluate_clamp,
+        bounds=kernel_bounds(exact=()),
+    ),
 )

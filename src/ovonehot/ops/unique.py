@@ -148,4 +148,14 @@ def evaluate_unique(attrs: UniqueAttrs, inputs: Sequence[np.ndarray]) -> list[np
     ]
 
 
-SPECS = (OpSpec("Unique", 10, 10, (1, 2), parse_unique, infer_unique, evaluate_unique),)
+SPECS = (
+    OpSpec(
+        type="Unique",
+        version=10,
+        since=10,
+        inputs=(1, 2),
+        parse=parse_unique,
+        infer=infer_unique,
+        evaluate=evaluate_unique,
+    ),
+)

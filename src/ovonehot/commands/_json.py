@@ -1,0 +1,106 @@
+"""``--json`` and ``--json-out FILE``, the same for every command.
+
+``--json`` prints the command's report as JSON on stdout and nothing else there (the
+human output is dropped: ``ovonehot X ... --json | python -m json.tool`` always
+parses); ``--json-out FILE`` writes the same JSON to FILE atomically and keeps the
+human output on stdout.  Errors stay one line ``error: ...`` on stderr either way.
+The JSON is strict: NaN and infinities become the strings ``"nan"``, ``"inf"``,
+``"-inf"`` (``allow_nan=False`` guarantees no bare ``NaN`` token).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import math
+import sys
+from collections.abc import Iterator, Mapping
+from typing import Any, TextIO
+
+import numpy as np
+
+from ..atomic import check_output_file
+from ..npyio import write_text
+
+
+def add_json_options(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--json", action="store_true",
+                   help=f"print {what} as JSON on stdout, and nothing else there")
+    p.add_argument("--json-out", metavar="FILE",
+                   help=f"also write {what} as JSON to FILE (the usual output stays on stdout)")
+
+
+def check_json_out(args: argparse.Namespace) -> None:
+    """Refuse a bad ``--json-out`` path before any work starts ('' is a usage error)."""
+    if args.json_out is not None:
+        check_output_file(args.json_out, "--json-out")
+
+
+@contextlib.contextmanager
+def human_output(args: argparse.Namespace) -> Iterator[None]:
+    """Run a command body: with ``--json`` its prints to stdout go nowhere, and :func:`emit`
+    prints the JSON on the real stdout."""
+    if not getattr(args, "json", False):
+        yield
+        return
+    args._json_stdout = sys.stdout
+    with contextlib.redirect_stdout(_Null()):
+        yield
+
+
+def emit(args: argparse.Namespace, data: Mapping[str, Any]) -> None:
+    """The command's report: to stdout with ``--json``, to the ``--json-out`` file."""
+    text = json.dumps(plain(data), indent=2, allow_nan=False) + "\n"
+    if args.json_out is not None:
+        write_text(args.json_out, text)
+    if getattr(args, "json", False):
+        out: TextIO = getattr(args, "_json_stdout", sys.stdout)
+        out.write(text)
+        out.flush()
+
+
+def plain(value: Any) -> Any:
+    """``value`` as JSON-able data: NumPy scalars and arrays as numbers and lists, non-finite
+    floats as strings, anything else unknown as its ``str``."""
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else _non_finite(value)
+    if isinstance(value, np.ndarray):
+        return plain(array_values(value))
+    if isinstance(value, np.generic):
+        return plain(array_values(np.asarray(value)))
+    return str(value)
+
+
+def _non_finite(x: float) -> str:
+    return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
+
+
+def array_values(value: np.ndarray) -> Any:
+    """An array's values as nested lists of Python numbers (bf16/f16/f8 as floats)."""
+    arr = np.asarray(value)
+    if arr.dtype.kind == "V" or arr.dtype.kind == "f" or (arr.dtype.kind not in "biuOSUc"):
+        try:
+            with np.errstate(invalid="ignore"):  # NaN in a narrow float type
+                arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            return str(arr.tolist())
+    if arr.dtype.kind == "c":
+        return plain({"real": arr.real.tolist(), "imag": arr.imag.tolist()})
+    if arr.dtype.kind in "SU":
+        return arr.astype(str).tolist()
+    return arr.tolist()
+
+
+class _Null(io.TextIOBase):
+    """A text stream that forgets what is written."""
+
+    def write(self, text: str) -> int:
+        return len(text)

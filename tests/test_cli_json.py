@@ -1,0 +1,280 @@
+"""Every command's ``--json`` (JSON on stdout, nothing else there) and ``--json-out FILE``
+(the same JSON in a file, the human output on stdout); ``diff --report`` (HTML with
+verdict tables and PNG plots, parsed with the stdlib's html.parser).
+
+The expected contents are the facts of the command line contract: the JSON parses
+strictly, holds what the human output shows (names, shapes, verdicts), and the file
+is the same document; the expected verdicts of the replay come from its manifest.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import shutil
+from collections.abc import Callable
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from ovonehot.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "ir" / "onehot"
+MODEL = CORPUS / "v1_axis-1_i64_f32.xml"  # one input: indices i64 [3,4]; one output f32
+ONNX = ROOT / "ir" / "exports" / "onnx" / "torch_label_smoothing_opset13.onnx"
+# A CPU plugin deviation (int32 saturation of i64 on/off values): a differing 2-D output.
+REPLAY = ROOT / "ir" / "replays" / "cpu-int32-saturation-i64-values"
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def strict_loads(text: str) -> Any:
+    """json.loads refusing NaN/Infinity tokens (python -m json.tool accepts them; others do not)."""
+    def refuse(token: str) -> Any:
+        raise ValueError(f"non-standard JSON token {token}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def _run_single(doc: dict[str, Any]) -> None:
+    (out,) = doc["outputs"]
+    assert out["name"] == "onehot" and out["shape"] == [3, 4, 5] and out["element_type"] == "f32"
+    assert np.asarray(out["values"]).shape == tuple(out["shape"])
+
+
+def _run_steps(doc: dict[str, Any]) -> None:
+    assert [s["step"] for s in doc["steps"]] == [1, 2]
+    assert doc["steps"][0]["outputs"] == doc["steps"][1]["outputs"]  # no state: the same outputs
+
+
+def _diff(doc: dict[str, Any]) -> None:
+    assert doc["exit_code"] == 0 and [v["verdict"] for v in doc["verdicts"]] == ["PASS"]
+
+
+def _validate(doc: dict[str, Any]) -> None:
+    assert doc["problems"] == [] and [la["type"] for la in doc["layers"]][-1] == "Result"
+
+
+def _inspect(doc: dict[str, Any]) -> None:
+    assert {x["name"] for x in doc["inputs"]} and any(la["type"] == "OneHot" for la in doc["layers"])
+
+
+def _convert(doc: dict[str, Any]) -> None:
+    assert Path(doc["xml"]).suffix == ".xml" and Path(doc["bin"]).is_file() and doc["layers"]
+
+
+def _fuzz(doc: dict[str, Any]) -> None:
+    assert len(doc["cases"]) == 1 and doc["oracles"] == ["reference"]
+
+
+def _reduce(doc: dict[str, Any]) -> None:
+    assert doc["reduced"] is True and Path(doc["folder"], "manifest.json").is_file()
+    assert doc["verdict"] == "plugin deviation" and doc["oracle"] == "cpu"
+
+
+def _repro(doc: dict[str, Any]) -> None:
+    assert Path(doc["script"]).is_file() and doc["run"] == ["python", doc["script"]]
+
+
+def _replay_copy(tmp: Path) -> Path:
+    folder = tmp / "replay"
+    if not folder.exists():
+        shutil.copytree(REPLAY, folder)
+    return folder
+
+
+# (id, argv from a temp dir, exit code, what the document holds)
+CASES: list[tuple[str, Callable[[Path], list[str]], int, Callable[[dict[str, Any]], None]]] = [
+    ("run", lambda t: ["run", str(MODEL), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz")], 0, _run_single),
+    ("run-steps", lambda t: ["run", str(MODEL), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz"),
+                             "--steps", "2"], 0, _run_steps),
+    ("convert", lambda t: ["convert", str(ONNX), "-o", str(t / "converted.xml")], 0, _convert),
+    ("diff", lambda t: ["diff", str(MODEL), "--oracle", "reference"], 0, _diff),
+    ("fuzz", lambda t: ["fuzz", "--cases", "1", "--oracle", "reference", "--jobs", "0"], 0, _fuzz),
+    ("validate", lambda t: ["validate", str(MODEL)], 0, _validate),
+    ("inspect", lambda t: ["inspect", str(MODEL)], 0, _inspect),
+    ("reduce", lambda t: ["reduce", str(REPLAY / "model.xml"), "--inputs", str(REPLAY / "inputs.npz"),
+                          "--oracle", "cpu", "--out", str(t / "reduced")], 0, _reduce),
+    ("repro", lambda t: ["repro", str(_replay_copy(t)), "--output", str(t / "repro.py")], 0, _repro),
+]
+
+
+def _stable(doc: Any) -> Any:
+    """The document without what changes from run to run (timings)."""
+    if isinstance(doc, dict):
+        return {k: _stable(v) for k, v in doc.items() if k != "seconds"}
+    if isinstance(doc, list):
+        return [_stable(v) for v in doc]
+    return doc
+
+
+@pytest.mark.parametrize(("argv", "code", "check"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_json_on_stdout_and_the_same_in_json_out(
+    argv: Callable[[Path], list[str]], code: int, check: Callable[[dict[str, Any]], None],
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    got, out, err = run([*argv(tmp_path), "--json"], capsys)
+    assert got == code, err
+    doc = strict_loads(out)  # stdout is the JSON and nothing else
+    check(doc)
+    target = tmp_path / "report.json"
+    got, human, err = run([*argv(tmp_path), "--json-out", str(target)], capsys)
+    assert got == code, err
+    assert _stable(strict_loads(target.read_text())) == _stable(doc)
+    assert human.strip() and not human.lstrip().startswith("{")  # the usual output stays on stdout
+
+
+@pytest.mark.parametrize("argv", [c[1] for c in CASES], ids=[c[0] for c in CASES])
+def test_empty_json_out_is_a_usage_error(
+    argv: Callable[[Path], list[str]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run([*argv(tmp_path), "--json-out", ""], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("error: ") and err.count("\n") == 1 and "--json-out" in err
+
+
+def test_errors_stay_one_line_on_stderr_with_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["run", str(tmp_path / "missing.xml"), "--json"], capsys)
+    assert code == 3 and out == ""
+    assert err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_json_out_missing_directory_is_refused_before_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "m.xml"
+    broken.write_text("<net")  # exit 3 if read: the bad --json-out (exit 2) is found first
+    code, out, err = run(["validate", str(broken), "--json-out", str(tmp_path / "nowhere" / "r.json")], capsys)
+    assert code == 2 and out == "" and "does not exist" in err
+
+
+def test_old_diff_json_path_spelling_is_a_usage_error_with_a_hint(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(["diff", str(MODEL), "--json", str(tmp_path / "r.json")], capsys)
+    assert code == 2 and out == "" and "--json-out FILE" in err and err.count("\n") == 1
+    assert not (tmp_path / "r.json").exists()
+
+
+def test_reduce_unknown_per_output_tolerance_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(["reduce", str(MODEL), "--atol", "nope:0.1", "--out", str(tmp_path / "r")], capsys)
+    assert code == 2 and out == "" and "no output 'nope'" in err and err.count("\n") == 1
+    assert not (tmp_path / "r").exists()
+
+
+# -- diff --report ------------------------------------------------------------------------------------
+
+
+class _Page(HTMLParser):
+    """The tables (rows of cell texts) and the images (src) of a page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: list[list[list[str]]] = []
+        self.images: list[str] = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr":
+            self.tables[-1].append([])
+        elif tag in ("td", "th"):
+            self._cell = []
+        elif tag == "img":
+            self.images.append(dict(attrs)["src"] or "")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th") and self._cell is not None:
+            self.tables[-1][-1].append(" ".join("".join(self._cell).split()))
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def test_diff_report_html(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    page = tmp_path / "report.html"
+    code, out, err = run(["diff", str(_replay_copy(tmp_path)), "--all-layers", "--report", str(page)], capsys)
+    assert code == 0, err
+    assert f"wrote the HTML report {page}" in out
+    parsed = _Page()
+    parsed.feed(page.read_text())
+    header, verdicts, layers = parsed.tables
+    assert ["model", str(tmp_path / "replay" / "model.xml")] in header
+    assert any(row[0] == "versions" and "openvino 2026.4" in row[1] for row in header)
+    assert any(row[0] == "inputs (given)" and "indices" in row[1] for row in header)
+    # The verdicts the replay was saved with (its manifest and FINDINGS: the cpu saturates).
+    rows = {(r[0], r[1]): r for r in verdicts[1:]}
+    assert rows[("out", "reference")][2] == "PASS"
+    assert rows[("out", "cpu")][2] == "plugin deviation" and "int32-saturation" in rows[("out", "cpu")][4]
+    assert verdicts[0] == ["output", "oracle", "verdict", "tolerance", "explanation"]
+    layer_rows = {(r[0], r[7]) for r in layers[1:]}
+    assert ("reference", "PASS") in layer_rows and ("cpu", "differs") in layer_rows
+    # Two plots: the differing output (heatmap + histogram) and the per-layer error; both real PNGs.
+    assert len(parsed.images) == 2
+    for src in parsed.images:
+        head, data = src.split(",", 1)
+        assert head == "data:image/png;base64"
+        png = base64.b64decode(data, validate=True)
+        assert png.startswith(PNG) and len(png) > 1000
+    assert "<script" not in page.read_text() and "http" not in page.read_text().split("<body>")[1]
+
+
+def test_diff_report_refused_before_work_when_the_path_is_bad(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(["diff", str(MODEL), "--report", str(tmp_path / "nowhere" / "r.html")], capsys)
+    assert code == 2 and out == "" and "does not exist" in err
+
+
+_LAZY = """
+import contextlib, io, json, sys
+from ovonehot.cli import main
+model, out_dir = sys.argv[1:3]
+codes = []
+with contextlib.redirect_stdout(io.StringIO()):
+    codes.append(main(["inspect", model, "--json"]))  # every command module is loaded by now
+imported = "matplotlib" in sys.modules
+sys.modules["matplotlib"] = None  # as if not installed
+err = io.StringIO()
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+    codes.append(main(["diff", model, "--report", out_dir + "/r.html"]))
+print(json.dumps({"codes": codes, "imported": imported, "err": err.getvalue()}))
+"""
+
+
+def test_matplotlib_only_for_report(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _LAZY, str(MODEL), str(tmp_path)], capture_output=True,
+                          text=True, timeout=300, check=True)
+    got = json.loads(done.stdout)
+    assert got["codes"] == [0, 2] and got["imported"] is False
+    assert got["err"].startswith("error: --report needs matplotlib") and got["err"].count("\n") == 1
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_json_values_are_strict_json() -> None:
+    import ml_dtypes
+
+    from ovonehot.commands._json import plain
+
+    values = np.array([np.nan, np.inf, -np.inf, -0.0, 1.5], ml_dtypes.bfloat16)
+    doc = plain({"v": values, "i": np.int64(7), "b": np.array([True])})
+    assert doc == {"v": ["nan", "inf", "-inf", -0.0, 1.5], "i": 7, "b": [True]}
+    strict_loads(json.dumps(doc, allow_nan=False))

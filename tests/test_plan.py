@@ -1,0 +1,220 @@
+"""The evaluator's compiled plan, ``Model.run(share_outputs=True)`` and the OneHot kernel's
+``out=`` and threaded paths.
+
+Expected values come from an independent slow oracle (one Python loop per index, the spec's
+definition of OneHot) or from the same model run without the feature under test; the export
+models' values themselves are checked against OpenVINO in test_exports.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ovonehot
+from ovonehot.evaluate import program
+from ovonehot.infer import infer
+from ovonehot.model import Model
+from ovonehot.ops import one_hot as one_hot_module
+from ovonehot.ops.one_hot import NegativeIndicesMode, one_hot
+from tests.graph_builder import GraphBuilder
+
+EXPORTS = Path(__file__).resolve().parents[1] / "ir" / "exports"
+
+
+def slow_one_hot(indices: np.ndarray, depth: int, on: object, off: object, axis: int, dtype: type,
+                 normalize: bool = False) -> np.ndarray:
+    """The spec's definition, one index at a time."""
+    shape = indices.shape[:axis] + (depth,) + indices.shape[axis:]
+    out = np.full(shape, off, dtype=dtype)
+    for pos in np.ndindex(*indices.shape):
+        v = int(indices[pos])
+        if normalize and v < 0:
+            v += depth
+        if 0 <= v < depth:
+            out[pos[:axis] + (v,) + pos[axis:]] = on
+    return out
+
+
+def onehot_model(shape: str = "[?]", element_type: str = "i64", extra_relu: bool = False) -> Model:
+    b = GraphBuilder()
+    x = b.parameter("indices", element_type, shape)
+    depth = b.const("depth", np.int64(5))
+    on = b.const("on", np.float32(2.5))
+    off = b.const("off", np.float32(-1.0))
+    oh = b.op("OneHot", "opset1", [x, depth, on, off], {"axis": "-1"}, name="oh")
+    b.op("Result", "opset1", [oh], outputs=0, name="out")
+    if extra_relu:
+        relu = b.op("Relu", "opset1", [oh], name="relu")
+        b.op("Result", "opset1", [relu], outputs=0, name="relu_out")
+    graph = b.graph()
+    return Model(graph, infer(graph))
+
+
+def test_share_outputs_reuses_and_overwrites_the_buffers() -> None:
+    model = onehot_model(extra_relu=True)
+    a = np.array([0, 4, -1, 2], np.int64)
+    b = np.array([1, 1, 5, 3], np.int64)
+    first = model.run({"indices": a}, share_outputs=True)
+    kept = {k: v.copy() for k, v in first.items()}
+    second = model.run({"indices": b}, share_outputs=True)
+    for name in first:
+        assert second[name] is first[name], name  # the same buffer object
+    oh_name, relu_name = (d.name for d in model.outputs)
+    expected_b = slow_one_hot(b, 5, 2.5, -1.0, 1, np.float32)
+    np.testing.assert_array_equal(second[oh_name], expected_b)
+    np.testing.assert_array_equal(first[oh_name], expected_b)  # overwritten in place
+    np.testing.assert_array_equal(second[relu_name], np.maximum(expected_b, 0))
+    np.testing.assert_array_equal(kept[oh_name], slow_one_hot(a, 5, 2.5, -1.0, 1, np.float32))
+    fresh = model.run({"indices": b})
+    for name in fresh:
+        assert fresh[name] is not second[name]
+        assert fresh[name].tobytes() == second[name].tobytes()
+    assert model.run({"indices": b})[oh_name] is not fresh[oh_name]  # unshared runs stay fresh
+
+
+def test_share_outputs_replaces_a_buffer_whose_shape_changes() -> None:
+    model = onehot_model()
+    first = model.run({"indices": np.array([0, 1], np.int64)}, share_outputs=True)["out"]
+    second = model.run({"indices": np.array([3, 2, 1], np.int64)}, share_outputs=True)["out"]
+    assert second.shape == (3, 5) and first.shape == (2, 5)
+    np.testing.assert_array_equal(first, slow_one_hot(np.array([0, 1]), 5, 2.5, -1.0, 1, np.float32))
+    np.testing.assert_array_equal(second, slow_one_hot(np.array([3, 2, 1]), 5, 2.5, -1.0, 1, np.float32))
+    third = model.run({"indices": np.array([4, 4, 4], np.int64)}, share_outputs=True)["out"]
+    assert third is second
+
+
+def test_plan_is_reused_while_the_signature_holds_and_compiled_again_when_it_changes() -> None:
+    model = onehot_model(element_type="dynamic")
+    prog = program(model.inference)
+    assert program(model.inference) is prog  # one program per inference
+    x = np.array([0, 2, 9], np.int64)
+    model.run({"indices": x})
+    model.run({"indices": x + 1})
+    assert prog.compiles == 1
+    model.run({"indices": np.array([1, 2, 3, 4], np.int64)})  # shape change
+    assert prog.compiles == 2
+    out = model.run({"indices": np.array([1, 2, 3, 4], np.int32)})["out"]  # dtype change
+    assert prog.compiles == 3
+    np.testing.assert_array_equal(out, slow_one_hot(np.array([1, 2, 3, 4]), 5, 2.5, -1.0, 1, np.float32))
+    model.run({"indices": x})  # an old signature is still known
+    assert prog.compiles == 3
+
+
+def test_a_wrong_output_shape_is_caught_after_the_plan_recorded_the_right_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The per-signature record must not hide a kernel bug: a shape differing from the record is
+    checked against the inferred partial shape again."""
+    model = onehot_model(shape="[3]")
+    x = np.array([0, 1, 2], np.int64)
+    model.run({"indices": x})
+    real = one_hot_module.one_hot
+    monkeypatch.setattr(one_hot_module, "one_hot", lambda *a, **k: real(*a, **k)[:2])
+    with pytest.raises(AssertionError, match="ovonehot bug"):
+        model.run({"indices": x})
+
+
+CASES = [
+    ("axis-1", (3, 4), -1, False, np.float32),
+    ("axis0", (3, 4), 0, False, np.float32),
+    ("axis1-normalize", (3, 4), 1, True, np.float32),
+    ("i8-axis2", (2, 3, 5), 2, False, np.int8),
+    ("f64-axis1", (7, 2), 1, True, np.float64),
+]
+
+
+@pytest.mark.parametrize(("shape", "axis", "normalize", "dtype"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("threads", [False, True], ids=["serial", "threads"])
+@pytest.mark.parametrize("into", [False, True], ids=["fresh", "out"])
+def test_kernel_fresh_out_and_threaded_agree_with_the_slow_oracle(
+    shape: tuple[int, ...], axis: int, normalize: bool, dtype: type, threads: bool, into: bool,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    if threads:  # every output takes the threaded path, split in parts of a few indices
+        monkeypatch.setattr(one_hot_module, "THREADED_OUTPUT_BYTES", 0)
+        monkeypatch.setattr(one_hot_module, "_parts", lambda nbytes: 3)
+    depth = 6
+    rng = np.random.default_rng(len(shape) + axis)
+    indices = rng.integers(-depth - 2, depth + 2, size=shape).astype(np.int64)
+    on, off = np.array(3, dtype), np.array(0 if dtype is np.int8 else -2, dtype)
+    mode = NegativeIndicesMode.NORMALIZE if normalize else NegativeIndicesMode.IGNORE_NEGATIVE
+    norm_axis = axis % (len(shape) + 1)
+    expected = slow_one_hot(indices, depth, 3, off[()], norm_axis, dtype, normalize)
+    buffer = np.full(expected.shape, 77, dtype) if into else None
+    got = one_hot(indices, depth, on, off, norm_axis, mode, out=buffer)
+    if into:
+        assert got is buffer
+    assert got.dtype == expected.dtype and got.tobytes() == expected.tobytes()
+
+
+def test_kernel_ignores_an_unfit_out_buffer() -> None:
+    indices = np.array([0, 1], np.int64)
+    on, off = np.float32(1), np.float32(0)
+    for bad in (np.zeros((2, 3), np.float32), np.zeros((2, 4), np.float64), np.zeros((4, 2), np.float32).T):
+        got = one_hot(indices, 4, np.asarray(on), np.asarray(off), 1, out=bad)
+        assert got is not bad
+        np.testing.assert_array_equal(got, np.eye(4, dtype=np.float32)[:2])
+
+
+def export_cases() -> list[tuple[Path, Path]]:
+    cases = []
+    for xml in sorted(EXPORTS.glob("*/*.xml")):
+        inputs = sorted(xml.parent.glob(f"{xml.stem}.*.inputs.npz"))
+        if inputs:
+            cases.append((xml, inputs[0]))
+    return cases
+
+
+@pytest.mark.parametrize(("xml", "inputs_file"), export_cases(), ids=lambda p: p.stem)
+def test_export_results_are_bit_identical_fresh_planned_and_shared(xml: Path, inputs_file: Path) -> None:
+    """The first run (compiling the signature's record), a repeat (running on it), a shared run
+    and a run after the plan is dropped give the same bytes."""
+    model = ovonehot.load(xml)
+    with np.load(inputs_file, allow_pickle=False) as archive:
+        inputs = {k: archive[k] for k in archive.files}
+    runs = [model.run(inputs), model.run(inputs), model.run(inputs, share_outputs=True),
+            model.run(inputs, share_outputs=True)]
+    model.inference.cache.clear()
+    runs.append(model.run(inputs))
+    for run in runs[1:]:
+        assert list(run) == list(runs[0])
+        for name, value in runs[0].items():
+            assert run[name].dtype == value.dtype and run[name].shape == value.shape, name
+            assert run[name].tobytes() == value.tobytes(), name
+
+
+def test_a_stateful_request_shares_outputs_too() -> None:
+    """ReadValue/Assign through a Request with share_outputs: the state advances as without it."""
+    b = GraphBuilder()
+    x = b.parameter("x", "f32", "[2]")
+    init = b.const("init", np.zeros(2, np.float32))
+    read = b.op("ReadValue", "opset6", [init], {"variable_id": "acc"}, name="read")
+    add = b.op("Add", "opset1", [read, x], {"auto_broadcast": "numpy"}, name="add")
+    b.op("Assign", "opset6", [add], {"variable_id": "acc"}, name="assign")
+    b.op("Result", "opset1", [add], outputs=0, name="sum")
+    graph = b.graph()
+    model = Model(graph, infer(graph))
+    shared, plain = model.create_request(), model.create_request()
+    step = np.array([1.5, -2.0], np.float32)
+    first = shared.run({"x": step}, share_outputs=True)["sum"]
+    for k in range(2, 5):
+        got = shared.run({"x": step}, share_outputs=True)["sum"]
+        assert got is first
+        np.testing.assert_array_equal(got, step * k)
+        np.testing.assert_array_equal(plain.run({"x": step})["sum"], step * (k - 1))
+
+
+def test_threaded_kernel_works_in_a_forked_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A child forked after the pool's threads started makes its own (else its tasks would wait forever)."""
+    import multiprocessing
+
+    monkeypatch.setattr(one_hot_module, "THREADED_OUTPUT_BYTES", 0)
+    monkeypatch.setattr(one_hot_module, "_parts", lambda nbytes: 2)
+    x = np.array([[0, 3], [1, 2]], np.int64)
+    args = (x, 4, np.array(1, np.float32), np.array(0, np.float32), 2)
+    expected = slow_one_hot(x, 4, 1, 0, 2, np.float32)
+    np.testing.assert_array_equal(one_hot(*args), expected)  # the parent's pool exists now
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        got = pool.apply_async(one_hot, args).get(timeout=60)
+    np.testing.assert_array_equal(got, expected)
