@@ -31,6 +31,7 @@ from ovonehot.errors import UnsupportedError
 from ovonehot.ir.reader import read_ir
 from ovonehot.ops import unsupported_types
 from ovonehot.oracle import openvino_runtime
+from ovonehot.validate import validate
 
 EXPORTS = Path(__file__).resolve().parents[1] / "ir" / "exports"
 
@@ -120,6 +121,10 @@ TOLERANCES: dict[str, Tolerance] = {
     "onnx/torch_label_smoothing_opset13": LOSS,
     "onnx/torch_segmentation_opset11": EXACT,
     "transformers/tiny_mixtral": ATTENTION,
+    "transformers/tiny_bert": ATTENTION,
+    "transformers/tiny_gpt2": ATTENTION,
+    "transformers/tiny_qwen3": ATTENTION,
+    "transformers/tiny_t5": ATTENTION,
 }
 
 # Cases outside the CPU plugin's exact envelope (docs/openvino-behaviour.md): OpenVINO's core reference is the
@@ -387,3 +392,16 @@ def test_onnx_export_matches_onnx(model: str, case: str) -> None:
             assert_same(got[names[name]], value, tol, f"{model}:{case} output {name!r} vs ONNX backend test")
         compared += 1
     assert compared, f"{model}:{case}: no ONNX-side expectation stored"
+
+
+# -- validate ------------------------------------------------------------------------------------
+
+TRANSFORMERS = [m for m in corpus_models() if m.startswith("transformers/")]
+
+
+@pytest.mark.parametrize("model", TRANSFORMERS)
+def test_transformers_export_validates_clean(model: str) -> None:
+    """OpenVINO's own IR of a transformers model: ``validate`` must find no error (issue 11)."""
+    report = validate(EXPORTS / f"{model}.xml")
+    lines = [f"{p.code} {p.layer} port {p.port}: {p.message}" for p in report.errors]
+    assert not lines, f"{model}: validate reports {len(lines)} errors:\n" + "\n".join(lines[:10])
