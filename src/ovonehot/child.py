@@ -7,8 +7,8 @@ when it lacks an ``if __name__ == "__main__"`` guard (a script calling
 ``ovonehot.cli.main`` then fails, or runs twice), and no OpenVINO state is
 forked either.  The child imports this very ovonehot, installed or not.
 
-Children ignore SIGINT: a Ctrl-C on the terminal reaches the whole process group,
-and it is the parent's to handle (it stops its children, keeps what finished and
+Children ignore SIGINT and run in a session of their own: a Ctrl-C on the terminal reaches the
+foreground process group, the parent, which handles it (it stops its children, keeps what finished and
 exits 130); a child must not die half way with a traceback of its own.
 """
 
@@ -80,7 +80,14 @@ def start(module: str, function: str) -> Child:
     package_root = str(Path(__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
     try:
-        proc = subprocess.Popen([sys.executable, "-c", code], pass_fds=(fd,), stdin=subprocess.DEVNULL, env=env)
+        # A session of its own: a terminal Ctrl-C (sent to the foreground process group) never
+        # reaches the child, not even while its interpreter is still starting, before the
+        # SIG_IGN above runs ("Fatal Python error: init_import_site" otherwise).  The parent
+        # handles Ctrl-C and stops its children; a child whose parent is gone sees its socket
+        # close and ends.
+        proc = subprocess.Popen(
+            [sys.executable, "-c", code], pass_fds=(fd,), stdin=subprocess.DEVNULL, env=env, start_new_session=True
+        )
     except OSError as exc:
         mine.close()
         raise OpenVINOError(f"cannot start a child process for OpenVINO ({exc})") from None
