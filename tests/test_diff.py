@@ -441,10 +441,20 @@ def test_findings_replay(folder: Path, capsys: pytest.CaptureFixture[str]) -> No
     manifest = json.loads((folder / "manifest.json").read_text())
     code = cli.main(["diff", str(folder)])
     out = capsys.readouterr().out
+    if "uninitialized" in folder.name:
+        # The CPU plugin reads memory it never wrote: when the garbage changes across the three
+        # runs diff makes, that is the named deviation nondeterministic-output (exit 0); when it
+        # happens to be stable (wrong zeros), nothing predicts it: unexplained (exit 1), as saved.
+        # Which one a run sees is up to the plugin, so either is the finding reproducing.
+        assert "[reference] out: PASS" in out, out
+        assert "replay: ours outputs identical to the saved ones" in out, out
+        assert ("[cpu] out: unexplained" in out and code == 1) or (
+            "[cpu] out: plugin deviation" in out and "nondeterministic-output" in out and code == 0
+        ), out
+        return
     assert code == manifest["exit_code"], out
     for v in manifest["verdicts"]:
         assert f"[{v['oracle']}] {v['output']}: {v['verdict']}" in out
         for d in v["deviations"]:
             assert d["code"] in out
-    if "uninitialized" not in folder.name:
-        assert "DIFFER" not in out
+    assert "DIFFER" not in out
