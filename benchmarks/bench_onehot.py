@@ -116,9 +116,14 @@ def main() -> int:
         def full_fresh() -> None:
             np.full(n_out, 0, dtype=np.float32)
 
-        big = {"ovonehot_fresh": fresh, "ovonehot_shared": shared, "openvino_cpu_copy": openvino_copy,
-               "openvino_cpu_reuse": openvino_reuse, "fill_existing_buffer": fill_existing,
-               "np_full_fresh": full_fresh}
+        big = {
+            "ovonehot_fresh": fresh,
+            "ovonehot_shared": shared,
+            "openvino_cpu_copy": openvino_copy,
+            "openvino_cpu_reuse": openvino_reuse,
+            "fill_existing_buffer": fill_existing,
+            "np_full_fresh": full_fresh,
+        }
         for fn in big.values():
             fn()  # warm-up
         t = interleaved(big, args.repeat)
@@ -126,7 +131,9 @@ def main() -> int:
 
         tiny_xml = make_model(Path(tmp), 8, 4, "tiny")
         tiny = ovonehot.load(tiny_xml)
-        tiny_request = ov.Core().compile_model(str(tiny_xml), "CPU", {"INFERENCE_NUM_THREADS": 1}).create_infer_request()
+        tiny_request = (
+            ov.Core().compile_model(str(tiny_xml), "CPU", {"INFERENCE_NUM_THREADS": 1}).create_infer_request()
+        )
         tiny_x = np.arange(8, dtype=np.int64) % 5
         tiny_fns = {
             "ovonehot": lambda: tiny.run({"indices": tiny_x}),
@@ -140,7 +147,9 @@ def main() -> int:
         np.save(Path(tmp) / "x.npy", indices)
         out = subprocess.run(
             [sys.executable, "-c", _PEAK, str(xml), str(Path(tmp) / "x.npy")],
-            check=True, capture_output=True, text=True,
+            check=True,
+            capture_output=True,
+            text=True,
         ).stdout.split()
         base, peak, out_bytes = (int(v) for v in out)
 

@@ -69,7 +69,9 @@ def compare(xml: str | Path, bin_path: str | Path | None = None, dynamic: bool =
                 return compare(copy, weights)
             except RuntimeError:
                 return []  # read_model refuses the dynamic copy (an op needing static shapes)
-    model = ov.Core().read_model(str(xml), str(weights)) if weights.is_file() else ov.Core().read_model(str(xml))
+    model = (
+        ov.Core().read_model(str(xml), str(weights)) if weights.is_file() else ov.Core().read_model(str(xml))
+    )
     return compare_model(model, xml, weights if weights.is_file() else None)
 
 
@@ -178,8 +180,12 @@ def torch_cases() -> list[tuple[str, Callable[[], Any]]]:
     import torch
     import torch.nn.functional as F
 
-    def convert(module: torch.nn.Module, example: tuple[Any, ...], shapes: list[list[int]],
-                types: Iterable[Any] | None = None) -> Any:
+    def convert(
+        module: torch.nn.Module,
+        example: tuple[Any, ...],
+        shapes: list[list[int]],
+        types: Iterable[Any] | None = None,
+    ) -> Any:
         inputs = [ov.PartialShape(s) for s in shapes]
         if types is not None:
             inputs = [(s, t) for s, t in zip(inputs, types, strict=True)]
@@ -215,7 +221,7 @@ def torch_cases() -> list[tuple[str, Callable[[], Any]]]:
     class SliceComputed(torch.nn.Module):
         def forward(self, x: torch.Tensor) -> torch.Tensor:
             n = x.shape[1]
-            return x[:, n // 4: n - 1, : x.shape[2] // 2]
+            return x[:, n // 4 : n - 1, : x.shape[2] // 2]
 
     class MaskedFillShapes(torch.nn.Module):
         def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -261,7 +267,7 @@ def torch_cases() -> list[tuple[str, Callable[[], Any]]]:
     class NegativeSlice(torch.nn.Module):
         def forward(self, x: torch.Tensor) -> torch.Tensor:
             n = x.shape[1]
-            return x[:, -(n // 2):, 1 - x.shape[2]:]
+            return x[:, -(n // 2) :, 1 - x.shape[2] :]
 
     class NewZerosCat(torch.nn.Module):
         def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -311,52 +317,97 @@ def torch_cases() -> list[tuple[str, Callable[[], Any]]]:
     return [
         ("triu_mask", lambda: convert(TriuMask(), (torch.randn(2, 5, 5),), [[-1, 5, 5]])),
         ("triu_mask_dynamic", lambda: convert(TriuMask(), (torch.randn(2, 5, 5),), [[-1, -1, -1]])),
-        ("batch_index", lambda: convert(BatchIndex(), (torch.randn(3, 4, 2), torch.tensor([0, 3, 1])),
-                                        [[-1, 4, 2], [-1]])),
+        (
+            "batch_index",
+            lambda: convert(
+                BatchIndex(), (torch.randn(3, 4, 2), torch.tensor([0, 3, 1])), [[-1, 4, 2], [-1]]
+            ),
+        ),
         ("float_ceil_pad", lambda: convert(FloatCeilPad(), (torch.randn(2, 5, 3),), [[-1, 5, 3]])),
         ("float_ceil_pad_dynamic", lambda: convert(FloatCeilPad(), (torch.randn(2, 5, 3),), [[-1, -1, 3]])),
         ("longt5_blocks", lambda: convert(LongT5Blocks(), (torch.randn(2, 6, 3),), [[-1, 6, 3]])),
         ("longt5_blocks_dynamic", lambda: convert(LongT5Blocks(), (torch.randn(2, 6, 3),), [[-1, -1, 3]])),
-        ("longt5_blocks_interval", lambda: convert(LongT5Blocks(), (torch.randn(2, 6, 3),), [[-1, [2, 9], 3]])),
+        (
+            "longt5_blocks_interval",
+            lambda: convert(LongT5Blocks(), (torch.randn(2, 6, 3),), [[-1, [2, 9], 3]]),
+        ),
         ("reflect_computed", lambda: convert(ReflectComputed(), (torch.randn(1, 2, 4, 8),), [[-1, 2, 4, 8]])),
-        ("reflect_computed_dynamic", lambda: convert(ReflectComputed(), (torch.randn(1, 2, 4, 8),),
-                                                     [[-1, 2, 4, -1]])),
+        (
+            "reflect_computed_dynamic",
+            lambda: convert(ReflectComputed(), (torch.randn(1, 2, 4, 8),), [[-1, 2, 4, -1]]),
+        ),
         ("arange_step", lambda: convert(ArangeStep(), (torch.randn(2, 7),), [[-1, 7]])),
         ("arange_step_dynamic", lambda: convert(ArangeStep(), (torch.randn(2, 7),), [[-1, -1]])),
         ("negative_slice", lambda: convert(NegativeSlice(), (torch.randn(2, 7, 5),), [[-1, 7, 5]])),
-        ("negative_slice_interval", lambda: convert(NegativeSlice(), (torch.randn(2, 7, 5),), [[-1, [2, 9], 5]])),
+        (
+            "negative_slice_interval",
+            lambda: convert(NegativeSlice(), (torch.randn(2, 7, 5),), [[-1, [2, 9], 5]]),
+        ),
         ("new_zeros_cat", lambda: convert(NewZerosCat(), (torch.randn(2, 5),), [[-1, 5]])),
         ("new_zeros_cat_interval", lambda: convert(NewZerosCat(), (torch.randn(2, 5),), [[-1, [1, 8]]])),
         ("expand_as", lambda: convert(ExpandAs(), (torch.randn(3, 2), torch.randn(3, 4)), [[3, 2], [3, 4]])),
-        ("expand_as_dynamic", lambda: convert(ExpandAs(), (torch.randn(3, 2), torch.randn(3, 4)),
-                                              [[-1, 2], [-1, -1]])),
+        (
+            "expand_as_dynamic",
+            lambda: convert(ExpandAs(), (torch.randn(3, 2), torch.randn(3, 4)), [[-1, 2], [-1, -1]]),
+        ),
         ("topk_half", lambda: convert(TopkHalf(), (torch.randn(2, 8),), [[-1, 8]])),
         ("topk_half_interval", lambda: convert(TopkHalf(), (torch.randn(2, 8),), [[-1, [2, 10]]])),
         ("chunk_narrow", lambda: convert(ChunkNarrow(), (torch.randn(2, 5, 6),), [[-1, 5, 6]])),
         ("chunk_narrow_dynamic", lambda: convert(ChunkNarrow(), (torch.randn(2, 5, 6),), [[-1, -1, 6]])),
-        ("flatten_unflatten", lambda: convert(FlattenUnflatten(), (torch.randn(2, 3, 4, 5),), [[-1, 3, 4, 5]])),
-        ("flatten_unflatten_dynamic", lambda: convert(FlattenUnflatten(), (torch.randn(2, 3, 4, 5),),
-                                                      [[-1, 3, -1, -1]])),
-        ("mask_from_lengths", lambda: convert(MaskFromLengths(), (torch.randn(2, 5), torch.tensor([3, 5])),
-                                              [[-1, 5], [-1]])),
-        ("pad_to_multiple_static", lambda: convert(PadToMultiple(), (torch.randn(1, 2, 5, 3),), [[-1, -1, 5, 3]])),
-        ("pad_to_multiple_dynamic", lambda: convert(PadToMultiple(), (torch.randn(1, 2, 5, 3),), [[-1, -1, -1, 3]])),
+        (
+            "flatten_unflatten",
+            lambda: convert(FlattenUnflatten(), (torch.randn(2, 3, 4, 5),), [[-1, 3, 4, 5]]),
+        ),
+        (
+            "flatten_unflatten_dynamic",
+            lambda: convert(FlattenUnflatten(), (torch.randn(2, 3, 4, 5),), [[-1, 3, -1, -1]]),
+        ),
+        (
+            "mask_from_lengths",
+            lambda: convert(MaskFromLengths(), (torch.randn(2, 5), torch.tensor([3, 5])), [[-1, 5], [-1]]),
+        ),
+        (
+            "pad_to_multiple_static",
+            lambda: convert(PadToMultiple(), (torch.randn(1, 2, 5, 3),), [[-1, -1, 5, 3]]),
+        ),
+        (
+            "pad_to_multiple_dynamic",
+            lambda: convert(PadToMultiple(), (torch.randn(1, 2, 5, 3),), [[-1, -1, -1, 3]]),
+        ),
         ("pad_last_two", lambda: convert(PadLastTwo(), (torch.randn(1, 2, 3, 5),), [[-1, -1, 3, 5]])),
-        ("pad_last_two_interval", lambda: convert(PadLastTwo(), (torch.randn(1, 2, 3, 5),), [[-1, -1, 3, [1, 5]]])),
+        (
+            "pad_last_two_interval",
+            lambda: convert(PadLastTwo(), (torch.randn(1, 2, 3, 5),), [[-1, -1, 3, [1, 5]]]),
+        ),
         ("mamba_conv_state", lambda: convert(MambaConvState(), (torch.randn(1, 6, 3),), [[-1, 6, 3]])),
-        ("mamba_conv_state_dynamic", lambda: convert(MambaConvState(), (torch.randn(1, 6, 3),), [[-1, -1, -1]])),
-        ("pad_from_other", lambda: convert(PadFromOther(), (torch.randn(2, 3), torch.randn(2, 7)),
-                                           [[-1, 3], [-1, 7]])),
-        ("interpolate_computed", lambda: convert(InterpolateComputed(), (torch.randn(1, 2, 3, 4),),
-                                                 [[-1, 2, 3, 4]])),
-        ("interpolate_computed_dynamic", lambda: convert(InterpolateComputed(), (torch.randn(1, 2, 3, 4),),
-                                                         [[-1, 2, -1, -1]])),
+        (
+            "mamba_conv_state_dynamic",
+            lambda: convert(MambaConvState(), (torch.randn(1, 6, 3),), [[-1, -1, -1]]),
+        ),
+        (
+            "pad_from_other",
+            lambda: convert(PadFromOther(), (torch.randn(2, 3), torch.randn(2, 7)), [[-1, 3], [-1, 7]]),
+        ),
+        (
+            "interpolate_computed",
+            lambda: convert(InterpolateComputed(), (torch.randn(1, 2, 3, 4),), [[-1, 2, 3, 4]]),
+        ),
+        (
+            "interpolate_computed_dynamic",
+            lambda: convert(InterpolateComputed(), (torch.randn(1, 2, 3, 4),), [[-1, 2, -1, -1]]),
+        ),
         ("view_computed", lambda: convert(ViewComputed(), (torch.randn(2, 6, 3),), [[-1, 6, 3]])),
         ("view_computed_dynamic", lambda: convert(ViewComputed(), (torch.randn(2, 6, 3),), [[-1, -1, 3]])),
         ("slice_computed", lambda: convert(SliceComputed(), (torch.randn(2, 8, 6),), [[-1, 8, 6]])),
-        ("slice_computed_interval", lambda: convert(SliceComputed(), (torch.randn(2, 8, 6),), [[-1, [4, 16], 6]])),
+        (
+            "slice_computed_interval",
+            lambda: convert(SliceComputed(), (torch.randn(2, 8, 6),), [[-1, [4, 16], 6]]),
+        ),
         ("masked_fill_shapes", lambda: convert(MaskedFillShapes(), (torch.randn(2, 5, 5),), [[-1, 5, 5]])),
-        ("masked_fill_shapes_dynamic", lambda: convert(MaskedFillShapes(), (torch.randn(2, 5, 5),), [[-1, -1, -1]])),
+        (
+            "masked_fill_shapes_dynamic",
+            lambda: convert(MaskedFillShapes(), (torch.randn(2, 5, 5),), [[-1, -1, -1]]),
+        ),
         ("where_arange", lambda: convert(WhereArange(), (torch.randn(3, 5),), [[3, 5]])),
         ("where_arange_dynamic", lambda: convert(WhereArange(), (torch.randn(3, 5),), [[-1, -1]])),
         ("repeat_expand", lambda: convert(RepeatExpand(), (torch.randn(3, 4),), [[3, 4]])),
@@ -421,10 +472,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("paths", nargs="*", type=Path, help="IR files or directories to search for *.xml")
     parser.add_argument("--torch", action="store_true", help="also convert and compare the PyTorch modules")
     parser.add_argument("--save-torch", type=Path, default=None, help="keep the converted PyTorch IR here")
-    parser.add_argument("--onnx-node", metavar="REGEX", default=None,
-                        help="also compare the converted ONNX backend node cases whose names match")
-    parser.add_argument("--dynamic", action="store_true",
-                        help="reshape every input to a fully dynamic shape of its rank first (both sides)")
+    parser.add_argument(
+        "--onnx-node",
+        metavar="REGEX",
+        default=None,
+        help="also compare the converted ONNX backend node cases whose names match",
+    )
+    parser.add_argument(
+        "--dynamic",
+        action="store_true",
+        help="reshape every input to a fully dynamic shape of its rank first (both sides)",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only models with mismatches")
     args = parser.parse_args(argv)
 

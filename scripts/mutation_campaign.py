@@ -53,7 +53,14 @@ from ovonehot.mutate import Mutant, corpus, mutant
 REPO = Path(__file__).resolve().parent.parent
 COMMANDS = ("validate", "inspect", "run")
 WALL_FACTOR = 4  # wall-clock backstop, in multiples of the CPU-time limit
-REFUSING_CODES = {"inference-failed", "input-count", "output-count", "bad-attribute", "const-size", "unknown-op"}
+REFUSING_CODES = {
+    "inference-failed",
+    "input-count",
+    "output-count",
+    "bad-attribute",
+    "const-size",
+    "unknown-op",
+}
 
 
 # -- one command in a child ----------------------------------------------------------------------
@@ -121,7 +128,9 @@ def _child_openvino(xml: str, out: str, limit: int, cpu_seconds: float) -> None:
         try:
             ov.Core().read_model(xml)
         except Exception as exc:  # noqa: BLE001 - any refusal is the answer
-            lines = [x.strip() for x in str(exc).splitlines() if x.strip() and not x.startswith("Exception from")]
+            lines = [
+                x.strip() for x in str(exc).splitlines() if x.strip() and not x.startswith("Exception from")
+            ]
             os.write(1, f"refused: {lines[-1] if lines else type(exc).__name__}"[:500].encode())
             os._exit(10)
         os._exit(0)
@@ -138,7 +147,9 @@ class Running:
     err: str
 
 
-def run_child(target: Any, args: tuple[Any, ...], command: str, out: str, err: str, timeout: float) -> Outcome:
+def run_child(
+    target: Any, args: tuple[Any, ...], command: str, out: str, err: str, timeout: float
+) -> Outcome:
     """Fork, run ``target(*args)`` in the child, wait with a timeout (the child's group is killed)."""
     start = time.perf_counter()
     pid = os.fork()
@@ -164,10 +175,19 @@ def run_child(target: Any, args: tuple[Any, ...], command: str, out: str, err: s
     stdout = Path(out).read_bytes() if os.path.exists(out) else b""
     stderr = Path(err).read_bytes() if os.path.exists(err) and err != out else b""
     lines = stderr.decode("utf-8", "replace").splitlines()
-    return Outcome(command, code if code >= 0 else None, -code if code < 0 else None, seconds,
-                   usage.ru_maxrss, stdout[-2_000_000:],
-                   stderr if len(stderr) < 200_000 else stderr[:100_000] + b"\n...\n" + stderr[-100_000:],
-                   killed, len(lines), lines[0][:10_000] if lines else "", max(map(len, lines), default=0))
+    return Outcome(
+        command,
+        code if code >= 0 else None,
+        -code if code < 0 else None,
+        seconds,
+        usage.ru_maxrss,
+        stdout[-2_000_000:],
+        stderr if len(stderr) < 200_000 else stderr[:100_000] + b"\n...\n" + stderr[-100_000:],
+        killed,
+        len(lines),
+        lines[0][:10_000] if lines else "",
+        max(map(len, lines), default=0),
+    )
 
 
 def classify(outcome: Outcome, max_error_chars: int) -> str:
@@ -204,8 +224,11 @@ def ovonehot_verdict(validate: Outcome) -> str:
     codes = [(p["code"], p["severity"]) for p in report.get("problems", [])]
     if any(sev == "error" and (code in REFUSING_CODES or code.startswith("onehot-")) for code, sev in codes):
         return "refuse"
-    unchecked = [p for p in report.get("problems", []) if p["code"] in ("unsupported-op", "not-checked")
-                 and "does not implement" in p["message"]]
+    unchecked = [
+        p
+        for p in report.get("problems", [])
+        if p["code"] in ("unsupported-op", "not-checked") and "does not implement" in p["message"]
+    ]
     if unchecked:  # an op OpenVINO knows and ovonehot lacks: whether OpenVINO accepts it is not known here
         return "unknown"
     return "accept"
@@ -245,8 +268,9 @@ def prepare_inputs(files: list[Path], work: Path) -> dict[str, Path]:
     return inputs
 
 
-def check_mutant(m: Mutant, slot: Path, inputs: Path | None, args: argparse.Namespace,
-                 tally: Tally, failures: Path) -> None:
+def check_mutant(
+    m: Mutant, slot: Path, inputs: Path | None, args: argparse.Namespace, tally: Tally, failures: Path
+) -> None:
     if slot.exists():
         shutil.rmtree(slot)
     xml = m.write(slot)
@@ -258,7 +282,14 @@ def check_mutant(m: Mutant, slot: Path, inputs: Path | None, args: argparse.Name
         if command == "run" and inputs is not None:
             argv += ["--inputs", str(inputs)]
         out, err = str(slot / f"{command}.out"), str(slot / f"{command}.err")
-        outcome = run_child(_child_cli, (argv, out, err, args.memory, args.exec, args.timeout), command, out, err, args.timeout)
+        outcome = run_child(
+            _child_cli,
+            (argv, out, err, args.memory, args.exec, args.timeout),
+            command,
+            out,
+            err,
+            args.timeout,
+        )
         outcomes.append(outcome)
         verdict = classify(outcome, args.max_error_chars)
         tally.classes[verdict] += 1
@@ -274,26 +305,47 @@ def check_mutant(m: Mutant, slot: Path, inputs: Path | None, args: argparse.Name
                 shutil.copy(inputs, dest / "inputs.npz")
             argv_saved = [a if a != str(xml) else "model.xml" for a in argv]
             argv_saved = ["inputs.npz" if a == str(inputs) else a for a in argv_saved]
-            manifest = {"seed": m.seed, "index": m.index, "source": m.source, "mutations": list(m.mutations),
-                        "command": ["python", "-m", "ovonehot", *argv_saved], "class": verdict,
-                        "status": outcome.status, "signal": outcome.signal, "seconds": round(outcome.seconds, 2),
-                        "max_rss_mib": outcome.max_rss_kib // 1024,
-                        "stderr_tail": outcome.stderr.decode("utf-8", "replace")[-3000:]}
+            manifest = {
+                "seed": m.seed,
+                "index": m.index,
+                "source": m.source,
+                "mutations": list(m.mutations),
+                "command": ["python", "-m", "ovonehot", *argv_saved],
+                "class": verdict,
+                "status": outcome.status,
+                "signal": outcome.signal,
+                "seconds": round(outcome.seconds, 2),
+                "max_rss_mib": outcome.max_rss_kib // 1024,
+                "stderr_tail": outcome.stderr.decode("utf-8", "replace")[-3000:],
+            }
             (dest / "manifest.json").write_text(json.dumps(manifest, indent=2))
             last = outcome.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["(no stderr)"]
             tally.note(verdict, f"{name}: {'; '.join(m.mutations)[:200]} -> {last[0][:300]}")
     if args.openvino:
         out = str(slot / "openvino.out")
-        ov = run_child(_child_openvino, (str(xml), out, args.memory, args.timeout), "openvino", out, out, args.timeout)
-        theirs = ("accept" if ov.status == 0 else "refuse" if ov.status == 10 else
-                  "crash" if ov.signal is not None else "hang" if ov.killed_at_timeout else f"exit-{ov.status}")
+        ov = run_child(
+            _child_openvino, (str(xml), out, args.memory, args.timeout), "openvino", out, out, args.timeout
+        )
+        theirs = (
+            "accept"
+            if ov.status == 0
+            else "refuse"
+            if ov.status == 10
+            else "crash"
+            if ov.signal is not None
+            else "hang"
+            if ov.killed_at_timeout
+            else f"exit-{ov.status}"
+        )
         ours = ovonehot_verdict(outcomes[0])
         key = f"ovonehot {ours} / openvino {theirs}"
         tally.agreement[key] += 1
         if ours != theirs:
             why = ov.stdout.decode("utf-8", "replace")[:200]
             ours_why = outcomes[0].stderr.decode("utf-8", "replace").strip()[:200]
-            tally.note(key, f"{m.index}: {'; '.join(m.mutations)[:200]} | ovonehot: {ours_why} | openvino: {why}")
+            tally.note(
+                key, f"{m.index}: {'; '.join(m.mutations)[:200]} | ovonehot: {ours_why} | openvino: {why}"
+            )
 
 
 def campaign(args: argparse.Namespace) -> dict[str, Any]:
@@ -336,8 +388,16 @@ def campaign(args: argparse.Namespace) -> dict[str, Any]:
     for pid in workers:
         os.waitpid(pid, 0)
     summary = merge_tallies(out, args.jobs)
-    summary.update({"seed": args.seed, "first": args.first, "mutants": args.mutants, "timeout": args.timeout,
-                    "memory_limit": args.memory, "seconds": round(time.perf_counter() - start, 1)})
+    summary.update(
+        {
+            "seed": args.seed,
+            "first": args.first,
+            "mutants": args.mutants,
+            "timeout": args.timeout,
+            "memory_limit": args.memory,
+            "seconds": round(time.perf_counter() - start, 1),
+        }
+    )
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
 
@@ -364,20 +424,31 @@ def merge_tallies(out: Path, jobs: int) -> dict[str, Any]:
 
 
 def _tally_json(t: Tally) -> dict[str, Any]:
-    return {"classes": dict(t.classes), "by_command": {k: dict(v) for k, v in t.by_command.items()},
-            "agreement": dict(t.agreement), "examples": t.examples,
-            "slowest": [[round(s, 2), w] for s, w in t.slowest], "max_rss_kib": t.max_rss_kib}
+    return {
+        "classes": dict(t.classes),
+        "by_command": {k: dict(v) for k, v in t.by_command.items()},
+        "agreement": dict(t.agreement),
+        "examples": t.examples,
+        "slowest": [[round(s, 2), w] for s, w in t.slowest],
+        "max_rss_kib": t.max_rss_kib,
+    }
 
 
 def replay(directory: Path, args: argparse.Namespace) -> int:
     """Re-run a saved failure's command under the same limits and print its outcome."""
     manifest = json.loads((directory / "manifest.json").read_text())
-    argv = [a if a not in ("model.xml", "inputs.npz") else str(directory / a) for a in manifest["command"][3:]]
+    argv = [
+        a if a not in ("model.xml", "inputs.npz") else str(directory / a) for a in manifest["command"][3:]
+    ]
     out, err = str(directory / "replay.out"), str(directory / "replay.err")
-    outcome = run_child(_child_cli, (argv, out, err, args.memory, args.exec, args.timeout), argv[0], out, err, args.timeout)
+    outcome = run_child(
+        _child_cli, (argv, out, err, args.memory, args.exec, args.timeout), argv[0], out, err, args.timeout
+    )
     verdict = classify(outcome, args.max_error_chars)
-    print(f"{' '.join(manifest['command'])}: {verdict} (exit {outcome.status}, signal {outcome.signal}, "
-          f"{outcome.seconds:.1f} s, {outcome.max_rss_kib // 1024} MiB)")
+    print(
+        f"{' '.join(manifest['command'])}: {verdict} (exit {outcome.status}, signal {outcome.signal}, "
+        f"{outcome.seconds:.1f} s, {outcome.max_rss_kib // 1024} MiB)"
+    )
     print(outcome.stderr.decode("utf-8", "replace")[-3000:])
     return 0 if verdict == "clean" else 1
 
@@ -395,7 +466,9 @@ def main() -> int:
     parser.add_argument("--exec", action="store_true", help="run `python -m ovonehot` instead of forking")
     parser.add_argument("--openvino", action="store_true", help="also read each mutant with OpenVINO")
     parser.add_argument("--replay", metavar="DIR", help="re-run one saved failure")
-    parser.add_argument("--merge", action="store_true", help="print the (partial) tallies of a campaign in --out")
+    parser.add_argument(
+        "--merge", action="store_true", help="print the (partial) tallies of a campaign in --out"
+    )
     args = parser.parse_args()
     if args.replay:
         return replay(Path(args.replay), args)

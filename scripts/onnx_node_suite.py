@@ -57,7 +57,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 
 PASS, WRONG, REFUSED, CONVERSION_FAILED, CRASHED, TIMEOUT, SKIPPED = (
-    "pass", "wrong", "refused", "conversion failed", "crashed", "timeout", "skipped")
+    "pass",
+    "wrong",
+    "refused",
+    "conversion failed",
+    "crashed",
+    "timeout",
+    "skipped",
+)
 STATUSES = (PASS, WRONG, REFUSED, CONVERSION_FAILED, CRASHED, TIMEOUT, SKIPPED)
 
 
@@ -167,8 +174,10 @@ def mismatch(expected: Any, actual: Any, rtol: float, atol: float) -> str | None
             return None
         bad = np.flatnonzero(actual.reshape(-1) != expected.reshape(-1))
         k = int(bad[0])
-        return (f"values differ at {bad.size} of {expected.size} positions, first at flat index {k}: "
-                f"{actual.reshape(-1)[k]} != expected {expected.reshape(-1)[k]}")
+        return (
+            f"values differ at {bad.size} of {expected.size} positions, first at flat index {k}: "
+            f"{actual.reshape(-1)[k]} != expected {expected.reshape(-1)[k]}"
+        )
     if expected.dtype.name == "bfloat16":  # as ONNX's runner: two bf16 ulps
         rtol = max(rtol, 2**-6)
     exp, act = _comparable(expected), _comparable(actual)
@@ -178,8 +187,10 @@ def mismatch(expected: Any, actual: Any, rtol: float, atol: float) -> str | None
         return None
     bad = np.argwhere(~close)
     at = tuple(int(i) for i in bad[0])
-    return (f"values differ at {len(bad)} of {expected.size} positions, first at {list(at)}: "
-            f"{act[at].item()!r} != expected {exp[at].item()!r}")
+    return (
+        f"values differ at {len(bad)} of {expected.size} positions, first at {list(at)}: "
+        f"{act[at].item()!r} != expected {exp[at].item()!r}"
+    )
     return None
 
 
@@ -235,8 +246,12 @@ def _first_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[:300]}"
 
 
-def _check_outputs(case: NodeCase, model_inputs: Sequence[Any], descs: Sequence[Any],
-                   runs: Callable[[dict[str, Any]], dict[str, Any]]) -> Outcome:
+def _check_outputs(
+    case: NodeCase,
+    model_inputs: Sequence[Any],
+    descs: Sequence[Any],
+    runs: Callable[[dict[str, Any]], dict[str, Any]],
+) -> Outcome:
     """Run every input set through ``runs`` and compare with the expected outputs."""
     onnx_outputs = [o.name for o in case.model.graph.output]
     for k, (ins, outs) in enumerate(case.data_sets):
@@ -257,8 +272,12 @@ def _check_outputs(case: NodeCase, model_inputs: Sequence[Any], descs: Sequence[
     return Outcome(PASS)
 
 
-def run_case(case: NodeCase, with_cpu: bool = True, on_phase: Callable[[str], None] | None = None,
-             cpu_when_refused: bool = True) -> CaseResult:
+def run_case(
+    case: NodeCase,
+    with_cpu: bool = True,
+    on_phase: Callable[[str], None] | None = None,
+    cpu_when_refused: bool = True,
+) -> CaseResult:
     """Convert the case's model once, run it with ovonehot and (``with_cpu``) OpenVINO CPU, compare both.
 
     ``cpu_when_refused=False`` skips the CPU run when ovonehot refuses the model (a test
@@ -296,8 +315,11 @@ def run_case(case: NodeCase, with_cpu: bool = True, on_phase: Callable[[str], No
         model = None
         try:
             graph = read_ir_bytes(xml, weights, source=case.name)
-            ir_ops = tuple(dict.fromkeys(n.type_version for n in graph.nodes
-                                          if n.type not in ("Parameter", "Result", "Constant")))
+            ir_ops = tuple(
+                dict.fromkeys(
+                    n.type_version for n in graph.nodes if n.type not in ("Parameter", "Result", "Constant")
+                )
+            )
             missing = unsupported_types(graph)
             if missing:
                 ours = Outcome(REFUSED, "unsupported " + ", ".join(missing), tuple(missing))
@@ -349,8 +371,9 @@ def _input_descs(xml: Path) -> tuple[_Input, ...]:
     import openvino as ov
 
     model = ov.Core().read_model(str(xml))
-    return tuple(_Input(p.get_friendly_name(), tuple(sorted(p.output(0).get_names())))
-                 for p in model.get_parameters())
+    return tuple(
+        _Input(p.get_friendly_name(), tuple(sorted(p.output(0).get_names()))) for p in model.get_parameters()
+    )
 
 
 # -- the full run: child processes --------------------------------------------------------
@@ -360,6 +383,7 @@ def _worker(names: list[str], out: Path) -> None:
     """Child process: run ``names`` in order, appending one JSON line per phase and per result."""
     cases = collect_cases()
     with out.open("a", encoding="utf-8") as sink:
+
         def note(record: dict[str, Any]) -> None:
             sink.write(json.dumps(record) + "\n")
             sink.flush()
@@ -380,12 +404,23 @@ def _to_json(r: CaseResult) -> dict[str, Any]:
 
 
 def _from_json(d: dict[str, Any]) -> CaseResult:
-    return CaseResult(d["name"], tuple(d["onnx_ops"]), Outcome(**{**d["ovonehot"], "ops": tuple(d["ovonehot"]["ops"])}),
-                      Outcome(**{**d["cpu"], "ops": tuple(d["cpu"]["ops"])}), d["seconds"], tuple(d["ir_ops"]))
+    return CaseResult(
+        d["name"],
+        tuple(d["onnx_ops"]),
+        Outcome(**{**d["ovonehot"], "ops": tuple(d["ovonehot"]["ops"])}),
+        Outcome(**{**d["cpu"], "ops": tuple(d["cpu"]["ops"])}),
+        d["seconds"],
+        tuple(d["ir_ops"]),
+    )
 
 
-def _run_chunk(names: list[str], timeout: float, results: dict[str, CaseResult], lock: threading.Lock,
-               progress: Callable[[], None]) -> None:
+def _run_chunk(
+    names: list[str],
+    timeout: float,
+    results: dict[str, CaseResult],
+    lock: threading.Lock,
+    progress: Callable[[], None],
+) -> None:
     """Run ``names`` in child processes until each has a result (a crash or timeout costs one case)."""
     todo = list(names)
     while todo:
@@ -435,13 +470,18 @@ def _run_chunk(names: list[str], timeout: float, results: dict[str, CaseResult],
         if current is not None and current in todo:
             status = TIMEOUT if timed_out else CRASHED
             last = stderr.strip().splitlines()[-1:]
-            why = (f"no result after {timeout:.0f} s" if timed_out else
-                   f"the process died (exit {proc.returncode})" + (f": {last[0][:200]}" if last else ""))
+            why = (
+                f"no result after {timeout:.0f} s"
+                if timed_out
+                else f"the process died (exit {proc.returncode})" + (f": {last[0][:200]}" if last else "")
+            )
             dead = Outcome(status, f"during {phase}: {why}")
             if phase == "cpu":  # ovonehot's result was not written yet: run its side alone
                 r = _rerun_ovonehot(current, dead)
             elif phase == "ovonehot":
-                r = CaseResult(current, (), dead, Outcome(SKIPPED, "not run: the child died in ovonehot's phase"))
+                r = CaseResult(
+                    current, (), dead, Outcome(SKIPPED, "not run: the child died in ovonehot's phase")
+                )
             else:  # OpenVINO's ONNX frontend took the process down: neither side has a model
                 r = CaseResult(current, (), dead, dead)
             with lock:
@@ -456,8 +496,12 @@ def _rerun_ovonehot(name: str, cpu: Outcome) -> CaseResult:
     """ovonehot's side of a case whose CPU phase killed the child, in a child of its own."""
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         out = Path(f.name)
-    done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--ovonehot-only", str(out), name],
-                          capture_output=True, timeout=600, check=False)
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--ovonehot-only", str(out), name],
+        capture_output=True,
+        timeout=600,
+        check=False,
+    )
     try:
         r = _from_json(json.loads(out.read_text(encoding="utf-8")))
     except (OSError, ValueError):
@@ -470,14 +514,16 @@ def _rerun_ovonehot(name: str, cpu: Outcome) -> CaseResult:
 def run_all(names: list[str], jobs: int, chunk: int, timeout: float) -> dict[str, CaseResult]:
     results: dict[str, CaseResult] = {}
     lock = threading.Lock()
-    chunks = [names[i:i + chunk] for i in range(0, len(names), chunk)]
+    chunks = [names[i : i + chunk] for i in range(0, len(names), chunk)]
     count = [0]
     t0 = time.monotonic()
 
     def progress() -> None:
         count[0] += 1
         if count[0] % 50 == 0 or count[0] == len(names):
-            print(f"  {count[0]}/{len(names)} cases, {time.monotonic() - t0:.0f} s", file=sys.stderr, flush=True)
+            print(
+                f"  {count[0]}/{len(names)} cases, {time.monotonic() - t0:.0f} s", file=sys.stderr, flush=True
+            )
 
     queue = list(chunks)
     qlock = threading.Lock()
@@ -527,15 +573,19 @@ def summary(results: dict[str, CaseResult]) -> str:
     both = sum(1 for r in results.values() if r.ovonehot.status == PASS and r.cpu.status == PASS)
     lines.append(f"  both pass: {both}")
 
-    refused = collections.Counter(op for r in results.values() if r.ovonehot.status == REFUSED
-                                  for op in r.ovonehot.ops)
+    refused = collections.Counter(
+        op for r in results.values() if r.ovonehot.status == REFUSED for op in r.ovonehot.ops
+    )
     lines.append("")
     lines.append(f"ovonehot refuses {len(refused)} op types (cases that need each):")
     for op, n in refused.most_common():
         lines.append(f"  {n:>4}  {op}")
 
-    failed = collections.Counter(_conversion_reason(r.ovonehot.detail) for r in results.values()
-                                 if r.ovonehot.status == CONVERSION_FAILED)
+    failed = collections.Counter(
+        _conversion_reason(r.ovonehot.detail)
+        for r in results.values()
+        if r.ovonehot.status == CONVERSION_FAILED
+    )
     lines.append("")
     lines.append(f"OpenVINO's ONNX frontend cannot convert {sum(failed.values())} cases:")
     for why, n in failed.most_common():
@@ -544,8 +594,10 @@ def summary(results: dict[str, CaseResult]) -> str:
     cpu_only = [r for r in results.values() if r.cpu.status == PASS and r.ovonehot.status != PASS]
     by = collections.Counter(r.ovonehot.status for r in cpu_only)
     lines.append("")
-    lines.append(f"OpenVINO CPU passes, ovonehot does not: {len(cpu_only)} "
-                 f"({', '.join(f'{n} {s}' for s, n in by.most_common())})")
+    lines.append(
+        f"OpenVINO CPU passes, ovonehot does not: {len(cpu_only)} "
+        f"({', '.join(f'{n} {s}' for s, n in by.most_common())})"
+    )
     for r in cpu_only:
         if r.ovonehot.status != REFUSED:
             lines.append(f"  {r.name}: {r.ovonehot.status}: {r.ovonehot.detail}")
@@ -571,7 +623,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--filter", default=None, help="run only cases whose name matches this regex")
     parser.add_argument("--json-out", type=Path, default=None, help="write every case's result here")
     parser.add_argument("--chunk", type=int, default=100, help="cases per child process (default 100)")
-    parser.add_argument("--timeout", type=float, default=120.0, help="seconds one case may take (default 120)")
+    parser.add_argument(
+        "--timeout", type=float, default=120.0, help="seconds one case may take (default 120)"
+    )
     parser.add_argument("--worker", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--ovonehot-only", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("names", nargs="*", help=argparse.SUPPRESS)
@@ -594,8 +648,9 @@ def main(argv: list[str] | None = None) -> int:
     results = run_all(names, args.jobs, args.chunk, args.timeout)
     print(summary(results))
     if args.json_out is not None:
-        args.json_out.write_text(json.dumps({n: _to_json(r) for n, r in results.items()}, indent=1),
-                                 encoding="utf-8")
+        args.json_out.write_text(
+            json.dumps({n: _to_json(r) for n, r in results.items()}, indent=1), encoding="utf-8"
+        )
     return 0
 
 

@@ -42,8 +42,9 @@ def assert_same_outputs(ours: Mapping[str, np.ndarray], theirs: Mapping[str, np.
 
 
 # docs/openvino-behaviour.md "The CPU plugin is not the reference": inside this envelope CPU == reference.
-CPU_VALUE_TYPES = frozenset(ElementType(t) for t in
-                            ("f32", "f16", "bf16", "i8", "u8", "i16", "u16", "i32", "boolean"))
+CPU_VALUE_TYPES = frozenset(
+    ElementType(t) for t in ("f32", "f16", "bf16", "i8", "u8", "i16", "u16", "i32", "boolean")
+)
 INT32 = (-(2**31), 2**31 - 1)
 _VALUE_REASONS = {
     ElementType.i64: "the CPU plugin saturates them to int32",
@@ -86,7 +87,9 @@ def cpu_envelope_refusal(model: ovonehot.Model, inputs: Mapping[str, np.ndarray]
     return None
 
 
-def _indices_values(model: ovonehot.Model, node: object, inputs: Mapping[str, np.ndarray]) -> np.ndarray | None:
+def _indices_values(
+    model: ovonehot.Model, node: object, inputs: Mapping[str, np.ndarray]
+) -> np.ndarray | None:
     for desc in model.inputs:
         if getattr(node, "name", None) == desc.name:
             for key in (desc.name, *desc.names):
@@ -99,4 +102,3 @@ def _indices_values(model: ovonehot.Model, node: object, inputs: Mapping[str, np
 def npz_inputs(path: object) -> dict[str, np.ndarray]:
     with np.load(path, allow_pickle=False) as archive:
         return {key: archive[key] for key in archive.files}
-

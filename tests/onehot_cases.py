@@ -25,10 +25,27 @@ from openvino import opset1, opset16
 from ovonehot.oracle.openvino_runtime import from_tensor, to_tensor
 from ovonehot.types import ElementType
 
-VALUE_TYPES = tuple(ElementType(t) for t in (
-    "boolean", "bf16", "f16", "f32", "f64", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64",
-    "f8e4m3", "f8e5m2", "f8e8m0",
-))
+VALUE_TYPES = tuple(
+    ElementType(t)
+    for t in (
+        "boolean",
+        "bf16",
+        "f16",
+        "f32",
+        "f64",
+        "i8",
+        "i16",
+        "i32",
+        "i64",
+        "u8",
+        "u16",
+        "u32",
+        "u64",
+        "f8e4m3",
+        "f8e5m2",
+        "f8e8m0",
+    )
+)
 DEPTH_TYPES = tuple(ElementType(t) for t in ("i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64"))
 INDEX_TYPES = (ElementType.i32, ElementType.i64)
 MODES = (None, "ignore_negative", "normalize", "NORMALIZE")  # None: OneHot-1; case-insensitive enum
@@ -57,9 +74,11 @@ class Case:
     def id(self) -> str:
         mode = {None: "", "ignore_negative": "-ign", "normalize": "-norm", "NORMALIZE": "-NORM"}[self.mode]
         where = ("dP" if self.depth_is_param else "dC") + ("vP" if self.values_are_params else "vC")
-        return (f"{self.index:03d}-v{self.version}{mode}-r{self.indices.ndim}-ax{self.axis}-"
-                f"{ElementType.from_numpy(self.indices.dtype)}-d{int(self.depth)}{ElementType.from_numpy(self.depth.dtype)}"
-                f"-{self.value_type}-{where}-{'f16c' if self.compress else 'plain'}")
+        return (
+            f"{self.index:03d}-v{self.version}{mode}-r{self.indices.ndim}-ax{self.axis}-"
+            f"{ElementType.from_numpy(self.indices.dtype)}-d{int(self.depth)}{ElementType.from_numpy(self.depth.dtype)}"
+            f"-{self.value_type}-{where}-{'f16c' if self.compress else 'plain'}"
+        )
 
 
 def _bits_of(et: ElementType, rng: np.random.Generator, f16_exact: bool) -> np.ndarray:
@@ -91,8 +110,9 @@ def _bits_of(et: ElementType, rng: np.random.Generator, f16_exact: bool) -> np.n
         with np.errstate(invalid="ignore"):
             return half.astype(dtype)
     width = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[dtype.itemsize]
-    return np.array(rng.integers(0, 2 ** (8 * dtype.itemsize), dtype=np.uint64, endpoint=False)
-                    .astype(width)).view(dtype)
+    return np.array(
+        rng.integers(0, 2 ** (8 * dtype.itemsize), dtype=np.uint64, endpoint=False).astype(width)
+    ).view(dtype)
 
 
 def _param_shape(shape: tuple[int, ...], rng: np.random.Generator) -> str:
@@ -106,8 +126,9 @@ def _param_shape(shape: tuple[int, ...], rng: np.random.Generator) -> str:
     return ",".join(parts)
 
 
-def make_cases(n: int, seed: int, value_types: tuple[ElementType, ...] = VALUE_TYPES,
-               beyond_int32: bool = True) -> list[Case]:
+def make_cases(
+    n: int, seed: int, value_types: tuple[ElementType, ...] = VALUE_TYPES, beyond_int32: bool = True
+) -> list[Case]:
     """``n`` seeded cases; ``beyond_int32=False`` keeps i64 indices within int32."""
     rng = np.random.default_rng(seed)
     cases = []
@@ -129,16 +150,24 @@ def make_cases(n: int, seed: int, value_types: tuple[ElementType, ...] = VALUE_T
         compress = bool(rng.integers(2))
         values_are_params = rng.random() < 0.25
         exact = compress and not values_are_params
-        cases.append(Case(
-            index=k, version=version, mode=mode, indices=indices, param_shape=_param_shape(shape, rng),
-            axis=axis, depth=np.array(depth, dtype=depth_type.numpy_dtype),
-            on=_bits_of(value_type, rng, exact), off=_bits_of(value_type, rng, exact),
-            value_type=value_type, depth_is_param=rng.random() < 0.3, values_are_params=values_are_params,
-            compress=compress,
-        ))
+        cases.append(
+            Case(
+                index=k,
+                version=version,
+                mode=mode,
+                indices=indices,
+                param_shape=_param_shape(shape, rng),
+                axis=axis,
+                depth=np.array(depth, dtype=depth_type.numpy_dtype),
+                on=_bits_of(value_type, rng, exact),
+                off=_bits_of(value_type, rng, exact),
+                value_type=value_type,
+                depth_is_param=rng.random() < 0.3,
+                values_are_params=values_are_params,
+                compress=compress,
+            )
+        )
     return cases
-
-
 
 
 def _const(et: ElementType, value: np.ndarray) -> object:
@@ -161,7 +190,9 @@ def expected(case: Case) -> np.ndarray:
     ]
     node = _one_hot(case, *(_const(et, v) for et, v in args))
     out = ov.Tensor(node.get_output_element_type(0), node.get_output_shape(0))
-    assert node.evaluate([out], [to_tensor(et, v) for et, v in args]), "OpenVINO has no evaluate for this case"
+    assert node.evaluate([out], [to_tensor(et, v) for et, v in args]), (
+        "OpenVINO has no evaluate for this case"
+    )
     return from_tensor(out)
 
 
@@ -169,8 +200,11 @@ def write_model(case: Case, path: Path) -> dict[str, np.ndarray]:
     """The case as an IR file written by OpenVINO; returns ovonehot's inputs for it."""
     idx_t = ElementType.from_numpy(case.indices.dtype)
     dep_t = ElementType.from_numpy(case.depth.dtype)
-    params = [opset1.parameter(ov.PartialShape(f"[{case.param_shape}]"), getattr(ov.Type, idx_t.value),
-                               name="indices")]
+    params = [
+        opset1.parameter(
+            ov.PartialShape(f"[{case.param_shape}]"), getattr(ov.Type, idx_t.value), name="indices"
+        )
+    ]
     inputs = {"indices": case.indices}
 
     def maybe_param(name: str, et: ElementType, value: np.ndarray, is_param: bool) -> object:

@@ -47,12 +47,15 @@ def backend_cases() -> tuple[BackendCase, ...]:
     for case in collected:
         if case.model is None or not case.data_sets:
             continue
-        (ins, outs), = case.data_sets
+        ((ins, outs),) = case.data_sets
         node = case.model.graph.node[0]
         axis = next((a.i for a in node.attribute if a.name == "axis"), -1)
         opset = next(o.version for o in case.model.opset_import if o.domain in ("", "ai.onnx"))
-        cases.append(BackendCase(case.name, case.model, tuple(np.asarray(a) for a in ins),
-                                 np.asarray(outs[0]), axis, opset))
+        cases.append(
+            BackendCase(
+                case.name, case.model, tuple(np.asarray(a) for a in ins), np.asarray(outs[0]), axis, opset
+            )
+        )
     assert cases, "onnx ships no OneHot backend cases: check the onnx installation"
     return tuple(cases)
 
@@ -71,8 +74,10 @@ def one_hot_model(
     """indices, depth, values (graph inputs, shapes as given) -> OneHot -> y."""
     kwargs = {} if axis is None else {"axis": axis}
     node = helper.make_node("OneHot", ["indices", "depth", "values"], ["y"], **kwargs)
-    inputs = [helper.make_tensor_value_info(name, onnx_type(a), list(a.shape))
-              for name, a in (("indices", indices), ("depth", depth), ("values", values))]
+    inputs = [
+        helper.make_tensor_value_info(name, onnx_type(a), list(a.shape))
+        for name, a in (("indices", indices), ("depth", depth), ("values", values))
+    ]
     out = helper.make_tensor_value_info("y", onnx_type(values), None)
     graph = helper.make_graph([node], "one_hot", inputs, [out])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])

@@ -39,6 +39,7 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 
 def strict_loads(text: str) -> Any:
     """json.loads refusing NaN/Infinity tokens (python -m json.tool accepts them; others do not)."""
+
     def refuse(token: str) -> Any:
         raise ValueError(f"non-standard JSON token {token}")
 
@@ -95,15 +96,32 @@ def _replay_copy(tmp: Path) -> Path:
 # (id, argv from a temp dir, exit code, what the document holds)
 CASES: list[tuple[str, Callable[[Path], list[str]], int, Callable[[dict[str, Any]], None]]] = [
     ("run", lambda t: ["run", str(MODEL), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz")], 0, _run_single),
-    ("run-steps", lambda t: ["run", str(MODEL), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz"),
-                             "--steps", "2"], 0, _run_steps),
+    (
+        "run-steps",
+        lambda t: ["run", str(MODEL), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz"), "--steps", "2"],
+        0,
+        _run_steps,
+    ),
     ("convert", lambda t: ["convert", str(ONNX), "-o", str(t / "converted.xml")], 0, _convert),
     ("diff", lambda t: ["diff", str(MODEL), "--oracle", "reference"], 0, _diff),
     ("fuzz", lambda t: ["fuzz", "--cases", "1", "--oracle", "reference", "--jobs", "0"], 0, _fuzz),
     ("validate", lambda t: ["validate", str(MODEL)], 0, _validate),
     ("inspect", lambda t: ["inspect", str(MODEL)], 0, _inspect),
-    ("reduce", lambda t: ["reduce", str(REPLAY / "model.xml"), "--inputs", str(REPLAY / "inputs.npz"),
-                          "--oracle", "cpu", "--out", str(t / "reduced")], 0, _reduce),
+    (
+        "reduce",
+        lambda t: [
+            "reduce",
+            str(REPLAY / "model.xml"),
+            "--inputs",
+            str(REPLAY / "inputs.npz"),
+            "--oracle",
+            "cpu",
+            "--out",
+            str(t / "reduced"),
+        ],
+        0,
+        _reduce,
+    ),
     ("repro", lambda t: ["repro", str(_replay_copy(t)), "--output", str(t / "repro.py")], 0, _repro),
 ]
 
@@ -119,8 +137,11 @@ def _stable(doc: Any) -> Any:
 
 @pytest.mark.parametrize(("argv", "code", "check"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_json_on_stdout_and_the_same_in_json_out(
-    argv: Callable[[Path], list[str]], code: int, check: Callable[[dict[str, Any]], None],
-    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    argv: Callable[[Path], list[str]],
+    code: int,
+    check: Callable[[dict[str, Any]], None],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     got, out, err = run([*argv(tmp_path), "--json"], capsys)
     assert got == code, err
@@ -153,7 +174,9 @@ def test_json_out_missing_directory_is_refused_before_work(
 ) -> None:
     broken = tmp_path / "m.xml"
     broken.write_text("<net")  # exit 3 if read: the bad --json-out (exit 2) is found first
-    code, out, err = run(["validate", str(broken), "--json-out", str(tmp_path / "nowhere" / "r.json")], capsys)
+    code, out, err = run(
+        ["validate", str(broken), "--json-out", str(tmp_path / "nowhere" / "r.json")], capsys
+    )
     assert code == 2 and out == "" and "does not exist" in err
 
 
@@ -261,8 +284,13 @@ def test_matplotlib_only_for_report(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-c", _LAZY, str(MODEL), str(tmp_path)], capture_output=True,
-                          text=True, timeout=300, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", _LAZY, str(MODEL), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
     got = json.loads(done.stdout)
     assert got["codes"] == [0, 2] and got["imported"] is False
     assert got["err"].startswith("error: --report needs matplotlib") and got["err"].count("\n") == 1

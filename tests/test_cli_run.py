@@ -76,14 +76,27 @@ def test_all_npz_mixed_with_name_equals(tmp_path: Path, capsys: pytest.CaptureFi
     np.savez(tmp_path / "some.npz", indices=inputs["indices"], depth=inputs["depth"])
     on = save(tmp_path / "on.npy", inputs["on_value"])
     off = save(tmp_path / "off.npy", inputs["off_value"])
-    code, out, err = run(["run", str(FOUR_INPUTS), "--inputs", str(tmp_path / "some.npz"), f"on_value={on}",
-                          f"off_value={off}"], capsys)
+    code, out, err = run(
+        [
+            "run",
+            str(FOUR_INPUTS),
+            "--inputs",
+            str(tmp_path / "some.npz"),
+            f"on_value={on}",
+            f"off_value={off}",
+        ],
+        capsys,
+    )
     assert (code, err) == (0, "")
     assert "onehot: shape [3, 4] element_type f32" in out
 
 
-def test_small_outputs_are_printed_with_their_values(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["run", str(CORPUS / "v1_rank0.xml"), "--inputs", str(CORPUS / "v1_rank0.npz")], capsys)
+def test_small_outputs_are_printed_with_their_values(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(
+        ["run", str(CORPUS / "v1_rank0.xml"), "--inputs", str(CORPUS / "v1_rank0.npz")], capsys
+    )
     assert code == 0
     with np.load(CORPUS / "v1_rank0.npz") as z:
         expected = ovonehot.load(CORPUS / "v1_rank0.xml").run({"indices": z["indices"]})["onehot"]
@@ -102,9 +115,12 @@ BAD_INPUTS = [
 ]
 
 
-@pytest.mark.parametrize(("make", "fragments"), [(m, f) for _, m, f in BAD_INPUTS], ids=[i for i, _, _ in BAD_INPUTS])
-def test_bad_input_array_is_refused(make, fragments: list[str], tmp_path: Path,
-                                    capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("make", "fragments"), [(m, f) for _, m, f in BAD_INPUTS], ids=[i for i, _, _ in BAD_INPUTS]
+)
+def test_bad_input_array_is_refused(
+    make, fragments: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     x = save(tmp_path / "x.npy", make())
     code, _out, err = run(["run", str(ONE_INPUT), "--inputs", str(x)], capsys)
     assert code == 2
@@ -112,8 +128,9 @@ def test_bad_input_array_is_refused(make, fragments: list[str], tmp_path: Path,
 
 
 @pytest.mark.parametrize("shape", [(5, 2), (2, 1), (0, 3)], ids=["dim0-above-4", "dim1-below-2", "dim0-zero"])
-def test_dim_outside_interval_is_refused(shape: tuple[int, int], tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_dim_outside_interval_is_refused(
+    shape: tuple[int, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     x = save(tmp_path / "x.npy", np.zeros(shape, np.int32))
     code, _, err = run(["run", str(INTERVAL), "--inputs", str(x)], capsys)
     assert code == 2
@@ -150,8 +167,9 @@ def test_unknown_input_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 
 def test_input_given_twice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     x = save(tmp_path / "x.npy", np.zeros((3, 4), np.int64))
-    code, _, err = run(["run", str(ONE_INPUT), "--inputs", f"indices={x}", str(CORPUS / "v1_axis-1_i64_f32.npz")],
-                       capsys)
+    code, _, err = run(
+        ["run", str(ONE_INPUT), "--inputs", f"indices={x}", str(CORPUS / "v1_axis-1_i64_f32.npz")], capsys
+    )
     assert code == 2
     one_line_error(err, "given twice")
 
@@ -179,7 +197,9 @@ def test_pickled_npz_member_is_refused(tmp_path: Path, capsys: pytest.CaptureFix
     one_line_error(err, "evil.npz")
 
 
-@pytest.mark.parametrize("content", [b"", b"not numpy", b"\x93NUMPY\x01\x00garbage"], ids=["empty", "text", "bad-header"])
+@pytest.mark.parametrize(
+    "content", [b"", b"not numpy", b"\x93NUMPY\x01\x00garbage"], ids=["empty", "text", "bad-header"]
+)
 def test_unreadable_npy(content: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "x.npy"
     path.write_bytes(content)
@@ -229,15 +249,25 @@ def test_missing_bin(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
 def test_bin_option_points_at_the_weights(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "m.xml"
     path.write_bytes(ONE_INPUT.read_bytes())
-    code, _, err = run(["run", str(path), "--bin", str(ONE_INPUT.with_suffix(".bin")), "--inputs",
-                        str(CORPUS / "v1_axis-1_i64_f32.npz")], capsys)
+    code, _, err = run(
+        [
+            "run",
+            str(path),
+            "--bin",
+            str(ONE_INPUT.with_suffix(".bin")),
+            "--inputs",
+            str(CORPUS / "v1_axis-1_i64_f32.npz"),
+        ],
+        capsys,
+    )
     assert (code, err) == (0, "")
 
 
 def test_unsupported_op(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "m.xml"
-    path.write_text(ONE_INPUT.read_text().replace('type="OneHot" version="opset1"',
-                                                   'type="TwoHot" version="opset1"'))
+    path.write_text(
+        ONE_INPUT.read_text().replace('type="OneHot" version="opset1"', 'type="TwoHot" version="opset1"')
+    )
     path.with_suffix(".bin").write_bytes(ONE_INPUT.with_suffix(".bin").read_bytes())
     code, _, err = run(["run", str(path)], capsys)
     assert code == 3
@@ -253,8 +283,9 @@ def test_negative_depth_fed_at_run_time(tmp_path: Path, capsys: pytest.CaptureFi
     one_line_error(err, "depth", "negative", "type=OneHot-opset1")
 
 
-def test_depth_beyond_the_memory_available_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_depth_beyond_the_memory_available_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A depth fed at run time is bounded by the memory the machine has (here made 1 MiB), not only by
     the fixed cap: NumPy would allocate lazily and the fill would get the process killed."""
     from ovonehot.ops import one_hot
@@ -271,7 +302,9 @@ def test_depth_beyond_the_memory_available_is_refused(tmp_path: Path, capsys: py
     assert run(["run", str(FOUR_INPUTS), "--inputs", str(tmp_path / "all.npz")], capsys)[0] == 0
 
 
-def test_depth_beyond_the_fixed_cap_is_refused_quickly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_depth_beyond_the_fixed_cap_is_refused_quickly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     inputs = four_inputs(tmp_path)
     inputs["depth"] = np.array(2**31 - 1, np.int32)  # 4 x (2**31 - 1) x f32: 32 GiB
     np.savez(tmp_path / "all.npz", **inputs)
@@ -296,8 +329,10 @@ def test_output_is_not_touched_when_the_run_fails(tmp_path: Path, capsys: pytest
 def test_output_replaces_the_old_file_whole(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "out.npz"
     out.write_bytes(b"previous contents")
-    code, _, _ = run(["run", str(ONE_INPUT), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz"), "--output",
-                      str(out)], capsys)
+    code, _, _ = run(
+        ["run", str(ONE_INPUT), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz"), "--output", str(out)],
+        capsys,
+    )
     assert code == 0
     with np.load(out) as z:
         assert z.files == ["onehot"]
@@ -305,21 +340,33 @@ def test_output_replaces_the_old_file_whole(tmp_path: Path, capsys: pytest.Captu
 
 
 def test_output_in_a_missing_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(["run", str(ONE_INPUT), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz"), "--output",
-                        str(tmp_path / "no" / "out.npz")], capsys)
+    code, _, err = run(
+        [
+            "run",
+            str(ONE_INPUT),
+            "--inputs",
+            str(CORPUS / "v1_axis-1_i64_f32.npz"),
+            "--output",
+            str(tmp_path / "no" / "out.npz"),
+        ],
+        capsys,
+    )
     assert code == 2
     one_line_error(err, "does not exist")
 
 
-def test_failed_write_leaves_no_temporary(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failed_write_leaves_no_temporary(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     def boom(*args: object, **kwargs: object) -> None:
         raise OSError("disk full")
 
     monkeypatch.setattr(np.lib.format, "write_array", boom)
     out = tmp_path / "out.npz"
-    code, _, err = run(["run", str(ONE_INPUT), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz"), "--output",
-                        str(out)], capsys)
+    code, _, err = run(
+        ["run", str(ONE_INPUT), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz"), "--output", str(out)],
+        capsys,
+    )
     assert code == 2
     one_line_error(err, "out.npz", "cannot write", "disk full")
     assert list(tmp_path.iterdir()) == []
@@ -327,29 +374,49 @@ def test_failed_write_leaves_no_temporary(tmp_path: Path, capsys: pytest.Capture
 
 def test_output_that_is_a_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "out.npz").mkdir()
-    code, _, err = run(["run", str(ONE_INPUT), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz"), "--output",
-                        str(tmp_path / "out.npz")], capsys)
+    code, _, err = run(
+        [
+            "run",
+            str(ONE_INPUT),
+            "--inputs",
+            str(CORPUS / "v1_axis-1_i64_f32.npz"),
+            "--output",
+            str(tmp_path / "out.npz"),
+        ],
+        capsys,
+    )
     assert code == 2
     one_line_error(err, "is a directory")
     assert [p.name for p in tmp_path.iterdir()] == ["out.npz"] and not any((tmp_path / "out.npz").iterdir())
 
 
-def test_output_directory_not_writable(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_output_directory_not_writable(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     # chmod cannot stop root (tests may run as root): the OS's answer is faked.  The check comes
     # before any work, so nothing is run and nothing is written.
     from ovonehot import atomic
 
     monkeypatch.setattr(atomic.os, "access", lambda *args, **kwargs: False)
-    code, _, err = run(["run", str(ONE_INPUT), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz"), "--output",
-                        str(tmp_path / "out.npz")], capsys)
+    code, _, err = run(
+        [
+            "run",
+            str(ONE_INPUT),
+            "--inputs",
+            str(CORPUS / "v1_axis-1_i64_f32.npz"),
+            "--output",
+            str(tmp_path / "out.npz"),
+        ],
+        capsys,
+    )
     assert code == 2
     one_line_error(err, "cannot write in the directory")
     assert list(tmp_path.iterdir()) == []
 
 
-def test_os_error_anywhere_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_os_error_anywhere_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The last line of defence in cli.main: the file system refusing something is not a traceback.
     import ovonehot.commands.run as run_module
 
@@ -365,14 +432,19 @@ def test_os_error_anywhere_is_one_line(tmp_path: Path, capsys: pytest.CaptureFix
 # -- the real process ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("argv", "status"), [
-    (["run", str(ONE_INPUT), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz")], 0),
-    (["run", str(ONE_INPUT)], 2),
-    (["run", str(CORPUS / "missing.xml")], 3),
-], ids=["ok", "missing-input", "missing-model"])
+@pytest.mark.parametrize(
+    ("argv", "status"),
+    [
+        (["run", str(ONE_INPUT), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz")], 0),
+        (["run", str(ONE_INPUT)], 2),
+        (["run", str(CORPUS / "missing.xml")], 3),
+    ],
+    ids=["ok", "missing-input", "missing-model"],
+)
 def test_process_exit_status_and_stderr(argv: list[str], status: int) -> None:
-    proc = subprocess.run([sys.executable, "-m", "ovonehot", *argv], check=False, capture_output=True, text=True,
-                          timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "ovonehot", *argv], check=False, capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == status, proc.stderr
     if status:
         one_line_error(proc.stderr)
@@ -380,23 +452,34 @@ def test_process_exit_status_and_stderr(argv: list[str], status: int) -> None:
         assert proc.stderr == ""
 
 
-def test_input_rank_the_axis_does_not_fit_is_a_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_input_rank_the_axis_does_not_fit_is_a_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """v1_dynamic_rank has axis 1 on indices of dynamic rank: a scalar input cannot take it (exit 2, not 3)."""
     x = save(tmp_path / "x.npy", np.array(2, np.int64))
     code, _, err = run(["run", str(CORPUS / "v1_dynamic_rank.xml"), "--inputs", str(x)], capsys)
     assert code == 2
-    one_line_error(err, "type=OneHot-opset1", "indices of rank 0", "Axis 1 out of the tensor rank range [-1, 0]")
+    one_line_error(
+        err, "type=OneHot-opset1", "indices of rank 0", "Axis 1 out of the tensor rank range [-1, 0]"
+    )
 
 
 @pytest.mark.parametrize("name", ["file", "allow_pickle", "scope/one_hot:0"])
-def test_output_names_numpy_savez_would_mangle(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_output_names_numpy_savez_would_mangle(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """np.savez(f, **outputs) breaks on an output named 'file' and drops one named 'allow_pickle'."""
     ov = pytest.importorskip("openvino", reason="the model is written by OpenVINO")
     from openvino import opset1
 
     p = opset1.parameter([2], ov.Type.i32, name="x")
-    node = opset1.one_hot(p, ov.op.Constant(np.array(3, np.int32)), ov.op.Constant(np.array(5, np.int8)),
-                          ov.op.Constant(np.array(0, np.int8)), 0)
+    node = opset1.one_hot(
+        p,
+        ov.op.Constant(np.array(3, np.int32)),
+        ov.op.Constant(np.array(5, np.int8)),
+        ov.op.Constant(np.array(0, np.int8)),
+        0,
+    )
     node.output(0).set_names({name})
     xml = tmp_path / "m.xml"
     ov.save_model(ov.Model([node.output(0)], [p], "m"), str(xml))

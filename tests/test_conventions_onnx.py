@@ -23,8 +23,9 @@ from ovonehot.errors import Error, InputError, UsageError
 ml_dtypes = pytest.importorskip("ml_dtypes")
 
 
-def slow_onnx(indices: np.ndarray, depth: object, values: np.ndarray, axis: int = -1,
-              opset: int = 11) -> np.ndarray:
+def slow_onnx(
+    indices: np.ndarray, depth: object, values: np.ndarray, axis: int = -1, opset: int = 11
+) -> np.ndarray:
     """The spec, one element at a time: cast non-integers to int64 (truncation), wrap [-depth, -1]
     from OneHot-11 on, leave everything outside the range off."""
     indices = np.asarray(indices)
@@ -83,8 +84,11 @@ ORT_COMBOS = [
 
 
 @pytest.mark.held_for("onnxruntime==1.31.1")
-@pytest.mark.parametrize("index_type,depth_type,value_type", ORT_COMBOS,
-                         ids=["-".join(np.dtype(t).name for t in c) for c in ORT_COMBOS])
+@pytest.mark.parametrize(
+    "index_type,depth_type,value_type",
+    ORT_COMBOS,
+    ids=["-".join(np.dtype(t).name for t in c) for c in ORT_COMBOS],
+)
 @pytest.mark.parametrize("axis", [-3, -1, 0, 1])
 def test_agrees_with_onnxruntime(index_type, depth_type, value_type, axis) -> None:
     """Integer-valued indices in [-2 depth, 2 depth): onnxruntime and the spec agree there
@@ -99,7 +103,8 @@ def test_agrees_with_onnxruntime(index_type, depth_type, value_type, axis) -> No
         values = np.array([rng.integers(0, 50), rng.integers(50, 100)]).astype(value_type)
     model = one_hot_model(indices, depth, values, axis)
     (theirs,) = ort.InferenceSession(model.SerializeToString()).run(
-        None, {"indices": indices, "depth": depth, "values": values})
+        None, {"indices": indices, "depth": depth, "values": values}
+    )
     if value_type is object:
         theirs = theirs.astype(object)
     ours = onnx_one_hot(indices, depth, values, axis)
@@ -134,7 +139,9 @@ RULES = [
 @pytest.mark.parametrize("indices,depth,opset,axis", [r[1:] for r in RULES], ids=[r[0] for r in RULES])
 def test_written_rules(indices, depth, opset, axis) -> None:
     values = np.array([-1.5, 7.25], np.float32)
-    assert_bits(onnx_one_hot(indices, depth, values, axis, opset), slow_onnx(indices, depth, values, axis, opset))
+    assert_bits(
+        onnx_one_hot(indices, depth, values, axis, opset), slow_onnx(indices, depth, values, axis, opset)
+    )
 
 
 def test_truncation_toward_zero_by_example() -> None:
@@ -185,38 +192,114 @@ REFUSALS = [
     ("opset-8", np.array([0]), 2, np.array([0, 1]), -1, 8, UsageError, "opset 8 has no OneHot"),
     ("opset-not-int", np.array([0]), 2, np.array([0, 1]), -1, 11.0, UsageError, "opset must be an integer"),
     ("axis-not-int", np.array([0]), 2, np.array([0, 1]), 1.0, 11, UsageError, "axis must be an integer"),
-    ("axis-too-big", np.array([[0]]), 2, np.array([0, 1]), 3, 11, InputError, "axis 3 is outside the accepted range [-3, 2]"),
-    ("axis-too-small", np.array([0]), 2, np.array([0, 1]), -3, 9, InputError, "axis -3 is outside the accepted range [-2, 1]"),
+    (
+        "axis-too-big",
+        np.array([[0]]),
+        2,
+        np.array([0, 1]),
+        3,
+        11,
+        InputError,
+        "axis 3 is outside the accepted range [-3, 2]",
+    ),
+    (
+        "axis-too-small",
+        np.array([0]),
+        2,
+        np.array([0, 1]),
+        -3,
+        9,
+        InputError,
+        "axis -3 is outside the accepted range [-2, 1]",
+    ),
     ("bool-indices", np.array([True]), 2, np.array([0, 1]), -1, 11, InputError, "indices of type bool"),
-    ("bf16-indices", np.array([1], ml_dtypes.bfloat16), 2, np.array([0, 1]), -1, 11, InputError,
-     "indices of type bfloat16"),
+    (
+        "bf16-indices",
+        np.array([1], ml_dtypes.bfloat16),
+        2,
+        np.array([0, 1]),
+        -1,
+        11,
+        InputError,
+        "indices of type bfloat16",
+    ),
     ("string-indices", np.array(["1"]), 2, np.array([0, 1]), -1, 11, InputError, "indices of type object"),
     ("nan-index", np.array([np.nan]), 2, np.array([0, 1]), -1, 11, InputError, "nan has no int64 value"),
     ("inf-index", np.array([-np.inf], np.float32), 2, np.array([0, 1]), -1, 11, InputError, "no int64 value"),
     ("index-1e19", np.array([1e19]), 2, np.array([0, 1]), -1, 11, InputError, "no int64 value"),
     ("depth-nan", np.array([1]), np.float32(np.nan), np.array([0, 1]), -1, 11, InputError, "depth: nan"),
-    ("depth-negative", np.array([1]), -2, np.array([0, 1]), -1, 11, InputError, "must not be negative, got -2"),
+    (
+        "depth-negative",
+        np.array([1]),
+        -2,
+        np.array([0, 1]),
+        -1,
+        11,
+        InputError,
+        "must not be negative, got -2",
+    ),
     ("depth-negative-float", np.array([1]), -1.5, np.array([0, 1]), -1, 11, InputError, "got -1"),
-    ("depth-two-elements", np.array([1]), np.array([2, 3]), np.array([0, 1]), -1, 11, InputError,
-     "got shape [2]"),
+    (
+        "depth-two-elements",
+        np.array([1]),
+        np.array([2, 3]),
+        np.array([0, 1]),
+        -1,
+        11,
+        InputError,
+        "got shape [2]",
+    ),
     ("depth-1x1", np.array([1]), np.array([[2]]), np.array([0, 1]), -1, 11, InputError, "got shape [1, 1]"),
     ("depth-bool", np.array([1]), True, np.array([0, 1]), -1, 11, InputError, "depth of type bool"),
-    ("depth-beyond-int64", np.array([1]), np.uint64(2**63), np.array([0, 1]), -1, 11, InputError,
-     "does not fit in int64"),
+    (
+        "depth-beyond-int64",
+        np.array([1]),
+        np.uint64(2**63),
+        np.array([0, 1]),
+        -1,
+        11,
+        InputError,
+        "does not fit in int64",
+    ),
     ("values-three", np.array([1]), 2, np.array([0, 1, 2]), -1, 11, InputError, "got shape [3]"),
     ("values-1x2", np.array([1]), 2, np.array([[0, 1]]), -1, 11, InputError, "got shape [1, 2]"),
     ("values-scalar", np.array([1]), 2, np.array(1), -1, 11, InputError, "got shape []"),
-    ("values-objects", np.array([1]), 2, np.array([0, None], dtype=object), -1, 11, InputError,
-     "must be strings"),
-    ("values-float8", np.array([1]), 2, np.array([0, 1], ml_dtypes.float8_e4m3fn), -1, 28, InputError,
-     "values of type float8_e4m3fn are not allowed"),
-    ("values-longdouble", np.array([1]), 2, np.array([0, 1], np.longdouble), -1, 11, InputError,
-     "are not allowed"),
+    (
+        "values-objects",
+        np.array([1]),
+        2,
+        np.array([0, None], dtype=object),
+        -1,
+        11,
+        InputError,
+        "must be strings",
+    ),
+    (
+        "values-float8",
+        np.array([1]),
+        2,
+        np.array([0, 1], ml_dtypes.float8_e4m3fn),
+        -1,
+        28,
+        InputError,
+        "values of type float8_e4m3fn are not allowed",
+    ),
+    (
+        "values-longdouble",
+        np.array([1]),
+        2,
+        np.array([0, 1], np.longdouble),
+        -1,
+        11,
+        InputError,
+        "are not allowed",
+    ),
 ]
 
 
-@pytest.mark.parametrize("indices,depth,values,axis,opset,error,words", [r[1:] for r in REFUSALS],
-                         ids=[r[0] for r in REFUSALS])
+@pytest.mark.parametrize(
+    "indices,depth,values,axis,opset,error,words", [r[1:] for r in REFUSALS], ids=[r[0] for r in REFUSALS]
+)
 def test_refusals(indices, depth, values, axis, opset, error, words) -> None:
     with pytest.raises(error) as info:
         onnx_one_hot(indices, depth, values, axis, opset)
@@ -226,7 +309,9 @@ def test_refusals(indices, depth, values, axis, opset, error, words) -> None:
 
 def test_versions_table_is_onnxs() -> None:
     onnx = pytest.importorskip("onnx")
-    history = sorted({s.since_version for s in onnx.defs.get_all_schemas_with_history() if s.name == "OneHot"})
+    history = sorted(
+        {s.since_version for s in onnx.defs.get_all_schemas_with_history() if s.name == "OneHot"}
+    )
     assert tuple(history) == ONNX_ONE_HOT_VERSIONS
 
 
@@ -237,8 +322,9 @@ def reference_run(indices, depth, values, axis=-1, opset=11):
     from onnx.reference import ReferenceEvaluator
 
     model = one_hot_model(np.asarray(indices), np.asarray(depth), np.asarray(values), axis, opset)
-    (out,) = ReferenceEvaluator(model).run(None, {"indices": np.asarray(indices), "depth": np.asarray(depth),
-                                                  "values": np.asarray(values)})
+    (out,) = ReferenceEvaluator(model).run(
+        None, {"indices": np.asarray(indices), "depth": np.asarray(depth), "values": np.asarray(values)}
+    )
     return out
 
 
@@ -246,7 +332,8 @@ def ort_run(indices, depth, values, axis=-1, opset=11):
     ort = pytest.importorskip("onnxruntime", reason="cross-check with onnxruntime (test extra)")
     model = one_hot_model(np.asarray(indices), np.asarray(depth), np.asarray(values), axis, opset)
     (out,) = ort.InferenceSession(model.SerializeToString()).run(
-        None, {"indices": np.asarray(indices), "depth": np.asarray(depth), "values": np.asarray(values)})
+        None, {"indices": np.asarray(indices), "depth": np.asarray(depth), "values": np.asarray(values)}
+    )
     return out
 
 
@@ -268,11 +355,15 @@ def test_finding_reference_keeps_a_fractional_depth() -> None:
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # onnx.reference's own overflow/invalid warnings
-@pytest.mark.parametrize("values", [
-    np.array([0, np.inf], np.float32),     # 0 * (inf - 0) + 0 = nan at the off positions
-    np.array([-0.0, np.nan], np.float32),  # every position becomes nan
-    np.array([-1e308, 1e308]),             # on - off overflows to inf, then 0 * inf = nan
-], ids=["inf-on", "nan-on", "overflow"])
+@pytest.mark.parametrize(
+    "values",
+    [
+        np.array([0, np.inf], np.float32),  # 0 * (inf - 0) + 0 = nan at the off positions
+        np.array([-0.0, np.nan], np.float32),  # every position becomes nan
+        np.array([-1e308, 1e308]),  # on - off overflows to inf, then 0 * inf = nan
+    ],
+    ids=["inf-on", "nan-on", "overflow"],
+)
 @pytest.mark.held_for("onnx==1.23.2")
 def test_finding_reference_computes_values_arithmetically(values) -> None:
     ours = onnx_one_hot(np.array([1]), 2, values)
@@ -283,8 +374,9 @@ def test_finding_reference_computes_values_arithmetically(values) -> None:
 
 
 @pytest.mark.held_for("onnx==1.23.2")
-@pytest.mark.parametrize("values", [np.array([False, True]), np.array(["off", "on"], dtype=object)],
-                         ids=["bool", "string"])
+@pytest.mark.parametrize(
+    "values", [np.array([False, True]), np.array(["off", "on"], dtype=object)], ids=["bool", "string"]
+)
 def test_finding_reference_cannot_run_bool_or_string_values(values) -> None:
     assert onnx_one_hot(np.array([1]), 2, values).tolist() == [[values[0], values[1]]]
     with pytest.raises(Exception):  # noqa: B017 - whatever onnx.reference raises, it does not run

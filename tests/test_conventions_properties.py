@@ -114,25 +114,39 @@ def test_indices_outside_minus_depth_to_depth_are_off_everywhere(case) -> None:
 
 
 @SETTINGS
-@given(hnp.arrays(st.sampled_from([np.float16, np.float32, np.float64]), hnp.array_shapes(max_dims=2),
-                  elements=st.floats(-9, 9, width=16)),
-       st.integers(1, 6), st.sampled_from([9, 11]))
+@given(
+    hnp.arrays(
+        st.sampled_from([np.float16, np.float32, np.float64]),
+        hnp.array_shapes(max_dims=2),
+        elements=st.floats(-9, 9, width=16),
+    ),
+    st.integers(1, 6),
+    st.sampled_from([9, 11]),
+)
 def test_onnx_truncates_float_indices_while_openvino_and_directml_refuse_them(indices, depth, opset) -> None:
     values = np.array([0, 1], np.uint8)
     truncated = np.trunc(indices.astype(np.float64)).astype(np.int64)
-    assert same_bits(onnx_one_hot(indices, depth, values, opset=opset),
-                     onnx_one_hot(truncated, depth, values, opset=opset))
+    assert same_bits(
+        onnx_one_hot(indices, depth, values, opset=opset), onnx_one_hot(truncated, depth, values, opset=opset)
+    )
     with pytest.raises(ValidationError, match="Indices must be integral"):
         openvino_one_hot(indices, np.int64(depth), np.uint8(1), np.uint8(0))
     with pytest.raises(InputError, match="IndicesTensor supports"):
-        directml_one_hot(np.expand_dims(indices, -1), values.reshape((1,) * indices.ndim + (2,)),
-                         indices.shape + (depth,), indices.ndim)
+        directml_one_hot(
+            np.expand_dims(indices, -1),
+            values.reshape((1,) * indices.ndim + (2,)),
+            indices.shape + (depth,),
+            indices.ndim,
+        )
 
 
 @SETTINGS
-@given(hnp.arrays(np.float32, hnp.array_shapes(min_dims=1, max_dims=4, max_side=3),
-                  elements=st.floats(-5, 5, width=32)).filter(lambda v: v.size >= 2),
-       hnp.arrays(np.int64, st.integers(1, 4), elements=st.integers(-6, 6)))
+@given(
+    hnp.arrays(
+        np.float32, hnp.array_shapes(min_dims=1, max_dims=4, max_side=3), elements=st.floats(-5, 5, width=32)
+    ).filter(lambda v: v.size >= 2),
+    hnp.arrays(np.int64, st.integers(1, 4), elements=st.integers(-6, 6)),
+)
 def test_directml_reads_off_at_element_0_and_on_along_the_fastest_dimension(values, flat_indices) -> None:
     rank = values.ndim
     indices = flat_indices.reshape(flat_indices.shape + (1,) * (rank - 1))
@@ -151,9 +165,14 @@ def test_directml_reads_off_at_element_0_and_on_along_the_fastest_dimension(valu
 
 
 @SETTINGS
-@given(hnp.arrays(st.sampled_from([np.uint32, np.uint64]), hnp.array_shapes(max_dims=2),
-                  elements=st.integers(0, 2**32 - 1) | st.sampled_from([2**32 - 1, 5, 0])),
-       st.integers(1, 6))
+@given(
+    hnp.arrays(
+        st.sampled_from([np.uint32, np.uint64]),
+        hnp.array_shapes(max_dims=2),
+        elements=st.integers(0, 2**32 - 1) | st.sampled_from([2**32 - 1, 5, 0]),
+    ),
+    st.integers(1, 6),
+)
 def test_unsigned_indices_have_no_negatives_so_all_conventions_agree(indices, depth) -> None:
     off, on = np.int32(-7), np.int32(9)
     outs = every_convention(indices, depth, off, on, -1)
@@ -169,5 +188,7 @@ def test_a_negative_axis_counts_from_the_back_of_the_output(case) -> None:
     positive = axis + r + 1 if axis < 0 else axis
     pair = np.array([off, on])
     assert same_bits(onnx_one_hot(indices, depth, pair, axis), onnx_one_hot(indices, depth, pair, positive))
-    assert same_bits(openvino_one_hot(indices, np.int64(depth), on, off, axis),
-                     openvino_one_hot(indices, np.int64(depth), on, off, positive))
+    assert same_bits(
+        openvino_one_hot(indices, np.int64(depth), on, off, axis),
+        openvino_one_hot(indices, np.int64(depth), on, off, positive),
+    )

@@ -56,7 +56,9 @@ def test_output_names_are_openvinos(xml: Path) -> None:
 
 
 @pytest.mark.parametrize("xml", MODELS, ids=IDS)
-def test_cli_output_equals_openvino_reference(xml: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_output_equals_openvino_reference(
+    xml: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "out.npz"
     assert cli_main(["run", str(xml), "--inputs", str(xml.with_suffix(".npz")), "--output", str(out)]) == 0
     assert capsys.readouterr().err == ""
@@ -87,9 +89,21 @@ def test_console_script_writes_the_same_npz(tmp_path: Path) -> None:
         xml = CORPUS / f"{name}.xml"
         out = tmp_path / f"{name}.npz"
         proc = subprocess.run(
-            [sys.executable, "-m", "ovonehot", "run", str(xml), "--inputs", str(xml.with_suffix(".npz")),
-             "--output", str(out)],
-            check=False, capture_output=True, text=True, timeout=120,
+            [
+                sys.executable,
+                "-m",
+                "ovonehot",
+                "run",
+                str(xml),
+                "--inputs",
+                str(xml.with_suffix(".npz")),
+                "--output",
+                str(out),
+            ],
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
         assert proc.returncode == 0, proc.stderr
         assert proc.stderr == ""
@@ -102,8 +116,13 @@ def test_console_script_writes_the_same_npz(tmp_path: Path) -> None:
 
 def test_corpus_is_what_the_generator_writes(tmp_path: Path) -> None:
     """Regenerating into a scratch directory gives the committed files, byte for byte."""
-    proc = subprocess.run([sys.executable, str(ROOT / "ir" / "generate_onehot.py"), "--out", str(tmp_path)],
-                          check=False, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "ir" / "generate_onehot.py"), "--out", str(tmp_path)],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     committed = sorted(p.name for p in CORPUS.iterdir() if p.suffix in (".xml", ".bin", ".npz"))
     assert sorted(p.name for p in tmp_path.iterdir()) == committed

@@ -52,9 +52,14 @@ def test_one_hot_equals_cpu_plugin(case: Case, tmp_path: Path) -> None:
 def _model(tmp_path: Path, index_type: str, on: np.ndarray, off: np.ndarray, shape: object = (3,)) -> Path:
     from openvino import opset1
 
-    p = opset1.parameter(ov.PartialShape(list(shape)) if shape is not None else ov.PartialShape.dynamic(),
-                         getattr(ov.Type, index_type), name="indices")
-    node = opset1.one_hot(p, ov.op.Constant(np.array(4, np.int64)), ov.op.Constant(on), ov.op.Constant(off), 0)
+    p = opset1.parameter(
+        ov.PartialShape(list(shape)) if shape is not None else ov.PartialShape.dynamic(),
+        getattr(ov.Type, index_type),
+        name="indices",
+    )
+    node = opset1.one_hot(
+        p, ov.op.Constant(np.array(4, np.int64)), ov.op.Constant(on), ov.op.Constant(off), 0
+    )
     xml = tmp_path / "m.xml"
     ov.save_model(ov.Model([node.output(0)], [p], "m"), str(xml), compress_to_fp16=False)
     return xml
@@ -96,15 +101,20 @@ def test_cpu_refuses_scalar_indices_with_depth_parameter(tmp_path: Path) -> None
 
     p = opset1.parameter([], ov.Type.i32, name="indices")
     d = opset1.parameter([], ov.Type.i32, name="depth")
-    node = opset1.one_hot(p, d, ov.op.Constant(np.array(1, np.float32)), ov.op.Constant(np.array(0, np.float32)), 0)
+    node = opset1.one_hot(
+        p, d, ov.op.Constant(np.array(1, np.float32)), ov.op.Constant(np.array(0, np.float32)), 0
+    )
     xml = tmp_path / "m.xml"
     ov.save_model(ov.Model([node.output(0)], [p, d], "m"), str(xml))
     inputs = {"indices": np.array(2, np.int32), "depth": np.array(3, np.int32)}
     assert cpu_envelope_refusal(ovonehot.load(xml), inputs) is not None
     with pytest.raises(OpenVINOError, match="incorrect number of input/output dimensions"):
         oracle.cpu_run(xml, inputs)
-    assert_same(next(iter(ovonehot.load(xml).run(inputs).values())),
-                next(iter(oracle.reference_run(xml, inputs).values())), "reference")
+    assert_same(
+        next(iter(ovonehot.load(xml).run(inputs).values())),
+        next(iter(oracle.reference_run(xml, inputs).values())),
+        "reference",
+    )
 
 
 def test_cpu_refuses_dynamic_rank(tmp_path: Path) -> None:

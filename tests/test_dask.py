@@ -68,8 +68,14 @@ def hooked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 def scheduler(hooked: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from distributed import LocalCluster
 
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                           dashboard_address=None, local_directory=str(tmp_path_factory.mktemp("dask")))
+    cluster = LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        local_directory=str(tmp_path_factory.mktemp("dask")),
+    )
     try:
         yield cluster.scheduler_address
     finally:
@@ -86,8 +92,11 @@ def _untimed(summary: dict[str, Any]) -> dict[str, Any]:
 
 
 def _tree(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file() and p.name != "summary.json"}
+    return {
+        str(p.relative_to(folder)): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and p.name != "summary.json"
+    }
 
 
 def _table(text: str) -> str:
@@ -132,33 +141,49 @@ def _diff(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str
     return code, _table(capsys.readouterr().out)
 
 
-def test_corpus_diff_same_in_this_process_and_on_dask(tmp_path: Path, scheduler: str,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_corpus_diff_same_in_this_process_and_on_dask(
+    tmp_path: Path, scheduler: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     corpus = _corpus(tmp_path)
     runs = {}
     for name, flags in (("sequential", []), ("dask", ["--scheduler", scheduler])):
-        code, text = _diff(["diff", str(corpus), "--oracle", "both", "--json-out", str(tmp_path / f"{name}.json"),
-                            *flags], capsys)
+        code, text = _diff(
+            ["diff", str(corpus), "--oracle", "both", "--json-out", str(tmp_path / f"{name}.json"), *flags],
+            capsys,
+        )
         runs[name] = (code, text, _untimed(json.loads((tmp_path / f"{name}.json").read_text())))
     assert runs["dask"] == runs["sequential"]
     code, text, saved = runs["dask"]
     rows = {Path(m["model"]).name: m for m in saved["models"]}
-    assert list(rows) == ["const_outside_bin.xml", "v16_all_params_f16.xml", "v16_depth_u64_i32.xml", "replay"]
+    assert list(rows) == [
+        "const_outside_bin.xml",
+        "v16_all_params_f16.xml",
+        "v16_depth_u64_i32.xml",
+        "replay",
+    ]
     # Each row is what `ovonehot diff MODEL` alone says: its report's counts and exit status.
     for row in saved["models"]:
-        alone = cli.main(["diff", row["model"], "--oracle", "both", "--json-out", str(tmp_path / "alone.json")])
+        alone = cli.main(
+            ["diff", row["model"], "--oracle", "both", "--json-out", str(tmp_path / "alone.json")]
+        )
         capsys.readouterr()
         assert row["exit_code"] == alone, row["model"]
         if row["report"] is not None:
             report = json.loads((tmp_path / "alone.json").read_text())
             assert row["counts"] == report["counts"] and row["report"]["verdicts"] == report["verdicts"]
-    assert rows["const_outside_bin.xml"]["exit_code"] == 3 and "outside the weights" in rows["const_outside_bin.xml"]["error"]
-    assert sum(rows["replay"]["counts"].values()) == 2 and rows["v16_all_params_f16.xml"]["counts"]["PASS"] == 2
+    assert (
+        rows["const_outside_bin.xml"]["exit_code"] == 3
+        and "outside the weights" in rows["const_outside_bin.xml"]["error"]
+    )
+    assert (
+        sum(rows["replay"]["counts"].values()) == 2 and rows["v16_all_params_f16.xml"]["counts"]["PASS"] == 2
+    )
     assert code == 3 and text.rstrip().endswith("exit 3") and "1 exit 3" in text
 
 
-def test_corpus_diff_crash_costs_one_model(tmp_path: Path, scheduler: str,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_corpus_diff_crash_costs_one_model(
+    tmp_path: Path, scheduler: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A model that kills its worker's isolated child is one row (exit 4), on a pool and on Dask alike."""
     models = [str(ROOT / "ir" / "onehot" / "v16_depth_u64_i32.xml"), str(tmp_path / "crash-me.xml")]
     for ext in (".xml", ".bin"):
@@ -187,10 +212,31 @@ def test_ctrl_c_on_dask_keeps_the_cases_that_finished(tmp_path: Path) -> None:
     work_root = tmp_path / "tmp"
     work_root.mkdir()
     out = tmp_path / "out"
-    cmd = [sys.executable, "-m", "ovonehot", "fuzz", "--cases", "5000", "--seed", "3", "--out", str(out),
-           "--dask", "--jobs", "2", "--oracle", "reference"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "TMPDIR": str(work_root)}, start_new_session=True)
+    cmd = [
+        sys.executable,
+        "-m",
+        "ovonehot",
+        "fuzz",
+        "--cases",
+        "5000",
+        "--seed",
+        "3",
+        "--out",
+        str(out),
+        "--dask",
+        "--jobs",
+        "2",
+        "--oracle",
+        "reference",
+    ]
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "TMPDIR": str(work_root)},
+        start_new_session=True,
+    )
     try:
         seen: set[str] = set()
         while len(seen) < 4:  # the workers' children have started 4 cases: at least 2 finished
@@ -213,28 +259,53 @@ def test_ctrl_c_on_dask_keeps_the_cases_that_finished(tmp_path: Path) -> None:
 
 def test_dask_is_imported_only_when_chosen(tmp_path: Path) -> None:
     model = ROOT / "ir" / "onehot" / "v16_all_params_f16.xml"
-    code = ("import sys\nfrom ovonehot import cli\n"
-            f"assert cli.main(['fuzz', '--cases', '1', '--oracle', 'reference', '--jobs', '1']) == 0\n"
-            f"assert cli.main(['diff', {str(model)!r}, {str(model)!r}, '--jobs', '1']) == 0\n"
-            "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed'))\n"
-            "assert not loaded, loaded\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False)
+    code = (
+        "import sys\nfrom ovonehot import cli\n"
+        f"assert cli.main(['fuzz', '--cases', '1', '--oracle', 'reference', '--jobs', '1']) == 0\n"
+        f"assert cli.main(['diff', {str(model)!r}, {str(model)!r}, '--jobs', '1']) == 0\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed'))\n"
+        "assert not loaded, loaded\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["fuzz", "--dask", "--jobs", "0"], "--jobs 0 runs in this process"),
-    (["fuzz", "--scheduler", "tcp://127.0.0.1:1", "--jobs", "2"], "with --scheduler the cluster has its own"),
-    (["fuzz", "--jobs", "-1"], "--jobs must be >= 0"),
-    (["fuzz", "--scheduler", "no-port-here", "--cases", "1"], "--scheduler no-port-here: cannot reach a Dask"),
-    (["diff", "MODEL", "--dask"], "are for a corpus"),
-    (["diff", "MODEL", "MODEL", "--inputs", "x.npy"], "--inputs is for one model"),
-    (["diff", "MODEL", "MODEL", "--bin", "x.bin"], "--bin is for one model"),
-    (["diff", "MODEL", "no/such/dir"], "no/such/dir: no such model, replay folder or directory"),
-    (["diff", "EMPTY"], ": no model (.xml) or replay folder in this directory"),
-], ids=["dask-jobs-0", "scheduler-and-jobs", "negative-jobs", "scheduler-address", "single-model-dask", "corpus-inputs",
-        "corpus-bin", "corpus-missing", "corpus-empty"])
-def test_usage_errors(argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["fuzz", "--dask", "--jobs", "0"], "--jobs 0 runs in this process"),
+        (
+            ["fuzz", "--scheduler", "tcp://127.0.0.1:1", "--jobs", "2"],
+            "with --scheduler the cluster has its own",
+        ),
+        (["fuzz", "--jobs", "-1"], "--jobs must be >= 0"),
+        (
+            ["fuzz", "--scheduler", "no-port-here", "--cases", "1"],
+            "--scheduler no-port-here: cannot reach a Dask",
+        ),
+        (["diff", "MODEL", "--dask"], "are for a corpus"),
+        (["diff", "MODEL", "MODEL", "--inputs", "x.npy"], "--inputs is for one model"),
+        (["diff", "MODEL", "MODEL", "--bin", "x.bin"], "--bin is for one model"),
+        (["diff", "MODEL", "no/such/dir"], "no/such/dir: no such model, replay folder or directory"),
+        (["diff", "EMPTY"], ": no model (.xml) or replay folder in this directory"),
+    ],
+    ids=[
+        "dask-jobs-0",
+        "scheduler-and-jobs",
+        "negative-jobs",
+        "scheduler-address",
+        "single-model-dask",
+        "corpus-inputs",
+        "corpus-bin",
+        "corpus-missing",
+        "corpus-empty",
+    ],
+)
+def test_usage_errors(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "empty").mkdir()
     model = str(ROOT / "ir" / "onehot" / "v16_all_params_f16.xml")
     argv = [model if a == "MODEL" else str(tmp_path / "empty") if a == "EMPTY" else a for a in argv]
@@ -252,9 +323,20 @@ def test_ctrl_c_during_a_corpus_diff(tmp_path: Path) -> None:
         for ext in (".xml", ".bin"):
             shutil.copy(ROOT / "ir" / "onehot" / f"v16_depth_u64_i32{ext}", corpus / f"m{i:03d}{ext}")
     saved = tmp_path / "saved"
-    cmd = [sys.executable, "-m", "ovonehot", "diff", str(corpus), "--save", str(saved), "--json-out",
-           str(tmp_path / "report.json")]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    cmd = [
+        sys.executable,
+        "-m",
+        "ovonehot",
+        "diff",
+        str(corpus),
+        "--save",
+        str(saved),
+        "--json-out",
+        str(tmp_path / "report.json"),
+    ]
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
     try:
         while not saved.is_dir() or len(list(saved.iterdir())) < 3:  # 3 models saved: at least 2 finished
             assert proc.poll() is None, proc.communicate()

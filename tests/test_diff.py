@@ -34,8 +34,14 @@ def const(value: object, et: str) -> object:
 
 
 def one_hot_model(
-    path: Path, index_type: str = "i64", on: tuple[object, str] = (5, "i64"), off: tuple[object, str] = (-3, "i64"),
-    depth: int = 4, axis: int = -1, mode: str | None = "ignore_negative", shape: Sequence[int] | None = (-1,),
+    path: Path,
+    index_type: str = "i64",
+    on: tuple[object, str] = (5, "i64"),
+    off: tuple[object, str] = (-3, "i64"),
+    depth: int = 4,
+    axis: int = -1,
+    mode: str | None = "ignore_negative",
+    shape: Sequence[int] | None = (-1,),
 ) -> Path:
     """idx (a Parameter; shape None = dynamic rank) -> OneHot(depth, on, off) -> out, saved plainly."""
     pshape = ov.PartialShape.dynamic() if shape is None else ov.PartialShape(list(shape))
@@ -48,10 +54,14 @@ def one_hot_model(
     return xml
 
 
-def with_kernel(model: Model, kernel: Callable[[OneHotAttrs, Sequence[np.ndarray]], list[np.ndarray]]) -> Model:
+def with_kernel(
+    model: Model, kernel: Callable[[OneHotAttrs, Sequence[np.ndarray]], list[np.ndarray]]
+) -> Model:
     """The same model, its OneHot computed by ``kernel`` (a deliberately wrong evaluator)."""
     plans = tuple(
-        dataclasses.replace(p, spec=dataclasses.replace(p.spec, evaluate=kernel)) if p.node.type == "OneHot" else p
+        dataclasses.replace(p, spec=dataclasses.replace(p.spec, evaluate=kernel))
+        if p.node.type == "OneHot"
+        else p
         for p in model.inference.plans
     )
     return Model(model.graph, dataclasses.replace(model.inference, plans=plans), model.path)
@@ -63,8 +73,10 @@ def off_by_one(attrs: OneHotAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndar
 
 
 def always_normalize(attrs: OneHotAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    return evaluate_one_hot(dataclasses.replace(attrs, negative_indices_mode=type(attrs.negative_indices_mode)("normalize")),
-                            inputs)
+    return evaluate_one_hot(
+        dataclasses.replace(attrs, negative_indices_mode=type(attrs.negative_indices_mode)("normalize")),
+        inputs,
+    )
 
 
 def wraps_like_the_cpu(attrs: OneHotAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -138,11 +150,18 @@ CPU_DEVIATIONS = {
     # name: (model overrides, deviations that must be named)
     "i64-on-saturated": ({"index_type": "i32", "on": (2**40, "i64")}, {"int32-saturation"}),
     "i64-indices-wrapped": ({"index_type": "i64", "on": (5, "i64")}, {"int32-wrap"}),
-    "u64-indices-wrapped-normalize": ({"index_type": "u64", "on": (7, "u32"), "off": (1, "u32"), "mode": "normalize"},
-                                      {"int32-wrap"}),
-    "f64-through-f32": ({"index_type": "i32", "on": (0.1, "f64"), "off": (1e300, "f64")}, {"f64-through-f32"}),
-    "f32-subnormal-flushed": ({"index_type": "i32", "on": (1e-40, "f32"), "off": (-1e-45, "f32")},
-                              {"subnormal-flush"}),
+    "u64-indices-wrapped-normalize": (
+        {"index_type": "u64", "on": (7, "u32"), "off": (1, "u32"), "mode": "normalize"},
+        {"int32-wrap"},
+    ),
+    "f64-through-f32": (
+        {"index_type": "i32", "on": (0.1, "f64"), "off": (1e300, "f64")},
+        {"f64-through-f32"},
+    ),
+    "f32-subnormal-flushed": (
+        {"index_type": "i32", "on": (1e-40, "f32"), "off": (-1e-45, "f32")},
+        {"subnormal-flush"},
+    ),
 }
 
 
@@ -157,25 +176,37 @@ def test_cpu_deviation_is_named(tmp_path: Path, name: str) -> None:
     # The reference has no OneHot evaluate for u64 indices: that output is not compared (never a PASS),
     # which fails the run unless a partial comparison is allowed.
     no_reference = ref.verdict is Verdict.NOT_COMPARED
-    assert ref.verdict is Verdict.PASS or (no_reference and {e.code for e in ref.events} == {"no-reference-evaluate"})
+    assert ref.verdict is Verdict.PASS or (
+        no_reference and {e.code for e in ref.events} == {"no-reference-evaluate"}
+    )
     assert verdicts["cpu"].verdict is Verdict.DEVIATION, report.render()
     assert codes <= {e.code for e in verdicts["cpu"].events}
     assert report.exit_code == (1 if no_reference else 0)
-    partial = diff_model(model, str(xml), generate_inputs(model, seed=2), ("reference", "cpu"), allow_partial=True)
+    partial = diff_model(
+        model, str(xml), generate_inputs(model, seed=2), ("reference", "cpu"), allow_partial=True
+    )
     assert partial.exit_code == 0, partial.render()
     report_strict = diff_model(model, str(xml), generate_inputs(model, seed=2), ("cpu",), strict=True)
     assert report_strict.exit_code == 1
 
 
 REFUSALS = {
-    "i8-indices": ({"index_type": "i8", "on": (1, "f32"), "off": (0, "f32")},
-                   {"cpu": "refused-index-type", "reference": "no-reference-evaluate"}),
-    "dynamic-rank": ({"index_type": "i32", "on": (1, "f32"), "off": (0, "f32"), "shape": None, "axis": 0},
-                     {"cpu": "refused-dynamic-rank"}),
-    "dynamic-rank-negative-axis": ({"index_type": "i32", "on": (1, "f32"), "off": (0, "f32"), "shape": None},
-                                   {"cpu": "refused-dynamic-rank", "reference": "negative-axis-dynamic-rank"}),
-    "u1-values": ({"index_type": "i32", "on": (1, "u1"), "off": (0, "u1")},
-                  {"cpu": "sub-byte-one-hot", "reference": "sub-byte-one-hot"}),
+    "i8-indices": (
+        {"index_type": "i8", "on": (1, "f32"), "off": (0, "f32")},
+        {"cpu": "refused-index-type", "reference": "no-reference-evaluate"},
+    ),
+    "dynamic-rank": (
+        {"index_type": "i32", "on": (1, "f32"), "off": (0, "f32"), "shape": None, "axis": 0},
+        {"cpu": "refused-dynamic-rank"},
+    ),
+    "dynamic-rank-negative-axis": (
+        {"index_type": "i32", "on": (1, "f32"), "off": (0, "f32"), "shape": None},
+        {"cpu": "refused-dynamic-rank", "reference": "negative-axis-dynamic-rank"},
+    ),
+    "u1-values": (
+        {"index_type": "i32", "on": (1, "u1"), "off": (0, "u1")},
+        {"cpu": "sub-byte-one-hot", "reference": "sub-byte-one-hot"},
+    ),
 }
 
 
@@ -217,6 +248,7 @@ def test_cpu_convert_from_f8_with_dynamic_shape_is_not_saturating(tmp_path: Path
     # From f32/f16/bf16 of dynamic shape a float -> int Convert saturates on the CPU (inf -> 255); from
     # f8 it goes through int32 as the reference does (inf -> 0): only the index wrap is left to explain.
     p = opset16.parameter([-1], ov.Type.i64, name="idx")
+
     def f8e5m2(bits: int) -> object:  # opset16.constant refuses inf for f8e5m2: the raw bits instead
         tensor = ov.Tensor(ov.Type.f8e5m2, [])
         np.asarray(tensor.data).reshape(-1).view(np.uint8)[:] = bits
@@ -293,7 +325,9 @@ def test_negative_depth_at_run_time(tmp_path: Path) -> None:
 # -- the CLI, exit statuses, JSON, replay -------------------------------------------------------
 
 
-def test_cli_cpu_saturation_exits_0_naming_the_deviation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_cpu_saturation_exits_0_naming_the_deviation(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     xml = one_hot_model(tmp_path, index_type="i32", on=(2**40, "i64"), off=(0, "i64"))
     assert cli.main(["diff", str(xml), "--oracle", "cpu"]) == 0
     out = capsys.readouterr().out
@@ -312,28 +346,49 @@ def test_replay_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     xml = one_hot_model(tmp_path, index_type="i64")
     folder = tmp_path / "replay"
     report_json = tmp_path / "r.json"
-    code = cli.main(["diff", str(xml), "--oracle", "both", "--seed", "9", "--save", str(folder),
-                     "--json-out", str(report_json)])
+    code = cli.main(
+        [
+            "diff",
+            str(xml),
+            "--oracle",
+            "both",
+            "--seed",
+            "9",
+            "--save",
+            str(folder),
+            "--json-out",
+            str(report_json),
+        ]
+    )
     assert code == 0
     first = capsys.readouterr().out
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["seed"] == 9 and manifest["oracles"] == ["reference", "cpu"]
     assert manifest["versions"]["openvino"] and manifest["command"][:3] == ["ovonehot", "diff", str(xml)]
-    assert {p.name for p in folder.iterdir()} >= {"model.xml", "model.bin", "inputs.npz", "ours.npz",
-                                                   "reference.npz", "cpu.npz", "manifest.json"}
+    assert {p.name for p in folder.iterdir()} >= {
+        "model.xml",
+        "model.bin",
+        "inputs.npz",
+        "ours.npz",
+        "reference.npz",
+        "cpu.npz",
+        "manifest.json",
+    }
     assert json.loads(report_json.read_text())["counts"]["plugin deviation"] == 1
     assert cli.main(["diff", str(folder)]) == 0
     again = capsys.readouterr().out
     assert "replay: ours outputs identical to the saved ones" in again
     assert "replay: cpu outputs identical to the saved ones" in again
     # Same verdict lines as the first run.
-    assert [ln for ln in first.splitlines() if ln.startswith("[")] == \
-        [ln for ln in again.splitlines() if ln.startswith("[")]
+    assert [ln for ln in first.splitlines() if ln.startswith("[")] == [
+        ln for ln in again.splitlines() if ln.startswith("[")
+    ]
 
 
 @pytest.mark.parametrize("flag", ["--save", "--json-out", "--report"])
-def test_cli_unwritable_save_or_json_is_one_line(flag: str, tmp_path: Path,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_unwritable_save_or_json_is_one_line(
+    flag: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     xml = one_hot_model(tmp_path)
     (tmp_path / "a_file").write_text("x")
     target = tmp_path / "a_file" if flag == "--save" else tmp_path  # a file where a folder goes, and back
@@ -343,7 +398,9 @@ def test_cli_unwritable_save_or_json_is_one_line(flag: str, tmp_path: Path,
     assert (tmp_path / "a_file").read_text() == "x"
 
 
-def test_cli_given_inputs_and_per_output_tolerance(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_given_inputs_and_per_output_tolerance(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     xml = one_hot_model(tmp_path, index_type="i32", on=(1, "f32"), off=(0, "f32"))
     np.save(tmp_path / "idx.npy", np.array([0, 5, -1], np.int32))
     assert cli.main(["diff", str(xml), "--inputs", f"idx={tmp_path / 'idx.npy'}", "--atol", "out:0.5"]) == 0
@@ -374,8 +431,10 @@ def test_generated_depth_and_values_of_dynamic_rank_are_scalars(tmp_path: Path) 
     # (a vacuous PASS); a scalar lets the reference compute and compare.
     dyn = ov.PartialShape.dynamic()
     idx = opset16.parameter(ov.PartialShape([2, 3]), ov.Type.i32, name="idx")
-    depth, on, off = (opset16.parameter(dyn, getattr(ov.Type, t), name=n)
-                      for t, n in (("i64", "depth"), ("f32", "on"), ("f32", "off")))
+    depth, on, off = (
+        opset16.parameter(dyn, getattr(ov.Type, t), name=n)
+        for t, n in (("i64", "depth"), ("f32", "on"), ("f32", "off"))
+    )
     node = opset16.one_hot(idx, depth, on, off, -1, negative_indices_mode="normalize")
     xml = tmp_path / "model.xml"
     ov.save_model(ov.Model([node.output(0)], [idx, depth, on, off], "m"), str(xml), compress_to_fp16=False)
@@ -389,10 +448,24 @@ def test_generated_depth_and_values_of_dynamic_rank_are_scalars(tmp_path: Path) 
 
 COMPARE_CASES = {
     "nan-equals-nan": (np.array([np.nan], np.float32), np.array([np.nan], np.float32), Tolerance(), True),
-    "signed-zero-exact": (np.array([-0.0], np.float32), np.array([0.0], np.float32), Tolerance.exact(), False),
-    "signed-zero-tolerant": (np.array([-0.0], np.float32), np.array([0.0], np.float32), Tolerance(1e-6), True),
-    "inf-is-not-close-to-2": (np.array([-2.0], np.float32), np.array([np.inf], np.float32), Tolerance(1e-6, 1e-5),
-                              False),
+    "signed-zero-exact": (
+        np.array([-0.0], np.float32),
+        np.array([0.0], np.float32),
+        Tolerance.exact(),
+        False,
+    ),
+    "signed-zero-tolerant": (
+        np.array([-0.0], np.float32),
+        np.array([0.0], np.float32),
+        Tolerance(1e-6),
+        True,
+    ),
+    "inf-is-not-close-to-2": (
+        np.array([-2.0], np.float32),
+        np.array([np.inf], np.float32),
+        Tolerance(1e-6, 1e-5),
+        False,
+    ),
     "inf-equals-inf": (np.array([np.inf]), np.array([np.inf]), Tolerance(1e-6, 1e-5), True),
     "ints-exact": (np.array([2**40]), np.array([2**40 + 1]), Tolerance(10.0), False),
     "shape": (np.zeros((2, 3)), np.zeros((3, 2)), Tolerance(), False),

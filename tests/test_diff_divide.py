@@ -24,7 +24,9 @@ def _divide_then_one_hot(tmp_path: Path, dtype: type) -> Path:
     x = ops.parameter([6], ov.Type(np.dtype(dtype)), name="x")
     q = ops.divide(x, ops.constant(np.array([3], dtype)))
     assert q.get_attributes()["m_pythondiv"] is True
-    one_hot = ops.one_hot(q, ops.constant(np.int64(4)), ops.constant(np.float32(1)), ops.constant(np.float32(0)), -1)
+    one_hot = ops.one_hot(
+        q, ops.constant(np.int64(4)), ops.constant(np.float32(1)), ops.constant(np.float32(0)), -1
+    )
     xml = tmp_path / "divide.xml"
     ov.save_model(ov.Model([one_hot, q], [x]), str(xml), compress_to_fp16=False)
     return xml

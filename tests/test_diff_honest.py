@@ -49,15 +49,18 @@ def test_label_smoothing_reference_is_not_compared(capsys: pytest.CaptureFixture
     assert code == 1, out
     assert verdict_lines(out) == ["[reference] out: not compared"]
     why = next(ln for ln in out.splitlines() if ln.strip().startswith("why:"))
-    assert "no evaluate for layer id=31 name='/LogSoftmax' type=LogSoftmax-opset5 with input types (f32)" in why
+    assert (
+        "no evaluate for layer id=31 name='/LogSoftmax' type=LogSoftmax-opset5 with input types (f32)" in why
+    )
     assert "try --oracle cpu" in why
     assert "OneHot" not in why and "PASS" not in out and "plugin deviation" not in out
     assert "nothing was compared" in out
 
 
 def test_label_smoothing_passes_against_the_cpu(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run_cli(capsys, f"{SMOOTHING}.onnx", "--inputs", f"{SMOOTHING}.typical.inputs.npz",
-                           "--oracle", "cpu")
+    code, out, _ = run_cli(
+        capsys, f"{SMOOTHING}.onnx", "--inputs", f"{SMOOTHING}.typical.inputs.npz", "--oracle", "cpu"
+    )
     assert code == 0, out
     assert verdict_lines(out) == ["[cpu] out: PASS (compared atol=1e-06 rtol=1e-05)"]
 
@@ -158,8 +161,16 @@ def test_cpu_defaults_report_a_precision_difference_never_ours_wrong(name: str) 
 
 def test_cli_cpu_defaults_and_config(capsys: pytest.CaptureFixture[str]) -> None:
     base = EXPORTS / "torch" / "onehot_embedding"
-    code, out, _ = run_cli(capsys, f"{base}.xml", "--inputs", f"{base}.typical.inputs.npz", "--oracle", "cpu",
-                           "--config", "INFERENCE_PRECISION_HINT=bf16")
+    code, out, _ = run_cli(
+        capsys,
+        f"{base}.xml",
+        "--inputs",
+        f"{base}.typical.inputs.npz",
+        "--oracle",
+        "cpu",
+        "--config",
+        "INFERENCE_PRECISION_HINT=bf16",
+    )
     assert code == 0, out
     (line,) = verdict_lines(out)
     passing = "[cpu] Result_21857: PASS (compared atol=1e-06 rtol=1e-05)"
@@ -175,9 +186,12 @@ def test_cli_cpu_defaults_and_config(capsys: pytest.CaptureFixture[str]) -> None
 
 # (model, input case) where onnxruntime 1.31 and OpenVINO agree (ir/exports/README.md).
 ORT_AGREES = [
-    ("backend_with_axis", "backend"), ("backend_negative_indices", "backend"),
-    ("opset11_float_indices_truncation", "integer_valued"), ("opset11_int64_indices_beyond_int32", "beyond_int32"),
-    ("torch_label_smoothing_opset13", "typical"), ("torch_segmentation_opset11", "typical"),
+    ("backend_with_axis", "backend"),
+    ("backend_negative_indices", "backend"),
+    ("opset11_float_indices_truncation", "integer_valued"),
+    ("opset11_int64_indices_beyond_int32", "beyond_int32"),
+    ("torch_label_smoothing_opset13", "typical"),
+    ("torch_segmentation_opset11", "typical"),
 ]
 
 
@@ -196,8 +210,9 @@ def test_onnxruntime_oracle_on_exports(name: str, case: str) -> None:
 def test_onnxruntime_difference_is_reported_not_hidden(capsys: pytest.CaptureFixture[str]) -> None:
     # onnxruntime applies OneHot-11's negative-index wrapping at opset 9; OpenVINO's OneHot-1 does not.
     base = EXPORTS / "onnx" / "backend_negative_indices_opset9"
-    code, out, _ = run_cli(capsys, f"{base}.onnx", "--inputs", f"{base}.backend.inputs.npz",
-                           "--oracle", "reference,onnxruntime")
+    code, out, _ = run_cli(
+        capsys, f"{base}.onnx", "--inputs", f"{base}.backend.inputs.npz", "--oracle", "reference,onnxruntime"
+    )
     assert code == 1
     assert verdict_lines(out)[0].startswith("[reference] y: PASS")
     assert verdict_lines(out)[1] == "[onnxruntime] y: unexplained"
@@ -208,8 +223,14 @@ def test_onnxruntime_difference_is_reported_not_hidden(capsys: pytest.CaptureFix
 def test_onnxruntime_without_a_kernel_is_a_known_refusal() -> None:
     base = EXPORTS / "onnx" / "opset11_bool_values"
     model = load(f"{base}.onnx")
-    report = diff_model(model, f"{base}.onnx", dict(np.load(f"{base}.typical.inputs.npz")),
-                        ("reference", "onnxruntime"), allow_partial=True, isolate=True)
+    report = diff_model(
+        model,
+        f"{base}.onnx",
+        dict(np.load(f"{base}.typical.inputs.npz")),
+        ("reference", "onnxruntime"),
+        allow_partial=True,
+        isolate=True,
+    )
     by_oracle = {v.oracle: v for v in report.verdicts}
     assert by_oracle["reference"].verdict is Verdict.PASS
     ort = by_oracle["onnxruntime"]
@@ -239,14 +260,17 @@ EXPECTED = [
 def test_expected_outputs(path: str, case: str, source: str, capsys: pytest.CaptureFixture[str]) -> None:
     model = EXPORTS / path
     stem = model.with_suffix("")
-    code, out, _ = run_cli(capsys, model, "--inputs", f"{stem}.{case}.inputs.npz",
-                           "--expected", f"{stem}.{case}.{source}.npz")
+    code, out, _ = run_cli(
+        capsys, model, "--inputs", f"{stem}.{case}.inputs.npz", "--expected", f"{stem}.{case}.{source}.npz"
+    )
     assert code == 0, out
     lines = verdict_lines(out)
     assert lines and all(ln.startswith("[expected] ") and ": PASS" in ln for ln in lines), out
 
 
-def test_expected_with_a_wrong_key_or_missing_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_expected_with_a_wrong_key_or_missing_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     base = EXPORTS / "onnx" / "torch_label_smoothing_opset13"
     np.savez(tmp_path / "wrong.npz", loss=np.float32(0.5))
     code, _, err = run_cli(capsys, f"{base}.onnx", "--expected", tmp_path / "wrong.npz")
@@ -287,8 +311,13 @@ def typed_model(tmp_path: Path) -> Path:
     x = opset16.parameter([3], ov.Type.f32, name="x")
     table = opset16.constant(np.arange(9, dtype=np.float32))
     gathered = opset16.gather(table, labels, opset16.constant(np.int64(0)))
-    hot = opset16.one_hot(idx, opset16.constant(np.int64(4)), opset16.constant(np.float32(1)),
-                          opset16.constant(np.float32(0)), -1)
+    hot = opset16.one_hot(
+        idx,
+        opset16.constant(np.int64(4)),
+        opset16.constant(np.float32(1)),
+        opset16.constant(np.float32(0)),
+        -1,
+    )
     outs = [gathered.output(0), hot.output(0), opset16.relu(x).output(0)]
     for o, n in zip(outs, ("g", "hot", "r"), strict=True):
         o.get_tensor().set_names({n})
@@ -315,7 +344,9 @@ def test_gather_indices_stay_inside_the_gathered_axis(tmp_path: Path) -> None:
     rows.output(0).get_tensor().set_names({"rows"})
     total.output(0).get_tensor().set_names({"total"})
     xml = tmp_path / "g.xml"
-    ov.save_model(ov.Model([rows.output(0), total.output(0)], [ids, counts], "m"), str(xml), compress_to_fp16=False)
+    ov.save_model(
+        ov.Model([rows.output(0), total.output(0)], [ids, counts], "m"), str(xml), compress_to_fp16=False
+    )
     model = load(xml)
     inputs, how = generate_inputs(model, seed=3, report=True)
     assert set(inputs["ids"].tolist()) == {0, 1, 2}  # 50 draws reach every row, never beyond
@@ -343,17 +374,43 @@ def test_val_range_and_per_input_seed(tmp_path: Path) -> None:
         InputSettings.parse([], ["3,1"])
 
 
-def test_replay_manifest_records_how_inputs_were_made(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_manifest_records_how_inputs_were_made(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     xml = typed_model(tmp_path)
     folder = tmp_path / "replay"
-    code, out, _ = run_cli(capsys, xml, "--seed", "5", "--seed", "labels:7", "--val-range", "labels:0,8",
-                           "--oracle", "cpu", "--cpu-defaults", "--save", folder)
+    code, out, _ = run_cli(
+        capsys,
+        xml,
+        "--seed",
+        "5",
+        "--seed",
+        "labels:7",
+        "--val-range",
+        "labels:0,8",
+        "--oracle",
+        "cpu",
+        "--cpu-defaults",
+        "--save",
+        folder,
+    )
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["input_generation"]["labels"]["seed"] == 7
     assert manifest["input_generation"]["labels"]["values"] == "uniform in [0, 8] (--val-range)"
     assert manifest["plugin"]["preset"] == "openvino-defaults"
-    assert manifest["command"][3:] == ["--seed", "5", "--seed", "labels:7", "--val-range", "labels:0,8",
-                                       "--oracle", "cpu", "--cpu-defaults", "--save", str(folder)]
+    assert manifest["command"][3:] == [
+        "--seed",
+        "5",
+        "--seed",
+        "labels:7",
+        "--val-range",
+        "labels:0,8",
+        "--oracle",
+        "cpu",
+        "--cpu-defaults",
+        "--save",
+        str(folder),
+    ]
     again_code, again, _ = run_cli(capsys, folder)
     assert again_code == code and verdict_lines(again) == verdict_lines(out)
     assert "CPU plugin with OpenVINO's defaults" in again
@@ -379,15 +436,21 @@ def test_all_layers_finds_the_first_divergent_layer_and_where_the_error_grows(tm
     def relu_off_by_a_bit(attrs: object, inputs: list[np.ndarray]) -> list[np.ndarray]:
         return [np.maximum(inputs[0], 0) + np.float32(1e-4)]  # a deliberately wrong kernel
 
-    plans = tuple(dataclasses.replace(p, spec=dataclasses.replace(p.spec, evaluate=relu_off_by_a_bit))
-                  if p.node.type == "ReLU" else p for p in model.inference.plans)
+    plans = tuple(
+        dataclasses.replace(p, spec=dataclasses.replace(p.spec, evaluate=relu_off_by_a_bit))
+        if p.node.type == "ReLU"
+        else p
+        for p in model.inference.plans
+    )
     wrong = Model(model.graph, dataclasses.replace(model.inference, plans=plans), model.path)
     inputs = {"x": np.array([-2, -1, 0, 1, 2, 3], np.float32)}
     report = diff_model(wrong, str(xml), inputs, ("reference",), all_layers=True)
     assert report.layers is not None
     rows = {r.type: r for r in report.layers}
     assert [r.type for r in report.layers] == ["ReLU-opset1", "Multiply-opset1", "Add-opset1"]
-    assert rows["ReLU-opset1"].verdict == "differs" and rows["ReLU-opset1"].max_abs == pytest.approx(1e-4, rel=1e-3)
+    assert rows["ReLU-opset1"].verdict == "differs" and rows["ReLU-opset1"].max_abs == pytest.approx(
+        1e-4, rel=1e-3
+    )
     assert rows["Multiply-opset1"].max_abs == pytest.approx(0.1, rel=1e-3)
     text = report.render()
     assert "first divergent layer: layer id=1 name='" in text and "type=ReLU-opset1 output 0" in text
@@ -395,17 +458,29 @@ def test_all_layers_finds_the_first_divergent_layer_and_where_the_error_grows(tm
     assert report.exit_code == 1 and report.verdicts[0].verdict is Verdict.OURS_WRONG
 
 
-def test_all_layers_runs_the_reference_up_to_what_it_cannot_evaluate(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run_cli(capsys, f"{SMOOTHING}.onnx", "--inputs", f"{SMOOTHING}.typical.inputs.npz",
-                           "--oracle", "reference,cpu", "--all-layers", "--allow-partial")
+def test_all_layers_runs_the_reference_up_to_what_it_cannot_evaluate(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run_cli(
+        capsys,
+        f"{SMOOTHING}.onnx",
+        "--inputs",
+        f"{SMOOTHING}.typical.inputs.npz",
+        "--oracle",
+        "reference,cpu",
+        "--all-layers",
+        "--allow-partial",
+    )
     assert code == 0, out
     table = [ln.split() for ln in out.splitlines() if ln.startswith(("reference ", "cpu "))]
     reference = {(row[3], row[-1]) for row in table if row[0] == "reference"}
     assert ("name='/OneHot'", "PASS") in reference  # computed before the op it has no kernel for
     assert ("name='/LogSoftmax'", "compared") in reference  # "not compared"
     assert "layers against reference: 18 compared, 0 differ, 5 not compared" in out
-    assert "first not compared: layer id=31 name='/LogSoftmax' type=LogSoftmax-opset5: reference did not " \
-           "compute it: OpenVINO's reference has no evaluate" in out
+    assert (
+        "first not compared: layer id=31 name='/LogSoftmax' type=LogSoftmax-opset5: reference did not "
+        "compute it: OpenVINO's reference has no evaluate" in out
+    )
     assert "layers against cpu: 23 compared, 0 differ, 0 not compared" in out
 
 
@@ -414,8 +489,14 @@ def test_a_device_openvino_does_not_have_is_not_compared(tmp_path: Path) -> None
     model = load(xml)
     devices = ov.Core().available_devices
     missing = next(d for d in ("NPU", "GPU", "FPGA") if d not in devices)
-    report = diff_model(model, str(xml), generate_inputs(model), ("cpu",), plugin=PluginSettings(device=missing),
-                        allow_partial=True)
+    report = diff_model(
+        model,
+        str(xml),
+        generate_inputs(model),
+        ("cpu",),
+        plugin=PluginSettings(device=missing),
+        allow_partial=True,
+    )
     assert {v.verdict for v in report.verdicts} == {Verdict.NOT_COMPARED}
     assert f"OpenVINO has no device {missing!r} here" in report.verdicts[0].reason
     assert report.exit_code == 1  # nothing compared
@@ -435,7 +516,11 @@ def test_both_refusing_at_different_layers_is_not_a_pass(tmp_path: Path) -> None
     xml = tmp_path / "m.xml"
     ov.save_model(ov.Model([out.output(0)], [x, idx, depth], "m"), str(xml), compress_to_fp16=False)
     model = load(xml)
-    inputs = {"x": np.zeros(4, np.float32), "idx": np.arange(4, dtype=np.int32), "depth": np.array(-1, np.int64)}
+    inputs = {
+        "x": np.zeros(4, np.float32),
+        "idx": np.arange(4, dtype=np.int32),
+        "depth": np.array(-1, np.int64),
+    }
     report = diff_model(model, str(xml), inputs, ("reference",))
     (v,) = report.verdicts
     assert report.ours_error and "negative" in report.ours_error

@@ -112,7 +112,11 @@ def _plain_single(seed: int, index: int) -> bool:
         return False
     i = case.graph.kind_indices("OneHot")[0]
     idx, _, on, _ = case.inference.input_infos(i)
-    return idx.element_type.value in ("i32", "i64") and on.element_type.value == "f32" and idx.shape.rank_is_static
+    return (
+        idx.element_type.value in ("i32", "i64")
+        and on.element_type.value == "f32"
+        and idx.shape.rank_is_static
+    )
 
 
 # -- campaigns -----------------------------------------------------------------------------------------
@@ -147,11 +151,26 @@ def test_ctrl_c_keeps_the_cases_that_finished(tmp_path: Path, group: bool) -> No
     work_root = tmp_path / "tmp"
     work_root.mkdir()
     out = tmp_path / "out"
-    cmd = [sys.executable, "-m", "ovonehot", "fuzz", "--cases", "5000", "--seed", "3", "--out", str(out),
-           "--jobs", "2", "--oracle", "reference"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "ovonehot",
+        "fuzz",
+        "--cases",
+        "5000",
+        "--seed",
+        "3",
+        "--out",
+        str(out),
+        "--jobs",
+        "2",
+        "--oracle",
+        "reference",
+    ]
     env = {**os.environ, "TMPDIR": str(work_root)}
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            start_new_session=group)
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=group
+    )
     try:
         _wait_for_cases(work_root, proc, started=4)  # two workers: at least two cases finished
         if group:
@@ -180,7 +199,9 @@ def test_cli_fuzz_exit_0_and_table(tmp_path: Path, capsys: pytest.CaptureFixture
     assert cli.main(["fuzz", "--cases", "5", "--time-budget", "0"]) == 2
 
 
-def test_a_worker_crash_loses_one_case_not_the_campaign(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_worker_crash_loses_one_case_not_the_campaign(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Workers are separate interpreters (ovonehot.child): one killed by a signal (as OpenVINO's crashes
     do) is recorded as a crash of its case, and a fresh worker takes the rest.  The kill comes from a
     sitecustomize the workers load (they inherit PYTHONPATH)."""
@@ -207,9 +228,13 @@ def test_a_worker_crash_loses_one_case_not_the_campaign(tmp_path: Path, monkeypa
 def test_fuzz_from_a_script_without_a_main_guard(tmp_path: Path) -> None:
     # multiprocessing's spawn re-ran such a script in every worker; ovonehot.child workers do not.
     script = tmp_path / "check.py"
-    script.write_text("import sys\nfrom ovonehot.cli import main\nprint('script ran')\n"
-                      f"sys.exit(main(['fuzz', '--cases', '2', '--seed', '1', '--out', {str(tmp_path / 'out')!r}]))\n")
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, check=False)
+    script.write_text(
+        "import sys\nfrom ovonehot.cli import main\nprint('script ran')\n"
+        f"sys.exit(main(['fuzz', '--cases', '2', '--seed', '1', '--out', {str(tmp_path / 'out')!r}]))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, check=False
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.count("script ran") == 1 and "cases: 2 ok, 0 failing" in proc.stdout
 
@@ -221,8 +246,9 @@ def test_cli_fuzz_out_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert err == f"error: {tmp_path / 'a_file'}: exists and is not a directory\n"
 
 
-def test_failing_case_is_saved_as_a_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_failing_case_is_saved_as_a_replay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A deliberately wrong OneHot kernel in ovonehot: the case fails and its replay folder reproduces it."""
     from ovonehot.ops import one_hot
 

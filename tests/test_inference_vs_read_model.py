@@ -68,8 +68,15 @@ def pad_to_multiple(shape: list[Any]) -> Any:
     end = op.concat([_const([0]), op.unsqueeze(pad_len, _const(0)), _const([0])], 0)
     padded = op.pad(x, _const([0, 0, 0]), end, "constant")
     blocks = op.divide(op.add(t, pad_len), _const(4))
-    target = op.concat([op.unsqueeze(_dim(x, 0), _const(0)), op.unsqueeze(blocks, _const(0)), _const([4]),
-                        op.unsqueeze(_dim(x, 2), _const(0))], 0)
+    target = op.concat(
+        [
+            op.unsqueeze(_dim(x, 0), _const(0)),
+            op.unsqueeze(blocks, _const(0)),
+            _const([4]),
+            op.unsqueeze(_dim(x, 2), _const(0)),
+        ],
+        0,
+    )
     return ov.Model([op.reshape(padded, target, False)], [x])
 
 
@@ -104,7 +111,9 @@ MODELS: list[Any] = [
 
 
 @pytest.mark.parametrize(("build", "shape"), MODELS)
-def test_every_layer_as_read_model(build: Callable[[list[Any]], Any], shape: list[Any], tmp_path: Path) -> None:
+def test_every_layer_as_read_model(
+    build: Callable[[list[Any]], Any], shape: list[Any], tmp_path: Path
+) -> None:
     xml = _assert_same_as_read_model(build(shape), tmp_path)
     # The IR OpenVINO wrote itself declares what read_model infers: validate finds nothing wrong.
     problems = [p for p in validate(xml).problems if p.severity.value == "error"]
@@ -150,8 +159,9 @@ BOUNDED_PADS = [
 
 
 @pytest.mark.parametrize(("data", "begin", "bsign", "end", "esign", "mode"), BOUNDED_PADS)
-def test_pad_from_pad_bounds(data: list[Any], begin: list[Any], bsign: int, end: list[Any], esign: int,
-                             mode: str, tmp_path: Path) -> None:
+def test_pad_from_pad_bounds(
+    data: list[Any], begin: list[Any], bsign: int, end: list[Any], esign: int, mode: str, tmp_path: Path
+) -> None:
     x = op.parameter(ov.PartialShape(data), ov.Type.f32)
     pb, sb = _pads_from_shape(begin, bsign)
     pe, se = _pads_from_shape(end, esign)
@@ -170,8 +180,9 @@ EXACT_PADS = [
 
 @pytest.mark.parametrize(("data", "begin", "end"), EXACT_PADS)
 @pytest.mark.parametrize("version", ["opset1", "opset12"])
-def test_pad_with_negative_known_pads(data: list[Any], begin: list[int], end: list[int], version: str,
-                                      tmp_path: Path) -> None:
+def test_pad_with_negative_known_pads(
+    data: list[Any], begin: list[int], end: list[int], version: str, tmp_path: Path
+) -> None:
     if version == "opset12":
         pad = op.pad
     else:
@@ -197,9 +208,11 @@ def test_pad_refusals_as_openvino(data: list[int], begin: list[int], end: list[i
     x = op.parameter(ov.PartialShape(data), ov.Type.f32)
     with pytest.raises(RuntimeError) as theirs:
         op.pad(x, _const(begin), _const(end), mode)
-    ins = [TensorInfo(ElementType.f32, PartialShape.parse(str(ov.PartialShape(data)))),
-           TensorInfo(ElementType.i64, PartialShape.parse(f"[{len(begin)}]"), value=np.array(begin, I64)),
-           TensorInfo(ElementType.i64, PartialShape.parse(f"[{len(end)}]"), value=np.array(end, I64))]
+    ins = [
+        TensorInfo(ElementType.f32, PartialShape.parse(str(ov.PartialShape(data)))),
+        TensorInfo(ElementType.i64, PartialShape.parse(f"[{len(begin)}]"), value=np.array(begin, I64)),
+        TensorInfo(ElementType.i64, PartialShape.parse(f"[{len(end)}]"), value=np.array(end, I64)),
+    ]
     with pytest.raises(ValidationError) as ours:
         infer_pad(PadAttrs(PadMode(mode)), ins)
     assert str(ours.value).split(".")[0] in str(theirs.value)
@@ -222,8 +235,11 @@ def test_validate_says_inferred_not_openvino_infers(tmp_path: Path) -> None:
     problems = {p.code: p.message for p in validate(xml).problems}
     assert "OpenVINO infers" not in " ".join(problems.values())
     assert problems["output-shape"].endswith(
-        "inferred [?,?,4,8] (OpenVINO's rules; written as [?,?,4,8]), IR declares dims [?,?,5,8]")
-    assert problems["output-type"].endswith("inferred f32 (OpenVINO's rules), IR declares precision FP16 (f16)")
+        "inferred [?,?,4,8] (OpenVINO's rules; written as [?,?,4,8]), IR declares dims [?,?,5,8]"
+    )
+    assert problems["output-type"].endswith(
+        "inferred f32 (OpenVINO's rules), IR declares precision FP16 (f16)"
+    )
 
 
 def test_unknown_pads_longer_than_rank_refused_as_openvino() -> None:
@@ -232,16 +248,26 @@ def test_unknown_pads_longer_than_rank_refused_as_openvino() -> None:
     pads = op.parameter(ov.PartialShape([3]), ov.Type.i64)
     with pytest.raises(RuntimeError, match="Number of elements of pads_begin must be >= 0 and <= arg rank"):
         op.pad(x, pads, pads, "constant")
-    ins = [TensorInfo(ElementType.f32, PartialShape.parse("[2,3]")),
-           TensorInfo(ElementType.i64, PartialShape.parse("[3]")),
-           TensorInfo(ElementType.i64, PartialShape.parse("[3]"))]
-    with pytest.raises(ValidationError, match="Number of elements of pads_begin must be >= 0 and <= arg rank"):
+    ins = [
+        TensorInfo(ElementType.f32, PartialShape.parse("[2,3]")),
+        TensorInfo(ElementType.i64, PartialShape.parse("[3]")),
+        TensorInfo(ElementType.i64, PartialShape.parse("[3]")),
+    ]
+    with pytest.raises(
+        ValidationError, match="Number of elements of pads_begin must be >= 0 and <= arg rank"
+    ):
         infer_pad(PadAttrs(), ins)
     # of the right length, unknown pads leave every dim unknown, as in OpenVINO
-    ok = op.pad(x, op.parameter(ov.PartialShape([2]), ov.Type.i64), op.parameter(ov.PartialShape([2]), ov.Type.i64),
-                "constant")
+    ok = op.pad(
+        x,
+        op.parameter(ov.PartialShape([2]), ov.Type.i64),
+        op.parameter(ov.PartialShape([2]), ov.Type.i64),
+        "constant",
+    )
     ins[1:] = [TensorInfo(ElementType.i64, PartialShape.parse("[2]"))] * 2
-    assert str(infer_pad(PadAttrs(), ins)[0].shape) == str(PartialShape.parse(str(ok.get_output_partial_shape(0))))
+    assert str(infer_pad(PadAttrs(), ins)[0].shape) == str(
+        PartialShape.parse(str(ok.get_output_partial_shape(0)))
+    )
 
 
 # -- values and bounds through Identity-16 ----------------------------------------------------------
@@ -275,7 +301,9 @@ def _identity_slice_stop(shape: list[Any]) -> Any:
         pytest.param(_identity_slice_stop, [2, 8], id="rotary-slice-stop"),
     ],
 )
-def test_no_value_through_identity(build: Callable[[list[Any]], Any], shape: list[Any], tmp_path: Path) -> None:
+def test_no_value_through_identity(
+    build: Callable[[list[Any]], Any], shape: list[Any], tmp_path: Path
+) -> None:
     _assert_same_as_read_model(build(shape), tmp_path)
 
 
@@ -288,8 +316,12 @@ def _sequence(cell: str, shapes: dict[str, list[Any]], hidden_size: int = 5) -> 
 
     names = ["X", "H", *(["C"] if cell == "lstm" else []), "L", "W", "R", "B"]
     ranks = {"X": 3, "H": 3, "C": 3, "L": 1, "W": 3, "R": 3, "B": 2}
-    params = {n: op.parameter(ov.PartialShape(shapes.get(n, [-1] * ranks[n])),
-                              ov.Type.i32 if n == "L" else ov.Type.f32, name=n) for n in names}
+    params = {
+        n: op.parameter(
+            ov.PartialShape(shapes.get(n, [-1] * ranks[n])), ov.Type.i32 if n == "L" else ov.Type.f32, name=n
+        )
+        for n in names
+    }
     build = {"gru": op5.gru_sequence, "lstm": op5.lstm_sequence, "rnn": op5.rnn_sequence}[cell]
     node = build(*params.values(), hidden_size, "forward")
     return ov.Model(node.outputs(), list(params.values()))
@@ -305,8 +337,9 @@ SEQUENCES = [
     pytest.param("lstm", {"C": [-1, -1, 4]}, id="lstm-C-says-4-attribute-5"),
     pytest.param("gru", {"H": [-1, -1, [2, 6]]}, id="gru-H-interval"),
     pytest.param("gru", {"B": [1, 15]}, id="gru-B-lends-nothing"),
-    pytest.param("rnn", {"X": [2, 3, 4], "H": [2, 1, 4], "W": [1, 4, 4], "R": [1, 4, 4], "B": [1, 4]},
-                 id="rnn-static"),
+    pytest.param(
+        "rnn", {"X": [2, 3, 4], "H": [2, 1, 4], "W": [1, 4, 4], "R": [1, 4, 4], "B": [1, 4]}, id="rnn-static"
+    ),
 ]
 
 
@@ -335,7 +368,9 @@ def test_sequence_refusals_as_openvino(cell: str, shapes: dict[str, list[Any]], 
         at = text.index(f'name="{name}" type="Parameter"')
         start = text.index('shape="', at) + len('shape="')
         end = text.index('"', start)
-        written = ",".join("?" if d == -1 else f"{d[0]}..{d[1]}" if isinstance(d, list) else str(d) for d in dims)
+        written = ",".join(
+            "?" if d == -1 else f"{d[0]}..{d[1]}" if isinstance(d, list) else str(d) for d in dims
+        )
         text = text[:start] + written + text[end:]
     xml.write_text(text)
     with pytest.raises(RuntimeError):

@@ -14,10 +14,36 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.mark.parametrize(
     "command",
     [
-        [sys.executable, "-m", "ruff", "check", "--no-cache", "src", "tests", "ir", "samples", "benchmarks", "scripts"],
+        [
+            sys.executable,
+            "-m",
+            "ruff",
+            "check",
+            "--no-cache",
+            "src",
+            "tests",
+            "ir",
+            "samples",
+            "benchmarks",
+            "scripts",
+        ],
+        [
+            sys.executable,
+            "-m",
+            "ruff",
+            "format",
+            "--check",
+            "--no-cache",
+            "src",
+            "tests",
+            "ir",
+            "samples",
+            "benchmarks",
+            "scripts",
+        ],
         [sys.executable, "-m", "mypy", "--no-incremental", "src/ovonehot"],
     ],
-    ids=["ruff", "mypy"],
+    ids=["ruff", "ruff-format", "mypy"],
 )
 def test_clean(command: list[str]) -> None:
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)

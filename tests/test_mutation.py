@@ -217,20 +217,29 @@ def test_split_of_a_scalar_is_refused(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 @pytest.mark.parametrize("rank", [65, 300], ids=["rank65", "rank300"])
-def test_const_of_rank_beyond_numpy_is_refused(rank: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_const_of_rank_beyond_numpy_is_refused(
+    rank: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """NumPy holds at most 64 dims: its ValueError escaped the reader."""
     shape = ",".join(["1"] * rank)
-    xml, weights = _onehot_ir(**{'name="on" type="Const" version="opset1">\n  <data element_type="f32" shape=""':
-                                 f'name="on" type="Const" version="opset1">\n  <data element_type="f32" '
-                                 f'shape="{shape}"'})
+    xml, weights = _onehot_ir(
+        **{
+            'name="on" type="Const" version="opset1">\n  <data element_type="f32" shape=""': f'name="on" type="Const" version="opset1">\n  <data element_type="f32" '
+            f'shape="{shape}"'
+        }
+    )
     for code, err in _all_clean(_write(tmp_path, xml, weights), capsys):
         assert code == 3 and f"a constant of rank {rank}" in err
 
 
 def test_bad_layer_id_after_a_broken_payload(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """validate re-reads a file with a broken Const; its int(layer id) met id="x" unguarded."""
-    xml, weights = _onehot_ir(**{'<layer id="1" name="depth"': '<layer id="x" name="depth"',
-                                 'offset="0" size="8"': 'offset="0" size="2"'})
+    xml, weights = _onehot_ir(
+        **{
+            '<layer id="1" name="depth"': '<layer id="x" name="depth"',
+            'offset="0" size="8"': 'offset="0" size="2"',
+        }
+    )
     for code, err in _all_clean(_write(tmp_path, xml, weights), capsys):
         assert code == 3 and "attribute id='x' is not an integer" in err
 
@@ -255,7 +264,9 @@ def test_looking_up_parameters_does_not_walk_the_graph_per_parameter() -> None:
         layers.append(RESULT.format(id=2 * k + 1, name=f"r{k}", prec="FP32", dims=_dims("1")))
         edges.append((2 * k, 0, 2 * k + 1, 0))
     graph = read_ir_bytes(_ir(layers, edges))
-    counted = Graph(graph.name, graph.ir_version, _CountingNodes(graph.nodes), graph.sources, graph.document_order)
+    counted = Graph(
+        graph.name, graph.ir_version, _CountingNodes(graph.nodes), graph.sources, graph.document_order
+    )
     inference = infer(counted)
     _CountingNodes.walks = 0
     model = Model(counted, inference)
@@ -264,7 +275,9 @@ def test_looking_up_parameters_does_not_walk_the_graph_per_parameter() -> None:
     assert _CountingNodes.walks < 10  # O(1) walks, not one per Parameter
 
 
-def test_a_huge_attribute_value_is_cut_in_the_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_huge_attribute_value_is_cut_in_the_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Error lines repeated whole attribute values (5 MB lines)."""
     value = "7" * 2_000_000
     xml, weights = _onehot_ir(**{'axis="-1"': f'axis="{value}"'})
@@ -296,10 +309,13 @@ def _broadcast_ir(target: list[int], static: bool) -> tuple[bytes, bytes]:
     """x(f32 [1]) -> Broadcast(x, target) -> Result; target a Const (static) or a Parameter's value."""
     n = len(target)
     if static:
-        target_layer = CONST.format(id=1, name="target", et="i64", shape=str(n), offset=0, size=8 * n,
-                                    prec="I64", dims=_dims(str(n)))
+        target_layer = CONST.format(
+            id=1, name="target", et="i64", shape=str(n), offset=0, size=8 * n, prec="I64", dims=_dims(str(n))
+        )
     else:
-        target_layer = PARAM.format(id=1, name="target", shape=str(n), et="i64", prec="I64", dims=_dims(str(n)))
+        target_layer = PARAM.format(
+            id=1, name="target", shape=str(n), et="i64", prec="I64", dims=_dims(str(n))
+        )
     layers = [
         PARAM.format(id=0, name="x", shape="1", et="f32", prec="FP32", dims=_dims("1")),
         target_layer,
@@ -331,7 +347,9 @@ def test_an_output_beyond_the_budget_is_refused_before_it_is_allocated(
     assert f"needs {4 * math.prod(target)} bytes" in err and "type=Broadcast-opset3" in err
 
 
-def test_the_budget_lets_an_ordinary_output_through(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_budget_lets_an_ordinary_output_through(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     xml, weights = _broadcast_ir([3, 2], static=False)
     path = _write(tmp_path, xml, weights)
     np.savez(tmp_path / "in.npz", x=np.array([5.0], np.float32), target=np.array([3, 2], np.int64))
@@ -351,60 +369,151 @@ def test_the_budget_follows_the_address_space_limit() -> None:
         "except Exception as exc:\n"
         "    print(type(exc).__name__, exc)\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=120)
-    assert result.stdout.startswith("ResourceLimitError output 0 [2147483648] needs 2147483648 bytes"), result.stderr
+    result = subprocess.run(
+        [sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=120
+    )
+    assert result.stdout.startswith("ResourceLimitError output 0 [2147483648] needs 2147483648 bytes"), (
+        result.stderr
+    )
 
 
 # -- reading numbers and names no more loosely than OpenVINO ------------------------------------------
 # (replacement in the base IR, what OpenVINO 2026.4's read_model says, what ovonehot says)
 REFUSED_BY_OPENVINO = [
-    ("offset-underscore", {'offset="8" size="4"': 'offset="0_8" size="4"'}, "not an unsigned 64 bit integer",
-     "attribute offset='0_8' is not an unsigned integer"),
-    ("offset-trailing-space", {'offset="8" size="4"': 'offset="8 " size="4"'}, "not an unsigned 64 bit integer",
-     "attribute offset='8 ' is not an unsigned integer"),
-    ("offset-arabic-digit", {'offset="8" size="4"': 'offset="\u0668" size="4"'}, "stoll",
-     "is not an unsigned integer"),
-    ("size-underscore", {'offset="8" size="4"': 'offset="8" size="0_4"'}, "not an unsigned 64 bit integer",
-     "attribute size='0_4' is not an unsigned integer"),
-    ("dim-arabic-digit", {"<dim>4</dim>": "<dim>\u0664</dim>"}, "must be greater or equal to -1",
-     "is not an integer"),
-    ("version-arabic-digit", {'type="OneHot" version="opset1"': 'type="OneHot" version="opset\u0661"'},
-     "unsupported opset", "is no opset"),
-    ("version-trailing-space", {'type="OneHot" version="opset1"': 'type="OneHot" version="opset1 "'},
-     "unsupported opset", "version 'opset1 ' is no opset"),
-    ("version-upper-case", {'type="OneHot" version="opset1"': 'type="OneHot" version="OPSET1"'},
-     "unsupported opset", "version 'OPSET1' is no opset"),
-    ("version-leading-zero", {'type="OneHot" version="opset1"': 'type="OneHot" version="opset01"'},
-     "unsupported opset", "version 'opset01' is no opset"),
-    ("layer-without-name", {' name="oh"': ""}, "missing mandatory attribute: name",
-     "layer id=4 at line 16: missing attribute 'name'"),
-    ("output-port-without-precision", {'<port id="4" precision="FP32"': '<port id="4"'},
-     "missing mandatory attribute: precision", "output port 4: missing attribute 'precision'"),
-    ("output-precision-lower-case-legacy", {'<port id="4" precision="FP32"': '<port id="4" precision="fp32"'},
-     "Unsupported element type: fp32", "precision='fp32' is not an element type OpenVINO reads"),
-    ("output-precision-upper-case-name", {'<port id="4" precision="FP32"': '<port id="4" precision="F32"'},
-     "Unsupported element type: F32", "precision='F32' is not an element type OpenVINO reads"),
-    ("output-precision-BOOLEAN", {'<port id="4" precision="FP32"': '<port id="4" precision="BOOLEAN"'},
-     "Unsupported element type: BOOLEAN", "precision='BOOLEAN' is not an element type OpenVINO reads"),
-    ("const-without-shape", {'<data element_type="f32" shape="" offset="8"': '<data element_type="f32" offset="8"'},
-     "Missing attribute 'shape' for Const", "name='on' type=Const-opset1: missing attribute 'shape'"),
-    ("shape-arabic-digit", {'shape="4" element_type="i64"': 'shape="\u0664" element_type="i64"'},
-     "Cannot parse", "not a dimension"),
-    ("shape-plus-sign", {'shape="4" element_type="i64"': 'shape="+4" element_type="i64"'},
-     "Cannot parse", "not a dimension"),
-    ("shape-underscore", {'shape="4" element_type="i64"': 'shape="0_4" element_type="i64"'},
-     "Cannot parse", "not a dimension"),
-    ("shape-no-break-space", {'shape="4" element_type="i64"': 'shape="\u00a0" element_type="i64"'},
-     "Cannot parse", "not a dimension"),
-    ("attribute-plus-sign", {'axis="-1"': 'axis="+1"'}, "Cannot parse", "attribute axis='+1' is not an integer"),
+    (
+        "offset-underscore",
+        {'offset="8" size="4"': 'offset="0_8" size="4"'},
+        "not an unsigned 64 bit integer",
+        "attribute offset='0_8' is not an unsigned integer",
+    ),
+    (
+        "offset-trailing-space",
+        {'offset="8" size="4"': 'offset="8 " size="4"'},
+        "not an unsigned 64 bit integer",
+        "attribute offset='8 ' is not an unsigned integer",
+    ),
+    (
+        "offset-arabic-digit",
+        {'offset="8" size="4"': 'offset="\u0668" size="4"'},
+        "stoll",
+        "is not an unsigned integer",
+    ),
+    (
+        "size-underscore",
+        {'offset="8" size="4"': 'offset="8" size="0_4"'},
+        "not an unsigned 64 bit integer",
+        "attribute size='0_4' is not an unsigned integer",
+    ),
+    (
+        "dim-arabic-digit",
+        {"<dim>4</dim>": "<dim>\u0664</dim>"},
+        "must be greater or equal to -1",
+        "is not an integer",
+    ),
+    (
+        "version-arabic-digit",
+        {'type="OneHot" version="opset1"': 'type="OneHot" version="opset\u0661"'},
+        "unsupported opset",
+        "is no opset",
+    ),
+    (
+        "version-trailing-space",
+        {'type="OneHot" version="opset1"': 'type="OneHot" version="opset1 "'},
+        "unsupported opset",
+        "version 'opset1 ' is no opset",
+    ),
+    (
+        "version-upper-case",
+        {'type="OneHot" version="opset1"': 'type="OneHot" version="OPSET1"'},
+        "unsupported opset",
+        "version 'OPSET1' is no opset",
+    ),
+    (
+        "version-leading-zero",
+        {'type="OneHot" version="opset1"': 'type="OneHot" version="opset01"'},
+        "unsupported opset",
+        "version 'opset01' is no opset",
+    ),
+    (
+        "layer-without-name",
+        {' name="oh"': ""},
+        "missing mandatory attribute: name",
+        "layer id=4 at line 16: missing attribute 'name'",
+    ),
+    (
+        "output-port-without-precision",
+        {'<port id="4" precision="FP32"': '<port id="4"'},
+        "missing mandatory attribute: precision",
+        "output port 4: missing attribute 'precision'",
+    ),
+    (
+        "output-precision-lower-case-legacy",
+        {'<port id="4" precision="FP32"': '<port id="4" precision="fp32"'},
+        "Unsupported element type: fp32",
+        "precision='fp32' is not an element type OpenVINO reads",
+    ),
+    (
+        "output-precision-upper-case-name",
+        {'<port id="4" precision="FP32"': '<port id="4" precision="F32"'},
+        "Unsupported element type: F32",
+        "precision='F32' is not an element type OpenVINO reads",
+    ),
+    (
+        "output-precision-BOOLEAN",
+        {'<port id="4" precision="FP32"': '<port id="4" precision="BOOLEAN"'},
+        "Unsupported element type: BOOLEAN",
+        "precision='BOOLEAN' is not an element type OpenVINO reads",
+    ),
+    (
+        "const-without-shape",
+        {'<data element_type="f32" shape="" offset="8"': '<data element_type="f32" offset="8"'},
+        "Missing attribute 'shape' for Const",
+        "name='on' type=Const-opset1: missing attribute 'shape'",
+    ),
+    (
+        "shape-arabic-digit",
+        {'shape="4" element_type="i64"': 'shape="\u0664" element_type="i64"'},
+        "Cannot parse",
+        "not a dimension",
+    ),
+    (
+        "shape-plus-sign",
+        {'shape="4" element_type="i64"': 'shape="+4" element_type="i64"'},
+        "Cannot parse",
+        "not a dimension",
+    ),
+    (
+        "shape-underscore",
+        {'shape="4" element_type="i64"': 'shape="0_4" element_type="i64"'},
+        "Cannot parse",
+        "not a dimension",
+    ),
+    (
+        "shape-no-break-space",
+        {'shape="4" element_type="i64"': 'shape="\u00a0" element_type="i64"'},
+        "Cannot parse",
+        "not a dimension",
+    ),
+    (
+        "attribute-plus-sign",
+        {'axis="-1"': 'axis="+1"'},
+        "Cannot parse",
+        "attribute axis='+1' is not an integer",
+    ),
     ("attribute-arabic-digit", {'axis="-1"': 'axis="\u0661"'}, "Cannot parse", "is not an integer"),
 ]
 
 
-@pytest.mark.parametrize(("replace", "openvino_says", "ovonehot_says"),
-                         [c[1:] for c in REFUSED_BY_OPENVINO], ids=[c[0] for c in REFUSED_BY_OPENVINO])
+@pytest.mark.parametrize(
+    ("replace", "openvino_says", "ovonehot_says"),
+    [c[1:] for c in REFUSED_BY_OPENVINO],
+    ids=[c[0] for c in REFUSED_BY_OPENVINO],
+)
 def test_what_openvino_refuses_is_refused(
-    replace: dict[str, str], openvino_says: str, ovonehot_says: str, tmp_path: Path,
+    replace: dict[str, str],
+    openvino_says: str,
+    ovonehot_says: str,
+    tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     xml, weights = _onehot_ir(**replace)
@@ -428,9 +537,12 @@ ACCEPTED_LIKE_OPENVINO = [
 ]
 
 
-@pytest.mark.parametrize("replace", [c[1] for c in ACCEPTED_LIKE_OPENVINO], ids=[c[0] for c in ACCEPTED_LIKE_OPENVINO])
-def test_what_openvino_accepts_is_read(replace: dict[str, str], tmp_path: Path,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "replace", [c[1] for c in ACCEPTED_LIKE_OPENVINO], ids=[c[0] for c in ACCEPTED_LIKE_OPENVINO]
+)
+def test_what_openvino_accepts_is_read(
+    replace: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     xml, weights = _onehot_ir(**replace)
     path = _write(tmp_path, xml, weights)
     code, out, err = _run_cli(["validate", str(path)], capsys)
@@ -479,14 +591,19 @@ def test_an_empty_constant_too_large_for_numpy_is_refused(
     shape: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """An empty shape whose other dims overflow NumPy's size: "array is too big" escaped as ValueError."""
-    xml, weights = _onehot_ir(**{'name="on" type="Const" version="opset1">\n  <data element_type="f32" shape=""':
-                                 f'name="on" type="Const" version="opset1">\n  <data element_type="f32" '
-                                 f'shape="{shape}"'})
+    xml, weights = _onehot_ir(
+        **{
+            'name="on" type="Const" version="opset1">\n  <data element_type="f32" shape=""': f'name="on" type="Const" version="opset1">\n  <data element_type="f32" '
+            f'shape="{shape}"'
+        }
+    )
     for code, err in _all_clean(_write(tmp_path, xml, weights), capsys):
         assert code == 3 and "NumPy cannot hold a shape this large, even empty" in err
 
 
-def test_a_broadcast_to_an_empty_shape_too_large_for_numpy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_broadcast_to_an_empty_shape_too_large_for_numpy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Folding (an empty output is small) and running both meet NumPy's size limit first."""
     xml, weights = _broadcast_ir([0, 2**62, 4], static=True)
     path = _write(tmp_path, xml, weights)

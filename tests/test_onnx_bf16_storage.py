@@ -39,8 +39,13 @@ def _model(tmp_path: Path, where: str) -> Path:
         inits.append(values)
     else:
         nodes.insert(0, h.make_node("Constant", [], ["v"], value=values))
-    graph = h.make_graph(nodes, "g", [h.make_tensor_value_info("t", TP.INT64, [4])],
-                         [h.make_tensor_value_info("y", TP.BFLOAT16, [4, 4])], initializer=inits)
+    graph = h.make_graph(
+        nodes,
+        "g",
+        [h.make_tensor_value_info("t", TP.INT64, [4])],
+        [h.make_tensor_value_info("y", TP.BFLOAT16, [4, 4])],
+        initializer=inits,
+    )
     model = h.make_model(graph, opset_imports=[h.make_opsetid("", 28)])
     model.ir_version = 10
     path = tmp_path / f"bf16_{where}.onnx"
@@ -60,7 +65,10 @@ def test_bf16_int32_data_values_are_read_as_onnx_says(tmp_path, where):  # type:
     (reference,) = ReferenceEvaluator(onnx.load(str(path))).run(None, {"t": INDICES})
     np.testing.assert_array_equal(ours.astype(np.float32), reference.astype(np.float32))
     np.savez(tmp_path / "all.npz", t=INDICES)
-    assert main(["run", str(path), "--inputs", str(tmp_path / "all.npz"), "--output", str(tmp_path / "out.npz")]) == 0
+    assert (
+        main(["run", str(path), "--inputs", str(tmp_path / "all.npz"), "--output", str(tmp_path / "out.npz")])
+        == 0
+    )
     with np.load(tmp_path / "out.npz") as archive:
         np.testing.assert_array_equal(archive["y"].view(np.uint16), expected.view(np.uint16))
 
@@ -74,4 +82,6 @@ def test_finding_openvino_reads_bf16_int32_data_as_numbers(tmp_path):  # type: i
     as_f32 = (out.astype(np.uint32) << 16).view(np.float32)
     bits = np.array(VALUES, BF16).view(np.uint16).astype(np.float32)  # 16128 and 49216: the bits as numbers
     assert as_f32[0, 0] != -3.0
-    assert as_f32[1, 3] == np.float32(np.array(bits[1], BF16)), "OpenVINO reads bf16 int32_data right now: update docs"
+    assert as_f32[1, 3] == np.float32(np.array(bits[1], BF16)), (
+        "OpenVINO reads bf16 int32_data right now: update docs"
+    )

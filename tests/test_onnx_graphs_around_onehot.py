@@ -20,7 +20,9 @@ import ovonehot
 from ovonehot.cli import main
 
 onnx = pytest.importorskip("onnx")
-ort = pytest.importorskip("onnxruntime", reason="expected values come from ONNX Runtime, which is not installed")
+ort = pytest.importorskip(
+    "onnxruntime", reason="expected values come from ONNX Runtime, which is not installed"
+)
 pytest.importorskip("openvino", reason="ONNX input goes through OpenVINO's ONNX frontend")
 from onnx import TensorProto as TP
 from onnx import helper as h
@@ -182,13 +184,19 @@ def test_onnx_graph_matches_onnxruntime(tmp_path, name):  # type: ignore[no-unty
 def test_finding_reduce_axes_attribute_is_ignored(tmp_path, op, opset):  # type: ignore[no-untyped-def]
     # docs/conventions.md, finding 7: OpenVINO's ONNX frontend reduces every axis.
     nodes = [h.make_node(op, ["x"], ["y"], axes=[-1], keepdims=0)]
-    path = _save(tmp_path, op, nodes, [_vi("x", TP.FLOAT, [4, 5])], [_vi("y", TP.FLOAT, None)], [], opset=opset)
+    path = _save(
+        tmp_path, op, nodes, [_vi("x", TP.FLOAT, [4, 5])], [_vi("y", TP.FLOAT, None)], [], opset=opset
+    )
     x = (np.abs(RNG.standard_normal((4, 5))) + 0.1).astype(np.float32)
     (want,) = ort.InferenceSession(str(path)).run(None, {"x": x})
     assert want.shape == (4,)  # ONNX: one value per row
     (ours,) = ovonehot.load(path).run({"x": x}).values()
     assert ours.shape == ()  # OpenVINO's conversion: everything reduced
-    whole = {"ReduceL1": np.abs(x).sum(), "ReduceLogSum": np.log(x.sum()), "ReduceLogSumExp": np.log(np.exp(x).sum())}
+    whole = {
+        "ReduceL1": np.abs(x).sum(),
+        "ReduceLogSum": np.log(x.sum()),
+        "ReduceLogSumExp": np.log(np.exp(x).sum()),
+    }
     np.testing.assert_allclose(ours, whole[op], rtol=1e-5)
 
 
@@ -198,13 +206,21 @@ def test_finding_onnx_integer_div_becomes_floor_division(tmp_path):  # type: ign
     # docs/conventions.md, finding 7: OpenVINO's frontend makes Divide(m_pythondiv=true), floor
     # division in OpenVINO's semantics; ovonehot turns it back into ONNX's truncation.
     nodes = [h.make_node("Div", ["a", "b"], ["y"])]
-    path = _save(tmp_path, "div", nodes, [_vi("a", TP.INT64, [4])], [_vi("y", TP.INT64, None)],
-                 [nh.from_array(np.array(2, np.int64), "b")])
+    path = _save(
+        tmp_path,
+        "div",
+        nodes,
+        [_vi("a", TP.INT64, [4])],
+        [_vi("y", TP.INT64, None)],
+        [nh.from_array(np.array(2, np.int64), "b")],
+    )
     a = np.array([-7, -1, 1, 7])
     (onnx_says,) = ort.InferenceSession(str(path)).run(None, {"a": a})
     np.testing.assert_array_equal(onnx_says, [-3, 0, 0, 3])
     ov = pytest.importorskip("openvino", reason="expected values come from OpenVINO, which is not installed")
-    (divide,) = [op for op in ov.Core().read_model(str(path)).get_ordered_ops() if op.get_type_name() == "Divide"]
+    (divide,) = [
+        op for op in ov.Core().read_model(str(path)).get_ordered_ops() if op.get_type_name() == "Divide"
+    ]
     assert divide.get_attributes()["m_pythondiv"] is True  # the frontend's choice (floor in OpenVINO)
     (ours,) = ovonehot.load(path).run({"a": a}).values()
     np.testing.assert_array_equal(ours, onnx_says)
@@ -225,9 +241,20 @@ def test_torch_opset9_remainder_of_negatives_matches_onnx(tmp_path):  # type: ig
     shift = h.make_node("Mul", ["fix_i", "three"], ["shift"])
     out = h.make_node("Add", ["r", "shift"], ["m"])
     hot = h.make_node("OneHot", ["m", "three", "vals"], ["y"])
-    inits = [nh.from_array(np.array(3, np.int64), "three"), nh.from_array(np.array(0, np.int64), "zero"), VALUES]
-    path = _save(tmp_path, "rem", [q, neg, prod, rem, is0, nonzero, fix, fix_i, shift, out, hot],
-                 [_vi("a", TP.INT64, [6])], [_vi("y", TP.FLOAT, None)], inits, opset=11)
+    inits = [
+        nh.from_array(np.array(3, np.int64), "three"),
+        nh.from_array(np.array(0, np.int64), "zero"),
+        VALUES,
+    ]
+    path = _save(
+        tmp_path,
+        "rem",
+        [q, neg, prod, rem, is0, nonzero, fix, fix_i, shift, out, hot],
+        [_vi("a", TP.INT64, [6])],
+        [_vi("y", TP.FLOAT, None)],
+        inits,
+        opset=11,
+    )
     (want,) = ort.InferenceSession(str(path)).run(None, {"a": a})
     np.testing.assert_array_equal(want.argmax(-1), np.remainder(a, 3))  # Python's %: [1, 2, 0, 1, 2, 0]
     (ours,) = ovonehot.load(path).run({"a": a}).values()
@@ -256,15 +283,24 @@ def test_bitshift_right_keeps_the_frontends_floor_division(tmp_path):  # type: i
         h.make_node("BitShift", ["x", "s"], ["y"], direction="RIGHT"),
         h.make_node("Div", ["x", "two"], ["q"]),
     ]
-    path = _save(tmp_path, "bitshift", nodes, [_vi("x", TP.INT64, [3]), _vi("s", TP.INT64, [3])],
-                 [_vi("y", TP.INT64, None), _vi("q", TP.INT64, None)],
-                 [nh.from_array(np.array(2, np.int64), "two")], opset=11)
+    path = _save(
+        tmp_path,
+        "bitshift",
+        nodes,
+        [_vi("x", TP.INT64, [3]), _vi("s", TP.INT64, [3])],
+        [_vi("y", TP.INT64, None), _vi("q", TP.INT64, None)],
+        [nh.from_array(np.array(2, np.int64), "two")],
+        opset=11,
+    )
     x, s = np.array([-8, -1, -128]), np.array([1, 1, 1])
     ov = pytest.importorskip("openvino")
     converted = ov.Core().read_model(str(path))
     outs = [ov.Tensor(r.get_output_element_type(0), ov.Shape([0])) for r in converted.get_results()]
     assert converted.evaluate(outs, [ov.Tensor(x), ov.Tensor(s)])  # OpenVINO's reference on its conversion
-    by_name = {r.get_output_tensor(0).get_any_name(): t.data for r, t in zip(converted.get_results(), outs, strict=True)}
+    by_name = {
+        r.get_output_tensor(0).get_any_name(): t.data
+        for r, t in zip(converted.get_results(), outs, strict=True)
+    }
     np.testing.assert_array_equal(by_name["y"], [-4, -1, -64])
     ours = ovonehot.load(path).run({"x": x, "s": s})
     np.testing.assert_array_equal(ours["y"], by_name["y"])

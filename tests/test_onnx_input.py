@@ -50,8 +50,9 @@ def same_payload(ours: np.ndarray, expected: np.ndarray, where: str) -> None:
     """Shape and bits; dtype too, except that an .npz may hold bf16 as raw 2-byte records."""
     assert ours.shape == expected.shape, f"{where}: shape {ours.shape} != {expected.shape}"
     if ours.dtype != expected.dtype:
-        assert ours.dtype.itemsize == expected.dtype.itemsize and ours.dtype.kind == "V", \
+        assert ours.dtype.itemsize == expected.dtype.itemsize and ours.dtype.kind == "V", (
             f"{where}: dtype {ours.dtype} != {expected.dtype}"
+        )
     assert ours.tobytes() == expected.tobytes(), f"{where}:\n{ours!r}\n!=\n{expected!r}"
 
 
@@ -62,8 +63,15 @@ def same_payload(ours: np.ndarray, expected: np.ndarray, where: str) -> None:
 def test_backend_case_through_ovonehot_run(case, tmp_path: Path, capsys) -> None:
     model = save(case.model, tmp_path / "model.onnx")
     np.savez(tmp_path / "all.npz", **case.feeds())
-    code, _, err = run_cli("run", str(model), "--inputs", str(tmp_path / "all.npz"),
-                             "--output", str(tmp_path / "out.npz"), capsys=capsys)
+    code, _, err = run_cli(
+        "run",
+        str(model),
+        "--inputs",
+        str(tmp_path / "all.npz"),
+        "--output",
+        str(tmp_path / "out.npz"),
+        capsys=capsys,
+    )
     assert code == 0, f"ovonehot run {case.name}.onnx failed: {err.strip()}"
     results = read_npz(tmp_path / "out.npz")
     assert list(results) == ["y"]
@@ -72,11 +80,35 @@ def test_backend_case_through_ovonehot_run(case, tmp_path: Path, capsys) -> None
 
 # -- every OneHot model OpenVINO converts computes what onnx_one_hot says ----------------------
 
-INDEX_TYPES = [np.uint8, np.uint16, np.uint32, np.uint64, np.int8, np.int16, np.int32, np.int64,
-               np.float16, np.float32, np.float64]
+INDEX_TYPES = [
+    np.uint8,
+    np.uint16,
+    np.uint32,
+    np.uint64,
+    np.int8,
+    np.int16,
+    np.int32,
+    np.int64,
+    np.float16,
+    np.float32,
+    np.float64,
+]
 DEPTH_TYPES = INDEX_TYPES
-VALUE_TYPES = [np.bool_, np.uint8, np.uint16, np.uint32, np.uint64, np.int8, np.int16, np.int32, np.int64,
-               np.float16, np.float32, np.float64, object]  # complex: OpenVINO has no complex type
+VALUE_TYPES = [
+    np.bool_,
+    np.uint8,
+    np.uint16,
+    np.uint32,
+    np.uint64,
+    np.int8,
+    np.int16,
+    np.int32,
+    np.int64,
+    np.float16,
+    np.float32,
+    np.float64,
+    object,
+]  # complex: OpenVINO has no complex type
 AXES = [-1, 0, 1, -2, 2, -3]
 DEPTH = 5
 
@@ -115,8 +147,10 @@ class ConversionCase:
 
     @property
     def id(self) -> str:
-        return (f"opset{self.opset}-idx_{self.indices.dtype}-depth_{self.depth.dtype}-"
-                f"values_{'string' if self.values.dtype == object else self.values.dtype}-axis{self.axis}")
+        return (
+            f"opset{self.opset}-idx_{self.indices.dtype}-depth_{self.depth.dtype}-"
+            f"values_{'string' if self.values.dtype == object else self.values.dtype}-axis{self.axis}"
+        )
 
 
 def conversion_cases() -> list[ConversionCase]:
@@ -131,10 +165,19 @@ def conversion_cases() -> list[ConversionCase]:
             depth_type = DEPTH_TYPES[(k + 3 * o) % len(DEPTH_TYPES)]
             depth = np.array(DEPTH + (0.7 if np.dtype(depth_type).kind == "f" else 0), depth_type)
             values = sample_values(VALUE_TYPES[(k + 5 * o) % len(VALUE_TYPES)], row)
-            cases.append(ConversionCase(opset, sample_indices(index_type), depth, values, AXES[row % len(AXES)]))
+            cases.append(
+                ConversionCase(opset, sample_indices(index_type), depth, values, AXES[row % len(AXES)])
+            )
     # OneHot-28's own addition: bfloat16 values
-    cases.append(ConversionCase(28, sample_indices(np.int64), np.array(DEPTH, np.int64),
-                                np.array([1.5, -2], ml_dtypes.bfloat16), -1))
+    cases.append(
+        ConversionCase(
+            28,
+            sample_indices(np.int64),
+            np.array(DEPTH, np.int64),
+            np.array([1.5, -2], ml_dtypes.bfloat16),
+            -1,
+        )
+    )
     return cases
 
 
@@ -143,12 +186,17 @@ CONVERSIONS = conversion_cases()
 
 def converted(case: ConversionCase, tmp_path: Path) -> tuple[Path, Path, dict[str, np.ndarray]]:
     """(model.onnx, the IR OpenVINO converts it to, the feeds)."""
-    model = save(one_hot_model(case.indices, case.depth, case.values, case.axis, case.opset),
-                 tmp_path / "model.onnx")
+    model = save(
+        one_hot_model(case.indices, case.depth, case.values, case.axis, case.opset), tmp_path / "model.onnx"
+    )
     xml, weights = convert_onnx(model)
     (tmp_path / "model.xml").write_bytes(xml)
     (tmp_path / "model.bin").write_bytes(weights)
-    return model, tmp_path / "model.xml", {"indices": case.indices, "depth": case.depth, "values": case.values}
+    return (
+        model,
+        tmp_path / "model.xml",
+        {"indices": case.indices, "depth": case.depth, "values": case.values},
+    )
 
 
 def expected_of(case: ConversionCase) -> np.ndarray:
@@ -187,9 +235,15 @@ def test_ovonehot_runs_the_onnx_model_as_onnx_one_hot_says(case, tmp_path: Path)
 
 
 def test_onehot_11_becomes_onehot_16_normalize_and_onehot_9_becomes_onehot_1(tmp_path: Path) -> None:
-    for opset, version, mode in ((9, "opset1", None), (11, "opset16", "normalize"), (28, "opset16", "normalize")):
-        model = save(one_hot_model(np.zeros(3, np.int64), np.array(4), np.zeros(2, np.float32), None, opset),
-                     tmp_path / f"m{opset}.onnx")
+    for opset, version, mode in (
+        (9, "opset1", None),
+        (11, "opset16", "normalize"),
+        (28, "opset16", "normalize"),
+    ):
+        model = save(
+            one_hot_model(np.zeros(3, np.int64), np.array(4), np.zeros(2, np.float32), None, opset),
+            tmp_path / f"m{opset}.onnx",
+        )
         graph = read_ir_bytes(*convert_onnx(model))
         (node,) = [n for n in graph.nodes if n.type == "OneHot"]
         assert node.version == version
@@ -206,8 +260,13 @@ def test_finding_openvino_wraps_uint64_indices_beyond_int64(tmp_path: Path) -> N
     integer: no cast) says it is out of range, so all off."""
     from ovonehot.oracle import openvino_runtime
 
-    case = ConversionCase(11, np.array([2**64 - 1, 2**64 - 3, 1], np.uint64), np.array(DEPTH, np.int64),
-                          np.array([0, 1], np.float32), -1)
+    case = ConversionCase(
+        11,
+        np.array([2**64 - 1, 2**64 - 3, 1], np.uint64),
+        np.array(DEPTH, np.int64),
+        np.array([0, 1], np.float32),
+        -1,
+    )
     _, xml, feeds = converted(case, tmp_path)
     spec = expected_of(case)
     assert spec.tolist() == [[0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 1, 0, 0, 0]]
@@ -220,8 +279,10 @@ def test_finding_openvino_wraps_uint64_indices_beyond_int64(tmp_path: Path) -> N
 
 @pytest.fixture
 def onnx11(tmp_path: Path) -> Path:
-    return save(one_hot_model(np.zeros((2, 3), np.int64), np.array(4, np.int64), np.zeros(2, np.float32),
-                              1, 11), tmp_path / "m.onnx")
+    return save(
+        one_hot_model(np.zeros((2, 3), np.int64), np.array(4, np.int64), np.zeros(2, np.float32), 1, 11),
+        tmp_path / "m.onnx",
+    )
 
 
 def test_load_describes_the_onnx_models_inputs_and_outputs(onnx11: Path) -> None:
@@ -256,17 +317,21 @@ def test_a_missing_openvino_is_an_openvino_error(onnx11: Path, monkeypatch) -> N
 def test_loading_an_xml_never_imports_openvino(tmp_path: Path) -> None:
     from onnx import TensorProto, helper
 
-    graph = helper.make_graph([helper.make_node("Abs", ["x"], ["y"])], "abs",
-                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])
+    graph = helper.make_graph(
+        [helper.make_node("Abs", ["x"], ["y"])],
+        "abs",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])],
+    )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
     model.ir_version = 8
     xml, weights = convert_onnx(save(model, tmp_path / "abs.onnx"))
     (tmp_path / "m.xml").write_bytes(xml)
     (tmp_path / "m.bin").write_bytes(weights)
     code = "import sys, ovonehot; ovonehot.load(sys.argv[1]); print('openvino' in sys.modules)"
-    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "m.xml")], capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "m.xml")], capture_output=True, text=True, check=True
+    )
     assert done.stdout.strip() == "False"
 
 
@@ -291,15 +356,21 @@ def test_convert_defaults_to_the_models_name(onnx11: Path, capsys) -> None:
     assert onnx11.with_suffix(".xml").is_file() and onnx11.with_suffix(".bin").is_file()
 
 
-@pytest.mark.parametrize("args,status,words", [
-    (["convert", "model.xml"], 2, "convert takes an .onnx model"),
-    (["convert", "{onnx}", "-o", "{tmp}/out.bin"], 2, "must be an .xml path"),
-    (["convert", "{onnx}", "-o", "{tmp}/nowhere/out.xml"], 2, "does not exist"),
-    (["convert", "{tmp}/absent.onnx"], 2, "no such file"),
-    (["convert", "{bad}", "-o", "{tmp}/out.xml"], 4, "Split"),
-], ids=["not-onnx", "not-xml", "no-directory", "missing", "frontend-refuses"])
+@pytest.mark.parametrize(
+    "args,status,words",
+    [
+        (["convert", "model.xml"], 2, "convert takes an .onnx model"),
+        (["convert", "{onnx}", "-o", "{tmp}/out.bin"], 2, "must be an .xml path"),
+        (["convert", "{onnx}", "-o", "{tmp}/nowhere/out.xml"], 2, "does not exist"),
+        (["convert", "{tmp}/absent.onnx"], 2, "no such file"),
+        (["convert", "{bad}", "-o", "{tmp}/out.xml"], 4, "Split"),
+    ],
+    ids=["not-onnx", "not-xml", "no-directory", "missing", "frontend-refuses"],
+)
 def test_convert_errors_are_one_line(args, status, words, tmp_path: Path, onnx11: Path, capsys) -> None:
-    bad = save(one_hot_model(np.zeros(3, np.int64), np.array(4), np.zeros(3, np.float32)), tmp_path / "bad.onnx")
+    bad = save(
+        one_hot_model(np.zeros(3, np.int64), np.array(4), np.zeros(3, np.float32)), tmp_path / "bad.onnx"
+    )
     argv = [a.format(onnx=onnx11, tmp=tmp_path, bad=bad) for a in args]
     code, _, err = run_cli(*argv, capsys=capsys)
     assert code == status
@@ -331,10 +402,21 @@ def test_a_failed_write_leaves_the_old_pair_whole(tmp_path: Path, onnx11: Path, 
 
 def test_run_on_an_onnx_model_prints_and_saves(onnx11: Path, tmp_path: Path, capsys) -> None:
     indices = np.array([[0, -1, 3], [4, -5, 1]], np.int64)
-    np.savez(tmp_path / "in.npz", indices=indices, depth=np.array(4, np.int64),
-             values=np.array([0.5, 9], np.float32))
-    code, out, err = run_cli("run", str(onnx11), "--inputs", str(tmp_path / "in.npz"),
-                             "--output", str(tmp_path / "out.npz"), capsys=capsys)
+    np.savez(
+        tmp_path / "in.npz",
+        indices=indices,
+        depth=np.array(4, np.int64),
+        values=np.array([0.5, 9], np.float32),
+    )
+    code, out, err = run_cli(
+        "run",
+        str(onnx11),
+        "--inputs",
+        str(tmp_path / "in.npz"),
+        "--output",
+        str(tmp_path / "out.npz"),
+        capsys=capsys,
+    )
     assert code == 0, f"ovonehot run failed: {err.strip()}"
     expected = onnx_one_hot(indices, 4, np.array([0.5, 9], np.float32), axis=1)
     assert_bits(read_npz(tmp_path / "out.npz")["y"], expected)
@@ -346,7 +428,9 @@ def test_read_onnx_graph_gives_the_graph_load_infers(onnx11: Path) -> None:
 
     graph = read_onnx_graph(onnx11)
     assert [n.type for n in graph.nodes].count("OneHot") == 1
-    assert [(n.type, n.version) for n in graph.nodes] == [(n.type, n.version) for n in ovonehot.load(onnx11).graph.nodes]
+    assert [(n.type, n.version) for n in graph.nodes] == [
+        (n.type, n.version) for n in ovonehot.load(onnx11).graph.nodes
+    ]
     with pytest.raises(UsageError, match="takes no weights file"):
         read_onnx_graph(onnx11, onnx11.with_suffix(".bin"))
 
@@ -361,20 +445,30 @@ def test_validate_and_inspect_take_onnx_models(onnx11: Path, capsys) -> None:
     assert (code, err) == (0, "")
     report = json.loads(out)
     ov_model = ov.Core().read_model(str(onnx11))
+
     # Each conversion numbers its generated layers anew (Convert_4 vs Convert_34), so layers
     # are matched by type and order; their inferred outputs must be OpenVINO's.
     def signature(type_name: str, outputs: list[tuple[str, str]]) -> tuple[str, tuple[tuple[str, str], ...]]:
         return type_name, tuple(outputs)
 
     theirs = sorted(
-        signature(op.get_type_name(), [(str(op.get_output_partial_shape(k)), op.get_output_element_type(k).to_string())
-                                       for k in range(op.get_output_size())])
-        for op in ov_model.get_ops() if op.get_type_name() != "Result"
+        signature(
+            op.get_type_name(),
+            [
+                (str(op.get_output_partial_shape(k)), op.get_output_element_type(k).to_string())
+                for k in range(op.get_output_size())
+            ],
+        )
+        for op in ov_model.get_ops()
+        if op.get_type_name() != "Result"
     )
     ours = sorted(
-        signature({"Const": "Constant"}.get(layer["type"], layer["type"]),
-                  [(o["shape"], o["element_type"]) for o in layer["outputs"]])
-        for layer in report["layers"] if layer["type"] != "Result"
+        signature(
+            {"Const": "Constant"}.get(layer["type"], layer["type"]),
+            [(o["shape"], o["element_type"]) for o in layer["outputs"]],
+        )
+        for layer in report["layers"]
+        if layer["type"] != "Result"
     )
     assert ours == theirs
     assert any(layer["type"] == "OneHot" for layer in report["layers"])

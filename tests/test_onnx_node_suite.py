@@ -221,10 +221,12 @@ PENDING: dict[str, tuple[str, ...]] = {
 # (AvgPool-16's two dilation cases left this table when its dilations landed: they are in SUBSET.)
 EXCLUDED: dict[str, tuple[str, bool]] = {
     "test_attention_4d_causal_fp16_expanded": (
-        ("f16 throughout: ovonehot rounds every op's result to f16, as OpenVINO's op semantics and core "
-        "reference do; the CPU plugin keeps f16 intermediates in f32 (docs/FINDINGS.md section 1), "
-        "which lands closer to ONNX's expected output: 2 of 192 values differ by 2 f16 ulps, just past "
-        "rtol 1e-3 (diff --all-layers: the first divergence from the CPU is the f16 Q*scale Multiply)"),
+        (
+            "f16 throughout: ovonehot rounds every op's result to f16, as OpenVINO's op semantics and core "
+            "reference do; the CPU plugin keeps f16 intermediates in f32 (docs/FINDINGS.md section 1), "
+            "which lands closer to ONNX's expected output: 2 of 192 values differ by 2 f16 ulps, just past "
+            "rtol 1e-3 (diff --all-layers: the first divergence from the CPU is the f16 Q*scale Multiply)"
+        ),
         True,
     ),
 }
@@ -245,7 +247,9 @@ def _onnx_version() -> str:
 
 def _assert_passes_where_cpu_does(result: suite.CaseResult) -> None:
     ours, cpu = result.ovonehot, result.cpu
-    assert cpu.status == suite.PASS, f"chosen because OpenVINO CPU passes it, but now: {cpu.status}: {cpu.detail}"
+    assert cpu.status == suite.PASS, (
+        f"chosen because OpenVINO CPU passes it, but now: {cpu.status}: {cpu.detail}"
+    )
     assert ours.status == suite.PASS, f"ovonehot {ours.status}: {ours.detail}"
 
 
@@ -267,7 +271,10 @@ def test_pending(op: str, name: str) -> None:
 
 @pytest.mark.parametrize(
     "name",
-    [pytest.param(n, marks=pytest.mark.xfail(reason=why, strict=strict), id=n) for n, (why, strict) in EXCLUDED.items()],
+    [
+        pytest.param(n, marks=pytest.mark.xfail(reason=why, strict=strict), id=n)
+        for n, (why, strict) in EXCLUDED.items()
+    ],
 )
 def test_excluded(name: str) -> None:
     _assert_passes_where_cpu_does(suite.run_case(_case(name)))
@@ -293,7 +300,10 @@ def test_comparison_is_onnx_runners() -> None:
     import ml_dtypes
 
     b = np.array([1.0, 3.0], ml_dtypes.bfloat16)
-    assert suite.mismatch(b, (b.astype(np.float32) * np.float32(1.01)).astype(ml_dtypes.bfloat16), 1e-3, 1e-7) is None
+    assert (
+        suite.mismatch(b, (b.astype(np.float32) * np.float32(1.01)).astype(ml_dtypes.bfloat16), 1e-3, 1e-7)
+        is None
+    )
     assert suite.mismatch(b, (b.astype(np.float32) * np.float32(1.05)).astype(ml_dtypes.bfloat16), 1e-3, 1e-7)
     # integers exactly, stricter than the runner's allclose
     i = np.array([10**9, -3], np.int64)

@@ -90,7 +90,9 @@ def test_bf16_outputs_are_decoded_not_raw_bits(tmp_path: Path) -> None:
 
 def test_reference_without_evaluate_names_the_node(tmp_path: Path) -> None:
     xml = one_hot_ir(tmp_path, ov.Type.i8, const(1, "f32"), const(0, "f32"))
-    with pytest.raises(OpenVINOError, match=r"no evaluate for layer name='OneHot_\d+' type=OneHot-opset16.*\(i8,"):
+    with pytest.raises(
+        OpenVINOError, match=r"no evaluate for layer name='OneHot_\d+' type=OneHot-opset16.*\(i8,"
+    ):
         oracle.reference_run(xml, {"idx": np.array([1], np.int8)})
 
 
@@ -178,7 +180,9 @@ def test_versions_names_the_wheel() -> None:
     assert oracle.versions().startswith(ov.__version__.split("-")[0][:6])
 
 
-@pytest.mark.parametrize("et", [ElementType.f32, ElementType.bf16, ElementType.i64, ElementType.boolean], ids=str)
+@pytest.mark.parametrize(
+    "et", [ElementType.f32, ElementType.bf16, ElementType.i64, ElementType.boolean], ids=str
+)
 def test_scalar_tensor_round_trip(et: ElementType) -> None:
     arr = np.array(1, dtype=et.numpy_dtype)
     back = oracle.from_tensor(oracle.to_tensor(et, arr))

@@ -199,7 +199,9 @@ def test_subnormals_are_finite(tmp_path):  # type: ignore[no-untyped-def]
     node, params = build(ops.is_finite, [P(x)])
     (ours,) = export(tmp_path, node, params).run([x]).values()
     np.testing.assert_array_equal(ours, [True, True, True, True])
-    assert not cpu_outputs(node, params, [x])[0][:3].any(), "the CPU plugin's IsFinite bug is fixed: update the docs"
+    assert not cpu_outputs(node, params, [x])[0][:3].any(), (
+        "the CPU plugin's IsFinite bug is fixed: update the docs"
+    )
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.int64, np.bool_, BF16], ids=str)

@@ -95,8 +95,11 @@ KERNEL_SHAPES = [
 @pytest.mark.parametrize(("data", "filters"), KERNEL_SHAPES)
 @pytest.mark.parametrize("auto_pad", ["explicit", "same_upper", "valid"])
 def test_convolution_with_unknown_kernel_infer_agrees(tmp_path, data, filters, auto_pad):  # type: ignore[no-untyped-def]
-    ours, theirs = infer_shapes(tmp_path, lambda a, b: ops.convolution(a, b, [2], [1], [1], [2], auto_pad), [
-        P(np.zeros((), np.float32), shape=data), P(np.zeros((), np.float32), shape=filters)])
+    ours, theirs = infer_shapes(
+        tmp_path,
+        lambda a, b: ops.convolution(a, b, [2], [1], [1], [2], auto_pad),
+        [P(np.zeros((), np.float32), shape=data), P(np.zeros((), np.float32), shape=filters)],
+    )
     assert ours == theirs
 
 
@@ -188,7 +191,9 @@ def test_avg_pool_without_padding_divides_by_the_data_in_the_window(tmp_path, ve
     x = RNG.standard_normal((1, 2, 6, 6)).astype(np.float32)
     module = opset1 if version == 1 else ops
     ours, theirs, _ = _run(
-        tmp_path, lambda a: module.avg_pool(a, [2, 2], [0, 0], [0, 0], [3, 3], False, "ceil", auto_pad), [P(x)]
+        tmp_path,
+        lambda a: module.avg_pool(a, [2, 2], [0, 0], [0, 0], [3, 3], False, "ceil", auto_pad),
+        [P(x)],
     )
     np.testing.assert_allclose(ours[0], theirs[0], rtol=CPU_RTOL, atol=CPU_RTOL)
 

@@ -332,8 +332,11 @@ def test_scatter_elements_special_floats_and_many_duplicates(tmp_path, reduction
     data = RNG.choice(SPECIAL_FLOATS, (3, 4)).astype(np.float32)
     idx = RNG.integers(-4, 4, (3, 40)).astype(np.int64)
     upd = RNG.choice(SPECIAL_FLOATS, (3, 40)).astype(np.float32)
-    compare_op(tmp_path, lambda a, b, c, d: opset12.scatter_elements_update(a, b, c, d, reduction, use_init_val),
-               [P(data), P(idx), P(upd), C(np.int64(1))])
+    compare_op(
+        tmp_path,
+        lambda a, b, c, d: opset12.scatter_elements_update(a, b, c, d, reduction, use_init_val),
+        [P(data), P(idx), P(upd), C(np.int64(1))],
+    )
 
 
 @pytest.mark.parametrize("reduction", REDUCTIONS_15)
@@ -348,5 +351,8 @@ def test_scatter_sum_of_many_small_floats_keeps_the_update_order(tmp_path):  # t
     data = np.zeros((1, 3), np.float32)
     idx = RNG.integers(0, 3, (1, 2000)).astype(np.int64)
     upd = (RNG.standard_normal((1, 2000)) * 10.0 ** RNG.integers(-6, 6, (1, 2000))).astype(np.float32)
-    compare_op(tmp_path, lambda a, b, c, d: opset12.scatter_elements_update(a, b, c, d, "sum"),
-               [P(data), P(idx), P(upd), C(np.int64(1))])
+    compare_op(
+        tmp_path,
+        lambda a, b, c, d: opset12.scatter_elements_update(a, b, c, d, "sum"),
+        [P(data), P(idx), P(upd), C(np.int64(1))],
+    )

@@ -235,12 +235,20 @@ def test_group_normalization_matches_cpu(tmp_path, shape, groups):  # type: igno
     data = (RNG.standard_normal(shape) * 2 + 0.5).astype(np.float32)
     scale = RNG.standard_normal(shape[1]).astype(np.float32)
     bias = RNG.standard_normal(shape[1]).astype(np.float32)
-    ours, theirs = _cpu(tmp_path, lambda a, b, c: ops.group_normalization(a, b, c, groups, 1e-5),
-                        [P(data), C(scale), C(bias)])
+    ours, theirs = _cpu(
+        tmp_path, lambda a, b, c: ops.group_normalization(a, b, c, groups, 1e-5), [P(data), C(scale), C(bias)]
+    )
     np.testing.assert_allclose(ours, theirs, rtol=NORMALIZE_RTOL * 10, atol=1e-6)
 
 
 def test_group_normalization_infer_agrees(tmp_path):  # type: ignore[no-untyped-def]
-    ours, theirs = infer_shapes(tmp_path, lambda a, b, c: ops.group_normalization(a, b, c, 2, 1e-5), [
-        P(np.zeros((), np.float32), shape="?,4,2..9"), C(np.ones(4, np.float32)), C(np.zeros(4, np.float32))])
+    ours, theirs = infer_shapes(
+        tmp_path,
+        lambda a, b, c: ops.group_normalization(a, b, c, 2, 1e-5),
+        [
+            P(np.zeros((), np.float32), shape="?,4,2..9"),
+            C(np.ones(4, np.float32)),
+            C(np.zeros(4, np.float32)),
+        ],
+    )
     assert ours == theirs

@@ -35,7 +35,9 @@ CASES = [
 def test_unique_matches_cpu(tmp_path, name, axis, sort, index_type):  # type: ignore[no-untyped-def]
     x = DATA[name]
     inputs = [P(x)] + ([] if axis is None else [C(np.int64(axis))])
-    node, params = build(lambda *a: ops.unique(a[0], a[1] if len(a) > 1 else None, sort, index_type, "i64"), inputs)
+    node, params = build(
+        lambda *a: ops.unique(a[0], a[1] if len(a) > 1 else None, sort, index_type, "i64"), inputs
+    )
     model = export(tmp_path, node, params)
     assert_inferred(model, node)
     theirs = cpu_outputs(node, params, [x])
@@ -44,7 +46,9 @@ def test_unique_matches_cpu(tmp_path, name, axis, sort, index_type):  # type: ig
         assert_same(a, b, where=f"output {k}")
 
 
-@pytest.mark.parametrize("shape", ["?,3", "2,?", "...", "4"], ids=["dyn-rows", "dyn-cols", "dyn-rank", "static"])
+@pytest.mark.parametrize(
+    "shape", ["?,3", "2,?", "...", "4"], ids=["dyn-rows", "dyn-cols", "dyn-rank", "static"]
+)
 @pytest.mark.parametrize("axis", [None, 1])
 def test_unique_infer_agrees(tmp_path, shape, axis):  # type: ignore[no-untyped-def]
     if shape in ("...", "4") and axis == 1:

@@ -29,7 +29,14 @@ POSITIONAL = OpSpec("Softmax", 1, 1, 1, parse_softmax_1, infer_softmax, evaluate
 
 def _error_lines(path: Path) -> dict[int, str]:
     env = {**os.environ, "MYPYPATH": str(ROOT / "src")}
-    command = [sys.executable, "-m", "mypy", "--no-incremental", "--config-file", str(ROOT / "pyproject.toml")]
+    command = [
+        sys.executable,
+        "-m",
+        "mypy",
+        "--no-incremental",
+        "--config-file",
+        str(ROOT / "pyproject.toml"),
+    ]
     done = subprocess.run(
         [*command, str(path)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False
     )
@@ -49,6 +56,8 @@ def test_mismatched_spec_is_a_mypy_error(tmp_path: Path) -> None:
     errors = _error_lines(path)
     assert lines["MATCHED"] not in errors, errors
     # mypy finds no A that parse returns and infer/evaluate take
-    assert re.search("Cannot infer value of type parameter|incompatible type", errors.get(lines["MIXED"], "")), errors
+    assert re.search(
+        "Cannot infer value of type parameter|incompatible type", errors.get(lines["MIXED"], "")
+    ), errors
     assert "positional" in errors.get(lines["POSITIONAL"], ""), errors
     assert set(errors) == {lines["MIXED"], lines["POSITIONAL"]}, errors

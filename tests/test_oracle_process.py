@@ -29,8 +29,14 @@ from ovonehot.oracle.process import IsolatedOracle
 @pytest.fixture(scope="module")
 def model_xml(tmp_path_factory: pytest.TempPathFactory) -> Path:
     p = opset16.parameter([4], ov.Type.i64, name="idx")
-    node = opset16.one_hot(p, opset16.constant(np.int64(3)), opset16.constant(np.float32(-0.0)),
-                           opset16.constant(np.float32(np.nan)), -1, negative_indices_mode="normalize")
+    node = opset16.one_hot(
+        p,
+        opset16.constant(np.int64(3)),
+        opset16.constant(np.float32(-0.0)),
+        opset16.constant(np.float32(np.nan)),
+        -1,
+        negative_indices_mode="normalize",
+    )
     node.output(0).get_tensor().set_names({"out"})
     xml = tmp_path_factory.mktemp("m") / "m.xml"
     ov.save_model(ov.Model([node.output(0)], [p], "m"), str(xml), compress_to_fp16=False)
@@ -72,8 +78,11 @@ def test_a_child_killed_on_its_first_run_is_an_openvino_error(model_xml: Path) -
         pid = started.proc.pid
         os.kill(pid, signal.SIGSEGV)  # what a crash inside OpenVINO does to the child
         started.proc.wait(timeout=30)
-        with pytest.raises(OpenVINOError, match=r"OpenVINO crashed the process running the reference oracle "
-                                                r"\(killed by SIGSEGV\)"):
+        with pytest.raises(
+            OpenVINOError,
+            match=r"OpenVINO crashed the process running the reference oracle "
+            r"\(killed by SIGSEGV\)",
+        ):
             isolated.run("reference", model_xml, INPUTS)
         again = isolated.run("reference", model_xml, INPUTS)  # the next run starts a new child
         assert isolated.pid not in (None, pid)
@@ -100,14 +109,20 @@ def test_a_child_dying_after_earlier_runs_is_retried_fresh(model_xml: Path) -> N
         isolated.close()
 
 
-def test_cli_diff_survives_a_plugin_bug_that_corrupts_the_process(tmp_path: Path,
-                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_diff_survives_a_plugin_bug_that_corrupts_the_process(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """OneHot(f8e4m3) -> Convert(boolean) of dynamic shape: the CPU plugin returns an empty tensor and
     the process running it often segfaults at its next compile (docs/FINDINGS.md, bug 4).  In-process
     this killed ``ovonehot diff``; now it is an unexplained difference (exit 1) with a report."""
     p = opset16.parameter([-1], ov.Type.i32, name="idx")
-    hot = opset16.one_hot(p, opset16.constant(np.int64(3)), opset16.constant(1.0, dtype=ov.Type.f8e4m3),
-                          opset16.constant(0.0, dtype=ov.Type.f8e4m3), -1)
+    hot = opset16.one_hot(
+        p,
+        opset16.constant(np.int64(3)),
+        opset16.constant(1.0, dtype=ov.Type.f8e4m3),
+        opset16.constant(0.0, dtype=ov.Type.f8e4m3),
+        -1,
+    )
     out = opset16.convert(hot, ov.Type.boolean)
     out.output(0).get_tensor().set_names({"out"})
     xml = tmp_path / "m.xml"
@@ -123,9 +138,13 @@ def test_cli_diff_survives_a_plugin_bug_that_corrupts_the_process(tmp_path: Path
 def test_diff_from_a_script_without_a_main_guard(model_xml: Path, tmp_path: Path) -> None:
     # multiprocessing's spawn would re-run such a script in the child; a plain ``python -c`` child does not.
     script = tmp_path / "check.py"
-    script.write_text(f"import sys\nfrom ovonehot.cli import main\nprint('script ran')\n"
-                      f"sys.exit(main(['diff', {str(model_xml)!r}, '--oracle', 'both']))\n")
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False)
+    script.write_text(
+        f"import sys\nfrom ovonehot.cli import main\nprint('script ran')\n"
+        f"sys.exit(main(['diff', {str(model_xml)!r}, '--oracle', 'both']))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.count("script ran") == 1 and "-> exit 0" in proc.stdout
     assert proc.stderr == ""
@@ -145,9 +164,20 @@ def test_ctrl_c_during_diff_is_exit_130_without_tracebacks(model_xml: Path, tmp_
     ``--save`` left no partial file."""
     if not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists():
         pytest.skip("needs Linux /proc/PID/task/PID/children to see the oracle child start")
-    cmd = [sys.executable, "-m", "ovonehot", "diff", str(model_xml), "--oracle", "both",
-           "--save", str(tmp_path / "saved")]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    cmd = [
+        sys.executable,
+        "-m",
+        "ovonehot",
+        "diff",
+        str(model_xml),
+        "--oracle",
+        "both",
+        "--save",
+        str(tmp_path / "saved"),
+    ]
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
     try:
         while not _children(proc.pid):  # poll until the oracle child exists
             assert proc.poll() is None, proc.communicate()

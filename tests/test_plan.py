@@ -24,8 +24,9 @@ from tests.graph_builder import GraphBuilder
 EXPORTS = Path(__file__).resolve().parents[1] / "ir" / "exports"
 
 
-def slow_one_hot(indices: np.ndarray, depth: int, on: object, off: object, axis: int, dtype: type,
-                 normalize: bool = False) -> np.ndarray:
+def slow_one_hot(
+    indices: np.ndarray, depth: int, on: object, off: object, axis: int, dtype: type, normalize: bool = False
+) -> np.ndarray:
     """The spec's definition, one index at a time."""
     shape = indices.shape[:axis] + (depth,) + indices.shape[axis:]
     out = np.full(shape, off, dtype=dtype)
@@ -103,7 +104,9 @@ def test_plan_is_reused_while_the_signature_holds_and_compiled_again_when_it_cha
     assert prog.compiles == 3
 
 
-def test_a_wrong_output_shape_is_caught_after_the_plan_recorded_the_right_one(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_wrong_output_shape_is_caught_after_the_plan_recorded_the_right_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The per-signature record must not hide a kernel bug: a shape differing from the record is
     checked against the inferred partial shape again."""
     model = onehot_model(shape="[3]")
@@ -124,11 +127,18 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("shape", "axis", "normalize", "dtype"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("shape", "axis", "normalize", "dtype"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
 @pytest.mark.parametrize("threads", [False, True], ids=["serial", "threads"])
 @pytest.mark.parametrize("into", [False, True], ids=["fresh", "out"])
 def test_kernel_fresh_out_and_threaded_agree_with_the_slow_oracle(
-    shape: tuple[int, ...], axis: int, normalize: bool, dtype: type, threads: bool, into: bool,
+    shape: tuple[int, ...],
+    axis: int,
+    normalize: bool,
+    dtype: type,
+    threads: bool,
+    into: bool,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     if threads:  # every output takes the threaded path, split in parts of a few indices
@@ -173,8 +183,12 @@ def test_export_results_are_bit_identical_fresh_planned_and_shared(xml: Path, in
     model = ovonehot.load(xml)
     with np.load(inputs_file, allow_pickle=False) as archive:
         inputs = {k: archive[k] for k in archive.files}
-    runs = [model.run(inputs), model.run(inputs), model.run(inputs, share_outputs=True),
-            model.run(inputs, share_outputs=True)]
+    runs = [
+        model.run(inputs),
+        model.run(inputs),
+        model.run(inputs, share_outputs=True),
+        model.run(inputs, share_outputs=True),
+    ]
     model.inference.cache.clear()
     runs.append(model.run(inputs))
     for run in runs[1:]:

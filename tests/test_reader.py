@@ -38,26 +38,41 @@ EDGES = [(0, 0, 4, 0), (1, 0, 4, 1), (2, 0, 4, 2), (3, 0, 4, 3), (4, 4, 5, 0)]
 WEIGHTS = np.int64(3).tobytes() + np.float32(1.0).tobytes() + np.float32(-0.0).tobytes()
 
 
-def one_hot_ir(shape: str = "4", axis: int = -1, one_hot_type: str = "OneHot", version: str = "opset1",
-               extra: str = "", const_type: str = "Const", edges: list[tuple[int, int, int, int]] | None = None,
-               layers: list[str] | None = None, net_version: str = "11", depth_size: int = 8) -> bytes:
+def one_hot_ir(
+    shape: str = "4",
+    axis: int = -1,
+    one_hot_type: str = "OneHot",
+    version: str = "opset1",
+    extra: str = "",
+    const_type: str = "Const",
+    edges: list[tuple[int, int, int, int]] | None = None,
+    layers: list[str] | None = None,
+    net_version: str = "11",
+    depth_size: int = 8,
+) -> bytes:
     """Parameter x(i64) -> OneHot(depth 3, on 1.0, off -0.0) -> Result, as IR text."""
     if layers is None:
         layers = [
             PARAM.format(shape=shape, et="i64", prec="I64"),
-            CONST.format(id=1, name="depth", type=const_type, et="i64", shape="", offset=0, size=depth_size,
-                         prec="I64"),
+            CONST.format(
+                id=1, name="depth", type=const_type, et="i64", shape="", offset=0, size=depth_size, prec="I64"
+            ),
             CONST.format(id=2, name="on", type=const_type, et="f32", shape="", offset=8, size=4, prec="FP32"),
-            CONST.format(id=3, name="off", type=const_type, et="f32", shape="", offset=12, size=4, prec="FP32"),
+            CONST.format(
+                id=3, name="off", type=const_type, et="f32", shape="", offset=12, size=4, prec="FP32"
+            ),
             ONE_HOT.format(type=one_hot_type, version=version, axis=axis, extra=extra),
             RESULT,
         ]
     edge_text = "\n".join(
-        f'<edge from-layer="{a}" from-port="{b}" to-layer="{c}" to-port="{d}"/>' for a, b, c, d in
-        (EDGES if edges is None else edges)
+        f'<edge from-layer="{a}" from-port="{b}" to-layer="{c}" to-port="{d}"/>'
+        for a, b, c, d in (EDGES if edges is None else edges)
     )
-    return (f'<?xml version="1.0"?>\n<net name="t" version="{net_version}">\n<layers>\n' + "\n".join(layers)
-            + f"\n</layers>\n<edges>\n{edge_text}\n</edges>\n</net>\n").encode()
+    return (
+        f'<?xml version="1.0"?>\n<net name="t" version="{net_version}">\n<layers>\n'
+        + "\n".join(layers)
+        + f"\n</layers>\n<edges>\n{edge_text}\n</edges>\n</net>\n"
+    ).encode()
 
 
 def write(tmp_path: Path, xml: bytes, weights: bytes | None = WEIGHTS, name: str = "m") -> Path:
@@ -242,7 +257,9 @@ def test_string_payload_is_openvinos(tmp_path: Path) -> None:
 
 
 def test_const_size_smaller_than_its_shape_is_an_error() -> None:
-    with pytest.raises(IRError, match=r"layer id=1 name='depth' type=Const-opset1: size=4 bytes is too small"):
+    with pytest.raises(
+        IRError, match=r"layer id=1 name='depth' type=Const-opset1: size=4 bytes is too small"
+    ):
         read_ir_bytes(one_hot_ir(depth_size=4), WEIGHTS)
 
 
@@ -253,19 +270,22 @@ def test_const_size_larger_than_needed_is_allowed(tmp_path: Path) -> None:
 
 
 def test_const_beyond_the_weights_file_is_an_error() -> None:
-    with pytest.raises(IRError, match=r"layer id=3 name='off' type=Const-opset1: offset=12 size=4 lies outside"):
+    with pytest.raises(
+        IRError, match=r"layer id=3 name='off' type=Const-opset1: offset=12 size=4 lies outside"
+    ):
         read_ir_bytes(one_hot_ir(), WEIGHTS[:14])
 
 
 def test_missing_bin_is_an_error_naming_the_file_and_layer(tmp_path: Path) -> None:
     path = write(tmp_path, one_hot_ir(), weights=None)
-    with pytest.raises(IRError, match=r"layer id=1 name='depth' type=Const-opset1: the weights file .*m\.bin is missing"):
+    with pytest.raises(
+        IRError, match=r"layer id=1 name='depth' type=Const-opset1: the weights file .*m\.bin is missing"
+    ):
         ovonehot.load(path)
 
 
 def test_model_without_constants_needs_no_bin(tmp_path: Path) -> None:
-    layers = [PARAM.format(shape="2", et="f32", prec="FP32"),
-              RESULT.replace('id="5"', 'id="1"')]
+    layers = [PARAM.format(shape="2", et="f32", prec="FP32"), RESULT.replace('id="5"', 'id="1"')]
     path = write(tmp_path, one_hot_ir(layers=layers, edges=[(0, 0, 1, 0)]), weights=None)
     assert ovonehot.load(path).run({"x": np.array([1.5, 2], np.float32)})["x"].tolist() == [1.5, 2]
 
@@ -278,22 +298,42 @@ def _edges_without(*drop: tuple[int, int, int, int]) -> list[tuple[int, int, int
 
 
 STRUCTURE_ERRORS = [
-    ("cycle", {"edges": [*_edges_without((0, 0, 4, 0)), (4, 4, 4, 0)]},
-     r"layer id=4 name='oh' type=OneHot-opset1: the graph has a cycle through this layer"),
-    ("dangling-layer", {"edges": [*EDGES, (9, 0, 4, 0)]}, r"edge 9:0 -> 4:0: dangling edge, no layer with id 9"),
-    ("dangling-out-port", {"edges": [*_edges_without((1, 0, 4, 1)), (1, 7, 4, 1)]},
-     r"dangling edge, layer id=1 name='depth' type=Const-opset1 has no output port 7"),
-    ("dangling-in-port", {"edges": [*EDGES, (1, 0, 4, 9)]},
-     r"dangling edge, layer id=4 name='oh' type=OneHot-opset1 has no input port 9"),
-    ("fed-twice", {"edges": [*EDGES, (2, 0, 4, 3)]},
-     r"layer id=4 name='oh' type=OneHot-opset1: input port 3 is fed twice \(from layer 3 and from layer 2\)"),
-    ("missing-input", {"edges": _edges_without((3, 0, 4, 3))},
-     r"layer id=4 name='oh' type=OneHot-opset1: input port 3 is not connected"),
+    (
+        "cycle",
+        {"edges": [*_edges_without((0, 0, 4, 0)), (4, 4, 4, 0)]},
+        r"layer id=4 name='oh' type=OneHot-opset1: the graph has a cycle through this layer",
+    ),
+    (
+        "dangling-layer",
+        {"edges": [*EDGES, (9, 0, 4, 0)]},
+        r"edge 9:0 -> 4:0: dangling edge, no layer with id 9",
+    ),
+    (
+        "dangling-out-port",
+        {"edges": [*_edges_without((1, 0, 4, 1)), (1, 7, 4, 1)]},
+        r"dangling edge, layer id=1 name='depth' type=Const-opset1 has no output port 7",
+    ),
+    (
+        "dangling-in-port",
+        {"edges": [*EDGES, (1, 0, 4, 9)]},
+        r"dangling edge, layer id=4 name='oh' type=OneHot-opset1 has no input port 9",
+    ),
+    (
+        "fed-twice",
+        {"edges": [*EDGES, (2, 0, 4, 3)]},
+        r"layer id=4 name='oh' type=OneHot-opset1: input port 3 is fed twice \(from layer 3 and from layer 2\)",
+    ),
+    (
+        "missing-input",
+        {"edges": _edges_without((3, 0, 4, 3))},
+        r"layer id=4 name='oh' type=OneHot-opset1: input port 3 is not connected",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [(k, m) for _, k, m in STRUCTURE_ERRORS],
-                         ids=[i for i, _, _ in STRUCTURE_ERRORS])
+@pytest.mark.parametrize(
+    ("kwargs", "message"), [(k, m) for _, k, m in STRUCTURE_ERRORS], ids=[i for i, _, _ in STRUCTURE_ERRORS]
+)
 def test_structural_error_names_layer_and_port(kwargs: dict, message: str) -> None:
     with pytest.raises(IRError, match=message):
         read_ir_bytes(one_hot_ir(**kwargs), WEIGHTS)
@@ -301,13 +341,21 @@ def test_structural_error_names_layer_and_port(kwargs: dict, message: str) -> No
 
 # Port declarations OpenVINO's read_model refuses although it never checks them against its inference.
 PORT_ERRORS = {
-    "precision-unknown": (('precision="FP32" names="out"', 'precision="FP99" names="out"'),
-                          r"layer id=4 name='oh' port 4: precision='FP99' is not an element type"),
-    "precision-empty": (('precision="FP32" names="out"', 'precision="" names="out"'),
-                        r"layer id=4 name='oh' port 4: precision='' is not an element type"),
-    "dim-beyond-int64": (('<port id="4" precision="FP32" names="out"/>',
-                          '<port id="4" precision="FP32" names="out"><dim>9223372036854775808</dim></port>'),
-                         r"layer id=4 name='oh' port 4: <dim>9223372036854775808</dim> does not fit in int64"),
+    "precision-unknown": (
+        ('precision="FP32" names="out"', 'precision="FP99" names="out"'),
+        r"layer id=4 name='oh' port 4: precision='FP99' is not an element type",
+    ),
+    "precision-empty": (
+        ('precision="FP32" names="out"', 'precision="" names="out"'),
+        r"layer id=4 name='oh' port 4: precision='' is not an element type",
+    ),
+    "dim-beyond-int64": (
+        (
+            '<port id="4" precision="FP32" names="out"/>',
+            '<port id="4" precision="FP32" names="out"><dim>9223372036854775808</dim></port>',
+        ),
+        r"layer id=4 name='oh' port 4: <dim>9223372036854775808</dim> does not fit in int64",
+    ),
 }
 
 
@@ -339,16 +387,26 @@ def test_true_cycle_is_reported() -> None:
 
 def test_duplicate_layer_id_names_both_layers() -> None:
     xml = one_hot_ir().replace(b'<layer id="3" name="off"', b'<layer id="2" name="off"')
-    with pytest.raises(IRError, match=r"layer id=2 name='off' type=Const-opset1: duplicate layer id 2 "
-                                      r"\(also layer id=2 name='on' type=Const-opset1\)"):
+    with pytest.raises(
+        IRError,
+        match=r"layer id=2 name='off' type=Const-opset1: duplicate layer id 2 "
+        r"\(also layer id=2 name='on' type=Const-opset1\)",
+    ):
         read_ir_bytes(xml, WEIGHTS)
 
 
-@pytest.mark.parametrize(("xml", "message"), [
-    (b'<?xml version="1.0"?><model version="11"><layers/></model>', r"root element is <model>.*not an OpenVINO IR"),
-    (b"<net", r"not well-formed XML"),
-    (b"just text", r"not well-formed XML"),
-], ids=["wrong-root", "truncated", "not-xml"])
+@pytest.mark.parametrize(
+    ("xml", "message"),
+    [
+        (
+            b'<?xml version="1.0"?><model version="11"><layers/></model>',
+            r"root element is <model>.*not an OpenVINO IR",
+        ),
+        (b"<net", r"not well-formed XML"),
+        (b"just text", r"not well-formed XML"),
+    ],
+    ids=["wrong-root", "truncated", "not-xml"],
+)
 def test_not_an_ir(xml: bytes, message: str) -> None:
     with pytest.raises(IRError, match=message):
         read_ir_bytes(xml)
@@ -365,7 +423,7 @@ def test_ir_version_10_reads(tmp_path: Path) -> None:
     path = write(tmp_path, one_hot_ir(net_version="10"))
     model = ovonehot.load(path)
     assert model.graph.ir_version == 10
-    (name, value), = model.run({"x": np.array([1, 1, 1, 1])}).items()
+    ((name, value),) = model.run({"x": np.array([1, 1, 1, 1])}).items()
     assert value[:, 1].tolist() == [1, 1, 1, 1]
     # OpenVINO names and types a v10 model's outputs its own way (legacy producer names).
     ov_output = openvino_reads(path).outputs[0]  # type: ignore[attr-defined]
@@ -374,7 +432,9 @@ def test_ir_version_10_reads(tmp_path: Path) -> None:
     assert str(model.outputs[0].element_type) == ov_output.get_element_type().get_type_name()
 
 
-@pytest.mark.parametrize("et", ["boolean", "f16", "f64", "i8", "u8", "u16", "i32", "i64", "u32", "u64", "bf16"])
+@pytest.mark.parametrize(
+    "et", ["boolean", "f16", "f64", "i8", "u8", "u16", "i32", "i64", "u32", "u64", "bf16"]
+)
 def test_ir_version_10_converts_outputs_like_openvino(tmp_path: Path, et: str) -> None:
     """read_model keeps IR v10's old conventions: f16 inputs become f32, outputs become i32 or f32."""
     import openvino.opset1 as ops
@@ -398,11 +458,15 @@ def test_ir_version_10_converts_outputs_like_openvino(tmp_path: Path, et: str) -
 
 ENTITY_ATTACKS = {
     "internal-entity": b'<?xml version="1.0"?><!DOCTYPE net [<!ENTITY a "11">]><net version="&a;"><layers/></net>',
-    "billion-laughs": (b'<?xml version="1.0"?><!DOCTYPE net [<!ENTITY a "aaaaaaaaaa">'
-                       b'<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>'
-                       b'<net version="11" name="&c;"><layers/></net>'),
-    "external-entity": (b'<?xml version="1.0"?><!DOCTYPE net [<!ENTITY e SYSTEM "file:///etc/passwd">]>'
-                        b'<net version="11" name="&e;"><layers/></net>'),
+    "billion-laughs": (
+        b'<?xml version="1.0"?><!DOCTYPE net [<!ENTITY a "aaaaaaaaaa">'
+        b'<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>'
+        b'<net version="11" name="&c;"><layers/></net>'
+    ),
+    "external-entity": (
+        b'<?xml version="1.0"?><!DOCTYPE net [<!ENTITY e SYSTEM "file:///etc/passwd">]>'
+        b'<net version="11" name="&e;"><layers/></net>'
+    ),
     "external-dtd": b'<?xml version="1.0"?><!DOCTYPE net SYSTEM "http://example.invalid/x.dtd"><net version="11"/>',
 }
 
@@ -423,6 +487,7 @@ def test_missing_version_attribute_names_the_layer() -> None:
 
 
 # -- type names and versions ------------------------------------------------------------------
+
 
 # OpenVINO matches op types case-insensitively ("onehot", "ONEHOT", "parameter").  For the
 # constant it only knows "Const": it refuses "Constant" and "const"; ovonehot reads them all.
@@ -494,8 +559,11 @@ def test_port_names_with_escaped_commas() -> None:
 
 def test_rt_info_is_tolerated(tmp_path: Path) -> None:
     xml = one_hot_ir().replace(b"</net>", b'<rt_info><info name="x" value="y"/></rt_info></net>')
-    xml = xml.replace(b'version="opset1"><data axis', b'version="opset1"><rt_info><attribute name="fused_names" '
-                      b'version="0" value="a"/></rt_info><data axis')
+    xml = xml.replace(
+        b'version="opset1"><data axis',
+        b'version="opset1"><rt_info><attribute name="fused_names" '
+        b'version="0" value="a"/></rt_info><data axis',
+    )
     path = write(tmp_path, xml)
     openvino_reads(path)
     assert ovonehot.load(path).run({"x": np.array([1, 1, 1, 1])})["out"].shape == (4, 3)

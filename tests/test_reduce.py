@@ -85,7 +85,11 @@ def test_cpu_deviation_reduces_to_the_one_hot_and_repro_shows_it(tmp_path: Path,
     assert "import ovonehot" not in script
     run = subprocess.run(
         [sys.executable, "-I", str(tmp_path / "bug.py")],  # -I: no ovonehot on the path, no cwd
-        capture_output=True, text=True, timeout=120, check=False, cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=tmp_path,
     )
     assert run.returncode == 1, run.stdout + run.stderr
     assert "the difference reproduces" in run.stdout
@@ -96,25 +100,38 @@ def test_cpu_deviation_reduces_to_the_one_hot_and_repro_shows_it(tmp_path: Path,
 def test_repro_of_a_passing_replay_says_it_does_not_reproduce(tmp_path: Path) -> None:
     xml, inputs = planted_model(tmp_path, saturating=False)
     folder = tmp_path / "replay"
-    assert cli.main(["diff", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--save", str(folder)]) == 0
+    assert (
+        cli.main(["diff", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--save", str(folder)]) == 0
+    )
     assert cli.main(["repro", str(folder)]) == 0
-    run = subprocess.run([sys.executable, "-I", str(folder / "repro.py")], capture_output=True, text=True,
-                         timeout=120, check=False)
+    run = subprocess.run(
+        [sys.executable, "-I", str(folder / "repro.py")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "does not reproduce" in run.stdout
 
 
 def test_nothing_to_reduce_exits_1(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     xml, inputs = planted_model(tmp_path, saturating=False)
-    assert cli.main(["reduce", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out",
-                     str(tmp_path / "r")]) == 1
+    assert (
+        cli.main(
+            ["reduce", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out", str(tmp_path / "r")]
+        )
+        == 1
+    )
     assert "nothing to reduce" in capsys.readouterr().out
     assert not (tmp_path / "r").exists()
 
 
 def test_wrong_kernel_is_ours_wrong_and_reduces_to_that_layer(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     (relu,) = op_registry._TABLE["relu"]
-    monkeypatch.setitem(op_registry._TABLE, "relu", [dataclasses.replace(relu, evaluate=lambda a, xs: [xs[0]])])
+    monkeypatch.setitem(
+        op_registry._TABLE, "relu", [dataclasses.replace(relu, evaluate=lambda a, xs: [xs[0]])]
+    )
     xml, inputs = planted_model(tmp_path, saturating=False)
     out = tmp_path / "reduced"
     assert cli.main(["reduce", str(xml), "--inputs", str(inputs), "--out", str(out)]) == 0
@@ -126,8 +143,23 @@ def test_wrong_kernel_is_ours_wrong_and_reduces_to_that_layer(tmp_path: Path, mo
 
 def test_unknown_output_name_is_a_usage_error(tmp_path: Path) -> None:
     xml, inputs = planted_model(tmp_path)
-    assert cli.main(["reduce", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--output", "nope",
-                     "--out", str(tmp_path / "r")]) == 2
+    assert (
+        cli.main(
+            [
+                "reduce",
+                str(xml),
+                "--inputs",
+                str(inputs),
+                "--oracle",
+                "cpu",
+                "--output",
+                "nope",
+                "--out",
+                str(tmp_path / "r"),
+            ]
+        )
+        == 2
+    )
 
 
 def test_extract_computes_what_the_full_run_computed(tmp_path: Path) -> None:

@@ -64,17 +64,22 @@ def test_cases_cover_the_space() -> None:
     """The seeded draw reaches every version/mode, rank, axis, type and special input."""
     assert {c.mode for c in CASES} == set(MODES)
     assert {c.indices.ndim for c in CASES} == set(range(6))
-    assert {(c.indices.ndim, c.axis) for c in CASES} == {(r, a) for r in range(6) for a in range(-r - 1, r + 1)}
+    assert {(c.indices.ndim, c.axis) for c in CASES} == {
+        (r, a) for r in range(6) for a in range(-r - 1, r + 1)
+    }
     assert {c.value_type for c in CASES} == set(VALUE_TYPES)
     assert {ElementType.from_numpy(c.depth.dtype) for c in CASES} == set(DEPTH_TYPES)
     assert {ElementType.from_numpy(c.indices.dtype) for c in CASES} == set(INDEX_TYPES)
     assert any(int(c.depth) == 0 for c in CASES)
-    assert any(c.indices.dtype == np.int64 and c.indices.size and np.abs(c.indices).max() > 2**31 for c in CASES)
+    assert any(
+        c.indices.dtype == np.int64 and c.indices.size and np.abs(c.indices).max() > 2**31 for c in CASES
+    )
     assert any(c.indices.size and c.indices.min() < 0 for c in CASES)
     assert any(c.indices.size and c.indices.max() >= int(c.depth) for c in CASES)
     assert any("?" in c.param_shape or ".." in c.param_shape for c in CASES)
     assert {(c.depth_is_param, c.values_are_params, c.compress) for c in CASES} == {
-        (a, b, z) for a in (False, True) for b in (False, True) for z in (False, True)}
+        (a, b, z) for a in (False, True) for b in (False, True) for z in (False, True)
+    }
     for et in (ElementType.f16, ElementType.f32, ElementType.f64, ElementType.bf16):
         with np.errstate(invalid="ignore"):
             values = [v.astype(np.float64) for c in CASES if c.value_type is et for v in (c.on, c.off)]

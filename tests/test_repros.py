@@ -38,8 +38,14 @@ def test_repro_is_what_ovonehot_repro_writes(script: Path, tmp_path: Path) -> No
 @pytest.mark.parametrize("script", REPROS, ids=[p.stem for p in REPROS])
 def test_repro_shows_the_difference_with_openvino_alone(script: Path, tmp_path: Path) -> None:
     pytest.importorskip("openvino", reason="the reproducers run OpenVINO")
-    run = subprocess.run([sys.executable, "-I", str(script)], capture_output=True, text=True, timeout=300,
-                         check=False, cwd=tmp_path)
+    run = subprocess.run(
+        [sys.executable, "-I", str(script)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=tmp_path,
+    )
     # exit 1: the difference (or the refusal of a valid model) reproduces; a crash is the
     # finding for cpu-f8-to-boolean-empty-output only when OpenVINO dies after printing it
     assert run.returncode == 1 or (run.returncode < 0 and "differ" in run.stdout), run.stdout + run.stderr

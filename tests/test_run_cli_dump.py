@@ -74,8 +74,9 @@ def test_dump_matches_openvino_cpu_node_by_node(tmp_path, capsys):  # type: igno
     assert set(dumped) - set(expected) == {"logits:0", "target:0"} | set(constants)  # Parameters, Constants
     for key, value in constants.items():
         assert dumped[key].shape == value.shape, key
-        np.testing.assert_array_equal(dumped[key].reshape(-1).view(np.uint8),
-                                      np.array(value).reshape(-1).view(np.uint8), err_msg=key)
+        np.testing.assert_array_equal(
+            dumped[key].reshape(-1).view(np.uint8), np.array(value).reshape(-1).view(np.uint8), err_msg=key
+        )
     for name in ("logits", "target"):
         np.testing.assert_array_equal(dumped[f"{name}:0"], feeds[name])
     for key, want in expected.items():

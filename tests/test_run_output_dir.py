@@ -49,9 +49,9 @@ def indices(rows: int = 37) -> np.ndarray:
 
 
 @pytest.mark.parametrize("budget", [None, "700"], ids=["in-memory", "chunked"])
-def test_output_dir_equals_the_in_memory_run(budget: str | None, tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_output_dir_equals_the_in_memory_run(
+    budget: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     xml = make_ir(tmp_path)
     x = indices()
     np.save(tmp_path / "x.npy", x)
@@ -94,9 +94,9 @@ def test_a_progress_bar_when_asked(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "row" in capsys.readouterr().err
 
 
-def test_an_output_that_cannot_be_chunked_is_refused_in_one_line(tmp_path: Path,
-                                                                   monkeypatch: pytest.MonkeyPatch,
-                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_output_that_cannot_be_chunked_is_refused_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     xml = make_ir(tmp_path, axis=0)  # the depth on the first dimension: rows are not index rows
     np.save(tmp_path / "x.npy", indices())
     monkeypatch.setenv("OVONEHOT_MEMORY_BUDGET", "700")
@@ -104,12 +104,17 @@ def test_an_output_that_cannot_be_chunked_is_refused_in_one_line(tmp_path: Path,
     _, err = capsys.readouterr()
     assert code == 2
     lines = err.splitlines()
-    assert len(lines) == 1 and "cannot be computed in chunks" in lines[0] and "first dimension" in lines[0], err
-    assert not (tmp_path / "out").exists() or not any(p.name.startswith("big") for p in (tmp_path / "out").iterdir())
+    assert len(lines) == 1 and "cannot be computed in chunks" in lines[0] and "first dimension" in lines[0], (
+        err
+    )
+    assert not (tmp_path / "out").exists() or not any(
+        p.name.startswith("big") for p in (tmp_path / "out").iterdir()
+    )
 
 
-def test_a_bad_budget_variable_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_bad_budget_variable_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     xml = make_ir(tmp_path)
     np.save(tmp_path / "x.npy", indices())
     monkeypatch.setenv("OVONEHOT_MEMORY_BUDGET", "lots")

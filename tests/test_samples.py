@@ -16,8 +16,14 @@ SAMPLES = sorted(p.parent for p in (ROOT / "samples").glob("*/run.sh"))
 
 
 def run_sample(directory: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["bash", str(directory / "run.sh")], check=False, capture_output=True, text=True,
-                          timeout=300, env={"PYTHON": sys.executable, "PATH": "/usr/bin:/bin"})
+    return subprocess.run(
+        ["bash", str(directory / "run.sh")],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"PYTHON": sys.executable, "PATH": "/usr/bin:/bin"},
+    )
 
 
 def test_there_is_a_sample() -> None:

@@ -39,13 +39,22 @@ class SpecExample:
 
 EXAMPLES = [
     SpecExample(
-        "axis-1", axis=-1, indices=[0, 3, 1, 2], depth=3, on_value=1, off_value=2,
+        "axis-1",
+        axis=-1,
+        indices=[0, 3, 1, 2],
+        depth=3,
+        on_value=1,
+        off_value=2,
         output=[[1, 2, 2], [2, 2, 2], [2, 1, 2], [2, 2, 1]],
     ),
     SpecExample(
-        "axis1", axis=1, indices=[[0, 3, 1], [1, 2, 4]], depth=3, on_value=1, off_value=0,
-        output=[[[1, 0, 0], [0, 0, 1], [0, 0, 0]],
-                [[0, 0, 0], [1, 0, 0], [0, 1, 0]]],
+        "axis1",
+        axis=1,
+        indices=[[0, 3, 1], [1, 2, 4]],
+        depth=3,
+        on_value=1,
+        off_value=0,
+        output=[[[1, 0, 0], [0, 0, 1], [0, 0, 0]], [[0, 0, 0], [1, 0, 0], [0, 1, 0]]],
     ),
 ]
 INDEX_TYPES = [np.int32, np.int64]
@@ -63,18 +72,30 @@ def test_spec_example_through_the_kernel(ex: SpecExample, index_type: type, valu
     indices = np.array(ex.indices, dtype=index_type)
     axis = normalize_axis(ex.axis, indices.ndim + 1)
     for mode in NegativeIndicesMode:
-        out = one_hot(indices, ex.depth, np.array(ex.on_value, value_type), np.array(ex.off_value, value_type),
-                      axis, mode)
+        out = one_hot(
+            indices,
+            ex.depth,
+            np.array(ex.on_value, value_type),
+            np.array(ex.off_value, value_type),
+            axis,
+            mode,
+        )
         assert_same(out, _expected(ex, value_type), f"{ex.name} {mode}")
 
 
-def _write(ex: SpecExample, index_type: type, value_type: type, version: int, compress: bool,
-           path: Path) -> Path:
+def _write(
+    ex: SpecExample, index_type: type, value_type: type, version: int, compress: bool, path: Path
+) -> Path:
     from openvino import opset1, opset16
 
     p = opset1.parameter(list(np.shape(ex.indices)), ov.Type(np.dtype(index_type)), name="indices")
-    args = (p, ov.op.Constant(np.array(ex.depth, index_type)), ov.op.Constant(np.array(ex.on_value, value_type)),
-            ov.op.Constant(np.array(ex.off_value, value_type)), ex.axis)
+    args = (
+        p,
+        ov.op.Constant(np.array(ex.depth, index_type)),
+        ov.op.Constant(np.array(ex.on_value, value_type)),
+        ov.op.Constant(np.array(ex.off_value, value_type)),
+        ex.axis,
+    )
     node = opset1.one_hot(*args) if version == 1 else opset16.one_hot(*args)
     node.output(0).set_names({"output"})
     ov.save_model(ov.Model([node.output(0)], [p], ex.name), str(path), compress_to_fp16=compress)
@@ -86,8 +107,9 @@ def _write(ex: SpecExample, index_type: type, value_type: type, version: int, co
 @pytest.mark.parametrize("value_type", VALUE_TYPES, ids=lambda t: np.dtype(t).name)
 @pytest.mark.parametrize("version", [1, 16], ids=["v1", "v16"])
 @pytest.mark.parametrize("compress", [True, False], ids=["f16c", "plain"])
-def test_spec_example_through_an_ir(ex: SpecExample, index_type: type, value_type: type, version: int,
-                                    compress: bool, tmp_path: Path) -> None:
+def test_spec_example_through_an_ir(
+    ex: SpecExample, index_type: type, value_type: type, version: int, compress: bool, tmp_path: Path
+) -> None:
     from ovonehot.oracle.openvino_runtime import reference_run
 
     xml = _write(ex, index_type, value_type, version, compress, tmp_path / "m.xml")
@@ -135,7 +157,8 @@ def test_spec_example_in_the_specs_own_xml(ex: SpecExample, tmp_path: Path) -> N
         + consts
         + SPEC_LAYER.format(axis=ex.axis, in_dims=_dims(in_shape), out_dims=_dims(out_shape))
         + '<layer id="5" name="r" type="Result" version="opset1"><input><port id="0" precision="I64">'
-        + _dims(out_shape) + "</port></input></layer></layers><edges>"
+        + _dims(out_shape)
+        + "</port></input></layer></layers><edges>"
         + "".join(f'<edge from-layer="{k}" from-port="0" to-layer="4" to-port="{k}"/>' for k in (0, 1, 2, 3))
         + '<edge from-layer="4" from-port="4" to-layer="5" to-port="0"/></edges></net>'
     )

@@ -150,7 +150,11 @@ def test_a_failed_step_changes_no_variable(tmp_path: Path) -> None:
     ("variable_id", "value", "message"),
     [
         ("nope", np.zeros((1, 1, 4), F32), "the model has no variable 'nope'; its variables: 'kv'"),
-        ("kv", np.zeros((1, 1, 5), F32), r"^variable 'kv' \(f32\[1,\?,4\]\): got an array of shape \[1, 1, 5\]$"),
+        (
+            "kv",
+            np.zeros((1, 1, 5), F32),
+            r"^variable 'kv' \(f32\[1,\?,4\]\): got an array of shape \[1, 1, 5\]$",
+        ),
         ("kv", np.zeros((1, 1, 4), np.int32), "got int32 values, expected f32"),
     ],
     ids=["unknown-variable", "wrong-shape", "wrong-type"],
@@ -188,7 +192,11 @@ def test_cli_runs_steps(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
 
 @pytest.mark.parametrize(
     "extra",
-    [["--steps", "0"], ["--inputs", "x.npy", "--steps", "2"], ["--inputs", "x.npy", "--dump-intermediates", "d"]],
+    [
+        ["--steps", "0"],
+        ["--inputs", "x.npy", "--steps", "2"],
+        ["--inputs", "x.npy", "--dump-intermediates", "d"],
+    ],
     ids=["zero-steps", "steps-with-two-inputs", "dump-with-two-steps"],
 )
 def test_cli_step_usage_errors(extra: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -210,9 +218,10 @@ LLAMA_ATOL = 1e-6
 
 
 def _llama_step(k: int) -> tuple[dict[str, np.ndarray], np.ndarray]:
-    with np.load(LLAMA / f"tiny_llama.step{k}.inputs.npz") as inputs, np.load(
-        LLAMA / f"tiny_llama.step{k}.openvino.npz"
-    ) as outputs:
+    with (
+        np.load(LLAMA / f"tiny_llama.step{k}.inputs.npz") as inputs,
+        np.load(LLAMA / f"tiny_llama.step{k}.openvino.npz") as outputs,
+    ):
         return {n: inputs[n] for n in inputs.files}, outputs["logits"]
 
 
@@ -222,8 +231,10 @@ def test_tiny_llama_three_decode_steps_as_openvino() -> None:
     weights; a 3-token prefill then two 1-token steps against OpenVINO's CPU InferRequest."""
     model = ovonehot.load(LLAMA / "tiny_llama.xml")
     assert sorted(v.variable_id for v in model.variables) == [
-        "past.0.keypresent.0.key", "past.0.valuepresent.0.value",
-        "past.1.keypresent.1.key", "past.1.valuepresent.1.value",
+        "past.0.keypresent.0.key",
+        "past.0.valuepresent.0.value",
+        "past.1.keypresent.1.key",
+        "past.1.valuepresent.1.value",
     ]
     assert all(str(v.shape) == "[1,1,?,8]" for v in model.variables)
     request = model.create_request()

@@ -214,7 +214,9 @@ def loop_growing_state() -> Case:
     loop.set_special_body_ports([-1, 1])
     loop.set_merged_input(si, s0.output(0), rs.output(0))
     last = loop.get_iter_value(rs.output(0), -1)
-    return Case([n, s0], [last], [[np.array(3, I64), np.array([[1]], F32)], [np.array(1, I64), np.array([[2]], F32)]])
+    return Case(
+        [n, s0], [last], [[np.array(3, I64), np.array([[1]], F32)], [np.array(1, I64), np.array([[2]], F32)]]
+    )
 
 
 # -- If ------------------------------------------------------------------------------------------
@@ -329,7 +331,9 @@ def test_against_openvino(name: str, tmp_path: Path) -> None:
 # Not here: loop-growing-back-edge (the reference refuses its own model: "Tensor input shape and
 # Parameter op with index 0 are mismatches", the body Parameter is not widened in memory) and
 # loop-with-nested-if (If has no evaluate in the core, so Loop.evaluate returns false).
-REFERENCE_LOOPS = [n for n in CASES if n.startswith("loop") and n not in ("loop-growing-back-edge", "loop-with-nested-if")]
+REFERENCE_LOOPS = [
+    n for n in CASES if n.startswith("loop") and n not in ("loop-growing-back-edge", "loop-with-nested-if")
+]
 
 
 @pytest.mark.parametrize("name", REFERENCE_LOOPS)
@@ -340,7 +344,9 @@ def test_loop_against_the_core_reference(name: str, tmp_path: Path) -> None:
     loop = case.outputs[0].get_node()
     assert loop.get_type_name() == "Loop"
     for feeds in case.feeds:
-        if any(p.get_friendly_name() == "trip" and f.item() == 0 for p, f in zip(case.params, feeds, strict=True)):
+        if any(
+            p.get_friendly_name() == "trip" and f.item() == 0 for p, f in zip(case.params, feeds, strict=True)
+        ):
             continue  # the reference refuses zero iterations ("Zero count of iteration not supported")
         ours = list(model.run(list(feeds)).values())
         by_param = {p.get_friendly_name(): f for p, f in zip(case.params, feeds, strict=True)}
@@ -350,7 +356,9 @@ def test_loop_against_the_core_reference(name: str, tmp_path: Path) -> None:
             value = by_param.get(src.get_friendly_name()) if src.get_type_name() == "Parameter" else None
             args.append(ov.Tensor(np.array(value if value is not None else src.get_data(), copy=True)))
         # Output tensors pre-shaped (FACTS.md: some evaluates misbehave on unshaped outputs).
-        outs = [ov.Tensor(loop.get_output_element_type(k), ov.Shape(list(a.shape))) for k, a in enumerate(ours)]
+        outs = [
+            ov.Tensor(loop.get_output_element_type(k), ov.Shape(list(a.shape))) for k, a in enumerate(ours)
+        ]
         assert loop.evaluate(outs, args)
         for k, a in enumerate(ours):
             np.testing.assert_array_equal(a, outs[k].data, err_msg=f"output {k}")
@@ -380,19 +388,49 @@ def test_loop_false_condition_with_a_known_iteration_count_is_refused(tmp_path: 
 # -- malformed sub-graph IR: one-line errors naming the layer ------------------------------------
 
 BROKEN = [
-    ("ti", 'internal_layer_id="1" />', 'internal_layer_id="99" />', ovonehot.IRError,
-     r"type=TensorIterator-opset1: port map internal_layer_id=99 is no body Parameter"),
-    ("ti", '<input external_port_id="1"', '<input external_port_id="7"', ovonehot.IRError,
-     r"type=TensorIterator-opset1: port map names external_port_id=7, which is no input port"),
-    ("ti", '<edge from-layer="', '<edge from-layer="4', ovonehot.IRError,
-     r"type=TensorIterator-opset1: back edge \d+ -> \d+ must join a body Result to a body Parameter"),
+    (
+        "ti",
+        'internal_layer_id="1" />',
+        'internal_layer_id="99" />',
+        ovonehot.IRError,
+        r"type=TensorIterator-opset1: port map internal_layer_id=99 is no body Parameter",
+    ),
+    (
+        "ti",
+        '<input external_port_id="1"',
+        '<input external_port_id="7"',
+        ovonehot.IRError,
+        r"type=TensorIterator-opset1: port map names external_port_id=7, which is no input port",
+    ),
+    (
+        "ti",
+        '<edge from-layer="',
+        '<edge from-layer="4',
+        ovonehot.IRError,
+        r"type=TensorIterator-opset1: back edge \d+ -> \d+ must join a body Result to a body Parameter",
+    ),
     ("ti", "body>", "xbody>", ovonehot.IRError, r"type=TensorIterator-opset1: has no <body> sub-graph"),
-    ("ti", 'type="Add"', 'type="Frobnicate"', ovonehot.UnsupportedError,
-     r"unsupported ops in the model: Frobnicate-opset1"),
-    ("loop", r'<output external_port_id="-1" internal_layer_id="\d+" purpose="execution_condition" />', "",
-     ovonehot.IRError, r"type=Loop-opset5: the port map names no execution_condition body Result"),
-    ("loop", ' purpose="execution_condition"', "", ovonehot.IRError,
-     r"type=Loop-opset5: port map names external_port_id=-1, which is no output port"),
+    (
+        "ti",
+        'type="Add"',
+        'type="Frobnicate"',
+        ovonehot.UnsupportedError,
+        r"unsupported ops in the model: Frobnicate-opset1",
+    ),
+    (
+        "loop",
+        r'<output external_port_id="-1" internal_layer_id="\d+" purpose="execution_condition" />',
+        "",
+        ovonehot.IRError,
+        r"type=Loop-opset5: the port map names no execution_condition body Result",
+    ),
+    (
+        "loop",
+        ' purpose="execution_condition"',
+        "",
+        ovonehot.IRError,
+        r"type=Loop-opset5: port map names external_port_id=-1, which is no output port",
+    ),
     ("if", "then_port_map>", "other_port_map>", ovonehot.IRError, r"type=If-opset8: has no <then_port_map>"),
 ]
 
@@ -400,14 +438,25 @@ BROKEN = [
 @pytest.mark.parametrize(
     ("kind", "old", "new", "error", "message"),
     BROKEN,
-    ids=["bad-internal-id", "bad-external-port", "bad-back-edge", "no-body", "unsupported-body-op",
-         "no-condition-port", "purpose-missing", "no-then-port-map"],
+    ids=[
+        "bad-internal-id",
+        "bad-external-port",
+        "bad-back-edge",
+        "no-body",
+        "unsupported-body-op",
+        "no-condition-port",
+        "purpose-missing",
+        "no-then-port-map",
+    ],
 )
 def test_malformed_subgraph_ir(
     kind: str, old: str, new: str, error: type[Exception], message: str, tmp_path: Path
 ) -> None:
-    case = {"ti": lambda: ti_running_sum(1, 1, 1), "loop": lambda: loop_doubling(5, 2),
-            "if": lambda: if_branches(None, 4)}[kind]()
+    case = {
+        "ti": lambda: ti_running_sum(1, 1, 1),
+        "loop": lambda: loop_doubling(5, 2),
+        "if": lambda: if_branches(None, 4),
+    }[kind]()
     xml = _save(tmp_path, case)
     # A renamed element has its end tag renamed too; any other change is made once.
     every = old.endswith(("body>", "_map>"))
@@ -428,7 +477,9 @@ def test_loop_that_would_never_end_is_refused(tmp_path: Path) -> None:
         model.run([np.array(-1, I64), np.array([[1]], F32)])
 
 
-@pytest.mark.parametrize("name", ["ti-axis1-reverse-both", "loop-param-trip", "if-param-cond", "loop-with-nested-if"])
+@pytest.mark.parametrize(
+    "name", ["ti-axis1-reverse-both", "loop-param-trip", "if-param-cond", "loop-with-nested-if"]
+)
 def test_written_back_by_ovonehot_openvino_reads_the_same_model(name: str, tmp_path: Path) -> None:
     """ovonehot's IR writer keeps bodies, port maps and back edges (the reader's round trip):
     OpenVINO reads the rewritten IR and its CPU plugin gives what ovonehot gives."""

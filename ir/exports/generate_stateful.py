@@ -71,7 +71,11 @@ class WithExplicitCache(nn.Module):
         self.lm = lm
 
     def forward(
-        self, input_ids: torch.Tensor, attention_mask: torch.Tensor, position_ids: torch.Tensor, *past: torch.Tensor
+        self,
+        input_ids: torch.Tensor,
+        attention_mask: torch.Tensor,
+        position_ids: torch.Tensor,
+        *past: torch.Tensor,
     ) -> tuple[torch.Tensor, ...]:
         cache = DynamicCache(config=self.lm.config)
         for i in range(LAYERS):  # filled directly: DynamicCache.update would trace a rank-1 empty concat
@@ -102,11 +106,13 @@ def step_inputs() -> list[dict[str, np.ndarray]]:
     steps, position = [], 0
     for ids in STEPS:
         n = len(ids)
-        steps.append({
-            "input_ids": np.array([ids], np.int64),
-            "attention_mask": np.ones((1, position + n), np.int64),
-            "position_ids": np.arange(position, position + n, dtype=np.int64)[None],
-        })
+        steps.append(
+            {
+                "input_ids": np.array([ids], np.int64),
+                "attention_mask": np.ones((1, position + n), np.int64),
+                "position_ids": np.arange(position, position + n, dtype=np.int64)[None],
+            }
+        )
         position += n
     return steps
 
@@ -122,8 +128,9 @@ def convert(module: nn.Module) -> ov.Model:
     decoder = TorchScriptPythonDecoder(module, example_input=example)  # kept alive while converting
     model = frontend.convert(frontend.load(decoder))
     kv = [f"{i}.{part}" for i in range(LAYERS) for part in ("key", "value")]
-    for port, name in zip(model.inputs, ["input_ids", "attention_mask", "position_ids"] + [f"past.{n}" for n in kv],
-                          strict=True):
+    for port, name in zip(
+        model.inputs, ["input_ids", "attention_mask", "position_ids"] + [f"past.{n}" for n in kv], strict=True
+    ):
         port.get_tensor().set_names({name})
     for port, name in zip(model.outputs, ["logits"] + [f"present.{n}" for n in kv], strict=True):
         port.get_tensor().set_names({name})
@@ -152,11 +159,16 @@ def main() -> None:
         with torch.no_grad():
             out = module(*(torch.from_numpy(v) for v in inputs.values()), *past)
         past = list(out[1:])
-        print(f"  step {k}: logits {list(logits.shape)}, |OpenVINO - PyTorch| <= "
-              f"{np.abs(logits - out[0].numpy()).max():.3g} (f16 weights in the IR)")
+        print(
+            f"  step {k}: logits {list(logits.shape)}, |OpenVINO - PyTorch| <= "
+            f"{np.abs(logits - out[0].numpy()).max():.3g} (f16 weights in the IR)"
+        )
     state = {s.name: np.array(s.state.data) for s in request.query_state()}
     write_npz(OUT / "tiny_llama.state.openvino.npz", state)
-    print(f"  state after {len(STEPS)} steps: " + ", ".join(f"{k} {list(v.shape)}" for k, v in sorted(state.items())))
+    print(
+        f"  state after {len(STEPS)} steps: "
+        + ", ".join(f"{k} {list(v.shape)}" for k, v in sorted(state.items()))
+    )
 
 
 if __name__ == "__main__":

@@ -438,8 +438,13 @@ EXPORTS = [
             Case("typical", {"logits": floats((6, 5)), "target": ints(0, 5, (6,))}),
             # Tied logits: OpenVINO's TopK takes the smaller index first, PyTorch's topk need not
             # (the 'hit' output differs from PyTorch's there; the IR's semantics is the expectation).
-            Case("ties", {"logits": np.array([[1, 1, 0, 0, 1], [2, 0, 2, 0, 0]], np.float32),
-                          "target": np.array([4, 2])}),
+            Case(
+                "ties",
+                {
+                    "logits": np.array([[1, 1, 0, 0, 1], [2, 0, 2, 0, 0]], np.float32),
+                    "target": np.array([4, 2]),
+                },
+            ),
         ],
     ),
 ]

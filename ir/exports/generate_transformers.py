@@ -94,7 +94,9 @@ def main() -> None:
         # Weights were compressed to f16 in the IR: torch runs the f32 originals.
         nan_rows = np.isnan(logits).any(axis=(1, 2)).nonzero()[0].tolist()
         diff = np.nanmax(np.abs(logits - expected))
-        print(f"  case {name}: max |openvino - torch (f32 weights)| = {diff:.3g}; NaN in sequences {nan_rows}")
+        print(
+            f"  case {name}: max |openvino - torch (f32 weights)| = {diff:.3g}; NaN in sequences {nan_rows}"
+        )
 
 
 if __name__ == "__main__":

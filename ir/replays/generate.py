@@ -35,7 +35,9 @@ def bits16(u: int) -> np.ndarray:
     return np.array(u, np.uint16).view(np.float16)
 
 
-def one_hot(p: object, depth: object, on: object, off: object, axis: int = -1, mode: str | None = None) -> object:
+def one_hot(
+    p: object, depth: object, on: object, off: object, axis: int = -1, mode: str | None = None
+) -> object:
     if mode is None:
         return opset1.one_hot(p, depth, on, off, axis)
     return opset16.one_hot(p, depth, on, off, axis, negative_indices_mode=mode)
@@ -112,12 +114,17 @@ def negative_depth_not_run() -> Built:
     p = opset16.parameter([3], T.i32, name="indices")
     d = opset16.parameter([], T.i64, name="depth")
     out = one_hot(p, d, const(1.0, T.f32), const(0.0, T.f32))
-    return ov.Model([out], [p, d], "m"), {"indices": np.array([0, 1, 2], np.int32), "depth": np.array(-2, np.int64)}
+    return ov.Model([out], [p, d], "m"), {
+        "indices": np.array([0, 1, 2], np.int32),
+        "depth": np.array(-2, np.int64),
+    }
 
 
 def uninitialized_rank7_eltwise() -> Built:
     p = opset16.parameter([-1, 1, 2, 3, 2, 1], T.i32, name="x")
-    hot = one_hot(opset16.add(p, const(2, T.i32)), const(3, T.i64), const(5, T.i32), const(-47, T.i32), axis=5)
+    hot = one_hot(
+        opset16.add(p, const(2, T.i32)), const(3, T.i64), const(5, T.i32), const(-47, T.i32), axis=5
+    )
     out = opset16.add(hot, const(1, T.i32))
     x = np.array([4, -2, -4, 1, -1, 0, 3, 2, -3, 0, 4, 2] * 3, np.int32).reshape(3, 1, 2, 3, 2, 1)
     return ov.Model([out], [p], "m"), {"x": x}
@@ -162,7 +169,9 @@ def main(names: list[str]) -> int:
             target = HERE / name
             shutil.rmtree(target, ignore_errors=True)
             print(f"== {name}")
-            code = cli.main(["diff", str(xml), "--inputs", str(npz), "--oracle", "both", "--save", str(target)])
+            code = cli.main(
+                ["diff", str(xml), "--inputs", str(npz), "--oracle", "both", "--save", str(target)]
+            )
             worst = max(worst, code)
             if (target / "ours.npz").is_file():
                 repro = REPROS / f"{name}.py"

@@ -1,6 +1,6 @@
 """Compare two .npz files bit for bit: same keys in order, then per array shape, dtype, bytes.
 
-    python compare.py OURS.npz EXPECTED.npz      # exit 0 when identical, 1 when not
+python compare.py OURS.npz EXPECTED.npz      # exit 0 when identical, 1 when not
 """
 
 from __future__ import annotations
@@ -11,7 +11,10 @@ import numpy as np
 
 
 def main(ours_path: str, expected_path: str) -> int:
-    with np.load(ours_path, allow_pickle=False) as ours, np.load(expected_path, allow_pickle=False) as expected:
+    with (
+        np.load(ours_path, allow_pickle=False) as ours,
+        np.load(expected_path, allow_pickle=False) as expected,
+    ):
         if list(ours.files) != list(expected.files):
             print(f"outputs differ: {ours.files} vs expected {expected.files}")
             return 1

@@ -26,9 +26,15 @@ LABELS = np.array([3, 0, 9, -1, 12, 5], np.int64)  # -1 counts from the end; 12 
 def main() -> None:
     labels = opset1.parameter([6], ov.Type.i64, name="labels")
     labels.output(0).set_names({"labels"})
-    node = opset16.one_hot(labels, ov.op.Constant(np.array(10, np.int64)), ov.op.Constant(np.array(1, np.float32)),
-                           ov.op.Constant(np.array(0, np.float32)), -1, negative_indices_mode="normalize",
-                           name="onehot")
+    node = opset16.one_hot(
+        labels,
+        ov.op.Constant(np.array(10, np.int64)),
+        ov.op.Constant(np.array(1, np.float32)),
+        ov.op.Constant(np.array(0, np.float32)),
+        -1,
+        negative_indices_mode="normalize",
+        name="onehot",
+    )
     node.output(0).set_names({"onehot"})
     model = ov.Model([node.output(0)], [labels], "onehot_labels")
     model.get_results()[0].set_friendly_name("result")
@@ -36,9 +42,16 @@ def main() -> None:
     np.savez(HERE / "labels.npz", labels=LABELS)
 
     read = ov.Core().read_model(HERE / "model.xml")
-    compiled = ov.Core().compile_model(read, "CPU", {"INFERENCE_NUM_THREADS": 1, "NUM_STREAMS": 1,
-                                                      "INFERENCE_PRECISION_HINT": "f32",
-                                                      "EXECUTION_MODE_HINT": "ACCURACY"})
+    compiled = ov.Core().compile_model(
+        read,
+        "CPU",
+        {
+            "INFERENCE_NUM_THREADS": 1,
+            "NUM_STREAMS": 1,
+            "INFERENCE_PRECISION_HINT": "f32",
+            "EXECUTION_MODE_HINT": "ACCURACY",
+        },
+    )
     cpu = compiled({"labels": LABELS})[compiled.outputs[0]]
     out = ov.Tensor(ov.Type.f32, ov.Shape([0]))
     assert read.evaluate([out], [ov.Tensor(LABELS)])

@@ -72,7 +72,9 @@ def check_allocation(shape: tuple[int, ...], itemsize: int, what: str) -> None:
     if nbytes <= 1 << 20:  # below 1 MiB: not worth reading /proc
         return
     if nbytes > MAX_OUTPUT_BYTES:
-        raise ResourceLimitError(f"{what} {_dims(shape)} needs {nbytes} bytes, more than the {MAX_OUTPUT_BYTES} allowed")
+        raise ResourceLimitError(
+            f"{what} {_dims(shape)} needs {nbytes} bytes, more than the {MAX_OUTPUT_BYTES} allowed"
+        )
     budget = memory_budget()
     if nbytes > budget:
         raise ResourceLimitError(
@@ -88,4 +90,8 @@ def numpy_can_hold(shape: tuple[int, ...], itemsize: int) -> bool:
 
 
 def _dims(shape: tuple[int, ...]) -> str:
-    return str(list(shape)) if len(shape) <= 8 else f"[{', '.join(map(str, shape[:8]))}, ...] (rank {len(shape)})"
+    return (
+        str(list(shape))
+        if len(shape) <= 8
+        else f"[{', '.join(map(str, shape[:8]))}, ...] (rank {len(shape)})"
+    )

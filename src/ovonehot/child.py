@@ -73,9 +73,11 @@ def start(module: str, function: str) -> Child:
     module and function names, never user input)."""
     mine, theirs = socket.socketpair()
     fd = theirs.fileno()
-    code = (f"import signal; signal.signal(signal.SIGINT, signal.SIG_IGN); "
-            f"from multiprocessing.connection import Connection; from {module} import {function}; "
-            f"{function}(Connection({fd}))")
+    code = (
+        f"import signal; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+        f"from multiprocessing.connection import Connection; from {module} import {function}; "
+        f"{function}(Connection({fd}))"
+    )
     env = dict(os.environ)
     package_root = str(Path(__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
@@ -86,7 +88,11 @@ def start(module: str, function: str) -> Child:
         # handles Ctrl-C and stops its children; a child whose parent is gone sees its socket
         # close and ends.
         proc = subprocess.Popen(
-            [sys.executable, "-c", code], pass_fds=(fd,), stdin=subprocess.DEVNULL, env=env, start_new_session=True
+            [sys.executable, "-c", code],
+            pass_fds=(fd,),
+            stdin=subprocess.DEVNULL,
+            env=env,
+            start_new_session=True,
         )
     except OSError as exc:
         mine.close()

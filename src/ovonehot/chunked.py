@@ -39,16 +39,56 @@ from .types import PartialShape
 
 # Layers a chunk passes through unchanged in shape, element by element.
 UNARY = frozenset(
-    t.lower() for t in (
-        "Convert", "Relu", "Sigmoid", "Tanh", "Abs", "Negative", "Exp", "Log", "Sqrt", "Floor", "Ceiling",
-        "Sign", "Clamp", "Erf", "Gelu", "Elu", "Swish", "HSwish", "HSigmoid", "SoftPlus", "Mish", "LogicalNot",
-        "Sin", "Cos", "Round",
+    t.lower()
+    for t in (
+        "Convert",
+        "Relu",
+        "Sigmoid",
+        "Tanh",
+        "Abs",
+        "Negative",
+        "Exp",
+        "Log",
+        "Sqrt",
+        "Floor",
+        "Ceiling",
+        "Sign",
+        "Clamp",
+        "Erf",
+        "Gelu",
+        "Elu",
+        "Swish",
+        "HSwish",
+        "HSigmoid",
+        "SoftPlus",
+        "Mish",
+        "LogicalNot",
+        "Sin",
+        "Cos",
+        "Round",
     )
 )
 BINARY = frozenset(
-    t.lower() for t in (
-        "Add", "Subtract", "Multiply", "Divide", "Maximum", "Minimum", "Power", "SquaredDifference", "FloorMod",
-        "Mod", "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr",
+    t.lower()
+    for t in (
+        "Add",
+        "Subtract",
+        "Multiply",
+        "Divide",
+        "Maximum",
+        "Minimum",
+        "Power",
+        "SquaredDifference",
+        "FloorMod",
+        "Mod",
+        "Equal",
+        "NotEqual",
+        "Less",
+        "LessEqual",
+        "Greater",
+        "GreaterEqual",
+        "LogicalAnd",
+        "LogicalOr",
         "LogicalXor",
     )
 )
@@ -96,8 +136,11 @@ class ChunkPlan:
 
 
 def write_outputs(
-    model: Model, inputs: Mapping[str, np.ndarray], directory: str | os.PathLike[str],
-    budget: int | None = None, progress: bool | None = None,
+    model: Model,
+    inputs: Mapping[str, np.ndarray],
+    directory: str | os.PathLike[str],
+    budget: int | None = None,
+    progress: bool | None = None,
 ) -> dict[str, Path]:
     """Run ``model`` on ``inputs`` and write each output to ``DIR/<name>.npy``; returns the paths."""
     budget = memory_budget() if budget is None else budget
@@ -190,7 +233,10 @@ def _chunk_plan(
 
 
 def _run_without(
-    model: Model, inference: Inference, feeds: Mapping[int, np.ndarray], results: list[int],
+    model: Model,
+    inference: Inference,
+    feeds: Mapping[int, np.ndarray],
+    results: list[int],
     chunked: Mapping[int, ChunkPlan],
 ) -> dict[int, np.ndarray]:
     """The values of the Results ``results`` (by output position), from a run of only the layers they need."""
@@ -207,10 +253,15 @@ def _run_without(
                 todo.extend(s.node for s in graph.sources[i])
         keep = sorted(needed)
         position = {old: new for new, old in enumerate(keep)}
-        sub = Graph(graph.name, graph.ir_version, tuple(graph.nodes[i] for i in keep),
-                    tuple(tuple(type(s)(position[s.node], s.output) for s in graph.sources[i]) for i in keep))
-        sub_inference = Inference(sub, tuple(inference.plans[i] for i in keep),
-                                  tuple(inference.outputs[i] for i in keep))
+        sub = Graph(
+            graph.name,
+            graph.ir_version,
+            tuple(graph.nodes[i] for i in keep),
+            tuple(tuple(type(s)(position[s.node], s.output) for s in graph.sources[i]) for i in keep),
+        )
+        sub_inference = Inference(
+            sub, tuple(inference.plans[i] for i in keep), tuple(inference.outputs[i] for i in keep)
+        )
         sub_values = evaluate(sub_inference, {position[i]: a for i, a in feeds.items() if i in position})
         values = {(old, 0): sub_values[(position[old], 0)] for old in results}
     out = {}
@@ -229,8 +280,13 @@ def model_convert(value: np.ndarray, cast: Any) -> np.ndarray:
 
 
 def _write_chunked(
-    graph: Graph, inference: Inference, feeds: Mapping[int, np.ndarray], plan: ChunkPlan, path: Path,
-    budget: int, progress: bool | None,
+    graph: Graph,
+    inference: Inference,
+    feeds: Mapping[int, np.ndarray],
+    plan: ChunkPlan,
+    path: Path,
+    budget: int,
+    progress: bool | None,
 ) -> None:
     def value_of(i: int, output: int) -> np.ndarray:
         if i in feeds:
@@ -262,7 +318,11 @@ def _write_chunked(
         steps.append((p.spec.evaluate, p.attrs, args, data_at))
     bar = _bar(rows, path.name, progress)
     with AtomicFile(path) as f:
-        header = {"descr": np.lib.format.dtype_to_descr(plan.dtype), "fortran_order": False, "shape": plan.shape}
+        header = {
+            "descr": np.lib.format.dtype_to_descr(plan.dtype),
+            "fortran_order": False,
+            "shape": plan.shape,
+        }
         np.lib.format.write_array_header_1_0(f, header)
         offset = f.tell()
         f.truncate(offset + rows * row_bytes)
@@ -276,8 +336,10 @@ def _write_chunked(
                 else:
                     value = _chunk(oh.spec.evaluate, oh.attrs, oh_args, lo, hi, rows)
                 for fn, attrs, args, data_at in steps:
-                    call = [value if k == data_at else _rows(a, lo, hi, rows, len(plan.shape))
-                            for k, a in enumerate(args)]
+                    call = [
+                        value if k == data_at else _rows(a, lo, hi, rows, len(plan.shape))
+                        for k, a in enumerate(args)
+                    ]
                     value = fn(attrs, call)[0]
                 target[lo:hi] = value
                 if bar is not None:

@@ -58,8 +58,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except Error as exc:
         message = " ".join(str(exc).split("\n"))
-        if isinstance(exc, UsageError) and "unrecognized arguments" in message and "--json" in (
-            sys.argv[1:] if argv is None else argv
+        if (
+            isinstance(exc, UsageError)
+            and "unrecognized arguments" in message
+            and "--json" in (sys.argv[1:] if argv is None else argv)
         ):
             message += "; --json takes no file name now: --json-out FILE writes the JSON to a file"
         if len(message) > MAX_MESSAGE:  # a hostile file's 5 MB attribute must not become a 5 MB line

@@ -109,7 +109,9 @@ def compare(ours: np.ndarray, theirs: np.ndarray, tolerance: Tolerance) -> Compa
     if ours.shape != theirs.shape:
         return Comparison("shape", f"ours {list(ours.shape)}, theirs {list(theirs.shape)}")
     if ours.dtype != theirs.dtype:
-        return Comparison("element type", f"ours {element_type_name(ours)}, theirs {element_type_name(theirs)}")
+        return Comparison(
+            "element type", f"ours {element_type_name(ours)}, theirs {element_type_name(theirs)}"
+        )
     if ours.dtype == object:
         diff = ours != theirs
         return _values(ours, theirs, np.asarray(diff, dtype=bool), None, ())
@@ -141,7 +143,9 @@ def compare(ours: np.ndarray, theirs: np.ndarray, tolerance: Tolerance) -> Compa
             allowed = np.where(np.isfinite(b), tolerance.atol + tolerance.rtol * np.abs(b), 0.0)
         diff = abs_err > allowed
         if np.any(signed_zero & ~diff):
-            notes.append(f"{int(np.count_nonzero(signed_zero & ~diff))} zeros differ only in sign (-0.0 vs 0.0)")
+            notes.append(
+                f"{int(np.count_nonzero(signed_zero & ~diff))} zeros differ only in sign (-0.0 vs 0.0)"
+            )
         if np.any(payload & ~diff):
             notes.append(f"{int(np.count_nonzero(payload & ~diff))} NaNs differ in payload bits")
     details = []
@@ -186,8 +190,17 @@ def _values(
                 rel = np.where(errs == 0, 0.0, errs / np.abs(reference[diff]))
             passing_rtol = float(np.nan_to_num(rel, nan=np.inf).max())
     return Comparison(
-        "values", detail, count, int(ours.size), positions, ours_v, theirs_v,
-        max_err, passing_atol, passing_rtol, notes,
+        "values",
+        detail,
+        count,
+        int(ours.size),
+        positions,
+        ours_v,
+        theirs_v,
+        max_err,
+        passing_atol,
+        passing_rtol,
+        notes,
     )
 
 

@@ -130,8 +130,9 @@ def _element_type(array: np.ndarray, label: str) -> ElementType:
     try:
         return ElementType.from_numpy(array.dtype)
     except IRError:
-        raise InputError(f"OpenVINO OneHot: {label} of NumPy type {array.dtype} has no OpenVINO "
-                         "element type") from None
+        raise InputError(
+            f"OpenVINO OneHot: {label} of NumPy type {array.dtype} has no OpenVINO element type"
+        ) from None
 
 
 # --------------------------------------------------------------------------- ONNX
@@ -141,8 +142,20 @@ ONNX_ONE_HOT_VERSIONS = (9, 11, 28)
 
 # Type constraints of OneHot-9/11/28 (T1 indices, T2 depth; T3 values adds bfloat16 in 28).
 _ONNX_NUMERIC = frozenset(
-    np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64, np.int8, np.int16, np.int32,
-                          np.int64, np.float16, np.float32, np.float64)
+    np.dtype(t)
+    for t in (
+        np.uint8,
+        np.uint16,
+        np.uint32,
+        np.uint64,
+        np.int8,
+        np.int16,
+        np.int32,
+        np.int64,
+        np.float16,
+        np.float32,
+        np.float64,
+    )
 )
 _ONNX_T1_NAMES = "uint8..uint64, int8..int64, float16, float, double"
 
@@ -196,8 +209,9 @@ def onnx_one_hot(
     r = idx.ndim
     ax = _int_option(axis, "axis")
     if not -r - 1 <= ax <= r:
-        raise InputError(f"{where}: axis {ax} is outside the accepted range [{-r - 1}, {r}] "
-                         f"for indices of rank {r}")
+        raise InputError(
+            f"{where}: axis {ax} is outside the accepted range [{-r - 1}, {r}] for indices of rank {r}"
+        )
     ax = normalize_axis(ax, r + 1)  # an axis of the output
     if idx.dtype.kind == "f":
         idx = _cast_to_int64(idx, f"{where}: indices")
@@ -222,8 +236,10 @@ def _onnx_depth(depth: np.ndarray, where: str) -> int:
     if depth.dtype not in _ONNX_NUMERIC:
         raise InputError(f"{where}: depth of type {depth.dtype} is not allowed (T2: {_ONNX_T1_NAMES})")
     if depth.shape not in ((), (1,)):
-        raise InputError(f"{where}: depth must be a scalar or a rank-1 tensor of one element, "
-                         f"got shape {list(depth.shape)}")
+        raise InputError(
+            f"{where}: depth must be a scalar or a rank-1 tensor of one element, "
+            f"got shape {list(depth.shape)}"
+        )
     if depth.dtype.kind == "f":
         depth = _cast_to_int64(depth, f"{where}: depth")
     n = int(depth.reshape(()))
@@ -238,8 +254,10 @@ def _onnx_values(vals: np.ndarray, version: int, where: str) -> np.ndarray:
     if vals.dtype.kind in "US":
         vals = vals.astype(object)
     if vals.shape != (2,):
-        raise InputError(f"{where}: values must be a rank-1 tensor of exactly two elements "
-                         f"[off_value, on_value], got shape {list(vals.shape)}")
+        raise InputError(
+            f"{where}: values must be a rank-1 tensor of exactly two elements "
+            f"[off_value, on_value], got shape {list(vals.shape)}"
+        )
     if vals.dtype == object:
         bad = [type(v).__name__ for v in vals if not isinstance(v, (str, bytes))]
         if bad:
@@ -268,14 +286,35 @@ def _cast_to_int64(x: np.ndarray, where: str) -> np.ndarray:
 # --------------------------------------------------------------------------- DirectML
 
 DIRECTML_FEATURE_LEVELS = (
-    "1.0", "2.0", "2.1", "3.0", "3.1", "4.0", "4.1", "5.0", "5.1", "5.2", "6.0", "6.1", "6.2", "6.3", "6.4",
+    "1.0",
+    "2.0",
+    "2.1",
+    "3.0",
+    "3.1",
+    "4.0",
+    "4.1",
+    "5.0",
+    "5.1",
+    "5.2",
+    "6.0",
+    "6.1",
+    "6.2",
+    "6.3",
+    "6.4",
 )
 
 _DML_NAMES = {
-    np.dtype(np.float64): "FLOAT64", np.dtype(np.float32): "FLOAT32", np.dtype(np.float16): "FLOAT16",
-    np.dtype(np.int64): "INT64", np.dtype(np.int32): "INT32", np.dtype(np.int16): "INT16",
-    np.dtype(np.int8): "INT8", np.dtype(np.uint64): "UINT64", np.dtype(np.uint32): "UINT32",
-    np.dtype(np.uint16): "UINT16", np.dtype(np.uint8): "UINT8",
+    np.dtype(np.float64): "FLOAT64",
+    np.dtype(np.float32): "FLOAT32",
+    np.dtype(np.float16): "FLOAT16",
+    np.dtype(np.int64): "INT64",
+    np.dtype(np.int32): "INT32",
+    np.dtype(np.int16): "INT16",
+    np.dtype(np.int8): "INT8",
+    np.dtype(np.uint64): "UINT64",
+    np.dtype(np.uint32): "UINT32",
+    np.dtype(np.uint16): "UINT16",
+    np.dtype(np.uint8): "UINT8",
 }
 
 
@@ -291,9 +330,24 @@ class _DmlSupport:
 
 _SMALL = ("FLOAT32", "FLOAT16", "INT32", "INT16", "INT8", "UINT32", "UINT16", "UINT8")
 _DML_TABLES = (  # newest first
-    _DmlSupport((4, 1), tuple(range(1, 9)), ("INT64", "INT32", "UINT64", "UINT32"),
-                ("FLOAT64", "FLOAT32", "FLOAT16", "INT64", "INT32", "INT16", "INT8",
-                 "UINT64", "UINT32", "UINT16", "UINT8")),
+    _DmlSupport(
+        (4, 1),
+        tuple(range(1, 9)),
+        ("INT64", "INT32", "UINT64", "UINT32"),
+        (
+            "FLOAT64",
+            "FLOAT32",
+            "FLOAT16",
+            "INT64",
+            "INT32",
+            "INT16",
+            "INT8",
+            "UINT64",
+            "UINT32",
+            "UINT16",
+            "UINT8",
+        ),
+    ),
     _DmlSupport((3, 0), tuple(range(1, 9)), ("INT64", "INT32", "UINT64", "UINT32"), _SMALL),
     _DmlSupport((2, 1), (4,), ("UINT32",), _SMALL),
     _DmlSupport((2, 0), (4,), ("UINT32",), ("FLOAT32", "FLOAT16")),
@@ -349,31 +403,50 @@ def directml_one_hot(
     ax = _int_option(axis, "axis")
 
     if not idx.ndim == vals.ndim == len(sizes):
-        raise InputError(f"DirectML DML_ONE_HOT: IndicesTensor, ValuesTensor and OutputTensor must have the "
-                         f"same DimensionCount, got {idx.ndim}, {vals.ndim} and {len(sizes)}")
-    for label, count in (("IndicesTensor", idx.ndim), ("ValuesTensor", vals.ndim), ("OutputTensor", len(sizes))):
+        raise InputError(
+            f"DirectML DML_ONE_HOT: IndicesTensor, ValuesTensor and OutputTensor must have the "
+            f"same DimensionCount, got {idx.ndim}, {vals.ndim} and {len(sizes)}"
+        )
+    for label, count in (
+        ("IndicesTensor", idx.ndim),
+        ("ValuesTensor", vals.ndim),
+        ("OutputTensor", len(sizes)),
+    ):
         if count not in table.dimension_counts:
-            raise InputError(f"{where}: {label} supports dimension counts {_ranges(table.dimension_counts)}, "
-                             f"got {count}")
+            raise InputError(
+                f"{where}: {label} supports dimension counts {_ranges(table.dimension_counts)}, got {count}"
+            )
     index_type, value_type = _dml_type(idx, "IndicesTensor", where), _dml_type(vals, "ValuesTensor", where)
     if index_type not in table.indices_types:
-        raise InputError(f"{where}: IndicesTensor supports {', '.join(table.indices_types)}, got {index_type}")
+        raise InputError(
+            f"{where}: IndicesTensor supports {', '.join(table.indices_types)}, got {index_type}"
+        )
     if value_type not in table.values_types:
-        raise InputError(f"{where}: ValuesTensor and OutputTensor (same DataType) support "
-                         f"{', '.join(table.values_types)}, got {value_type}")
+        raise InputError(
+            f"{where}: ValuesTensor and OutputTensor (same DataType) support "
+            f"{', '.join(table.values_types)}, got {value_type}"
+        )
     if not 0 <= ax < idx.ndim:
-        raise InputError(f"DirectML DML_ONE_HOT: Axis is a UINT that must be less than the DimensionCount "
-                         f"of IndicesTensor ({idx.ndim}), got {ax}")
+        raise InputError(
+            f"DirectML DML_ONE_HOT: Axis is a UINT that must be less than the DimensionCount "
+            f"of IndicesTensor ({idx.ndim}), got {ax}"
+        )
     if any(s < 0 for s in sizes) or sizes[ax] <= 0:
-        raise InputError(f"DirectML DML_ONE_HOT: the OutputTensor size on Axis {ax} must be greater than 0 "
-                         f"(and no size negative), got sizes {list(sizes)}")
-    expected = sizes[:ax] + (1,) + sizes[ax + 1:]
+        raise InputError(
+            f"DirectML DML_ONE_HOT: the OutputTensor size on Axis {ax} must be greater than 0 "
+            f"(and no size negative), got sizes {list(sizes)}"
+        )
+    expected = sizes[:ax] + (1,) + sizes[ax + 1 :]
     if idx.shape != expected:
-        raise InputError(f"DirectML DML_ONE_HOT: IndicesTensor must have the OutputTensor sizes except 1 on "
-                         f"Axis {ax}: expected {list(expected)}, got {list(idx.shape)}")
+        raise InputError(
+            f"DirectML DML_ONE_HOT: IndicesTensor must have the OutputTensor sizes except 1 on "
+            f"Axis {ax}: expected {list(expected)}, got {list(idx.shape)}"
+        )
     if vals.size < 2:
-        raise InputError(f"DirectML DML_ONE_HOT: ValuesTensor must hold at least two elements, "
-                         f"got sizes {list(vals.shape)}")
+        raise InputError(
+            f"DirectML DML_ONE_HOT: ValuesTensor must hold at least two elements, "
+            f"got sizes {list(vals.shape)}"
+        )
 
     fastest = max(d for d in range(vals.ndim) if vals.shape[d] > 1)
     on_at = tuple(1 if d == fastest else 0 for d in range(vals.ndim))
@@ -398,20 +471,26 @@ def _dml_level(feature_level: object) -> tuple[int, int]:
         text = ""
     match = re.fullmatch(r"(?:DML_FEATURE_LEVEL_)?(\d+)[._](\d+)", text, re.IGNORECASE)
     if match is None or f"{match.group(1)}.{match.group(2)}" not in DIRECTML_FEATURE_LEVELS:
-        raise UsageError(f"DirectML feature level {feature_level!r} is not one of "
-                         f"{', '.join(DIRECTML_FEATURE_LEVELS)} (e.g. '3.0' or 'DML_FEATURE_LEVEL_3_0')")
+        raise UsageError(
+            f"DirectML feature level {feature_level!r} is not one of "
+            f"{', '.join(DIRECTML_FEATURE_LEVELS)} (e.g. '3.0' or 'DML_FEATURE_LEVEL_3_0')"
+        )
     level = (int(match.group(1)), int(match.group(2)))
     if level < (2, 0):
-        raise UsageError(f"DirectML DML_ONE_HOT does not exist at feature level {level[0]}.{level[1]}: "
-                         "it was introduced in DML_FEATURE_LEVEL_2_0")
+        raise UsageError(
+            f"DirectML DML_ONE_HOT does not exist at feature level {level[0]}.{level[1]}: "
+            "it was introduced in DML_FEATURE_LEVEL_2_0"
+        )
     return level
 
 
 def _dml_type(array: np.ndarray, label: str, where: str) -> str:
     name = _DML_NAMES.get(array.dtype)
     if name is None:
-        raise InputError(f"{where}: {label} of NumPy type {array.dtype} has no DirectML tensor data type "
-                         f"(supported: {', '.join(_DML_NAMES.values())})")
+        raise InputError(
+            f"{where}: {label} of NumPy type {array.dtype} has no DirectML tensor data type "
+            f"(supported: {', '.join(_DML_NAMES.values())})"
+        )
     return name
 
 
@@ -433,4 +512,3 @@ def _int_option(value: object, label: str) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise UsageError(f"{label} must be an integer, got {value!r}")
     return int(value)
-

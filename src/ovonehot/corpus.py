@@ -116,8 +116,13 @@ def diff_handler(settings: tuple[str, ...], work: str, item: tuple[int, str, str
     return asdict(result)
 
 
-def diff_crashed(settings: tuple[str, ...], work: str | None, item: tuple[int, str, str | None],
-                 returncode: int | None, death: str) -> dict[str, Any]:
+def diff_crashed(
+    settings: tuple[str, ...],
+    work: str | None,
+    item: tuple[int, str, str | None],
+    returncode: int | None,
+    death: str,
+) -> dict[str, Any]:
     position, model, _ = item
     return asdict(ModelResult(position, model, CRASH_EXIT, error=f"crash: the worker process died ({death})"))
 
@@ -147,11 +152,17 @@ class CorpusSummary:
         names = [r.model for r in self.results]
         width = max([len(n) for n in names] + [5])
         cols = [max(len(v), 5) for v in verdicts]
-        lines = [f"diff: {len(self.results)} of {self.total} models, {self.seconds:.1f} s"
-                 + (" (interrupted: the models that finished)" if self.interrupted else "")]
-        lines.append(f"{'model':<{width}}" + "".join(f"  {v:>{c}}" for v, c in zip(verdicts, cols)) + "  exit")
+        lines = [
+            f"diff: {len(self.results)} of {self.total} models, {self.seconds:.1f} s"
+            + (" (interrupted: the models that finished)" if self.interrupted else "")
+        ]
+        lines.append(
+            f"{'model':<{width}}" + "".join(f"  {v:>{c}}" for v, c in zip(verdicts, cols)) + "  exit"
+        )
         for r in self.results:
-            row = f"{r.model:<{width}}" + "".join(f"  {r.counts.get(v, 0):>{c}}" for v, c in zip(verdicts, cols))
+            row = f"{r.model:<{width}}" + "".join(
+                f"  {r.counts.get(v, 0):>{c}}" for v, c in zip(verdicts, cols)
+            )
             lines.append(row + f"  {r.exit_code:>4}" + (f"  {_short(r.error)}" if r.error else ""))
         by_code: dict[int, int] = {}
         for r in self.results:
@@ -161,15 +172,22 @@ class CorpusSummary:
         return "\n".join(lines)
 
     def as_json(self) -> dict[str, Any]:
-        return {"seconds": self.seconds, "interrupted": self.interrupted,
-                "exit_code": self.exit_code, "models": [asdict(r) for r in self.results]}
+        return {
+            "seconds": self.seconds,
+            "interrupted": self.interrupted,
+            "exit_code": self.exit_code,
+            "models": [asdict(r) for r in self.results],
+        }
 
 
-def run(models: Sequence[str], options: Sequence[str], save: str | None, engine: engines.Engine) -> CorpusSummary:
+def run(
+    models: Sequence[str], options: Sequence[str], save: str | None, engine: engines.Engine
+) -> CorpusSummary:
     """Diff every model with the same ``options`` (diff's command-line options, as strings)."""
     folders = [str(Path(save) / f"{i:04d}-{_name(m)}") if save else None for i, m in enumerate(models)]
-    job = engines.Job("ovonehot.corpus:diff_handler", "ovonehot.corpus:diff_crashed", tuple(options),
-                      "ovonehot-corpus-")
+    job = engines.Job(
+        "ovonehot.corpus:diff_handler", "ovonehot.corpus:diff_crashed", tuple(options), "ovonehot-corpus-"
+    )
     start = time.perf_counter()
     results: list[ModelResult] = []
     interrupted = False

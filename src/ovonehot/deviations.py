@@ -61,68 +61,124 @@ class Deviation:
 KNOWN: dict[str, Deviation] = {
     d.code: d
     for d in (
-        Deviation("int32-wrap", "cpu",
-                  "i64/u32/u64 values (fed at run time or computed) are held as int32, wrapped "
-                  "(OneHot index 2**32+1 acts as 1)"),
-        Deviation("int32-saturation", "cpu",
-                  "i64/u32/u64 constants (OneHot on/off) are saturated to the int32 range"),
-        Deviation("f64-through-f32", "cpu",
-                  "f64 is computed as f32 (constants saturate to +-f32 max, inf included)"),
-        Deviation("subnormal-flush", "cpu",
-                  "f32 constants holding subnormals (OneHot on/off) are flushed to +0.0 when compiled"),
-        Deviation("negative-depth-unchecked", "cpu",
-                  "a negative OneHot depth fed at run time is not caught and corrupts the heap "
-                  "(the next compile crashes): not run"),
-        Deviation("i16-as-i32", "cpu",
-                  "i16/u16 are computed as i32: a Convert to i16/u16 inside the graph does not narrow "
-                  "(i32 -> Convert(i16) -> OneHot: 65536 is not 0)"),
-        Deviation("f16-as-f32", "cpu",
-                  "f16 is computed as f32: a Convert to f16 inside the graph neither rounds nor overflows, "
-                  "and f16 signalling NaNs come out quieted"),
-        Deviation("nondeterministic-output", "cpu",
-                  "the output changes between identical runs (the plugin reads memory it never wrote; "
-                  "seen after Eltwise -> OneHot -> Eltwise with a rank-7 dynamic OneHot output): every "
-                  "stable value is checked against the prediction"),
-        Deviation("float-convert-saturates", "cpu",
-                  "a Convert from a float to an integer saturates when the source is f64 or has a dynamic "
-                  "shape (-2.5 -> u8 gives 0; the reference wraps through int32 and gives 254)"),
-        Deviation("divide-truncates", "cpu",
-                  "an integer Divide with m_pythondiv=true (floor division, the default; PyTorch's and "
-                  "ONNX's integer Div become it) truncates toward zero: -7 / 2 gives -3, not -4"),
-        Deviation("bf16-nearest-even", "cpu",
-                  "at run time f32 -> bf16 rounds to nearest even; OpenVINO's reference (and constant "
-                  "folding) rounds up only when the kept last bit is odd"),
-        Deviation("refused-index-type", "cpu",
-                  "OneHot indices must be i16/i32/i64/u16/u32/u64 (\"Only I32 is supported!\")"),
+        Deviation(
+            "int32-wrap",
+            "cpu",
+            "i64/u32/u64 values (fed at run time or computed) are held as int32, wrapped "
+            "(OneHot index 2**32+1 acts as 1)",
+        ),
+        Deviation(
+            "int32-saturation",
+            "cpu",
+            "i64/u32/u64 constants (OneHot on/off) are saturated to the int32 range",
+        ),
+        Deviation(
+            "f64-through-f32", "cpu", "f64 is computed as f32 (constants saturate to +-f32 max, inf included)"
+        ),
+        Deviation(
+            "subnormal-flush",
+            "cpu",
+            "f32 constants holding subnormals (OneHot on/off) are flushed to +0.0 when compiled",
+        ),
+        Deviation(
+            "negative-depth-unchecked",
+            "cpu",
+            "a negative OneHot depth fed at run time is not caught and corrupts the heap "
+            "(the next compile crashes): not run",
+        ),
+        Deviation(
+            "i16-as-i32",
+            "cpu",
+            "i16/u16 are computed as i32: a Convert to i16/u16 inside the graph does not narrow "
+            "(i32 -> Convert(i16) -> OneHot: 65536 is not 0)",
+        ),
+        Deviation(
+            "f16-as-f32",
+            "cpu",
+            "f16 is computed as f32: a Convert to f16 inside the graph neither rounds nor overflows, "
+            "and f16 signalling NaNs come out quieted",
+        ),
+        Deviation(
+            "nondeterministic-output",
+            "cpu",
+            "the output changes between identical runs (the plugin reads memory it never wrote; "
+            "seen after Eltwise -> OneHot -> Eltwise with a rank-7 dynamic OneHot output): every "
+            "stable value is checked against the prediction",
+        ),
+        Deviation(
+            "float-convert-saturates",
+            "cpu",
+            "a Convert from a float to an integer saturates when the source is f64 or has a dynamic "
+            "shape (-2.5 -> u8 gives 0; the reference wraps through int32 and gives 254)",
+        ),
+        Deviation(
+            "divide-truncates",
+            "cpu",
+            "an integer Divide with m_pythondiv=true (floor division, the default; PyTorch's and "
+            "ONNX's integer Div become it) truncates toward zero: -7 / 2 gives -3, not -4",
+        ),
+        Deviation(
+            "bf16-nearest-even",
+            "cpu",
+            "at run time f32 -> bf16 rounds to nearest even; OpenVINO's reference (and constant "
+            "folding) rounds up only when the kept last bit is odd",
+        ),
+        Deviation(
+            "refused-index-type",
+            "cpu",
+            'OneHot indices must be i16/i32/i64/u16/u32/u64 ("Only I32 is supported!")',
+        ),
         Deviation("refused-sub-byte-input", "cpu", "u1/u3/u6 Parameters are refused"),
-        Deviation("refused-nonconst-values", "cpu",
-                  "OneHot whose on/off values are not constants runs on the reference's evaluate, "
-                  "which takes only i32/i64 indices: otherwise refused (\"Only const 'on_value' input is "
-                  "supported\", or 'off_value')"),
+        Deviation(
+            "refused-nonconst-values",
+            "cpu",
+            "OneHot whose on/off values are not constants runs on the reference's evaluate, "
+            "which takes only i32/i64 indices: otherwise refused (\"Only const 'on_value' input is "
+            "supported\", or 'off_value')",
+        ),
         Deviation("refused-dynamic-rank", "cpu", "dynamic-rank Parameters are refused at compile time"),
-        Deviation("f16-convert-clamps", "cpu",
-                  "an f16 -> integer Convert to 16 bits or wider clamps to the f16 range first "
-                  "(inf -> i32 gives 65504 where the reference gives -2147483648)"),
-        Deviation("refused-convert-type", "cpu",
-                  "a Convert from f8e8m0 to anything but f16/bf16/f32/f64, or to f8e8m0 from another f8 "
-                  "type, is refused (\"cpu_convert can't convert from: f8e8m0 precision to: i32\"); "
-                  "from f8e4m3/f8e5m2 to boolean too, with static shapes (\"unsupported src_prc\")"),
-        Deviation("refused-scalar-indices", "cpu",
-                  "OneHot of scalar indices with a depth unknown at compile time is refused "
-                  "(\"incorrect number of input/output dimensions\")"),
-        Deviation("no-reference-evaluate", "reference",
-                  "OpenVINO's core reference has no evaluate for this op with these input types"),
-        Deviation("negative-axis-dynamic-rank", "reference",
-                  "a negative OneHot axis stays unnormalized when the indices rank is dynamic, and "
-                  "evaluate then fails (\"Invalid axis value.\")"),
-        Deviation("sub-byte-one-hot", "both",
-                  "OneHot with sub-byte values writes one byte per element past its buffer (not run)"),
+        Deviation(
+            "f16-convert-clamps",
+            "cpu",
+            "an f16 -> integer Convert to 16 bits or wider clamps to the f16 range first "
+            "(inf -> i32 gives 65504 where the reference gives -2147483648)",
+        ),
+        Deviation(
+            "refused-convert-type",
+            "cpu",
+            "a Convert from f8e8m0 to anything but f16/bf16/f32/f64, or to f8e8m0 from another f8 "
+            'type, is refused ("cpu_convert can\'t convert from: f8e8m0 precision to: i32"); '
+            'from f8e4m3/f8e5m2 to boolean too, with static shapes ("unsupported src_prc")',
+        ),
+        Deviation(
+            "refused-scalar-indices",
+            "cpu",
+            "OneHot of scalar indices with a depth unknown at compile time is refused "
+            '("incorrect number of input/output dimensions")',
+        ),
+        Deviation(
+            "no-reference-evaluate",
+            "reference",
+            "OpenVINO's core reference has no evaluate for this op with these input types",
+        ),
+        Deviation(
+            "negative-axis-dynamic-rank",
+            "reference",
+            "a negative OneHot axis stays unnormalized when the indices rank is dynamic, and "
+            'evaluate then fails ("Invalid axis value.")',
+        ),
+        Deviation(
+            "sub-byte-one-hot",
+            "both",
+            "OneHot with sub-byte values writes one byte per element past its buffer (not run)",
+        ),
         Deviation("string-one-hot", "both", "OneHot with string values aborts the process (not run)"),
     )
 }
 
-CPU_INDEX_TYPES = frozenset({ElementType.i16, ElementType.i32, ElementType.i64,
-                             ElementType.u16, ElementType.u32, ElementType.u64})
+CPU_INDEX_TYPES = frozenset(
+    {ElementType.i16, ElementType.i32, ElementType.i64, ElementType.u16, ElementType.u32, ElementType.u64}
+)
 REFERENCE_INDEX_TYPES = frozenset({ElementType.i32, ElementType.i64})
 WIDE_INTS = frozenset({ElementType.i64, ElementType.u32, ElementType.u64})
 NARROW_INTS = frozenset({ElementType.i16, ElementType.u16})
@@ -146,7 +202,9 @@ class Event:
     detail: str
 
     def __str__(self) -> str:
-        return f"{self.code} at {self.where}: {self.detail}" if self.detail else f"{self.code} at {self.where}"
+        return (
+            f"{self.code} at {self.where}: {self.detail}" if self.detail else f"{self.code} at {self.where}"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,34 +246,63 @@ def explain_refusal(model: Model, oracle: str, refusal: Refusal) -> list[Event]:
         idx_type = infos[0].element_type
         if oracle == "cpu" and idx_type not in CPU_INDEX_TYPES and "Only I32 is supported" in message:
             events.append(Event("refused-index-type", i, node.describe(), f"indices are {idx_type}"))
-        if (oracle == "cpu" and infos[0].shape.rank_is_static and infos[0].shape.rank == 0
-                and not inference.outputs[i][0].shape.is_static
-                and "incorrect number of input/output dimensions" in message):
-            events.append(Event("refused-scalar-indices", i, node.describe(),
-                                f"scalar indices, output {inference.outputs[i][0].shape}"))
+        if (
+            oracle == "cpu"
+            and infos[0].shape.rank_is_static
+            and infos[0].shape.rank == 0
+            and not inference.outputs[i][0].shape.is_static
+            and "incorrect number of input/output dimensions" in message
+        ):
+            events.append(
+                Event(
+                    "refused-scalar-indices",
+                    i,
+                    node.describe(),
+                    f"scalar indices, output {inference.outputs[i][0].shape}",
+                )
+            )
         for port, label in ((2, "on_value"), (3, "off_value")):  # the plugin names the first it meets
-            if (oracle == "cpu" and f"Only const '{label}' input is supported" in message
-                    and infos[port].value is None and idx_type not in REFERENCE_INDEX_TYPES):
-                events.append(Event("refused-nonconst-values", i, node.describe(),
-                                    f"{label} is not a constant and indices are {idx_type}"))
+            if (
+                oracle == "cpu"
+                and f"Only const '{label}' input is supported" in message
+                and infos[port].value is None
+                and idx_type not in REFERENCE_INDEX_TYPES
+            ):
+                events.append(
+                    Event(
+                        "refused-nonconst-values",
+                        i,
+                        node.describe(),
+                        f"{label} is not a constant and indices are {idx_type}",
+                    )
+                )
         axis = getattr(inference.plans[i].attrs, "axis", 0)
-        if (oracle == "reference" and i in refusing and axis < 0 and not infos[0].shape.rank_is_static
-                and "Invalid axis value" in message):
-            events.append(Event("negative-axis-dynamic-rank", i, node.describe(),
-                                f"axis {axis}, indices rank dynamic"))
+        if (
+            oracle == "reference"
+            and i in refusing
+            and axis < 0
+            and not infos[0].shape.rank_is_static
+            and "Invalid axis value" in message
+        ):
+            events.append(
+                Event("negative-axis-dynamic-rank", i, node.describe(), f"axis {axis}, indices rank dynamic")
+            )
     if oracle == "cpu":
         for node, et, shape in parameter_infos(inference):
             i = graph.index_of(node.id)
             if et in SUB_BYTE_PARAMS and f"Input image format {et} is not supported" in message:
                 events.append(Event("refused-sub-byte-input", i, node.describe(), f"the Parameter is {et}"))
             if not shape.rank_is_static and "dynamic rank" in message.lower():
-                events.append(Event("refused-dynamic-rank", i, node.describe(), "the Parameter has a dynamic rank"))
+                events.append(
+                    Event("refused-dynamic-rank", i, node.describe(), "the Parameter has a dynamic rank")
+                )
         for i in graph.kind_indices("Convert"):
             node = graph.nodes[i]
             src, dst = inference.input_infos(i)[0].element_type, inference.outputs[i][0].element_type
-            if ((f"Unsupported operation of type: Convert name: {node.name}" in message
-                    and f"cpu_convert can't convert from: {src} precision to: {dst}" in message)
-                    or (dst is ElementType.boolean and f"unsupported src_prc: {src}" in message)):
+            if (
+                f"Unsupported operation of type: Convert name: {node.name}" in message
+                and f"cpu_convert can't convert from: {src} precision to: {dst}" in message
+            ) or (dst is ElementType.boolean and f"unsupported src_prc: {src}" in message):
                 events.append(Event("refused-convert-type", i, node.describe(), f"Convert {src} -> {dst}"))
     return events
 
@@ -233,9 +320,11 @@ def _refusing_nodes(model: Model, refusal: Refusal) -> list[int]:
     if not refusal.layer:
         return []
     named = [i for i, n in enumerate(graph.nodes) if n.name == refusal.layer]
-    if named and (graph.ir_version != 10 or not refusal.op
-                  or any(f"{graph.nodes[i].type}-{graph.nodes[i].version}".lower() == refusal.op.lower()
-                         for i in named)):
+    if named and (
+        graph.ir_version != 10
+        or not refusal.op
+        or any(f"{graph.nodes[i].type}-{graph.nodes[i].version}".lower() == refusal.op.lower() for i in named)
+    ):
         return named
     if graph.ir_version == 10 and refusal.op:
         kind = refusal.op.rsplit("-", 1)[0]
@@ -311,7 +400,9 @@ def _changed(before: np.ndarray, after: np.ndarray) -> tuple[int, str]:
     if changed.size == 0:
         return 0, ""
     k = int(changed[0])
-    return int(changed.size), f"{changed.size} of {a.size} values changed, e.g. {_show(a[k])} -> {_show(b[k])}"
+    return int(
+        changed.size
+    ), f"{changed.size} of {a.size} values changed, e.g. {_show(a[k])} -> {_show(b[k])}"
 
 
 def _is_float(a: np.ndarray) -> bool:
@@ -378,15 +469,21 @@ def _run_plain(model: Model, inputs: Mapping[str, np.ndarray]) -> dict[str, np.n
     return model.run(inputs)
 
 
-def _simulate_cpu(model: Model, inputs: Mapping[str, np.ndarray], events: list[Event]) -> dict[str, np.ndarray]:
+def _simulate_cpu(
+    model: Model, inputs: Mapping[str, np.ndarray], events: list[Event]
+) -> dict[str, np.ndarray]:
     graph = model.graph
     rewritten = _rewrite(graph)
     shapes = {n.name: s for n, _, s in parameter_infos(model.inference)}
     inference = infer(rewritten, shapes=shapes)
     # Keep the model's own kernels (a model may carry a replaced one: tests judge wrong kernels).
-    inference = dataclasses.replace(inference, plans=tuple(
-        dataclasses.replace(p, spec=own.spec) for p, own in zip(inference.plans, model.inference.plans, strict=True)
-    ))
+    inference = dataclasses.replace(
+        inference,
+        plans=tuple(
+            dataclasses.replace(p, spec=own.spec)
+            for p, own in zip(inference.plans, model.inference.plans, strict=True)
+        ),
+    )
     arrays = model.bind(inputs)
     # IR v10 f16 inputs are taken as f32 and converted, as Model.run does.
     params = [graph.index_of(n.id) for n, _, _ in parameter_infos(model.inference)]
@@ -397,8 +494,14 @@ def _simulate_cpu(model: Model, inputs: Mapping[str, np.ndarray], events: list[E
         if c is not None:
             n, detail = _changed(convert_array(a, c), a)
             if n:
-                events.append(Event("f16-as-f32", i, graph.nodes[i].describe(),
-                                    f"the f32 input is not rounded to f16: {detail}"))
+                events.append(
+                    Event(
+                        "f16-as-f32",
+                        i,
+                        graph.nodes[i].describe(),
+                        f"the f32 input is not rounded to f16: {detail}",
+                    )
+                )
     exact_arrays = [a if c is None else convert_array(a, c) for a, c in zip(arrays, casts, strict=True)]
     feeds: dict[int, np.ndarray] = {}
     for i, arr in zip(params, arrays, strict=True):
@@ -442,8 +545,13 @@ def _folded(model: Model) -> dict[int, tuple[np.ndarray, ...]]:
     return out
 
 
-def _evaluate(inference: Inference, feeds: Mapping[int, np.ndarray], folded: Mapping[int, tuple[np.ndarray, ...]],
-              events: list[Event], original: Inference) -> dict[tuple[int, int], np.ndarray]:
+def _evaluate(
+    inference: Inference,
+    feeds: Mapping[int, np.ndarray],
+    folded: Mapping[int, tuple[np.ndarray, ...]],
+    events: list[Event],
+    original: Inference,
+) -> dict[tuple[int, int], np.ndarray]:
     """A plain walk over the plans, keeping every value (small graphs); a Result's is (index, 0).
 
     A folded node takes its exact value converted the way the CPU plugin converts constants;
@@ -478,22 +586,32 @@ def _evaluate(inference: Inference, feeds: Mapping[int, np.ndarray], folded: Map
                 outs = plan.spec.evaluate(plan.attrs, args)
             except Error as exc:
                 raise type(exc)(f"{plan.node.describe()}: {exc}") from None
-            if plan.node.type.lower() == "convert" and outs[0].dtype == ElementType.bf16.numpy_dtype \
-                    and args[0].dtype == np.float32:
+            if (
+                plan.node.type.lower() == "convert"
+                and outs[0].dtype == ElementType.bf16.numpy_dtype
+                and args[0].dtype == np.float32
+            ):
                 outs = [_bf16_nearest_even(i, plan.node, args[0], outs[0], events)]
-            elif plan.node.type.lower() == "divide" and outs[0].dtype.kind in "iu" \
-                    and getattr(plan.attrs, "pythondiv", False):
+            elif (
+                plan.node.type.lower() == "divide"
+                and outs[0].dtype.kind in "iu"
+                and getattr(plan.attrs, "pythondiv", False)
+            ):
                 outs = [_truncating_divide(i, plan.node, args, outs[0], events)]
-            elif plan.node.type.lower() == "convert" and outs[0].dtype.kind in "iu" \
-                    and _cpu_convert_saturates(original.input_infos(i)[0], original.outputs[i][0].element_type):
+            elif (
+                plan.node.type.lower() == "convert"
+                and outs[0].dtype.kind in "iu"
+                and _cpu_convert_saturates(original.input_infos(i)[0], original.outputs[i][0].element_type)
+            ):
                 outs = [_saturating_from_float(i, plan.node, args[0], outs[0], events)]
         for k, out in enumerate(outs):
             values[(i, k)] = out
     return values
 
 
-def _f16_clamped(i: int, node: Node, original: Inference, args: list[np.ndarray],
-                 events: list[Event]) -> list[np.ndarray]:
+def _f16_clamped(
+    i: int, node: Node, original: Inference, args: list[np.ndarray], events: list[Event]
+) -> list[np.ndarray]:
     """The CPU plugin's f16 -> integer Convert to 16 bits or wider first clamps to the f16 range
     (measured: f16 inf -> i32 gives 65504, -> i16 gives -32; NaN stays NaN); other Converts as given."""
     source, destination = original.input_infos(i)[0].element_type, original.outputs[i][0].element_type
@@ -515,12 +633,16 @@ def _cpu_convert_saturates(source: TensorInfo, destination: ElementType) -> bool
     sources never saturate."""
     if source.element_type is ElementType.f64:
         return True
-    return (source.element_type in SATURATING_FLOAT_SOURCES and not source.shape.is_static
-            and destination in (ElementType.u8, ElementType.i8))
+    return (
+        source.element_type in SATURATING_FLOAT_SOURCES
+        and not source.shape.is_static
+        and destination in (ElementType.u8, ElementType.i8)
+    )
 
 
-def _saturating_from_float(i: int, node: Node, x: np.ndarray, reference: np.ndarray,
-                           events: list[Event]) -> np.ndarray:
+def _saturating_from_float(
+    i: int, node: Node, x: np.ndarray, reference: np.ndarray, events: list[Event]
+) -> np.ndarray:
     """A float -> integer Convert where the CPU plugin saturates (:func:`_cpu_convert_saturates`): to
     the target's range (i16 and wider, held as i32, to the i32 range); NaN gives 0 for 8-bit
     targets and the i32 minimum for the others (measured)."""
@@ -535,22 +657,27 @@ def _saturating_from_float(i: int, node: Node, x: np.ndarray, reference: np.ndar
     return out
 
 
-def _truncating_divide(i: int, node: Node, args: Sequence[np.ndarray], reference: np.ndarray,
-                       events: list[Event]) -> np.ndarray:
+def _truncating_divide(
+    i: int, node: Node, args: Sequence[np.ndarray], reference: np.ndarray, events: list[Event]
+) -> np.ndarray:
     """The CPU plugin ignores ``m_pythondiv`` on integers: C's ``/``, truncating toward zero."""
     a, b = np.broadcast_arrays(*(np.asarray(x) for x in args))
     if a.dtype.kind == "u" or not a.size:
         return reference
     with np.errstate(all="ignore"):
         q = np.floor_divide(a, b)
-        out: np.ndarray = np.where((np.remainder(a, b) != 0) & ((a < 0) != (b < 0)), q + 1, q).astype(reference.dtype)
+        out: np.ndarray = np.where((np.remainder(a, b) != 0) & ((a < 0) != (b < 0)), q + 1, q).astype(
+            reference.dtype
+        )
     n, detail = _changed(reference, out)
     if n:
         events.append(Event("divide-truncates", i, node.describe(), detail))
     return out
 
 
-def _bf16_nearest_even(i: int, node: Node, x: np.ndarray, reference: np.ndarray, events: list[Event]) -> np.ndarray:
+def _bf16_nearest_even(
+    i: int, node: Node, x: np.ndarray, reference: np.ndarray, events: list[Event]
+) -> np.ndarray:
     """At run time the CPU plugin converts f32 to bf16 rounding to nearest even (OpenVINO's
     reference, and so constant folding, rounds up only when the kept last bit is odd)."""
     dtype = ElementType.bf16.numpy_dtype
@@ -585,8 +712,9 @@ def _signalling_f16(value: np.ndarray) -> str:
     return f"{n} signalling NaN(s) quieted, e.g. 0x{int(bits[k]):04X} -> 0x{int(bits[k]) | 0x0200:04X}"
 
 
-def _constant_events(i: int, node: Node, et: ElementType, exact: np.ndarray, events: list[Event],
-                     flush: bool = True) -> None:
+def _constant_events(
+    i: int, node: Node, et: ElementType, exact: np.ndarray, events: list[Event], flush: bool = True
+) -> None:
     if et is ElementType.f16 and _signalling_f16(exact):
         events.append(Event("f16-as-f32", i, node.describe(), _signalling_f16(exact)))
     saturated = _saturate_constant(et, exact)
@@ -601,8 +729,15 @@ def _constant_events(i: int, node: Node, et: ElementType, exact: np.ndarray, eve
             events.append(Event("subnormal-flush", i, node.describe(), _changed(saturated, flushed)[1]))
 
 
-def _attribute(model: Model, sim: Inference, values: Mapping[tuple[int, int], np.ndarray],
-               arrays: Sequence[np.ndarray], params: Sequence[int], folded: set[int], events: list[Event]) -> None:
+def _attribute(
+    model: Model,
+    sim: Inference,
+    values: Mapping[tuple[int, int], np.ndarray],
+    arrays: Sequence[np.ndarray],
+    params: Sequence[int],
+    folded: set[int],
+    events: list[Event],
+) -> None:
     """Name the nodes where computing in i32/f32 first changes a value.
 
     The exact graph runs beside the simulation; a node whose inputs still agree with the
@@ -634,8 +769,14 @@ def _attribute(model: Model, sim: Inference, values: Mapping[tuple[int, int], np
             if _cpu_type(info.element_type) is not info.element_type:
                 _, detail = _changed(exact[(i, k)], values[(i, k)])
                 code = _code_for(info.element_type)
-                events.append(Event(code, i, plan.node.describe(),
-                                    f"{info.element_type} result computed as {_cpu_type(info.element_type)}: {detail}"))
+                events.append(
+                    Event(
+                        code,
+                        i,
+                        plan.node.describe(),
+                        f"{info.element_type} result computed as {_cpu_type(info.element_type)}: {detail}",
+                    )
+                )
                 break
 
 
@@ -652,4 +793,3 @@ def _same_numbers(a: np.ndarray, b: np.ndarray) -> bool:
 def describe_deviation(code: str) -> str:
     dev = KNOWN.get(code)
     return f"{code} ({dev.summary})" if dev else code
-

@@ -113,8 +113,12 @@ class Tolerances:
         return Tolerance(atol or 0.0, rtol or 0.0)
 
     def as_json(self) -> dict[str, Any]:
-        return {"atol": self.atol, "rtol": self.rtol, "per_output_atol": dict(self.per_output_atol),
-                "per_output_rtol": dict(self.per_output_rtol)}
+        return {
+            "atol": self.atol,
+            "rtol": self.rtol,
+            "per_output_atol": dict(self.per_output_atol),
+            "per_output_rtol": dict(self.per_output_rtol),
+        }
 
     def check_names(self, outputs: Sequence[str]) -> None:
         """A per-output tolerance for an output the model does not have is a usage error (exit 2)."""
@@ -122,8 +126,10 @@ class Tolerances:
             for name in per:
                 if name not in outputs:
                     known = ", ".join(repr(n) for n in outputs) or "none"
-                    raise UsageError(f"{flag} {name}:{per[name]:g}: the model has no output {name!r}; "
-                                     f"its outputs are: {known}")
+                    raise UsageError(
+                        f"{flag} {name}:{per[name]:g}: the model has no output {name!r}; "
+                        f"its outputs are: {known}"
+                    )
 
 
 def _parse_tolerances(flag: str, items: Sequence[str]) -> tuple[float | None, dict[str, float]]:
@@ -169,20 +175,48 @@ class OutputVerdict:
         c = self.comparison
         r = self.refusal
         return {
-            "output": self.name, "oracle": self.oracle, "verdict": self.verdict.value,
-            "tolerance": str(self.tolerance), "reason": self.reason,
-            "refusal": None if r is None else {"cause": r.cause, "layer": r.layer, "op": r.op, "code": r.code,
-                                               "message": r.message, "known": self.known},
-            "error_size": None if self.size is None else {"max_abs": self.size[0], "max_rel": self.size[1]},
-            "deviations": [{"code": e.code, "where": e.where, "detail": e.detail,
-                            "summary": KNOWN[e.code].summary if e.code in KNOWN else ""} for e in self.events],
-            "comparison": None if c is None else {
-                "kind": c.kind, "summary": c.summary(), "count": c.count, "total": c.total,
-                "positions": [list(p) for p in c.positions], "ours": list(c.ours), "theirs": list(c.theirs),
-                "max_abs_error": c.max_abs_error, "passing_atol": c.passing_atol,
-                "passing_rtol": c.passing_rtol, "notes": list(c.notes),
+            "output": self.name,
+            "oracle": self.oracle,
+            "verdict": self.verdict.value,
+            "tolerance": str(self.tolerance),
+            "reason": self.reason,
+            "refusal": None
+            if r is None
+            else {
+                "cause": r.cause,
+                "layer": r.layer,
+                "op": r.op,
+                "code": r.code,
+                "message": r.message,
+                "known": self.known,
             },
-            "origin": list(self.origin), "first_differing_node": self.first_node,
+            "error_size": None if self.size is None else {"max_abs": self.size[0], "max_rel": self.size[1]},
+            "deviations": [
+                {
+                    "code": e.code,
+                    "where": e.where,
+                    "detail": e.detail,
+                    "summary": KNOWN[e.code].summary if e.code in KNOWN else "",
+                }
+                for e in self.events
+            ],
+            "comparison": None
+            if c is None
+            else {
+                "kind": c.kind,
+                "summary": c.summary(),
+                "count": c.count,
+                "total": c.total,
+                "positions": [list(p) for p in c.positions],
+                "ours": list(c.ours),
+                "theirs": list(c.theirs),
+                "max_abs_error": c.max_abs_error,
+                "passing_atol": c.passing_atol,
+                "passing_rtol": c.passing_rtol,
+                "notes": list(c.notes),
+            },
+            "origin": list(self.origin),
+            "first_differing_node": self.first_node,
         }
 
 
@@ -212,9 +246,17 @@ class LayerRow:
     note: str = ""
 
     def as_json(self) -> dict[str, Any]:
-        return {"oracle": self.oracle, "layer": self.layer, "port": self.port, "type": self.type,
-                "max_abs_error": self.max_abs, "max_rel_error": self.max_rel, "tolerance": self.tolerance,
-                "verdict": self.verdict, "note": self.note}
+        return {
+            "oracle": self.oracle,
+            "layer": self.layer,
+            "port": self.port,
+            "type": self.type,
+            "max_abs_error": self.max_abs,
+            "max_rel_error": self.max_rel,
+            "tolerance": self.tolerance,
+            "verdict": self.verdict,
+            "note": self.note,
+        }
 
 
 @dataclass
@@ -249,8 +291,12 @@ class DiffReport:
     def failures(self) -> list[OutputVerdict]:
         """What no known cause explains: ours wrong, unexplained, and outputs not compared for a reason
         nobody has explained (an oracle crashing or failing where ovonehot ran)."""
-        return [v for v in self.verdicts if v.verdict in (Verdict.OURS_WRONG, Verdict.UNEXPLAINED)
-                or (v.verdict is Verdict.NOT_COMPARED and not v.known)]
+        return [
+            v
+            for v in self.verdicts
+            if v.verdict in (Verdict.OURS_WRONG, Verdict.UNEXPLAINED)
+            or (v.verdict is Verdict.NOT_COMPARED and not v.known)
+        ]
 
     @property
     def exit_code(self) -> int:
@@ -271,14 +317,23 @@ class DiffReport:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "model": self.model, "seed": self.seed, "inputs_generated": self.generated,
-            "inputs": {k: {"element_type": _type_name(v), "shape": list(v.shape)} for k, v in self.inputs.items()},
+            "model": self.model,
+            "seed": self.seed,
+            "inputs_generated": self.generated,
+            "inputs": {
+                k: {"element_type": _type_name(v), "shape": list(v.shape)} for k, v in self.inputs.items()
+            },
             "ours_error": self.ours_error,
-            "oracles": {k: {"error": r.error, "how": self.oracle_notes.get(k, ""),
-                            "missing": sorted(r.missing)} for k, r in self.runs.items()},
+            "oracles": {
+                k: {"error": r.error, "how": self.oracle_notes.get(k, ""), "missing": sorted(r.missing)}
+                for k, r in self.runs.items()
+            },
             "verdicts": [v.as_json() for v in self.verdicts],
-            "counts": self.counts(), "exit_code": self.exit_code, "strict": self.strict,
-            "allow_partial": self.allow_partial, "versions": self.versions,
+            "counts": self.counts(),
+            "exit_code": self.exit_code,
+            "strict": self.strict,
+            "allow_partial": self.allow_partial,
+            "versions": self.versions,
             "layers": None if self.layers is None else [row.as_json() for row in self.layers],
         }
 
@@ -293,6 +348,7 @@ def _type_name(arr: np.ndarray) -> str:
 
 
 # -- running ------------------------------------------------------------------------------
+
 
 def _is_copy_output(model: Model, result_index: int) -> bool:
     """Whether an output is a chain of copy ops back to OneHot/Parameter/Constant values."""
@@ -322,7 +378,9 @@ def output_tolerances(model: Model, tolerances: Tolerances) -> dict[str, Toleran
     }
 
 
-def _run_ours(model: Model, inputs: Mapping[str, np.ndarray]) -> tuple[dict[str, np.ndarray], dict[int, np.ndarray]]:
+def _run_ours(
+    model: Model, inputs: Mapping[str, np.ndarray]
+) -> tuple[dict[str, np.ndarray], dict[int, np.ndarray]]:
     """Our outputs (``Model.run``), plus the indices input of every OneHot (for explaining positions).
 
     When a kernel refuses the inputs the error is raised as :class:`OursRefused`, naming the
@@ -413,15 +471,28 @@ def diff_model(
             # ovonehot's corrections), written out: converting again would name the generated layers
             # differently (Convert_17 vs Convert_122), and layers are matched by name.
             openvino_ir = write_ir(model.graph, Path(scratch) / "model.xml", inference=model.inference)
-        ctx = _Context(model, xml_path, bin_path, inputs, tolerances, refused,
-                       shared_oracle() if isolate else None, plugin, expected, expected_source, openvino_ir)
+        ctx = _Context(
+            model,
+            xml_path,
+            bin_path,
+            inputs,
+            tolerances,
+            refused,
+            shared_oracle() if isolate else None,
+            plugin,
+            expected,
+            expected_source,
+            openvino_ir,
+        )
         verdicts: list[OutputVerdict] = []
         runs = [ctx.run(oracle) for oracle in oracles]  # all first: each may arbitrate another
         for run in runs:
             verdicts.extend(ctx.judge(run, ours, indices))
         if locate and ours is not None:
-            verdicts = [ctx.locate(v, ours) if v.verdict in (Verdict.OURS_WRONG, Verdict.UNEXPLAINED) else v
-                        for v in verdicts]
+            verdicts = [
+                ctx.locate(v, ours) if v.verdict in (Verdict.OURS_WRONG, Verdict.UNEXPLAINED) else v
+                for v in verdicts
+            ]
         layers = None
         if all_layers:
             from .layers import compare_layers
@@ -436,22 +507,45 @@ def diff_model(
 
     versions["ovonehot"] = __version__
     reported = {k: r for k, r in ctx.runs.items() if k in oracles}
-    return DiffReport(str(xml_path), seed, generated, inputs, ours, None if refused is None else str(refused),
-                      reported, verdicts, versions, strict, allow_partial, ctx.notes(oracles), layers)
+    return DiffReport(
+        str(xml_path),
+        seed,
+        generated,
+        inputs,
+        ours,
+        None if refused is None else str(refused),
+        reported,
+        verdicts,
+        versions,
+        strict,
+        allow_partial,
+        ctx.notes(oracles),
+        layers,
+    )
 
 
 class _Context:
     """Lazily computed oracle runs and simulations shared by the verdicts of one diff."""
 
-    def __init__(self, model: Model, xml: str, bin_path: str | None, inputs: dict[str, np.ndarray],
-                 tolerances: Tolerances, refused: OursRefused | None = None,
-                 isolated: IsolatedOracle | None = None, plugin: PluginSettings | None = None,
-                 expected: Mapping[str, np.ndarray] | None = None, expected_source: str = "",
-                 openvino_ir: tuple[Path, Path] | None = None) -> None:
+    def __init__(
+        self,
+        model: Model,
+        xml: str,
+        bin_path: str | None,
+        inputs: dict[str, np.ndarray],
+        tolerances: Tolerances,
+        refused: OursRefused | None = None,
+        isolated: IsolatedOracle | None = None,
+        plugin: PluginSettings | None = None,
+        expected: Mapping[str, np.ndarray] | None = None,
+        expected_source: str = "",
+        openvino_ir: tuple[Path, Path] | None = None,
+    ) -> None:
         self.model, self.xml, self.bin, self.inputs = model, xml, bin_path, inputs
         # What OpenVINO's oracles read: the model file, or the IR ovonehot made of an ONNX model.
-        self.ov_xml, self.ov_bin = (xml, bin_path) if openvino_ir is None else (str(openvino_ir[0]),
-                                                                               str(openvino_ir[1]))
+        self.ov_xml, self.ov_bin = (
+            (xml, bin_path) if openvino_ir is None else (str(openvino_ir[0]), str(openvino_ir[1]))
+        )
         self.isolated = isolated
         self.tolerances = tolerances
         self.refused = refused
@@ -490,16 +584,26 @@ class _Context:
             value = openvino_runtime.plugin_property(self.plugin.device, "INFERENCE_PRECISION_HINT")
         except OpenVINOError:
             return ""
-        return {"<Type: 'bfloat16'>": "bf16", "<Type: 'float32'>": "f32", "<Type: 'float16'>": "f16"}.get(value, value)
+        return {"<Type: 'bfloat16'>": "bf16", "<Type: 'float32'>": "f32", "<Type: 'float16'>": "f16"}.get(
+            value, value
+        )
 
     def run(self, oracle: str) -> OracleRun:
         if oracle not in self.runs:
             refused = self.refused
-            if (oracle in ("cpu", DETERMINISTIC_CPU) and refused is not None
-                    and isinstance(refused.error, NegativeDepthError)):
+            if (
+                oracle in ("cpu", DETERMINISTIC_CPU)
+                and refused is not None
+                and isinstance(refused.error, NegativeDepthError)
+            ):
                 layer = "" if refused.node is None else self.model.graph.nodes[refused.node].name
-                refusal = Refusal(f"not run: {openvino_runtime.NEGATIVE_DEPTH} ({refused})", "not-run", layer,
-                                  code="negative-depth-unchecked", detail="a negative depth is fed")
+                refusal = Refusal(
+                    f"not run: {openvino_runtime.NEGATIVE_DEPTH} ({refused})",
+                    "not-run",
+                    layer,
+                    code="negative-depth-unchecked",
+                    detail="a negative depth is fed",
+                )
                 self.runs[oracle] = OracleRun(oracle, None, refusal.message, refusal)
                 return self.runs[oracle]
             try:
@@ -534,8 +638,12 @@ class _Context:
         else:
             raise UsageError(f"unknown oracle {oracle!r}; expected one of: {', '.join(ALL_ORACLES)}")
         if self.isolated is not None:
-            return self.isolated.run(name, self.ov_xml, self.inputs, self.ov_bin, keep_intermediates, **options)
-        return openvino_runtime.run(name, self.ov_xml, self.inputs, self.ov_bin, keep_intermediates, **options)
+            return self.isolated.run(
+                name, self.ov_xml, self.inputs, self.ov_bin, keep_intermediates, **options
+            )
+        return openvino_runtime.run(
+            name, self.ov_xml, self.inputs, self.ov_bin, keep_intermediates, **options
+        )
 
     def _expected(self) -> OracleOutputs:
         assert self.expected is not None
@@ -565,8 +673,9 @@ class _Context:
         return tuple(e for e in sim.events if (e.node == -1 and repr(name) in e.where) or e.node in up)
 
     # -- verdicts ---------------------------------------------------------------------
-    def judge(self, run: OracleRun, ours: dict[str, np.ndarray] | None,
-              indices: dict[int, np.ndarray]) -> list[OutputVerdict]:
+    def judge(
+        self, run: OracleRun, ours: dict[str, np.ndarray] | None, indices: dict[int, np.ndarray]
+    ) -> list[OutputVerdict]:
         verdicts = []
         for name in (d.name for d in self.model.outputs):
             refusal = run.refusal or run.missing.get(name)
@@ -590,38 +699,81 @@ class _Context:
             verdicts.append(self._classify(run, name, tol, cmp, ours, indices))
         return verdicts
 
-    def _configured(self, run: OracleRun, name: str, tol: Tolerance, cmp: Comparison,
-                    ours: dict[str, np.ndarray], indices: dict[int, np.ndarray]) -> OutputVerdict:
+    def _configured(
+        self,
+        run: OracleRun,
+        name: str,
+        tol: Tolerance,
+        cmp: Comparison,
+        ours: dict[str, np.ndarray],
+        indices: dict[int, np.ndarray],
+    ) -> OutputVerdict:
         """A plugin compiled with another configuration (OpenVINO's defaults: bf16 here) differs:
         a precision difference, with its size, when the deterministic CPU equals ovonehot;
         otherwise the difference is judged against the deterministic CPU."""
         assert run.outputs is not None
         size = error_size(ours[name], run.outputs[name])
         hint = self.precision_hint()
-        label = (f"precision-hint difference (INFERENCE_PRECISION_HINT={hint})" if hint and hint != "f32"
-                 else "configuration difference")
+        label = (
+            f"precision-hint difference (INFERENCE_PRECISION_HINT={hint})"
+            if hint and hint != "f32"
+            else "configuration difference"
+        )
         det = self.run(DETERMINISTIC_CPU)
         if det.outputs is not None and name in det.outputs:
             vs_det = compare(ours[name], det.outputs[name], tol)
             if vs_det.equal:
                 return OutputVerdict(
-                    name, run.oracle, Verdict.PRECISION, tol, cmp, size=size,
+                    name,
+                    run.oracle,
+                    Verdict.PRECISION,
+                    tol,
+                    cmp,
+                    size=size,
                     reason=f"{label} of the {self.plugin.describe()}; compiled deterministically (1 thread, f32, "
-                           "accuracy) the CPU plugin equals ovonehot")
+                    "accuracy) the CPU plugin equals ovonehot",
+                )
             judged = self._classify(OracleRun("cpu", det.outputs), name, tol, vs_det, ours, indices)
-            return dataclasses.replace(judged, reason=f"compiled deterministically the CPU plugin still differs: "
-                                                      f"{judged.reason}", size=size)
+            return dataclasses.replace(
+                judged,
+                reason=f"compiled deterministically the CPU plugin still differs: {judged.reason}",
+                size=size,
+            )
         ref = self.run("reference")
-        if ref.outputs is not None and name in ref.outputs and compare(ours[name], ref.outputs[name], tol).equal:
-            return OutputVerdict(name, run.oracle, Verdict.PRECISION, tol, cmp, size=size,
-                                 reason=f"{label} of the {self.plugin.describe()}; OpenVINO's reference equals "
-                                        "ovonehot")
-        return OutputVerdict(name, run.oracle, Verdict.UNEXPLAINED, tol, cmp, size=size,
-                             reason=f"{label}, but nothing could check that it is only that: the deterministic "
-                                    f"CPU run and the reference are not available ({det.error or 'no output'})")
+        if (
+            ref.outputs is not None
+            and name in ref.outputs
+            and compare(ours[name], ref.outputs[name], tol).equal
+        ):
+            return OutputVerdict(
+                name,
+                run.oracle,
+                Verdict.PRECISION,
+                tol,
+                cmp,
+                size=size,
+                reason=f"{label} of the {self.plugin.describe()}; OpenVINO's reference equals ovonehot",
+            )
+        return OutputVerdict(
+            name,
+            run.oracle,
+            Verdict.UNEXPLAINED,
+            tol,
+            cmp,
+            size=size,
+            reason=f"{label}, but nothing could check that it is only that: the deterministic "
+            f"CPU run and the reference are not available ({det.error or 'no output'})",
+        )
 
-    def _classify(self, run: OracleRun, name: str, tol: Tolerance, cmp: Comparison,
-                  ours: dict[str, np.ndarray], indices: dict[int, np.ndarray]) -> OutputVerdict:
+    def _classify(
+        self,
+        run: OracleRun,
+        name: str,
+        tol: Tolerance,
+        cmp: Comparison,
+        ours: dict[str, np.ndarray],
+        indices: dict[int, np.ndarray],
+    ) -> OutputVerdict:
         assert run.outputs is not None
         theirs = run.outputs[name]
         origin = self._origin(name, cmp, indices)
@@ -631,31 +783,62 @@ class _Context:
             ref = self.run("reference")
             if ref.outputs is not None and name in ref.outputs:
                 vs_ref = compare(ours[name], ref.outputs[name], tol)
-                if not vs_ref.equal and not self._reference_explains(name, ref.outputs[name], ours[name], tol):
+                if not vs_ref.equal and not self._reference_explains(
+                    name, ref.outputs[name], ours[name], tol
+                ):
                     same = compare(ref.outputs[name], theirs, tol).equal
-                    return OutputVerdict(name, run.oracle, Verdict.OURS_WRONG, tol, cmp,
-                                         reason="OpenVINO's reference disagrees with ovonehot"
-                                                + (" and agrees with the CPU plugin" if same else ""),
-                                         origin=origin)
+                    return OutputVerdict(
+                        name,
+                        run.oracle,
+                        Verdict.OURS_WRONG,
+                        tol,
+                        cmp,
+                        reason="OpenVINO's reference disagrees with ovonehot"
+                        + (" and agrees with the CPU plugin" if same else ""),
+                        origin=origin,
+                    )
         sim = self.simulation(run.oracle) if run.oracle in ("reference", "cpu") else None
         if sim is not None and name in sim.outputs:
             predicted = sim.outputs[name]
             events = self._events_for(sim, name)
-            if (events and compare(predicted, theirs, tol).equal
-                    and not compare(predicted, ours[name], tol).equal):
+            if (
+                events
+                and compare(predicted, theirs, tol).equal
+                and not compare(predicted, ours[name], tol).equal
+            ):
                 codes = ", ".join(dict.fromkeys(e.code for e in events))
-                return OutputVerdict(name, run.oracle, Verdict.DEVIATION, tol, cmp, events,
-                                     f"{run.oracle} output equals the prediction of its known deviations: {codes}",
-                                     origin)
+                return OutputVerdict(
+                    name,
+                    run.oracle,
+                    Verdict.DEVIATION,
+                    tol,
+                    cmp,
+                    events,
+                    f"{run.oracle} output equals the prediction of its known deviations: {codes}",
+                    origin,
+                )
         if run.oracle in ("onnxruntime", "expected"):
             return self._third_party(run, name, tol, cmp, ours[name], origin)
         if run.oracle == "cpu":
-            unstable = None if not self.plugin.deterministic else self._unstable(
-                name, ours[name] if sim is None or name not in sim.outputs else sim.outputs[name], tol)
+            unstable = (
+                None
+                if not self.plugin.deterministic
+                else self._unstable(
+                    name, ours[name] if sim is None or name not in sim.outputs else sim.outputs[name], tol
+                )
+            )
             if unstable is not None:
-                return OutputVerdict(name, run.oracle, Verdict.DEVIATION, tol, cmp, (unstable,),
-                                     "the CPU plugin's output changes from run to run; every position "
-                                     "that does not change is what its known deviations predict", origin)
+                return OutputVerdict(
+                    name,
+                    run.oracle,
+                    Verdict.DEVIATION,
+                    tol,
+                    cmp,
+                    (unstable,),
+                    "the CPU plugin's output changes from run to run; every position "
+                    "that does not change is what its known deviations predict",
+                    origin,
+                )
             ref = self.run("reference")
             why = "no known deviation of the CPU plugin predicts its output; "
             if ref.outputs is not None and name in ref.outputs:
@@ -669,21 +852,49 @@ class _Context:
         # makes the reference the odd one out.
         cpu = self.runs.get("cpu")
         cpu_sim = self.simulation("cpu") if cpu is not None else None
-        if (cpu is not None and cpu.outputs is not None and name in cpu.outputs
-                and compare(ours[name], cpu.outputs[name], tol).equal
-                and cpu_sim is not None and not self._events_for(cpu_sim, name)):
-            return OutputVerdict(name, run.oracle, Verdict.UNEXPLAINED, tol, cmp,
-                                 reason="OpenVINO's reference disagrees with both ovonehot and the CPU plugin",
-                                 origin=origin)
-        return OutputVerdict(name, run.oracle, Verdict.OURS_WRONG, tol, cmp,
-                             reason="OpenVINO's reference computes something else", origin=origin)
+        if (
+            cpu is not None
+            and cpu.outputs is not None
+            and name in cpu.outputs
+            and compare(ours[name], cpu.outputs[name], tol).equal
+            and cpu_sim is not None
+            and not self._events_for(cpu_sim, name)
+        ):
+            return OutputVerdict(
+                name,
+                run.oracle,
+                Verdict.UNEXPLAINED,
+                tol,
+                cmp,
+                reason="OpenVINO's reference disagrees with both ovonehot and the CPU plugin",
+                origin=origin,
+            )
+        return OutputVerdict(
+            name,
+            run.oracle,
+            Verdict.OURS_WRONG,
+            tol,
+            cmp,
+            reason="OpenVINO's reference computes something else",
+            origin=origin,
+        )
 
-    def _third_party(self, run: OracleRun, name: str, tol: Tolerance, cmp: Comparison, ours: np.ndarray,
-                     origin: tuple[str, ...]) -> OutputVerdict:
+    def _third_party(
+        self,
+        run: OracleRun,
+        name: str,
+        tol: Tolerance,
+        cmp: Comparison,
+        ours: np.ndarray,
+        origin: tuple[str, ...],
+    ) -> OutputVerdict:
         """onnxruntime or saved outputs disagree: unexplained, saying what OpenVINO's oracles (when run) think."""
         assert run.outputs is not None
-        what = ("onnxruntime computes something else" if run.oracle == "onnxruntime"
-                else f"ovonehot differs from the expected outputs ({self.expected_source or 'given'})")
+        what = (
+            "onnxruntime computes something else"
+            if run.oracle == "onnxruntime"
+            else f"ovonehot differs from the expected outputs ({self.expected_source or 'given'})"
+        )
         for other in ("reference", "cpu"):
             got = self.runs.get(other)
             if got is None or got.outputs is None or name not in got.outputs:
@@ -707,8 +918,11 @@ class _Context:
                 return None
         if any(r.shape != predicted.shape or r.dtype != predicted.dtype for r in runs):
             return None
-        bits = [np.ascontiguousarray(r).reshape(-1).view(np.uint8).reshape(r.size, -1) for r in runs] \
-            if predicted.dtype != object else None
+        bits = (
+            [np.ascontiguousarray(r).reshape(-1).view(np.uint8).reshape(r.size, -1) for r in runs]
+            if predicted.dtype != object
+            else None
+        )
         if bits is None or not predicted.size:
             return None
         varies = np.zeros(predicted.size, dtype=bool)
@@ -719,8 +933,12 @@ class _Context:
         stable = ~varies.reshape(predicted.shape)
         if not compare(predicted[stable], runs[0][stable], tol).equal:
             return None
-        return Event("nondeterministic-output", -1, f"output {name!r}",
-                     f"{int(varies.sum())} of {predicted.size} values change between three identical runs")
+        return Event(
+            "nondeterministic-output",
+            -1,
+            f"output {name!r}",
+            f"{int(varies.sum())} of {predicted.size} values change between three identical runs",
+        )
 
     def _reference_explains(self, name: str, ref: np.ndarray, ours: np.ndarray, tol: Tolerance) -> bool:
         sim = self.simulation("reference")
@@ -734,21 +952,36 @@ class _Context:
         tol = self.tolerance(name)
         refused = self.refused
         at = refusing_node(self.model, refusal)
-        if (refused is not None and refusal.cause == "failed" and at is not None and at == refused.node):
-            return OutputVerdict(name, run.oracle, Verdict.PASS, tol, refusal=None,
-                                 reason=f"both refuse the inputs at {self.model.graph.nodes[at].describe()} "
-                                        f"({run.oracle}: {refusal.message})")
+        if refused is not None and refusal.cause == "failed" and at is not None and at == refused.node:
+            return OutputVerdict(
+                name,
+                run.oracle,
+                Verdict.PASS,
+                tol,
+                refusal=None,
+                reason=f"both refuse the inputs at {self.model.graph.nodes[at].describe()} "
+                f"({run.oracle}: {refusal.message})",
+            )
         events = tuple(explain_refusal(self.model, _deviation_oracle(run.oracle), refusal))
-        return OutputVerdict(name, run.oracle, Verdict.NOT_COMPARED, tol, events=events,
-                             reason=self._refusal_reason(run.oracle, refusal, at, bool(events)), refusal=refusal)
+        return OutputVerdict(
+            name,
+            run.oracle,
+            Verdict.NOT_COMPARED,
+            tol,
+            events=events,
+            reason=self._refusal_reason(run.oracle, refusal, at, bool(events)),
+            refusal=refusal,
+        )
 
     def _refusal_reason(self, oracle: str, refusal: Refusal, at: int | None, known: bool) -> str:
         where = self.model.graph.nodes[at].describe() if at is not None else ""
         other = "--oracle cpu" if oracle == "reference" else "--oracle reference"
         if refusal.cause == "no-evaluate":
             layer = where or f"layer name={refusal.layer!r} type={refusal.op}"
-            return (f"OpenVINO's reference has no evaluate for {layer} with {refusal.detail or 'these input types'}"
-                    f"; try {other}")
+            return (
+                f"OpenVINO's reference has no evaluate for {layer} with {refusal.detail or 'these input types'}"
+                f"; try {other}"
+            )
         if refusal.cause == "not-run":
             return f"{refusal.message}; try {other}" if oracle in ("reference", "cpu") else refusal.message
         if refusal.cause == "unavailable":
@@ -767,16 +1000,30 @@ class _Context:
         tol = self.tolerance(name)
         ours_error = self.ours_error or ""
         sim = self.simulation(run.oracle) if run.oracle in ("reference", "cpu") else None
-        if (sim is not None and name in sim.outputs and name in run.outputs
-                and compare(sim.outputs[name], run.outputs[name], tol).equal):
+        if (
+            sim is not None
+            and name in sim.outputs
+            and name in run.outputs
+            and compare(sim.outputs[name], run.outputs[name], tol).equal
+        ):
             events = self._events_for(sim, name)
             if events:
-                return OutputVerdict(name, run.oracle, Verdict.DEVIATION, tol, events=events,
-                                     reason=f"ovonehot refuses the inputs ({ours_error}); {run.oracle} "
-                                            "computes what its known deviations predict")
-        return OutputVerdict(name, run.oracle, Verdict.OURS_WRONG if run.oracle == "reference" else
-                             Verdict.UNEXPLAINED, tol,
-                             reason=f"ovonehot refuses the inputs ({ours_error}) but {run.oracle} computes them")
+                return OutputVerdict(
+                    name,
+                    run.oracle,
+                    Verdict.DEVIATION,
+                    tol,
+                    events=events,
+                    reason=f"ovonehot refuses the inputs ({ours_error}); {run.oracle} "
+                    "computes what its known deviations predict",
+                )
+        return OutputVerdict(
+            name,
+            run.oracle,
+            Verdict.OURS_WRONG if run.oracle == "reference" else Verdict.UNEXPLAINED,
+            tol,
+            reason=f"ovonehot refuses the inputs ({ours_error}) but {run.oracle} computes them",
+        )
 
     # -- explanations -------------------------------------------------------------------
     def _origin(self, name: str, cmp: Comparison, indices: dict[int, np.ndarray]) -> tuple[str, ...]:
@@ -794,15 +1041,20 @@ class _Context:
         axis = plan.attrs.axis if plan.attrs.axis >= 0 else plan.attrs.axis + idx.ndim + 1
         out = []
         for pos in cmp.positions:
-            ipos = pos[:axis] + pos[axis + 1:]
-            out.append(f"position {list(pos)}: index value {idx[ipos].item()!r} at indices{list(ipos)} "
-                       f"of {plan.node.describe()} (depth position {pos[axis]})")
+            ipos = pos[:axis] + pos[axis + 1 :]
+            out.append(
+                f"position {list(pos)}: index value {idx[ipos].item()!r} at indices{list(ipos)} "
+                f"of {plan.node.describe()} (depth position {pos[axis]})"
+            )
         return tuple(out)
 
     def locate(self, verdict: OutputVerdict, ours: dict[str, np.ndarray]) -> OutputVerdict:
         """Add the first node (topological order) whose output already differs."""
-        if (self.model.graph.ir_version == 10 or verdict.verdict is Verdict.DEVIATION
-                or verdict.oracle not in ("reference", "cpu")):
+        if (
+            self.model.graph.ir_version == 10
+            or verdict.verdict is Verdict.DEVIATION
+            or verdict.oracle not in ("reference", "cpu")
+        ):
             return verdict
         run = self.runs.get(verdict.oracle)
         if run is None or run.outputs is None:
@@ -810,8 +1062,17 @@ class _Context:
         found = self._first_differing(verdict.oracle)
         if not found:
             return verdict
-        return OutputVerdict(verdict.name, verdict.oracle, verdict.verdict, verdict.tolerance,
-                             verdict.comparison, verdict.events, verdict.reason, verdict.origin, found)
+        return OutputVerdict(
+            verdict.name,
+            verdict.oracle,
+            verdict.verdict,
+            verdict.tolerance,
+            verdict.comparison,
+            verdict.events,
+            verdict.reason,
+            verdict.origin,
+            found,
+        )
 
     _located: dict[str, str]
 
@@ -871,14 +1132,18 @@ def _keyed(model: Model, raw: OracleOutputs, oracle: str, source: str = "") -> O
         else:
             if desc.name not in missing:
                 held = ", ".join(repr(k) for k in raw) or "nothing"
-                missing[desc.name] = Refusal(f"{oracle} has no array for output {desc.name!r} "
-                                             f"({source or oracle} holds {held})", "unavailable")
+                missing[desc.name] = Refusal(
+                    f"{oracle} has no array for output {desc.name!r} ({source or oracle} holds {held})",
+                    "unavailable",
+                )
     if oracle == "expected":
         unknown = [k for k in raw if k not in used]
         if unknown:
             known = ", ".join(repr(d.name) for d in model.outputs)
-            raise UsageError(f"--expected {source}: {', '.join(map(repr, unknown))} names no output of the model; "
-                             f"its outputs are: {known} (Result layer names and tensor names are accepted too)")
+            raise UsageError(
+                f"--expected {source}: {', '.join(map(repr, unknown))} names no output of the model; "
+                f"its outputs are: {known} (Result layer names and tensor names are accepted too)"
+            )
     return OracleOutputs(out, raw.intermediates, missing)
 
 
@@ -959,18 +1224,24 @@ def render(report: DiffReport) -> str:
     counts = report.counts()
     summary = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
     flags = [f for f, on in (("--strict", report.strict), ("--allow-partial", report.allow_partial)) if on]
-    lines.append(f"summary: {summary or 'no outputs'} -> exit {report.exit_code}"
-                 + (f" ({', '.join(flags)})" if flags else ""))
+    lines.append(
+        f"summary: {summary or 'no outputs'} -> exit {report.exit_code}"
+        + (f" ({', '.join(flags)})" if flags else "")
+    )
     missing = report.not_compared
     if missing:
         n = len(missing)
         if not report.compared:
             lines.append(f"nothing was compared: {n} output(s) not compared; try another --oracle")
         elif not report.allow_partial:
-            lines.append(f"{n} output(s) not compared: exit 1; --allow-partial accepts outputs an oracle "
-                         "cannot compute for a known reason")
+            lines.append(
+                f"{n} output(s) not compared: exit 1; --allow-partial accepts outputs an oracle "
+                "cannot compute for a known reason"
+            )
         elif not all(v.known for v in missing):
-            lines.append(f"{n} output(s) not compared, some for no known reason: exit 1 even with --allow-partial")
+            lines.append(
+                f"{n} output(s) not compared, some for no known reason: exit 1 even with --allow-partial"
+            )
         else:
             lines.append(f"{n} output(s) not compared (--allow-partial); {len(report.compared)} compared")
     return "\n".join(lines)

@@ -61,7 +61,9 @@ class Job:
 class Engine(Protocol):
     name: str
 
-    def run(self, job: Job, items: Iterator[Any], keep_going: Callable[[], bool]) -> Iterator[tuple[Any, Any]]:
+    def run(
+        self, job: Job, items: Iterator[Any], keep_going: Callable[[], bool]
+    ) -> Iterator[tuple[Any, Any]]:
         """Yield ``(item, result)`` as items finish; feed new ones while ``keep_going()``."""
         ...
 
@@ -152,7 +154,9 @@ class InProcess:
 
     name = "in-process"
 
-    def run(self, job: Job, items: Iterator[Any], keep_going: Callable[[], bool]) -> Iterator[tuple[Any, Any]]:
+    def run(
+        self, job: Job, items: Iterator[Any], keep_going: Callable[[], bool]
+    ) -> Iterator[tuple[Any, Any]]:
         handler = _function(job.handler)
         work = tempfile.mkdtemp(prefix=job.work_prefix)
         try:
@@ -173,7 +177,9 @@ class ProcessPool:
     def __init__(self, jobs: int) -> None:
         self.jobs = max(1, jobs)
 
-    def run(self, job: Job, items: Iterator[Any], keep_going: Callable[[], bool]) -> Iterator[tuple[Any, Any]]:
+    def run(
+        self, job: Job, items: Iterator[Any], keep_going: Callable[[], bool]
+    ) -> Iterator[tuple[Any, Any]]:
         workers: list[_Worker] = []
         exhausted = False
 
@@ -270,8 +276,9 @@ def _main_script_hidden() -> Iterator[None]:
     ovonehot without an ``if __name__ == "__main__"`` guard (it would start a cluster in every
     worker).  The workers need nothing from that script, so they are not told about it."""
     main = sys.modules.get("__main__")
-    saved: dict[str, Any] = {k: main.__dict__[k] for k in ("__spec__", "__file__")
-                             if main is not None and k in main.__dict__}
+    saved: dict[str, Any] = {
+        k: main.__dict__[k] for k in ("__spec__", "__file__") if main is not None and k in main.__dict__
+    }
     try:
         if main is not None:
             main.__dict__["__spec__"] = None
@@ -298,13 +305,17 @@ class DaskEngine:
         try:
             from distributed import Client, LocalCluster
         except ImportError:
-            raise OpenVINOError("the Dask engine needs Dask distributed: pip install 'ovonehot[dask]' "
-                                "(or 'dask[distributed]')") from None
+            raise OpenVINOError(
+                "the Dask engine needs Dask distributed: pip install 'ovonehot[dask]' "
+                "(or 'dask[distributed]')"
+            ) from None
         if self.address is not None:
             try:
                 return Client(self.address, timeout=30), None
             except (OSError, TimeoutError, ValueError) as exc:
-                raise UsageError(f"--scheduler {self.address}: cannot reach a Dask scheduler ({exc})") from None
+                raise UsageError(
+                    f"--scheduler {self.address}: cannot reach a Dask scheduler ({exc})"
+                ) from None
         import dask
 
         n = self.workers or os.cpu_count() or 1
@@ -321,15 +332,23 @@ class DaskEngine:
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
         try:
             with _main_script_hidden():
-                cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                       dashboard_address=None, silence_logs=logging.CRITICAL,
-                                       local_directory=self.scratch)
+                cluster = LocalCluster(
+                    n_workers=n,
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address=None,
+                    silence_logs=logging.CRITICAL,
+                    local_directory=self.scratch,
+                )
         finally:
             if main:
                 signal.signal(signal.SIGINT, previous)
         return Client(cluster), cluster
 
-    def run(self, job: Job, items: Iterator[Any], keep_going: Callable[[], bool]) -> Iterator[tuple[Any, Any]]:
+    def run(
+        self, job: Job, items: Iterator[Any], keep_going: Callable[[], bool]
+    ) -> Iterator[tuple[Any, Any]]:
         import uuid
 
         client, cluster = self._client()
@@ -351,8 +370,9 @@ class DaskEngine:
                 exhausted = True
                 return None
             submitted += 1
-            future = client.submit(dask_task, job, campaign, item, key=f"ovonehot-{campaign}-{submitted}",
-                                   pure=False, retries=0)
+            future = client.submit(
+                dask_task, job, campaign, item, key=f"ovonehot-{campaign}-{submitted}", pure=False, retries=0
+            )
             pending[future] = item
             return future
 
@@ -364,8 +384,9 @@ class DaskEngine:
                 try:
                     result = future.result()
                 except Exception as exc:  # noqa: BLE001 - the task failed outside the child (worker lost)
-                    result = _function(job.crashed)(job.settings, None, item, None,
-                                                    f"the Dask task failed ({type(exc).__name__}: {exc})")
+                    result = _function(job.crashed)(
+                        job.settings, None, item, None, f"the Dask task failed ({type(exc).__name__}: {exc})"
+                    )
                 yield item, result
                 nxt = submit()
                 if nxt is not None:
@@ -387,8 +408,9 @@ class DaskEngine:
                 shutil.rmtree(self.scratch, ignore_errors=True)
 
 
-def make(engine: str = "process", jobs: int | None = None, scheduler: str | None = None,
-         default_jobs: int = 1) -> InProcess | ProcessPool | DaskEngine:
+def make(
+    engine: str = "process", jobs: int | None = None, scheduler: str | None = None, default_jobs: int = 1
+) -> InProcess | ProcessPool | DaskEngine:
     """The engine the command line asked for (``--engine``/``--dask``, ``--jobs``, ``--scheduler``)."""
     if scheduler is not None:
         engine = "dask"
@@ -396,7 +418,9 @@ def make(engine: str = "process", jobs: int | None = None, scheduler: str | None
         raise UsageError("--jobs must be >= 0")
     if engine == "dask":
         if scheduler is not None and jobs is not None:
-            raise UsageError("--jobs sizes the embedded Dask cluster; with --scheduler the cluster has its own")
+            raise UsageError(
+                "--jobs sizes the embedded Dask cluster; with --scheduler the cluster has its own"
+            )
         if jobs == 0:
             raise UsageError("--jobs 0 runs in this process; the Dask engine needs at least one worker")
         return DaskEngine(jobs, scheduler)
@@ -409,12 +433,24 @@ def make(engine: str = "process", jobs: int | None = None, scheduler: str | None
 def add_arguments(p: Any, jobs_help: str) -> None:
     """``--jobs``, ``--engine``/``--dask`` and ``--scheduler`` (the same for fuzz and diff)."""
     p.add_argument("--jobs", type=int, default=None, metavar="N", help=jobs_help)
-    p.add_argument("--engine", choices=ENGINES, default="process",
-                   help="where the work runs: worker processes on this machine (default) or Dask distributed")
-    p.add_argument("--dask", dest="engine", action="store_const", const="dask",
-                   help="same as --engine dask: an embedded Dask LocalCluster of --jobs worker processes "
-                        "(default: one per core), loopback only")
-    p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786); implies "
-                        "--engine dask.  Every worker needs this ovonehot and OpenVINO, and the paths given "
-                        "(models, --out, --save) must be the same on every worker (a shared file system)")
+    p.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="process",
+        help="where the work runs: worker processes on this machine (default) or Dask distributed",
+    )
+    p.add_argument(
+        "--dask",
+        dest="engine",
+        action="store_const",
+        const="dask",
+        help="same as --engine dask: an embedded Dask LocalCluster of --jobs worker processes "
+        "(default: one per core), loopback only",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786); implies "
+        "--engine dask.  Every worker needs this ovonehot and OpenVINO, and the paths given "
+        "(models, --out, --save) must be the same on every worker (a shared file system)",
+    )

@@ -86,8 +86,15 @@ class OracleRefusal(OpenVINOError):
     cannot be used here: not installed, not an ONNX model, no expected array).  ``layer`` describes the op that refused, when known.
     """
 
-    def __init__(self, message: str, cause: str = "failed", layer: str = "", op: str = "", code: str = "",
-                 detail: str = "") -> None:
+    def __init__(
+        self,
+        message: str,
+        cause: str = "failed",
+        layer: str = "",
+        op: str = "",
+        code: str = "",
+        detail: str = "",
+    ) -> None:
         super().__init__(message)
         self.cause = cause
         self.layer = layer

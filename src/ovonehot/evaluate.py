@@ -89,13 +89,21 @@ def program(inference: Inference) -> Program:
             frees[reader].extend(range(firsts[n], firsts[n] + len(inference.outputs[n])))
     steps = []
     for i, p in enumerate(inference.plans):
-        steps.append(Step(
-            i, p, tuple(firsts[s.node] + s.output for s in graph.sources[i]), firsts[i],
-            len(inference.outputs[i]), tuple(frees[i]), p.spec.evaluate_stateful is not None,
-            p.node.type.lower() == "result",
-            p.spec.evaluate_stateful if p.spec.evaluate_stateful is not None else p.spec.evaluate, p.attrs,
-            not all(_small_static(t.shape, t.element_type.numpy_dtype) for t in inference.outputs[i]),
-        ))
+        steps.append(
+            Step(
+                i,
+                p,
+                tuple(firsts[s.node] + s.output for s in graph.sources[i]),
+                firsts[i],
+                len(inference.outputs[i]),
+                tuple(frees[i]),
+                p.spec.evaluate_stateful is not None,
+                p.node.type.lower() == "result",
+                p.spec.evaluate_stateful if p.spec.evaluate_stateful is not None else p.spec.evaluate,
+                p.attrs,
+                not all(_small_static(t.shape, t.element_type.numpy_dtype) for t in inference.outputs[i]),
+            )
+        )
     prog = Program(tuple(steps), slots, {})
     inference.cache["program"] = prog
     return prog
@@ -179,7 +187,11 @@ def evaluate(
         slot = step.first
         for k, value in enumerate(outs):
             known = seen[slot]
-            if known is None or value.shape != known[0] or (value.dtype is not known[1] and value.dtype != known[1]):
+            if (
+                known is None
+                or value.shape != known[0]
+                or (value.dtype is not known[1] and value.dtype != known[1])
+            ):
                 _check(inference, i, k, value)
                 seen[slot] = (value.shape, value.dtype)
             values[slot] = value
@@ -202,7 +214,12 @@ def _into_targets(
     for r, buffer in out.items():
         src = inference.graph.sources[r][0]
         step = prog.steps[src.node]
-        if src.output == 0 and step.n_out == 1 and not step.stateful and step.plan.spec.evaluate_into is not None:
+        if (
+            src.output == 0
+            and step.n_out == 1
+            and not step.stateful
+            and step.plan.spec.evaluate_into is not None
+        ):
             targets[src.node] = [buffer]
     return targets
 

@@ -107,30 +107,58 @@ def run_case(seed: int, index: int, oracles: Sequence[str], out: Path | None, wo
     result = CaseResult(index, case_id(index, case.family, writer), case.family, writer, case.description)
     folder = work / result.id
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "case.json").write_text(json.dumps({"seed": seed, "case": index, "family": case.family,
-                                                  "writer": writer, "description": case.description}))
+    (folder / "case.json").write_text(
+        json.dumps(
+            {
+                "seed": seed,
+                "case": index,
+                "family": case.family,
+                "writer": writer,
+                "description": case.description,
+            }
+        )
+    )
     try:
         xml = _write(case, writer, folder)
         model = load(xml)
         inputs = generate_inputs(model, input_seed(seed, index), case.shapes)
         save_archive(folder / "inputs.npz", inputs)  # kept if OpenVINO crashes the worker
-        report = diff_model(model, str(xml), inputs, oracles, seed=input_seed(seed, index), generated=True,
-                            allow_partial=True)
+        report = diff_model(
+            model, str(xml), inputs, oracles, seed=input_seed(seed, index), generated=True, allow_partial=True
+        )
     except Error as exc:
         result.failing, result.problem = True, f"{ERROR}: {exc}"
     except Exception:  # noqa: BLE001 - an ovonehot bug found by fuzzing is a result, not the end
         result.failing, result.problem = True, f"{ERROR}: internal error\n{traceback.format_exc()}"
     else:
         result.verdicts = [(v.oracle, v.name, v.verdict.value) for v in report.verdicts]
-        result.deviations = sorted({e.code for v in report.verdicts if v.verdict is Verdict.DEVIATION
-                                    for e in v.events})
-        result.failing = bool(report.failures)  # a case both oracles refuse for known reasons is not a finding
+        result.deviations = sorted(
+            {e.code for v in report.verdicts if v.verdict is Verdict.DEVIATION for e in v.events}
+        )
+        result.failing = bool(
+            report.failures
+        )  # a case both oracles refuse for known reasons is not a finding
         if result.failing and out is not None:
             target = out / result.id
-            replay.save(target, report, xml, None, tuple(oracles), _tolerances(), ["ovonehot", "diff", str(target)],
-                        {k: list(v) for k, v in case.shapes.items()},
-                        extra={"fuzz": {"seed": seed, "case": index, "family": case.family, "writer": writer,
-                                        "description": case.description}})
+            replay.save(
+                target,
+                report,
+                xml,
+                None,
+                tuple(oracles),
+                _tolerances(),
+                ["ovonehot", "diff", str(target)],
+                {k: list(v) for k, v in case.shapes.items()},
+                extra={
+                    "fuzz": {
+                        "seed": seed,
+                        "case": index,
+                        "family": case.family,
+                        "writer": writer,
+                        "description": case.description,
+                    }
+                },
+            )
             result.folder = str(target)
     result.seconds = time.perf_counter() - start
     if result.failing and out is not None and not result.folder:
@@ -164,12 +192,18 @@ def case_handler(settings: tuple[int, tuple[str, ...], str | None], work: str, i
     return asdict(run_case(seed, index, oracles, Path(out) if out else None, Path(work)))
 
 
-def case_crashed(settings: tuple[int, tuple[str, ...], str | None], work: str | None, index: int,
-                 returncode: int | None, death: str) -> dict[str, Any]:
+def case_crashed(
+    settings: tuple[int, tuple[str, ...], str | None],
+    work: str | None,
+    index: int,
+    returncode: int | None,
+    death: str,
+) -> dict[str, Any]:
     """The case whose child died: a crash, with its model and inputs kept for replay."""
     seed, _, out = settings
-    return asdict(_crashed(seed, index, returncode, death, Path(out) if out else None,
-                           Path(work) if work else None))
+    return asdict(
+        _crashed(seed, index, returncode, death, Path(out) if out else None, Path(work) if work else None)
+    )
 
 
 def _result(data: dict[str, Any]) -> CaseResult:
@@ -200,9 +234,12 @@ class Summary:
     def table(self) -> str:
         from .diff import Verdict
 
-        lines = [f"fuzz: {len(self.results)} cases (seed {self.seed}), oracles {'+'.join(self.oracles)}, "
-                 f"{self.seconds:.1f} s" + (" (time budget reached)" if self.stopped_by_budget else "")
-                 + (" (interrupted: the cases that finished)" if self.interrupted else "")]
+        lines = [
+            f"fuzz: {len(self.results)} cases (seed {self.seed}), oracles {'+'.join(self.oracles)}, "
+            f"{self.seconds:.1f} s"
+            + (" (time budget reached)" if self.stopped_by_budget else "")
+            + (" (interrupted: the cases that finished)" if self.interrupted else "")
+        ]
         counts: dict[str, Counter[str]] = {o: Counter() for o in self.oracles}
         for r in self.results:
             for oracle, _, verdict in r.verdicts:
@@ -212,21 +249,33 @@ class Summary:
         for v in Verdict:
             lines.append(f"  {v.value:<{width}}" + "".join(f"{counts[o][v.value]:>12}" for o in counts))
         problems = Counter(r.problem.split(":")[0] for r in self.results if r.problem)
-        lines.append(f"cases: {len(self.results) - len(self.failing)} ok, {len(self.failing)} failing"
-                     + (f" ({', '.join(f'{n} {k}' for k, n in problems.items())})" if problems else ""))
+        lines.append(
+            f"cases: {len(self.results) - len(self.failing)} ok, {len(self.failing)} failing"
+            + (f" ({', '.join(f'{n} {k}' for k, n in problems.items())})" if problems else "")
+        )
         seen = Counter(code for r in self.results for code in r.deviations)
         if seen:
             lines.append("known deviations named: " + ", ".join(f"{k} ({n})" for k, n in seen.most_common()))
         fams = Counter(r.family for r in self.results)
         bad = Counter(r.family for r in self.failing)
-        lines.append("families: " + ", ".join(f"{k or '?'} {n}" + (f" ({bad[k]} failing)" if bad[k] else "")
-                                              for k, n in sorted(fams.items())))
+        lines.append(
+            "families: "
+            + ", ".join(
+                f"{k or '?'} {n}" + (f" ({bad[k]} failing)" if bad[k] else "")
+                for k, n in sorted(fams.items())
+            )
+        )
         writers = Counter(r.writer for r in self.results)
         lines.append("writers: " + ", ".join(f"{k or '?'} {n}" for k, n in sorted(writers.items())))
         for r in self.failing[:20]:
             where = f" -> {r.folder}" if r.folder else ""
-            what = r.problem.splitlines()[0] if r.problem else ", ".join(
-                f"{o}:{name} {v}" for o, name, v in r.verdicts if v not in ("PASS", "plugin deviation"))
+            what = (
+                r.problem.splitlines()[0]
+                if r.problem
+                else ", ".join(
+                    f"{o}:{name} {v}" for o, name, v in r.verdicts if v not in ("PASS", "plugin deviation")
+                )
+            )
             lines.append(f"  FAIL {r.id}: {what}{where}")
         if len(self.failing) > 20:
             lines.append(f"  ... and {len(self.failing) - 20} more")
@@ -234,10 +283,15 @@ class Summary:
         return "\n".join(lines)
 
     def as_json(self) -> dict[str, Any]:
-        return {"seed": self.seed, "oracles": list(self.oracles), "seconds": self.seconds,
-                "stopped_by_budget": self.stopped_by_budget, "interrupted": self.interrupted,
-                "exit_code": self.exit_code,
-                "cases": [asdict(r) for r in self.results]}
+        return {
+            "seed": self.seed,
+            "oracles": list(self.oracles),
+            "seconds": self.seconds,
+            "stopped_by_budget": self.stopped_by_budget,
+            "interrupted": self.interrupted,
+            "exit_code": self.exit_code,
+            "cases": [asdict(r) for r in self.results],
+        }
 
 
 def campaign(
@@ -266,8 +320,12 @@ def campaign(
         ensure_directory(out_path)
     if engine is None:
         engine = engines.make("process", jobs)
-    job = engines.Job("ovonehot.fuzz:case_handler", "ovonehot.fuzz:case_crashed",
-                      (seed, tuple(oracles), str(out_path) if out_path is not None else None), "ovonehot-fuzz-")
+    job = engines.Job(
+        "ovonehot.fuzz:case_handler",
+        "ovonehot.fuzz:case_crashed",
+        (seed, tuple(oracles), str(out_path) if out_path is not None else None),
+        "ovonehot-fuzz-",
+    )
     start = time.perf_counter()
     results: list[CaseResult] = []
     bar = _progress(cases) if progress else None
@@ -310,8 +368,9 @@ def _tick(bar: Any, result: CaseResult) -> None:
             bar.set_postfix_str(f"last failing: {result.id}")
 
 
-def _crashed(seed: int, index: int, exitcode: int | None, death: str, out: Path | None,
-             work: Path | None) -> CaseResult:
+def _crashed(
+    seed: int, index: int, exitcode: int | None, death: str, out: Path | None, work: Path | None
+) -> CaseResult:
     if exitcode is not None:
         problem = f"{CRASH}: the worker process died (exit code {exitcode}) running this case"
     else:
@@ -327,6 +386,13 @@ def _crashed(seed: int, index: int, exitcode: int | None, death: str, out: Path 
         if out is not None:
             folder = _keep(candidates[0], out / candidates[0].name, problem)
         shutil.rmtree(candidates[0], ignore_errors=True)
-    return CaseResult(index, candidates[0].name if candidates else case_id(index), info.get("family", ""),
-                      info.get("writer", ""), info.get("description", ""), failing=True, problem=problem,
-                      folder=folder)
+    return CaseResult(
+        index,
+        candidates[0].name if candidates else case_id(index),
+        info.get("family", ""),
+        info.get("writer", ""),
+        info.get("description", ""),
+        failing=True,
+        problem=problem,
+        folder=folder,
+    )

@@ -43,15 +43,54 @@ T = ElementType
 C = TypeVar("C")  # what _choose picks
 # Index types, weighted towards what real models use.  nf4 is integral for OpenVINO but NumPy
 # cannot hold it, so no inputs can be fed.
-INDEX_TYPES = ((T.i32, 6), (T.i64, 6), (T.i8, 1), (T.i16, 1), (T.u8, 1), (T.u16, 1), (T.u32, 2),
-               (T.u64, 2), (T.boolean, 1), (T.i4, 0.3), (T.u4, 0.3), (T.u1, 0.2), (T.u2, 0.2), (T.u3, 0.2),
-               (T.u6, 0.2))
-VALUE_TYPES = ((T.f32, 6), (T.f16, 2), (T.bf16, 2), (T.f64, 2), (T.i32, 3), (T.i64, 3), (T.i8, 1), (T.i16, 1),
-               (T.u8, 1), (T.u16, 1), (T.u32, 1), (T.u64, 1), (T.boolean, 1), (T.f8e4m3, 0.5),
-               (T.f8e5m2, 0.5), (T.f8e8m0, 0.5), (T.u1, 0.1), (T.u4, 0.1), (T.i4, 0.1), (T.string, 0.1))
+INDEX_TYPES = (
+    (T.i32, 6),
+    (T.i64, 6),
+    (T.i8, 1),
+    (T.i16, 1),
+    (T.u8, 1),
+    (T.u16, 1),
+    (T.u32, 2),
+    (T.u64, 2),
+    (T.boolean, 1),
+    (T.i4, 0.3),
+    (T.u4, 0.3),
+    (T.u1, 0.2),
+    (T.u2, 0.2),
+    (T.u3, 0.2),
+    (T.u6, 0.2),
+)
+VALUE_TYPES = (
+    (T.f32, 6),
+    (T.f16, 2),
+    (T.bf16, 2),
+    (T.f64, 2),
+    (T.i32, 3),
+    (T.i64, 3),
+    (T.i8, 1),
+    (T.i16, 1),
+    (T.u8, 1),
+    (T.u16, 1),
+    (T.u32, 1),
+    (T.u64, 1),
+    (T.boolean, 1),
+    (T.f8e4m3, 0.5),
+    (T.f8e5m2, 0.5),
+    (T.f8e8m0, 0.5),
+    (T.u1, 0.1),
+    (T.u4, 0.1),
+    (T.i4, 0.1),
+    (T.string, 0.1),
+)
 DEPTH_TYPES = ((T.i64, 4), (T.i32, 4), (T.i8, 1), (T.i16, 1), (T.u8, 1), (T.u16, 1), (T.u32, 1), (T.u64, 1))
-FAMILIES = (("single", 5), ("convert", 2), ("multi", 2), ("depth-param", 1), ("depth-shape", 1.5),
-            ("elementwise", 2))
+FAMILIES = (
+    ("single", 5),
+    ("convert", 2),
+    ("multi", 2),
+    ("depth-param", 1),
+    ("depth-shape", 1.5),
+    ("elementwise", 2),
+)
 MAX_ELEMENTS = 48
 
 
@@ -139,10 +178,18 @@ class _Draw:
         assert isinstance(et, ElementType)
         if et in (T.f32, T.f64, T.bf16) and rng.random() < 0.3 and _has("Convert", "opset1"):
             # Compressed-IR pattern: f16 constants decompressed by a Convert.
-            on = self.b.op("Convert", "opset1", [self.b.constant(T.f16, special_scalar(rng, T.f16))],
-                           {"destination_type": et.value})
-            off = self.b.op("Convert", "opset1", [self.b.constant(T.f16, special_scalar(rng, T.f16))],
-                            {"destination_type": et.value})
+            on = self.b.op(
+                "Convert",
+                "opset1",
+                [self.b.constant(T.f16, special_scalar(rng, T.f16))],
+                {"destination_type": et.value},
+            )
+            off = self.b.op(
+                "Convert",
+                "opset1",
+                [self.b.constant(T.f16, special_scalar(rng, T.f16))],
+                {"destination_type": et.value},
+            )
             self.notes.append(f"on/off f16->{et}")
             return on, off, et
         if et is not T.string and et.bitwidth >= 8 and rng.random() < 0.1:
@@ -162,8 +209,9 @@ class _Draw:
         self.notes.append(f"depth {n} {et}")
         return self.b.constant(et, np.array(n, dtype=et.numpy_dtype))
 
-    def one_hot(self, indices: Out, rank: int | None, depth: Out, on: Out, off: Out,
-                axis: int | None = None) -> Out:
+    def one_hot(
+        self, indices: Out, rank: int | None, depth: Out, on: Out, off: Out, axis: int | None = None
+    ) -> Out:
         rng = self.rng
         version = 16 if rng.random() < 0.6 else 1
         attrs: dict[str, str] = {}
@@ -205,8 +253,20 @@ def _rank_of(d: _Draw, out: Out, rank: int) -> int | None:
 
 def _convert(d: _Draw) -> None:
     rng = d.rng
-    src_types = ((T.i32, 2), (T.i64, 2), (T.f32, 2), (T.f16, 1), (T.bf16, 0.5), (T.f64, 1), (T.boolean, 1),
-                 (T.u8, 1), (T.i8, 1), (T.u32, 1), (T.u64, 1), (T.i16, 0.5))
+    src_types = (
+        (T.i32, 2),
+        (T.i64, 2),
+        (T.f32, 2),
+        (T.f16, 1),
+        (T.bf16, 0.5),
+        (T.f64, 1),
+        (T.boolean, 1),
+        (T.u8, 1),
+        (T.i8, 1),
+        (T.u32, 1),
+        (T.u64, 1),
+        (T.i16, 0.5),
+    )
     et = _choose(rng, src_types)
     assert isinstance(et, ElementType)
     idx, rank = d.parameter("x", et)
@@ -239,8 +299,13 @@ def _multi(d: _Draw) -> None:
     on_v = np.array(int(rng.integers(lo, hi)), dtype=inner_type.numpy_dtype)
     off_v = np.array(int(rng.integers(lo, hi)), dtype=inner_type.numpy_dtype)
     d.notes.append(f"inner on/off {inner_type} {on_v.item()}/{off_v.item()}")
-    first = d.one_hot(idx, r, d.depth_const(int(rng.integers(1, 5))), d.b.constant(inner_type, on_v),
-                      d.b.constant(inner_type, off_v))
+    first = d.one_hot(
+        idx,
+        r,
+        d.depth_const(int(rng.integers(1, 5))),
+        d.b.constant(inner_type, on_v),
+        d.b.constant(inner_type, off_v),
+    )
     on, off, _ = d.values()
     second = d.one_hot(first, None if r is None else r + 1, d.depth_const(int(rng.integers(1, 5))), on, off)
     d.b.result(second, "out")
@@ -278,15 +343,25 @@ def _depth_shape(d: _Draw) -> None:
     shape = d.b.op("ShapeOf", "opset3", [aux], {"output_type": shape_type.value})
     how = rng.random()
     if how < 0.5 or not _has("ReduceProd", "opset1"):
-        depth = d.b.op("Gather", "opset8", [shape, d.b.constant(T.i64, np.array(0, np.int64)),
-                                            d.b.constant(T.i64, np.array(0, np.int64))], {"batch_dims": "0"})
+        depth = d.b.op(
+            "Gather",
+            "opset8",
+            [shape, d.b.constant(T.i64, np.array(0, np.int64)), d.b.constant(T.i64, np.array(0, np.int64))],
+            {"batch_dims": "0"},
+        )
         d.notes.append(f"depth = Gather(ShapeOf({aux_name}: f32{aux_shape}), 0), {n} fed")
     else:
-        depth = d.b.op("ReduceProd", "opset1", [shape, d.b.constant(T.i64, np.array([0], np.int64))],
-                       {"keep_dims": "false"})
+        depth = d.b.op(
+            "ReduceProd",
+            "opset1",
+            [shape, d.b.constant(T.i64, np.array([0], np.int64))],
+            {"keep_dims": "false"},
+        )
         d.notes.append(f"depth = ReduceProd(ShapeOf({aux_name}: f32{aux_shape})), {2 * n} fed")
     if rng.random() < 0.3 and _has("Add", "opset1"):
-        depth = d.b.op("Add", "opset1", [depth, d.b.constant(shape_type, np.array(1, shape_type.numpy_dtype))])
+        depth = d.b.op(
+            "Add", "opset1", [depth, d.b.constant(shape_type, np.array(1, shape_type.numpy_dtype))]
+        )
         d.notes.append("depth + 1")
     on, off, _ = d.values()
     d.b.result(d.one_hot(idx, _rank_of(d, idx, rank), depth, on, off), "out")
@@ -322,8 +397,12 @@ def _elementwise(d: _Draw) -> None:
 
 
 _FAMILIES: dict[str, Callable[[_Draw], None]] = {
-    "single": _single, "convert": _convert, "multi": _multi, "depth-param": _depth_param,
-    "depth-shape": _depth_shape, "elementwise": _elementwise,
+    "single": _single,
+    "convert": _convert,
+    "multi": _multi,
+    "depth-param": _depth_param,
+    "depth-shape": _depth_shape,
+    "elementwise": _elementwise,
 }
 
 

@@ -45,7 +45,9 @@ DEFAULT_DYNAMIC_RANK_SHAPE = (2, 3)
 DEFAULT_DEPTH = 4
 
 
-def concrete_shape(desc: TensorDesc, given: Sequence[int] | None = None, min_elements: int = 0) -> tuple[int, ...]:
+def concrete_shape(
+    desc: TensorDesc, given: Sequence[int] | None = None, min_elements: int = 0
+) -> tuple[int, ...]:
     """A concrete shape for an input: ``given`` (checked against the declared shape) or defaults.
 
     With ``min_elements``, the last dynamic dim grows (within its interval) until the
@@ -68,7 +70,7 @@ def concrete_shape(desc: TensorDesc, given: Sequence[int] | None = None, min_ele
     dynamic = [k for k, d in enumerate(desc.shape.dims) if not d.is_static]
     if dynamic and min_elements > math.prod(dims):
         k = dynamic[-1]
-        others = math.prod(dims[:k] + dims[k + 1:])
+        others = math.prod(dims[:k] + dims[k + 1 :])
         if others > 0:
             need = -(-min_elements // others)
             cap = desc.shape.dims[k].max
@@ -162,7 +164,16 @@ def index_values(et: ElementType, depth: int) -> list[int]:
     wanted += list(range(-1, -depth - 2, -1))
     wanted += [lo, hi, lo + 1, hi - 1]
     if et.bitwidth > 32:
-        wanted += [2**31 - 1, 2**31, -(2**31), -(2**31) - 1, 2**32, 2**32 + 1, 2**32 + depth - 1, -(2**32) + 1]
+        wanted += [
+            2**31 - 1,
+            2**31,
+            -(2**31),
+            -(2**31) - 1,
+            2**32,
+            2**32 + 1,
+            2**32 + depth - 1,
+            -(2**32) + 1,
+        ]
     if et.kind.value == "unsigned":
         wanted += [hi - k for k in range(depth + 1)]
         if et.bitwidth > 32:
@@ -248,15 +259,21 @@ def _scalar_value(rng: np.random.Generator, et: ElementType, shape: tuple[int, .
     n = math.prod(shape)
     if et.is_real:
         specials = _float_specials(et)
-        vals = [specials[int(rng.integers(len(specials)))] if rng.random() < 0.6 else float(rng.normal(0, 8))
-                for _ in range(n)]
+        vals = [
+            specials[int(rng.integers(len(specials)))] if rng.random() < 0.6 else float(rng.normal(0, 8))
+            for _ in range(n)
+        ]
         with np.errstate(over="ignore", invalid="ignore"):
             return np.array(vals, dtype=np.float64).astype(dtype).reshape(shape)
     lo, hi = _type_range(et)
     pool = [lo, hi, 0, 1, -1, 2**31 - 1, -(2**31), 2**31, 2**40, 7]
     pool = [v for v in pool if lo <= v <= hi]
-    vals_i = [pool[int(rng.integers(len(pool)))] if rng.random() < 0.6 else int(rng.integers(max(lo, -100), min(hi, 100) + 1))
-              for _ in range(n)]
+    vals_i = [
+        pool[int(rng.integers(len(pool)))]
+        if rng.random() < 0.6
+        else int(rng.integers(max(lo, -100), min(hi, 100) + 1))
+        for _ in range(n)
+    ]
     return _as_array(et, vals_i, shape)
 
 
@@ -322,8 +339,9 @@ class InputSettings:
             unknown = sorted(set(per) - known)
             if unknown:
                 names = ", ".join(repr(d.name) for d in model.inputs) or "none"
-                raise InputError(f"{flag} {unknown[0]}:...: the model has no input {unknown[0]!r}; "
-                                 f"its inputs are: {names}")
+                raise InputError(
+                    f"{flag} {unknown[0]}:...: the model has no input {unknown[0]!r}; its inputs are: {names}"
+                )
 
     def for_input(self, desc: TensorDesc, key: Mapping[str, Any]) -> Any:
         for name in (desc.name, *desc.names):
@@ -332,13 +350,18 @@ class InputSettings:
         return None
 
 
-def _ranged(rng: np.random.Generator, et: ElementType, shape: tuple[int, ...], lo: float, hi: float) -> np.ndarray:
+def _ranged(
+    rng: np.random.Generator, et: ElementType, shape: tuple[int, ...], lo: float, hi: float
+) -> np.ndarray:
     """Values of ``et`` drawn uniformly from [lo, hi] (clipped to the type's range)."""
     dtype = et.numpy_dtype
     assert dtype is not None
     if et is ElementType.boolean:
-        return rng.integers(max(0, math.ceil(lo)), min(1, math.floor(hi)) + 1, size=shape).astype(np.bool_) \
-            if math.ceil(lo) <= 1 and math.floor(hi) >= 0 else np.zeros(shape, np.bool_)
+        return (
+            rng.integers(max(0, math.ceil(lo)), min(1, math.floor(hi)) + 1, size=shape).astype(np.bool_)
+            if math.ceil(lo) <= 1 and math.floor(hi) >= 0
+            else np.zeros(shape, np.bool_)
+        )
     if et.is_real:
         with np.errstate(over="ignore"):
             return rng.uniform(lo, hi, size=shape).astype(dtype)
@@ -346,18 +369,31 @@ def _ranged(rng: np.random.Generator, et: ElementType, shape: tuple[int, ...], l
     a, b = max(math.ceil(lo), tlo), min(math.floor(hi), thi)
     if a > b:
         raise InputError(f"--val-range {lo:g},{hi:g} holds no {et} value")
-    return _as_array(et, rng.integers(a, b, size=shape, endpoint=True, dtype=np.uint64 if a >= 0 else np.int64), shape)
+    return _as_array(
+        et, rng.integers(a, b, size=shape, endpoint=True, dtype=np.uint64 if a >= 0 else np.int64), shape
+    )
 
 
 @overload
-def generate_inputs(model: Model, seed: int = 0, shapes: Mapping[str, Sequence[int]] | None = None, *,
-                    settings: InputSettings | None = None, report: Literal[False] = False) -> dict[str, np.ndarray]: ...
+def generate_inputs(
+    model: Model,
+    seed: int = 0,
+    shapes: Mapping[str, Sequence[int]] | None = None,
+    *,
+    settings: InputSettings | None = None,
+    report: Literal[False] = False,
+) -> dict[str, np.ndarray]: ...
 
 
 @overload
-def generate_inputs(model: Model, seed: int = 0, shapes: Mapping[str, Sequence[int]] | None = None, *,
-                    settings: InputSettings | None = None,
-                    report: Literal[True]) -> tuple[dict[str, np.ndarray], dict[str, dict[str, Any]]]: ...
+def generate_inputs(
+    model: Model,
+    seed: int = 0,
+    shapes: Mapping[str, Sequence[int]] | None = None,
+    *,
+    settings: InputSettings | None = None,
+    report: Literal[True],
+) -> tuple[dict[str, np.ndarray], dict[str, dict[str, Any]]]: ...
 
 
 def generate_inputs(
@@ -391,15 +427,25 @@ def generate_inputs(
         wanted = 0
         # Grow a dynamic dim to hold every interesting index only when no other input has dynamic
         # dims (dims shared between inputs must stay equal).
-        if (roles.get(idx, ("",))[0] == "indices" and desc.element_type.numpy_dtype is not None
-                and sum(1 for d in model.inputs if not d.shape.is_static) == 1):
-            wanted = len(index_values(desc.element_type, DEFAULT_DEPTH)) if not desc.element_type.is_real else 0
-        if (given is None and roles.get(idx, ("",))[0] in ("depth", "on_value", "off_value")
-                and desc.shape.accepts(())):
+        if (
+            roles.get(idx, ("",))[0] == "indices"
+            and desc.element_type.numpy_dtype is not None
+            and sum(1 for d in model.inputs if not d.shape.is_static) == 1
+        ):
+            wanted = (
+                len(index_values(desc.element_type, DEFAULT_DEPTH)) if not desc.element_type.is_real else 0
+            )
+        if (
+            given is None
+            and roles.get(idx, ("",))[0] in ("depth", "on_value", "off_value")
+            and desc.shape.accepts(())
+        ):
             given = ()  # OneHot takes these as scalars; a dynamic-rank one would default to [2, 3]
         shape = concrete_shape(desc, given, wanted)
         et = desc.element_type
-        check_allocation(shape, 8 if et.numpy_dtype is None else et.numpy_dtype.itemsize, f"input {quote(desc.name)}")
+        check_allocation(
+            shape, 8 if et.numpy_dtype is None else et.numpy_dtype.itemsize, f"input {quote(desc.name)}"
+        )
         by_name[idx] = (desc, shape)
     if shapes:
         raise InputError(f"--shape names no input: {', '.join(sorted(shapes))}")
@@ -415,11 +461,18 @@ def generate_inputs(
         own_seed = settings.for_input(desc, settings.per_input_seeds)
         r = rng if own_seed is None else np.random.default_rng(own_seed)
         named_range = settings.for_input(desc, settings.per_input_ranges)
-        value_range = named_range if named_range is not None else (
-            settings.value_range if role not in ("indices", "depth", "on_value", "off_value") else None)
-        note: dict[str, Any] = {"role": f"OneHot {role}" if role else "other", "element_type": str(et),
-                                "shape": list(shape), "seed": seed if own_seed is None else own_seed,
-                                "own_seed": own_seed is not None}
+        value_range = (
+            named_range
+            if named_range is not None
+            else (settings.value_range if role not in ("indices", "depth", "on_value", "off_value") else None)
+        )
+        note: dict[str, Any] = {
+            "role": f"OneHot {role}" if role else "other",
+            "element_type": str(et),
+            "shape": list(shape),
+            "seed": seed if own_seed is None else own_seed,
+            "own_seed": own_seed is not None,
+        }
         if value_range is not None and et is not ElementType.string:
             chosen[idx] = _ranged(r, et, shape, *value_range)
             note["values"] = f"uniform in [{value_range[0]:g}, {value_range[1]:g}] (--val-range)"
@@ -430,11 +483,15 @@ def generate_inputs(
         elif role == "indices" and not et.is_real and et is not ElementType.string and et.bitwidth >= 8:
             depth = _known_depth(model, one_hot, chosen)
             chosen[idx] = _indices(r, et, shape, depth)
-            note["values"] = f"OneHot boundary index values for depth {depth} (0, depth-1, depth, negatives, the " \
-                             f"type's extremes), then draws from [-depth-1, depth+1]"
+            note["values"] = (
+                f"OneHot boundary index values for depth {depth} (0, depth-1, depth, negatives, the "
+                f"type's extremes), then draws from [-depth-1, depth+1]"
+            )
         elif role in ("on_value", "off_value") and et is not ElementType.string and et.bitwidth >= 8:
             chosen[idx] = _scalar_value(r, et, shape)
-            note["values"] = "a special value of the type (NaN, -0.0, inf, extremes, subnormal) or a random one"
+            note["values"] = (
+                "a special value of the type (NaN, -0.0, inf, extremes, subnormal) or a random one"
+            )
         elif idx in gather_bounds and not et.is_real and et is not ElementType.boolean and et.bitwidth >= 8:
             top = min(gather_bounds[idx] - 1, _type_range(et)[1])
             chosen[idx] = _as_array(et, r.integers(0, top, size=shape, endpoint=True), shape)

@@ -66,9 +66,12 @@ def render(report: DiffReport, command: Sequence[str]) -> str:
     exit_code = report.exit_code
     parts.append(f"<h1>ovonehot diff <code>{e(report.model)}</code></h1>")
     counts = ", ".join(f"{n} {k}" for k, n in report.counts().items() if n) or "no outputs"
-    parts.append(f'<p class="summary {"ok" if exit_code == 0 else "fail"}">{e(counts)} &rarr; exit {exit_code}'
-                 + (" (--strict)" if report.strict else "") + (" (--allow-partial)" if report.allow_partial else "")
-                 + "</p>")
+    parts.append(
+        f'<p class="summary {"ok" if exit_code == 0 else "fail"}">{e(counts)} &rarr; exit {exit_code}'
+        + (" (--strict)" if report.strict else "")
+        + (" (--allow-partial)" if report.allow_partial else "")
+        + "</p>"
+    )
     parts.append(_header(report, command))
     parts.append("<h2>Verdicts</h2>")
     parts.append(_verdict_table(report))
@@ -76,19 +79,21 @@ def render(report: DiffReport, command: Sequence[str]) -> str:
     for v in shown:
         plot = _output_plot(report, v)
         if plot is not None:
-            parts.append(f'<h3>{e(v.name)} against {e(v.oracle)}: {e(v.verdict.value)}</h3>')
+            parts.append(f"<h3>{e(v.name)} against {e(v.oracle)}: {e(v.verdict.value)}</h3>")
             parts.append(_img(plot, f"errors of {v.name} against {v.oracle}"))
     if report.layers is not None:
         parts.append("<h2>Per layer (--all-layers)</h2>")
         from .layers import summary
 
         for line in summary(report.layers):
-            parts.append(f"<p class=\"layer-summary\">{e(line.strip())}</p>")
+            parts.append(f'<p class="layer-summary">{e(line.strip())}</p>')
         plot = _layers_plot(report.layers)
         if plot is not None:
             parts.append(_img(plot, "error per layer"))
         n = len(report.layers)
-        parts.append(f"<details{' open' if n <= 200 else ''}><summary>the per-layer table ({n} rows)</summary>")
+        parts.append(
+            f"<details{' open' if n <= 200 else ''}><summary>the per-layer table ({n} rows)</summary>"
+        )
         parts.append(_layer_table(report.layers))
         parts.append("</details>")
     parts.append("</body></html>\n")
@@ -100,19 +105,25 @@ def render(report: DiffReport, command: Sequence[str]) -> str:
 
 def _header(report: DiffReport, command: Sequence[str]) -> str:
     e = html.escape
-    rows = [("model", f"<code>{e(report.model)}</code>"),
-            ("command", f"<code>{e(' '.join(_quote(c) for c in command))}</code>")]
+    rows = [
+        ("model", f"<code>{e(report.model)}</code>"),
+        ("command", f"<code>{e(' '.join(_quote(c) for c in command))}</code>"),
+    ]
     for oracle in report.runs:
         how = report.oracle_notes.get(oracle, "")
         err = report.runs[oracle].error
-        rows.append((f"oracle {oracle}", e(how or "-") + (f'<br><span class="bad">{e(err)}</span>' if err else "")))
+        rows.append(
+            (f"oracle {oracle}", e(how or "-") + (f'<br><span class="bad">{e(err)}</span>' if err else ""))
+        )
     if report.ours_error:
         rows.append(("ovonehot", f'<span class="bad">refuses the inputs: {e(report.ours_error)}</span>'))
     rows.append(("versions", e(", ".join(f"{k} {v}" for k, v in report.versions.items()))))
     origin = f"generated with seed {report.seed}" if report.generated else "given"
     from .diff import _type_name
 
-    inputs = "<br>".join(f"<code>{e(k)}</code>: {e(_type_name(v))}{list(v.shape)}" for k, v in report.inputs.items())
+    inputs = "<br>".join(
+        f"<code>{e(k)}</code>: {e(_type_name(v))}{list(v.shape)}" for k, v in report.inputs.items()
+    )
     rows.append((f"inputs ({e(origin)})", inputs or "none"))
     body = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
     return f'<table class="header">{body}</table>'
@@ -125,9 +136,11 @@ def _verdict_table(report: DiffReport) -> str:
     for v in report.verdicts:
         cls = _VERDICT_CLASS.get(v.verdict.value, "bad")
         why = "<br>".join(e(line) for line in _explanation(v))
-        rows.append(f'<tr><td><code>{e(v.name)}</code></td><td>{e(v.oracle)}</td>'
-                    f'<td class="verdict {cls}">{e(v.verdict.value)}</td><td>{e(str(v.tolerance))}</td>'
-                    f"<td>{why}</td></tr>")
+        rows.append(
+            f"<tr><td><code>{e(v.name)}</code></td><td>{e(v.oracle)}</td>"
+            f'<td class="verdict {cls}">{e(v.verdict.value)}</td><td>{e(str(v.tolerance))}</td>'
+            f"<td>{why}</td></tr>"
+        )
     return f'<table class="verdicts">{head}{"".join(rows)}</table>'
 
 
@@ -165,17 +178,21 @@ def _explanation(v: OutputVerdict) -> list[str]:
 
 def _layer_table(rows: Sequence[LayerRow]) -> str:
     e = html.escape
-    head = ("<tr><th>oracle</th><th>layer</th><th>out</th><th>type</th><th>max abs</th><th>max rel</th>"
-            "<th>tolerance</th><th>verdict</th><th>note</th></tr>")
+    head = (
+        "<tr><th>oracle</th><th>layer</th><th>out</th><th>type</th><th>max abs</th><th>max rel</th>"
+        "<th>tolerance</th><th>verdict</th><th>note</th></tr>"
+    )
     first = {r.oracle: r for r in reversed(rows) if r.verdict == "differs"}
     body = []
     for r in rows:
         cls = {"PASS": "pass", "differs": "bad"}.get(r.verdict, "skip")
         mark = ' class="first"' if first.get(r.oracle) is r else ""
-        body.append(f"<tr{mark}><td>{e(r.oracle)}</td><td><code>{e(r.layer)}</code></td><td>{r.port}</td>"
-                    f"<td>{e(r.type)}</td><td class=\"num\">{_num(r.max_abs)}</td>"
-                    f"<td class=\"num\">{_num(r.max_rel)}</td><td>{e(r.tolerance)}</td>"
-                    f'<td class="verdict {cls}">{e(r.verdict)}</td><td>{e(r.note)}</td></tr>')
+        body.append(
+            f"<tr{mark}><td>{e(r.oracle)}</td><td><code>{e(r.layer)}</code></td><td>{r.port}</td>"
+            f'<td>{e(r.type)}</td><td class="num">{_num(r.max_abs)}</td>'
+            f'<td class="num">{_num(r.max_rel)}</td><td>{e(r.tolerance)}</td>'
+            f'<td class="verdict {cls}">{e(r.verdict)}</td><td>{e(r.note)}</td></tr>'
+        )
     return f'<table class="layers">{head}{"".join(body)}</table>'
 
 
@@ -228,20 +245,45 @@ def _layers_plot(rows: Sequence[LayerRow]) -> bytes | None:
         ys = [_plotted(r.max_abs, floor) for r in mine]
         size = 4 if n <= 100 else 2.5
         # Exact and not compared layers break the line (NaN): it joins only neighbouring errors.
-        line = ax.plot(xs, [y if y > floor else math.nan for y in ys], linestyle="-" if n <= LABELLED_LAYERS else "none",
-                       linewidth=0.8, marker="o", markersize=size, label=f"against {oracle}")[0]
-        exact = [x for x, r in zip(xs, mine, strict=True) if r.max_abs is not None and _plotted(r.max_abs, floor) == floor]
-        ax.plot(exact, [floor] * len(exact), linestyle="none", marker="_", markersize=6, color=line.get_color())
+        line = ax.plot(
+            xs,
+            [y if y > floor else math.nan for y in ys],
+            linestyle="-" if n <= LABELLED_LAYERS else "none",
+            linewidth=0.8,
+            marker="o",
+            markersize=size,
+            label=f"against {oracle}",
+        )[0]
+        exact = [
+            x
+            for x, r in zip(xs, mine, strict=True)
+            if r.max_abs is not None and _plotted(r.max_abs, floor) == floor
+        ]
+        ax.plot(
+            exact, [floor] * len(exact), linestyle="none", marker="_", markersize=6, color=line.get_color()
+        )
         skipped = [x for x, r in zip(xs, mine, strict=True) if r.max_abs is None]
         if skipped:
-            ax.plot(skipped, [floor] * len(skipped), linestyle="none", marker="x", markersize=size + 1,
-                    color=line.get_color())
+            ax.plot(
+                skipped,
+                [floor] * len(skipped),
+                linestyle="none",
+                marker="x",
+                markersize=size + 1,
+                color=line.get_color(),
+            )
         first = next((x for x, r in zip(xs, mine, strict=True) if r.verdict == "differs"), None)
         if first is not None:
             ax.axvline(first, color=line.get_color(), linestyle="--", linewidth=1)
-            ax.annotate(f"first divergent ({oracle}): {_short(_layer_name(mine[first].layer), 32)}",
-                        (first, 1.0), xycoords=("data", "axes fraction"), xytext=(4, -12 - 12 * oracles.index(oracle)),
-                        textcoords="offset points", fontsize=8, color=line.get_color())
+            ax.annotate(
+                f"first divergent ({oracle}): {_short(_layer_name(mine[first].layer), 32)}",
+                (first, 1.0),
+                xycoords=("data", "axes fraction"),
+                xytext=(4, -12 - 12 * oracles.index(oracle)),
+                textcoords="offset points",
+                fontsize=8,
+                color=line.get_color(),
+            )
     ax.set_yscale("log")
     ax.set_ylim(bottom=floor / 2)
     ax.set_ylabel("max abs error")
@@ -252,8 +294,9 @@ def _layers_plot(rows: Sequence[LayerRow]) -> bytes | None:
     first_oracle = [r for r in rows if r.oracle == oracles[0]]
     if len(first_oracle) <= LABELLED_LAYERS:
         ax.set_xticks(range(len(first_oracle)))
-        ax.set_xticklabels([_short(_layer_name(r.layer), 24) for r in first_oracle], rotation=60, ha="right",
-                           fontsize=7)
+        ax.set_xticklabels(
+            [_short(_layer_name(r.layer), 24) for r in first_oracle], rotation=60, ha="right", fontsize=7
+        )
     ax.grid(True, which="major", alpha=0.3)
     if len(oracles) > 1:
         ax.legend(fontsize=8, loc="upper right", framealpha=0.9)
@@ -269,7 +312,7 @@ def _plotted(value: float | None, floor: float) -> float:
 def _layer_name(describe: str) -> str:
     """``OneHot-1 'oh' (id 3)`` -> ``oh``, else the text as is."""
     start, end = describe.find("'"), describe.rfind("'")
-    return describe[start + 1:end] if 0 <= start < end else describe
+    return describe[start + 1 : end] if 0 <= start < end else describe
 
 
 def _short(text: str, width: int) -> str:
@@ -306,7 +349,9 @@ def _output_plot(report: DiffReport, v: OutputVerdict) -> bytes | None:
         top = float(finite.max()) if finite.size else 1.0
         shown = np.where(np.isfinite(grid), grid, top)
         ax = axes[0][0]
-        im = ax.imshow(shown, aspect="auto", interpolation="nearest", cmap="magma_r", vmin=0.0, vmax=top or 1.0)
+        im = ax.imshow(
+            shown, aspect="auto", interpolation="nearest", cmap="magma_r", vmin=0.0, vmax=top or 1.0
+        )
         fig.colorbar(im, ax=ax, label="abs error")
         lead = "x".join(str(d) for d in err.shape[:-1])
         ax.set_ylabel(f"flattened leading dims ({lead})" if err.ndim > 2 else "dim 0")
@@ -326,9 +371,14 @@ def _output_plot(report: DiffReport, v: OutputVerdict) -> bytes | None:
         ax.set_xscale("log")
     elif finite.size:
         span = high - low
-        ax.hist(finite, bins=30 if span > 1e-6 * max(abs(high), 1e-30) else 1,
-                range=None if span > 1e-6 * max(abs(high), 1e-30) else (low - 0.5 * abs(low or 1), high + 0.5 * abs(high or 1)),
-                color="#c0392b")
+        ax.hist(
+            finite,
+            bins=30 if span > 1e-6 * max(abs(high), 1e-30) else 1,
+            range=None
+            if span > 1e-6 * max(abs(high), 1e-30)
+            else (low - 0.5 * abs(low or 1), high + 0.5 * abs(high or 1)),
+            color="#c0392b",
+        )
         ax.xaxis.set_major_locator(MaxNLocator(nbins=5))
         ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:.4g}"))
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))

@@ -127,7 +127,9 @@ def infer_node(p: NodePlan, ins: Sequence[TensorInfo]) -> tuple[TensorInfo, ...]
         raise IRError(
             f"{node.describe()}: declares {len(node.outputs)} output ports, {p.spec.name} has {len(outs)}"
         )
-    foldable = p.spec.foldable and p.spec.evaluate is not None and ins and all(t.value is not None for t in ins)
+    foldable = (
+        p.spec.foldable and p.spec.evaluate is not None and ins and all(t.value is not None for t in ins)
+    )
     if foldable and p.spec.evaluates_types([t.element_type for t in ins]):  # OpenVINO folds these types too
         outs = _fold(p, ins, outs)
     return propagate_bounds(p.spec, p.attrs, ins, outs)  # values/bounds of shape subgraphs

@@ -50,7 +50,9 @@ def compare_layers(ctx: _Context, oracles: Sequence[str]) -> list[LayerRow]:
         try:
             theirs = ctx._oracle(oracle, keep_intermediates=True)
         except OpenVINOError as exc:
-            rows.append(LayerRow(oracle, "(the whole model)", 0, "", None, None, "", "not compared", str(exc)))
+            rows.append(
+                LayerRow(oracle, "(the whole model)", 0, "", None, None, "", "not compared", str(exc))
+            )
             continue
         for i, plan in enumerate(model.inference.plans):
             node = plan.node
@@ -59,26 +61,47 @@ def compare_layers(ctx: _Context, oracles: Sequence[str]) -> list[LayerRow]:
                 continue
             for k, info in enumerate(model.inference.outputs[i]):
                 copy = plan.spec.copies_values  # OpSpec.copies_values: compared bit for bit
-                tol = (Tolerance.exact() if copy or not info.element_type.is_real
-                       else ctx.tolerances.for_output("", copy=False))
+                tol = (
+                    Tolerance.exact()
+                    if copy or not info.element_type.is_real
+                    else ctx.tolerances.for_output("", copy=False)
+                )
                 op = f"{node.type}-{node.version}"
                 key = (node.name, k)
                 if (i, k) not in mine:
-                    rows.append(LayerRow(oracle, node.describe(), k, op, None, None, str(tol), "not compared",
-                                         "ovonehot did not compute it (it refused the inputs earlier)"))
+                    rows.append(
+                        LayerRow(
+                            oracle,
+                            node.describe(),
+                            k,
+                            op,
+                            None,
+                            None,
+                            str(tol),
+                            "not compared",
+                            "ovonehot did not compute it (it refused the inputs earlier)",
+                        )
+                    )
                     continue
                 if key not in theirs.intermediates:
                     refusal = theirs.blocked.get(node.name)
-                    why = (f"{oracle} did not compute it: {refusal.message}" if refusal is not None
-                           else f"{oracle} has no output {node.name!r}:{k} (renamed or folded away)")
-                    rows.append(LayerRow(oracle, node.describe(), k, op, None, None, str(tol), "not compared", why))
+                    why = (
+                        f"{oracle} did not compute it: {refusal.message}"
+                        if refusal is not None
+                        else f"{oracle} has no output {node.name!r}:{k} (renamed or folded away)"
+                    )
+                    rows.append(
+                        LayerRow(oracle, node.describe(), k, op, None, None, str(tol), "not compared", why)
+                    )
                     continue
                 ours, other = mine[(i, k)], theirs.intermediates[key]
                 cmp = compare(ours, other, tol)
                 size = _size(ours, other)
                 verdict = "PASS" if cmp.equal else "differs"
                 note = "" if cmp.equal else cmp.summary()
-                rows.append(LayerRow(oracle, node.describe(), k, op, size[0], size[1], str(tol), verdict, note))
+                rows.append(
+                    LayerRow(oracle, node.describe(), k, op, size[0], size[1], str(tol), verdict, note)
+                )
     return rows
 
 
@@ -99,8 +122,10 @@ def summary(rows: Sequence[LayerRow]) -> list[str]:
         mine = [r for r in rows if r.oracle == oracle]
         differ = [r for r in mine if r.verdict == "differs"]
         skipped = [r for r in mine if r.verdict == "not compared"]
-        lines.append(f"layers against {oracle}: {len(mine) - len(skipped)} compared, {len(differ)} differ, "
-                     f"{len(skipped)} not compared")
+        lines.append(
+            f"layers against {oracle}: {len(mine) - len(skipped)} compared, {len(differ)} differ, "
+            f"{len(skipped)} not compared"
+        )
         if differ:
             first = differ[0]
             lines.append(f"  first divergent layer: {first.layer} output {first.port}: {first.note}")
@@ -109,8 +134,10 @@ def summary(rows: Sequence[LayerRow]) -> list[str]:
             if r.max_abs is None or not math.isfinite(r.max_abs) or r.max_abs == 0:
                 continue
             if largest and r.max_abs >= GROWTH * largest:
-                lines.append(f"  error grows x{r.max_abs / largest:.3g} at {r.layer} output {r.port}: "
-                             f"max abs {r.max_abs:.3g} (was {largest:.3g})")
+                lines.append(
+                    f"  error grows x{r.max_abs / largest:.3g} at {r.layer} output {r.port}: "
+                    f"max abs {r.max_abs:.3g} (was {largest:.3g})"
+                )
             largest = max(largest, r.max_abs)
         if skipped:
             lines.append(f"  first not compared: {skipped[0].layer}: {skipped[0].note}")
@@ -122,12 +149,16 @@ def render_layers(rows: Sequence[LayerRow]) -> list[str]:
     if not rows:
         return ["layers: nothing to compare"]
     width = min(max(len(r.layer) for r in rows), 90)
-    head = (f"{'oracle':<10} {'layer':<{width}} {'out':>3}  {'type':<20} {'max abs':>10} {'max rel':>10}  "
-            f"{'tolerance':<22} verdict")
+    head = (
+        f"{'oracle':<10} {'layer':<{width}} {'out':>3}  {'type':<20} {'max abs':>10} {'max rel':>10}  "
+        f"{'tolerance':<22} verdict"
+    )
     lines = [head]
     for r in rows:
-        lines.append(f"{r.oracle:<10} {r.layer[:width]:<{width}} {r.port:>3}  {r.type:<20} {_num(r.max_abs):>10} "
-                     f"{_num(r.max_rel):>10}  {r.tolerance:<22} {r.verdict}")
+        lines.append(
+            f"{r.oracle:<10} {r.layer[:width]:<{width}} {r.port:>3}  {r.type:<20} {_num(r.max_abs):>10} "
+            f"{_num(r.max_rel):>10}  {r.tolerance:<22} {r.verdict}"
+        )
     return [*lines, *summary(rows)]
 
 

@@ -86,8 +86,12 @@ class Model:
         # What each input is converted to before it enters the graph (IR v10 only, see below).
         self._input_casts = [et if legacy and et is ElementType.f16 else None for _, et, _ in params]
         self.inputs: tuple[TensorDesc, ...] = tuple(
-            TensorDesc(n.name, n.outputs[0].names if n.outputs else (),
-                       ElementType.f32 if cast is not None else et, shape)
+            TensorDesc(
+                n.name,
+                n.outputs[0].names if n.outputs else (),
+                ElementType.f32 if cast is not None else et,
+                shape,
+            )
             for (n, et, shape), cast in zip(params, self._input_casts, strict=True)
         )
         # Output shapes as read_model reports them (values stop at decompression Converts);
@@ -174,7 +178,11 @@ class Model:
 
     def _check_input(self, k: int, value: object) -> np.ndarray:
         desc = self.inputs[k]
-        if type(value) is np.ndarray and value.shape in self._accepted[k] and value.dtype == desc.element_type.numpy_dtype:
+        if (
+            type(value) is np.ndarray
+            and value.shape in self._accepted[k]
+            and value.dtype == desc.element_type.numpy_dtype
+        ):
             return value
         checked = check_input(desc, value)
         if checked is value and len(self._accepted[k]) < 64:
@@ -239,8 +247,12 @@ class Model:
         for k, (d, r, cast) in enumerate(zip(self.outputs, self._results, self._output_casts, strict=True)):
             value = values[(r, 0)] if cast is None else convert_array(values[(r, 0)], cast)
             buffer = self._shared[k]
-            if buffer is not None and buffer is not value and not (
-                buffer.shape == value.shape and buffer.dtype == value.dtype and buffer.flags.writeable
+            if (
+                buffer is not None
+                and buffer is not value
+                and not (
+                    buffer.shape == value.shape and buffer.dtype == value.dtype and buffer.flags.writeable
+                )
             ):
                 buffer = None
             if buffer is None:
@@ -268,7 +280,9 @@ class Request:
         self._variables = Variables()
 
     def run(
-        self, inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray], observer: Observer | None = None,
+        self,
+        inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray],
+        observer: Observer | None = None,
         share_outputs: bool = False,
     ) -> dict[str, np.ndarray]:
         """Run one step; results keyed by output name as :meth:`Model.run` (``share_outputs``
@@ -359,8 +373,11 @@ def check_input(desc: TensorDesc, value: object) -> np.ndarray:
     if same and src_kind == "int" and arr.size and arr.dtype.kind != converted.dtype.kind:
         # signed <-> unsigned of one width survives the round trip (2**63 -> -2**63 -> 2**63)
         same = bool((arr >= 0).all()) if converted.dtype.kind == "u" else bool((converted >= 0).all())
-    if not same or (et in (ElementType.u1, ElementType.u3, ElementType.u6) and converted.size and
-                    int(converted.max()) >= (1 << et.bitwidth)):
+    if not same or (
+        et in (ElementType.u1, ElementType.u3, ElementType.u6)
+        and converted.size
+        and int(converted.max()) >= (1 << et.bitwidth)
+    ):
         raise InputError(f"{where}: {arr.dtype} values do not all fit in {et}")
     return converted
 

@@ -30,28 +30,211 @@ from lxml import etree
 
 CORPUS_DIRS = ("onehot", "exports", "invalid", "replays")
 
-_NUMBERS = ("0", "1", "-1", "2", "-2", "3", "7", "63", "64", "65", "255", "2147483647", "2147483648",
-            "-2147483649", "4294967296", "9223372036854775807", "9223372036854775808",
-            "-9223372036854775809", "18446744073709551616", "1000000000000", "99999999999999999999")
-_ODD = ("", " ", "x", "nan", "inf", "-inf", "1.5", "-0.0", "1e3", "0x10", "1_0", " 1", "1 ", "+1", "--1",
-        "1,2", "1,,2", ",", "?", "..", "1..", "..-1", "true", "opset1", "\x7f", "é", "\u00a0")
+_NUMBERS = (
+    "0",
+    "1",
+    "-1",
+    "2",
+    "-2",
+    "3",
+    "7",
+    "63",
+    "64",
+    "65",
+    "255",
+    "2147483647",
+    "2147483648",
+    "-2147483649",
+    "4294967296",
+    "9223372036854775807",
+    "9223372036854775808",
+    "-9223372036854775809",
+    "18446744073709551616",
+    "1000000000000",
+    "99999999999999999999",
+)
+_ODD = (
+    "",
+    " ",
+    "x",
+    "nan",
+    "inf",
+    "-inf",
+    "1.5",
+    "-0.0",
+    "1e3",
+    "0x10",
+    "1_0",
+    " 1",
+    "1 ",
+    "+1",
+    "--1",
+    "1,2",
+    "1,,2",
+    ",",
+    "?",
+    "..",
+    "1..",
+    "..-1",
+    "true",
+    "opset1",
+    "\x7f",
+    "é",
+    "\u00a0",
+)
 _UNICODE_DIGITS = ("\u0663", "\uff11", "\U0001d7d9", "\u0661\u0660", "\u09e8", "\u00b2")
-_ELEMENT_TYPES = ("boolean", "bf16", "f16", "f32", "f64", "i4", "i8", "i16", "i32", "i64", "u1", "u2",
-                  "u3", "u4", "u6", "u8", "u16", "u32", "u64", "nf4", "f8e4m3", "f8e5m2", "f8e8m0",
-                  "f4e2m1", "string", "dynamic", "undefined", "f128", "I64", "FP32", "Q78", "")
-_PRECISIONS = ("FP32", "FP16", "FP64", "BF16", "I8", "I16", "I32", "I64", "U1", "U4", "U8", "U16", "U32",
-               "U64", "BOOL", "BOOLEAN", "STRING", "DYNAMIC", "UNSPECIFIED", "MIXED", "Q78", "fp32", "")
-_TYPES = ("Parameter", "Result", "Const", "Constant", "Convert", "OneHot", "Add", "Broadcast", "Tile",
-          "Range", "Reshape", "Split", "Concat", "ShapeOf", "Gather", "Pad", "Squeeze", "Unsqueeze",
-          "Transpose", "Select", "MatMul", "ReduceSum", "TopK", "NonZero", "Unique", "Einsum",
-          "Assign", "ReadValue", "Loop", "TensorIterator", "If", "FooBar", "parameter", "")
-_VERSIONS = ("opset1", "opset3", "opset4", "opset8", "opset13", "opset15", "opset16", "opset17", "opset0",
-             "opset99", "opset99999999999999999999", "internal", "experimental", "OPSET1", "opset1 ",
-             " opset1", "opset01", "opset\u0661", "opset-1", "", "ie_internal_opset")
-_SHAPES = ("", "1", "0", "2,3", "-1", "?", "1..10", "10..1", "...", "[...]", "-1,-1", "0,0,0", "4294967296",
-           "9223372036854775807", "1000000000,1000000000", "1099511627776,1099511627776", "100000,100000",
-           "65536,65536,65536", "0,4611686018427387904,4", "0,1099511627776,1099511627776", "2,", ",", "1,,1", "a", "-2", "1.5", "\u0663", "1_0", "+3",
-           ",".join(["1"] * 65), ",".join(["2"] * 64), ",".join(["1"] * 300))
+_ELEMENT_TYPES = (
+    "boolean",
+    "bf16",
+    "f16",
+    "f32",
+    "f64",
+    "i4",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "u1",
+    "u2",
+    "u3",
+    "u4",
+    "u6",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "nf4",
+    "f8e4m3",
+    "f8e5m2",
+    "f8e8m0",
+    "f4e2m1",
+    "string",
+    "dynamic",
+    "undefined",
+    "f128",
+    "I64",
+    "FP32",
+    "Q78",
+    "",
+)
+_PRECISIONS = (
+    "FP32",
+    "FP16",
+    "FP64",
+    "BF16",
+    "I8",
+    "I16",
+    "I32",
+    "I64",
+    "U1",
+    "U4",
+    "U8",
+    "U16",
+    "U32",
+    "U64",
+    "BOOL",
+    "BOOLEAN",
+    "STRING",
+    "DYNAMIC",
+    "UNSPECIFIED",
+    "MIXED",
+    "Q78",
+    "fp32",
+    "",
+)
+_TYPES = (
+    "Parameter",
+    "Result",
+    "Const",
+    "Constant",
+    "Convert",
+    "OneHot",
+    "Add",
+    "Broadcast",
+    "Tile",
+    "Range",
+    "Reshape",
+    "Split",
+    "Concat",
+    "ShapeOf",
+    "Gather",
+    "Pad",
+    "Squeeze",
+    "Unsqueeze",
+    "Transpose",
+    "Select",
+    "MatMul",
+    "ReduceSum",
+    "TopK",
+    "NonZero",
+    "Unique",
+    "Einsum",
+    "Assign",
+    "ReadValue",
+    "Loop",
+    "TensorIterator",
+    "If",
+    "FooBar",
+    "parameter",
+    "",
+)
+_VERSIONS = (
+    "opset1",
+    "opset3",
+    "opset4",
+    "opset8",
+    "opset13",
+    "opset15",
+    "opset16",
+    "opset17",
+    "opset0",
+    "opset99",
+    "opset99999999999999999999",
+    "internal",
+    "experimental",
+    "OPSET1",
+    "opset1 ",
+    " opset1",
+    "opset01",
+    "opset\u0661",
+    "opset-1",
+    "",
+    "ie_internal_opset",
+)
+_SHAPES = (
+    "",
+    "1",
+    "0",
+    "2,3",
+    "-1",
+    "?",
+    "1..10",
+    "10..1",
+    "...",
+    "[...]",
+    "-1,-1",
+    "0,0,0",
+    "4294967296",
+    "9223372036854775807",
+    "1000000000,1000000000",
+    "1099511627776,1099511627776",
+    "100000,100000",
+    "65536,65536,65536",
+    "0,4611686018427387904,4",
+    "0,1099511627776,1099511627776",
+    "2,",
+    ",",
+    "1,,1",
+    "a",
+    "-2",
+    "1.5",
+    "\u0663",
+    "1_0",
+    "+3",
+    ",".join(["1"] * 65),
+    ",".join(["2"] * 64),
+    ",".join(["1"] * 300),
+)
 
 
 @dataclass
@@ -76,7 +259,9 @@ class Doc:
         return [d for layer in self.layers() if (d := layer.find("data")) is not None]
 
     def consts(self) -> list[etree._Element]:
-        return [layer for layer in self.layers() if (layer.get("type") or "").lower() in ("const", "constant")]
+        return [
+            layer for layer in self.layers() if (layer.get("type") or "").lower() in ("const", "constant")
+        ]
 
 
 @dataclass(frozen=True)
@@ -133,8 +318,16 @@ def mutate(
     tree_kinds = [k for k in chosen if k in TREE_KINDS]
     byte_kinds = [k for k in chosen if k in BYTE_KINDS]
     try:
-        root = etree.fromstring(xml, etree.XMLParser(remove_blank_text=False, resolve_entities=False,
-                                                     no_network=True, load_dtd=False, huge_tree=False))
+        root = etree.fromstring(
+            xml,
+            etree.XMLParser(
+                remove_blank_text=False,
+                resolve_entities=False,
+                no_network=True,
+                load_dtd=False,
+                huge_tree=False,
+            ),
+        )
     except etree.XMLSyntaxError:
         root = None
     if tree_kinds and root is not None:
@@ -253,8 +446,28 @@ def const_offset_size(rng: random.Random, doc: Doc) -> str:
         return "nothing to change"
     name = rng.choice(("offset", "size"))
     n = len(doc.weights)
-    value = rng.choice((str(n), str(n + 1), str(max(n - 1, 0)), "0", "-1", "-8", "1", "3",
-                        str(2**62), str(2**63), str(2**64), "1_0", "\u0663", "0x10", " 1", "1 ", "+1", ""))
+    value = rng.choice(
+        (
+            str(n),
+            str(n + 1),
+            str(max(n - 1, 0)),
+            "0",
+            "-1",
+            "-8",
+            "1",
+            "3",
+            str(2**62),
+            str(2**63),
+            str(2**64),
+            "1_0",
+            "\u0663",
+            "0x10",
+            " 1",
+            "1 ",
+            "+1",
+            "",
+        )
+    )
     data.set(name, value)
     return f"layer {layer.get('id')} {name}={value!r}"
 
@@ -270,8 +483,18 @@ def const_values(rng: random.Random, doc: Doc) -> str:
     if layer is None or data is None:
         return "nothing to change"
     et = data.get("element_type", "")
-    formats = {"i64": "<q", "i32": "<i", "u64": "<Q", "u32": "<I", "i8": "<b", "u8": "<B", "i16": "<h",
-               "u16": "<H", "f32": "<f", "f64": "<d"}
+    formats = {
+        "i64": "<q",
+        "i32": "<i",
+        "u64": "<Q",
+        "u32": "<I",
+        "i8": "<b",
+        "u8": "<B",
+        "i16": "<h",
+        "u16": "<H",
+        "f32": "<f",
+        "f64": "<d",
+    }
     fmt = formats.get(et)
     if fmt is None:
         return f"layer {layer.get('id')}: element type {et!r} left alone"
@@ -290,8 +513,11 @@ def const_values(rng: random.Random, doc: Doc) -> str:
     else:
         top = 2 ** (bits - 1) - 1 if signed else 2**bits - 1
         low = -(2 ** (bits - 1)) if signed else 0
-        pool = [v for v in (0, 1, -1, top, low, 2**20, 2**31, 2**40, 2**62, -(2**31), 100_000, 65_536)
-                if low <= v <= top]
+        pool = [
+            v
+            for v in (0, 1, -1, top, low, 2**20, 2**31, 2**40, 2**62, -(2**31), 100_000, 65_536)
+            if low <= v <= top
+        ]
     values = [rng.choice(pool) for _ in range(count)]
     payload = struct.pack("<" + fmt[1] * count, *values)
     offset = len(doc.weights)
@@ -397,17 +623,29 @@ def many_parameters(rng: random.Random, doc: Doc) -> str:
     n = rng.choice((1_000, 5_000, 20_000))
     base = 1_000_000
     for k in range(n):
-        p = etree.SubElement(layers, "layer", id=str(base + 2 * k), name=f"p{k}", type="Parameter",
-                             version="opset1")
+        p = etree.SubElement(
+            layers, "layer", id=str(base + 2 * k), name=f"p{k}", type="Parameter", version="opset1"
+        )
         etree.SubElement(p, "data", shape="1", element_type="f32")
-        etree.SubElement(etree.SubElement(etree.SubElement(p, "output"), "port", id="0", precision="FP32"),
-                         "dim").text = "1"
-        r = etree.SubElement(layers, "layer", id=str(base + 2 * k + 1), name=f"r{k}", type="Result",
-                             version="opset1")
-        etree.SubElement(etree.SubElement(etree.SubElement(r, "input"), "port", id="0", precision="FP32"),
-                         "dim").text = "1"
-        etree.SubElement(edges, "edge", {"from-layer": str(base + 2 * k), "from-port": "0",
-                                         "to-layer": str(base + 2 * k + 1), "to-port": "0"})
+        etree.SubElement(
+            etree.SubElement(etree.SubElement(p, "output"), "port", id="0", precision="FP32"), "dim"
+        ).text = "1"
+        r = etree.SubElement(
+            layers, "layer", id=str(base + 2 * k + 1), name=f"r{k}", type="Result", version="opset1"
+        )
+        etree.SubElement(
+            etree.SubElement(etree.SubElement(r, "input"), "port", id="0", precision="FP32"), "dim"
+        ).text = "1"
+        etree.SubElement(
+            edges,
+            "edge",
+            {
+                "from-layer": str(base + 2 * k),
+                "from-port": "0",
+                "to-layer": str(base + 2 * k + 1),
+                "to-port": "0",
+            },
+        )
     return f"{n} Parameter->Result pairs"
 
 
@@ -420,23 +658,41 @@ def long_chain(rng: random.Random, doc: Doc) -> str:
     base = 2_000_000
     p = etree.SubElement(layers, "layer", id=str(base), name="chain_in", type="Parameter", version="opset1")
     etree.SubElement(p, "data", shape="2", element_type="f32")
-    etree.SubElement(etree.SubElement(etree.SubElement(p, "output"), "port", id="0", precision="FP32"),
-                     "dim").text = "2"
+    etree.SubElement(
+        etree.SubElement(etree.SubElement(p, "output"), "port", id="0", precision="FP32"), "dim"
+    ).text = "2"
     for k in range(1, n + 1):
-        c = etree.SubElement(layers, "layer", id=str(base + k), name=f"c{k}", type="Convert", version="opset1")
+        c = etree.SubElement(
+            layers, "layer", id=str(base + k), name=f"c{k}", type="Convert", version="opset1"
+        )
         etree.SubElement(c, "data", destination_type="f32")
-        etree.SubElement(etree.SubElement(etree.SubElement(c, "input"), "port", id="0", precision="FP32"),
-                         "dim").text = "2"
-        etree.SubElement(etree.SubElement(etree.SubElement(c, "output"), "port", id="1", precision="FP32"),
-                         "dim").text = "2"
-        etree.SubElement(edges, "edge", {"from-layer": str(base + k - 1), "from-port": "0" if k == 1 else "1",
-                                         "to-layer": str(base + k), "to-port": "0"})
-    r = etree.SubElement(layers, "layer", id=str(base + n + 1), name="chain_out", type="Result",
-                         version="opset1")
-    etree.SubElement(etree.SubElement(etree.SubElement(r, "input"), "port", id="0", precision="FP32"),
-                     "dim").text = "2"
-    etree.SubElement(edges, "edge", {"from-layer": str(base + n), "from-port": "1",
-                                     "to-layer": str(base + n + 1), "to-port": "0"})
+        etree.SubElement(
+            etree.SubElement(etree.SubElement(c, "input"), "port", id="0", precision="FP32"), "dim"
+        ).text = "2"
+        etree.SubElement(
+            etree.SubElement(etree.SubElement(c, "output"), "port", id="1", precision="FP32"), "dim"
+        ).text = "2"
+        etree.SubElement(
+            edges,
+            "edge",
+            {
+                "from-layer": str(base + k - 1),
+                "from-port": "0" if k == 1 else "1",
+                "to-layer": str(base + k),
+                "to-port": "0",
+            },
+        )
+    r = etree.SubElement(
+        layers, "layer", id=str(base + n + 1), name="chain_out", type="Result", version="opset1"
+    )
+    etree.SubElement(
+        etree.SubElement(etree.SubElement(r, "input"), "port", id="0", precision="FP32"), "dim"
+    ).text = "2"
+    etree.SubElement(
+        edges,
+        "edge",
+        {"from-layer": str(base + n), "from-port": "1", "to-layer": str(base + n + 1), "to-port": "0"},
+    )
     return f"a chain of {n} Converts"
 
 
@@ -497,8 +753,12 @@ def deep_nesting(rng: random.Random, xml: bytes, weights: bytes) -> tuple[bytes,
         at = xml.index(b"<data")
         end = xml.index(b">", at)
         if xml[end - 1 : end] == b"/":
-            return xml[:end - 1] + b">" + nest + b"</data>" + xml[end + 1:], weights, f"{depth} levels in <data>"
-        return xml[: end + 1] + nest + xml[end + 1:], weights, f"{depth} levels in <data>"
+            return (
+                xml[: end - 1] + b">" + nest + b"</data>" + xml[end + 1 :],
+                weights,
+                f"{depth} levels in <data>",
+            )
+        return xml[: end + 1] + nest + xml[end + 1 :], weights, f"{depth} levels in <data>"
     return b"<x>" * depth + xml.split(b"?>", 1)[-1] + b"</x>" * depth, weights, f"{depth} levels around <net>"
 
 
@@ -545,11 +805,28 @@ BYTE_KINDS: dict[str, ByteMutation] = {
 }
 # How often each kind is drawn: the cheap, varied ones most; the huge ones rarely.
 _WEIGHTS = {
-    "attribute-value": 10, "data-attribute-value": 12, "element-type": 8, "shape": 10, "port-dims": 6,
-    "const-offset-size": 5, "const-values": 10, "delete-layer": 4, "duplicate-layer": 3, "retype-layer": 8,
-    "drop-attribute": 5, "edge": 5, "port": 4, "many-parameters": 0.2, "long-chain": 0.2,
-    "huge-attribute": 0.6, "truncate-xml": 2, "flip-xml": 3, "flip-bin": 3, "resize-bin": 3,
-    "deep-nesting": 0.4, "huge-document": 0.2,
+    "attribute-value": 10,
+    "data-attribute-value": 12,
+    "element-type": 8,
+    "shape": 10,
+    "port-dims": 6,
+    "const-offset-size": 5,
+    "const-values": 10,
+    "delete-layer": 4,
+    "duplicate-layer": 3,
+    "retype-layer": 8,
+    "drop-attribute": 5,
+    "edge": 5,
+    "port": 4,
+    "many-parameters": 0.2,
+    "long-chain": 0.2,
+    "huge-attribute": 0.6,
+    "truncate-xml": 2,
+    "flip-xml": 3,
+    "flip-bin": 3,
+    "resize-bin": 3,
+    "deep-nesting": 0.4,
+    "huge-document": 0.2,
 }
 KIND_NAMES = tuple(_WEIGHTS)
 KINDS = KIND_NAMES

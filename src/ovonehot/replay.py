@@ -46,15 +46,22 @@ class Replay:
     def plugin(self) -> PluginSettings:
         """How the cpu oracle was compiled (the deterministic CPU for folders that do not say)."""
         p = self.manifest.get("plugin") or {}
-        overrides = tuple((str(k), str(v)) for k, v in (p.get("config") or {}).items()
-                          if str(PRESETS.get(p.get("preset", "deterministic"), {}).get(k, "\0")) != str(v))
+        overrides = tuple(
+            (str(k), str(v))
+            for k, v in (p.get("config") or {}).items()
+            if str(PRESETS.get(p.get("preset", "deterministic"), {}).get(k, "\0")) != str(v)
+        )
         return PluginSettings(p.get("device", "CPU"), p.get("preset", "deterministic"), overrides)
 
     @property
     def tolerances(self) -> Tolerances:
         t = self.manifest.get("tolerances") or {}
-        return Tolerances(t.get("atol"), t.get("rtol"), dict(t.get("per_output_atol") or {}),
-                          dict(t.get("per_output_rtol") or {}))
+        return Tolerances(
+            t.get("atol"),
+            t.get("rtol"),
+            dict(t.get("per_output_atol") or {}),
+            dict(t.get("per_output_rtol") or {}),
+        )
 
 
 def is_replay(path: str | Path) -> bool:

@@ -93,8 +93,7 @@ class ElementType(enum.Enum):
             return cls(key)
         except ValueError:
             raise IRError(
-                f"unknown element type {quote(name)}; expected one of: "
-                + ", ".join(t.value for t in cls)
+                f"unknown element type {quote(name)}; expected one of: " + ", ".join(t.value for t in cls)
             ) from None
 
     @classmethod
@@ -212,10 +211,18 @@ for _t, _kind, _bits, _prec in [
 
 _PRECISION_TO_TYPE = {p: t for t, p in _TYPE_TO_PRECISION.items()}
 # Older IR spellings OpenVINO still reads.
-_PRECISION_TO_TYPE.update({"U1": ElementType.u1, "BOOLEAN": ElementType.boolean,
-                           "DYNAMIC": ElementType.dynamic, "UNDEFINED": ElementType.dynamic,
-                           "F16": ElementType.f16, "F32": ElementType.f32, "F64": ElementType.f64,
-                           "UNSPECIFIED": ElementType.dynamic})
+_PRECISION_TO_TYPE.update(
+    {
+        "U1": ElementType.u1,
+        "BOOLEAN": ElementType.boolean,
+        "DYNAMIC": ElementType.dynamic,
+        "UNDEFINED": ElementType.dynamic,
+        "F16": ElementType.f16,
+        "F32": ElementType.f32,
+        "F64": ElementType.f64,
+        "UNSPECIFIED": ElementType.dynamic,
+    }
+)
 
 _NUMPY: dict[ElementType, np.dtype] = {
     ElementType.boolean: np.dtype(np.bool_),

@@ -26,10 +26,14 @@ from ..npyio import write_text
 
 
 def add_json_options(p: argparse.ArgumentParser, what: str) -> None:
-    p.add_argument("--json", action="store_true",
-                   help=f"print {what} as JSON on stdout, and nothing else there")
-    p.add_argument("--json-out", metavar="FILE",
-                   help=f"also write {what} as JSON to FILE (the usual output stays on stdout)")
+    p.add_argument(
+        "--json", action="store_true", help=f"print {what} as JSON on stdout, and nothing else there"
+    )
+    p.add_argument(
+        "--json-out",
+        metavar="FILE",
+        help=f"also write {what} as JSON to FILE (the usual output stays on stdout)",
+    )
 
 
 def check_json_out(args: argparse.Namespace) -> None:

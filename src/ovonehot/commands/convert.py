@@ -25,8 +25,12 @@ from ._json import add_json_options, check_json_out, emit, human_output
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("convert", help="convert an ONNX model to OpenVINO IR (.xml + .bin) with OpenVINO")
     p.add_argument("model", help="model .onnx")
-    p.add_argument("-o", "--output", metavar="OUT.xml", help="IR to write (default: MODEL with .xml); "
-                   "the .bin goes beside it")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT.xml",
+        help="IR to write (default: MODEL with .xml); the .bin goes beside it",
+    )
     add_json_options(p, "what was written (the .xml, the .bin, the layers by type)")
     p.set_defaults(func=convert_command)
 
@@ -49,11 +53,16 @@ def _convert_command(args: argparse.Namespace) -> int:
     xml, weights = convert_onnx(source)
     write_ir_pair(target, xml, weights)
     layers = _op_counts(xml, weights)
-    summary = (", ".join(f"{name} x{k}" for name, k in layers.items()) or "no computing layers"
-               if isinstance(layers, dict) else layers)
+    summary = (
+        ", ".join(f"{name} x{k}" for name, k in layers.items()) or "no computing layers"
+        if isinstance(layers, dict)
+        else layers
+    )
     print(f"wrote {target} and {target.with_suffix('.bin')}: {summary}")
-    emit(args, {"model": str(source), "xml": str(target), "bin": str(target.with_suffix(".bin")),
-                "layers": layers})
+    emit(
+        args,
+        {"model": str(source), "xml": str(target), "bin": str(target.with_suffix(".bin")), "layers": layers},
+    )
     return 0
 
 
@@ -121,6 +130,9 @@ def _op_counts(xml: bytes, weights: bytes) -> dict[str, int] | str:
         graph = read_ir_bytes(xml, weights)
     except IRError as exc:  # the file is OpenVINO's; our reader's opinion is only informative
         return f"(ovonehot cannot read it: {exc})"
-    counts = Counter(f"{n.type}-{n.version}" for n in graph.nodes
-                     if n.type not in ("Parameter", "Result", "Const", "Constant"))
+    counts = Counter(
+        f"{n.type}-{n.version}"
+        for n in graph.nodes
+        if n.type not in ("Parameter", "Result", "Const", "Constant")
+    )
     return dict(sorted(counts.items()))

@@ -30,48 +30,114 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("model", nargs="+",
-                   help="model .xml (the .bin beside it is read too), or a replay folder; several of them, or "
-                        "directories of them, make a corpus: each diffed alike, one table row per model")
+    p.add_argument(
+        "model",
+        nargs="+",
+        help="model .xml (the .bin beside it is read too), or a replay folder; several of them, or "
+        "directories of them, make a corpus: each diffed alike, one table row per model",
+    )
     p.add_argument("--bin", dest="bin_path", help="weights file, when not MODEL.bin")
-    p.add_argument("--inputs", nargs="+", default=[], metavar="SPEC",
-                   help="x.npy (single-input model), NAME=x.npy, or all.npz; default: generated from the graph")
-    p.add_argument("--seed", action="append", default=[], metavar="[NAME:]S",
-                   help="seed for generated inputs (default 0); NAME:S seeds one input (repeatable)")
-    p.add_argument("--val-range", action="append", default=[], metavar="[NAME:]LO,HI",
-                   help="range of generated values, for all inputs or one (repeatable); OneHot indices keep "
-                        "their boundary values unless named")
-    p.add_argument("--shape", action="append", default=[], metavar="NAME=[d0,...]",
-                   help="concrete shape for a generated input with dynamic dims (repeatable)")
-    p.add_argument("--oracle", action="append", default=[], metavar="NAME[,NAME...]",
-                   help=f"oracles to compare with, comma-separated or repeated: {', '.join(ORACLES)} "
-                        "(both = reference,cpu); default reference")
+    p.add_argument(
+        "--inputs",
+        nargs="+",
+        default=[],
+        metavar="SPEC",
+        help="x.npy (single-input model), NAME=x.npy, or all.npz; default: generated from the graph",
+    )
+    p.add_argument(
+        "--seed",
+        action="append",
+        default=[],
+        metavar="[NAME:]S",
+        help="seed for generated inputs (default 0); NAME:S seeds one input (repeatable)",
+    )
+    p.add_argument(
+        "--val-range",
+        action="append",
+        default=[],
+        metavar="[NAME:]LO,HI",
+        help="range of generated values, for all inputs or one (repeatable); OneHot indices keep "
+        "their boundary values unless named",
+    )
+    p.add_argument(
+        "--shape",
+        action="append",
+        default=[],
+        metavar="NAME=[d0,...]",
+        help="concrete shape for a generated input with dynamic dims (repeatable)",
+    )
+    p.add_argument(
+        "--oracle",
+        action="append",
+        default=[],
+        metavar="NAME[,NAME...]",
+        help=f"oracles to compare with, comma-separated or repeated: {', '.join(ORACLES)} "
+        "(both = reference,cpu); default reference",
+    )
     p.add_argument("--device", metavar="NAME", help="OpenVINO device of the cpu oracle (default CPU)")
-    p.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
-                   help="compile property for the cpu oracle, over its preset (repeatable)")
-    p.add_argument("--config-preset", choices=list(PRESETS), default=None,
-                   help="the cpu oracle's base configuration: deterministic (default: 1 thread, f32, accuracy) "
-                        "or openvino-defaults (what users get: bf16 on CPUs with AVX-512 BF16)")
+    p.add_argument(
+        "--config",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="compile property for the cpu oracle, over its preset (repeatable)",
+    )
+    p.add_argument(
+        "--config-preset",
+        choices=list(PRESETS),
+        default=None,
+        help="the cpu oracle's base configuration: deterministic (default: 1 thread, f32, accuracy) "
+        "or openvino-defaults (what users get: bf16 on CPUs with AVX-512 BF16)",
+    )
     p.add_argument("--cpu-defaults", action="store_true", help="same as --config-preset openvino-defaults")
-    p.add_argument("--expected", metavar="OUT.npz",
-                   help="saved outputs keyed by output name (or Result layer / tensor name): the expected oracle")
-    p.add_argument("--allow-partial", action="store_true",
-                   help="exit 0 when everything compared passed, even if some outputs could not be compared "
-                        "(for a known reason); they are still reported")
-    p.add_argument("--all-layers", action="store_true",
-                   help="also compare every node's outputs against the reference/cpu oracles: a per-layer table")
-    p.add_argument("--atol", action="append", default=[], metavar="[NAME:]X",
-                   help="absolute tolerance for float outputs, global or per output (repeatable)")
-    p.add_argument("--rtol", action="append", default=[], metavar="[NAME:]X",
-                   help="relative tolerance for float outputs, global or per output (repeatable)")
-    p.add_argument("--strict", action="store_true", help="exit 1 for any difference, known deviations included")
+    p.add_argument(
+        "--expected",
+        metavar="OUT.npz",
+        help="saved outputs keyed by output name (or Result layer / tensor name): the expected oracle",
+    )
+    p.add_argument(
+        "--allow-partial",
+        action="store_true",
+        help="exit 0 when everything compared passed, even if some outputs could not be compared "
+        "(for a known reason); they are still reported",
+    )
+    p.add_argument(
+        "--all-layers",
+        action="store_true",
+        help="also compare every node's outputs against the reference/cpu oracles: a per-layer table",
+    )
+    p.add_argument(
+        "--atol",
+        action="append",
+        default=[],
+        metavar="[NAME:]X",
+        help="absolute tolerance for float outputs, global or per output (repeatable)",
+    )
+    p.add_argument(
+        "--rtol",
+        action="append",
+        default=[],
+        metavar="[NAME:]X",
+        help="relative tolerance for float outputs, global or per output (repeatable)",
+    )
+    p.add_argument(
+        "--strict", action="store_true", help="exit 1 for any difference, known deviations included"
+    )
     add_json_options(p, "the report (verdicts, explanations, per-layer rows)")
-    p.add_argument("--report", metavar="REPORT.html",
-                   help="also write a self-contained HTML report with plots (needs matplotlib: "
-                        "pip install 'ovonehot[report]')")
-    p.add_argument("--save", metavar="DIR", help="write a replayable folder (model, inputs, outputs, manifest)")
-    engines.add_arguments(p, jobs_help="corpus: worker processes (default 0: one model after the other in "
-                                       "this process); with --dask, the embedded cluster's workers")
+    p.add_argument(
+        "--report",
+        metavar="REPORT.html",
+        help="also write a self-contained HTML report with plots (needs matplotlib: "
+        "pip install 'ovonehot[report]')",
+    )
+    p.add_argument(
+        "--save", metavar="DIR", help="write a replayable folder (model, inputs, outputs, manifest)"
+    )
+    engines.add_arguments(
+        p,
+        jobs_help="corpus: worker processes (default 0: one model after the other in "
+        "this process); with --dask, the embedded cluster's workers",
+    )
     p.set_defaults(func=diff_command)
 
 
@@ -148,12 +214,30 @@ def _diff_command(args: argparse.Namespace) -> int:
     models = args.model if isinstance(args.model, list) else [args.model]
     if corpus.is_corpus(models):  # several models: ovonehot.corpus runs this command on each
         if args.report is not None:
-            raise UsageError("--report is for one model; a corpus gives a table (--json/--json-out for tools)")
+            raise UsageError(
+                "--report is for one model; a corpus gives a table (--json/--json-out for tools)"
+            )
         args.model = models
-        return corpus.corpus_command(args, command_line(argparse.Namespace(
-            **{**vars(args), "model": "MODEL", "json": False, "json_out": None, "report": None, "save": None}))[3:])
-    if getattr(args, "engine", "process") != "process" or getattr(args, "jobs", None) is not None \
-            or getattr(args, "scheduler", None) is not None:
+        return corpus.corpus_command(
+            args,
+            command_line(
+                argparse.Namespace(
+                    **{
+                        **vars(args),
+                        "model": "MODEL",
+                        "json": False,
+                        "json_out": None,
+                        "report": None,
+                        "save": None,
+                    }
+                )
+            )[3:],
+        )
+    if (
+        getattr(args, "engine", "process") != "process"
+        or getattr(args, "jobs", None) is not None
+        or getattr(args, "scheduler", None) is not None
+    ):
         raise UsageError("--jobs, --dask and --scheduler are for a corpus (several models or a directory)")
     args.model = models[0]
     tolerances = Tolerances.parse(args.atol, args.rtol)
@@ -198,18 +282,36 @@ def _diff_command(args: argparse.Namespace) -> int:
         strict = args.strict
         if args.inputs:
             if shapes or args.val_range or settings.per_input_seeds:
-                raise InputError("--shape, --val-range and NAME:S seeds are for generated inputs; "
-                                 "the given inputs have their own")
+                raise InputError(
+                    "--shape, --val-range and NAME:S seeds are for generated inputs; "
+                    "the given inputs have their own"
+                )
             inputs = parse_input_specs(model, args.inputs)
             seed, generated = None, False
             input_notes = {}
         else:
-            inputs, input_notes = generate_inputs(model, settings.seed, shapes, settings=settings, report=True)
+            inputs, input_notes = generate_inputs(
+                model, settings.seed, shapes, settings=settings, report=True
+            )
             seed, generated = settings.seed, True
     # OpenVINO runs in a child process: a crash inside it is reported, not the end of the command.
-    report = diff_model(model, xml, inputs, oracles, tolerances, bin_path, seed=seed, generated=generated,
-                        strict=strict, isolate=True, allow_partial=allow_partial, plugin=plugin,
-                        expected=expected, expected_source=expected_source, all_layers=args.all_layers)
+    report = diff_model(
+        model,
+        xml,
+        inputs,
+        oracles,
+        tolerances,
+        bin_path,
+        seed=seed,
+        generated=generated,
+        strict=strict,
+        isolate=True,
+        allow_partial=allow_partial,
+        plugin=plugin,
+        expected=expected,
+        expected_source=expected_source,
+        all_layers=args.all_layers,
+    )
     print(report.render())
     data = report.as_json()
     if replay is not None:
@@ -217,10 +319,21 @@ def _diff_command(args: argparse.Namespace) -> int:
         for line in data["replay"]:
             print(line)
     if args.save is not None:
-        folder = _replay.save(args.save, report, xml, bin_path, oracles, tolerances, command_line(args),
-                              {k: list(v) for k, v in shapes.items()},
-                              extra={"plugin": plugin.as_json(), "allow_partial": allow_partial,
-                                     "input_generation": input_notes})
+        folder = _replay.save(
+            args.save,
+            report,
+            xml,
+            bin_path,
+            oracles,
+            tolerances,
+            command_line(args),
+            {k: list(v) for k, v in shapes.items()},
+            extra={
+                "plugin": plugin.as_json(),
+                "allow_partial": allow_partial,
+                "input_generation": input_notes,
+            },
+        )
         print(f"saved a replay folder: {folder} (replay: ovonehot diff {folder})")
         data["saved"] = str(folder)
     if args.report is not None:

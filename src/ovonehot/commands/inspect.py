@@ -121,7 +121,9 @@ def describe(analysis: Analysis) -> dict[str, Any]:
                     "shape": out["shape"],
                 }
             )
-        elif t == "result" and len(graph.sources[i]) == 1:  # (a Result without its input is reported by validate)
+        elif (
+            t == "result" and len(graph.sources[i]) == 1
+        ):  # (a Result without its input is reported by validate)
             src = graph.sources[i][0]
             out = _outputs(analysis, src.node)[src.output]
             producer = graph.nodes[src.node]

@@ -41,17 +41,35 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("model", help="model .xml (the .bin beside it is read too) or .onnx")
     p.add_argument("--bin", dest="bin_path", help="weights file, when not MODEL.bin")
-    p.add_argument("--inputs", nargs="+", default=[], metavar="SPEC",
-                   help="x.npy (single-input model), NAME=x.npy, or all.npz; default: generated (--seed)")
+    p.add_argument(
+        "--inputs",
+        nargs="+",
+        default=[],
+        metavar="SPEC",
+        help="x.npy (single-input model), NAME=x.npy, or all.npz; default: generated (--seed)",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed for generated inputs (default 0)")
-    p.add_argument("--shape", action="append", default=[], metavar="NAME=[d0,...]",
-                   help="concrete shape for a generated input with dynamic dims (repeatable)")
-    p.add_argument("--oracle", choices=[*ORACLES, "both"], default="reference",
-                   help="the oracle whose difference to keep (default: reference)")
+    p.add_argument(
+        "--shape",
+        action="append",
+        default=[],
+        metavar="NAME=[d0,...]",
+        help="concrete shape for a generated input with dynamic dims (repeatable)",
+    )
+    p.add_argument(
+        "--oracle",
+        choices=[*ORACLES, "both"],
+        default="reference",
+        help="the oracle whose difference to keep (default: reference)",
+    )
     p.add_argument("--atol", action="append", default=[], metavar="[NAME:]X", help="as for diff")
     p.add_argument("--rtol", action="append", default=[], metavar="[NAME:]X", help="as for diff")
-    p.add_argument("--output", dest="output_name", metavar="NAME",
-                   help="the differing output to reduce around (default: the first one that differs)")
+    p.add_argument(
+        "--output",
+        dest="output_name",
+        metavar="NAME",
+        help="the differing output to reduce around (default: the first one that differs)",
+    )
     p.add_argument("--out", required=True, metavar="DIR", help="where to write the reduced replay folder")
     add_json_options(p, "what was written (the reduced replay folder, the sizes, the final diff)")
     p.set_defaults(func=reduce_command)
@@ -94,7 +112,9 @@ def _reduce_command(args: argparse.Namespace) -> int:
         inputs = parse_input_specs(model, args.inputs)
     else:
         inputs = generate_inputs(model, args.seed, shapes)
-    report = diff_model(model, args.model, inputs, oracles, tolerances, args.bin_path, locate=False, isolate=True)
+    report = diff_model(
+        model, args.model, inputs, oracles, tolerances, args.bin_path, locate=False, isolate=True
+    )
     failing = [v for v in report.verdicts if v.verdict not in (Verdict.PASS, Verdict.NOT_COMPARED)]
     if args.output_name:
         names = [d.name for d in model.outputs]
@@ -103,15 +123,25 @@ def _reduce_command(args: argparse.Namespace) -> int:
         failing = [v for v in failing if v.name == args.output_name]
     if not failing:
         print(f"nothing to reduce: {report.render().splitlines()[-1]}")
-        emit(args, {"model": str(args.model), "reduced": False, "folder": None,
-                    "reason": "nothing differs", "diff": report.as_json()})
+        emit(
+            args,
+            {
+                "model": str(args.model),
+                "reduced": False,
+                "folder": None,
+                "reason": "nothing differs",
+                "diff": report.as_json(),
+            },
+        )
         return 1
     target = failing[0]
     print(f"reducing around output {target.name!r}: {target.verdict.value} against {target.oracle}")
     reduced_tol = _reduced_tolerances(target)
 
     def judge(candidate: Model, candidate_xml: str, feeds: dict[str, np.ndarray]) -> bool:
-        r = diff_model(candidate, candidate_xml, feeds, (target.oracle,), reduced_tol, locate=False, isolate=True)
+        r = diff_model(
+            candidate, candidate_xml, feeds, (target.oracle,), reduced_tol, locate=False, isolate=True
+        )
         return any(_same(v, target) for v in r.verdicts)
 
     reduction = reduce_model(
@@ -120,7 +150,9 @@ def _reduce_command(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="ovonehot-reduce-") as tmp:
         sub_xml = write_candidate(reduction.graph, Path(tmp))
         sub_model = load(sub_xml)
-        final = diff_model(sub_model, str(sub_xml), reduction.inputs, (target.oracle,), reduced_tol, isolate=True)
+        final = diff_model(
+            sub_model, str(sub_xml), reduction.inputs, (target.oracle,), reduced_tol, isolate=True
+        )
         folder = _replay.save(
             args.out,
             final,
@@ -148,10 +180,20 @@ def _reduce_command(args: argparse.Namespace) -> int:
         f"({reduction.tries} diffs): {folder} (replay: ovonehot diff {folder}; "
         f"bug-report script: ovonehot repro {folder})"
     )
-    emit(args, {"model": str(args.model), "reduced": True, "folder": str(folder),
-                "output": target.name, "verdict": target.verdict.value, "oracle": target.oracle,
-                "ops_before": reduction.original_ops, "ops_after": len(reduction.candidate.keep),
-                "diffs_run": reduction.tries, "replay": ["ovonehot", "diff", str(folder)],
-                "diff": {**final.as_json(), "model": str(Path(folder) / "model.xml")}})
+    emit(
+        args,
+        {
+            "model": str(args.model),
+            "reduced": True,
+            "folder": str(folder),
+            "output": target.name,
+            "verdict": target.verdict.value,
+            "oracle": target.oracle,
+            "ops_before": reduction.original_ops,
+            "ops_after": len(reduction.candidate.keep),
+            "diffs_run": reduction.tries,
+            "replay": ["ovonehot", "diff", str(folder)],
+            "diff": {**final.as_json(), "model": str(Path(folder) / "model.xml")},
+        },
+    )
     return 0
-

@@ -142,7 +142,11 @@ def _outputs_json(model: Model, results: dict[str, np.ndarray]) -> list[dict[str
     rows: list[dict[str, object]] = []
     for name, value in results.items():
         desc = next(d for d in model.outputs if d.name == name)
-        row: dict[str, object] = {"name": name, "shape": list(value.shape), "element_type": str(desc.element_type)}
+        row: dict[str, object] = {
+            "name": name,
+            "shape": list(value.shape),
+            "element_type": str(desc.element_type),
+        }
         if value.size <= SMALL:
             row["values"] = array_values(value)
         rows.append(row)

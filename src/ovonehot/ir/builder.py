@@ -48,21 +48,43 @@ class GraphBuilder:
         self._sources: list[tuple[Source, ...]] = []
         self._names: dict[tuple[int, int], tuple[str, ...]] = {}
 
-    def _add(self, type_name: str, version: str, inputs: Sequence[Out], attrs: Mapping[str, str],
-             n_outputs: int, name: str | None, payload: np.ndarray | None = None) -> int:
+    def _add(
+        self,
+        type_name: str,
+        version: str,
+        inputs: Sequence[Out],
+        attrs: Mapping[str, str],
+        n_outputs: int,
+        name: str | None,
+        payload: np.ndarray | None = None,
+    ) -> int:
         index = len(self._nodes)
         layer_id = index
         in_ports = tuple(Port(k) for k in range(len(inputs)))
         out_ports = tuple(Port(len(inputs) + k) for k in range(n_outputs))
-        node = Node(layer_id, name or f"{type_name}_{layer_id}", type_name, version,
-                    tuple((k, str(v)) for k, v in attrs.items()), in_ports, out_ports, payload)
+        node = Node(
+            layer_id,
+            name or f"{type_name}_{layer_id}",
+            type_name,
+            version,
+            tuple((k, str(v)) for k, v in attrs.items()),
+            in_ports,
+            out_ports,
+            payload,
+        )
         self._nodes.append(node)
         self._sources.append(tuple(Source(o.node, o.output) for o in inputs))
         return index
 
     def parameter(self, name: str, element_type: ElementType, shape: PartialShape) -> Out:
-        i = self._add("Parameter", "opset1", (), {"shape": shape_attr(shape), "element_type": element_type.value},
-                      1, name)
+        i = self._add(
+            "Parameter",
+            "opset1",
+            (),
+            {"shape": shape_attr(shape), "element_type": element_type.value},
+            1,
+            name,
+        )
         self._names[(i, 0)] = (name,)
         return Out(i)
 
@@ -71,12 +93,25 @@ class GraphBuilder:
         attrs = {"element_type": element_type.value, "shape": ",".join(str(n) for n in value.shape)}
         return Out(self._add("Const", "opset1", (), attrs, 1, name, payload=value))
 
-    def op(self, type_name: str, version: str, inputs: Sequence[Out], attrs: Mapping[str, str] | None = None,
-           name: str | None = None) -> Out:
+    def op(
+        self,
+        type_name: str,
+        version: str,
+        inputs: Sequence[Out],
+        attrs: Mapping[str, str] | None = None,
+        name: str | None = None,
+    ) -> Out:
         return self.ops(type_name, version, inputs, attrs, 1, name)[0]
 
-    def ops(self, type_name: str, version: str, inputs: Sequence[Out], attrs: Mapping[str, str] | None = None,
-            n_outputs: int = 1, name: str | None = None) -> list[Out]:
+    def ops(
+        self,
+        type_name: str,
+        version: str,
+        inputs: Sequence[Out],
+        attrs: Mapping[str, str] | None = None,
+        n_outputs: int = 1,
+        name: str | None = None,
+    ) -> list[Out]:
         i = self._add(type_name, version, inputs, attrs or {}, n_outputs, name)
         return [Out(i, k) for k in range(n_outputs)]
 
@@ -88,8 +123,11 @@ class GraphBuilder:
     def build(self) -> Graph:
         nodes = []
         for i, node in enumerate(self._nodes):
-            outs = tuple(Port(p.id, p.precision, p.dims, self._names.get((i, k), ()))
-                         for k, p in enumerate(node.outputs))
-            nodes.append(Node(node.id, node.name, node.type, node.version, node.attrs, node.inputs, outs,
-                              node.payload))
+            outs = tuple(
+                Port(p.id, p.precision, p.dims, self._names.get((i, k), ()))
+                for k, p in enumerate(node.outputs)
+            )
+            nodes.append(
+                Node(node.id, node.name, node.type, node.version, node.attrs, node.inputs, outs, node.payload)
+            )
         return Graph(self.name, 11, tuple(nodes), tuple(self._sources))

@@ -54,7 +54,9 @@ def decode(element_type: ElementType, shape: tuple[int, ...], raw: memoryview | 
         return out.reshape(shape)
     codes = _unpack_sub_byte(t, data, count)
     if t is ElementType.i4:  # sign-extend the nibble
-        return (codes.astype(np.int8) - ((codes >= 8) * 16).astype(np.int8)).astype(t.numpy_dtype).reshape(shape)
+        return (
+            (codes.astype(np.int8) - ((codes >= 8) * 16).astype(np.int8)).astype(t.numpy_dtype).reshape(shape)
+        )
     if t is ElementType.f4e2m1:  # a bit pattern, not a value
         return codes.view(t.numpy_dtype).reshape(shape)
     return codes.astype(t.numpy_dtype).reshape(shape)
@@ -65,7 +67,9 @@ def encode(element_type: ElementType, array: np.ndarray) -> bytes:
     t = element_type
     flat = np.asarray(array).reshape(-1)
     if t is ElementType.string:
-        parts: list[bytes] = [s.encode("utf-8", "surrogateescape") if isinstance(s, str) else bytes(s) for s in flat]
+        parts: list[bytes] = [
+            s.encode("utf-8", "surrogateescape") if isinstance(s, str) else bytes(s) for s in flat
+        ]
         ends: np.ndarray = np.cumsum([0] + [len(p) for p in parts]).astype("<i4")
         count: bytes = np.int32(len(parts)).tobytes()
         return count + ends.tobytes() + b"".join(parts)

@@ -160,7 +160,9 @@ def _build(tree: etree._ElementTree, weights: _Weights, source: str) -> Graph:
         raise IRError(f"{source}: root element is <{root.tag}>, expected <net>: not an OpenVINO IR")
     version_text = root.get("version")
     if version_text not in ("10", "11"):
-        raise IRError(f"{source}: <net version={quote(version_text)}>: only IR versions 10 and 11 are supported")
+        raise IRError(
+            f"{source}: <net version={quote(version_text)}>: only IR versions 10 and 11 are supported"
+        )
     layers_el = root.find("layers")
     if layers_el is None:
         raise IRError(f"{source}: <net> has no <layers>")
@@ -289,22 +291,39 @@ def _read_layer(el: etree._Element, weights: _Weights) -> Node:
         raise IRError(f"{where} type={shorten(type_name)}-{version}: duplicate port ids {shorten(str(ids))}")
     for port in outputs:
         if port.precision is None:  # OpenVINO: "node <port> is missing mandatory attribute: precision"
-            raise IRError(f"{where} type={shorten(type_name)}-{version} output port {port.id}: "
-                          "missing attribute 'precision'")
+            raise IRError(
+                f"{where} type={shorten(type_name)}-{version} output port {port.id}: "
+                "missing attribute 'precision'"
+            )
         if port.precision not in _OUTPUT_PRECISIONS:  # OpenVINO: "Unsupported element type: fp32"
-            raise IRError(f"{where} type={shorten(type_name)}-{version} output port {port.id}: "
-                          f"precision={quote(port.precision)} is not an element type OpenVINO reads "
-                          "(names are exact: FP32 or f32, not fp32 or F32)")
+            raise IRError(
+                f"{where} type={shorten(type_name)}-{version} output port {port.id}: "
+                f"precision={quote(port.precision)} is not an element type OpenVINO reads "
+                "(names are exact: FP32 or f32, not fp32 or F32)"
+            )
     if type_name.lower() in _NEEDS_VARIABLE and (data_el is None or data_el.get("variable_id") is None):
         # OpenVINO's read_model crashes on these (2026.4): refuse them by name
-        raise IRError(f"{where} type={shorten(type_name)}-{version}: missing attribute 'variable_id' "
-                      "(every Assign and ReadValue names its variable)")
+        raise IRError(
+            f"{where} type={shorten(type_name)}-{version}: missing attribute 'variable_id' "
+            "(every Assign and ReadValue names its variable)"
+        )
     output_names = _split_names(el.get("output_names", ""))
-    node = Node(layer_id, name, type_name, version, attrs, inputs, outputs, output_names=output_names,
-                decompression=decompression)
+    node = Node(
+        layer_id,
+        name,
+        type_name,
+        version,
+        attrs,
+        inputs,
+        outputs,
+        output_names=output_names,
+        decompression=decompression,
+    )
     if type_name.lower() in ("const", "constant"):
         payload = _read_constant(node, weights)
-        node = Node(layer_id, name, type_name, version, attrs, inputs, outputs, payload, output_names, decompression)
+        node = Node(
+            layer_id, name, type_name, version, attrs, inputs, outputs, payload, output_names, decompression
+        )
     return node
 
 
@@ -320,7 +339,9 @@ def _read_ports(el: etree._Element | None, where: str) -> tuple[Port, ...]:
             try:
                 value = parse_int(text)
             except ValueError:
-                raise IRError(f"{where} port {port_id}: <dim>{shorten(text)}</dim> is not an integer") from None
+                raise IRError(
+                    f"{where} port {port_id}: <dim>{shorten(text)}</dim> is not an integer"
+                ) from None
             if value < -1:
                 raise IRError(f"{where} port {port_id}: <dim>{value}</dim> must be >= -1")
             if value > _INT64_MAX:  # OpenVINO reads dims as int64 and refuses the file
@@ -335,7 +356,9 @@ def _read_ports(el: etree._Element | None, where: str) -> tuple[Port, ...]:
             try:
                 ElementType.from_precision(precision)
             except IRError:
-                raise IRError(f"{where} port {port_id}: precision={quote(precision)} is not an element type") from None
+                raise IRError(
+                    f"{where} port {port_id}: precision={quote(precision)} is not an element type"
+                ) from None
             if len(_KNOWN_PRECISIONS) < 256:
                 _KNOWN_PRECISIONS.add(precision)
         ports.append(Port(port_id, precision, tuple(dims), names))
@@ -388,10 +411,14 @@ def _read_constant(node: Node, weights: _Weights) -> np.ndarray:
         raise IRError(f"{where}: constant shape {shorten(str(pshape))} must be static")
     shape = pshape.to_shape()
     if len(shape) > _MAX_RANK:
-        raise UnsupportedError(f"{where}: a constant of rank {len(shape)}: NumPy holds at most {_MAX_RANK} dims")
+        raise UnsupportedError(
+            f"{where}: a constant of rank {len(shape)}: NumPy holds at most {_MAX_RANK} dims"
+        )
     if not numpy_can_hold(shape, max(element_type.bitwidth // 8, 1) if element_type.bitwidth else 8):
-        raise UnsupportedError(f"{where}: a constant of shape {shorten(str(list(shape)))}: NumPy cannot hold "
-                               "a shape this large, even empty")
+        raise UnsupportedError(
+            f"{where}: a constant of shape {shorten(str(list(shape)))}: NumPy cannot hold "
+            "a shape this large, even empty"
+        )
     offset = _int_attr_data(node, "offset")
     size = _int_attr_data(node, "size")
     if element_type.is_dynamic:
@@ -418,10 +445,14 @@ def _int_attr_data(node: Node, name: str) -> int:
     try:
         return parse_uint(text)
     except ValueError:
-        raise IRError(f"{node.describe()}: attribute {name}={quote(text)} is not an unsigned integer") from None
+        raise IRError(
+            f"{node.describe()}: attribute {name}={quote(text)} is not an unsigned integer"
+        ) from None
 
 
-def _read_edge(edge: etree._Element, nodes: list[Node], by_id: dict[int, int], feeds: list[list[Source | None]]) -> None:
+def _read_edge(
+    edge: etree._Element, nodes: list[Node], by_id: dict[int, int], feeds: list[list[Source | None]]
+) -> None:
     where = f"edge at line {edge.sourceline}"
     fl, fp = _int_attr(edge, "from-layer", where), _int_attr(edge, "from-port", where)
     tl, tp = _int_attr(edge, "to-layer", where), _int_attr(edge, "to-port", where)
@@ -473,6 +504,7 @@ def _topological_order(nodes: list[Node], feeds: list[list[Source | None]]) -> l
                 ready.append(c)
     if len(order) != len(nodes):
         stuck = [nodes[i] for i in range(len(nodes)) if indegree[i] > 0]
-        raise IRError(f"{stuck[0].describe()}: the graph has a cycle through this layer "
-                      f"({len(stuck)} layers involved)")
+        raise IRError(
+            f"{stuck[0].describe()}: the graph has a cycle through this layer ({len(stuck)} layers involved)"
+        )
     return order

@@ -39,7 +39,9 @@ if TYPE_CHECKING:
     from ..infer import Inference
 
 
-def to_bytes(graph: Graph, inference: Inference | None = None, version: int | None = None) -> tuple[bytes, bytes]:
+def to_bytes(
+    graph: Graph, inference: Inference | None = None, version: int | None = None
+) -> tuple[bytes, bytes]:
     """The IR as (xml bytes, bin bytes); ``version`` defaults to the graph's own IR version."""
     version = graph.ir_version if version is None else version
     if version not in (10, 11):
@@ -61,8 +63,9 @@ def _write_graph(
     layers = etree.SubElement(parent, "layers")
     for i in graph.document_order:
         node = graph.nodes[i]
-        layer = etree.SubElement(layers, "layer", id=str(node.id), name=node.name, type=node.type,
-                                 version=node.version)
+        layer = etree.SubElement(
+            layers, "layer", id=str(node.id), name=node.name, type=node.type, version=node.version
+        )
         if node.output_names:  # a Result's names for the model output
             layer.set("output_names", ",".join(n.replace(",", "\\,") for n in node.output_names))
         attrs = dict(node.attrs)
@@ -86,16 +89,22 @@ def _write_graph(
         if outs:
             _write_ports(etree.SubElement(layer, "output"), outs)
         for tag, body in node.bodies:  # sub-graphs, with the ports they declare
-            _write_graph(etree.SubElement(layer, tag), body, [(n.inputs, n.outputs) for n in body.nodes], weights)
+            _write_graph(
+                etree.SubElement(layer, tag), body, [(n.inputs, n.outputs) for n in body.nodes], weights
+            )
     edges = etree.SubElement(parent, "edges")
     for i in graph.document_order:
         for k, src in enumerate(graph.sources[i]):
-            etree.SubElement(edges, "edge", {
-                "from-layer": str(graph.nodes[src.node].id),
-                "from-port": str(graph.nodes[src.node].outputs[src.output].id),
-                "to-layer": str(graph.nodes[i].id),
-                "to-port": str(graph.nodes[i].inputs[k].id),
-            })
+            etree.SubElement(
+                edges,
+                "edge",
+                {
+                    "from-layer": str(graph.nodes[src.node].id),
+                    "from-port": str(graph.nodes[src.node].outputs[src.output].id),
+                    "to-layer": str(graph.nodes[i].id),
+                    "to-port": str(graph.nodes[i].inputs[k].id),
+                },
+            )
 
 
 def _write_element(parent: etree._Element, element: Element) -> None:
@@ -132,10 +141,12 @@ def _ports(graph: Graph, inference: Inference | None) -> list[tuple[tuple[Port, 
         return [(n.inputs, n.outputs) for n in graph.nodes]
     outs: list[tuple[Port, ...]] = []
     for node, infos in zip(graph.nodes, inference.outputs, strict=True):
-        outs.append(tuple(
-            Port(p.id, info.element_type.precision, port_dims(info.shape), p.names)
-            for p, info in zip(node.outputs, infos, strict=True)
-        ))
+        outs.append(
+            tuple(
+                Port(p.id, info.element_type.precision, port_dims(info.shape), p.names)
+                for p, info in zip(node.outputs, infos, strict=True)
+            )
+        )
     result = []
     for i, node in enumerate(graph.nodes):
         ins = tuple(
@@ -156,4 +167,3 @@ def _write_ports(parent: etree._Element, ports: tuple[Port, ...]) -> None:
         el = etree.SubElement(parent, "port", attrs)
         for d in port.dims:
             etree.SubElement(el, "dim").text = str(d)
-

@@ -61,7 +61,9 @@ def ints_attr(node: Node, name: str, default: object = _REQUIRED) -> tuple[int, 
     try:
         return tuple(_int(p) for p in text.split(","))
     except ValueError:
-        raise IRError(f"{node.describe()}: attribute {name}={quote(text)} is not a list of integers") from None
+        raise IRError(
+            f"{node.describe()}: attribute {name}={quote(text)} is not a list of integers"
+        ) from None
 
 
 def float_attr(node: Node, name: str, default: object = _REQUIRED) -> float:

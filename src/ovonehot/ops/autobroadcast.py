@@ -32,6 +32,7 @@ from .attrs import enum_attr, int_attr
 
 class AutoBroadcastType(enum.Enum):
     """``auto_broadcast`` values; ``explicit`` is OpenVINO's other name of ``none``."""
+
     NONE = "none"
     NUMPY = "numpy"
     PDPD = "pdpd"

@@ -135,7 +135,9 @@ def kernel_bounds(exact: Sequence[int]) -> BoundsFn[Any]:
     return rule
 
 
-def default_bounds(spec: OpSpec[Any], attrs: Any, ins: Sequence[TensorInfo], n_out: int) -> list[Bounds | None]:
+def default_bounds(
+    spec: OpSpec[Any], attrs: Any, ins: Sequence[TensorInfo], n_out: int
+) -> list[Bounds | None]:
     pairs = [bounds_of(t) for t in ins]
     if any(p is None for p in pairs):
         return [None] * n_out

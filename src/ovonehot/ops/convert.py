@@ -94,8 +94,9 @@ def convert_array(x: np.ndarray, to: ElementType) -> np.ndarray:
         x_rounded = x
         if x.dtype == np.float64 and to is ElementType.f16:
             x_rounded = x.astype(np.float32)
-        elif to in (ElementType.f8e4m3, ElementType.f8e5m2) and (x.dtype in (np.float32, np.float64)
-                                                                 or x.dtype.kind in "iub"):
+        elif to in (ElementType.f8e4m3, ElementType.f8e5m2) and (
+            x.dtype in (np.float32, np.float64) or x.dtype.kind in "iub"
+        ):
             x_rounded = x.astype(np.float32).astype(np.float16)
         try:
             out = x_rounded.astype(target)
@@ -113,7 +114,13 @@ def convert_array(x: np.ndarray, to: ElementType) -> np.ndarray:
 
 _UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 # Mantissa width of the float types whose NaN payloads OpenVINO carries over in its own way.
-_MANTISSA = {ElementType.f64: 52, ElementType.f32: 23, ElementType.f16: 10, ElementType.bf16: 7, ElementType.f8e5m2: 2}
+_MANTISSA = {
+    ElementType.f64: 52,
+    ElementType.f32: 23,
+    ElementType.f16: 10,
+    ElementType.bf16: 7,
+    ElementType.f8e5m2: 2,
+}
 
 
 def _nan_payloads(x: np.ndarray, out: np.ndarray, to: ElementType) -> np.ndarray:
@@ -139,15 +146,25 @@ def _nan_payloads(x: np.ndarray, out: np.ndarray, to: ElementType) -> np.ndarray
     top = payload << np.uint64(64 - _MANTISSA[source])  # the payload left-aligned in 64 bits
     out = np.array(out, copy=True)
     if to is ElementType.f16 and source is not ElementType.f8e5m2:
-        out.view(np.uint16)[nan] = ((sign << np.uint64(15)) | np.uint64(0x7E00) | (top >> np.uint64(54))).astype(np.uint16)
+        out.view(np.uint16)[nan] = (
+            (sign << np.uint64(15)) | np.uint64(0x7E00) | (top >> np.uint64(54))
+        ).astype(np.uint16)
     elif to is ElementType.f16:
-        out.view(np.uint16)[nan] = ((sign << np.uint64(15)) | np.uint64(0x7C00) | (top >> np.uint64(54))).astype(np.uint16)
+        out.view(np.uint16)[nan] = (
+            (sign << np.uint64(15)) | np.uint64(0x7C00) | (top >> np.uint64(54))
+        ).astype(np.uint16)
     elif to is ElementType.f8e5m2:
         # (from f64 through the hardware's f64 -> f32, which sets the quiet bit)
         quiet = np.uint64(0x02 if source is ElementType.f64 else 0)
-        out.view(np.uint8)[nan] = ((sign << np.uint64(7)) | np.uint64(0x7C) | quiet | (top >> np.uint64(62))).astype(np.uint8)
+        out.view(np.uint8)[nan] = (
+            (sign << np.uint64(7)) | np.uint64(0x7C) | quiet | (top >> np.uint64(62))
+        ).astype(np.uint8)
     elif source is ElementType.f8e5m2 and to in (ElementType.f32, ElementType.f64, ElementType.bf16):
-        f32 = ((sign << np.uint64(31)) | np.uint64(0x7F800000) | (top >> np.uint64(41))).astype(np.uint32).view(np.float32)
+        f32 = (
+            ((sign << np.uint64(31)) | np.uint64(0x7F800000) | (top >> np.uint64(41)))
+            .astype(np.uint32)
+            .view(np.float32)
+        )
         with np.errstate(invalid="ignore"):  # (widening a signalling NaN raises the invalid flag)
             out[nan] = f32_to_bf16(f32) if to is ElementType.bf16 else f32.astype(out.dtype)
     return out
@@ -276,7 +293,6 @@ def _convert_bounds(
 
 def _small_integral(et: ElementType) -> bool:
     return et.is_integral and et.bitwidth <= 16
-
 
 
 SPECS = (

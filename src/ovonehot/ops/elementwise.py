@@ -305,7 +305,6 @@ def _interval_bounds(
     return [(lower, upper)]
 
 
-
 # -- LogicalNot: any element type; the output keeps it (1/0), as OpenVINO's v1 does ----------
 
 
@@ -378,7 +377,10 @@ SPECS = (
     _arithmetic("Add", _add, bounds=_interval_bounds, evaluate_types=FLOATS | INTEGERS),
     _arithmetic("Subtract", _subtract, bounds=_interval_bounds, evaluate_types=FLOATS | _SUBTRACT_INTEGERS),
     _arithmetic(
-        "Multiply", _multiply, bounds=_interval_bounds, evaluate_types=FLOATS | WIDE_INTEGERS | {ElementType.f64}
+        "Multiply",
+        _multiply,
+        bounds=_interval_bounds,
+        evaluate_types=FLOATS | WIDE_INTEGERS | {ElementType.f64},
     ),
     _arithmetic(
         "Divide",

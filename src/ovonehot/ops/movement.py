@@ -96,7 +96,9 @@ def infer_split(attrs: SplitAttrs, inputs: Sequence[TensorInfo]) -> list[TensorI
     if n <= 0:
         raise ValidationError(f"Attribute 'num_splits' must be greater than zero. Got: {n}")
     if n > MAX_SPLITS:  # one output each: the list alone would not fit in memory
-        raise ValidationError(f"Attribute 'num_splits' {n} is more outputs than ovonehot handles ({MAX_SPLITS})")
+        raise ValidationError(
+            f"Attribute 'num_splits' {n} is more outputs than ovonehot handles ({MAX_SPLITS})"
+        )
     _require_integral(axis_info, "Element type of 'axis' input must be integer.")
     if axis_info.shape.rank_is_static and axis_info.shape.rank != 0:
         raise ValidationError(f"'axis' input must be a scalar. Got: {axis_info.shape}")

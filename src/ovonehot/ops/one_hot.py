@@ -166,7 +166,10 @@ def one_hot(
     out_shape = indices.shape[:axis] + (depth,) + indices.shape[axis:]
     dtype = on_value.dtype
     if out is not None and not (
-        out.shape == out_shape and out.dtype == dtype and out.flags.c_contiguous and out.flags.writeable
+        out.shape == out_shape
+        and out.dtype == dtype
+        and out.flags.c_contiguous
+        and out.flags.writeable
         and not np.may_share_memory(out, indices)
     ):
         out = None
@@ -175,7 +178,9 @@ def one_hot(
     zero_off = dtype.kind in "biufV" and _all_zero_bits(off_value)
     if out is None:
         nbytes = math.prod(out_shape) * dtype.itemsize
-        if nbytes > SMALL_OUTPUT_BYTES and (nbytes > MAX_OUTPUT_BYTES or nbytes > (budget := output_budget())):
+        if nbytes > SMALL_OUTPUT_BYTES and (
+            nbytes > MAX_OUTPUT_BYTES or nbytes > (budget := output_budget())
+        ):
             limit = MAX_OUTPUT_BYTES if nbytes > MAX_OUTPUT_BYTES else budget
             what = "allowed" if limit == MAX_OUTPUT_BYTES else "allowed (half the memory available)"
             raise ResourceLimitError(

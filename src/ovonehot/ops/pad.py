@@ -50,11 +50,13 @@ def _check_static_limits(mode: PadMode, begin: int, end: int, dim: int) -> None:
     """The checks shape inference makes on a static dim, with the pads' lower bounds."""
     if begin > 0 or end > 0:
         if mode is PadMode.EDGE and dim < 1:
-            raise ValidationError("EDGE padding mode requires an input of dimension of at least 1 at each "
-                                  "spatial axis.")
+            raise ValidationError(
+                "EDGE padding mode requires an input of dimension of at least 1 at each spatial axis."
+            )
         if mode is PadMode.REFLECT and dim < 2:
-            raise ValidationError("REFLECT padding mode requires an input of dimension of at least 2 at each "
-                                  "spatial axis.")
+            raise ValidationError(
+                "REFLECT padding mode requires an input of dimension of at least 2 at each spatial axis."
+            )
     _check_mode_limits(mode, begin, end, dim)
 
 

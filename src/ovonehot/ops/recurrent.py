@@ -157,8 +157,10 @@ def _hidden_dim(
             expected = Dimension.static(hidden.min * times)
             got = dim(info, 1, rank)
             if not got.compatible(expected):
-                raise ValidationError(f"Second dimension of {name} input shape is required to be compatible "
-                                      f"with {expected}. Got shape: {got}.")
+                raise ValidationError(
+                    f"Second dimension of {name} input shape is required to be compatible "
+                    f"with {expected}. Got shape: {got}."
+                )
         return hidden
     for info in (w, r):
         if info.shape.rank_is_static and dim(info, 0, 3).is_static:

@@ -906,7 +906,9 @@ def evaluate_strided_slice(attrs: StridedSliceAttrs, inputs: Sequence[np.ndarray
 
 
 # What OpenVINO's Gather evaluate takes: the data types, and i32/i64 indices only.
-_GATHER_DATA_TYPES = FLOATS | WIDE_INTEGERS | {ElementType.boolean, ElementType.i8, ElementType.u8} | {ElementType.string}
+_GATHER_DATA_TYPES = (
+    FLOATS | WIDE_INTEGERS | {ElementType.boolean, ElementType.i8, ElementType.u8} | {ElementType.string}
+)
 _GATHER_INDEX_TYPES = frozenset({ElementType.i32, ElementType.i64})
 
 SPECS = (

@@ -85,7 +85,9 @@ def infer_read_value(attrs: ReadValueAttrs, inputs: Sequence[TensorInfo]) -> lis
     return [TensorInfo(et, shape)]
 
 
-def evaluate_read_value(attrs: ReadValueAttrs, inputs: Sequence[np.ndarray], variables: Variables) -> list[np.ndarray]:
+def evaluate_read_value(
+    attrs: ReadValueAttrs, inputs: Sequence[np.ndarray], variables: Variables
+) -> list[np.ndarray]:
     held = variables.values.get(attrs.variable_id)
     if held is not None:
         return [held]
@@ -114,7 +116,9 @@ def infer_assign(attrs: AssignAttrs, inputs: Sequence[TensorInfo]) -> list[Tenso
     return [TensorInfo(inputs[0].element_type, inputs[0].shape)]
 
 
-def evaluate_assign(attrs: AssignAttrs, inputs: Sequence[np.ndarray], variables: Variables) -> list[np.ndarray]:
+def evaluate_assign(
+    attrs: AssignAttrs, inputs: Sequence[np.ndarray], variables: Variables
+) -> list[np.ndarray]:
     variables.pending[attrs.variable_id] = inputs[0]
     return [inputs[0]]
 

@@ -159,7 +159,9 @@ def _slicing(node: Node, el: Element) -> Slicing | None:
             "(OpenVINO's IR reader refuses a negative axis)"
         )
     if slicing.part_size <= 0 or slicing.stride == 0:
-        raise IRError(f"{node.describe()}: port map part_size must be positive and stride non-zero, got {el.attrs}")
+        raise IRError(
+            f"{node.describe()}: port map part_size must be positive and stride non-zero, got {el.attrs}"
+        )
     return slicing
 
 
@@ -216,7 +218,9 @@ def _port_map(
             if purpose is not None:
                 special[purpose] = param
                 continue
-            inputs.append(InputMap(_port_index(node, el, False), param, _slicing(node, el), back_edges.get(param)))
+            inputs.append(
+                InputMap(_port_index(node, el, False), param, _slicing(node, el), back_edges.get(param))
+            )
         elif el.tag == "output":
             result = _body_index(node, el, body.result_by_id, "Result")
             if purpose is not None:
@@ -246,8 +250,12 @@ def parse_loop(node: Node) -> LoopAttrs:
     if "execution_condition" not in special:
         raise IRError(f"{node.describe()}: the port map names no execution_condition body Result")
     return LoopAttrs(
-        body, tuple(inputs), tuple(outputs), is_loop=True,
-        current_iteration=special.get("current_iteration"), condition=special["execution_condition"],
+        body,
+        tuple(inputs),
+        tuple(outputs),
+        is_loop=True,
+        current_iteration=special.get("current_iteration"),
+        condition=special["execution_condition"],
     )
 
 
@@ -398,7 +406,11 @@ def _infer_loop5(attrs: LoopAttrs, inputs: Sequence[TensorInfo]) -> list[TensorI
 
     # Widen back-edge Parameters whose Result shape differs (only Results that are outputs).
     outputs_of = {o.result for o in attrs.outputs if o.slicing is None}
-    edges = [(m.parameter, m.back_edge) for m in attrs.inputs if m.back_edge is not None and m.back_edge in outputs_of]
+    edges = [
+        (m.parameter, m.back_edge)
+        for m in attrs.inputs
+        if m.back_edge is not None and m.back_edge in outputs_of
+    ]
     rounds = iterations if iterations != -1 else 1 << 31
     for _ in range(rounds):
         changed = False
@@ -413,7 +425,10 @@ def _infer_loop5(attrs: LoopAttrs, inputs: Sequence[TensorInfo]) -> list[TensorI
                     if all(d.compatible(c) for d, c in zip(produced, current, strict=True)):
                         continue
                     new = PartialShape(
-                        tuple(d if d.compatible(c) else Dimension() for d, c in zip(produced, current, strict=True))
+                        tuple(
+                            d if d.compatible(c) else Dimension()
+                            for d, c in zip(produced, current, strict=True)
+                        )
                     )
                 else:
                     new = PartialShape.dynamic()
@@ -438,8 +453,11 @@ def _infer_loop5(attrs: LoopAttrs, inputs: Sequence[TensorInfo]) -> list[TensorI
                     shape = PartialShape.of([1])
                 d = shape[axis]
                 shape = _with_dim(
-                    shape, axis, Dimension.static(d.length * iterations) if d.is_static and iterations != -1
-                    else Dimension()
+                    shape,
+                    axis,
+                    Dimension.static(d.length * iterations)
+                    if d.is_static and iterations != -1
+                    else Dimension(),
                 )
         elif shape.is_static and zero_iterations:
             shape = _with_dim(shape, 0, Dimension.static(0))
@@ -507,7 +525,9 @@ def _run_body(body: Body, feeds: Mapping[int, np.ndarray]) -> dict[int, np.ndarr
     key = tuple((i, a.dtype.str, a.shape) for i, a in sorted(feeds.items()))
     inference = body.cache.get(key)
     if inference is None:
-        infos = {i: TensorInfo(ElementType.from_numpy(a.dtype), PartialShape.of(a.shape)) for i, a in feeds.items()}
+        infos = {
+            i: TensorInfo(ElementType.from_numpy(a.dtype), PartialShape.of(a.shape)) for i, a in feeds.items()
+        }
         inference = _infer_body(body, infos)
         if len(body.cache) < 64:
             body.cache[key] = inference
@@ -525,7 +545,11 @@ def _slices(array: np.ndarray, slicing: Slicing, limit: int | None) -> list[np.n
     start = slicing.start + dim if slicing.start < 0 else slicing.start
     parts = []
     for k in range(count):
-        begin = start + k * slicing.stride if slicing.stride > 0 else start - slicing.part_size + 1 + k * slicing.stride
+        begin = (
+            start + k * slicing.stride
+            if slicing.stride > 0
+            else start - slicing.part_size + 1 + k * slicing.stride
+        )
         if begin < 0 or begin + slicing.part_size > dim:
             raise InputError(
                 f"iteration {k} slices [{begin}, {begin + slicing.part_size}) of axis {axis}, "
@@ -632,7 +656,9 @@ def _first_inference(attrs: LoopAttrs, inputs: Sequence[np.ndarray]) -> Any:
     """The body inferred for the Loop's actual inputs (what the first iteration sees)."""
     params: dict[int, TensorInfo] = {}
     for m in attrs.inputs:
-        info = TensorInfo(ElementType.from_numpy(inputs[m.input].dtype), PartialShape.of(inputs[m.input].shape))
+        info = TensorInfo(
+            ElementType.from_numpy(inputs[m.input].dtype), PartialShape.of(inputs[m.input].shape)
+        )
         params[m.parameter] = _sliced_parameter(info, m.slicing, info.element_type) if m.slicing else info
     return _infer_body(attrs.body, params)
 
@@ -660,7 +686,9 @@ def _zero_iterations(attrs: LoopAttrs, inputs: Sequence[np.ndarray], by_conditio
         if o.slicing is None:
             init = next((m.input for m in attrs.inputs if m.back_edge == o.result), None)
             if init is None:
-                raise InputError(f"the Loop runs zero iterations, and output {o.output} is no back-edge value")
+                raise InputError(
+                    f"the Loop runs zero iterations, and output {o.output} is no back-edge value"
+                )
             outs[o.output] = inputs[init]
             continue
         info = _result_info(inference, o.result)

@@ -70,8 +70,13 @@ class OracleOutputs(dict[str, np.ndarray]):
     and ``blocked`` each layer (by name) it did not compute to why.
     """
 
-    def __init__(self, outputs: Mapping[str, np.ndarray], intermediates: Intermediates | None = None,
-                 missing: Mapping[str, Refusal] | None = None, blocked: Mapping[str, Refusal] | None = None) -> None:
+    def __init__(
+        self,
+        outputs: Mapping[str, np.ndarray],
+        intermediates: Intermediates | None = None,
+        missing: Mapping[str, Refusal] | None = None,
+        blocked: Mapping[str, Refusal] | None = None,
+    ) -> None:
         super().__init__(outputs)
         self.intermediates: Intermediates = dict(intermediates or {})
         self.missing: dict[str, Refusal] = dict(missing or {})
@@ -105,16 +110,24 @@ class PluginSettings:
         return self.device.lower().replace(":", "-").replace("/", "-") or "cpu"
 
     def describe(self) -> str:
-        what = {"deterministic": "deterministic (1 thread, f32, accuracy)",
-                "openvino-defaults": "with OpenVINO's defaults"}[self.preset]
+        what = {
+            "deterministic": "deterministic (1 thread, f32, accuracy)",
+            "openvino-defaults": "with OpenVINO's defaults",
+        }[self.preset]
         extra = ", ".join(f"{k}={v}" for k, v in self.overrides)
         return f"{self.device} plugin {what}" + (f", {extra}" if extra else "")
 
     def as_json(self) -> dict[str, Any]:
-        return {"device": self.device, "preset": self.preset, "config": {k: str(v) for k, v in self.config.items()}}
+        return {
+            "device": self.device,
+            "preset": self.preset,
+            "config": {k: str(v) for k, v in self.config.items()},
+        }
 
     @classmethod
-    def parse(cls, device: str | None = None, preset: str | None = None, config: Sequence[str] = ()) -> PluginSettings:
+    def parse(
+        cls, device: str | None = None, preset: str | None = None, config: Sequence[str] = ()
+    ) -> PluginSettings:
         overrides = []
         for item in config:
             key, sep, value = item.partition("=")
@@ -134,8 +147,10 @@ def parse_oracles(items: Sequence[str]) -> tuple[str, ...]:
             names = ALIASES.get(name, (name,))
             for n in names:
                 if n not in ORACLES:
-                    raise UsageError(f"unknown oracle {n!r}; expected one of: {', '.join(ORACLES)} "
-                                     "(comma-separated or repeated)")
+                    raise UsageError(
+                        f"unknown oracle {n!r}; expected one of: {', '.join(ORACLES)} "
+                        "(comma-separated or repeated)"
+                    )
                 if n not in out:
                     out.append(n)
     return tuple(out)

@@ -60,8 +60,10 @@ def read_onnx_graph(path: str | os.PathLike[str], bin_path: str | os.PathLike[st
     :func:`is_onnx_path` and call this instead of ``read_ir``.
     """
     if bin_path is not None:
-        raise UsageError(f"{path}: an ONNX model takes no weights file (got {bin_path}); external data "
-                         "files are read from beside the model")
+        raise UsageError(
+            f"{path}: an ONNX model takes no weights file (got {bin_path}); external data "
+            "files are read from beside the model"
+        )
     xml, weights = convert_onnx(path)
     return read_ir_bytes(xml, weights, source=f"{path} (as converted by OpenVINO's ONNX frontend)")
 
@@ -77,14 +79,17 @@ def convert_onnx(path: str | os.PathLike[str]) -> tuple[bytes, bytes]:
         try:
             model = ov.Core().read_model(str(readable))
         except Exception as exc:  # noqa: BLE001 - OpenVINO raises plain RuntimeError/Exception subclasses
-            raise OpenVINOError(f"{source}: OpenVINO's ONNX frontend cannot convert it: {_summary(exc)}") from None
+            raise OpenVINOError(
+                f"{source}: OpenVINO's ONNX frontend cannot convert it: {_summary(exc)}"
+            ) from None
         _truncating_integer_division(model, _onnx_div_outputs(source))
         xml = Path(tmp) / "model.xml"
         try:
             ov.save_model(model, str(xml), compress_to_fp16=False)
         except Exception as exc:  # noqa: BLE001 - as above
-            raise OpenVINOError(f"{source}: OpenVINO cannot serialize the converted model: "
-                                f"{_summary(exc)}") from None
+            raise OpenVINOError(
+                f"{source}: OpenVINO cannot serialize the converted model: {_summary(exc)}"
+            ) from None
         return xml.read_bytes(), xml.with_suffix(".bin").read_bytes()
 
 

@@ -32,7 +32,9 @@ def _onnxruntime() -> Any:
     try:
         import onnxruntime  # type: ignore[import-untyped]  # onnxruntime ships no py.typed
     except ImportError as exc:
-        raise OracleRefusal(f"onnxruntime is not installed ({exc}); pip install onnxruntime", "unavailable") from None
+        raise OracleRefusal(
+            f"onnxruntime is not installed ({exc}); pip install onnxruntime", "unavailable"
+        ) from None
     return onnxruntime
 
 
@@ -51,8 +53,11 @@ def run(path: str | os.PathLike[str], inputs: Mapping[str, np.ndarray]) -> Oracl
     """Run ``path`` (an .onnx file) with onnxruntime on ``inputs``; outputs keyed by ONNX output name."""
     path = Path(path)
     if path.suffix.lower() != ".onnx":
-        raise OracleRefusal(f"onnxruntime runs ONNX models only; {path.name} is not an .onnx file "
-                            "(give the .onnx model, or use --oracle reference/cpu)", "unavailable")
+        raise OracleRefusal(
+            f"onnxruntime runs ONNX models only; {path.name} is not an .onnx file "
+            "(give the .onnx model, or use --oracle reference/cpu)",
+            "unavailable",
+        )
     ort = _onnxruntime()
     options = ort.SessionOptions()
     options.intra_op_num_threads = 1
@@ -67,8 +72,11 @@ def run(path: str | os.PathLike[str], inputs: Mapping[str, np.ndarray]) -> Oracl
     feeds = {}
     for inp in session.get_inputs():
         if inp.name not in inputs:
-            raise OracleRefusal(f"onnxruntime: no value for the ONNX input {inp.name!r} (given: "
-                                f"{', '.join(map(repr, inputs)) or 'none'})", "refused")
+            raise OracleRefusal(
+                f"onnxruntime: no value for the ONNX input {inp.name!r} (given: "
+                f"{', '.join(map(repr, inputs)) or 'none'})",
+                "refused",
+            )
         feeds[inp.name] = np.asarray(inputs[inp.name])
     names = [o.name for o in session.get_outputs()]
     try:

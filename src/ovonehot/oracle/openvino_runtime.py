@@ -45,7 +45,15 @@ from ..ir import payload
 from ..types import ElementType, PartialShape
 from .common import CPU_CONFIG, Intermediates, OracleOutputs, Refusal
 
-__all__ = ["CPU_CONFIG", "Intermediates", "OracleOutputs", "cpu_run", "plugin_property", "reference_run", "run"]
+__all__ = [
+    "CPU_CONFIG",
+    "Intermediates",
+    "OracleOutputs",
+    "cpu_run",
+    "plugin_property",
+    "reference_run",
+    "run",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +69,9 @@ def _openvino() -> Any:
     try:
         import openvino  # type: ignore[import-untyped]  # openvino's Python API ships no py.typed
     except ImportError as exc:  # pragma: no cover - openvino is a declared dependency
-        raise OpenVINOError(f"OpenVINO is not installed ({exc}); pip install 'openvino>=2026.4,<2026.5'") from None
+        raise OpenVINOError(
+            f"OpenVINO is not installed ({exc}); pip install 'openvino>=2026.4,<2026.5'"
+        ) from None
     return openvino
 
 
@@ -75,7 +85,9 @@ def versions() -> str:
     return str(_openvino().get_version())
 
 
-def resave(source_xml: str | os.PathLike[str], target_xml: str | os.PathLike[str], compress_to_fp16: bool) -> None:
+def resave(
+    source_xml: str | os.PathLike[str], target_xml: str | os.PathLike[str], compress_to_fp16: bool
+) -> None:
     """Read an IR with OpenVINO and write it back with ``save_model`` (``fuzz``'s OpenVINO writers).
 
     With ``compress_to_fp16`` f32 constants become f16 with a decompression Convert, as
@@ -125,7 +137,9 @@ def _read_onnx(path: Path) -> _Loaded:
     xml, weights = convert_onnx(path)
     ov = _openvino()
     try:
-        model = _core().read_model(xml.decode("utf-8"), ov.Tensor(np.frombuffer(weights, dtype=np.uint8).copy()))
+        model = _core().read_model(
+            xml.decode("utf-8"), ov.Tensor(np.frombuffer(weights, dtype=np.uint8).copy())
+        )
     except RuntimeError as exc:
         raise OpenVINOError(f"{path}: OpenVINO cannot read its converted IR: {_first_line(exc)}") from None
     graph: Graph | None
@@ -173,7 +187,9 @@ def to_tensor(et: ElementType, array: np.ndarray) -> Any:
     raw = payload.encode(et, arr)
     dst = np.asarray(tensor.data).reshape(-1).view(np.uint8)
     if dst.size != len(raw):
-        raise OpenVINOError(f"an {et} tensor of shape {list(arr.shape)} holds {dst.size} bytes, not {len(raw)}")
+        raise OpenVINOError(
+            f"an {et} tensor of shape {list(arr.shape)} holds {dst.size} bytes, not {len(raw)}"
+        )
     dst[:] = np.frombuffer(raw, dtype=np.uint8)
     return tensor
 
@@ -239,8 +255,12 @@ def _bind(model: Any, inputs: Mapping[str, np.ndarray]) -> list[tuple[ElementTyp
             raise InputError(f"the model has no input named {key!r}; its inputs are: {known}")
         p = params[k]
         et = element_type_of(p.get_element_type())
-        desc = TensorDesc(p.get_friendly_name(), tuple(sorted(p.output(0).get_names())), et,
-                          partial_shape_of(p.get_partial_shape()))
+        desc = TensorDesc(
+            p.get_friendly_name(),
+            tuple(sorted(p.output(0).get_names())),
+            et,
+            partial_shape_of(p.get_partial_shape()),
+        )
         bound[k] = (et, check_input(desc, value))
     missing = [p.get_friendly_name() for p, b in zip(params, bound, strict=True) if b is None]
     if missing:
@@ -270,7 +290,9 @@ def reference_run(
     return _reference(loaded, inputs, keep_intermediates, partial)
 
 
-def _reference(loaded: _Loaded, inputs: Mapping[str, np.ndarray], keep: bool, partial: bool = False) -> OracleOutputs:
+def _reference(
+    loaded: _Loaded, inputs: Mapping[str, np.ndarray], keep: bool, partial: bool = False
+) -> OracleOutputs:
     ov = _openvino()
     model = loaded.model
     fed = _bind(model, inputs)
@@ -291,7 +313,9 @@ def _reference(loaded: _Loaded, inputs: Mapping[str, np.ndarray], keep: bool, pa
                 blocked[uid] = upstream
                 continue
             try:
-                outs = _evaluate_node(ov, node, [values[_source_key(inp.get_source_output())] for inp in node.inputs()])
+                outs = _evaluate_node(
+                    ov, node, [values[_source_key(inp.get_source_output())] for inp in node.inputs()]
+                )
             except OracleRefusal as exc:
                 if not partial:
                     raise
@@ -321,13 +345,22 @@ def _evaluate_node(ov: Any, node: Any, args: list[Any]) -> list[Any]:
     try:
         ok = node.evaluate(outs, args)
     except RuntimeError as exc:
-        raise OracleRefusal(f"OpenVINO's reference failed on {_describe(node)}: {_first_line(exc)}", "failed",
-                            node.get_friendly_name(), _op(node)) from None
+        raise OracleRefusal(
+            f"OpenVINO's reference failed on {_describe(node)}: {_first_line(exc)}",
+            "failed",
+            node.get_friendly_name(),
+            _op(node),
+        ) from None
     if not ok:
         types = ", ".join(str(element_type_of(a.get_element_type())) for a in args)
-        raise OracleRefusal(f"OpenVINO's reference has no evaluate for {_describe(node)} with input types ({types})",
-                            "no-evaluate", node.get_friendly_name(), _op(node), "no-reference-evaluate",
-                            f"input types ({types})")
+        raise OracleRefusal(
+            f"OpenVINO's reference has no evaluate for {_describe(node)} with input types ({types})",
+            "no-evaluate",
+            node.get_friendly_name(),
+            _op(node),
+            "no-reference-evaluate",
+            f"input types ({types})",
+        )
     return outs
 
 
@@ -360,8 +393,10 @@ def _known_crash(node: Any) -> tuple[str, str] | None:
     if out is ElementType.string:
         return "string-one-hot", "OpenVINO's OneHot aborts the process on string values"
     if out in SUB_BYTE_TYPES:
-        return ("sub-byte-one-hot",
-                f"OpenVINO's OneHot writes {out} values one byte per element, past the packed output buffer")
+        return (
+            "sub-byte-one-hot",
+            f"OpenVINO's OneHot writes {out} values one byte per element, past the packed output buffer",
+        )
     return None
 
 
@@ -385,18 +420,29 @@ def _refuse_negative_depth(model: Any, fed: Sequence[tuple[ElementType, np.ndarr
             continue
         depth = np.asarray(fed[k][1])
         if depth.dtype.kind == "i" and depth.size and int(depth.min()) < 0:
-            raise OracleRefusal(f"not run: {NEGATIVE_DEPTH} (depth {int(depth.min())} fed to "
-                                f"{src.get_friendly_name()!r}, {_describe(node)})", "not-run",
-                                node.get_friendly_name(), _op(node), "negative-depth-unchecked",
-                                f"depth {int(depth.min())} fed to {src.get_friendly_name()!r}")
+            raise OracleRefusal(
+                f"not run: {NEGATIVE_DEPTH} (depth {int(depth.min())} fed to "
+                f"{src.get_friendly_name()!r}, {_describe(node)})",
+                "not-run",
+                node.get_friendly_name(),
+                _op(node),
+                "negative-depth-unchecked",
+                f"depth {int(depth.min())} fed to {src.get_friendly_name()!r}",
+            )
 
 
 def _refuse_known_crashes(node: Any) -> None:
     known = _known_crash(node)
     if known is not None:
         code, reason = known
-        raise OracleRefusal(f"not run: {reason} ({_describe(node)})", "not-run", node.get_friendly_name(),
-                            _op(node), code, reason)
+        raise OracleRefusal(
+            f"not run: {reason} ({_describe(node)})",
+            "not-run",
+            node.get_friendly_name(),
+            _op(node),
+            code,
+            reason,
+        )
 
 
 # -- the CPU plugin -----------------------------------------------------------------------
@@ -422,8 +468,9 @@ def cpu_run(
     return _cpu(loaded, inputs, keep_intermediates, dict(CPU_CONFIG if config is None else config), device)
 
 
-def _cpu(loaded: _Loaded, inputs: Mapping[str, np.ndarray], keep: bool, config: dict[str, Any],
-         device: str = "CPU") -> OracleOutputs:
+def _cpu(
+    loaded: _Loaded, inputs: Mapping[str, np.ndarray], keep: bool, config: dict[str, Any], device: str = "CPU"
+) -> OracleOutputs:
     model = loaded.model
     for node in model.get_ordered_ops():
         _refuse_known_crashes(node)
@@ -448,8 +495,9 @@ def _cpu(loaded: _Loaded, inputs: Mapping[str, np.ndarray], keep: bool, config: 
     available = list(_core().available_devices)
     base = device.split(":")[0]
     if base not in VIRTUAL_DEVICES and base.split(".")[0] not in {d.split(".")[0] for d in available}:
-        raise OracleRefusal(f"OpenVINO has no device {device!r} here (available: {', '.join(available)})",
-                            "unavailable")
+        raise OracleRefusal(
+            f"OpenVINO has no device {device!r} here (available: {', '.join(available)})", "unavailable"
+        )
     try:
         compiled = _core().compile_model(model, device, config)
     except RuntimeError as exc:
@@ -460,7 +508,9 @@ def _cpu(loaded: _Loaded, inputs: Mapping[str, np.ndarray], keep: bool, config: 
             request.set_input_tensor(k, to_tensor(et, arr))
         request.infer()
     except RuntimeError as exc:
-        raise OracleRefusal(f"the {device} plugin failed to run the model: {_first_line(exc)}", "failed") from None
+        raise OracleRefusal(
+            f"the {device} plugin failed to run the model: {_first_line(exc)}", "failed"
+        ) from None
     outs = [from_tensor(request.get_output_tensor(k)) for k in range(len(compiled.outputs))]
     results = dict(zip(keys, outs[:n_results], strict=True))
     intermediates: Intermediates = {}

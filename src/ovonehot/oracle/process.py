@@ -62,8 +62,14 @@ class IsolatedOracle:
         (OpenVINO bugs that write out of bounds crash a *later* compile): the run is retried
         once in a fresh child, and only a crash there is this run's.
         """
-        request = (oracle, str(xml_path), dict(inputs), None if bin_path is None else str(bin_path),
-                   keep_intermediates, options)
+        request = (
+            oracle,
+            str(xml_path),
+            dict(inputs),
+            None if bin_path is None else str(bin_path),
+            keep_intermediates,
+            options,
+        )
         while True:
             worker = self._started()
             try:
@@ -77,8 +83,9 @@ class IsolatedOracle:
                 death = worker.death()
                 if fresh:
                     runtime = "onnxruntime" if oracle == "onnxruntime" else "OpenVINO"
-                    raise OracleRefusal(f"{runtime} crashed the process running the {oracle} oracle "
-                                        f"({death})", "crashed") from None
+                    raise OracleRefusal(
+                        f"{runtime} crashed the process running the {oracle} oracle ({death})", "crashed"
+                    ) from None
         kind = reply[0]
         if kind == "ok":
             return OracleOutputs(reply[1], reply[2], reply[3], reply[4])
@@ -149,8 +156,11 @@ def serve(conn: Connection) -> None:
                 out = openvino_runtime.run(oracle, xml, inputs, bin_path, keep, **options)
             reply: tuple[Any, ...] = ("ok", dict(out), out.intermediates, out.missing, out.blocked)
         except errors.Error as exc:
-            fields = ({"cause": exc.cause, "layer": exc.layer, "op": exc.op, "code": exc.code, "detail": exc.detail}
-                      if isinstance(exc, OracleRefusal) else {})
+            fields = (
+                {"cause": exc.cause, "layer": exc.layer, "op": exc.op, "code": exc.code, "detail": exc.detail}
+                if isinstance(exc, OracleRefusal)
+                else {}
+            )
             reply = ("error", type(exc).__name__, str(exc), fields)
         except MemoryError:  # std::bad_alloc in OpenVINO (pybind11 makes it MemoryError) or NumPy
             reply = ("error", "OpenVINOResourceError", f"{xml}: the {oracle} oracle ran out of memory")
@@ -163,7 +173,12 @@ def serve(conn: Connection) -> None:
             try:
                 conn.send(reply)
             except MemoryError:  # the outputs cannot be pickled back: an error instead
-                conn.send(("error", "OpenVINOResourceError",
-                           f"{xml}: the {oracle} oracle's outputs do not fit in memory"))
+                conn.send(
+                    (
+                        "error",
+                        "OpenVINOResourceError",
+                        f"{xml}: the {oracle} oracle's outputs do not fit in memory",
+                    )
+                )
         except OSError:  # the parent is gone (interrupted): nothing to answer
             return

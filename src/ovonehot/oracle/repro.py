@@ -60,7 +60,9 @@ def script_text(replay: Replay) -> str:
     oracles = list(manifest.get("oracles") or ["reference"])
     oracle = "cpu" if "cpu" in oracles else oracles[0]
     if "ours" not in replay.saved and not (replay.folder / "ours.npz").is_file():
-        raise InputError(f"{replay.folder}: the replay has no ours.npz (ovonehot's outputs): nothing to compare")
+        raise InputError(
+            f"{replay.folder}: the replay has no ours.npz (ovonehot's outputs): nothing to compare"
+        )
     from ..npyio import load_archive
 
     expected = load_archive(replay.folder / "ours.npz")
