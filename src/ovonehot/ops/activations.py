@@ -47,7 +47,7 @@ from .unary import infer_unary
 F64Kernel = Callable[[np.ndarray], np.ndarray]
 
 
-def _f64_then_round(
+def f64_then_round(
     fn: F64Kernel, integers: Callable[[np.ndarray], np.ndarray] | None = round_half_away
 ) -> Callable[[object, Sequence[np.ndarray]], list[np.ndarray]]:
     """Evaluate ``fn`` on float64 and round to the input type (integers: ``integers(y)``, then cast)."""
@@ -186,7 +186,7 @@ def parse_gelu_7(node: Node) -> GeluAttrs:
 
 
 def evaluate_gelu(attrs: GeluAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    return _f64_then_round(_gelu_tanh if attrs.tanh else _gelu_erf, integers=None)(attrs, inputs)
+    return f64_then_round(_gelu_tanh if attrs.tanh else _gelu_erf, integers=None)(attrs, inputs)
 
 
 # -- Swish-4 (optional beta input) ------------------------------------------------------------
@@ -337,7 +337,7 @@ SPECS = (
         inputs=1,
         parse=parse_no_attrs,
         infer=infer_unary,
-        evaluate=_f64_then_round(np.sin, np.trunc),
+        evaluate=f64_then_round(np.sin, np.trunc),
     ),
     OpSpec(
         type="Cos",
@@ -346,7 +346,7 @@ SPECS = (
         inputs=1,
         parse=parse_no_attrs,
         infer=infer_unary,
-        evaluate=_f64_then_round(np.cos),
+        evaluate=f64_then_round(np.cos),
     ),
     OpSpec(
         type="Tan",
@@ -355,7 +355,7 @@ SPECS = (
         inputs=1,
         parse=parse_no_attrs,
         infer=infer_unary,
-        evaluate=_f64_then_round(np.tan),
+        evaluate=f64_then_round(np.tan),
     ),
     OpSpec(
         type="Atan",
@@ -364,7 +364,7 @@ SPECS = (
         inputs=1,
         parse=parse_no_attrs,
         infer=infer_unary,
-        evaluate=_f64_then_round(np.arctan),
+        evaluate=f64_then_round(np.arctan),
     ),
     OpSpec(
         type="Round",

@@ -22,41 +22,25 @@ Values, checked against ``Node.evaluate`` of OpenVINO 2026.4 (``reference/<op>.h
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
+from .activations import f64_then_round
 from .attrs import NoAttrs, parse_no_attrs
-from .numeric import c_cast, is_float, narrow, quiet, round_half_away, widen
+from .numeric import is_float
 from .spec import OpSpec
 from .unary import infer_unary
-
-Kernel = Callable[[np.ndarray], np.ndarray]
 
 
 def _trunc(y: np.ndarray) -> np.ndarray:
     return y
 
 
-def _elementwise(
-    fn: Kernel, integers: Kernel = round_half_away
-) -> Callable[[NoAttrs, Sequence[np.ndarray]], list[np.ndarray]]:
-    def evaluate(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        x = np.asarray(inputs[0])
-        with quiet():
-            y = fn(widen(x).astype(np.float64))
-            if is_float(x.dtype):
-                out = y if x.dtype == np.float64 else y.astype(np.float32)
-                return [narrow(np.asarray(out), x.dtype)]
-            return [c_cast(integers(y), x.dtype)]
-
-    return evaluate
-
-
 def _atanh(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     x = np.asarray(inputs[0])
     if is_float(x.dtype):
-        return _elementwise(np.arctanh)(attrs, [x])
+        return f64_then_round(np.arctanh)(attrs, [x])
     info = np.iinfo(x.dtype)
     top, bottom = np.asarray(info.max, x.dtype), np.asarray(info.min, x.dtype)
     return [np.where(x > 0, top, np.where(x < 0, bottom, np.zeros((), x.dtype))).astype(x.dtype)]
@@ -70,7 +54,7 @@ SPECS = (
         inputs=1,
         parse=parse_no_attrs,
         infer=infer_unary,
-        evaluate=_elementwise(np.arccos),
+        evaluate=f64_then_round(np.arccos),
     ),
     OpSpec(
         type="Asin",
@@ -79,7 +63,7 @@ SPECS = (
         inputs=1,
         parse=parse_no_attrs,
         infer=infer_unary,
-        evaluate=_elementwise(np.arcsin, _trunc),
+        evaluate=f64_then_round(np.arcsin, _trunc),
     ),
     OpSpec(
         type="Cosh",
@@ -88,7 +72,7 @@ SPECS = (
         inputs=1,
         parse=parse_no_attrs,
         infer=infer_unary,
-        evaluate=_elementwise(np.cosh),
+        evaluate=f64_then_round(np.cosh),
     ),
     OpSpec(
         type="Sinh",
@@ -97,7 +81,7 @@ SPECS = (
         inputs=1,
         parse=parse_no_attrs,
         infer=infer_unary,
-        evaluate=_elementwise(np.sinh),
+        evaluate=f64_then_round(np.sinh),
     ),
     OpSpec(
         type="Acosh",
@@ -106,7 +90,7 @@ SPECS = (
         inputs=1,
         parse=parse_no_attrs,
         infer=infer_unary,
-        evaluate=_elementwise(np.arccosh),
+        evaluate=f64_then_round(np.arccosh),
     ),
     OpSpec(
         type="Asinh",
@@ -115,7 +99,7 @@ SPECS = (
         inputs=1,
         parse=parse_no_attrs,
         infer=infer_unary,
-        evaluate=_elementwise(np.arcsinh),
+        evaluate=f64_then_round(np.arcsinh),
     ),
     OpSpec(
         type="Atanh",
