@@ -232,3 +232,38 @@ def test_threaded_kernel_works_in_a_forked_child(monkeypatch: pytest.MonkeyPatch
     with multiprocessing.get_context("fork").Pool(1) as pool:
         got = pool.apply_async(one_hot, args).get(timeout=60)
     np.testing.assert_array_equal(got, expected)
+
+
+def test_override_replaces_a_kernel_and_its_outputs_are_checked() -> None:
+    from ovonehot.errors import IRError
+    from ovonehot.evaluate import evaluate
+
+    model = onehot_model(extra_relu=True)
+    params = [i for i, n in enumerate(model.graph.nodes) if n.type == "Parameter"]
+    relu = next(i for i, n in enumerate(model.graph.nodes) if n.name == "relu")
+    relu_out = next(i for i, n in enumerate(model.graph.nodes) if n.name == "relu_out")
+    feeds = {params[0]: np.array([0, 4, 1], np.int64)}
+    seen: list[int] = []
+
+    def negate_relu(index: int, plan: object, args: list[np.ndarray]) -> list[np.ndarray] | None:
+        seen.append(index)
+        return [-args[0]] if index == relu else None
+
+    values = evaluate(model.inference, feeds, override=negate_relu)
+    expected = -slow_one_hot(feeds[params[0]], 5, 2.5, -1.0, 1, np.float32)
+    np.testing.assert_array_equal(values[(relu_out, 0)], expected)
+    assert relu in seen and params[0] not in seen  # asked for every node that is not fed
+
+    def wrong_dtype(index: int, plan: object, args: list[np.ndarray]) -> list[np.ndarray] | None:
+        return [args[0].astype(np.float64)] if index == relu else None
+
+    with pytest.raises(AssertionError, match="relu.*float64"):
+        evaluate(model.inference, feeds, override=wrong_dtype)
+
+    def refusing(index: int, plan: object, args: list[np.ndarray]) -> list[np.ndarray] | None:
+        if index == relu:
+            raise IRError("refused here")
+        return None
+
+    with pytest.raises(IRError, match=r"name='relu'.*refused here"):
+        evaluate(model.inference, feeds, override=refusing)

@@ -13,8 +13,11 @@ equality instead of re-checking them against the partial shapes.  A different
 signature compiles its own record; a value whose shape differs from the record (a
 shape that depends on input values, as NonZero's) is checked in full again.
 
-An optional ``observer(index, plan, outputs, seconds)`` sees every node's outputs
-as they are made (for ``--dump-intermediates`` and ``--verbose``).
+Per-node hooks: an optional ``observer(index, plan, outputs, seconds)`` sees every
+node's outputs as they are made (for ``--dump-intermediates`` and ``--verbose``); an
+optional ``override(index, plan, args)`` may replace a node's kernel: what it returns
+(when not None) becomes the node's outputs, checked like a kernel's (``diff``'s model of
+the CPU plugin runs this way, :mod:`ovonehot.deviations`).
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ from .ops.spec import TensorInfo, Variables
 from .types import PartialShape
 
 Observer = Callable[[int, NodePlan, Sequence[np.ndarray], float], None]
+# Replaces a node's kernel: (node index, plan, input values) -> outputs, or None to run the kernel.
+Override = Callable[[int, NodePlan, list[np.ndarray]], Sequence[np.ndarray] | None]
 # Shapes and dtypes of the feeds, by Parameter node index: what a plan's checks hold for.
 Signature = tuple[tuple[int, tuple[int, ...], np.dtype], ...]
 
@@ -130,6 +135,7 @@ def evaluate(
     keep: Sequence[tuple[int, int]] = (),
     variables: Variables | None = None,
     out: Mapping[int, np.ndarray | None] | None = None,
+    override: Override | None = None,
 ) -> dict[tuple[int, int], np.ndarray]:
     """Run the graph.  ``feeds`` maps Parameter node indices to arrays.
 
@@ -142,6 +148,9 @@ def evaluate(
     array (``OpSpec.evaluate_into``) and makes that Result's value writes into the buffer when
     its shape and dtype fit (the value returned is then the buffer itself); None offers
     no buffer but still lets such a kernel make a fresh array the caller may keep.
+
+    ``override`` is asked first for every node that is not fed (Results included); what it
+    returns replaces the node's kernel (and its errors get the layer context, as a kernel's).
     """
     if variables is None:
         variables = Variables()
@@ -166,6 +175,10 @@ def evaluate(
         outs: Sequence[np.ndarray]
         if i in feeds:
             outs = [feeds[i]]
+        elif override is not None and (
+            replaced := _overridden(override, i, p, args)  # type: ignore[arg-type]
+        ) is not None:
+            outs = replaced
         else:
             kernel = step.kernel
             assert kernel is not None, f"{p.spec.name} has no kernel and no feed"
@@ -204,6 +217,15 @@ def evaluate(
             values[f] = None
     variables.commit()
     return results
+
+
+def _overridden(
+    override: Override, index: int, p: NodePlan, args: list[np.ndarray]
+) -> Sequence[np.ndarray] | None:
+    try:
+        return override(index, p, args)
+    except Error as exc:
+        raise type(exc)(f"{p.node.describe()}: {exc}") from None
 
 
 def _into_targets(
