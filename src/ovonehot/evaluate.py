@@ -175,9 +175,13 @@ def evaluate(
         outs: Sequence[np.ndarray]
         if i in feeds:
             outs = [feeds[i]]
-        elif override is not None and (
-            replaced := _overridden(override, i, p, args)  # type: ignore[arg-type]
-        ) is not None:
+        elif (
+            override is not None
+            and (
+                replaced := _overridden(override, i, p, args)  # type: ignore[arg-type]
+            )
+            is not None
+        ):
             outs = replaced
         else:
             kernel = step.kernel
