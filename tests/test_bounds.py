@@ -23,12 +23,12 @@ from graph_builder import GraphBuilder
 from ovcompare import assert_layers_agree, save
 
 from ovonehot import load
+from ovonehot.check.validate import validate
 from ovonehot.errors import ValidationError
 from ovonehot.infer import infer
 from ovonehot.ir.reader import read_ir
 from ovonehot.ir.writer import write_ir
 from ovonehot.types import PartialShape
-from ovonehot.validate import validate
 
 ov = pytest.importorskip("openvino", reason="expected values come from OpenVINO, which is not installed")
 from openvino import opset8 as o8

@@ -27,11 +27,11 @@ import numpy as np
 import pytest
 
 import ovonehot
+from ovonehot.check.validate import validate
 from ovonehot.errors import UnsupportedError
 from ovonehot.ir.reader import read_ir
 from ovonehot.ops import unsupported_types
 from ovonehot.oracle import openvino_runtime
-from ovonehot.validate import validate
 
 EXPORTS = Path(__file__).resolve().parents[1] / "ir" / "exports"
 

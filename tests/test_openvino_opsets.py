@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from ovonehot.check.validate import Severity, validate
 from ovonehot.cli import main
 from ovonehot.ops import lookup
 from ovonehot.ops.openvino_opsets import OPENVINO_VERSION, OPSETS
-from ovonehot.validate import Severity, validate
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,7 +1,7 @@
 """``ovonehot diff`` over a corpus: several models, replay folders, or directories of them.
 
 Each model is diffed exactly as ``ovonehot diff MODEL`` would (the same options, the same
-report), on an engine (:mod:`ovonehot.engines`): one after the other in this process (the
+report), on an engine (:mod:`ovonehot.differential.engines`): one after the other in this process (the
 default), on ``--jobs N`` worker processes, or on Dask distributed.  The result is a table, one
 row per model (its verdict counts and exit status), the reports of the models that did not exit
 0, and an overall exit status: the worst (highest) of the models'.  The table and the reports do
@@ -22,8 +22,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import Error, InputError, UsageError
 from . import engines
-from .errors import Error, InputError, UsageError
 from .replay import is_replay
 
 CRASH_EXIT = 4  # an isolated child died on the model: OpenVINO failing, as everywhere
@@ -86,8 +86,8 @@ def _name(path: str) -> str:
 def diff_handler(settings: tuple[str, ...], work: str, item: tuple[int, str, str | None]) -> dict[str, Any]:
     """One model, as ``ovonehot diff MODEL OPTIONS --json-out ... [--save ...]`` (its own OpenVINO
     child isolates OpenVINO's crashes, as for a single diff)."""
-    from .cli import build_parser
-    from .commands.diff import diff_command
+    from ..cli import build_parser
+    from ..cli.diff import diff_command
 
     position, model, save = item
     result = ModelResult(position, model, saved=save or "")
@@ -186,7 +186,10 @@ def run(
     """Diff every model with the same ``options`` (diff's command-line options, as strings)."""
     folders = [str(Path(save) / f"{i:04d}-{_name(m)}") if save else None for i, m in enumerate(models)]
     job = engines.Job(
-        "ovonehot.corpus:diff_handler", "ovonehot.corpus:diff_crashed", tuple(options), "ovonehot-corpus-"
+        "ovonehot.differential.corpus:diff_handler",
+        "ovonehot.differential.corpus:diff_crashed",
+        tuple(options),
+        "ovonehot-corpus-",
     )
     start = time.perf_counter()
     results: list[ModelResult] = []
@@ -207,9 +210,9 @@ def run(
 def corpus_command(args: argparse.Namespace, options: Sequence[str]) -> int:
     """``ovonehot diff A B DIR ...``: the table, the reports of the models that did not pass, the
     worst exit status (130 after Ctrl-C, with the models that finished)."""
-    from .atomic import check_output_dir
-    from .commands._json import check_json_out, emit
-    from .npyio import ensure_directory
+    from ..atomic import check_output_dir
+    from ..cli._json import check_json_out, emit
+    from ..npyio import ensure_directory
 
     if args.bin_path:
         raise UsageError("--bin is for one model; each model of a corpus has its .bin beside it")

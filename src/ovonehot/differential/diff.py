@@ -3,11 +3,11 @@
 ``diff_model`` runs ovonehot and each requested oracle (:mod:`ovonehot.oracle.common`:
 OpenVINO's core reference, an OpenVINO plugin, onnxruntime, saved expected
 outputs), compares every output (shape, element type, values; see
-:mod:`ovonehot.compare`) and gives each a verdict:
+:mod:`ovonehot.differential.compare`) and gives each a verdict:
 
 * ``PASS``: equal (or both refuse the inputs, at the same layer);
 * ``plugin deviation``: the oracle differs exactly as one of its known, named
-  deviations predicts (:mod:`ovonehot.deviations` recomputes its output under the
+  deviations predicts (:mod:`ovonehot.differential.deviations` recomputes its output under the
   deviation, and the observed output must equal that prediction);
 * ``precision difference``: the plugin compiled with a non-deterministic
   configuration (``--cpu-defaults``: bf16 inference precision on CPUs with AVX-512
@@ -42,9 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from .compare import Comparison, Tolerance, compare, error_size
-from .deviations import KNOWN, Event, Simulation, explain_refusal, refusing_node, simulate
-from .errors import (
+from ..errors import (
     Error,
     NegativeDepthError,
     OpenVINOError,
@@ -53,16 +51,18 @@ from .errors import (
     ResourceLimitError,
     UsageError,
 )
-from .infer import NodePlan
-from .ir.writer import write_ir
-from .model import Model
-from .ops.one_hot import OneHotAttrs
-from .oracle import openvino_runtime
-from .oracle.common import CPU_CONFIG, OracleOutputs, PluginSettings, Refusal
-from .oracle.common import ORACLES as ALL_ORACLES
-from .oracle.onnx_frontend import is_onnx_path
-from .oracle.process import IsolatedOracle
-from .oracle.process import shared as shared_oracle
+from ..infer import NodePlan
+from ..ir.writer import write_ir
+from ..model import Model
+from ..ops.one_hot import OneHotAttrs
+from ..oracle import openvino_runtime
+from ..oracle.common import CPU_CONFIG, OracleOutputs, PluginSettings, Refusal
+from ..oracle.common import ORACLES as ALL_ORACLES
+from ..oracle.onnx_frontend import is_onnx_path
+from ..oracle.process import IsolatedOracle
+from ..oracle.process import shared as shared_oracle
+from .compare import Comparison, Tolerance, compare, error_size
+from .deviations import KNOWN, Event, Simulation, explain_refusal, refusing_node, simulate
 
 # OpenVINO's two oracles (what ``ovonehot fuzz`` runs); diff takes any of ALL_ORACLES.
 ORACLES = ("reference", "cpu")
@@ -500,10 +500,10 @@ def diff_model(
             layers = compare_layers(ctx, [o for o in oracles if o in ("reference", "cpu")])
     versions = {"openvino": openvino_runtime.versions()}
     if "onnxruntime" in oracles:
-        from .oracle import onnxruntime_runner
+        from ..oracle import onnxruntime_runner
 
         versions["onnxruntime"] = onnxruntime_runner.version()
-    from . import __version__
+    from .. import __version__
 
     versions["ovonehot"] = __version__
     reported = {k: r for k, r in ctx.runs.items() if k in oracles}
@@ -624,7 +624,7 @@ class _Context:
             if self.isolated is not None:
                 raw = self.isolated.run("onnxruntime", self.xml, self.inputs)
             else:
-                from .oracle import onnxruntime_runner
+                from ..oracle import onnxruntime_runner
 
                 raw = onnxruntime_runner.run(self.xml, self.inputs)
             return _keyed(self.model, raw, "onnxruntime")

@@ -41,9 +41,9 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol
 
-from . import child
-from .child import Child
-from .errors import OpenVINOError, UsageError
+from .. import child
+from ..child import Child
+from ..errors import OpenVINOError, UsageError
 
 ENGINES = ("process", "dask")
 
@@ -104,7 +104,7 @@ class _Worker:
     def __init__(self, job: Job) -> None:
         self.work = tempfile.mkdtemp(prefix=job.work_prefix)
         try:
-            self.child: Child = child.start("ovonehot.engines", "serve")
+            self.child: Child = child.start("ovonehot.differential.engines", "serve")
             self.child.conn.send((job.handler, job.settings, self.work))
         except BaseException:
             shutil.rmtree(self.work, ignore_errors=True)

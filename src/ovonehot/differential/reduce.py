@@ -36,11 +36,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import Error, UsageError
-from .graph import Graph, Node, Port, Source
-from .infer import NodePlan, infer
-from .ir.writer import write_ir
-from .model import Model
+from ..errors import Error, UsageError
+from ..graph import Graph, Node, Port, Source
+from ..infer import NodePlan, infer
+from ..ir.writer import write_ir
+from ..model import Model
 
 Value = tuple[int, int]  # (node index, output index) in the original graph
 Fails = Callable[[Graph, dict[str, np.ndarray]], bool]
@@ -282,7 +282,7 @@ def diff_predicate(judge: Callable[[Model, str, dict[str, np.ndarray]], bool]) -
     """A ``fails`` predicate: write the candidate to a temporary IR, load it, let ``judge`` diff it."""
 
     def fails(graph: Graph, feeds: dict[str, np.ndarray]) -> bool:
-        from .model import load
+        from ..model import load
 
         with tempfile.TemporaryDirectory(prefix="ovonehot-reduce-") as tmp:
             xml = write_candidate(graph, Path(tmp))

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .types import ElementType
+from ..types import ElementType
 
 # Positions listed in a mismatch.
 FIRST = 5

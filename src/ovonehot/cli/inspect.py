@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from ..check.validate import Analysis, analyze, declared_shape, declared_type, read_for_validation
 from ..graph import Graph, Node
 from ..npyio import check_model_paths
-from ..validate import Analysis, analyze, declared_shape, declared_type, read_for_validation
 from ._json import add_json_options, check_json_out, emit, human_output
 
 # Attribute values longer than this are shortened in the table.

@@ -23,10 +23,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .atomic import AtomicFile
-from .errors import InputError
-from .infer import NodePlan
-from .npyio import storable, write_text
+from ..atomic import AtomicFile
+from ..errors import InputError
+from ..infer import NodePlan
+from ..npyio import storable, write_text
 
 ARCHIVE = "intermediates.npz"
 INDEX = "intermediates.tsv"

@@ -3,7 +3,7 @@
 ``--verbose`` prints one line per node to stderr as it runs (position, layer id,
 type, name, each output's element type and shape, milliseconds) and a total;
 ``--dump-intermediates DIR`` writes every node's outputs to
-``DIR/intermediates.npz`` keyed ``"<layer name>:<port>"`` (see :mod:`ovonehot.dump`).
+``DIR/intermediates.npz`` keyed ``"<layer name>:<port>"`` (see :mod:`ovonehot.cli.dump`).
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..atomic import check_output_dir, check_output_file
-from ..dump import IntermediateWriter
 from ..errors import Error, UsageError
 from ..infer import NodePlan
 from ..model import Model, load
 from ..npyio import check_input_specs, check_model_paths, parse_input_specs, save_archive
 from ..types import ElementType, PartialShape
 from ._json import add_json_options, array_values, check_json_out, emit, human_output
+from .dump import IntermediateWriter
 
 # Print values when an output has at most this many elements.
 SMALL = 64

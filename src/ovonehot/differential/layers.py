@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..errors import Error, OpenVINOError
+from ..infer import NodePlan
 from .compare import Tolerance, compare, error_size
-from .errors import Error, OpenVINOError
-from .infer import NodePlan
 
 if TYPE_CHECKING:
     from .diff import LayerRow, _Context

@@ -35,10 +35,10 @@ from typing import Any, Literal, overload
 
 import numpy as np
 
-from .budget import check_allocation
-from .errors import InputError, quote
-from .model import Model, TensorDesc
-from .types import ElementType, PartialShape
+from ..budget import check_allocation
+from ..errors import InputError, quote
+from ..model import Model, TensorDesc
+from ..types import ElementType, PartialShape
 
 DEFAULT_DIM = 3
 DEFAULT_DYNAMIC_RANK_SHAPE = (2, 3)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import argparse
 
+from ..check.validate import Report, validate
 from ..errors import UsageError
 from ..npyio import check_model_paths
 from ..types import PartialShape
-from ..validate import Report, validate
 from ._json import add_json_options, check_json_out, emit, human_output
 
 

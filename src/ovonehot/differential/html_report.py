@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .errors import UsageError
-from .npyio import write_text
+from ..errors import UsageError
+from ..npyio import write_text
 
 if TYPE_CHECKING:
     from .diff import DiffReport, LayerRow, OutputVerdict

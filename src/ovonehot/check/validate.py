@@ -56,20 +56,20 @@ from typing import Any
 
 from lxml import etree
 
-from .errors import Error, InputError, IRError, ValidationError
-from .graph import Graph, Node, Port
-from .infer import NodePlan, infer_node
-from .ir import payload
-from .ir.reader import parse_int, read_ir, read_ir_bytes
-from .ops import lookup
-from .ops.basic import ParameterAttrs
-from .ops.bounds import depth_interval
-from .ops.one_hot import OneHotAttrs
-from .ops.openvino_opsets import OPENVINO_VERSION, OPSETS
-from .ops.shape_util import normalize_axis
-from .ops.spec import OpSpec, TensorInfo
-from .oracle.onnx_frontend import convert_onnx, is_onnx_path
-from .types import ElementType, PartialShape
+from ..errors import Error, InputError, IRError, ValidationError
+from ..graph import Graph, Node, Port
+from ..infer import NodePlan, infer_node
+from ..ir import payload
+from ..ir.reader import parse_int, read_ir, read_ir_bytes
+from ..ops import lookup
+from ..ops.basic import ParameterAttrs
+from ..ops.bounds import depth_interval
+from ..ops.one_hot import OneHotAttrs
+from ..ops.openvino_opsets import OPENVINO_VERSION, OPSETS
+from ..ops.shape_util import normalize_axis
+from ..ops.spec import OpSpec, TensorInfo
+from ..oracle.onnx_frontend import convert_onnx, is_onnx_path
+from ..types import ElementType, PartialShape
 
 
 class Severity(enum.Enum):

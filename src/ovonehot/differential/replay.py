@@ -17,11 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from .atomic import copy_file, write_bytes
+from ..atomic import copy_file, write_bytes
+from ..errors import InputError
+from ..npyio import ensure_directory, load_archive, save_archive, write_text
+from ..oracle.common import PRESETS, PluginSettings
 from .diff import DiffReport, Tolerances
-from .errors import InputError
-from .npyio import ensure_directory, load_archive, save_archive, write_text
-from .oracle.common import PRESETS, PluginSettings
 
 FORMAT = "ovonehot-replay/1"
 MANIFEST = "manifest.json"

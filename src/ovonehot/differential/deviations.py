@@ -38,15 +38,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import Error
-from .evaluate import evaluate
-from .graph import Graph, Node
-from .infer import Inference, infer, parameter_infos
-from .model import Model
-from .ops.convert import convert_array
-from .ops.spec import TensorInfo
-from .oracle.common import Refusal
-from .types import ElementType
+from ..errors import Error
+from ..evaluate import evaluate
+from ..graph import Graph, Node
+from ..infer import Inference, infer, parameter_infos
+from ..model import Model
+from ..ops.convert import convert_array
+from ..ops.spec import TensorInfo
+from ..oracle.common import Refusal
+from ..types import ElementType
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,13 +31,13 @@ from typing import TypeVar
 
 import numpy as np
 
-from .errors import Error
+from ..errors import Error
+from ..graph import Graph
+from ..infer import Inference, infer
+from ..ir.builder import GraphBuilder, Out
+from ..ops import lookup
+from ..types import Dimension, ElementType, PartialShape
 from .gen_inputs import special_scalar
-from .graph import Graph
-from .infer import Inference, infer
-from .ir.builder import GraphBuilder, Out
-from .ops import lookup
-from .types import Dimension, ElementType, PartialShape
 
 T = ElementType
 C = TypeVar("C")  # what _choose picks

@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .. import replay as _replay
 from ..atomic import check_output_file
+from ..differential import replay as _replay
 from ..errors import InputError, UsageError
 from ..oracle.repro import write_script
 from ._json import add_json_options, check_json_out, emit, human_output

@@ -1,6 +1,6 @@
 """``ovonehot fuzz``: random valid IR, written two ways, each run through ``diff``.
 
-Each case (:mod:`ovonehot.fuzz_graphs`) is written with ovonehot's own IR writer
+Each case (:mod:`ovonehot.differential.fuzz_graphs`) is written with ovonehot's own IR writer
 (IR v11, sometimes v10) or re-saved by OpenVINO's ``save_model`` (plain or
 f16-compressed), loaded back by ovonehot, fed seeded inputs and diffed against
 the requested oracles.  A case *fails* when any output is "ours wrong" or
@@ -8,7 +8,7 @@ the requested oracles.  A case *fails* when any output is "ours wrong" or
 crashes the process; each failing case is saved as a replay folder
 (``ovonehot diff FOLDER`` reproduces it).
 
-Cases run on an engine (:mod:`ovonehot.engines`): worker processes on this
+Cases run on an engine (:mod:`ovonehot.differential.engines`): worker processes on this
 machine (``jobs``, the default) or Dask distributed.  Either way each case runs
 in an isolated child, one case at a time, so an OpenVINO crash loses one case,
 not the campaign: the case is recorded as a crash and its model and inputs are
@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..errors import Error
 from . import engines
-from .errors import Error
 
 if TYPE_CHECKING:
     from .engines import Engine
@@ -76,13 +76,13 @@ def input_seed(seed: int, index: int) -> int:
 
 
 def _write(case: Any, writer: str, folder: Path) -> Path:
-    from .ir.writer import write_ir
+    from ..ir.writer import write_ir
 
     xml = folder / "model.xml"
     if writer.startswith("ovonehot"):
         write_ir(case.graph, xml, inference=case.inference, version=10 if writer.endswith("v10") else 11)
         return xml
-    from .oracle.openvino_runtime import resave
+    from ..oracle.openvino_runtime import resave
 
     ours = folder / "generated.xml"
     write_ir(case.graph, ours, inference=case.inference)
@@ -94,12 +94,12 @@ def _write(case: Any, writer: str, folder: Path) -> Path:
 
 def run_case(seed: int, index: int, oracles: Sequence[str], out: Path | None, work: Path) -> CaseResult:
     """Generate, write, diff and (when failing and ``out`` is set) save case ``index``."""
+    from ..model import load
+    from ..npyio import save_archive
     from . import replay
     from .diff import Verdict, diff_model
     from .fuzz_graphs import generate
     from .gen_inputs import generate_inputs
-    from .model import load
-    from .npyio import save_archive
 
     start = time.perf_counter()
     case = generate(seed, index)
@@ -183,7 +183,7 @@ def _keep(work_folder: Path, target: Path, problem: str) -> str:
     return str(target)
 
 
-# -- engines (ovonehot.engines): one case per item, run in an isolated child ---------------
+# -- engines (ovonehot.differential.engines): one case per item, run in an isolated child ---------------
 
 
 def case_handler(settings: tuple[int, tuple[str, ...], str | None], work: str, index: int) -> dict[str, Any]:
@@ -315,14 +315,14 @@ def campaign(
     """
     out_path = Path(out) if out is not None else None
     if out_path is not None:
-        from .npyio import ensure_directory
+        from ..npyio import ensure_directory
 
         ensure_directory(out_path)
     if engine is None:
         engine = engines.make("process", jobs)
     job = engines.Job(
-        "ovonehot.fuzz:case_handler",
-        "ovonehot.fuzz:case_crashed",
+        "ovonehot.differential.fuzz:case_handler",
+        "ovonehot.differential.fuzz:case_crashed",
         (seed, tuple(oracles), str(out_path) if out_path is not None else None),
         "ovonehot-fuzz-",
     )
@@ -347,7 +347,7 @@ def campaign(
     stopped = not interrupted and len(results) < cases
     summary = Summary(seed, tuple(oracles), results, time.perf_counter() - start, stopped, interrupted)
     if out_path is not None:
-        from .npyio import write_text
+        from ..npyio import write_text
 
         write_text(out_path / "summary.json", json.dumps(summary.as_json(), indent=2) + "\n")
     return summary

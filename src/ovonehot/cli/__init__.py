@@ -1,6 +1,6 @@
 """The ``ovonehot`` command line: argparse subcommands, errors turned into exit codes.
 
-Each subcommand lives in ``ovonehot.commands.<name>`` and provides
+Each subcommand lives in ``ovonehot.cli.<name>`` and provides
 ``add_parser(subparsers)`` (which sets ``func``) ; ``main`` dispatches and turns
 every ``ovonehot.Error`` into one line ``error: ...`` on stderr and the error's
 exit status.  Exit statuses: 0 success, 1 a difference was found, 2 usage or bad
@@ -16,9 +16,21 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from . import __version__
-from .commands import COMMANDS
-from .errors import Error, UsageError
+from .. import __version__
+from ..errors import Error, UsageError
+from . import convert, diff, fuzz, inspect, reduce, repro, run, validate
+
+# The subcommands, one module each, in help order (one per line).
+COMMANDS = (
+    run,
+    convert,
+    diff,
+    fuzz,
+    validate,
+    inspect,
+    reduce,
+    repro,
+)
 
 # The longest error line printed, in characters.
 MAX_MESSAGE = 2000

@@ -6,11 +6,11 @@ import argparse
 import importlib.util
 import sys
 
-from .. import engines
 from ..atomic import check_output_dir
-from ..diff import ORACLES
+from ..differential import engines
+from ..differential.diff import ORACLES
+from ..differential.fuzz import campaign
 from ..errors import OpenVINOError, UsageError
-from ..fuzz import campaign
 from ._json import add_json_options, check_json_out, emit, human_output
 
 

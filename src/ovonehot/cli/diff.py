@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import argparse
 
-from .. import corpus, engines, html_report
-from .. import replay as _replay
 from ..atomic import check_output_dir, check_output_file
-from ..diff import Tolerances, diff_model
+from ..differential import corpus, engines, html_report
+from ..differential import replay as _replay
+from ..differential.diff import Tolerances, diff_model
+from ..differential.gen_inputs import InputSettings, generate_inputs, parse_shape
 from ..errors import InputError, UsageError
-from ..gen_inputs import InputSettings, generate_inputs, parse_shape
 from ..model import load
 from ..npyio import check_input_specs, check_model_paths, load_archive, parse_input_specs
 from ..oracle.common import ORACLES, PRESETS, PluginSettings, parse_oracles
@@ -212,7 +212,7 @@ def diff_command(args: argparse.Namespace) -> int:
 
 def _diff_command(args: argparse.Namespace) -> int:
     models = args.model if isinstance(args.model, list) else [args.model]
-    if corpus.is_corpus(models):  # several models: ovonehot.corpus runs this command on each
+    if corpus.is_corpus(models):  # several models: ovonehot.differential.corpus runs this command on each
         if args.report is not None:
             raise UsageError(
                 "--report is for one model; a corpus gives a table (--json/--json-out for tools)"

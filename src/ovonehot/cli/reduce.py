@@ -21,14 +21,14 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import replay as _replay
 from ..atomic import check_output_dir
-from ..diff import ORACLES, OutputVerdict, Tolerances, Verdict, diff_model
+from ..differential import replay as _replay
+from ..differential.diff import ORACLES, OutputVerdict, Tolerances, Verdict, diff_model
+from ..differential.gen_inputs import generate_inputs, parse_shape
+from ..differential.reduce import diff_predicate, reduce_model, write_candidate
 from ..errors import UsageError
-from ..gen_inputs import generate_inputs, parse_shape
 from ..model import Model, load
 from ..npyio import check_input_specs, check_model_paths, parse_input_specs
-from ..reduce import diff_predicate, reduce_model, write_candidate
 from ._json import add_json_options, check_json_out, emit, human_output
 
 
