@@ -7,11 +7,23 @@ type and partial shape (a mismatch is an ovonehot bug, and stays loud).
 
 How it walks is compiled once per :class:`Inference` into a :class:`Program`
 (kernels bound to their parsed attributes, each input's slot, what to free after
-each node) and, per input signature (the feeds' shapes and dtypes), the output
-shapes the first run with that signature checked: later runs compare shapes for
-equality instead of re-checking them against the partial shapes.  A different
-signature compiles its own record; a value whose shape differs from the record (a
-shape that depends on input values, as NonZero's) is checked in full again.
+each node) and, per input signature (the feeds' shapes and dtypes), a :class:`Record`:
+the output shapes the first run with that signature checked (later runs compare shapes
+for equality instead of re-checking them against the partial shapes; a value whose
+shape differs from the record, as NonZero's, is checked in full again) and, from the
+signature's second run on, its :class:`Folded` plan.
+
+Folding per signature: shapes are inferred again with the feeds' static shapes, so a
+shape subgraph (ShapeOf -> Gather -> Concat -> a Reshape's target, a Range's bounds, a
+mask built from shapes) depends on nothing a run can change.  Every node whose inputs
+are all known then (Constants, ShapeOf of a statically shaped tensor, nodes fed only by
+those) is computed once, by its own kernel on the same inputs (so the values are
+bit-identical to a run's), when its outputs are small (``FOLD_LIMIT`` elements), its op
+is ``foldable`` and ``deterministic``, and it is not stateful; runs then skip it and
+start from its values.  Runs with an ``override`` skip nothing; an observer still sees
+every node, the folded ones with their folded values.  A signature is folded only on its
+second run, after a first run checked that its shapes are the inferred ones (a model run
+once, as by the CLI, pays no second inference).
 
 Per-node hooks: an optional ``observer(index, plan, outputs, seconds)`` sees every
 node's outputs as they are made (for ``--dump-intermediates`` and ``--verbose``); an
@@ -25,15 +37,18 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any, NoReturn
 
 import numpy as np
 
 from .budget import check_allocation
 from .errors import Error, InputError
-from .infer import FOLD_LIMIT, Inference, NodePlan
+from .graph import Graph
+from .infer import FOLD_LIMIT, Inference, NodePlan, infer
+from .ops.bounds import shape_of_bounds
 from .ops.spec import TensorInfo, Variables
-from .types import PartialShape
+from .types import ElementType, PartialShape
 
 Observer = Callable[[int, NodePlan, Sequence[np.ndarray], float], None]
 # Replaces a node's kernel: (node index, plan, input values) -> outputs, or None to run the kernel.
@@ -43,6 +58,11 @@ Signature = tuple[tuple[int, tuple[int, ...], np.dtype], ...]
 
 # Signatures remembered per Inference (the oldest is dropped beyond this).
 MAX_SIGNATURES = 8
+# Bytes of folded values (other than Constants' own arrays) one signature may keep.
+FOLDED_BYTES = 64 << 20
+
+# How the hook-free loop runs a step (``Folded.fast``).
+_PLAIN, _SIZED, _STATEFUL, _FEED, _RESULT, _RESULT_COPY = range(6)
 
 
 @dataclass(slots=True)
@@ -56,10 +76,32 @@ class Step:
     n_out: int
     frees: tuple[int, ...]  # slots nobody reads after this node
     stateful: bool
-    result: bool  # a Result: its input is a run's output
+    result: int  # a Result (its input is a run's output): 1, or 2 when that input is a folded value
     kernel: object  # the spec's evaluate (or evaluate_stateful) function, None for a Parameter
     attrs: object
     sized: bool  # the output sizes need checking before the kernel runs (check_output_sizes)
+
+
+@dataclass(slots=True)
+class Folded:
+    """A signature's plan without the nodes whose outputs the signature alone decides."""
+
+    steps: tuple[Step, ...]  # the nodes that still run, with what to free after each of them
+    every: tuple[Step, ...]  # every node (for an observer), Results reading folded values marked
+    initial: tuple[np.ndarray | None, ...]  # per slot: the folded value running nodes read, if any
+    known: dict[int, Sequence[np.ndarray]]  # folded node index -> its outputs
+    # ``steps`` as (kind, index, kernel, attrs, args, first, frees) for the hook-free loop
+    fast: tuple[tuple[int, int, Any, Any, tuple[int, ...], int, tuple[int, ...]], ...]
+
+
+@dataclass(slots=True)
+class Record:
+    """What runs with one input signature know: the shapes checked, and the folded plan."""
+
+    seen: list[tuple[tuple[int, ...], np.dtype] | None]  # per slot, as the first run checked it
+    runs: int = 0  # runs that completed
+    folded: Folded | None = None
+    tried: bool = False  # folding was attempted (``folded`` stays None when nothing could fold)
 
 
 @dataclass(slots=True)
@@ -68,9 +110,9 @@ class Program:
 
     steps: tuple[Step, ...]
     slots: int
-    # signature -> per slot, the (shape, dtype) the first run with it checked (None: not yet)
-    signatures: dict[Signature, list[tuple[tuple[int, ...], np.dtype] | None]]
+    signatures: dict[Signature, Record]
     compiles: int = 0  # how many signatures were compiled (for tests and curiosity)
+    folds: int = 0  # how many signatures got a folded plan
 
 
 def program(inference: Inference) -> Program:
@@ -103,7 +145,7 @@ def program(inference: Inference) -> Program:
                 len(inference.outputs[i]),
                 tuple(frees[i]),
                 p.spec.evaluate_stateful is not None,
-                p.node.type.lower() == "result",
+                int(p.node.type.lower() == "result"),
                 p.spec.evaluate_stateful if p.spec.evaluate_stateful is not None else p.spec.evaluate,
                 p.attrs,
                 not all(_small_static(t.shape, t.element_type.numpy_dtype) for t in inference.outputs[i]),
@@ -122,6 +164,15 @@ def _small_static(shape: PartialShape, dtype: np.dtype | None) -> bool:
     dims = shape.to_shape()
     itemsize = 8 if dtype is None else dtype.itemsize
     return len(dims) <= 64 and math.prod(d for d in dims if d) * max(itemsize, 1) <= 1 << 20
+
+
+def _small_bounded(shape: PartialShape, dtype: np.dtype | None) -> bool:
+    """Every shape within these bounds passes check_allocation (at most 1 MiB): a node whose
+    shape depends on values (after a NonZero) but is bounded by the signature's shapes."""
+    if not shape.rank_is_static or shape.rank > 64 or any(d.max is None for d in shape):
+        return False
+    itemsize = 8 if dtype is None else dtype.itemsize
+    return math.prod(d.max for d in shape if d.max) * max(itemsize, 1) <= 1 << 20
 
 
 def signature(feeds: Mapping[int, np.ndarray]) -> Signature:
@@ -151,30 +202,119 @@ def evaluate(
 
     ``override`` is asked first for every node that is not fed (Results included); what it
     returns replaces the node's kernel (and its errors get the layer context, as a kernel's).
+    A value the run returns is never one a later run returns again (folded values are copied).
     """
     if variables is None:
         variables = Variables()
     prog = program(inference)
     sig = signature(feeds)
-    seen = prog.signatures.get(sig)
-    if seen is None:
+    record = prog.signatures.get(sig)
+    if record is None:
         if len(prog.signatures) >= MAX_SIGNATURES:
             del prog.signatures[next(iter(prog.signatures))]
-        seen = prog.signatures[sig] = [None] * prog.slots
+        record = prog.signatures[sig] = Record([None] * prog.slots)
         prog.compiles += 1
+    elif record.runs and not record.tried and override is None:
+        record.tried = True
+        record.folded = fold(inference, prog, feeds, record.seen)
+        prog.folds += record.folded is not None
+    folded = record.folded if override is None else None
     targets = _into_targets(inference, prog, out) if out else {}
-    pinned = set(keep)
+    if folded is not None and observer is None and not keep and not targets:
+        results = _run_folded(inference, folded, feeds, record.seen, variables)
+    else:
+        results = _run(
+            inference, prog, folded, feeds, record.seen, observer, keep, variables, targets, override
+        )
+    record.runs += 1
+    variables.commit()
+    return results
+
+
+def _run_folded(
+    inference: Inference,
+    folded: Folded,
+    feeds: Mapping[int, np.ndarray],
+    seen: list[tuple[tuple[int, ...], np.dtype] | None],
+    variables: Variables,
+) -> dict[tuple[int, int], np.ndarray]:
+    """The hook-free loop over a folded plan (what ``Model.run`` takes from a signature's second run)."""
+    values = list(folded.initial)
+    results: dict[tuple[int, int], np.ndarray] = {}
+    outs: Sequence[np.ndarray]
+    for kind, i, kernel, attrs, args, first, frees in folded.fast:
+        if kind == _FEED:
+            outs = (feeds[i],)
+        elif kind >= _RESULT:
+            value = values[args[0]]
+            results[(i, 0)] = value if kind == _RESULT else value.copy()  # type: ignore[union-attr,assignment]
+            outs = ()
+        else:
+            inputs = [values[a] for a in args]
+            try:
+                if kind == _PLAIN:
+                    outs = kernel(attrs, inputs)
+                elif kind == _SIZED:
+                    refused = check_output_sizes(inference, i, inputs)  # type: ignore[arg-type]
+                    if refused is not None:
+                        _run_refused(inference.plans[i], inputs, refused)  # type: ignore[arg-type]
+                    outs = kernel(attrs, inputs)
+                else:
+                    outs = kernel(attrs, inputs, variables)
+            except Error as exc:
+                raise type(exc)(f"{inference.plans[i].node.describe()}: {exc}") from None
+        slot = first
+        for value in outs:
+            known = seen[slot]
+            if (
+                known is None
+                or value.shape != known[0]
+                or (value.dtype is not known[1] and value.dtype != known[1])
+            ):
+                _check(inference, i, slot - first, value)
+                seen[slot] = (value.shape, value.dtype)
+            values[slot] = value
+            slot += 1
+        for f in frees:  # free what no later node reads
+            values[f] = None
+    return results
+
+
+def _run(
+    inference: Inference,
+    prog: Program,
+    folded: Folded | None,
+    feeds: Mapping[int, np.ndarray],
+    seen: list[tuple[tuple[int, ...], np.dtype] | None],
+    observer: Observer | None,
+    keep: Sequence[tuple[int, int]],
+    variables: Variables,
+    targets: Mapping[int, list[np.ndarray | None]],
+    override: Override | None,
+) -> dict[tuple[int, int], np.ndarray]:
+    """The loop with every hook: an observer, an override, kept outputs, buffers to write into."""
+    known: Mapping[int, Sequence[np.ndarray]] = {}
+    steps = prog.steps
     values: list[np.ndarray | None] = [None] * prog.slots
+    if folded is not None:
+        if observer is not None:  # every node, the folded ones with their values
+            steps, known = folded.every, folded.known
+        else:
+            steps, values = folded.steps, list(folded.initial)
+    pinned = set(keep)
     results: dict[tuple[int, int], np.ndarray] = {}
     perf_counter = time.perf_counter
-    for step in prog.steps:
+    for step in steps:
         i = step.index
         p = step.plan
         args = [values[a] for a in step.args]
         start = perf_counter() if observer is not None else 0.0
         outs: Sequence[np.ndarray]
+        folded_outs = known.get(i) if known else None
         if i in feeds:
             outs = [feeds[i]]
+        elif folded_outs is not None:
+            outs = folded_outs
         elif (
             override is not None
             and (
@@ -192,35 +332,168 @@ def evaluate(
                 else:
                     refused = check_output_sizes(inference, i, args) if step.sized else None  # type: ignore[arg-type]
                     if refused is not None:
-                        outs = _run_refused(p, args, refused)  # type: ignore[arg-type]
-                    elif targets and i in targets and (into := p.spec.evaluate_into) is not None:
+                        _run_refused(p, args, refused)  # type: ignore[arg-type]
+                    if targets and i in targets and (into := p.spec.evaluate_into) is not None:
                         outs = into(step.attrs, args, targets[i])  # type: ignore[arg-type]
                     else:
                         outs = kernel(step.attrs, args)  # type: ignore[operator]
             except Error as exc:
                 raise type(exc)(f"{p.node.describe()}: {exc}") from None
         if step.result:
-            results[(i, 0)] = args[0]  # type: ignore[assignment]
+            results[(i, 0)] = args[0] if step.result == 1 else args[0].copy()  # type: ignore[union-attr,assignment]
         slot = step.first
         for k, value in enumerate(outs):
-            known = seen[slot]
+            record = seen[slot]
             if (
-                known is None
-                or value.shape != known[0]
-                or (value.dtype is not known[1] and value.dtype != known[1])
+                record is None
+                or value.shape != record[0]
+                or (value.dtype is not record[1] and value.dtype != record[1])
             ):
                 _check(inference, i, k, value)
                 seen[slot] = (value.shape, value.dtype)
             values[slot] = value
             slot += 1
             if pinned and (i, k) in pinned:
-                results[(i, k)] = value
+                results[(i, k)] = value if folded_outs is None else value.copy()
         if observer is not None:
             observer(i, p, outs, perf_counter() - start)
         for f in step.frees:  # free what no later node reads
             values[f] = None
-    variables.commit()
+    if folded is not None and pinned:  # kept outputs of nodes the loop skipped
+        for i, k in pinned - results.keys():
+            if i in folded.known:
+                results[(i, k)] = np.array(folded.known[i][k], copy=True)
     return results
+
+
+def fold(
+    inference: Inference,
+    prog: Program,
+    feeds: Mapping[int, np.ndarray],
+    seen: Sequence[tuple[tuple[int, ...], np.dtype] | None],
+) -> Folded | None:
+    """The folded plan of the signature of ``feeds`` (see the module docstring), or None when
+    nothing folds or shape inference with the feeds' shapes disagrees with ``seen`` (the shapes
+    a completed run with this signature checked)."""
+    graph = inference.graph
+    params = {}
+    for i, feed in feeds.items():
+        et = inference.outputs[i][0].element_type if inference.outputs[i] else ElementType.dynamic
+        try:
+            if et.is_dynamic:
+                et = ElementType.from_numpy(feed.dtype)
+            params[i] = TensorInfo(et, PartialShape.of(feed.shape))
+        except Error:
+            return None
+    try:
+        sig = infer(graph, inference.plans, parameters=params).outputs
+    except Error:  # the shape rules refuse these shapes: the kernels say so when they run
+        return None
+    for step in prog.steps:  # the inferred static shapes are the ones the run checked
+        for k, t in enumerate(sig[step.index]):
+            record = seen[step.first + k]
+            if t.shape.is_static and (record is None or record[0] != t.shape.to_shape()):
+                return None
+    known: list[np.ndarray | None] = [None] * prog.slots
+    done: dict[int, Sequence[np.ndarray]] = {}
+    room = FOLDED_BYTES
+    for step in prog.steps:
+        outs = _fold_step(step, graph, sig, known, seen)
+        if outs is None:
+            continue
+        if step.args:  # (a Constant's value is its own array: it costs nothing to keep)
+            room -= sum(v.nbytes for v in outs)
+            if room < 0:
+                break
+        done[step.index] = outs
+        known[step.first : step.first + step.n_out] = outs
+    if not done:
+        return None
+    running = [s for s in prog.steps if s.index not in done]
+    last: dict[int, int] = {}  # slot -> position of the last running step that reads it
+    for pos, s in enumerate(running):
+        for a in s.args:
+            last[a] = pos
+    frees: list[list[int]] = [[] for _ in running]
+    for slot, pos in last.items():
+        frees[pos].append(slot)
+    initial: list[np.ndarray | None] = [None] * prog.slots
+    steps = []
+    fast = []
+    for pos, s in enumerate(running):
+        for a in s.args:
+            if known[a] is not None:
+                initial[a] = known[a]
+        result = 2 if s.result and known[s.args[0]] is not None else s.result
+        sized = s.sized and not all(_small_bounded(t.shape, t.element_type.numpy_dtype) for t in sig[s.index])
+        s = replace(s, frees=tuple(sorted(frees[pos])), result=result, sized=sized)
+        steps.append(s)
+        if s.index in feeds:
+            kind = _FEED
+        elif s.result:
+            kind = _RESULT if s.result == 1 else _RESULT_COPY
+        elif s.stateful:
+            kind = _STATEFUL
+        else:
+            kind = _SIZED if s.sized else _PLAIN
+        fast.append((kind, s.index, s.kernel, s.attrs, s.args, s.first, s.frees))
+    every = tuple(
+        replace(s, result=2) if s.result and known[s.args[0]] is not None else s for s in prog.steps
+    )
+    return Folded(tuple(steps), every, tuple(initial), done, tuple(fast))
+
+
+def _fold_step(
+    step: Step,
+    graph: Graph,
+    sig: Sequence[Sequence[TensorInfo]],
+    known: Sequence[np.ndarray | None],
+    seen: Sequence[tuple[tuple[int, ...], np.dtype] | None],
+) -> Sequence[np.ndarray] | None:
+    """The outputs of ``step`` computed now by its kernel, when the signature decides them."""
+    spec = step.plan.spec
+    if (
+        step.kernel is None
+        or step.stateful
+        or step.result
+        or not step.n_out
+        or not spec.foldable
+        or not spec.deterministic
+    ):
+        return None
+    infos = sig[step.index]
+    if not all(t.shape.is_static and math.prod(t.shape.to_shape()) <= FOLD_LIMIT for t in infos):
+        return None
+    args: list[np.ndarray]
+    if spec.bounds is shape_of_bounds:  # reads only its input's shape: a stand-in of that shape
+        src = graph.sources[step.index][0]
+        shape = sig[src.node][src.output].shape
+        if not shape.is_static:
+            return None
+        try:
+            args = [np.broadcast_to(np.zeros((), np.uint8), shape.to_shape())]
+        except ValueError:  # too large for NumPy even without memory
+            return None
+    else:
+        args = [a for a in (known[s] for s in step.args) if a is not None]
+        if len(args) != len(step.args):
+            return None
+    try:
+        outs = step.kernel(step.attrs, args)  # type: ignore[operator]
+    except Error:  # the run raises it, with the layer context
+        return None
+    if len(outs) != step.n_out:
+        return None
+    for k, value in enumerate(outs):
+        record = seen[step.first + k]
+        if (
+            not isinstance(value, np.ndarray)
+            or record is None
+            or value.shape != record[0]
+            or value.dtype != record[1]
+        ):
+            return None
+    return tuple(outs)
 
 
 def _overridden(
@@ -250,7 +523,7 @@ def _into_targets(
     return targets
 
 
-def _run_refused(p: NodePlan, args: Sequence[np.ndarray], refused: InputError) -> Sequence[np.ndarray]:
+def _run_refused(p: NodePlan, args: Sequence[np.ndarray], refused: InputError) -> NoReturn:
     """Inputs the op's shape rules refuse: the kernel's own error when it has one, else ``refused``."""
     try:
         p.spec.evaluate(p.attrs, args)  # type: ignore[misc]

@@ -291,5 +291,6 @@ SPECS = (
         parse=parse_random_uniform,
         infer=infer_random_uniform,
         evaluate=evaluate_random_uniform,
+        deterministic=False,
     ),
 )

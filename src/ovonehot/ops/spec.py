@@ -81,6 +81,9 @@ class OpSpec(Generic[A]):
       executor handles itself (Parameter).
     * ``foldable``: whether inference may evaluate the op on known values (constant
       folding).  Off for ops whose values are not knowable (Parameter).
+    * ``deterministic``: the kernel's outputs depend on nothing but its inputs and attributes,
+      so the evaluator may compute a node once per input signature when its inputs are known
+      then (:mod:`ovonehot.evaluate`).  Off for RandomUniform (both seeds 0 draw afresh).
     * ``evaluate_stateful``: the kernel of an op that reads or writes the model's
       :class:`Variables` (ReadValue, Assign); the executor calls it instead of ``evaluate``.
     * ``bounds``: the op's value/bound propagation rule, OpenVINO's ``evaluate_lower`` /
@@ -104,6 +107,7 @@ class OpSpec(Generic[A]):
     infer: Callable[[A, Sequence[TensorInfo]], Sequence[TensorInfo]]
     evaluate: Callable[[A, Sequence[np.ndarray]], Sequence[np.ndarray]] | None
     foldable: bool = True
+    deterministic: bool = True
     evaluate_stateful: Callable[[A, Sequence[np.ndarray], Variables], Sequence[np.ndarray]] | None = None
     bounds: BoundsFn[A] | None = None
     evaluate_types: tuple[frozenset[ElementType] | None, ...] | None = None
