@@ -267,3 +267,161 @@ def test_override_replaces_a_kernel_and_its_outputs_are_checked() -> None:
 
     with pytest.raises(IRError, match=r"name='relu'.*refused here"):
         evaluate(model.inference, feeds, override=refusing)
+
+
+# -- the per-signature folded plan --------------------------------------------------------------
+
+
+def shape_model() -> Model:
+    """x: f32[?,?] -> Reshape(x, Concat(Gather(ShapeOf(x), 1) * 2, [-1])) and ShapeOf(x) as outputs:
+    a shape subgraph the signature decides, a data node that reads it, and a shape as an output."""
+    b = GraphBuilder()
+    x = b.parameter("x", "f32", "[?,?]")
+    shape = b.op("ShapeOf", "opset3", [x], {"output_type": "i64"}, name="shape")
+    rows = b.op(
+        "Gather", "opset8", [shape, b.const("i1", np.array([1], np.int64)), b.const("ax", np.int64(0))]
+    )
+    doubled = b.op("Multiply", "opset1", [rows, b.const("two", np.array([2], np.int64))], name="doubled")
+    target = b.op("Concat", "opset1", [doubled, b.const("m1", np.array([-1], np.int64))], {"axis": "0"})
+    reshaped = b.op("Reshape", "opset1", [x, target], {"special_zero": "false"}, name="reshape")
+    b.op("Result", "opset1", [reshaped], outputs=0, name="out")
+    b.op("Result", "opset1", [shape], outputs=0, name="shape_out")
+    graph = b.graph()
+    return Model(graph, infer(graph))
+
+
+def node_index(model: Model, name: str) -> int:
+    return next(i for i, n in enumerate(model.graph.nodes) if n.name == name)
+
+
+def test_a_signature_folds_its_shape_subgraph_on_its_second_run_and_skips_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    model = shape_model()
+    prog = program(model.inference)
+    calls: list[int] = []
+    for step in prog.steps:  # count every kernel call, by node
+        if step.kernel is not None:
+            monkeypatch.setattr(step, "kernel", _counting(step.kernel, step.index, calls))
+    x = np.arange(12, dtype=np.float32).reshape(4, 3)
+    first = model.run({"x": x})
+    assert prog.folds == 0 and node_index(model, "doubled") in calls  # the first run folds nothing
+    calls.clear()
+    second = model.run({"x": x})  # folds: the shape subgraph runs once, at compile time
+    assert prog.folds == 1
+    calls.clear()
+    third = model.run({"x": x + 1})
+    reshape, doubled, shape = (node_index(model, n) for n in ("reshape", "doubled", "shape"))
+    assert calls == [reshape]  # only the data node runs (the Results' kernels do nothing)
+    for got in (first, second):
+        np.testing.assert_array_equal(got["out"], x.reshape(6, -1))
+        np.testing.assert_array_equal(got["shape_out"], np.array([4, 3]))
+    np.testing.assert_array_equal(third["out"], (x + 1).reshape(6, -1))
+    record = next(iter(prog.signatures.values()))
+    assert record.folded is not None and {doubled, shape} <= record.folded.known.keys()
+
+
+def _counting(kernel: object, index: int, calls: list[int]) -> object:
+    def counted(*args: object) -> object:
+        calls.append(index)
+        return kernel(*args)  # type: ignore[operator]
+
+    return counted
+
+
+def test_a_new_signature_compiles_and_folds_its_own_plan() -> None:
+    model = shape_model()
+    prog = program(model.inference)
+    a, b = np.ones((4, 3), np.float32), np.arange(10, dtype=np.float32).reshape(2, 5)
+    for _ in range(2):
+        assert model.run({"x": a})["out"].shape == (6, 2)
+    assert (prog.compiles, prog.folds) == (1, 1)
+    got = model.run({"x": b})  # a new signature: its first run folds nothing (the old plan is not used)
+    assert (prog.compiles, prog.folds) == (2, 1)
+    np.testing.assert_array_equal(got["out"], b.reshape(10, -1))
+    got = model.run({"x": b})
+    assert (prog.compiles, prog.folds) == (2, 2)
+    np.testing.assert_array_equal(got["out"], b.reshape(10, -1))
+    np.testing.assert_array_equal(got["shape_out"], [2, 5])
+    np.testing.assert_array_equal(model.run({"x": a})["out"], a.reshape(6, -1))  # the old one still holds
+
+
+def test_folded_outputs_are_fresh_arrays_each_run() -> None:
+    model = shape_model()
+    x = np.ones((2, 2), np.float32)
+    model.run({"x": x})
+    got = model.run({"x": x})["shape_out"]
+    got[:] = 99  # the caller owns what it got: the folded value must not change
+    again = model.run({"x": x})
+    assert again["shape_out"] is not got
+    np.testing.assert_array_equal(again["shape_out"], [2, 2])
+    shared = model.run({"x": x}, share_outputs=True)["shape_out"]
+    shared[:] = 7
+    np.testing.assert_array_equal(model.run({"x": x})["shape_out"], [2, 2])
+
+
+def test_an_observer_sees_every_node_of_a_folded_plan_and_an_override_skips_nothing() -> None:
+    model = shape_model()
+    x = np.arange(8, dtype=np.float32).reshape(4, 2)
+
+    def observed() -> dict[int, list[bytes]]:
+        seen: dict[int, list[bytes]] = {}
+        model.run({"x": x}, observer=lambda i, p, outs, s: seen.setdefault(i, [o.tobytes() for o in outs]))
+        return seen
+
+    unfolded = observed()
+    model.run({"x": x})
+    assert program(model.inference).folds == 1
+    assert observed() == unfolded and len(unfolded) == len(model.graph.nodes)
+    from ovonehot.evaluate import evaluate
+
+    asked: list[int] = []
+    feeds = {node_index(model, "x"): x}
+    evaluate(model.inference, feeds, override=lambda i, p, args: asked.append(i))
+    assert sorted(asked) == [i for i in range(len(model.graph.nodes)) if i not in feeds]
+
+
+def test_a_random_uniform_without_seeds_is_never_folded() -> None:
+    b = GraphBuilder()
+    x = b.parameter("x", "f32", "[?]")
+    shape = b.op("ShapeOf", "opset3", [x], {"output_type": "i64"})
+    lo, hi = b.const("lo", np.float32(0)), b.const("hi", np.float32(1))
+    ru = b.op("RandomUniform", "opset8", [shape, lo, hi], {"output_type": "f32"}, name="ru")
+    b.op("Result", "opset1", [ru], outputs=0, name="out")
+    graph = b.graph()
+    model = Model(graph, infer(graph))
+    x = np.zeros(64, np.float32)
+    runs = [model.run({"x": x})["out"] for _ in range(3)]
+    record = next(iter(program(model.inference).signatures.values()))
+    assert record.folded is not None and node_index(model, "ru") not in record.folded.known
+    assert not np.array_equal(runs[1], runs[2])  # fresh numbers each run (64 floats alike: never)
+
+
+def test_folded_export_runs_match_the_unfolded_run_node_by_node() -> None:
+    """Every export with its stored inputs: what an observer sees of every node on a folded run is
+    what it saw on the first (unfolded) run, byte for byte; the folded plan skips nodes."""
+    skipped = 0
+    for xml, inputs_file in export_cases():
+        model = ovonehot.load(xml)
+        with np.load(inputs_file, allow_pickle=False) as archive:
+            inputs = {k: archive[k] for k in archive.files}
+        before: dict[int, list[tuple[tuple[int, ...], str, bytes]]] = {}
+        after: dict[int, list[tuple[tuple[int, ...], str, bytes]]] = {}
+
+        def capture(into: dict[int, list[tuple[tuple[int, ...], str, bytes]]]) -> object:
+            return lambda i, p, outs, s: into.setdefault(
+                i,
+                [
+                    (o.shape, o.dtype.str, o.tobytes() if o.dtype != object else repr(o).encode())
+                    for o in outs
+                ],
+            )
+
+        model.run(inputs, observer=capture(before))
+        model.run(inputs)
+        model.run(inputs, observer=capture(after))
+        assert after == before, xml.stem
+        record = next(iter(program(model.inference).signatures.values()))
+        if record.folded is not None:
+            skipped += len(record.folded.known)
+    assert skipped > 1000
