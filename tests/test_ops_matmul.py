@@ -57,6 +57,24 @@ def test_long_f32_sums_are_bit_exact(tmp_path):  # type: ignore[no-untyped-def]
     compare_op(tmp_path, lambda x, y: ops.matmul(x, y, False, False), [P(a), P(b)])
 
 
+@pytest.mark.parametrize(
+    ("sa", "sb", "block"),
+    [
+        pytest.param((2, 3, 300), (300, 6), None, id="one-block"),
+        pytest.param((3, 2, 7, 200), (2, 200, 9), 40, id="batch-five-blocks"),
+    ],
+)
+def test_blocked_f32_sums_are_bit_exact(tmp_path, monkeypatch, sa, sb, block):  # type: ignore[no-untyped-def]
+    # The blocked sum (rows of >= 4 outputs) adds whole rows in k order: any other order shows.
+    if block is not None:
+        monkeypatch.setattr(matmul, "BLOCK_ELEMENTS", block * 3 * 2 * 7 * 9)
+    rng = np.random.default_rng(6)
+    a = (rng.standard_normal(sa) * 10.0 ** rng.integers(-3, 4, sa)).astype(np.float32)
+    a.flat[[3, 50]] = [-0.0, np.inf]
+    b = rng.standard_normal(sb).astype(np.float32)
+    compare_op(tmp_path, lambda x, y: ops.matmul(x, y, False, False), [P(a), P(b)])
+
+
 def test_one_hot_embedding_pattern(tmp_path):  # type: ignore[no-untyped-def]
     # What PyTorch's one_hot(x).float() @ W becomes: exact, a row gather.
     hot = np.eye(5, dtype=np.float32)[[0, 3, 4, 3]]

@@ -420,12 +420,14 @@ def fold(
     initial: list[np.ndarray | None] = [None] * prog.slots
     steps = []
     fast = []
+    every = list(prog.steps)  # (an observer's run frees as the full program does)
     for pos, s in enumerate(running):
         for a in s.args:
             if known[a] is not None:
                 initial[a] = known[a]
         result = 2 if s.result and known[s.args[0]] is not None else s.result
         sized = s.sized and not all(_small_bounded(t.shape, t.element_type.numpy_dtype) for t in sig[s.index])
+        every[s.index] = replace(s, result=result, sized=sized)
         s = replace(s, frees=tuple(sorted(frees[pos])), result=result, sized=sized)
         steps.append(s)
         if s.index in feeds:
@@ -437,10 +439,7 @@ def fold(
         else:
             kind = _SIZED if s.sized else _PLAIN
         fast.append((kind, s.index, s.kernel, s.attrs, s.args, s.first, s.frees))
-    every = tuple(
-        replace(s, result=2) if s.result and known[s.args[0]] is not None else s for s in prog.steps
-    )
-    return Folded(tuple(steps), every, tuple(initial), done, tuple(fast))
+    return Folded(tuple(steps), tuple(every), tuple(initial), done, tuple(fast))
 
 
 def _fold_step(

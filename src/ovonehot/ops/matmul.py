@@ -14,6 +14,7 @@ use NumPy's BLAS matmul instead, whose summation order differs (a few ulp).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -133,11 +134,36 @@ def evaluate_matmul(attrs: MatMulAttrs, inputs: Sequence[np.ndarray]) -> list[np
     return [np.array(out, dtype=dtype, order="C", copy=True)]
 
 
+# Products held at once by the blocked sum (elements of its scratch array).
+BLOCK_ELEMENTS = 1 << 20
+
+
 def _sequential(x: np.ndarray, y: np.ndarray, out_shape: tuple[int, ...]) -> np.ndarray:
-    """``sum_k x[..., i, k] * y[..., k, j]`` accumulated in k order, each step rounded (no FMA)."""
+    """``sum_k x[..., i, k] * y[..., k, j]`` accumulated in k order, each step rounded (no FMA).
+
+    Small outputs take k in blocks: the products of a block in one multiply, stacked under the
+    running sum, then one ``np.add.reduce`` over that axis.  NumPy reduces a non-innermost axis
+    by adding whole rows in order (pairwise summation happens only along the innermost axis),
+    so each element still gets ``((0 + p0) + p1) + ...`` exactly; it needs rows of a few
+    elements (j >= 4), else the reduced axis could become the innermost loop.
+    """
     out = np.zeros(out_shape, dtype=x.dtype)
-    for k in range(x.shape[-1]):
-        out += x[..., :, k : k + 1] * y[..., k : k + 1, :]
+    k = x.shape[-1]
+    rows = math.prod(out_shape)
+    block = min(k, BLOCK_ELEMENTS // max(rows, 1))
+    if out_shape[-1] >= 4 and (block >= 32 or (block == k and k >= 2)):  # (else slower than the loop)
+        scratch = np.empty((*out_shape[:-1], block + 1, out_shape[-1]), dtype=x.dtype)
+        for lo in range(0, k, block):
+            hi = min(k, lo + block)
+            stack = scratch[..., : hi - lo + 1, :]
+            stack[..., 0, :] = out
+            np.multiply(x[..., :, lo:hi, np.newaxis], y[..., np.newaxis, lo:hi, :], out=stack[..., 1:, :])
+            np.add.reduce(stack, axis=-2, out=out)
+        return out
+    product = np.empty(out_shape, dtype=x.dtype)
+    for i in range(k):
+        np.multiply(x[..., :, i : i + 1], y[..., i : i + 1, :], out=product)
+        np.add(out, product, out=out)
     return out
 
 

@@ -559,11 +559,46 @@ def reshape_shape(attrs: ReshapeAttrs, data: PartialShape, pattern: TensorInfo) 
 
 def evaluate_reshape(attrs: ReshapeAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     x, pattern = (np.asarray(a) for a in inputs)
+    simple = _simple_reshape(x.shape, pattern, attrs.special_zero)
+    if simple is not None:
+        return [x.reshape(simple)]
     info = TensorInfo(ElementType.from_numpy(pattern.dtype), _static(pattern.shape), value=pattern)
     shape = _out_shape(TensorInfo(ElementType.f32, reshape_shape(attrs, _static(x.shape), info)))
     if math.prod(shape) != x.size:
         raise InputError(f"cannot reshape {list(x.shape)} to {list(shape)}")
     return [x.reshape(shape)]
+
+
+def _simple_reshape(
+    shape: tuple[int, ...], pattern: np.ndarray, special_zero: bool
+) -> tuple[int, ...] | None:
+    """The output shape of the usual valid Reshape (positive dims, at most one -1, zeros copied
+    under ``special_zero``, no empty dim), what ``reshape_shape`` gives for it, without building
+    partial shapes; None for anything else (the full rule decides and words the error)."""
+    if pattern.ndim != 1 or pattern.dtype.kind not in "iu":
+        return None
+    out = pattern.tolist()
+    minus_one = -1
+    known = 1
+    for i, v in enumerate(out):
+        if v == -1:
+            if minus_one >= 0:
+                return None
+            minus_one = i
+            continue
+        if v == 0 and special_zero and i < len(shape):
+            v = out[i] = shape[i]
+        if v <= 0:
+            return None
+        known *= v
+    size = math.prod(shape)
+    if minus_one >= 0:
+        if size % known:
+            return None
+        out[minus_one] = size // known
+    elif known != size:
+        return None
+    return tuple(out)
 
 
 # =========================================================================================
