@@ -140,12 +140,22 @@ def _softplus(w: np.ndarray) -> np.ndarray:
 
 
 def _gelu_erf(x: np.ndarray) -> np.ndarray:
-    erf = np.vectorize(math.erf, otypes=[np.float64])(x / math.sqrt(2.0)) if x.size else x
+    # C's erf per element (NumPy has none), through a list: 3x faster than np.vectorize
+    scaled = (x / math.sqrt(2.0)).ravel().tolist()
+    erf = np.fromiter(map(math.erf, scaled), np.float64, x.size).reshape(x.shape)
     return 0.5 * x * (1.0 + erf)
 
 
 def _gelu_tanh(x: np.ndarray) -> np.ndarray:
     return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x**3)))
+
+
+def _gelu_tanh_of_f32(x: np.ndarray) -> np.ndarray:
+    """``_gelu_tanh`` of f32 values (held in f64): x * x is exact then, so x * x * x is x**3
+    rounded once, as the reference's ``std::pow(x, 3)`` gives it; NumPy's ``x**3`` is a SIMD
+    power 100x slower and an ulp off for a few percent of values (never seen to change the
+    f32 result)."""
+    return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * (x * x * x))))
 
 
 def _clip3(w: np.ndarray) -> np.ndarray:
@@ -186,7 +196,10 @@ def parse_gelu_7(node: Node) -> GeluAttrs:
 
 
 def evaluate_gelu(attrs: GeluAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    return f64_then_round(_gelu_tanh if attrs.tanh else _gelu_erf, integers=None)(attrs, inputs)
+    if not attrs.tanh:
+        return f64_then_round(_gelu_erf, integers=None)(attrs, inputs)
+    f32_values = np.asarray(inputs[0]).dtype != np.float64
+    return f64_then_round(_gelu_tanh_of_f32 if f32_values else _gelu_tanh, integers=None)(attrs, inputs)
 
 
 # -- Swish-4 (optional beta input) ------------------------------------------------------------

@@ -183,3 +183,40 @@ def round_half_away(x: np.ndarray) -> np.ndarray:
         frac = x - t
         out: np.ndarray = np.where(np.abs(frac) >= 0.5, t + np.sign(x), t)
         return out
+
+
+def kahan_sum_leading(terms: np.ndarray) -> np.ndarray:
+    """OpenVINO's ``details::kahan_summation`` of floats along axis 0, in order: the sums,
+    shaped ``terms.shape[1:]``.
+
+    A step whose term or running sum is not finite adds plainly and keeps the compensation.
+    Where every term is finite and every final sum too, no step met a non-finite value (a
+    non-finite running sum stays non-finite), so the plain Kahan loop (in place, on rows
+    made contiguous) gives the same bits; otherwise the loop with those checks runs.
+    """
+    total = np.zeros(terms.shape[1:], dtype=terms.dtype)
+    if not terms.shape[0]:
+        return total
+    with quiet():
+        if np.isfinite(terms).all():
+            rows = np.ascontiguousarray(terms)
+            comp = np.zeros_like(total)
+            y = np.empty_like(total)
+            spare = np.empty_like(total)
+            for term in rows:
+                np.subtract(term, comp, out=y)
+                np.add(total, y, out=spare)
+                np.subtract(spare, total, out=comp)
+                np.subtract(comp, y, out=comp)
+                total, spare = spare, total
+            if np.isfinite(total).all():
+                return total
+            total = np.zeros(terms.shape[1:], dtype=terms.dtype)
+        comp = np.zeros_like(total)
+        for term in terms:
+            finite = np.isfinite(term) & np.isfinite(total)
+            y = term - comp
+            temp = total + y
+            comp = np.where(finite, (temp - total) - y, comp)
+            total = np.where(finite, temp, term + total)
+    return total

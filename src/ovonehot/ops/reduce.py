@@ -33,6 +33,7 @@ from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .attrs import bool_attr
 from .bounds import FLOATS, WIDE_INTEGERS, kernel_bounds, reduce_prod_bounds
+from .numeric import kahan_sum_leading
 from .shape_ops import passes_integral_number_check
 from .shape_util import known_ints, normalize_axes
 from .spec import BoundsFn, OpSpec, TensorInfo
@@ -106,18 +107,7 @@ def _columns(x: np.ndarray, axes: Sequence[int]) -> tuple[np.ndarray, tuple[int,
 
 
 def _kahan_sum(cols: np.ndarray) -> np.ndarray:
-    total = np.zeros(cols.shape[0], dtype=cols.dtype)
-    comp = np.zeros_like(total)
-    for j in range(cols.shape[1]):
-        term = cols[:, j]
-        finite = np.isfinite(term) & np.isfinite(total)
-        y = term - comp
-        t = total + y
-        new_comp = (t - total) - y
-        plain = term + total
-        comp = np.where(finite, new_comp, comp)
-        total = np.where(finite, t, plain)
-    return total
+    return kahan_sum_leading(cols.T)
 
 
 def _sequential(

@@ -23,7 +23,7 @@ from ..errors import UnsupportedError, ValidationError
 from ..graph import Node
 from ..types import ElementType
 from .attrs import int_attr
-from .numeric import is_float, narrow, quiet, widen
+from .numeric import is_float, kahan_sum_leading, narrow, quiet, widen
 from .spec import OpSpec, TensorInfo
 
 
@@ -100,18 +100,7 @@ def kahan_sum(values: np.ndarray, axis: int) -> np.ndarray:
     A step whose operand or running sum is not finite adds plainly and keeps the
     compensation, as ``details::kahan_summation`` does.
     """
-    moved = np.moveaxis(values, axis, -1)
-    total = np.zeros(moved.shape[:-1], dtype=values.dtype)
-    comp = np.zeros_like(total)
-    with quiet():
-        for k in range(moved.shape[-1]):
-            item = moved[..., k]
-            finite = np.isfinite(item) & np.isfinite(total)
-            y = item - comp
-            temp = total + y
-            new_comp = (temp - total) - y
-            comp = np.where(finite, new_comp, comp)
-            total = np.where(finite, temp, item + total)
+    total = kahan_sum_leading(np.moveaxis(values, axis, 0))
     return np.expand_dims(total, axis)
 
 
