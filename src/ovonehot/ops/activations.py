@@ -155,7 +155,8 @@ def _gelu_tanh_of_f32(x: np.ndarray) -> np.ndarray:
     rounded once, as the reference's ``std::pow(x, 3)`` gives it; NumPy's ``x**3`` is a SIMD
     power 100x slower and an ulp off for a few percent of values (never seen to change the
     f32 result)."""
-    return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * (x * x * x))))
+    out: np.ndarray = 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * (x * x * x))))
+    return out
 
 
 def _clip3(w: np.ndarray) -> np.ndarray:
