@@ -279,11 +279,35 @@ def squeeze_shape(attrs: SqueezeAttrs, inputs: Sequence[TensorInfo]) -> PartialS
 
 def evaluate_squeeze(attrs: SqueezeAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     x = np.asarray(inputs[0])
+    simple = _simple_squeeze(x.shape, np.asarray(inputs[1]) if len(inputs) > 1 else None)
+    if simple is not None:
+        return [x.reshape(simple)]
     infos = [TensorInfo(ElementType.f32, _static(x.shape))]
     if len(inputs) > 1:
         axes = np.asarray(inputs[1])
         infos.append(TensorInfo(ElementType.i64, _static(axes.shape), value=axes))
     return [x.reshape(_out_shape(TensorInfo(ElementType.f32, squeeze_shape(attrs, infos))))]
+
+
+def _simple_squeeze(shape: tuple[int, ...], axes: np.ndarray | None) -> tuple[int, ...] | None:
+    """What ``squeeze_shape`` gives for static shapes and integer axes in range, without
+    partial shapes; None for anything else (the full rule decides and words the error)."""
+    if axes is not None:
+        if axes.ndim > 1 or axes.dtype.kind not in "iu":
+            return None
+        picked = _in_range(axes.reshape(-1).tolist(), len(shape))
+        if picked is None:
+            return None
+        if picked:  # an axis at a dimension that is not 1 is ignored
+            return tuple(d for i, d in enumerate(shape) if d != 1 or i not in picked)
+    return tuple(d for d in shape if d != 1)  # no axes (or none given): every 1
+
+
+def _in_range(values: Sequence[int], rank: int) -> set[int] | None:
+    """``values`` as axes of a rank-``rank`` shape, or None when one is out of range."""
+    if any(not -rank <= v < rank for v in values):
+        return None
+    return {v + rank if v < 0 else v for v in values}
 
 
 # =========================================================================================
@@ -316,6 +340,14 @@ def unsqueeze_shape(arg: PartialShape, axes_info: TensorInfo) -> PartialShape:
 
 def evaluate_unsqueeze(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     x, axes = (np.asarray(a) for a in inputs)
+    if axes.ndim <= 1 and axes.dtype.kind in "iu" and axes.size:  # the usual case, as unsqueeze_shape
+        values = set(axes.reshape(-1).tolist())
+        picked = _in_range(list(values), x.ndim + len(values))
+        if picked is not None:
+            out = list(x.shape)
+            for axis in sorted(picked):
+                out.insert(min(axis, len(out)), 1)
+            return [x.reshape(out)]
     shape = unsqueeze_shape(_static(x.shape), TensorInfo(ElementType.i64, _static(axes.shape), value=axes))
     return [x.reshape(_out_shape(TensorInfo(ElementType.f32, shape)))]
 
