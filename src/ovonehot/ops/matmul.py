@@ -122,7 +122,7 @@ def evaluate_matmul(attrs: MatMulAttrs, inputs: Sequence[np.ndarray]) -> list[np
     with quiet():
         if dtype == np.bool_:
             out = np.matmul(x.astype(np.uint8), y.astype(np.uint8)) != 0
-        elif not is_float(dtype) or int(np.prod(out_shape)) * k > SEQUENTIAL_LIMIT:
+        elif not is_float(dtype) or math.prod(out_shape) * k > SEQUENTIAL_LIMIT:
             out = narrow(np.matmul(widen(x), widen(y)), dtype)
         else:
             out = narrow(_sequential(widen(x), widen(y), out_shape), dtype)
@@ -131,6 +131,8 @@ def evaluate_matmul(attrs: MatMulAttrs, inputs: Sequence[np.ndarray]) -> list[np
         out = out.reshape(out.shape[:-2] + out.shape[-1:])
     if b.ndim == 1:
         out = out.reshape(out.shape[:-1])
+    if out.dtype == dtype and out.flags.c_contiguous:  # a fresh array already (a view of one)
+        return [out]
     return [np.array(out, dtype=dtype, order="C", copy=True)]
 
 
