@@ -154,6 +154,8 @@ def align_arrays(arrays: Sequence[np.ndarray], spec: AutoBroadcastSpec) -> list[
             raise InputError(f"Argument shapes are inconsistent: {_fmt(shapes)} (none broadcast).")
         return list(arrays)
     if kind is AutoBroadcastType.NUMPY:
+        if all(s == shapes[0] for s in shapes):  # (the usual case: nothing to check)
+            return list(arrays)
         try:
             np.broadcast_shapes(*shapes)
         except ValueError:
