@@ -197,9 +197,13 @@ def evaluate_gather(attrs: GatherAttrs, inputs: Sequence[np.ndarray]) -> list[np
         raise InputError(
             f"data {list(data.shape)} and indices {list(indices.shape)} differ in the batch dims"
         )
+    size = data.shape[axis]
+    if b == 0 and size:  # the usual case: every index in [-size, size), as np.take reads them
+        flat = indices.astype(np.int64, copy=False)
+        if not flat.size or (int(flat.min()) >= -size and int(flat.max()) < size):
+            return [np.take(data, flat, axis=axis)]
     batch = math.prod(data.shape[:b])
     outer_shape, inner_shape = data.shape[b:axis], data.shape[axis + 1 :]
-    size = data.shape[axis]
     d = data.reshape(batch, math.prod(outer_shape), size, math.prod(inner_shape))
     idx = indices.reshape(batch, math.prod(indices.shape[b:])).astype(np.int64)
     idx = np.where(idx < 0, idx + size, idx)
@@ -406,6 +410,12 @@ def concat_shape(axis: int, shapes: Sequence[PartialShape]) -> PartialShape:
 
 def evaluate_concat(attrs: ConcatAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     arrays = [np.asarray(a) for a in inputs]
+    rank = arrays[0].ndim
+    if rank and -rank <= attrs.axis < rank:  # the usual case: equal ranks, equal dims off the axis
+        axis = attrs.axis % rank
+        outside = arrays[0].shape[:axis], arrays[0].shape[axis + 1 :]
+        if all(a.ndim == rank and (a.shape[:axis], a.shape[axis + 1 :]) == outside for a in arrays):
+            return [np.concatenate(arrays, axis=axis)]
     shape = concat_shape(attrs.axis, [_static(a.shape) for a in arrays])
     axis = normalize_axis(attrs.axis, arrays[0].ndim)
     out = np.concatenate(arrays, axis=axis)
