@@ -154,12 +154,8 @@ def align_arrays(arrays: Sequence[np.ndarray], spec: AutoBroadcastSpec) -> list[
             raise InputError(f"Argument shapes are inconsistent: {_fmt(shapes)} (none broadcast).")
         return list(arrays)
     if kind is AutoBroadcastType.NUMPY:
-        if all(s == shapes[0] for s in shapes):  # (the usual case: nothing to check)
-            return list(arrays)
-        try:
-            np.broadcast_shapes(*shapes)
-        except ValueError:
-            raise InputError(f"Argument shapes are inconsistent: {_fmt(shapes)} (numpy broadcast).") from None
+        if not all(s == shapes[0] for s in shapes) and not _numpy_broadcastable(shapes):
+            raise InputError(f"Argument shapes are inconsistent: {_fmt(shapes)} (numpy broadcast).")
         return list(arrays)
     first = arrays[0]
     out = [first]
@@ -171,6 +167,20 @@ def align_arrays(arrays: Sequence[np.ndarray], spec: AutoBroadcastSpec) -> list[
         trailing = first.ndim - start - arr.ndim
         out.append(arr.reshape((1,) * start + arr.shape + (1,) * trailing))
     return out
+
+
+def _numpy_broadcastable(shapes: Sequence[tuple[int, ...]]) -> bool:
+    """Whether NumPy broadcasts these shapes (dims aligned right: equal, or 1); np.broadcast_shapes
+    without its overhead."""
+    rank = max(len(s) for s in shapes)
+    for k in range(1, rank + 1):
+        size = 1
+        for s in shapes:
+            if k <= len(s) and (d := s[-k]) != 1:
+                if size != 1 and d != size:
+                    return False
+                size = d
+    return True
 
 
 def _fmt(shapes: Sequence[tuple[int, ...]]) -> str:
