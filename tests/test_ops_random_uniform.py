@@ -15,7 +15,7 @@ from ovref import C, P, assert_same, build, compare_op, cpu_outputs, infer_shape
 import ovonehot
 from ovonehot.errors import InputError, ValidationError
 from ovonehot.ops import random_uniform as ru
-from ovonehot.ops.spec import TensorInfo
+from ovonehot.ops.common.spec import TensorInfo
 from ovonehot.types import ElementType, PartialShape
 
 ov = pytest.importorskip("openvino")

@@ -32,7 +32,7 @@ import numpy as np
 from .budget import check_allocation
 from .errors import Error, InputError
 from .infer import FOLD_LIMIT, Inference, NodePlan
-from .ops.spec import TensorInfo, Variables
+from .ops.common.spec import TensorInfo, Variables
 from .types import PartialShape
 
 Observer = Callable[[int, NodePlan, Sequence[np.ndarray], float], None]
