@@ -3,7 +3,7 @@
 Each graph is built with OpenVINO's Python API, saved as IR and read by both
 OpenVINO and ovonehot; every layer's inferred type and partial shape must agree
 (``ovcompare``).  The named cases are docs/openvino-behaviour.md's examples and the rules of
-``ovonehot.ops.bounds`` one by one; the seeded random cases chain ShapeOf (i32 and
+``ovonehot.ops.common.bounds`` one by one; the seeded random cases chain ShapeOf (i32 and
 i64, of interval, unbounded and static dims) through Gather, Reduce*, Squeeze,
 Unsqueeze, Concat, StridedSlice, Reshape, Convert, binary arithmetic and issue 5's
 Transpose, Tile, Slice, Abs, Clamp, Mod, Select, Broadcast, VariadicSplit into a depth.

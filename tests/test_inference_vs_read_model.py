@@ -22,8 +22,8 @@ import pytest
 
 from ovonehot.check.validate import validate
 from ovonehot.errors import ValidationError
+from ovonehot.ops.common.spec import TensorInfo
 from ovonehot.ops.pad import PadAttrs, PadMode, infer_pad
-from ovonehot.ops.spec import TensorInfo
 from ovonehot.types import ElementType, PartialShape
 
 ov = pytest.importorskip("openvino")

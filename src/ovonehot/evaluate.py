@@ -46,8 +46,8 @@ from .budget import check_allocation
 from .errors import Error, InputError
 from .graph import Graph
 from .infer import FOLD_LIMIT, Inference, NodePlan, infer
-from .ops.bounds import shape_of_bounds
-from .ops.spec import TensorInfo, Variables
+from .ops.common.bounds import shape_of_bounds
+from .ops.common.spec import TensorInfo, Variables
 from .types import ElementType, PartialShape
 
 Observer = Callable[[int, NodePlan, Sequence[np.ndarray], float], None]

@@ -24,7 +24,7 @@ types, and one ``not-checked`` warning on the failing layer counts them.  Contin
 from the file's declared shapes instead would turn every interval the file had to
 write as -1 into false reports downstream; silence is better than noise there.
 
-Values and bounds follow OpenVINO's rules (``ovonehot.ops.bounds``); in addition, no
+Values and bounds follow OpenVINO's rules (``ovonehot.ops.common.bounds``); in addition, no
 value or bound passes a Convert the file marks ``decompression`` in its rt_info (the
 f16 compression of ``save_model``), as OpenVINO's ``could_propagate`` refuses them.
 (``ovonehot.load`` applies it to ``Model.outputs`` too, while ``Model.inference`` keeps
@@ -63,11 +63,11 @@ from ..ir import payload
 from ..ir.reader import parse_int, read_ir, read_ir_bytes
 from ..ops import lookup
 from ..ops.basic import ParameterAttrs
-from ..ops.bounds import depth_interval
+from ..ops.common.bounds import depth_interval
+from ..ops.common.openvino_opsets import OPENVINO_VERSION, OPSETS
+from ..ops.common.shape_util import normalize_axis
+from ..ops.common.spec import OpSpec, TensorInfo
 from ..ops.one_hot import OneHotAttrs
-from ..ops.openvino_opsets import OPENVINO_VERSION, OPSETS
-from ..ops.shape_util import normalize_axis
-from ..ops.spec import OpSpec, TensorInfo
 from ..oracle.onnx_frontend import convert_onnx, is_onnx_path
 from ..types import ElementType, PartialShape
 

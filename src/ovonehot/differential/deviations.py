@@ -43,8 +43,8 @@ from ..evaluate import evaluate
 from ..graph import Graph, Node
 from ..infer import Inference, infer, parameter_infos
 from ..model import Model
+from ..ops.common.spec import TensorInfo
 from ..ops.convert import convert_array
-from ..ops.spec import TensorInfo
 from ..oracle.common import Refusal
 from ..types import ElementType
 

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import ValidationError
-from ..graph import Node
-from ..types import Dimension
+from ...errors import ValidationError
+from ...graph import Node
+from ...types import Dimension
 from .attrs import enum_attr, ints_attr
 
 

@@ -17,8 +17,8 @@ from typing import Generic, TypeVar
 
 import numpy as np
 
-from ..graph import Node
-from ..types import ElementType, PartialShape
+from ...graph import Node
+from ...types import ElementType, PartialShape
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,14 +87,14 @@ class OpSpec(Generic[A]):
     * ``evaluate_stateful``: the kernel of an op that reads or writes the model's
       :class:`Variables` (ReadValue, Assign); the executor calls it instead of ``evaluate``.
     * ``bounds``: the op's value/bound propagation rule, OpenVINO's ``evaluate_lower`` /
-      ``evaluate_upper`` (machinery and shared rules: :mod:`ovonehot.ops.bounds`);
+      ``evaluate_upper`` (machinery and shared rules: :mod:`ovonehot.ops.common.bounds`);
       ``None``: the op has none, its values still fold.
     * ``evaluate_types``: the element types OpenVINO's ``evaluate`` accepts, per input port
       (``None`` in an entry, or ports past the tuple: any type); ``None``: any types.  Where
       it refuses the types, OpenVINO neither folds nor bounds the op, and neither do we.
     * ``lower_is_value``: OpenVINO takes the value of this op, inputs all exact, from its
       lower-bound evaluator, which differs from the kernel on "unbounded" (type max) inputs
-      (see :func:`ovonehot.ops.bounds.propagate`).
+      (see :func:`ovonehot.ops.common.bounds.propagate`).
     * ``copies_values``: the op's float outputs are copies of input values (a Reshape, a
       Gather), so ``diff`` compares them bit for bit.
     """

@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass
 from typing import TypeVar
 
-from ..errors import IRError, quote
-from ..graph import Node
-from ..types import ElementType
+from ...errors import IRError, quote
+from ...graph import Node
+from ...types import ElementType
 
 _REQUIRED = object()
 E = TypeVar("E", bound=enum.Enum)

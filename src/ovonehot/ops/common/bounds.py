@@ -48,8 +48,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import Error, ValidationError
-from ..types import Dimension, ElementType
+from ...errors import Error, ValidationError
+from ...types import Dimension, ElementType
 from .spec import Bounds, BoundsFn, OpSpec, TensorInfo
 
 # Bound arrays larger than this are not kept (OpenVINO drops large ones too; shape

@@ -23,8 +23,8 @@ import math
 
 import numpy as np
 
-from ..types import ElementType
-from .convert import convert_array, f32_to_bf16
+from ...types import ElementType
+from ..convert import convert_array, f32_to_bf16
 
 
 def quiet() -> np.errstate:

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError, ValidationError
-from ..graph import Node
-from ..types import Dimension, PartialShape
+from ...errors import InputError, ValidationError
+from ...graph import Node
+from ...types import Dimension, PartialShape
 from .attrs import enum_attr, int_attr
 
 

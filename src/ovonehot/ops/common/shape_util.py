@@ -21,8 +21,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..errors import ValidationError
-from ..types import Dimension, ElementType, PartialShape
+from ...errors import ValidationError
+from ...types import Dimension, ElementType, PartialShape
 from .spec import TensorInfo
 
 INT64_MAX = 2**63 - 1
@@ -164,3 +164,10 @@ def inverted_dimension(lo: int, hi: int) -> Dimension:
     object.__setattr__(d, "min", lo)
     object.__setattr__(d, "max", hi)
     return d
+
+
+def passes_integral_number_check(et: ElementType) -> bool:
+    """Whether OpenVINO's ``Type::is_integral_number()`` check passes: not a float and not
+    boolean, so dynamic, string and nf4 pass too.  (``ElementType.is_integral_number`` is the
+    strict "signed or unsigned integer".)"""
+    return not et.is_real and et is not ElementType.boolean
