@@ -89,6 +89,12 @@ def test_gather_matches_reference(tmp_path, shape, indices, axis, batch_dims, dt
     )
 
 
+def test_gather_of_one_element_is_a_0d_array() -> None:
+    # np.take gives a NumPy scalar for one element: the kernel must still give an array
+    (out,) = S.evaluate_gather(S.GatherAttrs(), [np.arange(5), np.array(3), np.array(0)])
+    assert type(out) is np.ndarray and out.shape == () and out == 3
+
+
 @pytest.mark.parametrize("version", ["v1", "v7", "v8"])
 @pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
 def test_gather_versions_agree_on_negative_indices(tmp_path, version, index_dtype):  # type: ignore[no-untyped-def]

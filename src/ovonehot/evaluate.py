@@ -570,6 +570,11 @@ def check_output_sizes(inference: Inference, index: int, args: Sequence[np.ndarr
 
 def _check(inference: Inference, index: int, port: int, value: np.ndarray) -> None:
     info = inference.outputs[index][port]
+    if not isinstance(value, np.ndarray):
+        raise AssertionError(  # noqa: TRY004 - an ovonehot bug, as the checks below
+            f"ovonehot bug: {inference.plans[index].node.describe()} output {port} is a {type(value).__name__}, "
+            "not an array"
+        )
     expected = info.element_type.numpy_dtype
     if expected is not None and value.dtype != expected:
         raise AssertionError(

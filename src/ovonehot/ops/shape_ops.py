@@ -195,7 +195,7 @@ def evaluate_gather(attrs: GatherAttrs, inputs: Sequence[np.ndarray]) -> list[np
     if b == 0 and size:  # the usual case: every index in [-size, size), as np.take reads them
         flat = indices.astype(np.int64, copy=False)
         if not flat.size or (int(flat.min()) >= -size and int(flat.max()) < size):
-            return [np.take(data, flat, axis=axis)]
+            return [np.asarray(np.take(data, flat, axis=axis))]  # (a 0-d result comes as a scalar)
     batch = math.prod(data.shape[:b])
     outer_shape, inner_shape = data.shape[b:axis], data.shape[axis + 1 :]
     d = data.reshape(batch, math.prod(outer_shape), size, math.prod(inner_shape))
