@@ -18,8 +18,9 @@ Two workloads:
     python benchmarks/bench_models.py [--repeat 5] [--layers 10000 50000] [--models NAME ...]
         [--transformer 2] [--json-out report.json]
 
-Per-call run times are medians of calls interleaved with OpenVINO's (A B A B ...), after
-warm-up runs (a model's second run with one input signature compiles its folded plan).
+Per-call run times are steady-state medians of batches interleaved with OpenVINO's (A B A B
+...), each batch after an untimed call, after warm-up runs (a model's second run with one input
+signature compiles its folded plan).
 
 Not a test: timing depends on the machine; this prints figures (medians and ratios) for
 people to read.  Targets (issue 13): load+infer of 10k layers <= OpenVINO read_model;
@@ -60,21 +61,24 @@ def median_time(fn: Callable[[], object], repeat: int) -> float:
 
 
 def interleaved(ours: Callable[[], object], theirs: Callable[[], object], repeat: int) -> tuple[float, float]:
-    """Median seconds per call of each, calls alternating, in batches lasting about 20 ms (so a
-    call of microseconds is timed over many)."""
-    start = time.perf_counter()
-    ours()
-    theirs()
-    number = max(1, int(0.02 / max(time.perf_counter() - start, 1e-9)))
-    a: list[float] = []
-    b: list[float] = []
+    """Steady-state median seconds per call of each, measured in alternating batches (A B A B ...)
+    of about 50 ms each; each batch starts with one untimed call, so neither side is timed
+    cold after the other ran (caches, OpenVINO's worker threads)."""
+    numbers = []
+    for fn in (ours, theirs):
+        fn()
+        start = time.perf_counter()
+        fn()
+        numbers.append(max(1, int(0.05 / max(time.perf_counter() - start, 1e-9))))
+    times: tuple[list[float], list[float]] = ([], [])
     for _ in range(max(repeat, 5)):
-        for fn, times in ((ours, a), (theirs, b)):
+        for fn, number, acc in zip((ours, theirs), numbers, times, strict=True):
+            fn()
             start = time.perf_counter()
             for _ in range(number):
                 fn()
-            times.append((time.perf_counter() - start) / number)
-    return statistics.median(a), statistics.median(b)
+            acc.append((time.perf_counter() - start) / number)
+    return statistics.median(times[0]), statistics.median(times[1])
 
 
 def to_tensor(array: np.ndarray, element_type: object) -> object:
