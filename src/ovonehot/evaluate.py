@@ -34,6 +34,7 @@ the CPU plugin runs this way, :mod:`ovonehot.differential.deviations`).
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -548,7 +549,7 @@ def check_output_sizes(inference: Inference, index: int, args: Sequence[np.ndarr
         ins = [
             TensorInfo(
                 inference.outputs[s.node][s.output].element_type,
-                PartialShape.of(a.shape),
+                _static_shape(a.shape),
                 value=a if a.size <= FOLD_LIMIT and a.dtype != object else None,
             )
             for s, a in zip(graph.sources[index], args, strict=True)
@@ -566,6 +567,12 @@ def check_output_sizes(inference: Inference, index: int, args: Sequence[np.ndarr
             itemsize = 8 if et.numpy_dtype is None else et.numpy_dtype.itemsize
             check_allocation(info.shape.to_shape(), itemsize, f"output {k}")
     return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _static_shape(shape: tuple[int, ...]) -> PartialShape:
+    """``PartialShape.of`` for the shapes a run meets again and again (immutable: shared)."""
+    return PartialShape.of(shape)
 
 
 def _check(inference: Inference, index: int, port: int, value: np.ndarray) -> None:
