@@ -425,3 +425,33 @@ def test_folded_export_runs_match_the_unfolded_run_node_by_node() -> None:
         if record.folded is not None:
             skipped += len(record.folded.known)
     assert skipped > 1000
+
+
+def test_stateful_nodes_and_large_outputs_are_never_folded() -> None:
+    """ReadValue/Assign run every time (the state advances on a folded plan), and so does a node
+    whose output has more than FOLD_LIMIT elements, even when its inputs are all constants."""
+    from ovonehot.infer import FOLD_LIMIT
+
+    b = GraphBuilder()
+    x = b.parameter("x", "f32", "[2]")
+    init = b.const("init", np.zeros(2, np.float32))
+    read = b.op("ReadValue", "opset6", [init], {"variable_id": "acc"}, name="read")
+    add = b.op("Add", "opset1", [read, x], {"auto_broadcast": "numpy"}, name="add")
+    b.op("Assign", "opset6", [add], {"variable_id": "acc"}, name="assign")
+    b.op("Result", "opset1", [add], outputs=0, name="sum")
+    big = b.const("big", np.full(FOLD_LIMIT + 1, 2, np.int32))
+    doubled = b.op("Add", "opset1", [big, big], {"auto_broadcast": "numpy"}, name="doubled")
+    b.op("Result", "opset1", [doubled], outputs=0, name="big_out")
+    graph = b.graph()
+    model = Model(graph, infer(graph))
+    request = model.create_request()
+    step = np.array([1.0, -3.0], np.float32)
+    for k in range(1, 5):
+        got = request.run({"x": step})
+        np.testing.assert_array_equal(got["sum"], step * k)
+        np.testing.assert_array_equal(got["big_out"], np.full(FOLD_LIMIT + 1, 4, np.int32))
+    record = next(iter(program(model.inference).signatures.values()))
+    assert record.folded is not None
+    folded = record.folded.known.keys()
+    assert {node_index(model, n) for n in ("read", "assign", "add", "doubled")}.isdisjoint(folded)
+    assert node_index(model, "init") in folded
