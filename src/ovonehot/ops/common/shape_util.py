@@ -29,6 +29,11 @@ INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)
 
 
+def wrap64(v: int) -> int:
+    """``v`` wrapped to int64 as a C++ sum or difference of int64 values wraps."""
+    return (v + 2**63) % 2**64 - 2**63
+
+
 # -- axes ------------------------------------------------------------------------------
 def axis_error(axis: int, rank: int) -> ValidationError:
     r = max(rank, 1)
