@@ -444,26 +444,13 @@ def diff_model(
     (:func:`ovonehot.oracle.process.shared`), so a crash inside them is reported as
     that oracle's failure instead of killing this process.
     """
-    for oracle in oracles:
-        if oracle not in ALL_ORACLES:
-            raise UsageError(f"unknown oracle {oracle!r}; expected one of: {', '.join(ALL_ORACLES)}")
-    if "expected" in oracles and expected is None:
-        raise UsageError("the expected oracle needs saved outputs (--expected out.npz)")
+    _check_oracles(oracles, expected)
     tolerances = tolerances or Tolerances()
     tolerances.check_names([d.name for d in model.outputs])
     plugin = plugin or PluginSettings()
     inputs = dict(inputs)
     model.bind(inputs)  # input errors surface before anything runs
-    ours: dict[str, np.ndarray] | None = None
-    refused: OursRefused | None = None
-    indices: dict[int, np.ndarray] = {}
-    try:
-        ours, indices = _run_ours(model, inputs)
-    except OursRefused as exc:
-        if isinstance(exc.error, ResourceLimitError):
-            # Our refusal to allocate an enormous output: OpenVINO would try (and may crash), so stop.
-            raise exc.error from None
-        refused = exc
+    ours, indices, refused = _run_ours_or_refusal(model, inputs)
     with tempfile.TemporaryDirectory(prefix="ovonehot-diff-") as scratch:
         openvino_ir = None
         if is_onnx_path(xml_path):
@@ -484,28 +471,13 @@ def diff_model(
             expected_source,
             openvino_ir,
         )
-        verdicts: list[OutputVerdict] = []
-        runs = [ctx.run(oracle) for oracle in oracles]  # all first: each may arbitrate another
-        for run in runs:
-            verdicts.extend(ctx.judge(run, ours, indices))
-        if locate and ours is not None:
-            verdicts = [
-                ctx.locate(v, ours) if v.verdict in (Verdict.OURS_WRONG, Verdict.UNEXPLAINED) else v
-                for v in verdicts
-            ]
+        verdicts = _verdicts(ctx, oracles, ours, indices, locate)
         layers = None
         if all_layers:
             from .layers import compare_layers
 
             layers = compare_layers(ctx, [o for o in oracles if o in ("reference", "cpu")])
-    versions = {"openvino": openvino_runtime.versions()}
-    if "onnxruntime" in oracles:
-        from ..oracle import onnxruntime_runner
-
-        versions["onnxruntime"] = onnxruntime_runner.version()
-    from .. import __version__
-
-    versions["ovonehot"] = __version__
+    versions = _versions(oracles)
     reported = {k: r for k, r in ctx.runs.items() if k in oracles}
     return DiffReport(
         str(xml_path),
@@ -522,6 +494,60 @@ def diff_model(
         ctx.notes(oracles),
         layers,
     )
+
+
+def _check_oracles(oracles: Sequence[str], expected: Mapping[str, np.ndarray] | None) -> None:
+    for oracle in oracles:
+        if oracle not in ALL_ORACLES:
+            raise UsageError(f"unknown oracle {oracle!r}; expected one of: {', '.join(ALL_ORACLES)}")
+    if "expected" in oracles and expected is None:
+        raise UsageError("the expected oracle needs saved outputs (the expected parameter)")
+
+
+def _run_ours_or_refusal(
+    model: Model, inputs: Mapping[str, np.ndarray]
+) -> tuple[dict[str, np.ndarray] | None, dict[int, np.ndarray], OursRefused | None]:
+    """ovonehot's outputs and OneHot indices, or its refusal (None outputs)."""
+    try:
+        ours, indices = _run_ours(model, inputs)
+    except OursRefused as exc:
+        if isinstance(exc.error, ResourceLimitError):
+            # Our refusal to allocate an enormous output: OpenVINO would try (and may crash), so stop.
+            raise exc.error from None
+        return None, {}, exc
+    return ours, indices, None
+
+
+def _verdicts(
+    ctx: _Context,
+    oracles: Sequence[str],
+    ours: dict[str, np.ndarray] | None,
+    indices: dict[int, np.ndarray],
+    locate: bool,
+) -> list[OutputVerdict]:
+    """Every oracle's verdicts on every output, a wrong or unexplained one located when asked."""
+    verdicts: list[OutputVerdict] = []
+    runs = [ctx.run(oracle) for oracle in oracles]  # all first: each may arbitrate another
+    for run in runs:
+        verdicts.extend(ctx.judge(run, ours, indices))
+    if locate and ours is not None:
+        verdicts = [
+            ctx.locate(v, ours) if v.verdict in (Verdict.OURS_WRONG, Verdict.UNEXPLAINED) else v
+            for v in verdicts
+        ]
+    return verdicts
+
+
+def _versions(oracles: Sequence[str]) -> dict[str, str]:
+    versions = {"openvino": openvino_runtime.versions()}
+    if "onnxruntime" in oracles:
+        from ..oracle import onnxruntime_runner
+
+        versions["onnxruntime"] = onnxruntime_runner.version()
+    from .. import __version__
+
+    versions["ovonehot"] = __version__
+    return versions
 
 
 class _Context:
