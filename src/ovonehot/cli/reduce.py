@@ -23,9 +23,9 @@ import numpy as np
 
 from ..atomic import check_output_dir
 from ..differential import replay as _replay
-from ..differential.diff import ORACLES, OutputVerdict, Tolerances, Verdict, diff_model
+from ..differential.diff import ORACLES, DiffReport, OutputVerdict, Tolerances, Verdict, diff_model
 from ..differential.gen_inputs import generate_inputs, parse_shape
-from ..differential.reduce import diff_predicate, reduce_model, write_candidate
+from ..differential.reduce import Reduction, diff_predicate, reduce_model, write_candidate
 from ..errors import UsageError
 from ..model import Model, load
 from ..npyio import check_input_specs, check_model_paths, parse_input_specs
@@ -115,13 +115,8 @@ def _reduce_command(args: argparse.Namespace) -> int:
     report = diff_model(
         model, args.model, inputs, oracles, tolerances, args.bin_path, locate=False, isolate=True
     )
-    failing = [v for v in report.verdicts if v.verdict not in (Verdict.PASS, Verdict.NOT_COMPARED)]
-    if args.output_name:
-        names = [d.name for d in model.outputs]
-        if args.output_name not in names:
-            raise UsageError(f"--output {args.output_name!r}: the model's outputs are {', '.join(names)}")
-        failing = [v for v in failing if v.name == args.output_name]
-    if not failing:
+    target = _target(args, model, report)
+    if target is None:
         print(f"nothing to reduce: {report.render().splitlines()[-1]}")
         emit(
             args,
@@ -134,7 +129,6 @@ def _reduce_command(args: argparse.Namespace) -> int:
             },
         )
         return 1
-    target = failing[0]
     print(f"reducing around output {target.name!r}: {target.verdict.value} against {target.oracle}")
     reduced_tol = _reduced_tolerances(target)
 
@@ -147,6 +141,47 @@ def _reduce_command(args: argparse.Namespace) -> int:
     reduction = reduce_model(
         model, inputs, target.name, diff_predicate(judge), log=lambda m: print(f"  {m}", file=sys.stderr)
     )
+    final, folder = _save_reduction(args, target, reduction, reduced_tol)
+    print(final.render())
+    print(
+        f"reduced {reduction.original_ops} ops to {len(reduction.candidate.keep)} "
+        f"({reduction.tries} diffs): {folder} (replay: ovonehot diff {folder}; "
+        f"bug-report script: ovonehot repro {folder})"
+    )
+    emit(
+        args,
+        {
+            "model": str(args.model),
+            "reduced": True,
+            "folder": str(folder),
+            "output": target.name,
+            "verdict": target.verdict.value,
+            "oracle": target.oracle,
+            "ops_before": reduction.original_ops,
+            "ops_after": len(reduction.candidate.keep),
+            "diffs_run": reduction.tries,
+            "replay": ["ovonehot", "diff", str(folder)],
+            "diff": {**final.as_json(), "model": str(Path(folder) / "model.xml")},
+        },
+    )
+    return 0
+
+
+def _target(args: argparse.Namespace, model: Model, report: DiffReport) -> OutputVerdict | None:
+    """The first output that fails (the one ``--output`` names, if given), or None."""
+    failing = [v for v in report.verdicts if v.verdict not in (Verdict.PASS, Verdict.NOT_COMPARED)]
+    if args.output_name:
+        names = [d.name for d in model.outputs]
+        if args.output_name not in names:
+            raise UsageError(f"--output {args.output_name!r}: the model's outputs are {', '.join(names)}")
+        failing = [v for v in failing if v.name == args.output_name]
+    return failing[0] if failing else None
+
+
+def _save_reduction(
+    args: argparse.Namespace, target: OutputVerdict, reduction: Reduction, reduced_tol: Tolerances
+) -> tuple[DiffReport, Path]:
+    """The reduced model diffed once more and saved as a replay folder: that diff and the folder."""
     with tempfile.TemporaryDirectory(prefix="ovonehot-reduce-") as tmp:
         sub_xml = write_candidate(reduction.graph, Path(tmp))
         sub_model = load(sub_xml)
@@ -174,26 +209,4 @@ def _reduce_command(args: argparse.Namespace) -> int:
                 }
             },
         )
-    print(final.render())
-    print(
-        f"reduced {reduction.original_ops} ops to {len(reduction.candidate.keep)} "
-        f"({reduction.tries} diffs): {folder} (replay: ovonehot diff {folder}; "
-        f"bug-report script: ovonehot repro {folder})"
-    )
-    emit(
-        args,
-        {
-            "model": str(args.model),
-            "reduced": True,
-            "folder": str(folder),
-            "output": target.name,
-            "verdict": target.verdict.value,
-            "oracle": target.oracle,
-            "ops_before": reduction.original_ops,
-            "ops_after": len(reduction.candidate.keep),
-            "diffs_run": reduction.tries,
-            "replay": ["ovonehot", "diff", str(folder)],
-            "diff": {**final.as_json(), "model": str(Path(folder) / "model.xml")},
-        },
-    )
-    return 0
+    return final, folder
