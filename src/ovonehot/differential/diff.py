@@ -801,88 +801,138 @@ class _Context:
         indices: dict[int, np.ndarray],
     ) -> OutputVerdict:
         assert run.outputs is not None
-        theirs = run.outputs[name]
         origin = self._origin(name, cmp, indices)
         if run.oracle == "cpu":
-            # Ours is wrong exactly when OpenVINO's reference says so; a CPU deviation is only
-            # named when ovonehot agrees with the reference (it explains the CPU, not us).
-            ref = self.run("reference")
-            if ref.outputs is not None and name in ref.outputs:
-                vs_ref = compare(ours[name], ref.outputs[name], tol)
-                if not vs_ref.equal and not self._reference_explains(
-                    name, ref.outputs[name], ours[name], tol
-                ):
-                    same = compare(ref.outputs[name], theirs, tol).equal
-                    return OutputVerdict(
-                        name,
-                        run.oracle,
-                        Verdict.OURS_WRONG,
-                        tol,
-                        cmp,
-                        reason="OpenVINO's reference disagrees with ovonehot"
-                        + (" and agrees with the CPU plugin" if same else ""),
-                        origin=origin,
-                    )
+            wrong = self._reference_says_wrong(run, name, tol, cmp, ours[name], origin)
+            if wrong is not None:
+                return wrong
         sim = self.simulation(run.oracle) if run.oracle in ("reference", "cpu") else None
         if sim is not None and name in sim.outputs:
-            predicted = sim.outputs[name]
-            events = self._events_for(sim, name)
-            if (
-                events
-                and compare(predicted, theirs, tol).equal
-                and not compare(predicted, ours[name], tol).equal
-            ):
-                codes = ", ".join(dict.fromkeys(e.code for e in events))
-                return OutputVerdict(
-                    name,
-                    run.oracle,
-                    Verdict.DEVIATION,
-                    tol,
-                    cmp,
-                    events,
-                    f"{run.oracle} output equals the prediction of its known deviations: {codes}",
-                    origin,
-                )
+            predicted = self._predicted_deviation(run, name, tol, cmp, ours[name], origin, sim)
+            if predicted is not None:
+                return predicted
         if run.oracle in ("onnxruntime", "expected"):
             return self._third_party(run, name, tol, cmp, ours[name], origin)
         if run.oracle == "cpu":
-            unstable = (
-                None
-                if not self.plugin.deterministic
-                else self._unstable(
-                    name, ours[name] if sim is None or name not in sim.outputs else sim.outputs[name], tol
-                )
+            best_guess = ours[name] if sim is None or name not in sim.outputs else sim.outputs[name]
+            return self._cpu_differs(run, name, tol, cmp, best_guess, origin)
+        return self._reference_differs(run, name, tol, cmp, ours[name], origin)
+
+    def _reference_says_wrong(
+        self,
+        run: OracleRun,
+        name: str,
+        tol: Tolerance,
+        cmp: Comparison,
+        ours: np.ndarray,
+        origin: tuple[str, ...],
+    ) -> OutputVerdict | None:
+        """Against the CPU plugin, ours is wrong exactly when OpenVINO's reference says so; a CPU
+        deviation is only named when ovonehot agrees with the reference (it explains the CPU, not us)."""
+        assert run.outputs is not None
+        ref = self.run("reference")
+        if ref.outputs is None or name not in ref.outputs:
+            return None
+        if compare(ours, ref.outputs[name], tol).equal or self._reference_explains(
+            name, ref.outputs[name], ours, tol
+        ):
+            return None
+        same = compare(ref.outputs[name], run.outputs[name], tol).equal
+        return OutputVerdict(
+            name,
+            run.oracle,
+            Verdict.OURS_WRONG,
+            tol,
+            cmp,
+            reason="OpenVINO's reference disagrees with ovonehot"
+            + (" and agrees with the CPU plugin" if same else ""),
+            origin=origin,
+        )
+
+    def _predicted_deviation(
+        self,
+        run: OracleRun,
+        name: str,
+        tol: Tolerance,
+        cmp: Comparison,
+        ours: np.ndarray,
+        origin: tuple[str, ...],
+        sim: Simulation,
+    ) -> OutputVerdict | None:
+        """A DEVIATION when the oracle's output is what its known deviations predict (and ours is not)."""
+        assert run.outputs is not None
+        predicted = sim.outputs[name]
+        events = self._events_for(sim, name)
+        if (
+            not events
+            or not compare(predicted, run.outputs[name], tol).equal
+            or compare(predicted, ours, tol).equal
+        ):
+            return None
+        codes = ", ".join(dict.fromkeys(e.code for e in events))
+        return OutputVerdict(
+            name,
+            run.oracle,
+            Verdict.DEVIATION,
+            tol,
+            cmp,
+            events,
+            f"{run.oracle} output equals the prediction of its known deviations: {codes}",
+            origin,
+        )
+
+    def _cpu_differs(
+        self,
+        run: OracleRun,
+        name: str,
+        tol: Tolerance,
+        cmp: Comparison,
+        best_guess: np.ndarray,
+        origin: tuple[str, ...],
+    ) -> OutputVerdict:
+        """The CPU plugin differs and no known deviation predicts it: a nondeterministic output
+        (a DEVIATION), else unexplained, saying what the reference thinks."""
+        unstable = None if not self.plugin.deterministic else self._unstable(name, best_guess, tol)
+        if unstable is not None:
+            return OutputVerdict(
+                name,
+                run.oracle,
+                Verdict.DEVIATION,
+                tol,
+                cmp,
+                (unstable,),
+                "the CPU plugin's output changes from run to run; every position "
+                "that does not change is what its known deviations predict",
+                origin,
             )
-            if unstable is not None:
-                return OutputVerdict(
-                    name,
-                    run.oracle,
-                    Verdict.DEVIATION,
-                    tol,
-                    cmp,
-                    (unstable,),
-                    "the CPU plugin's output changes from run to run; every position "
-                    "that does not change is what its known deviations predict",
-                    origin,
-                )
-            ref = self.run("reference")
-            why = "no known deviation of the CPU plugin predicts its output; "
-            if ref.outputs is not None and name in ref.outputs:
-                why += "OpenVINO's reference agrees with ovonehot"
-            else:
-                refusal = ref.refusal or ref.missing.get(name)
-                why += f"the reference could not arbitrate ({refusal.message if refusal else ref.error})"
-            return OutputVerdict(name, run.oracle, Verdict.UNEXPLAINED, tol, cmp, reason=why, origin=origin)
-        # The reference defines the semantics: ours is wrong, unless the CPU plugin agrees with
-        # ovonehot *inside its exact envelope* (no known deviation touches this output), which
-        # makes the reference the odd one out.
+        ref = self.run("reference")
+        why = "no known deviation of the CPU plugin predicts its output; "
+        if ref.outputs is not None and name in ref.outputs:
+            why += "OpenVINO's reference agrees with ovonehot"
+        else:
+            refusal = ref.refusal or ref.missing.get(name)
+            why += f"the reference could not arbitrate ({refusal.message if refusal else ref.error})"
+        return OutputVerdict(name, run.oracle, Verdict.UNEXPLAINED, tol, cmp, reason=why, origin=origin)
+
+    def _reference_differs(
+        self,
+        run: OracleRun,
+        name: str,
+        tol: Tolerance,
+        cmp: Comparison,
+        ours: np.ndarray,
+        origin: tuple[str, ...],
+    ) -> OutputVerdict:
+        """The reference defines the semantics: ours is wrong, unless the CPU plugin agrees with
+        ovonehot *inside its exact envelope* (no known deviation touches this output), which
+        makes the reference the odd one out."""
         cpu = self.runs.get("cpu")
         cpu_sim = self.simulation("cpu") if cpu is not None else None
         if (
             cpu is not None
             and cpu.outputs is not None
             and name in cpu.outputs
-            and compare(ours[name], cpu.outputs[name], tol).equal
+            and compare(ours, cpu.outputs[name], tol).equal
             and cpu_sim is not None
             and not self._events_for(cpu_sim, name)
         ):
