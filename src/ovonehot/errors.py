@@ -11,6 +11,8 @@ Exit statuses (shared by every command):
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 # Values quoted in messages are cut to this many characters: a 5 MB attribute must not
 # become a 5 MB error line.
 QUOTE_LIMIT = 200
@@ -36,6 +38,36 @@ class UsageError(Error):
     """Bad command line or bad API arguments."""
 
     exit_code = 2
+
+
+class ParameterError(UsageError):
+    """A bad argument of a library call, named by its parameter (``shapes``, ``value_range``).
+
+    The message speaks of parameters; :meth:`describe` lets a front end name them its own
+    way (the CLI names the flag that set each: ``--shape``, ``--val-range``).  ``value`` is
+    the offending value as quoted (or None), ``problem`` what is wrong with it; other
+    parameters the problem names stand in it as ``{name}`` and are listed in ``mentions``.
+
+    >>> str(ParameterError("jobs", "sizes the cluster; with {scheduler} it has its own", mentions=("scheduler",)))
+    'jobs sizes the cluster; with scheduler it has its own'
+    >>> str(ParameterError("seed", "expected an integer", "'x'"))
+    "seed 'x': expected an integer"
+    """
+
+    def __init__(
+        self, parameter: str, problem: str, value: str | None = None, mentions: tuple[str, ...] = ()
+    ) -> None:
+        self.parameter, self.problem, self.value, self.mentions = parameter, problem, value, mentions
+        super().__init__(self.describe(lambda name: name))
+
+    def describe(self, name: Callable[[str], str]) -> str:
+        """The message with each parameter called ``name(parameter)``."""
+        problem = self.problem
+        for other in self.mentions:
+            problem = problem.replace("{" + other + "}", name(other))
+        if self.value is None:
+            return f"{name(self.parameter)} {problem}"
+        return f"{name(self.parameter)} {self.value}: {problem}"
 
 
 class InputError(Error):

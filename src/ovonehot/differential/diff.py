@@ -472,11 +472,7 @@ def diff_model(
             openvino_ir,
         )
         verdicts = _verdicts(ctx, oracles, ours, indices, locate)
-        layers = None
-        if all_layers:
-            from .layers import compare_layers
-
-            layers = compare_layers(ctx, [o for o in oracles if o in ("reference", "cpu")])
+        layers = _layers(ctx, oracles) if all_layers else None
     versions = _versions(oracles)
     reported = {k: r for k, r in ctx.runs.items() if k in oracles}
     return DiffReport(
@@ -536,6 +532,13 @@ def _verdicts(
             for v in verdicts
         ]
     return verdicts
+
+
+def _layers(ctx: _Context, oracles: Sequence[str]) -> list[LayerRow]:
+    """The per-layer table against the OpenVINO oracles (``all_layers``)."""
+    from .layers import compare_layers
+
+    return compare_layers(ctx, [o for o in oracles if o in ("reference", "cpu")])
 
 
 def _versions(oracles: Sequence[str]) -> dict[str, str]:

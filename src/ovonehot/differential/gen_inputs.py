@@ -36,7 +36,7 @@ from typing import Any, Literal, overload
 import numpy as np
 
 from ..budget import check_allocation
-from ..errors import InputError, quote
+from ..errors import InputError, ParameterError, quote
 from ..model import Model, TensorDesc
 from ..types import ElementType, PartialShape
 
@@ -412,11 +412,43 @@ def generate_inputs(
     settings.check_names(model)
     rng = np.random.default_rng(seed)
     notes: dict[str, dict[str, Any]] = {}
-    shapes = dict(shapes or {})
     graph = model.graph
     params = [i for i in graph.document_order if graph.nodes[i].type.lower() == "parameter"]
     roles = _roles(model)
+    by_name = _input_shapes(model, params, roles, dict(shapes or {}))
     gather_bounds = _gather_bounds(model)
+    chosen: dict[int, np.ndarray] = {}
+    # Depths first: index values depend on them.
+    order = sorted(params, key=lambda i: 0 if roles.get(i, ("",))[0] == "depth" else 1)
+    for idx in order:
+        desc, shape = by_name[idx]
+        et = desc.element_type
+        if et.numpy_dtype is None or et.is_dynamic:
+            raise InputError(f"input {desc.name!r}: cannot generate values of element type {et}")
+        own_seed = settings.for_input(desc, settings.per_input_seeds)
+        r = rng if own_seed is None else np.random.default_rng(own_seed)
+        chosen[idx], values = _values(
+            model, settings, desc, shape, roles.get(idx, ("", -1)), gather_bounds.get(idx), chosen, r
+        )
+        notes[desc.name] = {
+            "role": f"OneHot {roles[idx][0]}" if roles.get(idx, ("",))[0] else "other",
+            "element_type": str(et),
+            "shape": list(shape),
+            "seed": seed if own_seed is None else own_seed,
+            "own_seed": own_seed is not None,
+            "values": values,
+        }
+    inputs = {by_name[i][0].name: chosen[i] for i in params}
+    return (inputs, notes) if report else inputs
+
+
+def _input_shapes(
+    model: Model,
+    params: Sequence[int],
+    roles: Mapping[int, tuple[str, int]],
+    shapes: dict[str, Sequence[int]],
+) -> dict[int, tuple[TensorDesc, tuple[int, ...]]]:
+    """Per Parameter (node index): its description and the concrete shape to generate."""
     by_name = {}
     for desc, idx in zip(model.inputs, params, strict=True):
         given = None
@@ -448,60 +480,59 @@ def generate_inputs(
         )
         by_name[idx] = (desc, shape)
     if shapes:
-        raise InputError(f"--shape names no input: {', '.join(sorted(shapes))}")
-    chosen: dict[int, np.ndarray] = {}
-    # Depths first: index values depend on them.
-    order = sorted(params, key=lambda i: 0 if roles.get(i, ("",))[0] == "depth" else 1)
-    for idx in order:
-        desc, shape = by_name[idx]
-        et = desc.element_type
-        role, one_hot = roles.get(idx, ("", -1))
-        if et.numpy_dtype is None or et.is_dynamic:
-            raise InputError(f"input {desc.name!r}: cannot generate values of element type {et}")
-        own_seed = settings.for_input(desc, settings.per_input_seeds)
-        r = rng if own_seed is None else np.random.default_rng(own_seed)
-        named_range = settings.for_input(desc, settings.per_input_ranges)
-        value_range = (
-            named_range
-            if named_range is not None
-            else (settings.value_range if role not in ("indices", "depth", "on_value", "off_value") else None)
+        raise ParameterError("shapes", f"names no input: {', '.join(sorted(shapes))}")
+    return by_name
+
+
+def _values(
+    model: Model,
+    settings: InputSettings,
+    desc: TensorDesc,
+    shape: tuple[int, ...],
+    role: tuple[str, int],
+    gather_bound: int | None,
+    chosen: Mapping[int, np.ndarray],
+    r: np.random.Generator,
+) -> tuple[np.ndarray, str]:
+    """One input's values and how they were chosen, by its role (``(role, OneHot node)``)."""
+    et = desc.element_type
+    kind, one_hot = role
+    named_range = settings.for_input(desc, settings.per_input_ranges)
+    value_range = (
+        named_range
+        if named_range is not None
+        else (settings.value_range if kind not in ("indices", "depth", "on_value", "off_value") else None)
+    )
+    if value_range is not None and et is not ElementType.string:
+        return (
+            _ranged(r, et, shape, *value_range),
+            f"uniform in [{value_range[0]:g}, {value_range[1]:g}] (--val-range)",
         )
-        note: dict[str, Any] = {
-            "role": f"OneHot {role}" if role else "other",
-            "element_type": str(et),
-            "shape": list(shape),
-            "seed": seed if own_seed is None else own_seed,
-            "own_seed": own_seed is not None,
-        }
-        if value_range is not None and et is not ElementType.string:
-            chosen[idx] = _ranged(r, et, shape, *value_range)
-            note["values"] = f"uniform in [{value_range[0]:g}, {value_range[1]:g}] (--val-range)"
-        elif role == "depth" and not et.is_real and et is not ElementType.boolean:
-            lo, hi = _type_range(et)
-            chosen[idx] = _as_array(et, [min(max(int(r.integers(0, 6)), lo), hi)] * math.prod(shape), shape)
-            note["values"] = "a small depth in 0..5"
-        elif role == "indices" and not et.is_real and et is not ElementType.string and et.bitwidth >= 8:
-            depth = _known_depth(model, one_hot, chosen)
-            chosen[idx] = _indices(r, et, shape, depth)
-            note["values"] = (
-                f"OneHot boundary index values for depth {depth} (0, depth-1, depth, negatives, the "
+    if kind == "depth" and not et.is_real and et is not ElementType.boolean:
+        lo, hi = _type_range(et)
+        depth = _as_array(et, [min(max(int(r.integers(0, 6)), lo), hi)] * math.prod(shape), shape)
+        return depth, "a small depth in 0..5"
+    if kind == "indices" and not et.is_real and et is not ElementType.string and et.bitwidth >= 8:
+        depth_value = _known_depth(model, one_hot, chosen)
+        return (
+            _indices(r, et, shape, depth_value),
+            (
+                f"OneHot boundary index values for depth {depth_value} (0, depth-1, depth, negatives, the "
                 f"type's extremes), then draws from [-depth-1, depth+1]"
-            )
-        elif role in ("on_value", "off_value") and et is not ElementType.string and et.bitwidth >= 8:
-            chosen[idx] = _scalar_value(r, et, shape)
-            note["values"] = (
-                "a special value of the type (NaN, -0.0, inf, extremes, subnormal) or a random one"
-            )
-        elif idx in gather_bounds and not et.is_real and et is not ElementType.boolean and et.bitwidth >= 8:
-            top = min(gather_bounds[idx] - 1, _type_range(et)[1])
-            chosen[idx] = _as_array(et, r.integers(0, top, size=shape, endpoint=True), shape)
-            note["values"] = f"Gather indices in range: uniform integers in [0, {top}] (the gathered axis)"
-        else:
-            chosen[idx] = _generic(r, et, shape)
-            note["values"] = _generic_note(et)
-        notes[desc.name] = note
-    inputs = {by_name[i][0].name: chosen[i] for i in params}
-    return (inputs, notes) if report else inputs
+            ),
+        )
+    if kind in ("on_value", "off_value") and et is not ElementType.string and et.bitwidth >= 8:
+        return (
+            _scalar_value(r, et, shape),
+            "a special value of the type (NaN, -0.0, inf, extremes, subnormal) or a random one",
+        )
+    if gather_bound is not None and not et.is_real and et is not ElementType.boolean and et.bitwidth >= 8:
+        top = min(gather_bound - 1, _type_range(et)[1])
+        return (
+            _as_array(et, r.integers(0, top, size=shape, endpoint=True), shape),
+            f"Gather indices in range: uniform integers in [0, {top}] (the gathered axis)",
+        )
+    return _generic(r, et, shape), _generic_note(et)
 
 
 def _generic_note(et: ElementType) -> str:
