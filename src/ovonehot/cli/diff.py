@@ -10,22 +10,25 @@ else was compared); 2-4 for errors as everywhere.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..atomic import check_output_dir, check_output_file
-from ..differential import corpus, engines, html_report
+from ..differential import corpus, engines
 from ..differential import replay as _replay
 from ..differential.diff import DiffReport, Tolerances, diff_model
-from ..differential.gen_inputs import InputSettings, generate_inputs, parse_shape
+from ..differential.gen_inputs import InputSettings, generate_inputs
 from ..errors import InputError, UsageError
 from ..model import Model, load
-from ..npyio import check_input_specs, check_model_paths, load_archive, parse_input_specs
+from ..npyio import check_input_specs, check_model_paths, ensure_directory, load_archive, parse_input_specs
 from ..oracle.common import ORACLES, PRESETS, PluginSettings, parse_oracles
+from . import html_report
 from ._json import add_json_options, check_json_out, emit, human_output
+from ._options import parse_input_settings, parse_plugin, parse_shape, parse_tolerances
+from .diff_report import render, report_json
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -176,7 +179,7 @@ def _plugin(args: argparse.Namespace) -> PluginSettings:
         if preset not in (None, "openvino-defaults"):
             raise InputError("--cpu-defaults and --config-preset deterministic contradict each other")
         preset = "openvino-defaults"
-    return PluginSettings.parse(args.device, preset, args.config)
+    return parse_plugin(args.device, preset, args.config)
 
 
 def command_line(args: argparse.Namespace) -> list[str]:
@@ -241,9 +244,9 @@ def _diff_command(args: argparse.Namespace) -> int:
     ):
         raise UsageError("--jobs, --dask and --scheduler are for a corpus (several models or a directory)")
     args.model = models[0]
-    tolerances = Tolerances.parse(args.atol, args.rtol)
+    tolerances = parse_tolerances(args.atol, args.rtol)
     shapes = dict(parse_shape(s) for s in args.shape)
-    settings = InputSettings.parse(args.seed, args.val_range)
+    settings = parse_input_settings(args.seed, args.val_range)
     plugin = _plugin(args)
     # Bad paths are refused before the model is read or OpenVINO started.
     check_json_out(args)
@@ -281,8 +284,8 @@ def _diff_command(args: argparse.Namespace) -> int:
         expected_source=run.expected_source,
         all_layers=args.all_layers,
     )
-    print(report.render())
-    data = report.as_json()
+    print(render(report))
+    data = report_json(report)
     if replay is not None:
         data["replay"] = _replay.reproduced(replay, report)
         for line in data["replay"]:
@@ -299,7 +302,31 @@ def _corpus_command(args: argparse.Namespace, models: list[str]) -> int:
     one_model = argparse.Namespace(
         **{**vars(args), "model": "MODEL", "json": False, "json_out": None, "report": None, "save": None}
     )
-    return corpus.corpus_command(args, command_line(one_model)[3:])
+    return _run_corpus(args, command_line(one_model)[3:])
+
+
+def _run_corpus(args: argparse.Namespace, options: Sequence[str]) -> int:
+    """``ovonehot diff A B DIR ...``: the table, the reports of the models that did not pass, the
+    worst exit status (130 after Ctrl-C, with the models that finished)."""
+    if args.bin_path:
+        raise UsageError("--bin is for one model; each model of a corpus has its .bin beside it")
+    if args.inputs:
+        raise UsageError("--inputs is for one model; a corpus runs on generated inputs (--seed, --shape)")
+    if getattr(args, "expected", None):
+        raise UsageError("--expected is for one model: saved outputs belong to one model")
+    engine = engines.make(args.engine, args.jobs, args.scheduler, default_jobs=0)
+    check_json_out(args)
+    if args.save is not None:
+        check_output_dir(args.save, "--save")
+        ensure_directory(args.save)
+    summary = corpus.run(corpus.collect(args.model), options, args.save, engine)
+    for r in summary.results:
+        if r.exit_code != 0:
+            print(f"== {r.model}: exit {r.exit_code}")
+            print(r.output.rstrip() if r.output.strip() else f"error: {r.error}")
+    print(summary.table())
+    emit(args, summary.as_json())
+    return summary.exit_code
 
 
 @dataclass(frozen=True, slots=True)

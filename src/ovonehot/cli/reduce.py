@@ -24,12 +24,14 @@ import numpy as np
 from ..atomic import check_output_dir
 from ..differential import replay as _replay
 from ..differential.diff import ORACLES, DiffReport, OutputVerdict, Tolerances, Verdict, diff_model
-from ..differential.gen_inputs import generate_inputs, parse_shape
+from ..differential.gen_inputs import generate_inputs
 from ..differential.reduce import Reduction, diff_predicate, reduce_model, write_candidate
 from ..errors import UsageError
 from ..model import Model, load
 from ..npyio import check_input_specs, check_model_paths, parse_input_specs
 from ._json import add_json_options, check_json_out, emit, human_output
+from ._options import parse_shape, parse_tolerances
+from .diff_report import render, report_json
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -99,7 +101,7 @@ def reduce_command(args: argparse.Namespace) -> int:
 def _reduce_command(args: argparse.Namespace) -> int:
     if not args.out:
         raise UsageError("--out needs a folder name")
-    tolerances = Tolerances.parse(args.atol, args.rtol)
+    tolerances = parse_tolerances(args.atol, args.rtol)
     shapes = dict(parse_shape(s) for s in args.shape)
     # Bad paths are refused before the model is read or OpenVINO started.
     check_model_paths(args.model, args.bin_path)
@@ -117,7 +119,7 @@ def _reduce_command(args: argparse.Namespace) -> int:
     )
     target = _target(args, model, report)
     if target is None:
-        print(f"nothing to reduce: {report.render().splitlines()[-1]}")
+        print(f"nothing to reduce: {render(report).splitlines()[-1]}")
         emit(
             args,
             {
@@ -125,7 +127,7 @@ def _reduce_command(args: argparse.Namespace) -> int:
                 "reduced": False,
                 "folder": None,
                 "reason": "nothing differs",
-                "diff": report.as_json(),
+                "diff": report_json(report),
             },
         )
         return 1
@@ -142,7 +144,7 @@ def _reduce_command(args: argparse.Namespace) -> int:
         model, inputs, target.name, diff_predicate(judge), log=lambda m: print(f"  {m}", file=sys.stderr)
     )
     final, folder = _save_reduction(args, target, reduction, reduced_tol)
-    print(final.render())
+    print(render(final))
     print(
         f"reduced {reduction.original_ops} ops to {len(reduction.candidate.keep)} "
         f"({reduction.tries} diffs): {folder} (replay: ovonehot diff {folder}; "
@@ -161,7 +163,7 @@ def _reduce_command(args: argparse.Namespace) -> int:
             "ops_after": len(reduction.candidate.keep),
             "diffs_run": reduction.tries,
             "replay": ["ovonehot", "diff", str(folder)],
-            "diff": {**final.as_json(), "model": str(Path(folder) / "model.xml")},
+            "diff": {**report_json(final), "model": str(Path(folder) / "model.xml")},
         },
     )
     return 0

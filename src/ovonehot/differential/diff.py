@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import math
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -48,6 +47,7 @@ from ..errors import (
     OpenVINOError,
     OpenVINOResourceError,
     OracleRefusal,
+    ParameterError,
     ResourceLimitError,
     UsageError,
 )
@@ -61,7 +61,7 @@ from ..oracle.common import ORACLES as ALL_ORACLES
 from ..oracle.onnx_frontend import is_onnx_path
 from ..oracle.process import IsolatedOracle
 from ..oracle.process import shared as shared_oracle
-from .compare import Comparison, Tolerance, compare, error_size
+from .compare import Comparison, Tolerance, compare, element_type_name, error_size
 from .deviations import KNOWN, Event, Simulation, explain_refusal, refusing_node, simulate
 
 # OpenVINO's two oracles (what ``ovonehot fuzz`` runs); diff takes any of ALL_ORACLES.
@@ -92,18 +92,12 @@ class Verdict(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Tolerances:
-    """Global and per-output tolerances (``--atol X``, ``--atol name:X``)."""
+    """Global and per-output (keyed by output name) absolute and relative tolerances."""
 
     atol: float | None = None
     rtol: float | None = None
     per_output_atol: Mapping[str, float] = field(default_factory=dict)
     per_output_rtol: Mapping[str, float] = field(default_factory=dict)
-
-    @classmethod
-    def parse(cls, atol: Sequence[str] = (), rtol: Sequence[str] = ()) -> Tolerances:
-        g_atol, p_atol = _parse_tolerances("--atol", atol)
-        g_rtol, p_rtol = _parse_tolerances("--rtol", rtol)
-        return cls(g_atol, g_rtol, p_atol, p_rtol)
 
     def for_output(self, name: str, copy: bool) -> Tolerance:
         atol = self.per_output_atol.get(name, self.atol)
@@ -122,32 +116,18 @@ class Tolerances:
 
     def check_names(self, outputs: Sequence[str]) -> None:
         """A per-output tolerance for an output the model does not have is a usage error (exit 2)."""
-        for flag, per in (("--atol", self.per_output_atol), ("--rtol", self.per_output_rtol)):
+        for parameter, per in (
+            ("per_output_atol", self.per_output_atol),
+            ("per_output_rtol", self.per_output_rtol),
+        ):
             for name in per:
                 if name not in outputs:
                     known = ", ".join(repr(n) for n in outputs) or "none"
-                    raise UsageError(
-                        f"{flag} {name}:{per[name]:g}: the model has no output {name!r}; "
-                        f"its outputs are: {known}"
+                    raise ParameterError(
+                        parameter,
+                        f"the model has no output {name!r}; its outputs are: {known}",
+                        f"{name}:{per[name]:g}",
                     )
-
-
-def _parse_tolerances(flag: str, items: Sequence[str]) -> tuple[float | None, dict[str, float]]:
-    glob: float | None = None
-    per: dict[str, float] = {}
-    for item in items:
-        name, sep, value = item.rpartition(":")
-        try:
-            number = float(value)
-        except ValueError:
-            raise UsageError(f"{flag} {item!r}: expected a number or NAME:NUMBER") from None
-        if not math.isfinite(number) or number < 0:
-            raise UsageError(f"{flag} {item!r}: a tolerance is a finite number >= 0")
-        if sep:
-            per[name] = number
-        else:
-            glob = number
-    return glob, per
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +145,7 @@ class OutputVerdict:
     first_node: str = ""
     refusal: Refusal | None = None  # why the oracle did not compute this output (NOT_COMPARED)
     size: tuple[float, float] | None = None  # max abs and rel error over the output (PRECISION)
+    try_oracles: tuple[str, ...] = ()  # NOT_COMPARED: oracles that may compute it instead
 
     @property
     def known(self) -> bool:
@@ -180,6 +161,7 @@ class OutputVerdict:
             "verdict": self.verdict.value,
             "tolerance": str(self.tolerance),
             "reason": self.reason,
+            "try_oracles": list(self.try_oracles),
             "refusal": None
             if r is None
             else {
@@ -321,7 +303,8 @@ class DiffReport:
             "seed": self.seed,
             "inputs_generated": self.generated,
             "inputs": {
-                k: {"element_type": _type_name(v), "shape": list(v.shape)} for k, v in self.inputs.items()
+                k: {"element_type": element_type_name(v), "shape": list(v.shape)}
+                for k, v in self.inputs.items()
             },
             "ours_error": self.ours_error,
             "oracles": {
@@ -336,15 +319,6 @@ class DiffReport:
             "versions": self.versions,
             "layers": None if self.layers is None else [row.as_json() for row in self.layers],
         }
-
-    def render(self) -> str:
-        return render(self)
-
-
-def _type_name(arr: np.ndarray) -> str:
-    from .compare import element_type_name
-
-    return element_type_name(arr)
 
 
 # -- running ------------------------------------------------------------------------------
@@ -497,7 +471,7 @@ def _check_oracles(oracles: Sequence[str], expected: Mapping[str, np.ndarray] | 
         if oracle not in ALL_ORACLES:
             raise UsageError(f"unknown oracle {oracle!r}; expected one of: {', '.join(ALL_ORACLES)}")
     if "expected" in oracles and expected is None:
-        raise UsageError("the expected oracle needs saved outputs (the expected parameter)")
+        raise ParameterError("expected", "is needed by the expected oracle: its saved outputs")
 
 
 def _run_ours_or_refusal(
@@ -1042,37 +1016,42 @@ class _Context:
                 f"({run.oracle}: {refusal.message})",
             )
         events = tuple(explain_refusal(self.model, _deviation_oracle(run.oracle), refusal))
+        reason, try_oracles = self._refusal_reason(run.oracle, refusal, at, bool(events))
         return OutputVerdict(
             name,
             run.oracle,
             Verdict.NOT_COMPARED,
             tol,
             events=events,
-            reason=self._refusal_reason(run.oracle, refusal, at, bool(events)),
+            reason=reason,
             refusal=refusal,
+            try_oracles=try_oracles,
         )
 
-    def _refusal_reason(self, oracle: str, refusal: Refusal, at: int | None, known: bool) -> str:
+    def _refusal_reason(
+        self, oracle: str, refusal: Refusal, at: int | None, known: bool
+    ) -> tuple[str, tuple[str, ...]]:
+        """Why ``oracle`` did not compute an output, and the oracles worth trying instead."""
         where = self.model.graph.nodes[at].describe() if at is not None else ""
-        other = "--oracle cpu" if oracle == "reference" else "--oracle reference"
+        other = ("cpu",) if oracle == "reference" else ("reference",)
         if refusal.cause == "no-evaluate":
             layer = where or f"layer name={refusal.layer!r} type={refusal.op}"
             return (
-                f"OpenVINO's reference has no evaluate for {layer} with {refusal.detail or 'these input types'}"
-                f"; try {other}"
+                f"OpenVINO's reference has no evaluate for {layer} with {refusal.detail or 'these input types'}",
+                other,
             )
         if refusal.cause == "not-run":
-            return f"{refusal.message}; try {other}" if oracle in ("reference", "cpu") else refusal.message
+            return refusal.message, other if oracle in ("reference", "cpu") else ()
         if refusal.cause == "unavailable":
-            return refusal.message
+            return refusal.message, ()
         if refusal.cause == "no-kernel":
-            return f"{oracle} has no kernel for an op of this model: {refusal.message}; try --oracle reference or cpu"
+            return f"{oracle} has no kernel for an op of this model: {refusal.message}", ("reference", "cpu")
         why = f"{oracle} could not compute it: {refusal.message}"
         if refusal.cause == "crashed":
-            return why
+            return why, ()
         if known:
-            return why + " (a known refusal, named below)"
-        return why + " (no known cause: look at it)"
+            return why + " (a known refusal, named below)", ()
+        return why + " (no known cause: look at it)", ()
 
     def _we_refused(self, run: OracleRun, name: str) -> OutputVerdict:
         assert run.outputs is not None
@@ -1219,9 +1198,11 @@ def _keyed(model: Model, raw: OracleOutputs, oracle: str, source: str = "") -> O
         unknown = [k for k in raw if k not in used]
         if unknown:
             known = ", ".join(repr(d.name) for d in model.outputs)
-            raise UsageError(
-                f"--expected {source}: {', '.join(map(repr, unknown))} names no output of the model; "
-                f"its outputs are: {known} (Result layer names and tensor names are accepted too)"
+            raise ParameterError(
+                "expected",
+                f"{', '.join(map(repr, unknown))} names no output of the model; "
+                f"its outputs are: {known} (Result layer names and tensor names are accepted too)",
+                source,
             )
     return OracleOutputs(out, raw.intermediates, missing)
 
@@ -1242,85 +1223,3 @@ def _intermediates(model: Model, inputs: Mapping[str, np.ndarray]) -> dict[tuple
 
     model.run(inputs, observer=observe)
     return seen
-
-
-# -- rendering ------------------------------------------------------------------------------
-
-
-def render(report: DiffReport) -> str:
-    lines = []
-    origin = f"generated with seed {report.seed}" if report.generated else "given"
-    lines.append(f"ovonehot diff {report.model}  (OpenVINO {report.versions.get('openvino', '?')})")
-    shown = ", ".join(f"{k}: {_type_name(v)}{list(v.shape)}" for k, v in report.inputs.items())
-    lines.append(f"inputs ({origin}): {shown or 'none'}")
-    if report.ours_error:
-        lines.append(f"ovonehot refuses the inputs: {report.ours_error}")
-    for oracle, how in report.oracle_notes.items():
-        if oracle != "reference" or len(report.oracle_notes) > 1:
-            lines.append(f"{oracle}: {how}")
-    for oracle, run in report.runs.items():
-        if run.error:
-            lines.append(f"{oracle}: {run.error}")
-    for v in report.verdicts:
-        head = f"[{v.oracle}] {v.name}: {v.verdict.value}"
-        if v.verdict is Verdict.PASS:
-            extra = v.reason or f"compared {v.tolerance}"
-            notes = f"; note: {'; '.join(v.comparison.notes)}" if v.comparison and v.comparison.notes else ""
-            lines.append(f"{head} ({extra}){notes}")
-            continue
-        lines.append(head)
-        if v.reason:
-            lines.append(f"    why: {v.reason}")
-        if v.size is not None:
-            lines.append(f"    size: max abs error {v.size[0]:.3g}, max rel error {v.size[1]:.3g}")
-        for e in v.events:
-            summary = KNOWN[e.code].summary if e.code in KNOWN else ""
-            kind = "known refusal" if v.verdict is Verdict.NOT_COMPARED else "deviation"
-            lines.append(f"    {kind} {e.code}: {summary}")
-            if v.refusal is None or v.refusal.cause != "no-evaluate":  # (the why line names that op already)
-                lines.append(f"      at {e.where}" + (f": {e.detail}" if e.detail else ""))
-        c = v.comparison
-        if c is not None:
-            lines.append(f"    compared {v.tolerance}: {c.summary()}")
-            if c.kind == "values":
-                for pos, a, b in zip(c.positions, c.ours, c.theirs, strict=True):
-                    lines.append(f"      at {list(pos)}: ours {a}, {v.oracle} {b}")
-                if c.max_abs_error is not None:
-                    tol = f"atol >= {c.passing_atol:g}"
-                    if c.passing_rtol is not None:
-                        tol += f" or rtol >= {c.passing_rtol:g}"
-                    lines.append(f"      largest error {c.max_abs_error:g}; would pass with {tol}")
-            for note in c.notes:
-                lines.append(f"      note: {note}")
-        for o in v.origin:
-            lines.append(f"    {o}")
-        if v.first_node:
-            lines.append(f"    first differing node: {v.first_node}")
-    if report.layers is not None:
-        from .layers import render_layers
-
-        lines.extend(render_layers(report.layers))
-    counts = report.counts()
-    summary = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
-    flags = [f for f, on in (("--strict", report.strict), ("--allow-partial", report.allow_partial)) if on]
-    lines.append(
-        f"summary: {summary or 'no outputs'} -> exit {report.exit_code}"
-        + (f" ({', '.join(flags)})" if flags else "")
-    )
-    missing = report.not_compared
-    if missing:
-        n = len(missing)
-        if not report.compared:
-            lines.append(f"nothing was compared: {n} output(s) not compared; try another --oracle")
-        elif not report.allow_partial:
-            lines.append(
-                f"{n} output(s) not compared: exit 1; --allow-partial accepts outputs an oracle "
-                "cannot compute for a known reason"
-            )
-        elif not all(v.known for v in missing):
-            lines.append(
-                f"{n} output(s) not compared, some for no known reason: exit 1 even with --allow-partial"
-            )
-        else:
-            lines.append(f"{n} output(s) not compared (--allow-partial); {len(report.compared)} compared")
-    return "\n".join(lines)

@@ -43,7 +43,7 @@ from typing import Any, Protocol
 
 from .. import child
 from ..child import Child
-from ..errors import OpenVINOError, UsageError
+from ..errors import OpenVINOError, ParameterError
 
 ENGINES = ("process", "dask")
 
@@ -313,8 +313,8 @@ class DaskEngine:
             try:
                 return Client(self.address, timeout=30), None
             except (OSError, TimeoutError, ValueError) as exc:
-                raise UsageError(
-                    f"--scheduler {self.address}: cannot reach a Dask scheduler ({exc})"
+                raise ParameterError(
+                    "scheduler", f"cannot reach a Dask scheduler ({exc})", self.address
                 ) from None
         import dask
 
@@ -415,17 +415,19 @@ def make(
     if scheduler is not None:
         engine = "dask"
     if jobs is not None and jobs < 0:
-        raise UsageError("--jobs must be >= 0")
+        raise ParameterError("jobs", "must be >= 0")
     if engine == "dask":
         if scheduler is not None and jobs is not None:
-            raise UsageError(
-                "--jobs sizes the embedded Dask cluster; with --scheduler the cluster has its own"
+            raise ParameterError(
+                "jobs",
+                "sizes the embedded Dask cluster; with {scheduler} the cluster has its own",
+                mentions=("scheduler",),
             )
         if jobs == 0:
-            raise UsageError("--jobs 0 runs in this process; the Dask engine needs at least one worker")
+            raise ParameterError("jobs", "0 runs in this process; the Dask engine needs at least one worker")
         return DaskEngine(jobs, scheduler)
     if engine != "process":
-        raise UsageError(f"--engine {engine!r}: expected one of {', '.join(ENGINES)}")
+        raise ParameterError("engine", f"expected one of {', '.join(ENGINES)}", repr(engine))
     n = default_jobs if jobs is None else jobs
     return InProcess() if n == 0 else ProcessPool(n)
 

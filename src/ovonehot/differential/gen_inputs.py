@@ -15,13 +15,13 @@
   in [0, 8], unsigned in [0, 16]: labels and positions fed to a Gather or a loss
   must not get the type's extremes), floats in [-4, 4], random booleans.
 
-:class:`InputSettings` (``--seed [NAME:]S``, ``--val-range [NAME:]LO,HI``) seeds
+:class:`InputSettings` seeds
 one input apart from the others and sets the range of values, for every input or
 one; OneHot indices keep their boundary values unless a range names them.  With
 ``report=True``, :func:`generate_inputs` also says how each input was made (for the
 replay manifest).
 
-Dynamic dims take their size from ``shapes`` (``--shape name=[2,3]``) or a small
+Dynamic dims take their size from ``shapes`` (``{"name": (2, 3)}``) or a small
 default (3, clamped into an interval); a dynamic rank defaults to ``[2, 3]``, except
 for a depth/on/off Parameter, which gets a scalar (the only shape OneHot runs with).
 """
@@ -38,7 +38,7 @@ import numpy as np
 from ..budget import check_allocation
 from ..errors import InputError, ParameterError, quote
 from ..model import Model, TensorDesc
-from ..types import ElementType, PartialShape
+from ..types import ElementType
 
 DEFAULT_DIM = 3
 DEFAULT_DYNAMIC_RANK_SHAPE = (2, 3)
@@ -56,7 +56,9 @@ def concrete_shape(
     if given is not None:
         shape = tuple(int(n) for n in given)
         if not desc.shape.accepts(shape):
-            raise InputError(f"--shape {desc.name}={list(shape)} does not fit the input's shape {desc.shape}")
+            raise ParameterError(
+                "shapes", f"does not fit the input's shape {desc.shape}", f"{desc.name}={list(shape)}"
+            )
         return shape
     if desc.shape.dims is None:
         return DEFAULT_DYNAMIC_RANK_SHAPE
@@ -297,50 +299,26 @@ def _generic(rng: np.random.Generator, et: ElementType, shape: tuple[int, ...]) 
 
 @dataclass(frozen=True, slots=True)
 class InputSettings:
-    """Seeds and value ranges for generated inputs (``--seed [NAME:]S``, ``--val-range [NAME:]LO,HI``)."""
+    """Seeds and value ranges for generated inputs: for all of them, or per input (keyed by input name)."""
 
     seed: int = 0
     per_input_seeds: Mapping[str, int] = field(default_factory=dict)
     value_range: tuple[float, float] | None = None
     per_input_ranges: Mapping[str, tuple[float, float]] = field(default_factory=dict)
 
-    @classmethod
-    def parse(cls, seeds: Sequence[str] = (), ranges: Sequence[str] = ()) -> InputSettings:
-        seed, per_seed = 0, {}
-        for item in seeds:
-            name, sep, value = str(item).rpartition(":")
-            try:
-                number = int(value)
-            except ValueError:
-                raise InputError(f"--seed {item!r}: expected an integer or NAME:INTEGER") from None
-            if sep:
-                per_seed[name] = number
-            else:
-                seed = number
-        glob, per_range = None, {}
-        for item in ranges:
-            name, sep, value = item.rpartition(":")
-            lo_text, comma, hi_text = value.partition(",")
-            try:
-                lo, hi = float(lo_text), float(hi_text)
-            except ValueError:
-                raise InputError(f"--val-range {item!r}: expected [NAME:]LO,HI (e.g. labels:0,9)") from None
-            if not comma or not (math.isfinite(lo) and math.isfinite(hi)) or lo > hi:
-                raise InputError(f"--val-range {item!r}: expected finite LO <= HI")
-            if sep:
-                per_range[name] = (lo, hi)
-            else:
-                glob = (lo, hi)
-        return cls(seed, per_seed, glob, per_range)
-
     def check_names(self, model: Model) -> None:
         known = {n for d in model.inputs for n in (d.name, *d.names)}
-        for flag, per in (("--seed", self.per_input_seeds), ("--val-range", self.per_input_ranges)):
+        for parameter, per in (
+            ("per_input_seeds", self.per_input_seeds),
+            ("per_input_ranges", self.per_input_ranges),
+        ):
             unknown = sorted(set(per) - known)
             if unknown:
                 names = ", ".join(repr(d.name) for d in model.inputs) or "none"
-                raise InputError(
-                    f"{flag} {unknown[0]}:...: the model has no input {unknown[0]!r}; its inputs are: {names}"
+                raise ParameterError(
+                    parameter,
+                    f"the model has no input {unknown[0]!r}; its inputs are: {names}",
+                    f"{unknown[0]}:...",
                 )
 
     def for_input(self, desc: TensorDesc, key: Mapping[str, Any]) -> Any:
@@ -368,7 +346,7 @@ def _ranged(
     tlo, thi = _type_range(et)
     a, b = max(math.ceil(lo), tlo), min(math.floor(hi), thi)
     if a > b:
-        raise InputError(f"--val-range {lo:g},{hi:g} holds no {et} value")
+        raise ParameterError("value_range", f"holds no {et} value", f"{lo:g},{hi:g}")
     return _as_array(
         et, rng.integers(a, b, size=shape, endpoint=True, dtype=np.uint64 if a >= 0 else np.int64), shape
     )
@@ -544,17 +522,3 @@ def _generic_note(et: ElementType) -> str:
         return "short strings"
     lo, hi = _type_range(et)
     return f"uniform integers in [0, {min(hi, 16 if lo == 0 else 8)}]"
-
-
-def parse_shape(text: str) -> tuple[str, tuple[int, ...]]:
-    """``name=[2,3]`` (or ``name=2,3``; ``name=[]`` for a scalar) -> (name, (2, 3))."""
-    name, sep, value = text.partition("=")
-    if not sep or not name:
-        raise InputError(f"--shape {text!r}: expected NAME=[d0,d1,...]")
-    try:
-        shape = PartialShape.parse(value)
-    except ValueError as exc:
-        raise InputError(f"--shape {text!r}: {exc}") from None
-    if not shape.is_static:
-        raise InputError(f"--shape {text!r}: give a concrete shape (numbers only)")
-    return name, shape.to_shape()

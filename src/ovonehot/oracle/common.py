@@ -85,7 +85,7 @@ class OracleOutputs(dict[str, np.ndarray]):
 
 @dataclass(frozen=True, slots=True)
 class PluginSettings:
-    """How the plugin oracle is compiled: a device, a preset and ``--config KEY=VALUE`` overrides."""
+    """How the plugin oracle is compiled: a device, a preset and (key, value) property overrides."""
 
     device: str = "CPU"
     preset: str = "deterministic"
@@ -123,18 +123,6 @@ class PluginSettings:
             "preset": self.preset,
             "config": {k: str(v) for k, v in self.config.items()},
         }
-
-    @classmethod
-    def parse(
-        cls, device: str | None = None, preset: str | None = None, config: Sequence[str] = ()
-    ) -> PluginSettings:
-        overrides = []
-        for item in config:
-            key, sep, value = item.partition("=")
-            if not sep or not key.strip() or not value.strip():
-                raise UsageError(f"--config {item!r}: expected KEY=VALUE (e.g. INFERENCE_PRECISION_HINT=f32)")
-            overrides.append((key.strip(), value.strip()))
-        return cls(device or "CPU", preset or "deterministic", tuple(overrides))
 
 
 def parse_oracles(items: Sequence[str]) -> tuple[str, ...]:
