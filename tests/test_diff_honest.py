@@ -383,7 +383,9 @@ def test_val_range_and_per_input_seed(tmp_path: Path) -> None:
     assert set(inputs["labels"].tolist()) <= {2, 3}
     assert inputs["x"].min() >= -1 and inputs["x"].max() <= 1
     assert {2**63 - 1, -(2**63)} <= set(inputs["idx"].tolist())  # a global range leaves OneHot indices alone
-    assert how["labels"]["values"] == "uniform in [2, 3] (--val-range)" and how["x"]["seed"] == 11
+    assert (
+        how["labels"]["values"] == "uniform in [2, 3] (the value range asked for)" and how["x"]["seed"] == 11
+    )
     assert how["idx"]["role"] == "OneHot indices" and how["labels"]["role"] == "other"
     # x's own seed: the same x whatever the global seed; the others follow the global seed.
     again = generate_inputs(model, 4, settings=parse_input_settings(["4", "x:11"], ["-1,1"]))
@@ -419,7 +421,7 @@ def test_replay_manifest_records_how_inputs_were_made(
     )
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["input_generation"]["labels"]["seed"] == 7
-    assert manifest["input_generation"]["labels"]["values"] == "uniform in [0, 8] (--val-range)"
+    assert manifest["input_generation"]["labels"]["values"] == "uniform in [0, 8] (the value range asked for)"
     assert manifest["plugin"]["preset"] == "openvino-defaults"
     assert manifest["command"][3:] == [
         "--seed",

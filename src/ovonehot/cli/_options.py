@@ -11,10 +11,12 @@ shapes as tuples) and speaks of its parameters in errors
 
 from __future__ import annotations
 
+import argparse
 import math
 from collections.abc import Sequence
 
 from ..differential.diff import Tolerances
+from ..differential.engines import ENGINES
 from ..differential.gen_inputs import InputSettings
 from ..errors import Error, InputError, ParameterError, UsageError
 from ..oracle.common import PluginSettings
@@ -124,3 +126,29 @@ def parse_plugin(
             raise UsageError(f"--config {item!r}: expected KEY=VALUE (e.g. INFERENCE_PRECISION_HINT=f32)")
         overrides.append((key.strip(), value.strip()))
     return PluginSettings(device or "CPU", preset or "deterministic", tuple(overrides))
+
+
+def add_engine_options(p: argparse.ArgumentParser, jobs_help: str) -> None:
+    """``--jobs``, ``--engine``/``--dask`` and ``--scheduler`` (the same for fuzz and diff)."""
+    p.add_argument("--jobs", type=int, default=None, metavar="N", help=jobs_help)
+    p.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="process",
+        help="where the work runs: worker processes on this machine (default) or Dask distributed",
+    )
+    p.add_argument(
+        "--dask",
+        dest="engine",
+        action="store_const",
+        const="dask",
+        help="same as --engine dask: an embedded Dask LocalCluster of --jobs worker processes "
+        "(default: one per core), loopback only",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786); implies "
+        "--engine dask.  Every worker needs this ovonehot and OpenVINO, and the paths given "
+        "(models, --out, --save) must be the same on every worker (a shared file system)",
+    )

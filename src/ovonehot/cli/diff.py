@@ -27,7 +27,7 @@ from ..npyio import check_input_specs, check_model_paths, ensure_directory, load
 from ..oracle.common import ORACLES, PRESETS, PluginSettings, parse_oracles
 from . import html_report
 from ._json import add_json_options, check_json_out, emit, human_output
-from ._options import parse_input_settings, parse_plugin, parse_shape, parse_tolerances
+from ._options import add_engine_options, parse_input_settings, parse_plugin, parse_shape, parse_tolerances
 from .diff_report import render, report_json
 
 
@@ -58,7 +58,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--save", metavar="DIR", help="write a replayable folder (model, inputs, outputs, manifest)"
     )
-    engines.add_arguments(
+    add_engine_options(
         p,
         jobs_help="corpus: worker processes (default 0: one model after the other in "
         "this process); with --dask, the embedded cluster's workers",

@@ -150,7 +150,7 @@ class _Worker:
 
 
 class InProcess:
-    """Items one after the other in this process (``--jobs 0``)."""
+    """Items one after the other in this process (``jobs=0``)."""
 
     name = "in-process"
 
@@ -411,7 +411,7 @@ class DaskEngine:
 def make(
     engine: str = "process", jobs: int | None = None, scheduler: str | None = None, default_jobs: int = 1
 ) -> InProcess | ProcessPool | DaskEngine:
-    """The engine the command line asked for (``--engine``/``--dask``, ``--jobs``, ``--scheduler``)."""
+    """The engine asked for: ``engine`` by name (``scheduler`` implies ``dask``), ``jobs`` workers, else ``default_jobs``."""
     if scheduler is not None:
         engine = "dask"
     if jobs is not None and jobs < 0:
@@ -430,29 +430,3 @@ def make(
         raise ParameterError("engine", f"expected one of {', '.join(ENGINES)}", repr(engine))
     n = default_jobs if jobs is None else jobs
     return InProcess() if n == 0 else ProcessPool(n)
-
-
-def add_arguments(p: Any, jobs_help: str) -> None:
-    """``--jobs``, ``--engine``/``--dask`` and ``--scheduler`` (the same for fuzz and diff)."""
-    p.add_argument("--jobs", type=int, default=None, metavar="N", help=jobs_help)
-    p.add_argument(
-        "--engine",
-        choices=ENGINES,
-        default="process",
-        help="where the work runs: worker processes on this machine (default) or Dask distributed",
-    )
-    p.add_argument(
-        "--dask",
-        dest="engine",
-        action="store_const",
-        const="dask",
-        help="same as --engine dask: an embedded Dask LocalCluster of --jobs worker processes "
-        "(default: one per core), loopback only",
-    )
-    p.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786); implies "
-        "--engine dask.  Every worker needs this ovonehot and OpenVINO, and the paths given "
-        "(models, --out, --save) must be the same on every worker (a shared file system)",
-    )

@@ -484,7 +484,7 @@ def _values(
     if value_range is not None and et is not ElementType.string:
         return (
             _ranged(r, et, shape, *value_range),
-            f"uniform in [{value_range[0]:g}, {value_range[1]:g}] (--val-range)",
+            f"uniform in [{value_range[0]:g}, {value_range[1]:g}] (the value range asked for)",
         )
     if kind == "depth" and not et.is_real and et is not ElementType.boolean:
         lo, hi = _type_range(et)
