@@ -28,6 +28,7 @@ from ovonehot.differential.diff import Tolerances, Verdict, diff_model
 from ovonehot.differential.gen_inputs import generate_inputs, index_values
 from ovonehot.model import Model, load
 from ovonehot.ops.one_hot import OneHotAttrs, evaluate_one_hot, one_hot
+from ovonehot.oracle.common import Complaint
 from ovonehot.types import ElementType
 
 
@@ -212,6 +213,15 @@ REFUSALS = {
 }
 
 
+# What OpenVINO's own message says in each of those refusals, as ovonehot.oracle.openvino_messages reads it.
+REFUSAL_COMPLAINTS = {
+    ("i8-indices", "cpu"): "only-i32-indices",
+    ("dynamic-rank", "cpu"): "dynamic-rank",
+    ("dynamic-rank-negative-axis", "cpu"): "dynamic-rank",
+    ("dynamic-rank-negative-axis", "reference"): "invalid-axis",
+}
+
+
 @pytest.mark.parametrize("name", list(REFUSALS))
 def test_known_refusals_are_named(tmp_path: Path, name: str) -> None:
     # A refusal is "not compared" (it used to pass as a "plugin deviation"): the known cause is named.
@@ -223,6 +233,9 @@ def test_known_refusals_are_named(tmp_path: Path, name: str) -> None:
         if v.oracle in codes:
             assert v.verdict is Verdict.NOT_COMPARED and v.known, render(report)
             assert codes[v.oracle] in {e.code for e in v.events}
+            kind = REFUSAL_COMPLAINTS.get((name, v.oracle))
+            if kind is not None:
+                assert v.refusal is not None and v.refusal.complains(kind), v.refusal
         else:
             assert v.verdict is Verdict.PASS
     assert report.exit_code == 1
@@ -243,6 +256,10 @@ def test_nonconstant_on_or_off_with_i8_indices_is_a_named_refusal(tmp_path: Path
     assert verdict.verdict is Verdict.NOT_COMPARED, render(report)
     assert {e.code for e in verdict.events} == {"refused-nonconst-values"}
     assert f"Only const '{which}_value' input is supported" in render(report)
+    assert verdict.refusal is not None
+    assert verdict.refusal.complains("const-input-only") == (
+        Complaint("const-input-only", (f"{which}_value",)),
+    )
 
 
 @pytest.mark.parametrize("dst", ["u8", "i32"])
@@ -280,6 +297,11 @@ def test_cpu_convert_from_f8e8m0_to_int_is_a_named_refusal(tmp_path: Path) -> No
     (v,) = report.verdicts
     assert v.verdict is Verdict.NOT_COMPARED, render(report)
     assert {e.code for e in v.events} == {"refused-convert-type"}
+    assert v.refusal is not None and v.refusal.complains("cpu-convert") == (
+        Complaint("cpu-convert", ("f8e8m0", "i32")),
+    )
+    (unsupported,) = v.refusal.complains("unsupported-operation")
+    assert unsupported.args[0] == "Convert" and unsupported.args[1] in {n.name for n in model.graph.nodes}
     assert "Convert f8e8m0 -> i32" in render(report)
 
 

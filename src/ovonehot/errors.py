@@ -12,6 +12,10 @@ Exit statuses (shared by every command):
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .oracle.common import Complaint
 
 # Values quoted in messages are cut to this many characters: a 5 MB attribute must not
 # become a 5 MB error line.
@@ -116,6 +120,8 @@ class OracleRefusal(OpenVINOError):
     ``no-kernel`` (onnxruntime has no kernel for an op), ``failed`` (it raised
     while running), ``crashed`` (it killed its process), ``unavailable`` (the oracle
     cannot be used here: not installed, not an ONNX model, no expected array).  ``layer`` describes the op that refused, when known.
+    ``complaints`` is what OpenVINO's own message said, as data
+    (:func:`ovonehot.oracle.openvino_messages.complaints`): match those, never the message.
     """
 
     def __init__(
@@ -126,6 +132,7 @@ class OracleRefusal(OpenVINOError):
         op: str = "",
         code: str = "",
         detail: str = "",
+        complaints: tuple[Complaint, ...] = (),
     ) -> None:
         super().__init__(message)
         self.cause = cause
@@ -133,6 +140,7 @@ class OracleRefusal(OpenVINOError):
         self.op = op  # the refusing op's type-version, e.g. "LogSoftmax-opset5"
         self.code = code  # a known deviation code (ovonehot.differential.deviations.KNOWN), when it is one
         self.detail = detail
+        self.complaints = complaints
 
 
 class OpenVINOResourceError(OpenVINOError):

@@ -42,6 +42,15 @@ Intermediates = dict[tuple[str, int], np.ndarray]
 
 
 @dataclass(frozen=True, slots=True)
+class Complaint:
+    """One thing OpenVINO's exception text said, as data: a stable ``kind`` and what it named
+    (read from the text in one place: :mod:`ovonehot.oracle.openvino_messages`)."""
+
+    kind: str
+    args: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Refusal:
     """Why an oracle did not compute an output (the fields of :class:`~ovonehot.errors.OracleRefusal`)."""
 
@@ -51,15 +60,22 @@ class Refusal:
     op: str = ""  # its type-version, e.g. "LogSoftmax-opset5"
     code: str = ""  # a known deviation code (ovonehot.differential.deviations.KNOWN) when the refusal is one
     detail: str = ""
+    complaints: tuple[Complaint, ...] = ()  # what OpenVINO's message said, as data
 
     @classmethod
     def of(cls, exc: OracleRefusal | Exception) -> Refusal:
         if isinstance(exc, OracleRefusal):
-            return cls(str(exc), exc.cause, exc.layer, exc.op, exc.code, exc.detail)
+            return cls(str(exc), exc.cause, exc.layer, exc.op, exc.code, exc.detail, exc.complaints)
         return cls(str(exc))
 
     def error(self) -> OracleRefusal:
-        return OracleRefusal(self.message, self.cause, self.layer, self.op, self.code, self.detail)
+        return OracleRefusal(
+            self.message, self.cause, self.layer, self.op, self.code, self.detail, self.complaints
+        )
+
+    def complains(self, kind: str) -> tuple[Complaint, ...]:
+        """The complaints of ``kind`` OpenVINO made (empty when none)."""
+        return tuple(c for c in self.complaints if c.kind == kind)
 
 
 class OracleOutputs(dict[str, np.ndarray]):
