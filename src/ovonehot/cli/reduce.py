@@ -18,6 +18,7 @@ import argparse
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -156,12 +157,7 @@ def _reduce_command(args: argparse.Namespace) -> int:
             "model": str(args.model),
             "reduced": True,
             "folder": str(folder),
-            "output": target.name,
-            "verdict": target.verdict.value,
-            "oracle": target.oracle,
-            "ops_before": reduction.original_ops,
-            "ops_after": len(reduction.candidate.keep),
-            "diffs_run": reduction.tries,
+            **_outcome(target, reduction),
             "replay": ["ovonehot", "diff", str(folder)],
             "diff": {**report_json(final), "model": str(Path(folder) / "model.xml")},
         },
@@ -201,14 +197,21 @@ def _save_reduction(
             extra={
                 "reduced_from": {
                     "model": str(args.model),
-                    "output": target.name,
-                    "verdict": target.verdict.value,
-                    "oracle": target.oracle,
-                    "ops_before": reduction.original_ops,
-                    "ops_after": len(reduction.candidate.keep),
-                    "diffs_run": reduction.tries,
+                    **_outcome(target, reduction),
                     "steps": reduction.steps,
                 }
             },
         )
     return final, folder
+
+
+def _outcome(target: OutputVerdict, reduction: Reduction) -> dict[str, Any]:
+    """What was reduced and how far: the same fields in the JSON report and the replay manifest."""
+    return {
+        "output": target.name,
+        "verdict": target.verdict.value,
+        "oracle": target.oracle,
+        "ops_before": reduction.original_ops,
+        "ops_after": len(reduction.candidate.keep),
+        "diffs_run": reduction.tries,
+    }

@@ -59,10 +59,6 @@ def _out_shape(info: TensorInfo) -> tuple[int, ...]:
     return info.shape.to_shape()
 
 
-def _with_value(info: TensorInfo, array: np.ndarray) -> TensorInfo:
-    return TensorInfo(info.element_type, _static(array.shape), value=array)
-
-
 # =========================================================================================
 # ShapeOf-1, ShapeOf-3
 # =========================================================================================
