@@ -30,7 +30,6 @@ FLAGS = {
     "per_input_ranges": "--val-range",
     "per_output_atol": "--atol",
     "per_output_rtol": "--rtol",
-    "expected": "--expected",
 }
 
 

@@ -579,7 +579,7 @@ class _Context:
         return out
 
     def precision_hint(self) -> str:
-        """The inference precision the plugin oracle compiles with: from --config, else the device's default."""
+        """The inference precision the plugin oracle compiles with: from its configuration, else the device's default."""
         config = self.plugin.config
         if "INFERENCE_PRECISION_HINT" in config:
             return str(config["INFERENCE_PRECISION_HINT"])
