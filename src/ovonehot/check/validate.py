@@ -13,9 +13,16 @@ OpenVINO would (``ovonehot.infer``) and reports, with stable codes:
   output port across an edge;
 * ``const-size`` (a Const whose ``size`` is too small or lies outside the .bin) and
   ``const-size-excess`` (larger than needed: OpenVINO accepts it, a warning);
-* ``output-count``, ``input-count``, ``bad-attribute``,
-  ``unsupported-op`` (warning), ``inference-failed`` (OpenVINO would refuse the layer);
-* OneHot findings (``onehot-*``, see :func:`onehot_findings`).
+* ``output-count``, ``input-count``, ``bad-attribute``, ``unknown-op`` (no opset of
+  OpenVINO's holds the type), ``not-checked`` (a warning: an op ovonehot does not implement),
+  ``inference-failed`` (OpenVINO would refuse the layer);
+* OneHot findings (``onehot-*``, the rule tables of :mod:`.onehot_rules`).
+
+The graph is walked once, by the first interpreter: :func:`ovonehot.infer.infer` with its
+record policy, which turns a layer's failure into a problem and marks what depends on it;
+the checks of this module are that policy's per-node hooks (:class:`_Checks`).  Reading is
+the tolerant reader's (:func:`ovonehot.ir.reader.read_tolerant`), in the same single parse
+as any read.
 
 How validation proceeds past a failing layer: a layer that cannot be inferred (an
 OpenVINO refusal, an unsupported op, a broken Const) gets its own problem, and every
