@@ -198,6 +198,7 @@ def infer(
         if record is None:
             assert plans is not None
             p = plans[i]
+            node = p.node  # (the plans' node: a caller's plans may carry a changed one)
             ins = [outputs[s.node][s.output] for s in srcs]  # type: ignore[index]
         else:
             record.checker.visit(i, node, found)
