@@ -98,6 +98,14 @@ class UnsupportedError(IRError):
     exit_code = 3
 
 
+class UnknownParameterError(InputError):
+    """Shapes given by name (a reshape) name no Parameter of the model; ``names`` lists those names."""
+
+    def __init__(self, message: str, names: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.names = names
+
+
 class OpenVINOError(Error):
     """OpenVINO is not installed, or it failed on something we handed it."""
 

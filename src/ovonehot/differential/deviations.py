@@ -41,7 +41,7 @@ import numpy as np
 from ..errors import Error
 from ..evaluate import evaluate
 from ..graph import Graph, Node
-from ..infer import Inference, infer, parameter_infos
+from ..infer import Inference, NodePlan, infer, parameter_infos
 from ..model import Model
 from ..ops.common.spec import TensorInfo
 from ..ops.convert import convert_array
@@ -552,61 +552,76 @@ def _evaluate(
     events: list[Event],
     original: Inference,
 ) -> dict[tuple[int, int], np.ndarray]:
-    """A plain walk over the plans, keeping every value (small graphs); a Result's is (index, 0).
+    """Run the rewritten graph with the evaluator, keeping every value (small graphs); a
+    Result's is (index, 0).  The CPU plugin's ways replace the kernel (``evaluate``'s
+    ``override`` hook) where they differ from the reference:
 
-    A folded node takes its exact value converted the way the CPU plugin converts constants;
-    where a folded value meets a computed node (the frontier), what that conversion changed
-    is recorded as an event."""
+    * a folded node takes its exact value converted the way the CPU plugin converts
+      constants; where a folded value meets a computed node (the frontier), what that
+      conversion changed is recorded as an event;
+    * a Convert from f16 clamps first, to bf16 rounds to nearest even, from a float to an
+      integer saturates where the plugin does; an integer Divide truncates.
+    """
     graph = inference.graph
     frontier = {s.node for i, srcs in enumerate(graph.sources) if i not in folded for s in srcs} & set(folded)
     # Subnormal flushing happens where a constant stays a plugin Input node, as OneHot's on/off
     # do; a scalar an eltwise op fuses keeps its subnormal (seen with Multiply by 1.4e-45).
     one_hot_inputs = {s.node for i in graph.kind_indices("OneHot") for s in graph.sources[i]}
-    values: dict[tuple[int, int], np.ndarray] = {}
-    for i, plan in enumerate(inference.plans):
-        args = [values[(s.node, s.output)] for s in graph.sources[i]]
-        if i in feeds:
-            outs: Sequence[np.ndarray] = [feeds[i]]
-        elif i in folded:
-            outs = []
-            for exact in folded[i]:
-                et = ElementType.from_numpy(exact.dtype) if exact.dtype != object else ElementType.string
-                flush = i in one_hot_inputs
-                held = _cpu_constant(et, exact, flush) if exact.dtype != object else exact
-                if i in frontier:
-                    _constant_events(i, plan.node, et, exact, events, flush)
-                outs.append(held)
-        elif plan.node.type.lower() == "result":
-            outs = [args[0]]
-        else:
-            assert plan.spec.evaluate is not None
-            if plan.node.type.lower() == "convert":
-                args = _f16_clamped(i, plan.node, original, args, events)
-            try:
-                outs = plan.spec.evaluate(plan.attrs, args)
-            except Error as exc:
-                raise type(exc)(f"{plan.node.describe()}: {exc}") from None
-            if (
-                plan.node.type.lower() == "convert"
-                and outs[0].dtype == ElementType.bf16.numpy_dtype
-                and args[0].dtype == np.float32
-            ):
-                outs = [_bf16_nearest_even(i, plan.node, args[0], outs[0], events)]
-            elif (
-                plan.node.type.lower() == "divide"
-                and outs[0].dtype.kind in "iu"
-                and getattr(plan.attrs, "pythondiv", False)
-            ):
-                outs = [_truncating_divide(i, plan.node, args, outs[0], events)]
-            elif (
-                plan.node.type.lower() == "convert"
-                and outs[0].dtype.kind in "iu"
-                and _cpu_convert_saturates(original.input_infos(i)[0], original.outputs[i][0].element_type)
-            ):
-                outs = [_saturating_from_float(i, plan.node, args[0], outs[0], events)]
-        for k, out in enumerate(outs):
-            values[(i, k)] = out
-    return values
+
+    def cpu(i: int, plan: NodePlan, args: list[np.ndarray]) -> Sequence[np.ndarray] | None:
+        if i in folded:
+            return _folded_as_held(i, plan.node, folded[i], i in one_hot_inputs, i in frontier, events)
+        kind = plan.node.type.lower()
+        if kind == "convert":
+            return _cpu_convert(i, plan, args, original, events)
+        if kind == "divide":
+            return _cpu_divide(i, plan, args, events)
+        return None
+
+    keep = [(i, k) for i, outs in enumerate(inference.outputs) for k in range(len(outs))]
+    return evaluate(inference, feeds, keep=keep, override=cpu)
+
+
+def _folded_as_held(
+    i: int,
+    node: Node,
+    exact_values: tuple[np.ndarray, ...],
+    flush: bool,
+    frontier: bool,
+    events: list[Event],
+) -> list[np.ndarray]:
+    """A folded node's exact values as the CPU plugin holds them (see :func:`_cpu_constant`)."""
+    outs = []
+    for exact in exact_values:
+        et = ElementType.from_numpy(exact.dtype) if exact.dtype != object else ElementType.string
+        held = _cpu_constant(et, exact, flush) if exact.dtype != object else exact
+        if frontier:
+            _constant_events(i, node, et, exact, events, flush)
+        outs.append(held)
+    return outs
+
+
+def _cpu_convert(
+    i: int, plan: NodePlan, args: list[np.ndarray], original: Inference, events: list[Event]
+) -> Sequence[np.ndarray]:
+    assert plan.spec.evaluate is not None
+    args = _f16_clamped(i, plan.node, original, args, events)
+    outs = plan.spec.evaluate(plan.attrs, args)
+    if outs[0].dtype == ElementType.bf16.numpy_dtype and args[0].dtype == np.float32:
+        return [_bf16_nearest_even(i, plan.node, args[0], outs[0], events)]
+    if outs[0].dtype.kind in "iu" and _cpu_convert_saturates(
+        original.input_infos(i)[0], original.outputs[i][0].element_type
+    ):
+        return [_saturating_from_float(i, plan.node, args[0], outs[0], events)]
+    return outs
+
+
+def _cpu_divide(i: int, plan: NodePlan, args: list[np.ndarray], events: list[Event]) -> Sequence[np.ndarray]:
+    assert plan.spec.evaluate is not None
+    outs = plan.spec.evaluate(plan.attrs, args)
+    if outs[0].dtype.kind in "iu" and getattr(plan.attrs, "pythondiv", False):
+        return [_truncating_divide(i, plan.node, args, outs[0], events)]
+    return outs
 
 
 def _f16_clamped(

@@ -13,18 +13,20 @@ saying why (the op that refused, a stable cause).  The oracles are:
 * ``onnxruntime``: onnxruntime on an ``.onnx`` model (:mod:`ovonehot.oracle.onnxruntime_runner`);
 * ``expected``: saved outputs (``--expected out.npz``).
 
-This module imports neither openvino nor onnxruntime.
+This module imports neither openvino nor onnxruntime; :func:`import_openvino` is how the
+other modules of this package do.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..errors import OracleRefusal, UsageError
+from ..errors import OpenVINOError, OracleRefusal, UsageError
 
 ORACLES = ("reference", "cpu", "onnxruntime", "expected")
 ALIASES = {"both": ("reference", "cpu")}
@@ -158,3 +160,24 @@ def parse_oracles(items: Sequence[str]) -> tuple[str, ...]:
                 if n not in out:
                     out.append(n)
     return tuple(out)
+
+
+def import_openvino(needed_for: str = "") -> Any:
+    """The ``openvino`` module, imported without its usage telemetry; OpenVINOError when missing.
+
+    ``import openvino`` sends a usage event (``openvino.tools.ovc`` calls the telemetry on
+    import) from a forked child process that makes a network request, unless a consent file
+    declines it (docs/openvino-behaviour.md).  A reference tool makes no network requests,
+    and that child also caught a Ctrl-C meant for ovonehot and printed a traceback: the
+    telemetry module is blocked before the first import, so OpenVINO uses its own no-op stub.
+    """
+    if "openvino" not in sys.modules:
+        sys.modules.setdefault("openvino_telemetry", None)  # type: ignore[arg-type]
+    try:
+        import openvino  # type: ignore[import-untyped]  # openvino's Python API ships no py.typed
+    except ImportError as exc:
+        raise OpenVINOError(
+            f"{needed_for}openvino cannot be imported ({exc}); "
+            "install it with: pip install 'openvino>=2026.4,<2026.5'"
+        ) from None
+    return openvino

@@ -45,7 +45,7 @@ from ..errors import Error, InputError, IRError, OpenVINOError, OracleRefusal
 from ..graph import Graph
 from ..ir import payload
 from ..types import ElementType, PartialShape
-from .common import CPU_CONFIG, Intermediates, OracleOutputs, Refusal
+from .common import CPU_CONFIG, Intermediates, OracleOutputs, Refusal, import_openvino
 from .openvino_messages import complaints
 
 __all__ = [
@@ -69,13 +69,7 @@ class _Loaded:
 
 
 def _openvino() -> Any:
-    try:
-        import openvino  # type: ignore[import-untyped]  # openvino's Python API ships no py.typed
-    except ImportError as exc:  # pragma: no cover - openvino is a declared dependency
-        raise OpenVINOError(
-            f"OpenVINO is not installed ({exc}); pip install 'openvino>=2026.4,<2026.5'"
-        ) from None
-    return openvino
+    return import_openvino()
 
 
 @functools.lru_cache(maxsize=1)
