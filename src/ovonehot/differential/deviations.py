@@ -222,88 +222,95 @@ def explain_refusal(model: Model, oracle: str, refusal: Refusal) -> list[Event]:
     """The known deviations that make ``oracle`` refuse ``model``; empty when unexplained.
 
     Refusals ovonehot's oracle modules make themselves carry their deviation code and
-    layer (``Refusal.code``, ``Refusal.layer``): they are matched by those, never by
-    their text.  OpenVINO's own refusals (the CPU plugin's compile errors, the
-    reference's evaluate failing) come with nothing but OpenVINO's message, so each
-    explanation requires the model to have the refused property *and* the message to
-    be the one OpenVINO gives for it.
+    layer (``Refusal.code``, ``Refusal.layer``): they are matched by those.  OpenVINO's
+    own refusals (the CPU plugin's compile errors, the reference's evaluate failing)
+    carry what OpenVINO's message said as structured complaints
+    (:mod:`ovonehot.oracle.openvino_messages` reads the text, in one place); each
+    explanation requires the model to have the refused property *and* OpenVINO to have
+    made the complaint that goes with it.
     """
-    graph, inference = model.graph, model.inference
-    message = refusal.message
+    graph = model.graph
+    if refusal.code == "no-reference-evaluate" or refusal.code in KNOWN:
+        return [
+            Event(refusal.code, i, graph.nodes[i].describe(), refusal.detail)
+            for i in _refusing_nodes(model, refusal)
+        ]
     events: list[Event] = []
-    refusing = _refusing_nodes(model, refusal)
-    if refusal.code == "no-reference-evaluate":
-        for i in refusing:
-            events.append(Event(refusal.code, i, graph.nodes[i].describe(), refusal.detail))
-        return events
-    if refusal.code in KNOWN:
-        for i in refusing:
-            events.append(Event(refusal.code, i, graph.nodes[i].describe(), refusal.detail))
-        return events
     for i in graph.kind_indices("OneHot"):
-        node = graph.nodes[i]
-        infos = inference.input_infos(i)
-        idx_type = infos[0].element_type
-        if oracle == "cpu" and idx_type not in CPU_INDEX_TYPES and "Only I32 is supported" in message:
-            events.append(Event("refused-index-type", i, node.describe(), f"indices are {idx_type}"))
-        if (
-            oracle == "cpu"
-            and infos[0].shape.rank_is_static
-            and infos[0].shape.rank == 0
-            and not inference.outputs[i][0].shape.is_static
-            and "incorrect number of input/output dimensions" in message
-        ):
-            events.append(
-                Event(
-                    "refused-scalar-indices",
-                    i,
-                    node.describe(),
-                    f"scalar indices, output {inference.outputs[i][0].shape}",
-                )
-            )
-        for port, label in ((2, "on_value"), (3, "off_value")):  # the plugin names the first it meets
-            if (
-                oracle == "cpu"
-                and f"Only const '{label}' input is supported" in message
-                and infos[port].value is None
-                and idx_type not in REFERENCE_INDEX_TYPES
-            ):
-                events.append(
-                    Event(
-                        "refused-nonconst-values",
-                        i,
-                        node.describe(),
-                        f"{label} is not a constant and indices are {idx_type}",
-                    )
-                )
-        axis = getattr(inference.plans[i].attrs, "axis", 0)
-        if (
-            oracle == "reference"
-            and i in refusing
-            and axis < 0
-            and not infos[0].shape.rank_is_static
-            and "Invalid axis value" in message
-        ):
-            events.append(
-                Event("negative-axis-dynamic-rank", i, node.describe(), f"axis {axis}, indices rank dynamic")
-            )
+        events.extend(_one_hot_refusals(model, oracle, refusal, i))
     if oracle == "cpu":
-        for node, et, shape in parameter_infos(inference):
-            i = graph.index_of(node.id)
-            if et in SUB_BYTE_PARAMS and f"Input image format {et} is not supported" in message:
-                events.append(Event("refused-sub-byte-input", i, node.describe(), f"the Parameter is {et}"))
-            if not shape.rank_is_static and "dynamic rank" in message.lower():
-                events.append(
-                    Event("refused-dynamic-rank", i, node.describe(), "the Parameter has a dynamic rank")
-                )
-        for i in graph.kind_indices("Convert"):
-            node = graph.nodes[i]
-            src, dst = inference.input_infos(i)[0].element_type, inference.outputs[i][0].element_type
-            if (
-                f"Unsupported operation of type: Convert name: {node.name}" in message
-                and f"cpu_convert can't convert from: {src} precision to: {dst}" in message
-            ) or (dst is ElementType.boolean and f"unsupported src_prc: {src}" in message):
-                events.append(Event("refused-convert-type", i, node.describe(), f"Convert {src} -> {dst}"))
+        events.extend(_parameter_refusals(model, refusal))
+        events.extend(_convert_refusals(model, refusal))
+    return events
+
+
+def _one_hot_refusals(model: Model, oracle: str, refusal: Refusal, i: int) -> list[Event]:
+    """What OpenVINO's complaints explain about OneHot node ``i``."""
+    inference = model.inference
+    node = model.graph.nodes[i]
+    infos = inference.input_infos(i)
+    idx_type = infos[0].element_type
+    events = []
+    if oracle == "cpu":
+        if idx_type not in CPU_INDEX_TYPES and refusal.complains("only-i32-indices"):
+            events.append(Event("refused-index-type", i, node.describe(), f"indices are {idx_type}"))
+        output = inference.outputs[i][0].shape
+        if (
+            infos[0].shape.rank_is_static
+            and infos[0].shape.rank == 0
+            and not output.is_static
+            and refusal.complains("dimension-count")
+        ):
+            events.append(
+                Event("refused-scalar-indices", i, node.describe(), f"scalar indices, output {output}")
+            )
+        named = {c.args[0] for c in refusal.complains("const-input-only")}  # the first the plugin meets
+        for port, label in ((2, "on_value"), (3, "off_value")):
+            if label in named and infos[port].value is None and idx_type not in REFERENCE_INDEX_TYPES:
+                detail = f"{label} is not a constant and indices are {idx_type}"
+                events.append(Event("refused-nonconst-values", i, node.describe(), detail))
+    axis = getattr(inference.plans[i].attrs, "axis", 0)
+    if (
+        oracle == "reference"
+        and i in _refusing_nodes(model, refusal)
+        and axis < 0
+        and not infos[0].shape.rank_is_static
+        and refusal.complains("invalid-axis")
+    ):
+        detail = f"axis {axis}, indices rank dynamic"
+        events.append(Event("negative-axis-dynamic-rank", i, node.describe(), detail))
+    return events
+
+
+def _parameter_refusals(model: Model, refusal: Refusal) -> list[Event]:
+    """The CPU plugin refusing a Parameter: a sub-byte element type, a dynamic rank."""
+    events = []
+    formats = {c.args[0] for c in refusal.complains("input-format-unsupported")}
+    for node, et, shape in parameter_infos(model.inference):
+        i = model.graph.index_of(node.id)
+        if et in SUB_BYTE_PARAMS and str(et) in formats:
+            events.append(Event("refused-sub-byte-input", i, node.describe(), f"the Parameter is {et}"))
+        if not shape.rank_is_static and refusal.complains("dynamic-rank"):
+            events.append(
+                Event("refused-dynamic-rank", i, node.describe(), "the Parameter has a dynamic rank")
+            )
+    return events
+
+
+def _convert_refusals(model: Model, refusal: Refusal) -> list[Event]:
+    """The CPU plugin refusing a Convert of a precision pair it has no conversion for."""
+    inference = model.inference
+    unsupported = {c.args for c in refusal.complains("unsupported-operation")}
+    pairs = {c.args for c in refusal.complains("cpu-convert")}
+    sources = {c.args[0] for c in refusal.complains("unsupported-src-precision")}
+    events = []
+    for i in model.graph.kind_indices("Convert"):
+        node = model.graph.nodes[i]
+        src, dst = inference.input_infos(i)[0].element_type, inference.outputs[i][0].element_type
+        if (("Convert", node.name) in unsupported and (str(src), str(dst)) in pairs) or (
+            dst is ElementType.boolean and str(src) in sources
+        ):
+            events.append(Event("refused-convert-type", i, node.describe(), f"Convert {src} -> {dst}"))
     return events
 
 
