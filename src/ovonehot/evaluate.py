@@ -325,21 +325,7 @@ def _run(
         ):
             outs = replaced
         else:
-            kernel = step.kernel
-            assert kernel is not None, f"{p.spec.name} has no kernel and no feed"
-            try:
-                if step.stateful:
-                    outs = kernel(step.attrs, args, variables)  # type: ignore[operator]
-                else:
-                    refused = check_output_sizes(inference, i, args) if step.sized else None  # type: ignore[arg-type]
-                    if refused is not None:
-                        _run_refused(p, args, refused)  # type: ignore[arg-type]
-                    if targets and i in targets and (into := p.spec.evaluate_into) is not None:
-                        outs = into(step.attrs, args, targets[i])  # type: ignore[arg-type]
-                    else:
-                        outs = kernel(step.attrs, args)  # type: ignore[operator]
-            except Error as exc:
-                raise type(exc)(f"{p.node.describe()}: {exc}") from None
+            outs = _run_step(inference, step, args, variables, targets.get(i) if targets else None)
         if step.result:
             results[(i, 0)] = args[0] if step.result == 1 else args[0].copy()  # type: ignore[union-attr,assignment]
         slot = step.first
@@ -365,6 +351,30 @@ def _run(
             if i in folded.known:
                 results[(i, k)] = np.array(folded.known[i][k], copy=True)
     return results
+
+
+def _run_step(
+    inference: Inference,
+    step: Step,
+    args: list[np.ndarray | None],
+    variables: Variables,
+    target: list[np.ndarray | None] | None,
+) -> Sequence[np.ndarray]:
+    """One node's kernel, after its output size check (writing into ``target`` when it can)."""
+    p = step.plan
+    kernel = step.kernel
+    assert kernel is not None, f"{p.spec.name} has no kernel and no feed"
+    try:
+        if step.stateful:
+            return kernel(step.attrs, args, variables)  # type: ignore[operator,no-any-return]
+        refused = check_output_sizes(inference, step.index, args) if step.sized else None  # type: ignore[arg-type]
+        if refused is not None:
+            _run_refused(p, args, refused)  # type: ignore[arg-type]
+        if target is not None and (into := p.spec.evaluate_into) is not None:
+            return into(step.attrs, args, target)  # type: ignore[arg-type]
+        return kernel(step.attrs, args)  # type: ignore[operator,no-any-return]
+    except Error as exc:
+        raise type(exc)(f"{p.node.describe()}: {exc}") from None
 
 
 def fold(
