@@ -455,3 +455,25 @@ def test_stateful_nodes_and_large_outputs_are_never_folded() -> None:
     folded = record.folded.known.keys()
     assert {node_index(model, n) for n in ("read", "assign", "add", "doubled")}.isdisjoint(folded)
     assert node_index(model, "init") in folded
+
+
+def test_values_folded_from_constants_alone_are_kept_once_for_every_signature() -> None:
+    b = GraphBuilder()
+    x = b.parameter("x", "f32", "[?]")
+    weight = b.const("w", np.arange(4, dtype=np.float16))
+    widened = b.op("Convert", "opset1", [weight], {"destination_type": "f32"}, name="widened")
+    summed = b.op("ReduceSum", "opset1", [x, b.const("ax", np.int64(0))], {"keep_dims": "true"})
+    out = b.op("Add", "opset1", [widened, summed], {"auto_broadcast": "numpy"}, name="add")
+    b.op("Result", "opset1", [out], outputs=0, name="out")
+    graph = b.graph()
+    model = Model(graph, infer(graph))
+    prog = program(model.inference)
+    for n in (3, 5):
+        x = np.arange(n, dtype=np.float32)
+        for _ in range(2):
+            np.testing.assert_array_equal(model.run({"x": x})["out"], np.arange(4) + x.sum())
+    assert prog.folds == 2
+    records = [r.folded for r in prog.signatures.values()]
+    converted = node_index(model, "widened")
+    assert records[0] is not None and records[1] is not None
+    assert records[0].known[converted] is records[1].known[converted] is prog.constants[converted]

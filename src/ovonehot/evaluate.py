@@ -23,7 +23,9 @@ is ``foldable`` and ``deterministic``, and it is not stateful; runs then skip it
 start from its values.  Runs with an ``override`` skip nothing; an observer still sees
 every node, the folded ones with their folded values.  A signature is folded only on its
 second run, after a first run checked that its shapes are the inferred ones (a model run
-once, as by the CLI, pays no second inference).
+once, as by the CLI, pays no second inference).  What folds from Constants alone (a
+decompression Convert of a small weight) is the same for every signature: the model keeps
+it once (``CONSTANT_BYTES``); the rest counts against a signature's ``FOLDED_BYTES``.
 
 Per-node hooks: an optional ``observer(index, plan, outputs, seconds)`` sees every
 node's outputs as they are made (for ``--dump-intermediates`` and ``--verbose``); an
@@ -38,7 +40,7 @@ import functools
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn
 
 import numpy as np
@@ -59,8 +61,10 @@ Signature = tuple[tuple[int, tuple[int, ...], np.dtype], ...]
 
 # Signatures remembered per Inference (the oldest is dropped beyond this).
 MAX_SIGNATURES = 8
-# Bytes of folded values (other than Constants' own arrays) one signature may keep.
-FOLDED_BYTES = 64 << 20
+# Bytes of folded values (other than Constants' own arrays) one signature may keep, and the
+# bytes of those computed from Constants alone, which a model keeps once for all signatures.
+FOLDED_BYTES = 32 << 20
+CONSTANT_BYTES = 256 << 20
 
 # How the hook-free loop runs a step (``Folded.fast``).
 _PLAIN, _SIZED, _STATEFUL, _FEED, _RESULT, _RESULT_COPY = range(6)
@@ -114,6 +118,10 @@ class Program:
     signatures: dict[Signature, Record]
     compiles: int = 0  # how many signatures were compiled (for tests and curiosity)
     folds: int = 0  # how many signatures got a folded plan
+    # Folded outputs computed from Constants alone (the same for every signature), shared by
+    # the signatures' plans, and the bytes of those that are new arrays.
+    constants: dict[int, Sequence[np.ndarray]] = field(default_factory=dict)
+    constant_bytes: int = 0
 
 
 def program(inference: Inference) -> Program:
@@ -406,20 +414,51 @@ def fold(
             if t.shape.is_static and (record is None or record[0] != t.shape.to_shape()):
                 return None
     known: list[np.ndarray | None] = [None] * prog.slots
+    done = _fold_values(prog, graph, sig, seen, known)
+    if not done:
+        return None
+    return _folded_plan(prog, feeds, sig, done, known)
+
+
+def _fold_values(
+    prog: Program,
+    graph: Graph,
+    sig: Sequence[Sequence[TensorInfo]],
+    seen: Sequence[tuple[tuple[int, ...], np.dtype] | None],
+    known: list[np.ndarray | None],
+) -> dict[int, Sequence[np.ndarray]]:
+    """Node index -> outputs of every node the signature decides (``known`` gets them by slot)."""
     done: dict[int, Sequence[np.ndarray]] = {}
     room = FOLDED_BYTES
     for step in prog.steps:
-        outs = _fold_step(step, graph, sig, known, seen)
+        outs = prog.constants.get(step.index)
         if outs is None:
-            continue
-        if step.args:  # (a Constant's value is its own array: it costs nothing to keep)
-            room -= sum(v.nbytes for v in outs)
+            outs = _fold_step(step, graph, sig, known, seen)
+            if outs is None:
+                continue
+            nbytes = sum(v.nbytes for v in outs) if step.args else 0  # (a Constant's own array: free)
+            pure = all(s.node in prog.constants for s in graph.sources[step.index])
+            if pure and prog.constant_bytes + nbytes <= CONSTANT_BYTES:  # the same for every signature
+                prog.constants[step.index] = outs
+                prog.constant_bytes += nbytes
+                nbytes = 0
+            room -= nbytes
             if room < 0:
                 break
         done[step.index] = outs
         known[step.first : step.first + step.n_out] = outs
-    if not done:
-        return None
+    return done
+
+
+def _folded_plan(
+    prog: Program,
+    feeds: Mapping[int, np.ndarray],
+    sig: Sequence[Sequence[TensorInfo]],
+    done: dict[int, Sequence[np.ndarray]],
+    known: list[np.ndarray | None],
+) -> Folded:
+    """The plan that skips the nodes in ``done``: what to free after each running node, the
+    values a run starts from, the size checks the signature's bounds leave."""
     running = [s for s in prog.steps if s.index not in done]
     last: dict[int, int] = {}  # slot -> position of the last running step that reads it
     for pos, s in enumerate(running):
