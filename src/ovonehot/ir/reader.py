@@ -98,13 +98,23 @@ def read_ir(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] |
     bin_path = Path(bin_path) if bin_path is not None else xml_path.with_suffix(".bin")
     if not xml_path.is_file():
         raise IRError(f"{xml_path}: no such file")
+    try:  # from a file object: libxml2 reading the path itself is twice as slow (it probes for gzip)
+        with open(xml_path, "rb") as f:
+            tree = etree.parse(f, _parser())
+    except (OSError, etree.XMLSyntaxError):
+        # the file as libxml2 reads a path (a gzipped .xml too), with its own messages
+        return read_ir_tree(_parse_path(xml_path), bin_path, source=str(xml_path))
+    return read_ir_tree(tree, bin_path, source=str(xml_path))
+
+
+def _parse_path(xml_path: Path) -> etree._ElementTree:
     try:
         tree = etree.parse(str(xml_path), _parser())
     except etree.XMLSyntaxError as exc:
         raise IRError(f"{xml_path}: not well-formed XML: {exc}") from None
     except OSError as exc:
         raise IRError(f"{xml_path}: cannot read: {exc}") from None
-    return read_ir_tree(tree, bin_path, source=str(xml_path))
+    return tree
 
 
 def read_ir_bytes(
@@ -175,19 +185,23 @@ def _read_graph(
     """The graph in ``root``'s ``<layers>`` and ``<edges>``: the model, or a layer's sub-graph."""
     nodes: list[Node] = []
     by_id: dict[int, int] = {}
+    cache = _Cache()
     for el in layers_el.iterchildren("layer"):
-        node = _read_layer(el, weights)
-        node = _with_subgraphs(node, el, weights, source, ir_version)
+        node = _read_plain_layer(el, weights, cache)
+        if node is None:  # anything unusual: the checked reader, with its exact messages
+            node = _read_layer(el, weights)
+            node = _with_subgraphs(node, el, weights, source, ir_version)
         if node.id in by_id:
             other = nodes[by_id[node.id]]
             raise IRError(f"{node.describe()}: duplicate layer id {node.id} (also {other.describe()})")
         by_id[node.id] = len(nodes)
         nodes.append(node)
 
-    feeds: list[list[Source | None]] = [[None] * len(n.inputs) for n in nodes]
+    feeds: list[list[tuple[int, int] | None]] = [[None] * len(n.inputs) for n in nodes]
     edges_el = root.find("edges")
     for edge in edges_el.iterchildren("edge") if edges_el is not None else ():
-        _read_edge(edge, nodes, by_id, feeds)
+        if not _read_plain_edge(edge, nodes, by_id, feeds):
+            _read_edge(edge, nodes, by_id, feeds)
 
     for node, node_feeds in zip(nodes, feeds, strict=True):
         for port, fed in zip(node.inputs, node_feeds, strict=True):
@@ -196,9 +210,7 @@ def _read_graph(
 
     order = _topological_order(nodes, feeds)
     position = {old: new for new, old in enumerate(order)}
-    sources = tuple(
-        tuple(Source(position[s.node], s.output) for s in feeds[old] if s is not None) for old in order
-    )
+    sources = tuple(tuple(Source(position[s[0]], s[1]) for s in feeds[old] if s is not None) for old in order)
     return Graph(
         name=root.get("name", ""),
         ir_version=ir_version,
@@ -327,42 +339,149 @@ def _read_layer(el: etree._Element, weights: _Weights) -> Node:
     return node
 
 
+class _Cache:
+    """What one graph's layers share: ports read (by their id, precision and ``<dim>`` texts;
+    names apart, as tensor names differ from layer to layer) and ``<data>`` attribute tuples
+    (one tuple for every layer that writes the same attributes)."""
+
+    __slots__ = ("attrs", "ports")
+
+    def __init__(self) -> None:
+        self.ports: dict[tuple[str | None, ...], Port] = {}
+        self.attrs: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
+
+
+def _is_plain_int(text: str | None) -> bool:
+    """``text`` is what :func:`parse_int` reads with ``int`` alone (ASCII digits only)."""
+    return text is not None and text.isascii() and text.isdigit() and len(text) <= 64
+
+
+def _read_plain_layer(el: etree._Element, weights: _Weights, cache: _Cache) -> Node | None:
+    """The node of a layer as :func:`_read_layer` reads it, in one pass and with shared ports and
+    attribute tuples; None for anything but the plain case (a sub-graph or other child element,
+    a missing or signed attribute, a port that is not new), which the checked reader handles."""
+    get = el.get
+    id_text = get("id")
+    name = get("name")
+    type_name = get("type")
+    version = get("version")
+    if not _is_plain_int(id_text) or name is None or not type_name or not version:
+        return None
+    assert id_text is not None  # (for mypy: _is_plain_int)
+    data_el = input_el = output_el = None
+    decompression = False
+    for child in el:
+        tag = child.tag
+        if tag == "data":
+            if data_el is None:
+                data_el = child
+        elif tag == "input":
+            if input_el is None:
+                input_el = child
+        elif tag == "output":
+            if output_el is None:
+                output_el = child
+        elif tag == "rt_info":
+            decompression = decompression or any(
+                a.get("name") == "decompression" for a in child.iterchildren("attribute")
+            )
+        else:  # a sub-graph, a port map, anything else: _with_subgraphs
+            return None
+    if data_el is None:
+        attrs: tuple[tuple[str, str], ...] = ()
+    else:
+        attrs = tuple(data_el.attrib.items())
+        attrs = cache.attrs.setdefault(attrs, attrs)
+    inputs = _read_plain_ports(input_el, cache) if input_el is not None else ()
+    outputs = _read_plain_ports(output_el, cache) if output_el is not None else ()
+    if inputs is None or outputs is None:
+        return None
+    count = len(inputs) + len(outputs)
+    if count > 1 and len({p.id for p in inputs} | {p.id for p in outputs}) != count:
+        return None
+    for port in outputs:
+        if port.precision not in _OUTPUT_PRECISIONS:  # (None included)
+            return None
+    kind = type_name.lower()
+    if kind in _NEEDS_VARIABLE and (data_el is None or data_el.get("variable_id") is None):
+        return None
+    output_names_text = get("output_names")
+    output_names = _split_names(output_names_text) if output_names_text else ()
+    node = Node(
+        int(id_text),
+        name,
+        type_name,
+        version,
+        attrs,
+        inputs,
+        outputs,
+        output_names=output_names,
+        decompression=decompression,
+    )
+    if kind in ("const", "constant"):
+        object.__setattr__(node, "payload", _read_constant(node, weights))  # (frozen: set once, here)
+    return node
+
+
+def _read_plain_ports(el: etree._Element, cache: _Cache) -> tuple[Port, ...] | None:
+    """The ports of ``<input>``/``<output>`` seen before in this graph (None: one is new)."""
+    ports = []
+    known = cache.ports
+    for p in el.iterchildren("port"):
+        get = p.get
+        key = (get("id"), get("precision"), *[d.text for d in p.iterchildren("dim")])
+        port = known.get(key)
+        if port is None:
+            try:
+                port = _read_port(p, "")
+            except IRError:  # the checked reader says it, with the layer's context
+                return None
+            port = known[key] = Port(port.id, port.precision, port.dims)
+        names = get("names")
+        if names:
+            split = _split_names(names)
+            if split:
+                port = Port(port.id, port.precision, port.dims, split)
+        ports.append(port)
+    return tuple(ports)
+
+
 def _read_ports(el: etree._Element | None, where: str) -> tuple[Port, ...]:
     if el is None:
         return ()
-    ports = []
-    for p in el.iterchildren("port"):
-        port_id = _int_attr(p, "id", f"{where} port")
-        dims = []
-        for d in p.iterchildren("dim"):
-            text = (d.text or "").strip()
-            try:
-                value = parse_int(text)
-            except ValueError:
-                raise IRError(
-                    f"{where} port {port_id}: <dim>{shorten(text)}</dim> is not an integer"
-                ) from None
-            if value < -1:
-                raise IRError(f"{where} port {port_id}: <dim>{value}</dim> must be >= -1")
-            if value > _INT64_MAX:  # OpenVINO reads dims as int64 and refuses the file
-                raise IRError(f"{where} port {port_id}: <dim>{value}</dim> does not fit in int64")
-            dims.append(value)
-        names = _split_names(p.get("names", ""))
-        precision = p.get("precision")
-        if precision is not None and precision not in _KNOWN_PRECISIONS:
-            # Declared precisions are otherwise only compared (ovonehot validate), as OpenVINO never
-            # checks them against its inference; but a name that is no element type, OpenVINO's
-            # read_model refuses ("Unsupported element type").
-            try:
-                ElementType.from_precision(precision)
-            except IRError:
-                raise IRError(
-                    f"{where} port {port_id}: precision={quote(precision)} is not an element type"
-                ) from None
-            if len(_KNOWN_PRECISIONS) < 256:
-                _KNOWN_PRECISIONS.add(precision)
-        ports.append(Port(port_id, precision, tuple(dims), names))
-    return tuple(ports)
+    return tuple(_read_port(p, where) for p in el.iterchildren("port"))
+
+
+def _read_port(p: etree._Element, where: str) -> Port:
+    """One ``<port>``: its id, precision, dims and names."""
+    port_id = _int_attr(p, "id", f"{where} port")
+    dims = []
+    for d in p.iterchildren("dim"):
+        text = (d.text or "").strip()
+        try:
+            value = parse_int(text)
+        except ValueError:
+            raise IRError(f"{where} port {port_id}: <dim>{shorten(text)}</dim> is not an integer") from None
+        if value < -1:
+            raise IRError(f"{where} port {port_id}: <dim>{value}</dim> must be >= -1")
+        if value > _INT64_MAX:  # OpenVINO reads dims as int64 and refuses the file
+            raise IRError(f"{where} port {port_id}: <dim>{value}</dim> does not fit in int64")
+        dims.append(value)
+    names = _split_names(p.get("names", ""))
+    precision = p.get("precision")
+    if precision is not None and precision not in _KNOWN_PRECISIONS:
+        # Declared precisions are otherwise only compared (ovonehot validate), as OpenVINO never
+        # checks them against its inference; but a name that is no element type, OpenVINO's
+        # read_model refuses ("Unsupported element type").
+        try:
+            ElementType.from_precision(precision)
+        except IRError:
+            raise IRError(
+                f"{where} port {port_id}: precision={quote(precision)} is not an element type"
+            ) from None
+        if len(_KNOWN_PRECISIONS) < 256:
+            _KNOWN_PRECISIONS.add(precision)
+    return Port(port_id, precision, tuple(dims), names)
 
 
 # Port precisions already checked to name an element type.
@@ -450,8 +569,46 @@ def _int_attr_data(node: Node, name: str) -> int:
         ) from None
 
 
+def _read_plain_edge(
+    edge: etree._Element, nodes: list[Node], by_id: dict[int, int], feeds: list[list[tuple[int, int] | None]]
+) -> bool:
+    """Record an edge as :func:`_read_edge` does, when nothing about it is wrong or unusual
+    (attributes of ASCII digits only); False: the checked reader does it."""
+    get = edge.get
+    fl_text, fp_text, tl_text, tp_text = get("from-layer"), get("from-port"), get("to-layer"), get("to-port")
+    if not (
+        _is_plain_int(fl_text)
+        and _is_plain_int(fp_text)
+        and _is_plain_int(tl_text)
+        and _is_plain_int(tp_text)
+    ):
+        return False
+    assert fl_text is not None and fp_text is not None and tl_text is not None and tp_text is not None
+    src_i = by_id.get(int(fl_text))
+    dst_i = by_id.get(int(tl_text))
+    if src_i is None or dst_i is None:
+        return False
+    fp, tp = int(fp_text), int(tp_text)
+    out_index = in_index = -1
+    for k, port in enumerate(nodes[src_i].outputs):
+        if port.id == fp:
+            out_index = k
+            break
+    for k, port in enumerate(nodes[dst_i].inputs):
+        if port.id == tp:
+            in_index = k
+            break
+    if out_index < 0 or in_index < 0:
+        return False
+    dst_feeds = feeds[dst_i]
+    if dst_feeds[in_index] is not None:
+        return False
+    dst_feeds[in_index] = (src_i, out_index)
+    return True
+
+
 def _read_edge(
-    edge: etree._Element, nodes: list[Node], by_id: dict[int, int], feeds: list[list[Source | None]]
+    edge: etree._Element, nodes: list[Node], by_id: dict[int, int], feeds: list[list[tuple[int, int] | None]]
 ) -> None:
     where = f"edge at line {edge.sourceline}"
     fl, fp = _int_attr(edge, "from-layer", where), _int_attr(edge, "from-port", where)
@@ -480,19 +637,19 @@ def _read_edge(
         assert prev is not None
         raise IRError(
             f"{dst.describe()}: input port {tp} is fed twice "
-            f"(from layer {nodes[prev.node].id} and from layer {fl})"
+            f"(from layer {nodes[prev[0]].id} and from layer {fl})"
         )
-    feeds[dst_i][in_index] = Source(src_i, out_index)
+    feeds[dst_i][in_index] = (src_i, out_index)
 
 
-def _topological_order(nodes: list[Node], feeds: list[list[Source | None]]) -> list[int]:
+def _topological_order(nodes: list[Node], feeds: list[list[tuple[int, int] | None]]) -> list[int]:
     """Kahn's algorithm; ties keep document order, so the order is deterministic."""
     indegree = [len(f) for f in feeds]
     consumers: list[list[int]] = [[] for _ in nodes]
     for i, f in enumerate(feeds):
         for s in f:
             assert s is not None
-            consumers[s.node].append(i)
+            consumers[s[0]].append(i)
     ready = deque(i for i, d in enumerate(indegree) if d == 0)
     order: list[int] = []
     while ready:
