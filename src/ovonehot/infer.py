@@ -63,8 +63,11 @@ def plan(graph: Graph) -> tuple[NodePlan, ...]:
             f"(ovonehot supports: {', '.join(supported_names())})"
         )
     plans = []
+    specs: dict[tuple[str, str], OpSpec[Any]] = {}
     for i, node in enumerate(graph.nodes):
-        spec = resolve(node)
+        spec = specs.get((node.type, node.version))  # (resolve, once per type and version)
+        if spec is None:
+            spec = specs[node.type, node.version] = resolve(node)
         n_in = len(graph.sources[i])
         if not spec.accepts_input_count(n_in):
             raise IRError(f"{node.describe()}: has {n_in} inputs, {spec.name} takes {spec.inputs}")
@@ -91,9 +94,10 @@ def infer(
     plans = tuple(plans) if plans is not None else plan(graph)
     overrides = dict(shapes or {})
     outputs: list[tuple[TensorInfo, ...]] = []
+    sources = graph.sources
     for i, p in enumerate(plans):
         node = p.node
-        ins = [outputs[s.node][s.output] for s in graph.sources[i]]
+        ins = [outputs[s.node][s.output] for s in sources[i]]
         if isinstance(p.attrs, ParameterAttrs):
             key = next((k for k in _parameter_keys(node) if k in overrides), None)
             if key is not None:
@@ -127,12 +131,16 @@ def infer_node(p: NodePlan, ins: Sequence[TensorInfo]) -> tuple[TensorInfo, ...]
         raise IRError(
             f"{node.describe()}: declares {len(node.outputs)} output ports, {p.spec.name} has {len(outs)}"
         )
-    foldable = (
-        p.spec.foldable and p.spec.evaluate is not None and ins and all(t.value is not None for t in ins)
-    )
-    if foldable and p.spec.evaluates_types([t.element_type for t in ins]):  # OpenVINO folds these types too
+    spec = p.spec
+    if (
+        spec.foldable
+        and spec.evaluate is not None
+        and ins
+        and all(t.value is not None for t in ins)
+        and spec.evaluates_types([t.element_type for t in ins])  # OpenVINO folds these types too
+    ):
         outs = _fold(p, ins, outs)
-    return propagate_bounds(p.spec, p.attrs, ins, outs)  # values/bounds of shape subgraphs
+    return propagate_bounds(spec, p.attrs, ins, outs)  # values/bounds of shape subgraphs
 
 
 def _fold(p: NodePlan, ins: Sequence[TensorInfo], outs: tuple[TensorInfo, ...]) -> tuple[TensorInfo, ...]:

@@ -145,10 +145,11 @@ class _Weights:
     def open(cls, path: Path) -> _Weights:
         return cls(None, str(path), path)
 
-    def view(self, offset: int, size: int, where: str) -> memoryview:
+    def view(self, offset: int, size: int, node: Node) -> memoryview:
+        """``size`` bytes at ``offset`` (errors name ``node``)."""
         if self._data is None:
             if self._path is None or not self._path.is_file():
-                raise IRError(f"{where}: the weights file {self.name} is missing")
+                raise IRError(f"{node.describe()}: the weights file {self.name} is missing")
             with open(self._path, "rb") as f:
                 if os.fstat(f.fileno()).st_size == 0:
                     self._data = memoryview(b"")
@@ -156,7 +157,7 @@ class _Weights:
                     self._data = memoryview(mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ))
         if offset < 0 or size < 0 or offset + size > len(self._data):
             raise IRError(
-                f"{where}: offset={offset} size={size} lies outside the weights file "
+                f"{node.describe()}: offset={offset} size={size} lies outside the weights file "
                 f"{self.name} ({len(self._data)} bytes)"
             )
         return self._data[offset : offset + size]
@@ -344,11 +345,13 @@ class _Cache:
     names apart, as tensor names differ from layer to layer) and ``<data>`` attribute tuples
     (one tuple for every layer that writes the same attributes)."""
 
-    __slots__ = ("attrs", "ports")
+    __slots__ = ("attrs", "constants", "ports")
 
     def __init__(self) -> None:
         self.ports: dict[tuple[str | None, ...], Port] = {}
         self.attrs: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
+        # A Const's (element_type, shape) attributes -> its element type and shape, checked.
+        self.constants: dict[tuple[str | None, str | None], tuple[ElementType, tuple[int, ...]]] = {}
 
 
 def _is_plain_int(text: str | None) -> bool:
@@ -419,7 +422,7 @@ def _read_plain_layer(el: etree._Element, weights: _Weights, cache: _Cache) -> N
         decompression=decompression,
     )
     if kind in ("const", "constant"):
-        object.__setattr__(node, "payload", _read_constant(node, weights))  # (frozen: set once, here)
+        object.__setattr__(node, "payload", _read_constant(node, weights, cache))  # (frozen: set once, here)
     return node
 
 
@@ -511,21 +514,51 @@ def _split_names(text: str) -> tuple[str, ...]:
     return tuple(n for n in names if n)
 
 
-def _read_constant(node: Node, weights: _Weights) -> np.ndarray:
-    where = node.describe()
+def _read_constant(node: Node, weights: _Weights, cache: _Cache | None = None) -> np.ndarray:
     et_text = node.attr("element_type")
+    shape_text = node.attr("shape")
+    known = cache.constants.get((et_text, shape_text)) if cache is not None else None
+    if known is None:
+        known = _constant_type(node, et_text, shape_text)
+        if cache is not None:
+            cache.constants[et_text, shape_text] = known
+    element_type, shape = known
+    offset = _int_attr_data(node, "offset")
+    size = _int_attr_data(node, "size")
+    if element_type.is_dynamic:
+        raise IRError(f"{node.describe()}: a constant cannot have element type dynamic")
+    count = math.prod(shape)
+    if element_type is not ElementType.string:
+        need = _payload.packed_size(element_type, count)
+        if size < need:
+            raise IRError(
+                f"{node.describe()}: size={size} bytes is too small for shape {list(shape)} of "
+                f"{element_type} ({need} bytes needed)"
+            )
+    raw = weights.view(offset, size, node) if size > 0 else memoryview(b"")
+    try:
+        return _payload.decode(element_type, shape, raw)
+    except IRError as exc:
+        raise type(exc)(f"{node.describe()}: {exc}") from None
+
+
+def _constant_type(
+    node: Node, et_text: str | None, shape_text: str | None
+) -> tuple[ElementType, tuple[int, ...]]:
+    """A Const's element type and shape, checked (what its ``element_type`` and ``shape`` say)."""
+    where = node.describe()
     if et_text is None:
         raise IRError(f"{where}: missing attribute 'element_type'")
     try:
         element_type = ElementType.from_name(et_text)
     except IRError as exc:
         raise IRError(f"{where}: {exc}") from None
-    if node.attr("shape") is None:  # OpenVINO: "Missing attribute 'shape' for Const"
+    if shape_text is None:  # OpenVINO: "Missing attribute 'shape' for Const"
         raise IRError(f"{where}: missing attribute 'shape'")
     try:
-        pshape = PartialShape.parse(node.attr("shape", "") or "")
+        pshape = PartialShape.parse(shape_text)
     except ValueError as exc:
-        raise IRError(f"{where}: bad shape {quote(node.attr('shape'))}: {exc}") from None
+        raise IRError(f"{where}: bad shape {quote(shape_text)}: {exc}") from None
     if not pshape.is_static:
         raise IRError(f"{where}: constant shape {shorten(str(pshape))} must be static")
     shape = pshape.to_shape()
@@ -538,27 +571,13 @@ def _read_constant(node: Node, weights: _Weights) -> np.ndarray:
             f"{where}: a constant of shape {shorten(str(list(shape)))}: NumPy cannot hold "
             "a shape this large, even empty"
         )
-    offset = _int_attr_data(node, "offset")
-    size = _int_attr_data(node, "size")
-    if element_type.is_dynamic:
-        raise IRError(f"{where}: a constant cannot have element type dynamic")
-    count = math.prod(shape)
-    if element_type is not ElementType.string:
-        need = _payload.packed_size(element_type, count)
-        if size < need:
-            raise IRError(
-                f"{where}: size={size} bytes is too small for shape {list(shape)} of {element_type} "
-                f"({need} bytes needed)"
-            )
-    raw = weights.view(offset, size, where) if size > 0 else memoryview(b"")
-    try:
-        return _payload.decode(element_type, shape, raw)
-    except IRError as exc:
-        raise type(exc)(f"{where}: {exc}") from None
+    return element_type, shape
 
 
 def _int_attr_data(node: Node, name: str) -> int:
     text = node.attr(name)
+    if text is not None and text.isascii() and text.isdigit() and len(text) <= 64:  # what _UINT takes
+        return int(text)
     if text is None:
         raise IRError(f"{node.describe()}: missing attribute {name!r}")
     try:
