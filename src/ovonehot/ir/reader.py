@@ -345,13 +345,17 @@ class _Cache:
     names apart, as tensor names differ from layer to layer) and ``<data>`` attribute tuples
     (one tuple for every layer that writes the same attributes)."""
 
-    __slots__ = ("attrs", "constants", "ports")
+    __slots__ = ("attrs", "constants", "lists", "ports", "tallies")
 
     def __init__(self) -> None:
+        # A whole <input> or <output> as written -> its ports; per kind (0: input, 1: output)
+        # [hits, misses], and None once misses have outnumbered hits (unique tensor names).
+        self.lists: dict[bytes, tuple[Port, ...]] = {}
+        self.tallies: list[list[int] | None] = [[0, 0], [0, 0]]
         self.ports: dict[tuple[str | None, ...], Port] = {}
         self.attrs: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
         # A Const's (element_type, shape) attributes -> its element type and shape, checked.
-        self.constants: dict[tuple[str | None, str | None], tuple[ElementType, tuple[int, ...]]] = {}
+        self.constants: dict[tuple[str | None, str | None], _ConstantType] = {}
 
 
 def _is_plain_int(text: str | None) -> bool:
@@ -393,23 +397,31 @@ def _read_plain_layer(el: etree._Element, weights: _Weights, cache: _Cache) -> N
     if data_el is None:
         attrs: tuple[tuple[str, str], ...] = ()
     else:
-        attrs = tuple(data_el.attrib.items())
+        attrs = tuple(data_el.items())
         attrs = cache.attrs.setdefault(attrs, attrs)
-    inputs = _read_plain_ports(input_el, cache) if input_el is not None else ()
-    outputs = _read_plain_ports(output_el, cache) if output_el is not None else ()
+    inputs = _plain_port_list(input_el, 0, cache) if input_el is not None else ()
+    outputs = _plain_port_list(output_el, 1, cache) if output_el is not None else ()
     if inputs is None or outputs is None:
         return None
-    count = len(inputs) + len(outputs)
-    if count > 1 and len({p.id for p in inputs} | {p.id for p in outputs}) != count:
+    if outputs:
+        for port in outputs:
+            if port.precision not in _OUTPUT_PRECISIONS:  # (None included)
+                return None
+        if inputs or len(outputs) > 1:
+            ids = [p.id for p in inputs]
+            ids += [p.id for p in outputs]
+            if len(set(ids)) != len(ids):
+                return None
+    elif len(inputs) > 1 and len({p.id for p in inputs}) != len(inputs):
         return None
-    for port in outputs:
-        if port.precision not in _OUTPUT_PRECISIONS:  # (None included)
-            return None
-    kind = type_name.lower()
+    kind = _KINDS.get(type_name)
+    if kind is None:
+        kind = type_name.lower()
+        if len(_KINDS) < 1024:
+            _KINDS[type_name] = kind
     if kind in _NEEDS_VARIABLE and (data_el is None or data_el.get("variable_id") is None):
         return None
     output_names_text = get("output_names")
-    output_names = _split_names(output_names_text) if output_names_text else ()
     node = Node(
         int(id_text),
         name,
@@ -418,12 +430,37 @@ def _read_plain_layer(el: etree._Element, weights: _Weights, cache: _Cache) -> N
         attrs,
         inputs,
         outputs,
-        output_names=output_names,
-        decompression=decompression,
+        None,
+        _split_names(output_names_text) if output_names_text else (),
+        decompression,
     )
-    if kind in ("const", "constant"):
+    if kind == "const" or kind == "constant":
         object.__setattr__(node, "payload", _read_constant(node, weights, cache))  # (frozen: set once, here)
     return node
+
+
+# Layer types, lower case (a model has few distinct types).
+_KINDS: dict[str, str] = {}
+
+
+def _plain_port_list(el: etree._Element, kind: int, cache: _Cache) -> tuple[Port, ...] | None:
+    """The ports of an ``<input>`` (kind 0) or ``<output>`` (1), by its text when one written
+    the same way was read before (serialising it costs a third of reading it port by port)."""
+    tally = cache.tallies[kind]
+    if tally is None:
+        return _read_plain_ports(el, cache)
+    key = etree.tostring(el, with_tail=False)
+    ports = cache.lists.get(key)
+    if ports is not None:
+        tally[0] += 1
+        return ports
+    ports = _read_plain_ports(el, cache)
+    if ports is not None:
+        cache.lists[key] = ports
+    tally[1] += 1
+    if tally[1] > 64 and tally[1] > tally[0]:  # mostly new (tensor names differ): port by port
+        cache.tallies[kind] = None
+    return ports
 
 
 def _read_plain_ports(el: etree._Element, cache: _Cache) -> tuple[Port, ...] | None:
@@ -522,30 +559,29 @@ def _read_constant(node: Node, weights: _Weights, cache: _Cache | None = None) -
         known = _constant_type(node, et_text, shape_text)
         if cache is not None:
             cache.constants[et_text, shape_text] = known
-    element_type, shape = known
+    element_type, shape, count, need, dtype = known
     offset = _int_attr_data(node, "offset")
     size = _int_attr_data(node, "size")
     if element_type.is_dynamic:
         raise IRError(f"{node.describe()}: a constant cannot have element type dynamic")
-    count = math.prod(shape)
-    if element_type is not ElementType.string:
-        need = _payload.packed_size(element_type, count)
-        if size < need:
-            raise IRError(
-                f"{node.describe()}: size={size} bytes is too small for shape {list(shape)} of "
-                f"{element_type} ({need} bytes needed)"
-            )
+    if need is not None and size < need:  # (strings have no packed size)
+        raise IRError(
+            f"{node.describe()}: size={size} bytes is too small for shape {list(shape)} of "
+            f"{element_type} ({need} bytes needed)"
+        )
     raw = weights.view(offset, size, node) if size > 0 else memoryview(b"")
+    if dtype is not None:  # whole bytes per element: what _payload.decode does, without its checks
+        return np.frombuffer(raw, dtype=dtype, count=count).reshape(shape)
     try:
         return _payload.decode(element_type, shape, raw)
     except IRError as exc:
         raise type(exc)(f"{node.describe()}: {exc}") from None
 
 
-def _constant_type(
-    node: Node, et_text: str | None, shape_text: str | None
-) -> tuple[ElementType, tuple[int, ...]]:
-    """A Const's element type and shape, checked (what its ``element_type`` and ``shape`` say)."""
+def _constant_type(node: Node, et_text: str | None, shape_text: str | None) -> _ConstantType:
+    """A Const's element type and shape, checked (what its ``element_type`` and ``shape`` say),
+    its element count, packed size (None for strings) and the dtype of its payload when that
+    has whole bytes per element (else None: ``_payload.decode`` unpacks it)."""
     where = node.describe()
     if et_text is None:
         raise IRError(f"{where}: missing attribute 'element_type'")
@@ -571,7 +607,15 @@ def _constant_type(
             f"{where}: a constant of shape {shorten(str(list(shape)))}: NumPy cannot hold "
             "a shape this large, even empty"
         )
-    return element_type, shape
+    count = math.prod(shape)
+    if element_type is ElementType.string or element_type.is_dynamic:
+        return element_type, shape, count, None, None
+    dtype = element_type.numpy_dtype if element_type.bitwidth >= 8 else None
+    return element_type, shape, count, _payload.packed_size(element_type, count), dtype
+
+
+# A Const's element type, shape, element count, packed size and whole-byte dtype.
+_ConstantType = tuple[ElementType, tuple[int, ...], int, int | None, np.dtype | None]
 
 
 def _int_attr_data(node: Node, name: str) -> int:
@@ -595,14 +639,11 @@ def _read_plain_edge(
     (attributes of ASCII digits only); False: the checked reader does it."""
     get = edge.get
     fl_text, fp_text, tl_text, tp_text = get("from-layer"), get("from-port"), get("to-layer"), get("to-port")
-    if not (
-        _is_plain_int(fl_text)
-        and _is_plain_int(fp_text)
-        and _is_plain_int(tl_text)
-        and _is_plain_int(tp_text)
-    ):
+    if not (fl_text and fp_text and tl_text and tp_text):  # (None or empty)
         return False
-    assert fl_text is not None and fp_text is not None and tl_text is not None and tp_text is not None
+    digits = fl_text + fp_text + tl_text + tp_text  # each non-empty: all four are plain integers
+    if not (digits.isdigit() and digits.isascii() and len(digits) <= 64):
+        return False
     src_i = by_id.get(int(fl_text))
     dst_i = by_id.get(int(tl_text))
     if src_i is None or dst_i is None:
