@@ -98,13 +98,89 @@ def read_ir(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] |
     bin_path = Path(bin_path) if bin_path is not None else xml_path.with_suffix(".bin")
     if not xml_path.is_file():
         raise IRError(f"{xml_path}: no such file")
-    try:  # from a file object: libxml2 reading the path itself is twice as slow (it probes for gzip)
-        with open(xml_path, "rb") as f:
-            tree = etree.parse(f, _parser())
-    except (OSError, etree.XMLSyntaxError):
-        # the file as libxml2 reads a path (a gzipped .xml too), with its own messages
-        return read_ir_tree(_parse_path(xml_path), bin_path, source=str(xml_path))
-    return read_ir_tree(tree, bin_path, source=str(xml_path))
+    try:
+        graph = _read_streaming(xml_path, bin_path)
+    except Exception:  # noqa: BLE001  (anything wrong: the checked reader below says what, exactly)
+        graph = None
+    if graph is not None:
+        return graph
+    # The file as libxml2 reads a path (a gzipped .xml too), checked step by step, with the
+    # messages every error has always had.
+    return read_ir_tree(_parse_path(xml_path), bin_path, source=str(xml_path))
+
+
+def _read_streaming(xml_path: Path, bin_path: Path) -> Graph | None:
+    """The graph of a well-formed, plain IR, read while it is parsed: each top-level layer and
+    edge is read when its end tag is parsed, then dropped from the tree, so the whole tree is
+    never held (it is most of the memory a load needs, and freeing it takes time too).
+
+    Returns None, or raises, for anything else (no <layers>, a DTD, a layer or edge that is not
+    plain): then :func:`_build` reads the file checked step by step, as it always has, and
+    gives the exact result or error.  Every layer and edge read here is read as there
+    (:func:`_read_plain_layer`, :func:`_read_plain_edge`); a layer holding a sub-graph keeps its
+    element until its end tag, and is read by the checked reader.
+    """
+    weights = _Weights.open(bin_path)
+    nodes: list[Node] = []
+    by_id: dict[int, int] = {}
+    cache = _Cache()
+    edges: list[tuple[str | None, str | None, str | None, str | None]] = []
+    layers_el: etree._Element | None = None
+    edges_el: etree._Element | None = None
+    root: etree._Element | None = None
+    ir_version = 0
+    with open(xml_path, "rb") as f:  # (a file object: libxml2 reading the path probes for gzip)
+        events = etree.iterparse(f, events=("end",), tag=("layer", "edge"), **_STREAM_OPTIONS)
+        for _, el in events:
+            parent = el.getparent()
+            if el.tag == "layer":
+                if parent is not layers_el:
+                    if layers_el is not None or parent is None or parent.tag != "layers":
+                        continue  # a layer of a sub-graph (read with its layer) or out of place
+                    root = parent.getparent()
+                    if root is None or root.getparent() is not None or root.find("layers") is not parent:
+                        continue
+                    if root.tag != "net" or root.get("version") not in ("10", "11"):
+                        return None
+                    layers_el, ir_version = parent, int(root.get("version", ""))
+                node = _read_plain_layer(el, weights, cache)
+                if node is None:
+                    node = _with_subgraphs(_read_layer(el, weights), el, weights, str(xml_path), ir_version)
+                if node.id in by_id:
+                    return None
+                by_id[node.id] = len(nodes)
+                nodes.append(node)
+            else:
+                if parent is not edges_el:
+                    if edges_el is not None or parent is None or parent.tag != "edges":
+                        continue
+                    top = parent.getparent()
+                    if top is None or top.getparent() is not None or top.find("edges") is not parent:
+                        continue
+                    edges_el = parent
+                get = el.get
+                edges.append((get("from-layer"), get("from-port"), get("to-layer"), get("to-port")))
+            el.clear()
+            while el.getprevious() is not None:
+                del parent[0]
+        tree_root = events.root
+    docinfo = tree_root.getroottree().docinfo
+    if docinfo.doctype or docinfo.internalDTD is not None or tree_root is not root or layers_el is None:
+        return None  # (a DTD, or no layers: _build says so)
+    if root.find("edges") is not edges_el and edges_el is not None:
+        return None
+    if edges_el is None and root.find("edges") is not None and len(root.find("edges")):
+        return None
+    feeds: list[list[tuple[int, int] | None]] = [[None] * len(n.inputs) for n in nodes]
+    for edge in edges:
+        if not _record_plain_edge(*edge, nodes, by_id, feeds):
+            return None
+    return _finish_graph(root, nodes, feeds, ir_version)
+
+
+# What every parse takes (_PARSER_OPTIONS), and no whitespace-only text nodes between elements
+# (libxml2 keeps any next to text, so a <dim> reads the same once stripped).
+_STREAM_OPTIONS = dict(_PARSER_OPTIONS, remove_blank_text=True)
 
 
 def _parse_path(xml_path: Path) -> etree._ElementTree:
@@ -204,6 +280,13 @@ def _read_graph(
         if not _read_plain_edge(edge, nodes, by_id, feeds):
             _read_edge(edge, nodes, by_id, feeds)
 
+    return _finish_graph(root, nodes, feeds, ir_version)
+
+
+def _finish_graph(
+    root: etree._Element, nodes: list[Node], feeds: list[list[tuple[int, int] | None]], ir_version: int
+) -> Graph:
+    """The graph of ``nodes`` fed by ``feeds``, in topological order; checks every input is fed."""
     for node, node_feeds in zip(nodes, feeds, strict=True):
         for port, fed in zip(node.inputs, node_feeds, strict=True):
             if fed is None:
@@ -638,7 +721,21 @@ def _read_plain_edge(
     """Record an edge as :func:`_read_edge` does, when nothing about it is wrong or unusual
     (attributes of ASCII digits only); False: the checked reader does it."""
     get = edge.get
-    fl_text, fp_text, tl_text, tp_text = get("from-layer"), get("from-port"), get("to-layer"), get("to-port")
+    return _record_plain_edge(
+        get("from-layer"), get("from-port"), get("to-layer"), get("to-port"), nodes, by_id, feeds
+    )
+
+
+def _record_plain_edge(
+    fl_text: str | None,
+    fp_text: str | None,
+    tl_text: str | None,
+    tp_text: str | None,
+    nodes: list[Node],
+    by_id: dict[int, int],
+    feeds: list[list[tuple[int, int] | None]],
+) -> bool:
+    """:func:`_read_plain_edge` of an edge's four attributes."""
     if not (fl_text and fp_text and tl_text and tp_text):  # (None or empty)
         return False
     digits = fl_text + fp_text + tl_text + tp_text  # each non-empty: all four are plain integers
