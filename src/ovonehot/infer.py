@@ -64,6 +64,10 @@ def plan(graph: Graph) -> tuple[NodePlan, ...]:
         )
     plans = []
     specs: dict[tuple[str, str], OpSpec[Any]] = {}
+    # Attributes parsed, by what a parser reads of a node (its <data>, ports and names, the
+    # very tuples, which the reader shares between layers written alike); not for a node with
+    # a payload or sub-graphs.  Parsed attributes are immutable, so layers can share them.
+    parsed: dict[tuple[int, int, int, int, tuple[str, ...], bool], Any] = {}
     for i, node in enumerate(graph.nodes):
         spec = specs.get((node.type, node.version))  # (resolve, once per type and version)
         if spec is None:
@@ -71,8 +75,25 @@ def plan(graph: Graph) -> tuple[NodePlan, ...]:
         n_in = len(graph.sources[i])
         if not spec.accepts_input_count(n_in):
             raise IRError(f"{node.describe()}: has {n_in} inputs, {spec.name} takes {spec.inputs}")
-        plans.append(NodePlan(node, spec, spec.parse(node)))
+        if node.payload is None and not node.bodies and not node.extras:
+            key = (
+                id(spec),
+                id(node.attrs),
+                id(node.inputs),
+                id(node.outputs),
+                node.output_names,
+                node.decompression,
+            )
+            attrs = parsed.get(key, _UNPARSED)
+            if attrs is _UNPARSED:
+                attrs = parsed[key] = spec.parse(node)
+        else:
+            attrs = spec.parse(node)
+        plans.append(NodePlan(node, spec, attrs))
     return tuple(plans)
+
+
+_UNPARSED = object()
 
 
 def infer(
