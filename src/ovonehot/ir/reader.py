@@ -288,19 +288,25 @@ def _finish_graph(
 ) -> Graph:
     """The graph of ``nodes`` fed by ``feeds``, in topological order; checks every input is fed."""
     for node, node_feeds in zip(nodes, feeds, strict=True):
-        for port, fed in zip(node.inputs, node_feeds, strict=True):
-            if fed is None:
-                raise IRError(f"{node.describe()}: input port {port.id} is not connected (missing input)")
+        if None in node_feeds:
+            for port, fed in zip(node.inputs, node_feeds, strict=True):
+                if fed is None:
+                    raise IRError(f"{node.describe()}: input port {port.id} is not connected (missing input)")
 
     order = _topological_order(nodes, feeds)
-    position = {old: new for new, old in enumerate(order)}
-    sources = tuple(tuple(Source(position[s[0]], s[1]) for s in feeds[old] if s is not None) for old in order)
+    position = [0] * len(nodes)  # document index -> graph index
+    for new, old in enumerate(order):
+        position[old] = new
+    sources = tuple(
+        tuple([Source(position[s[0]], s[1]) for s in feeds[old]])  # type: ignore[index]  # (all fed)
+        for old in order
+    )
     return Graph(
         name=root.get("name", ""),
         ir_version=ir_version,
-        nodes=tuple(nodes[i] for i in order),
+        nodes=tuple([nodes[i] for i in order]),
         sources=sources,
-        document_order=tuple(position[i] for i in range(len(nodes))),
+        document_order=tuple(position),
     )
 
 
