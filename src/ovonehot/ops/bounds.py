@@ -353,7 +353,13 @@ def propagate(
     outs = tuple(outs)
     if not outs:
         return outs
-    if spec.bounds is not shape_of_bounds and _unknowable(ins) and _nothing_known(outs):
+    if not ins:  # a Constant (all values, no error) comes out as it is: what the steps below do
+        for o in outs:
+            if o.value is None or o.error is not None:
+                break
+        else:
+            return outs
+    elif spec.bounds is not shape_of_bounds and _unknowable(ins) and _nothing_known(outs):
         # The common case, a data tensor: what the steps below come to when an input is
         # unknown (no value, no bounds) and none failed (ShapeOf apart: it reads shapes only).
         return outs
