@@ -172,10 +172,39 @@ def _read_streaming(xml_path: Path, bin_path: Path) -> Graph | None:
     if edges_el is None and root.find("edges") is not None and len(root.find("edges")):
         return None
     feeds: list[list[tuple[int, int] | None]] = [[None] * len(n.inputs) for n in nodes]
-    for edge in edges:
-        if not _record_plain_edge(*edge, nodes, by_id, feeds):
-            return None
+    if not _record_plain_edges(edges, nodes, by_id, feeds):
+        return None
     return _finish_graph(root, nodes, feeds, ir_version)
+
+
+def _record_plain_edges(
+    edges: list[tuple[str | None, str | None, str | None, str | None]],
+    nodes: list[Node],
+    by_id: dict[int, int],
+    feeds: list[list[tuple[int, int] | None]],
+) -> bool:
+    """:func:`_record_plain_edge` of every edge (by their four attributes), in one loop; False
+    at the first that is not plain."""
+    for fl_text, fp_text, tl_text, tp_text in edges:
+        if not (fl_text and fp_text and tl_text and tp_text):  # (None or empty)
+            return False
+        digits = fl_text + fp_text + tl_text + tp_text  # each non-empty: all four are plain integers
+        if not (digits.isdigit() and digits.isascii() and len(digits) <= 64):
+            return False
+        src_i = by_id.get(int(fl_text))
+        dst_i = by_id.get(int(tl_text))
+        if src_i is None or dst_i is None:
+            return False
+        fp, tp = int(fp_text), int(tp_text)
+        out_index = next((k for k, port in enumerate(nodes[src_i].outputs) if port.id == fp), -1)
+        in_index = next((k for k, port in enumerate(nodes[dst_i].inputs) if port.id == tp), -1)
+        if out_index < 0 or in_index < 0:
+            return False
+        dst_feeds = feeds[dst_i]
+        if dst_feeds[in_index] is not None:
+            return False
+        dst_feeds[in_index] = (src_i, out_index)
+    return True
 
 
 # What every parse takes (_PARSER_OPTIONS), and no whitespace-only text nodes between elements
