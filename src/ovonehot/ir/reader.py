@@ -183,8 +183,9 @@ def _record_plain_edges(
     by_id: dict[int, int],
     feeds: list[list[tuple[int, int] | None]],
 ) -> bool:
-    """:func:`_record_plain_edge` of every edge (by their four attributes), in one loop; False
-    at the first that is not plain."""
+    """Record edges (by their four attributes) as :func:`_read_edge` does, when nothing about
+    them is wrong or unusual (attributes of ASCII digits only); False at the first that is not
+    plain (then the checked reader reads it)."""
     for fl_text, fp_text, tl_text, tp_text in edges:
         if not (fl_text and fp_text and tl_text and tp_text):  # (None or empty)
             return False
@@ -819,47 +820,8 @@ def _read_plain_edge(
     """Record an edge as :func:`_read_edge` does, when nothing about it is wrong or unusual
     (attributes of ASCII digits only); False: the checked reader does it."""
     get = edge.get
-    return _record_plain_edge(
-        get("from-layer"), get("from-port"), get("to-layer"), get("to-port"), nodes, by_id, feeds
-    )
-
-
-def _record_plain_edge(
-    fl_text: str | None,
-    fp_text: str | None,
-    tl_text: str | None,
-    tp_text: str | None,
-    nodes: list[Node],
-    by_id: dict[int, int],
-    feeds: list[list[tuple[int, int] | None]],
-) -> bool:
-    """:func:`_read_plain_edge` of an edge's four attributes."""
-    if not (fl_text and fp_text and tl_text and tp_text):  # (None or empty)
-        return False
-    digits = fl_text + fp_text + tl_text + tp_text  # each non-empty: all four are plain integers
-    if not (digits.isdigit() and digits.isascii() and len(digits) <= 64):
-        return False
-    src_i = by_id.get(int(fl_text))
-    dst_i = by_id.get(int(tl_text))
-    if src_i is None or dst_i is None:
-        return False
-    fp, tp = int(fp_text), int(tp_text)
-    out_index = in_index = -1
-    for k, port in enumerate(nodes[src_i].outputs):
-        if port.id == fp:
-            out_index = k
-            break
-    for k, port in enumerate(nodes[dst_i].inputs):
-        if port.id == tp:
-            in_index = k
-            break
-    if out_index < 0 or in_index < 0:
-        return False
-    dst_feeds = feeds[dst_i]
-    if dst_feeds[in_index] is not None:
-        return False
-    dst_feeds[in_index] = (src_i, out_index)
-    return True
+    attributes = (get("from-layer"), get("from-port"), get("to-layer"), get("to-port"))
+    return _record_plain_edges([attributes], nodes, by_id, feeds)
 
 
 def _read_edge(
