@@ -116,6 +116,9 @@ def infer(
     overrides = dict(shapes or {})
     outputs: list[tuple[TensorInfo, ...]] = []
     sources = graph.sources
+    # Outputs inferred, by what infer_node reads (see _memo_key): a layer repeated with the same
+    # attributes and inputs of the same types, shapes and (small) values is inferred once.
+    memo: dict[tuple[object, ...], tuple[TensorInfo, ...]] = {}
     for i, p in enumerate(plans):
         node = p.node
         ins = [outputs[s.node][s.output] for s in sources[i]]
@@ -126,13 +129,46 @@ def infer(
         if parameters is not None and i in parameters:
             outs: tuple[TensorInfo, ...] = (parameters[i],)
         else:
-            outs = infer_node(p, ins)
+            memo_key = _memo_key(p, ins)
+            known = memo.get(memo_key) if memo_key is not None else None
+            if known is not None:
+                outs = known
+            else:
+                outs = infer_node(p, ins)
+                if memo_key is not None and _plain(outs):
+                    memo[memo_key] = outs
         if as_read_model and node.decompression:
             outs = tuple(TensorInfo(t.element_type, t.shape) for t in outs)
         outputs.append(outs)
     if overrides:
         raise InputError(f"--shape names no Parameter: {', '.join(sorted(overrides))}")
     return Inference(graph, plans, tuple(outputs))
+
+
+def _memo_key(p: NodePlan, ins: Sequence[TensorInfo]) -> tuple[object, ...] | None:
+    """What :func:`infer_node` reads of a node and its inputs, when its outputs can be shared
+    with another node's: the spec and the very attributes object (``plan`` gives layers written
+    alike one object), the number of output ports, each input's type, shape and value (when
+    small; no bounds, no error).  None: infer this node itself."""
+    if not ins:
+        return None
+    key: list[object] = [id(p.spec), id(p.attrs), len(p.node.outputs)]
+    for t in ins:
+        if t.lower is not None or t.upper is not None or t.error is not None:
+            return None
+        v = t.value
+        if v is None:
+            key.append((t.element_type, t.shape))
+        elif isinstance(v, np.ndarray) and v.size <= 64 and v.dtype.kind != "O":
+            key.append((t.element_type, t.shape, v.dtype.str, v.shape, v.tobytes()))
+        else:
+            return None
+    return tuple(key)  # (the plans hold spec and attributes while infer runs: their ids stay theirs)
+
+
+def _plain(outs: Sequence[TensorInfo]) -> bool:
+    """No output carries a value, bound or error (such outputs are never shared)."""
+    return all(t.value is None and t.lower is None and t.upper is None and t.error is None for t in outs)
 
 
 def _parameter_keys(node: Node) -> list[str]:
