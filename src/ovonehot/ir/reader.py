@@ -26,10 +26,12 @@ Long values are cut in messages (``errors.quote``).
 from __future__ import annotations
 
 import dataclasses
+import io
 import math
 import mmap
 import os
 import re
+import typing
 from collections import deque
 from pathlib import Path
 
@@ -99,7 +101,9 @@ def read_ir(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] |
     if not xml_path.is_file():
         raise IRError(f"{xml_path}: no such file")
     try:
-        graph = _read_streaming(xml_path, bin_path)
+        graph = _read_repeated(xml_path, bin_path)
+        if graph is None:
+            graph = _read_streaming(xml_path, bin_path)
     except Exception:  # noqa: BLE001  (anything wrong: the checked reader below says what, exactly)
         graph = None
     if graph is not None:
@@ -121,56 +125,74 @@ def _read_streaming(xml_path: Path, bin_path: Path) -> Graph | None:
     element until its end tag, and is read by the checked reader.
     """
     weights = _Weights.open(bin_path)
+    with open(xml_path, "rb") as f:  # (a file object: libxml2 reading the path probes for gzip)
+        streamed = _stream(f, weights, _Cache(), str(xml_path))
+    if streamed is None:
+        return None
+    root, nodes, edges, ir_version = streamed
+    return _connect(root, nodes, edges, ir_version)
+
+
+# What _stream reads: the root, the top-level layers' nodes, the edges' four attributes, the IR version.
+_Edge = tuple[str | None, str | None, str | None, str | None]
+_Streamed = tuple[etree._Element, list[Node], list[_Edge], int]
+
+
+def _stream(f: typing.BinaryIO, weights: _Weights, cache: _Cache, source: str) -> _Streamed | None:
+    """Parse ``f``, reading each top-level layer and edge at its end tag (see _read_streaming)."""
     nodes: list[Node] = []
-    by_id: dict[int, int] = {}
-    cache = _Cache()
-    edges: list[tuple[str | None, str | None, str | None, str | None]] = []
+    edges: list[_Edge] = []
     layers_el: etree._Element | None = None
     edges_el: etree._Element | None = None
     root: etree._Element | None = None
     ir_version = 0
-    with open(xml_path, "rb") as f:  # (a file object: libxml2 reading the path probes for gzip)
-        events = etree.iterparse(f, events=("end",), tag=("layer", "edge"), **_STREAM_OPTIONS)
-        for _, el in events:
-            parent = el.getparent()
-            if el.tag == "layer":
-                if parent is not layers_el:
-                    if layers_el is not None or parent is None or parent.tag != "layers":
-                        continue  # a layer of a sub-graph (read with its layer) or out of place
-                    root = parent.getparent()
-                    if root is None or root.getparent() is not None or root.find("layers") is not parent:
-                        continue
-                    if root.tag != "net" or root.get("version") not in ("10", "11"):
-                        return None
-                    layers_el, ir_version = parent, int(root.get("version", ""))
-                node = _read_plain_layer(el, weights, cache)
-                if node is None:
-                    node = _with_subgraphs(_read_layer(el, weights), el, weights, str(xml_path), ir_version)
-                if node.id in by_id:
+    events = etree.iterparse(f, events=("end",), tag=("layer", "edge"), **_STREAM_OPTIONS)
+    for _, el in events:
+        parent = el.getparent()
+        if el.tag == "layer":
+            if parent is not layers_el:
+                if layers_el is not None or parent is None or parent.tag != "layers":
+                    continue  # a layer of a sub-graph (read with its layer) or out of place
+                root = parent.getparent()
+                if root is None or root.getparent() is not None or root.find("layers") is not parent:
+                    continue
+                if root.tag != "net" or root.get("version") not in ("10", "11"):
                     return None
-                by_id[node.id] = len(nodes)
-                nodes.append(node)
-            else:
-                if parent is not edges_el:
-                    if edges_el is not None or parent is None or parent.tag != "edges":
-                        continue
-                    top = parent.getparent()
-                    if top is None or top.getparent() is not None or top.find("edges") is not parent:
-                        continue
-                    edges_el = parent
-                get = el.get
-                edges.append((get("from-layer"), get("from-port"), get("to-layer"), get("to-port")))
-            el.clear()
-            while el.getprevious() is not None:
-                del parent[0]
-        tree_root = events.root
+                layers_el, ir_version = parent, int(root.get("version", ""))
+            node = _read_plain_layer(el, weights, cache)
+            if node is None:
+                node = _with_subgraphs(_read_layer(el, weights), el, weights, source, ir_version)
+            nodes.append(node)
+        else:
+            if parent is not edges_el:
+                if edges_el is not None or parent is None or parent.tag != "edges":
+                    continue
+                top = parent.getparent()
+                if top is None or top.getparent() is not None or top.find("edges") is not parent:
+                    continue
+                edges_el = parent
+            get = el.get
+            edges.append((get("from-layer"), get("from-port"), get("to-layer"), get("to-port")))
+        el.clear()
+        while el.getprevious() is not None:
+            del parent[0]
+    tree_root = events.root
     docinfo = tree_root.getroottree().docinfo
-    if docinfo.doctype or docinfo.internalDTD is not None or tree_root is not root or layers_el is None:
+    if docinfo.doctype or docinfo.internalDTD is not None or tree_root is not root or root is None:
         return None  # (a DTD, or no layers: _build says so)
-    if root.find("edges") is not edges_el and edges_el is not None:
+    if layers_el is None or (root.find("edges") is not edges_el and edges_el is not None):
         return None
     if edges_el is None and root.find("edges") is not None and len(root.find("edges")):
         return None
+    return root, nodes, edges, ir_version
+
+
+def _connect(root: etree._Element, nodes: list[Node], edges: list[_Edge], ir_version: int) -> Graph | None:
+    """The graph of streamed nodes and edges; None where the checked reader has an error to give."""
+    by_id: dict[int, int] = {}
+    for k, node in enumerate(nodes):
+        if by_id.setdefault(node.id, k) != k:  # a duplicate id
+            return None
     feeds: list[list[tuple[int, int] | None]] = [[None] * len(n.inputs) for n in nodes]
     if not _record_plain_edges(edges, nodes, by_id, feeds):
         return None
@@ -206,6 +228,95 @@ def _record_plain_edges(
             return False
         dst_feeds[in_index] = (src_i, out_index)
     return True
+
+
+def _read_repeated(xml_path: Path, bin_path: Path) -> Graph | None:
+    """The graph of a plain IR of repeated layers (a model of repeated blocks, without tensor
+    names), reading each distinct layer once.
+
+    A layer written byte for byte like an earlier one but for its ``id`` and ``name`` (which
+    lead its start tag, as OpenVINO writes them) is a repeat: the earlier one's node serves,
+    with its own id and name (and payload).  Only the first of each is parsed, with everything
+    but the repeats (the root, the edges), by :func:`_stream`: so the document is well-formed
+    as lxml reads it, and each repeat is, being the same text.  The file must be ASCII without
+    ``&``, ``<!``, ``xmlns``, carriage returns or processing instructions but an XML
+    declaration, have one ``<layers>`` and layers only in it; None (the streaming reader) for
+    anything else, or when few layers repeat.
+    """
+    data = xml_path.read_bytes()
+    start = data.find(b"<layers>")
+    end = data.find(b"</layers>")
+    if start < 0 or end < start or data.count(b"<layers") != 1 or data.count(b"</layers") != 1:
+        return None
+    if not data.isascii() or b"&" in data or b"<!" in data or b"xmlns" in data or b"\r" in data:
+        return None
+    declared = data.count(b"<?")
+    if declared > 1 or (declared == 1 and not _DECLARATION.match(data)):
+        return None
+    firsts: dict[bytes, int] = {}  # a layer's text after its name -> its position among the parsed
+    parsed: list[bytes] = []  # the layers parsed (each first), in order
+    slots: list[tuple[int, int, bytes]] = []  # per layer: (parsed position, -1 or its id, its name)
+    pos = start + len(b"<layers>")
+    while True:
+        close = data.find(b"</layer>", pos, end)
+        if close < 0:
+            if data[pos:end].strip(b" \t\n"):
+                return None
+            break
+        text = data[pos : close + len(b"</layer>")].lstrip(b" \t\n")
+        pos = close + len(b"</layer>")
+        if not text.startswith(b"<layer ") or text.count(b"<layer") != 1:
+            return None  # (anything else between layers, a self-closed layer)
+        head = _RAW_LAYER_HEAD.match(text)
+        first = firsts.get(text[head.end() :]) if head is not None else None
+        if head is None or first is None:
+            if head is not None:
+                firsts[text[head.end() :]] = len(parsed)
+            slots.append((len(parsed), -1, b""))
+            parsed.append(text)
+        else:
+            slots.append((first, int(head.group(1)), head.group(2)))
+        if len(slots) == 256 and len(parsed) > 192:  # few repeats: not worth it
+            return None
+    if len(parsed) == len(slots):
+        return None
+    weights = _Weights.open(bin_path)
+    cache = _Cache()
+    skeleton = b"".join((data[: start + len(b"<layers>")], *parsed, data[end:]))
+    del data
+    streamed = _stream(io.BytesIO(skeleton), weights, cache, str(xml_path))
+    if streamed is None:
+        return None
+    root, firsts_read, edges, ir_version = streamed
+    if len(firsts_read) != len(parsed) or any(n.bodies or n.extras for n in firsts_read):
+        return None
+    nodes: list[Node] = []
+    for first, layer_id, name in slots:
+        node = firsts_read[first]
+        if layer_id >= 0:
+            node = Node(
+                layer_id,
+                name.decode("ascii"),
+                node.type,
+                node.version,
+                node.attrs,
+                node.inputs,
+                node.outputs,
+                None,
+                node.output_names,
+                node.decompression,
+            )
+            if node.payload is None and _KINDS.get(node.type, node.type.lower()) in ("const", "constant"):
+                object.__setattr__(node, "payload", _read_constant(node, weights, cache))
+        nodes.append(node)
+    return _connect(root, nodes, edges, ir_version)
+
+
+# A layer's start as OpenVINO writes it: id, then name (no character OpenVINO's or lxml's
+# reading would change: no '&', no tab, newline or carriage return), the rest after it.
+_RAW_LAYER_HEAD = re.compile(rb'<layer id="([0-9]{1,64})" name="([^"&<\t\n\r]{0,4096})"')
+# The XML declarations _read_repeated takes (an ASCII file reads the same in UTF-8).
+_DECLARATION = re.compile(rb'<\?xml version="1\.0"(?: encoding="(?:UTF-8|utf-8)")?\s*\?>')
 
 
 # What every parse takes (_PARSER_OPTIONS), and no whitespace-only text nodes between elements
