@@ -1,4 +1,4 @@
-"""Write ``src/ovonehot/ops/openvino_opsets.py``: the op types each OpenVINO opset holds.
+"""Write ``src/ovonehot/ops/common/openvino_opsets.py``: the op types each OpenVINO opset holds.
 
 ``ovonehot validate`` tells an op type OpenVINO does not know (``read_model`` refuses
 the file) from one ovonehot merely does not implement, without importing openvino at

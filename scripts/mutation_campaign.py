@@ -3,7 +3,7 @@
     .venv/bin/python scripts/mutation_campaign.py --mutants 5000 --seed 1 --jobs 2 --out /tmp/campaign
     .venv/bin/python scripts/mutation_campaign.py --replay /tmp/campaign/failures/123-run-traceback
 
-Every mutant (``ovonehot.mutate``) goes through ``validate --json``, ``inspect`` and
+Every mutant (``ovonehot.ir.mutate``) goes through ``validate --json``, ``inspect`` and
 ``run`` (with inputs generated once from the unmutated model), each in its own
 process with a timeout (``--timeout``, 30 s) and an address-space limit
 (``--memory``, 4 GiB, ``RLIMIT_AS``).  By default each command runs in a child
@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from ovonehot.mutate import Mutant, corpus, mutant
+from ovonehot.ir.mutate import Mutant, corpus, mutant
 
 REPO = Path(__file__).resolve().parent.parent
 COMMANDS = ("validate", "inspect", "run")
@@ -253,7 +253,7 @@ class Tally:
 def prepare_inputs(files: list[Path], work: Path) -> dict[str, Path]:
     """Inputs for every corpus model that ovonehot can load, generated once from the original."""
     from ovonehot import Error, load
-    from ovonehot.gen_inputs import generate_inputs
+    from ovonehot.differential.gen_inputs import generate_inputs
 
     inputs = {}
     for k, path in enumerate(files):

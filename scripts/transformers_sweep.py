@@ -8,7 +8,7 @@ also go through ONNX (``torch.onnx.export``, then ``ov.convert_model(model.onnx)
 
 * loaded and run by ovonehot, compared with OpenVINO's CPU plugin compiled deterministically
   (one thread, f32 hint, accuracy mode: ``openvino_runtime.cpu_run``);
-* validated (``ovonehot.validate``: the number of error findings must be 0);
+* validated (``ovonehot.check.validate``: the number of error findings must be 0);
 * compared layer by layer with ``read_model`` (``scripts/compare_inference.py``).
 
 Pass criterion per row: outputs within ``|a - b| <= ATOL + RTOL * |b|`` (NaN where OpenVINO
@@ -701,10 +701,10 @@ def check(name: str, variant: str, path: Path, inputs: dict[str, np.ndarray]) ->
     from compare_inference import compare
 
     import ovonehot
+    from ovonehot.check.validate import validate
     from ovonehot.ir.reader import read_ir
     from ovonehot.ops import unsupported_types
     from ovonehot.oracle import openvino_runtime
-    from ovonehot.validate import validate
 
     row = Row(name, variant)
     xml = path

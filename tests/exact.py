@@ -16,21 +16,63 @@ import ovonehot
 from ovonehot.types import ElementType
 
 
-def assert_same(ours: np.ndarray, theirs: np.ndarray, where: str = "") -> None:
-    """Shape, then dtype, then every bit."""
+def assert_same(
+    ours: np.ndarray, theirs: np.ndarray, where: str = "", *, ulp: int = 0, any_nan: bool = False
+) -> None:
+    """Shape, then dtype, then every bit; with ``ulp``, floats within that many units in the last
+    place; with ``any_nan``, a NaN equals any NaN (the sign and payload of a NaN an arithmetic
+    kernel makes are not specified; a copy's are, so copies compare without it)."""
     ours, theirs = np.asarray(ours), np.asarray(theirs)
+    if ulp:
+        _assert_within_ulp(ours, theirs, ulp, where)
+        return
     assert ours.shape == theirs.shape, f"{where}: shape {ours.shape} != OpenVINO's {theirs.shape}"
     assert ours.dtype == theirs.dtype, f"{where}: dtype {ours.dtype} != OpenVINO's {theirs.dtype}"
     if ours.dtype == object:
         assert ours.tolist() == theirs.tolist(), f"{where}: strings differ"
         return
-    a = np.ascontiguousarray(ours).view(np.uint8).reshape(-1)
-    b = np.ascontiguousarray(theirs).view(np.uint8).reshape(-1)
-    if not np.array_equal(a, b):
-        bad = np.flatnonzero(a != b)[0] // ours.dtype.itemsize
+    width = max(ours.dtype.itemsize, 1)
+    a = np.ascontiguousarray(ours).view(np.uint8).reshape(-1, width)
+    b = np.ascontiguousarray(theirs).view(np.uint8).reshape(-1, width)
+    differ = (a != b).any(axis=1)
+    if any_nan and ours.dtype.kind in "fc":
+        differ &= ~(np.isnan(ours.astype(np.float64)) & np.isnan(theirs.astype(np.float64))).reshape(-1)
+    if differ.any():
+        bad = int(np.flatnonzero(differ)[0])
         raise AssertionError(
             f"{where}: bits differ first at flat element {bad}: ours {ours.reshape(-1)[bad]!r}, "
             f"OpenVINO {theirs.reshape(-1)[bad]!r}\nours={ours!r}\nOpenVINO={theirs!r}"
+        )
+
+
+def ulp_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Units in the last place between two float arrays of the same dtype (NaN to NaN is 0)."""
+    bits = {2: np.int16, 4: np.int32, 8: np.int64}[a.dtype.itemsize]
+    ia = a.view(bits).astype(np.int64)
+    ib = b.view(bits).astype(np.int64)
+    # Map the sign-magnitude float order onto a monotonic integer line.
+    top = np.int64(1) << (a.dtype.itemsize * 8 - 1)
+    ia = np.where(ia < 0, -(ia + top), ia)
+    ib = np.where(ib < 0, -(ib + top), ib)
+    dist = np.abs(ia - ib)
+    both_nan = np.isnan(a.astype(np.float64)) & np.isnan(b.astype(np.float64))
+    return np.where(both_nan, 0, dist)
+
+
+def _assert_within_ulp(ours: np.ndarray, theirs: np.ndarray, ulp: int, where: str) -> None:
+    assert ours.shape == theirs.shape, f"{where}: shape {ours.shape} != {theirs.shape}"
+    assert ours.dtype == theirs.dtype, f"{where}: dtype {ours.dtype} != {theirs.dtype}"
+    if ours.dtype.kind in "biu" or ours.dtype == object:
+        assert_same(ours, theirs, where)
+        return
+    ok = ulp_distance(ours, theirs) <= ulp
+    if not np.all(ok):
+        bad = np.argwhere(~ok)[:5]
+        details = ", ".join(
+            f"{tuple(int(i) for i in idx)}: {ours[tuple(idx)]!r} vs {theirs[tuple(idx)]!r}" for idx in bad
+        )
+        raise AssertionError(
+            f"{where}: {int((~ok).sum())} of {ours.size} values differ (allowed {ulp} ulp): {details}"
         )
 
 

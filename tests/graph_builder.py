@@ -12,26 +12,25 @@ from __future__ import annotations
 
 import numpy as np
 
-from ovonehot.graph import Graph, Node, Port, Source
-from ovonehot.types import ElementType
+from ovonehot.graph import Graph
+from ovonehot.ir import builder
+from ovonehot.types import ElementType, PartialShape
 
 
 class GraphBuilder:
-    """Nodes are added in topological order; ``op`` inputs are node indices or (index, output)."""
+    """Nodes are added in topological order; ``op`` inputs are node indices or (index, output).
+
+    The short spelling the tests use (element types and shapes as text, nodes as indices)
+    over the library's :class:`ovonehot.ir.builder.GraphBuilder`, which builds the graph.
+    """
 
     def __init__(self) -> None:
-        self._nodes: list[Node] = []
-        self._sources: list[tuple[Source, ...]] = []
-
-    def _add(self, node: Node, sources: tuple[Source, ...] = ()) -> int:
-        self._nodes.append(node)
-        self._sources.append(sources)
-        return len(self._nodes) - 1
+        self._builder = builder.GraphBuilder("built")
 
     def parameter(self, name: str, element_type: str, shape: str) -> int:
-        text = shape.strip().removeprefix("[").removesuffix("]")
-        attrs = (("shape", text), ("element_type", element_type))
-        return self._add(Node(len(self._nodes), name, "Parameter", "opset1", attrs, outputs=(Port(0),)))
+        return self._builder.parameter(
+            name, ElementType.from_name(element_type), PartialShape.parse(shape)
+        ).node
 
     def const(self, name: str, value: object, element_type: str | None = None) -> int:
         et = (
@@ -39,11 +38,7 @@ class GraphBuilder:
             if element_type
             else ElementType.from_numpy(np.asarray(value).dtype)
         )
-        dtype = et.numpy_dtype
-        array = np.asarray(value, dtype=dtype)
-        attrs = (("element_type", et.value), ("shape", ",".join(str(n) for n in array.shape)))
-        node = Node(len(self._nodes), name, "Const", "opset1", attrs, outputs=(Port(0),), payload=array)
-        return self._add(node)
+        return self._builder.constant(et, np.asarray(value, dtype=et.numpy_dtype), name).node
 
     def op(
         self,
@@ -54,20 +49,10 @@ class GraphBuilder:
         outputs: int = 1,
         name: str | None = None,
     ) -> int:
-        sources = tuple(Source(i, 0) if isinstance(i, int) else Source(*i) for i in inputs)
-        in_ports = tuple(Port(k) for k in range(len(inputs)))
-        out_ports = tuple(Port(len(inputs) + k) for k in range(outputs))
-        index = len(self._nodes)
-        node = Node(
-            index,
-            name or f"{type_name}_{index}",
-            type_name,
-            version,
-            tuple((attrs or {}).items()),
-            in_ports,
-            out_ports,
-        )
-        return self._add(node, sources)
+        index = self._builder.count
+        sources = [builder.Out(i) if isinstance(i, int) else builder.Out(*i) for i in inputs]
+        self._builder.ops(type_name, version, sources, attrs, outputs, name)
+        return index
 
     def graph(self) -> Graph:
-        return Graph("built", 11, tuple(self._nodes), tuple(self._sources))
+        return self._builder.build()

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
+from ovonehot.check.validate import Report, validate
 from ovonehot.types import PartialShape
-from ovonehot.validate import Report, validate
 
 ov = pytest.importorskip("openvino", reason="the OpenVINO oracle helpers need openvino")
 _counter = itertools.count()

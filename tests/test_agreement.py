@@ -17,8 +17,8 @@ import pytest
 from lxml import etree
 from ovcompare import assert_layers_agree, save
 
+from ovonehot.check.validate import Severity, validate
 from ovonehot.ops import lookup
-from ovonehot.validate import Severity, validate
 
 ov = pytest.importorskip("openvino", reason="expected values come from OpenVINO, which is not installed")
 from openvino import opset1, opset16

@@ -3,7 +3,7 @@
 Each graph is built with OpenVINO's Python API, saved as IR and read by both
 OpenVINO and ovonehot; every layer's inferred type and partial shape must agree
 (``ovcompare``).  The named cases are docs/openvino-behaviour.md's examples and the rules of
-``ovonehot.ops.bounds`` one by one; the seeded random cases chain ShapeOf (i32 and
+``ovonehot.ops.common.bounds`` one by one; the seeded random cases chain ShapeOf (i32 and
 i64, of interval, unbounded and static dims) through Gather, Reduce*, Squeeze,
 Unsqueeze, Concat, StridedSlice, Reshape, Convert, binary arithmetic and issue 5's
 Transpose, Tile, Slice, Abs, Clamp, Mod, Select, Broadcast, VariadicSplit into a depth.
@@ -23,12 +23,12 @@ from graph_builder import GraphBuilder
 from ovcompare import assert_layers_agree, save
 
 from ovonehot import load
+from ovonehot.check.validate import validate
 from ovonehot.errors import ValidationError
 from ovonehot.infer import infer
 from ovonehot.ir.reader import read_ir
 from ovonehot.ir.writer import write_ir
 from ovonehot.types import PartialShape
-from ovonehot.validate import validate
 
 ov = pytest.importorskip("openvino", reason="expected values come from OpenVINO, which is not installed")
 from openvino import opset8 as o8

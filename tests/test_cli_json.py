@@ -300,7 +300,7 @@ def test_matplotlib_only_for_report(tmp_path: Path) -> None:
 def test_json_values_are_strict_json() -> None:
     import ml_dtypes
 
-    from ovonehot.commands._json import plain
+    from ovonehot.cli._json import plain
 
     values = np.array([np.nan, np.inf, -np.inf, -0.0, 1.5], ml_dtypes.bfloat16)
     doc = plain({"v": values, "i": np.int64(7), "b": np.array([True])})

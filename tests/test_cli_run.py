@@ -418,7 +418,7 @@ def test_os_error_anywhere_is_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The last line of defence in cli.main: the file system refusing something is not a traceback.
-    import ovonehot.commands.run as run_module
+    import ovonehot.cli.run as run_module
 
     def refused(*args: object, **kwargs: object) -> None:
         raise PermissionError(13, "Permission denied", str(tmp_path / "m.xml"))

@@ -1,4 +1,4 @@
-"""Scale-out on Dask distributed (ovonehot.engines): ``fuzz`` and a corpus ``diff`` give the same
+"""Scale-out on Dask distributed (ovonehot.differential.engines): ``fuzz`` and a corpus ``diff`` give the same
 results, replay folders and summary on a Dask cluster as on one machine, for the same seed.
 
 The cluster is a 2-worker ``LocalCluster`` (worker processes, loopback only, no dashboard),
@@ -26,15 +26,16 @@ import pytest
 
 pytest.importorskip("openvino", reason="fuzz and diff run against OpenVINO")
 
-from ovonehot import cli, engines
-from ovonehot.fuzz import campaign
+from ovonehot import cli
+from ovonehot.differential import engines
+from ovonehot.differential.fuzz import campaign
 
 ROOT = Path(__file__).resolve().parent.parent
 CRASH_SEED = 11
 HOOK = f"""\
 import os, signal
-import ovonehot.diff as diff
-import ovonehot.fuzz as fuzz
+import ovonehot.differential.diff as diff
+import ovonehot.differential.fuzz as fuzz
 _case = fuzz.run_case
 _diff = diff.diff_model
 _now = {{}}

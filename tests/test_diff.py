@@ -21,9 +21,9 @@ ov = pytest.importorskip("openvino", reason="diff compares against OpenVINO")
 from openvino import opset1, opset16
 
 from ovonehot import cli
-from ovonehot.compare import Tolerance, compare
-from ovonehot.diff import Tolerances, Verdict, diff_model
-from ovonehot.gen_inputs import generate_inputs, index_values
+from ovonehot.differential.compare import Tolerance, compare
+from ovonehot.differential.diff import Tolerances, Verdict, diff_model
+from ovonehot.differential.gen_inputs import generate_inputs, index_values
 from ovonehot.model import Model, load
 from ovonehot.ops.one_hot import OneHotAttrs, evaluate_one_hot, one_hot
 from ovonehot.types import ElementType
@@ -281,7 +281,7 @@ def test_cpu_convert_from_f8e8m0_to_int_is_a_named_refusal(tmp_path: Path) -> No
     assert "Convert f8e8m0 -> i32" in report.render()
 
 
-# Float -> integer Converts on the CPU plugin, predicted by its model (ovonehot.deviations): each
+# Float -> integer Converts on the CPU plugin, predicted by its model (ovonehot.differential.deviations): each
 # (source, destination, static or dynamic) must come out PASS or an explained deviation (saturation
 # from f64 or to 8 bits when dynamic, f16 clamped to +-65504 first, NaN rules, int32 holding).
 CONVERT_SPECIALS = [np.inf, -np.inf, np.nan, 1.0, 300.0, -2.5, 1e10, -1e10, 3e9, 70000.0, -129.0]

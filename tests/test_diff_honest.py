@@ -21,9 +21,9 @@ ov = pytest.importorskip("openvino", reason="diff compares against OpenVINO")
 from openvino import opset16
 
 from ovonehot import cli
-from ovonehot.diff import Tolerances, Verdict, diff_model
+from ovonehot.differential.diff import Tolerances, Verdict, diff_model
+from ovonehot.differential.gen_inputs import InputSettings, generate_inputs
 from ovonehot.errors import InputError, UsageError
-from ovonehot.gen_inputs import InputSettings, generate_inputs
 from ovonehot.model import load
 from ovonehot.oracle.common import PluginSettings, parse_oracles
 

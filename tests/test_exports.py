@@ -25,13 +25,14 @@ from pathlib import Path
 import ml_dtypes
 import numpy as np
 import pytest
+from exact import assert_same
 
 import ovonehot
+from ovonehot.check.validate import validate
 from ovonehot.errors import UnsupportedError
 from ovonehot.ir.reader import read_ir
 from ovonehot.ops import unsupported_types
 from ovonehot.oracle import openvino_runtime
-from ovonehot.validate import validate
 
 EXPORTS = Path(__file__).resolve().parents[1] / "ir" / "exports"
 
@@ -210,35 +211,23 @@ def case_id(model: str, case: str) -> str:
 # -- comparing ----------------------------------------------------------------------------
 
 
-def assert_same(got: np.ndarray, want: np.ndarray, tol: Tolerance, what: str) -> None:
-    """Shape, then dtype, then values: exact for integers and booleans, per ``tol`` for floats."""
+def assert_close(got: np.ndarray, want: np.ndarray, tol: Tolerance, what: str) -> None:
+    """Shape, then dtype, then values: every bit for integers, booleans and exact outputs
+    (exact.assert_same), per ``tol`` for other floats."""
     got, want = np.asarray(got), np.asarray(want)
     if want.dtype.kind == "V" and got.dtype.itemsize == want.dtype.itemsize:
         want = want.view(got.dtype)  # bf16 from an .npz comes back as raw |V2 bits
-    assert got.shape == want.shape, f"{what}: shape {list(got.shape)}, expected {list(want.shape)}"
-    assert got.dtype == want.dtype, f"{what}: dtype {got.dtype}, expected {want.dtype}"
-    if got.dtype.kind in "biu":
-        mismatch = np.flatnonzero(got.reshape(-1) != want.reshape(-1))
-        assert mismatch.size == 0, (
-            f"{what}: {mismatch.size} of {got.size} elements differ, first at flat index {mismatch[0]}: "
-            f"{got.reshape(-1)[mismatch[0]]} != {want.reshape(-1)[mismatch[0]]}"
-        )
-    elif tol.exact:
-        bits = np.dtype(f"u{got.dtype.itemsize}")
-        mismatch = np.flatnonzero(got.reshape(-1).view(bits) != want.reshape(-1).view(bits))
-        assert mismatch.size == 0, (
-            f"{what}: {mismatch.size} of {got.size} elements differ in their bits, first at flat index "
-            f"{mismatch[0]}: {got.reshape(-1)[mismatch[0]]!r} != {want.reshape(-1)[mismatch[0]]!r}"
-        )
-    else:
-        np.testing.assert_allclose(
-            got.astype(np.float64),
-            want.astype(np.float64),
-            rtol=tol.rtol,
-            atol=tol.atol,
-            equal_nan=True,
-            err_msg=f"{what} (rtol={tol.rtol}, atol={tol.atol}: {tol.why})",
-        )
+    if tol.exact or got.dtype.kind in "biu" or got.dtype != want.dtype or got.shape != want.shape:
+        assert_same(got, want, what)
+        return
+    np.testing.assert_allclose(
+        got.astype(np.float64),
+        want.astype(np.float64),
+        rtol=tol.rtol,
+        atol=tol.atol,
+        equal_nan=True,
+        err_msg=f"{what} (rtol={tol.rtol}, atol={tol.atol}: {tol.why})",
+    )
 
 
 def run_ovonehot(model: str, inputs: dict[str, np.ndarray]) -> tuple[ovonehot.Model, dict[str, np.ndarray]]:
@@ -317,7 +306,7 @@ def test_export_matches_openvino(model: str, case: str) -> None:
     stored_cpu = read_npz(case_file(model, case, "openvino"))
     assert sorted(stored_cpu) == sorted(layer_of.values())
     for name, value in cpu.items():
-        assert_same(
+        assert_close(
             value, stored_cpu[layer_of[name]], tol, f"{model}:{case} stored CPU output {name!r} vs now"
         )
 
@@ -326,11 +315,11 @@ def test_export_matches_openvino(model: str, case: str) -> None:
         expected = openvino_runtime.reference_run(xml, inputs)
         stored_ref = read_npz(case_file(model, case, "reference"))
         for name, value in expected.items():
-            assert_same(value, stored_ref[layer_of[name]], tol, f"{model}:{case} stored reference {name!r}")
+            assert_close(value, stored_ref[layer_of[name]], tol, f"{model}:{case} stored reference {name!r}")
 
     assert list(got) == list(expected), f"{model}:{case}: outputs {list(got)}, OpenVINO's {list(expected)}"
     for name, value in expected.items():
-        assert_same(got[name], value, tol, f"{model}:{case} output {name!r} vs OpenVINO")
+        assert_close(got[name], value, tol, f"{model}:{case} output {name!r} vs OpenVINO")
 
 
 # -- ovonehot vs ONNX ------------------------------------------------------------------------
@@ -377,19 +366,19 @@ def test_onnx_export_matches_onnx(model: str, case: str) -> None:
         assert sorted(stored) == sorted(now)
         names = onnx_output_names(loaded, list(now))
         for name, value in now.items():
-            assert_same(value, stored[name], tol, f"{model}:{case} stored {kind} output {name!r} vs now")
+            assert_close(value, stored[name], tol, f"{model}:{case} stored {kind} output {name!r} vs now")
             if deviation is None:
-                assert_same(got[names[name]], value, tol, f"{model}:{case} output {name!r} vs {kind}")
+                assert_close(got[names[name]], value, tol, f"{model}:{case} output {name!r} vs {kind}")
             else:
                 with pytest.raises(AssertionError, match="differ"):
-                    assert_same(got[names[name]], value, tol, f"known deviation: {deviation}")
+                    assert_close(got[names[name]], value, tol, f"known deviation: {deviation}")
         compared += 1
     backend = case_file(model, case, "backend")
     if backend.is_file():  # ONNX's own expected outputs for its backend test case
         expected = read_npz(backend)
         names = onnx_output_names(loaded, list(expected))
         for name, value in expected.items():
-            assert_same(got[names[name]], value, tol, f"{model}:{case} output {name!r} vs ONNX backend test")
+            assert_close(got[names[name]], value, tol, f"{model}:{case} output {name!r} vs ONNX backend test")
         compared += 1
     assert compared, f"{model}:{case}: no ONNX-side expectation stored"
 

@@ -1,4 +1,4 @@
-"""Hostile input and output files (RELIABILITY.md): each refused in one line, or survived.
+"""Hostile input and output files (docs/robustness.md): each refused in one line, or survived.
 
 * .npz archives: an encrypted member or compression method 99 (AES) is a clean error;
   names and .npy headers are checked against the model's Parameters before anything is

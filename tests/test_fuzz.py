@@ -23,8 +23,8 @@ import pytest
 ov = pytest.importorskip("openvino", reason="fuzz diffs against OpenVINO")
 
 from ovonehot import cli
-from ovonehot.fuzz import campaign, run_case
-from ovonehot.fuzz_graphs import generate
+from ovonehot.differential.fuzz import campaign, run_case
+from ovonehot.differential.fuzz_graphs import generate
 from ovonehot.ir.reader import read_ir
 from ovonehot.ir.writer import to_bytes, write_ir
 from ovonehot.model import load
@@ -89,7 +89,7 @@ def test_writer_round_trips_the_corpus(xml: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize("index", range(0, 60, 3))
 def test_written_cases_run_the_same_in_openvino(index: int, tmp_path: Path) -> None:
     """A generated graph written by ovonehot, read back by OpenVINO: its reference gives ovonehot's outputs."""
-    from ovonehot.gen_inputs import generate_inputs
+    from ovonehot.differential.gen_inputs import generate_inputs
 
     case = generate(21, index)
     xml, _ = write_ir(case.graph, tmp_path / "m.xml", inference=case.inference)
@@ -209,7 +209,7 @@ def test_a_worker_crash_loses_one_case_not_the_campaign(
     hook.mkdir()
     (hook / "sitecustomize.py").write_text(
         "import os, signal\n"
-        "import ovonehot.fuzz as fuzz\n"
+        "import ovonehot.differential.fuzz as fuzz\n"
         "real = fuzz.run_case\n"
         "def run_case(seed, index, *args, **kwargs):\n"
         "    if index == 2:\n"

@@ -20,11 +20,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from ovonehot.check.validate import validate
 from ovonehot.errors import ValidationError
+from ovonehot.ops.common.spec import TensorInfo
 from ovonehot.ops.pad import PadAttrs, PadMode, infer_pad
-from ovonehot.ops.spec import TensorInfo
 from ovonehot.types import ElementType, PartialShape
-from ovonehot.validate import validate
 
 ov = pytest.importorskip("openvino")
 op = pytest.importorskip("openvino.opset12")

@@ -1,4 +1,4 @@
-"""The code stays lint-clean (ruff) and type-checks (mypy), as STYLE.md asks."""
+"""The code stays lint-clean (ruff) and type-checks (mypy), the project's settings in pyproject.toml."""
 
 from __future__ import annotations
 

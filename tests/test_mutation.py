@@ -1,6 +1,6 @@
 """Robustness: whatever is done to an IR, ovonehot ends with a result or one ``error:`` line.
 
-The first test runs a small seeded mutation campaign (``ovonehot.mutate``) in-process
+The first test runs a small seeded mutation campaign (``ovonehot.ir.mutate``) in-process
 through ``ovonehot.cli.main``: every ``validate``, ``inspect`` and ``run`` of every
 mutant must be *clean*: exit 0 or 1 without a traceback, or exit 2 or 3 with exactly
 one line ``error: ...`` on stderr, not longer than a few hundred characters.  The long
@@ -24,13 +24,13 @@ import pytest
 
 import ovonehot
 from ovonehot.cli import main
+from ovonehot.differential.gen_inputs import generate_inputs
 from ovonehot.errors import IRError
-from ovonehot.gen_inputs import generate_inputs
 from ovonehot.graph import Graph
 from ovonehot.infer import infer
+from ovonehot.ir.mutate import HEAVY_KINDS, KINDS, corpus, mutant
 from ovonehot.ir.reader import read_ir_bytes
 from ovonehot.model import Model
-from ovonehot.mutate import HEAVY_KINDS, KINDS, corpus, mutant
 
 REPO = Path(__file__).resolve().parent.parent
 SEED = 20261123

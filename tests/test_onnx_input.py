@@ -379,7 +379,7 @@ def test_convert_errors_are_one_line(args, status, words, tmp_path: Path, onnx11
 
 
 def test_a_failed_write_leaves_the_old_pair_whole(tmp_path: Path, onnx11: Path, monkeypatch, capsys) -> None:
-    from ovonehot.commands import convert as convert_module
+    from ovonehot.cli import convert as convert_module
 
     target = tmp_path / "old.xml"
     target.write_bytes(b"old xml")

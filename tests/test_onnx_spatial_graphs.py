@@ -138,7 +138,7 @@ def _save(tmp_path: Path, name: str, node, inputs, inits, opset: int) -> Path:  
     out = onnx.ValueInfoProto(name="y", type=h.make_tensor_type_proto(TP.FLOAT, shape=None))
     graph = h.make_graph([node], name, inputs, [out], initializer=inits)
     model = h.make_model(graph, opset_imports=[h.make_opsetid("", opset)])
-    model.ir_version = 8  # onnxruntime 1.31 refuses newer IR versions (FACTS.md)
+    model.ir_version = 8  # onnxruntime 1.31 refuses newer IR versions (docs/openvino-behaviour.md)
     path = tmp_path / f"{name}.onnx"
     onnx.save(model, str(path))
     return path

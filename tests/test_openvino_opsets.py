@@ -1,6 +1,6 @@
 """Which op types OpenVINO knows: the generated table and ``validate``'s ``unknown-op``.
 
-``src/ovonehot/ops/openvino_opsets.py`` is written by ``scripts/generate_opsets.py``
+``src/ovonehot/ops/common/openvino_opsets.py`` is written by ``scripts/generate_opsets.py``
 from the installed openvino; the first tests regenerate it and ask ``read_model``
 itself about a sample of layers.  The ``validate`` tests need no openvino: a type in
 no opset (``FooBar``) or a version that is no opset (``internal``, ``opset99``,
@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from ovonehot.check.validate import Severity, validate
 from ovonehot.cli import main
 from ovonehot.ops import lookup
-from ovonehot.ops.openvino_opsets import OPENVINO_VERSION, OPSETS
-from ovonehot.validate import Severity, validate
+from ovonehot.ops.common.openvino_opsets import OPENVINO_VERSION, OPSETS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -68,7 +68,7 @@ def test_table_is_what_the_installed_openvino_says() -> None:
         assert fresh[key] == OPSETS[key], (key, sorted(fresh[key] ^ OPSETS[key]))
     assert (
         generator.render(fresh, OPENVINO_VERSION)
-        == (ROOT / "src/ovonehot/ops/openvino_opsets.py").read_text()
+        == (ROOT / "src/ovonehot/ops/common/openvino_opsets.py").read_text()
     )
 
 

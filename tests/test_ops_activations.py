@@ -155,7 +155,7 @@ def test_real_only_activations_refuse_integers(tmp_path):  # type: ignore[no-unt
         ops.softplus(ops.parameter([2], ov.Type.i32))
     spec = ovonehot.ops.lookup("SoftPlus", "opset4")
     assert spec is not None
-    from ovonehot.ops.spec import TensorInfo
+    from ovonehot.ops.common.spec import TensorInfo
     from ovonehot.types import ElementType, PartialShape
 
     with pytest.raises(ovonehot.Error, match="float"):

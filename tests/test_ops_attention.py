@@ -32,7 +32,7 @@ from ovref import P, assert_inferred, assert_same, build, cpu_outputs, export, r
 
 from ovonehot.errors import ValidationError
 from ovonehot.ops.attention import SDPAAttrs, infer_sdpa
-from ovonehot.ops.spec import TensorInfo
+from ovonehot.ops.common.spec import TensorInfo
 from ovonehot.types import ElementType, PartialShape
 
 ov = pytest.importorskip("openvino")

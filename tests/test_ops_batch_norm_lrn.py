@@ -21,8 +21,8 @@ from ovref import P, assert_inferred, assert_same, build, cpu_outputs, export, u
 
 from ovonehot.errors import ValidationError
 from ovonehot.ops.batch_norm import BatchNormAttrs, infer_batch_norm
+from ovonehot.ops.common.spec import TensorInfo
 from ovonehot.ops.lrn import LRNAttrs, infer_lrn
-from ovonehot.ops.spec import TensorInfo
 from ovonehot.types import ElementType, PartialShape
 
 ov = pytest.importorskip("openvino")

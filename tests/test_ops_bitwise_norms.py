@@ -14,8 +14,8 @@ from ovref import C, P, assert_inferred, assert_same, build, compare_op, cpu_out
 
 import ovonehot
 from ovonehot.ops import lookup
+from ovonehot.ops.common.spec import TensorInfo
 from ovonehot.ops.elementwise import NoAttrs
-from ovonehot.ops.spec import TensorInfo
 from ovonehot.types import ElementType, PartialShape
 
 ov = pytest.importorskip("openvino", reason="expected values come from OpenVINO, which is not installed")

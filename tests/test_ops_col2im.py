@@ -92,7 +92,7 @@ def test_col2im_infer_agrees(tmp_path, data, size, kernel):  # type: ignore[no-u
 def test_col2im_bad_shapes_refused_like_openvino(shape, kernel, message):  # type: ignore[no-untyped-def]
     from ovonehot.errors import ValidationError
     from ovonehot.ops.col2im import Col2ImAttrs, infer_col2im
-    from ovonehot.ops.spec import TensorInfo
+    from ovonehot.ops.common.spec import TensorInfo
     from ovonehot.types import ElementType, PartialShape
 
     size = np.array([5, 6], np.int64)

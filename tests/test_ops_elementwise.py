@@ -15,8 +15,8 @@ from ovref import C, P, assert_same, build, compare_op, infer_shapes, reference
 
 from ovonehot.errors import InputError, ValidationError
 from ovonehot.ops import elementwise
-from ovonehot.ops.autobroadcast import NONE, NUMPY
-from ovonehot.ops.spec import TensorInfo
+from ovonehot.ops.common.autobroadcast import NONE, NUMPY
+from ovonehot.ops.common.spec import TensorInfo
 from ovonehot.types import ElementType, PartialShape
 
 ops = pytest.importorskip("openvino.opset15")

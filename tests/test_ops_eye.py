@@ -14,8 +14,8 @@ import pytest
 from ovref import C, P, assert_same, build, compare_op, export
 
 from ovonehot.errors import ValidationError
+from ovonehot.ops.common.spec import TensorInfo
 from ovonehot.ops.eye import EyeAttrs, infer_eye
-from ovonehot.ops.spec import TensorInfo
 from ovonehot.types import ElementType, PartialShape
 
 ov = pytest.importorskip("openvino")

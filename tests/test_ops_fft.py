@@ -24,8 +24,8 @@ from ovref import C, In, P, assert_inferred, build, cpu_outputs, export, infer_s
 
 from ovonehot.errors import InputError, ValidationError
 from ovonehot.ops import fft
+from ovonehot.ops.common.spec import TensorInfo
 from ovonehot.ops.convert import f32_to_bf16
-from ovonehot.ops.spec import TensorInfo
 from ovonehot.types import ElementType, PartialShape
 
 ov = pytest.importorskip("openvino")

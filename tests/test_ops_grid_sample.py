@@ -62,8 +62,8 @@ def test_grid_sample_infer_agrees(tmp_path, data, grid):  # type: ignore[no-unty
 )
 def test_grid_sample_bad_shapes_refused_like_openvino(data, grid, message):  # type: ignore[no-untyped-def]
     from ovonehot.errors import ValidationError
+    from ovonehot.ops.common.spec import TensorInfo
     from ovonehot.ops.grid_sample import GridSampleAttrs, infer_grid_sample
-    from ovonehot.ops.spec import TensorInfo
     from ovonehot.types import ElementType, PartialShape
 
     with pytest.raises(RuntimeError, match=message):

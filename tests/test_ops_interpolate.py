@@ -227,8 +227,8 @@ def test_interpolate_11_scaled_size_rounding_agrees(tmp_path, scale):  # type: i
 
 def test_interpolate_11_bad_axes_is_one_line_error(tmp_path):  # type: ignore[no-untyped-def]
     from ovonehot.errors import ValidationError
+    from ovonehot.ops.common.spec import TensorInfo
     from ovonehot.ops.interpolate import InterpolateAttrs, infer_interpolate
-    from ovonehot.ops.spec import TensorInfo
     from ovonehot.types import ElementType, PartialShape
 
     data = TensorInfo(ElementType.f32, PartialShape.of((1, 2, 3)))

@@ -17,7 +17,7 @@ from ovref import C, In, P, assert_inferred, assert_same, build, cpu_outputs, ex
 
 from ovonehot.errors import ValidationError
 from ovonehot.ops import nms
-from ovonehot.ops.spec import TensorInfo
+from ovonehot.ops.common.spec import TensorInfo
 from ovonehot.types import ElementType, PartialShape
 
 ov = pytest.importorskip("openvino")

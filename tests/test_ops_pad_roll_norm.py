@@ -84,8 +84,8 @@ def test_reflect_pad_too_wide_is_refused(tmp_path):  # type: ignore[no-untyped-d
         ops.pad(ops.parameter([3], ov.Type.f32), np.array([3]), np.array([0]), "reflect")
     spec = ovonehot.ops.lookup("Pad", "opset12")
     assert spec is not None
+    from ovonehot.ops.common.spec import TensorInfo
     from ovonehot.ops.pad import PadAttrs, PadMode
-    from ovonehot.ops.spec import TensorInfo
     from ovonehot.types import ElementType, PartialShape
 
     infos = [

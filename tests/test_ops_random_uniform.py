@@ -15,7 +15,7 @@ from ovref import C, P, assert_same, build, compare_op, cpu_outputs, infer_shape
 import ovonehot
 from ovonehot.errors import InputError, ValidationError
 from ovonehot.ops import random_uniform as ru
-from ovonehot.ops.spec import TensorInfo
+from ovonehot.ops.common.spec import TensorInfo
 from ovonehot.types import ElementType, PartialShape
 
 ov = pytest.importorskip("openvino")
@@ -153,7 +153,7 @@ def test_cpu_plugin_agrees(align, et, seeds):  # type: ignore[no-untyped-def]
     (theirs,) = cpu_outputs(node, params, [shape])
     attrs = ru.RandomUniformAttrs(ElementType(et), seeds[0], seeds[1], ru.Alignment(align))
     (ours,) = ru.evaluate_random_uniform(attrs, [shape, lo, hi])
-    if et == "bf16":  # the plugin hands bf16 back as float16-typed raw bits (FACTS.md)
+    if et == "bf16":  # the plugin hands bf16 back as float16-typed raw bits (docs/openvino-behaviour.md)
         theirs = theirs.view(np.uint16).view(BF16)
     assert_same(ours, theirs, where=f"CPU {align} {et}")
 

@@ -8,7 +8,7 @@ from ovref import C, P, compare_op, infer_shapes
 
 from ovonehot.errors import ValidationError
 from ovonehot.ops import range as range_op
-from ovonehot.ops.spec import TensorInfo
+from ovonehot.ops.common.spec import TensorInfo
 from ovonehot.types import ElementType, PartialShape
 
 ops = pytest.importorskip("openvino.opset15")

@@ -180,7 +180,7 @@ def _assert_ovonehot_refuses(case: str, expected: str) -> None:
 
 
 def _info(et: str, shape: str, value: Any = None) -> Any:
-    from ovonehot.ops.spec import TensorInfo
+    from ovonehot.ops.common.spec import TensorInfo
     from ovonehot.types import ElementType, PartialShape
 
     element_type = ElementType.from_name(et)

@@ -124,7 +124,7 @@ def test_softmax_infer_agrees(tmp_path, shape):  # type: ignore[no-untyped-def]
 
 
 def test_softmax_axis_checks():  # type: ignore[no-untyped-def]
-    from ovonehot.ops.spec import TensorInfo
+    from ovonehot.ops.common.spec import TensorInfo
     from ovonehot.types import ElementType, PartialShape
 
     x = TensorInfo(ElementType.f32, PartialShape.of((2, 3)))

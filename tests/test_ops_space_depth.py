@@ -12,8 +12,8 @@ import pytest
 from ovref import P, assert_inferred, assert_same, build, export
 
 from ovonehot.errors import ValidationError
+from ovonehot.ops.common.spec import TensorInfo
 from ovonehot.ops.space_depth import SpaceDepthAttrs, SpaceDepthMode, infer_space_depth
-from ovonehot.ops.spec import TensorInfo
 from ovonehot.types import ElementType, PartialShape
 
 ov = pytest.importorskip("openvino")

@@ -12,7 +12,7 @@ from ovref import C, P, build, compare_op, infer_shapes, reference
 
 from ovonehot.errors import InputError, ValidationError
 from ovonehot.ops import topk
-from ovonehot.ops.spec import TensorInfo
+from ovonehot.ops.common.spec import TensorInfo
 from ovonehot.types import ElementType, PartialShape
 
 ops11 = pytest.importorskip("openvino.opset11")

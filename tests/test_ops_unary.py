@@ -14,7 +14,7 @@ from ovref import P, assert_same, compare_op, infer_shapes
 
 from ovonehot.errors import ValidationError
 from ovonehot.ops import unary
-from ovonehot.ops.spec import TensorInfo
+from ovonehot.ops.common.spec import TensorInfo
 from ovonehot.types import ElementType, PartialShape
 
 ops = pytest.importorskip("openvino.opset15")

@@ -19,7 +19,7 @@ SNIPPET = """\
 from ovonehot.ops.one_hot import infer_one_hot
 from ovonehot.ops.shape_ops import evaluate_gather
 from ovonehot.ops.softmax import evaluate_softmax, infer_softmax, parse_softmax_1
-from ovonehot.ops.spec import OpSpec
+from ovonehot.ops.common.spec import OpSpec
 
 MATCHED = OpSpec(type="Softmax", version=1, since=1, inputs=1, parse=parse_softmax_1, infer=infer_softmax, evaluate=evaluate_softmax)
 MIXED = OpSpec(type="Mixed", version=1, since=1, inputs=1, parse=parse_softmax_1, infer=infer_one_hot, evaluate=evaluate_gather)

@@ -27,7 +27,7 @@ import pytest
 import ovonehot
 from ovonehot import cli
 from ovonehot import ops as op_registry
-from ovonehot.reduce import Candidate, extract, record_values
+from ovonehot.differential.reduce import Candidate, extract, record_values
 
 ov = pytest.importorskip("openvino", reason="reduce diffs against OpenVINO")
 ops = pytest.importorskip("openvino.opset13")

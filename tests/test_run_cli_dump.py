@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from ovonehot.cli import main
-from ovonehot.dump import ARCHIVE, INDEX
+from ovonehot.cli.dump import ARCHIVE, INDEX
 
 ROOT = Path(__file__).resolve().parent.parent
 DICE = ROOT / "ir" / "exports" / "torch" / "dice_loss.xml"

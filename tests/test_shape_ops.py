@@ -20,7 +20,7 @@ from ovref import C, P, compare_op
 
 from ovonehot.errors import Error, InputError
 from ovonehot.ops import shape_ops as S
-from ovonehot.ops.spec import TensorInfo
+from ovonehot.ops.common.spec import TensorInfo
 from ovonehot.types import ElementType, PartialShape
 
 ov = pytest.importorskip("openvino", reason="expected values come from OpenVINO, which is not installed")

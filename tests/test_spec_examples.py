@@ -20,8 +20,8 @@ import pytest
 from exact import assert_same
 
 import ovonehot
+from ovonehot.ops.common.shape_util import normalize_axis
 from ovonehot.ops.one_hot import NegativeIndicesMode, one_hot
-from ovonehot.ops.shape_util import normalize_axis
 
 ov = pytest.importorskip("openvino", reason="the IR runs are written by OpenVINO")
 

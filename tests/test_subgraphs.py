@@ -355,7 +355,7 @@ def test_loop_against_the_core_reference(name: str, tmp_path: Path) -> None:
             src = loop.input_value(k).get_node()
             value = by_param.get(src.get_friendly_name()) if src.get_type_name() == "Parameter" else None
             args.append(ov.Tensor(np.array(value if value is not None else src.get_data(), copy=True)))
-        # Output tensors pre-shaped (FACTS.md: some evaluates misbehave on unshaped outputs).
+        # Output tensors pre-shaped (docs/openvino-behaviour.md: some evaluates misbehave on unshaped outputs).
         outs = [
             ov.Tensor(loop.get_output_element_type(k), ov.Shape(list(a.shape))) for k, a in enumerate(ours)
         ]

@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 from graph_builder import GraphBuilder
 
+from ovonehot.check.validate import Severity, analyze
 from ovonehot.errors import ValidationError
 from ovonehot.infer import infer
-from ovonehot.validate import Severity, analyze
 
 ov = pytest.importorskip("openvino", reason="expected values come from OpenVINO, which is not installed")
 from openvino import opset1, opset3, opset16

@@ -20,8 +20,8 @@ import pytest
 from lxml import etree
 from ovcompare import save
 
+from ovonehot.check.validate import Severity, validate
 from ovonehot.cli import main
-from ovonehot.validate import Severity, validate
 
 ov = pytest.importorskip("openvino", reason="expected values come from OpenVINO, which is not installed")
 from openvino import opset1, opset16

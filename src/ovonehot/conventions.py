@@ -47,6 +47,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import InputError, IRError, UsageError
+from .ops.common.shape_util import normalize_axis
+from .ops.common.spec import TensorInfo
 from .ops.one_hot import (
     NegativeIndicesMode,
     OneHotAttrs,
@@ -54,8 +56,6 @@ from .ops.one_hot import (
     infer_one_hot,
     one_hot,
 )
-from .ops.shape_util import normalize_axis
-from .ops.spec import TensorInfo
 from .types import ElementType, PartialShape
 
 __all__ = [

@@ -99,7 +99,7 @@ class OracleRefusal(OpenVINOError):
         self.cause = cause
         self.layer = layer
         self.op = op  # the refusing op's type-version, e.g. "LogSoftmax-opset5"
-        self.code = code  # a known deviation code (ovonehot.deviations.KNOWN), when it is one
+        self.code = code  # a known deviation code (ovonehot.differential.deviations.KNOWN), when it is one
         self.detail = detail
 
 

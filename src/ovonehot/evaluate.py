@@ -17,7 +17,7 @@ Per-node hooks: an optional ``observer(index, plan, outputs, seconds)`` sees eve
 node's outputs as they are made (for ``--dump-intermediates`` and ``--verbose``); an
 optional ``override(index, plan, args)`` may replace a node's kernel: what it returns
 (when not None) becomes the node's outputs, checked like a kernel's (``diff``'s model of
-the CPU plugin runs this way, :mod:`ovonehot.deviations`).
+the CPU plugin runs this way, :mod:`ovonehot.differential.deviations`).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import numpy as np
 from .budget import check_allocation
 from .errors import Error, InputError
 from .infer import FOLD_LIMIT, Inference, NodePlan
-from .ops.spec import TensorInfo, Variables
+from .ops.common.spec import TensorInfo, Variables
 from .types import PartialShape
 
 Observer = Callable[[int, NodePlan, Sequence[np.ndarray], float], None]

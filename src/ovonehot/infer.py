@@ -20,7 +20,7 @@ from .errors import Error, InputError, IRError, UnsupportedError, shorten
 from .graph import Graph, Node
 from .ops import OpSpec, TensorInfo, resolve, supported_names, unsupported_types
 from .ops.basic import ParameterAttrs
-from .ops.bounds import propagate as propagate_bounds
+from .ops.common.bounds import propagate as propagate_bounds
 from .types import ElementType, PartialShape
 
 # Fold values only for tensors this small: shape subgraphs are tiny, data tensors are not.

@@ -16,8 +16,8 @@ from .evaluate import Observer, evaluate, program
 from .graph import Graph
 from .infer import Inference, infer, parameter_infos
 from .ir.reader import read_ir
+from .ops.common.spec import Variables
 from .ops.convert import convert_array
-from .ops.spec import Variables
 from .types import ElementType, PartialShape
 
 

@@ -76,6 +76,11 @@ class GraphBuilder:
         self._sources.append(tuple(Source(o.node, o.output) for o in inputs))
         return index
 
+    @property
+    def count(self) -> int:
+        """How many layers were added so far (the next layer's index)."""
+        return len(self._nodes)
+
     def parameter(self, name: str, element_type: ElementType, shape: PartialShape) -> Out:
         i = self._add(
             "Parameter",

@@ -67,7 +67,7 @@ from . import (
     unique,
 )
 from . import range as range_op  # not `range`: that would shadow the builtin here
-from .spec import OpSpec, TensorInfo
+from .common.spec import OpSpec, TensorInfo
 
 # One family module per line; add yours on a line of its own.
 

@@ -39,9 +39,9 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import ElementType
-from .attrs import NoAttrs, enum_attr, float_attr, parse_no_attrs
-from .numeric import c_cast, is_float, libm, narrow, quiet, round_half_away, widen
-from .spec import OpSpec, TensorInfo
+from .common.attrs import NoAttrs, enum_attr, float_attr, parse_no_attrs
+from .common.numeric import c_cast, is_float, libm, narrow, quiet, round_half_away, widen
+from .common.spec import OpSpec, TensorInfo
 from .unary import infer_unary
 
 F64Kernel = Callable[[np.ndarray], np.ndarray]

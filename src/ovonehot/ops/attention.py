@@ -49,12 +49,12 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
-from .attrs import bool_attr
-from .autobroadcast import AutoBroadcastSpec, AutoBroadcastType, broadcast_merge_dim, broadcast_shapes
+from .common.attrs import bool_attr
+from .common.autobroadcast import AutoBroadcastSpec, AutoBroadcastType, broadcast_merge_dim, broadcast_shapes
+from .common.numeric import is_float, narrow, quiet, widen
+from .common.spec import OpSpec, TensorInfo
 from .matmul import MatMulAttrs, evaluate_matmul
-from .numeric import is_float, narrow, quiet, widen
 from .softmax import SoftmaxAttrs, evaluate_softmax
-from .spec import OpSpec, TensorInfo
 
 _NUMPY = AutoBroadcastSpec(AutoBroadcastType.NUMPY)
 

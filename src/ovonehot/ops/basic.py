@@ -10,8 +10,8 @@ import numpy as np
 from ..errors import IRError, quote
 from ..graph import Node
 from ..types import ElementType, PartialShape
-from .attrs import NoAttrs, element_type_attr, parse_no_attrs, str_attr
-from .spec import OpSpec, TensorInfo
+from .common.attrs import NoAttrs, element_type_attr, parse_no_attrs, str_attr
+from .common.spec import OpSpec, TensorInfo
 
 
 @dataclass(frozen=True, slots=True)

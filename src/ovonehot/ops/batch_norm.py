@@ -27,9 +27,9 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, PartialShape
-from .attrs import float_attr
-from .numeric import is_float, narrow, quiet, widen
-from .spec import OpSpec, TensorInfo
+from .common.attrs import float_attr
+from .common.numeric import is_float, narrow, quiet, widen
+from .common.spec import OpSpec, TensorInfo
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,10 +15,10 @@ import numpy as np
 
 from ..errors import InputError, ValidationError
 from ..types import ElementType
-from .attrs import NoAttrs, parse_no_attrs
-from .autobroadcast import align_arrays, infer_broadcast
+from .common.attrs import NoAttrs, parse_no_attrs
+from .common.autobroadcast import align_arrays, infer_broadcast
+from .common.spec import OpSpec, TensorInfo
 from .elementwise import BinaryAttrs, merge_types, parse_binary
-from .spec import OpSpec, TensorInfo
 
 
 def _check_type(et: ElementType, what: str) -> None:

@@ -17,9 +17,9 @@ import numpy as np
 from ..errors import ValidationError
 from ..graph import Node
 from ..types import ElementType
-from .attrs import bool_attr, element_type_attr
-from .numeric import widen
-from .spec import OpSpec, TensorInfo
+from .common.attrs import bool_attr, element_type_attr
+from .common.numeric import widen
+from .common.spec import OpSpec, TensorInfo
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,11 +22,11 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
-from .attrs import ints_attr
+from .common.attrs import ints_attr
+from .common.numeric import quiet
+from .common.shape_util import known_ints
+from .common.spec import OpSpec, TensorInfo
 from .movement import _shape_from_info
-from .numeric import quiet
-from .shape_util import known_ints
-from .spec import OpSpec, TensorInfo
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,11 +29,11 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
-from .attrs import enum_attr, ints_attr
+from .common.attrs import enum_attr, ints_attr
+from .common.numeric import is_float, narrow, quiet, widen
+from .common.spatial import AutoPad, dilated
+from .common.spec import OpSpec, TensorInfo
 from .movement import _shape_from_info
-from .numeric import is_float, narrow, quiet, widen
-from .spatial import AutoPad, dilated
-from .spec import OpSpec, TensorInfo
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,9 +26,9 @@ import numpy as np
 from ..errors import Error, ValidationError
 from ..graph import Node
 from ..types import ElementType, TypeKind
-from .attrs import element_type_attr
-from .bounds import bounds_of, max_of
-from .spec import Bounds, OpSpec, TensorInfo
+from .common.attrs import element_type_attr
+from .common.bounds import bounds_of, max_of
+from .common.spec import Bounds, OpSpec, TensorInfo
 
 
 @dataclass(frozen=True, slots=True)

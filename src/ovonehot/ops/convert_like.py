@@ -17,9 +17,9 @@ import numpy as np
 
 from ..errors import InputError, IRError
 from ..types import ElementType
-from .attrs import NoAttrs, parse_no_attrs
+from .common.attrs import NoAttrs, parse_no_attrs
+from .common.spec import OpSpec, TensorInfo
 from .convert import convert_array
-from .spec import OpSpec, TensorInfo
 
 
 def infer_convert_like(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:

@@ -22,9 +22,9 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
-from .numeric import is_float, narrow, quiet, widen
-from .spatial import Window, check_window, padded, pads_for, parse_window, spatial_dims, windows
-from .spec import OpSpec, TensorInfo
+from .common.numeric import is_float, narrow, quiet, widen
+from .common.spatial import Window, check_window, padded, pads_for, parse_window, spatial_dims, windows
+from .common.spec import OpSpec, TensorInfo
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,10 +15,10 @@ import numpy as np
 
 from ..errors import InputError, ValidationError
 from ..graph import Node
-from .attrs import bool_attr
-from .numeric import narrow, quiet, widen
-from .shape_util import known_ints, normalize_axis
-from .spec import OpSpec, TensorInfo
+from .common.attrs import bool_attr
+from .common.numeric import narrow, quiet, widen
+from .common.shape_util import known_ints, normalize_axis
+from .common.spec import OpSpec, TensorInfo
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,11 +29,11 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, PartialShape
-from .attrs import str_attr
-from .autobroadcast import AutoBroadcastSpec, broadcast_shapes
-from .numeric import narrow, quiet, widen
-from .shape_ops import passes_integral_number_check
-from .spec import OpSpec, TensorInfo
+from .common.attrs import str_attr
+from .common.autobroadcast import AutoBroadcastSpec, broadcast_shapes
+from .common.numeric import narrow, quiet, widen
+from .common.shape_util import passes_integral_number_check
+from .common.spec import OpSpec, TensorInfo
 
 ELLIPSIS = "..."
 _SUBSCRIPT = re.compile(r"^[A-Za-z]*(\.\.\.)?[A-Za-z]*$")

@@ -37,8 +37,8 @@ import numpy as np
 from ..errors import Error, InputError, ValidationError
 from ..graph import Node
 from ..types import ElementType
-from .attrs import NoAttrs, bool_attr, parse_no_attrs
-from .autobroadcast import (
+from .common.attrs import NoAttrs, bool_attr, parse_no_attrs
+from .common.autobroadcast import (
     AutoBroadcastSpec,
     AutoBroadcastType,
     align_arrays,
@@ -46,7 +46,7 @@ from .autobroadcast import (
     infer_broadcast,
     parse_auto_broadcast,
 )
-from .bounds import (
+from .common.bounds import (
     FLOATS,
     INTEGERS,
     WIDE_INTEGERS,
@@ -61,9 +61,9 @@ from .bounds import (
     mod_bounds,
     run_kernel,
 )
-from .numeric import c_cast, is_float, is_narrow_float, libm_pow, narrow, quiet, widen
+from .common.numeric import c_cast, is_float, is_narrow_float, libm_pow, narrow, quiet, widen
+from .common.spec import Bounds, BoundsFn, OpSpec, TensorInfo
 from .reduce import Reduction, reduce_array
-from .spec import Bounds, BoundsFn, OpSpec, TensorInfo
 
 
 class Family(enum.Enum):

@@ -24,9 +24,9 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
-from .attrs import element_type_attr
-from .shape_util import INT64_MAX, input_bounds, known_ints
-from .spec import OpSpec, TensorInfo
+from .common.attrs import element_type_attr
+from .common.shape_util import INT64_MAX, input_bounds, known_ints
+from .common.spec import OpSpec, TensorInfo
 
 _INDEX_TYPES = (ElementType.i32, ElementType.i64)
 _NAMES = ("num_rows", "num_columns", "diagonal_index", "batch_shape")

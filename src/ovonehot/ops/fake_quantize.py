@@ -28,10 +28,16 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import ElementType, PartialShape
-from .attrs import int_attr, str_attr
-from .autobroadcast import NUMPY, AutoBroadcastSpec, AutoBroadcastType, broadcast_shapes, parse_auto_broadcast
-from .numeric import c_cast, narrow, quiet, widen
-from .spec import OpSpec, TensorInfo
+from .common.attrs import int_attr, str_attr
+from .common.autobroadcast import (
+    NUMPY,
+    AutoBroadcastSpec,
+    AutoBroadcastType,
+    broadcast_shapes,
+    parse_auto_broadcast,
+)
+from .common.numeric import c_cast, narrow, quiet, widen
+from .common.spec import OpSpec, TensorInfo
 
 F32 = np.float32
 

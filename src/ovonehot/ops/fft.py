@@ -44,9 +44,9 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
+from .common.shape_util import INT64_MAX, input_bounds, known_ints, normalize_axis
+from .common.spec import OpSpec, TensorInfo
 from .convert import f32_to_bf16
-from .shape_util import INT64_MAX, input_bounds, known_ints, normalize_axis
-from .spec import OpSpec, TensorInfo
 
 
 class Kind(enum.Enum):

@@ -15,9 +15,9 @@ import numpy as np
 from ..errors import ValidationError
 from ..graph import Node
 from ..types import ElementType
-from .attrs import NoAttrs, bool_attr, parse_no_attrs
-from .numeric import widen
-from .spec import OpSpec, TensorInfo
+from .common.attrs import NoAttrs, bool_attr, parse_no_attrs
+from .common.numeric import widen
+from .common.spec import OpSpec, TensorInfo
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,12 +43,11 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
-from .attrs import NoAttrs, bool_attr, enum_attr, int_attr, parse_no_attrs
-from .bounds import kernel_bounds
-from .numeric import is_float, narrow, quiet, widen
-from .shape_ops import passes_integral_number_check
-from .shape_util import known_ints, mul, normalize_axis
-from .spec import OpSpec, TensorInfo
+from .common.attrs import NoAttrs, bool_attr, enum_attr, int_attr, parse_no_attrs
+from .common.bounds import kernel_bounds
+from .common.numeric import is_float, narrow, quiet, widen
+from .common.shape_util import known_ints, mul, normalize_axis, passes_integral_number_check
+from .common.spec import OpSpec, TensorInfo
 
 
 def _merge_dim(a: Dimension, b: Dimension, message: str) -> Dimension:

@@ -25,9 +25,9 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, PartialShape
-from .attrs import bool_attr, enum_attr
-from .numeric import narrow, quiet, widen
-from .spec import OpSpec, TensorInfo
+from .common.attrs import bool_attr, enum_attr
+from .common.numeric import narrow, quiet, widen
+from .common.spec import OpSpec, TensorInfo
 
 
 class InterpolationMode(enum.Enum):
@@ -151,7 +151,7 @@ def evaluate_grid_sample(attrs: GridSampleAttrs, inputs: Sequence[np.ndarray]) -
                         row = row + cx[i] * read(yi + (j - 1), xi + (i - 1))
                     out = out + cy[j] * row
     if data.dtype.kind in "iu":
-        from .numeric import c_cast
+        from .common.numeric import c_cast
 
         return [c_cast(out, data.dtype)]
     return [narrow(np.asarray(out).astype(ct), data.dtype)]

@@ -27,9 +27,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from .activations import f64_then_round
-from .attrs import NoAttrs, parse_no_attrs
-from .numeric import is_float
-from .spec import OpSpec
+from .common.attrs import NoAttrs, parse_no_attrs
+from .common.numeric import is_float
+from .common.spec import OpSpec
 from .unary import infer_unary
 
 

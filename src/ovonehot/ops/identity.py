@@ -9,8 +9,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .attrs import NoAttrs, parse_no_attrs
-from .spec import OpSpec, TensorInfo
+from .common.attrs import NoAttrs, parse_no_attrs
+from .common.spec import OpSpec, TensorInfo
 
 
 def infer_identity(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:

@@ -36,11 +36,11 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
-from .attrs import bool_attr, enum_attr, float_attr, ints_attr, str_attr
+from .common.attrs import bool_attr, enum_attr, float_attr, ints_attr, str_attr
+from .common.numeric import c_cast, narrow, quiet, round_half_away, widen
+from .common.shape_util import known_ints
+from .common.spec import OpSpec, TensorInfo
 from .movement import _shape_from_info
-from .numeric import c_cast, narrow, quiet, round_half_away, widen
-from .shape_util import known_ints
-from .spec import OpSpec, TensorInfo
 
 F32 = np.float32
 

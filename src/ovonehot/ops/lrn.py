@@ -26,10 +26,10 @@ import numpy as np
 
 from ..errors import InputError, ValidationError
 from ..graph import Node
-from .attrs import float_attr, int_attr
-from .numeric import is_float, narrow, quiet, widen
-from .shape_util import known_ints
-from .spec import OpSpec, TensorInfo
+from .common.attrs import float_attr, int_attr
+from .common.numeric import is_float, narrow, quiet, widen
+from .common.shape_util import known_ints
+from .common.spec import OpSpec, TensorInfo
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,10 +22,10 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, PartialShape
-from .attrs import bool_attr
-from .autobroadcast import broadcast_merge_dim
-from .numeric import is_float, narrow, quiet, widen
-from .spec import OpSpec, TensorInfo
+from .common.attrs import bool_attr
+from .common.autobroadcast import broadcast_merge_dim
+from .common.numeric import is_float, narrow, quiet, widen
+from .common.spec import OpSpec, TensorInfo
 
 # Above this many multiply-adds the exact sequential sum is too slow; BLAS takes over.
 SEQUENTIAL_LIMIT = 1 << 26

@@ -24,12 +24,12 @@ import numpy as np
 from ..errors import InputError, UnsupportedError, ValidationError
 from ..graph import Node
 from ..types import Dimension, PartialShape
-from .attrs import NoAttrs, enum_attr, int_attr, parse_no_attrs
-from .autobroadcast import NUMPY, broadcast_merge_dim, broadcast_shapes
-from .bounds import kernel_bounds
+from .common.attrs import NoAttrs, enum_attr, int_attr, parse_no_attrs
+from .common.autobroadcast import NUMPY, broadcast_merge_dim, broadcast_shapes
+from .common.bounds import kernel_bounds
+from .common.shape_util import dim_from_bounds, input_bounds, known_ints, mul, normalize_axis
+from .common.spec import OpSpec, TensorInfo
 from .shape_ops import _make_dim as make_slice_dim
-from .shape_util import dim_from_bounds, input_bounds, known_ints, mul, normalize_axis
-from .spec import OpSpec, TensorInfo
 
 # The most outputs a Split may declare: each is a port in the IR, so real models stay far below.
 MAX_SPLITS = 1 << 16

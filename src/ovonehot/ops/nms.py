@@ -54,9 +54,9 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
-from .attrs import bool_attr, element_type_attr, enum_attr
-from .shape_util import known_ints, mul
-from .spec import OpSpec, TensorInfo
+from .common.attrs import bool_attr, element_type_attr, enum_attr
+from .common.shape_util import known_ints, mul
+from .common.spec import OpSpec, TensorInfo
 
 
 class BoxEncoding(enum.Enum):

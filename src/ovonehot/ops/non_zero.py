@@ -18,8 +18,8 @@ import numpy as np
 from ..errors import ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
-from .attrs import element_type_attr
-from .spec import OpSpec, TensorInfo
+from .common.attrs import element_type_attr
+from .common.spec import OpSpec, TensorInfo
 
 
 @dataclass(frozen=True, slots=True)

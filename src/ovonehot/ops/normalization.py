@@ -32,12 +32,11 @@ import numpy as np
 from ..errors import ValidationError
 from ..graph import Node
 from ..types import Dimension
-from .attrs import bool_attr, enum_attr, float_attr, int_attr
-from .numeric import narrow, quiet, widen
+from .common.attrs import bool_attr, enum_attr, float_attr, int_attr
+from .common.numeric import narrow, quiet, widen
+from .common.shape_util import known_ints, normalize_axes, passes_integral_number_check
+from .common.spec import OpSpec, TensorInfo
 from .reduce import Reduction, reduce_array
-from .shape_ops import passes_integral_number_check
-from .shape_util import known_ints, normalize_axes
-from .spec import OpSpec, TensorInfo
 
 
 class MVNEpsMode(enum.Enum):

@@ -33,10 +33,10 @@ from .. import budget as _budget
 from ..errors import InputError, NegativeDepthError, ResourceLimitError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
-from .attrs import enum_attr, int_attr
-from .bounds import depth_interval
-from .shape_util import normalize_axis
-from .spec import OpSpec, TensorInfo
+from .common.attrs import enum_attr, int_attr
+from .common.bounds import depth_interval
+from .common.shape_util import normalize_axis
+from .common.spec import OpSpec, TensorInfo
 
 # Largest output one OneHot may allocate, and half of what is available when less: see
 # ovonehot.budget (a depth fed from a Parameter can be anything).

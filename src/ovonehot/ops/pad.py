@@ -23,11 +23,10 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, PartialShape
-from .attrs import enum_attr
-from .bounds import kernel_bounds
-from .shape_ops import passes_integral_number_check
-from .shape_util import INT64_MAX, dim_from_bounds, input_bounds
-from .spec import OpSpec, TensorInfo
+from .common.attrs import enum_attr
+from .common.bounds import kernel_bounds
+from .common.shape_util import INT64_MAX, dim_from_bounds, input_bounds, passes_integral_number_check
+from .common.spec import OpSpec, TensorInfo
 
 
 class PadMode(enum.Enum):

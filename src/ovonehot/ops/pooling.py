@@ -37,10 +37,10 @@ import numpy as np
 from ..errors import ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
-from .attrs import bool_attr, element_type_attr, int_attr, ints_attr
-from .numeric import is_float, narrow, quiet, widen
-from .shape_util import normalize_axis
-from .spatial import (
+from .common.attrs import bool_attr, element_type_attr, int_attr, ints_attr
+from .common.numeric import is_float, narrow, quiet, widen
+from .common.shape_util import normalize_axis
+from .common.spatial import (
     RoundingType,
     Window,
     check_window,
@@ -50,7 +50,7 @@ from .spatial import (
     spatial_dims,
     windows,
 )
-from .spec import OpSpec, TensorInfo
+from .common.spec import OpSpec, TensorInfo
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,10 +54,10 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
-from .attrs import element_type_attr, enum_attr, int_attr
+from .common.attrs import element_type_attr, enum_attr, int_attr
+from .common.shape_util import input_bounds
+from .common.spec import OpSpec, TensorInfo
 from .convert import f32_to_bf16
-from .shape_util import input_bounds
-from .spec import OpSpec, TensorInfo
 
 
 class Alignment(enum.Enum):

@@ -23,10 +23,10 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
-from .attrs import element_type_attr
+from .common.attrs import element_type_attr
+from .common.numeric import is_narrow_float, narrow, quiet
+from .common.spec import OpSpec, TensorInfo
 from .convert import convert_array
-from .numeric import is_narrow_float, narrow, quiet
-from .spec import OpSpec, TensorInfo
 
 _NAMES = ("start", "stop", "step")
 

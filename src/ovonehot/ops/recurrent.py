@@ -37,9 +37,9 @@ import numpy as np
 from ..errors import InputError, UnsupportedError, ValidationError
 from ..graph import Node
 from ..types import Dimension, PartialShape
-from .attrs import bool_attr, enum_attr, float_attr, int_attr, str_attr
-from .numeric import is_float, narrow, quiet, widen
-from .spec import OpSpec, TensorInfo
+from .common.attrs import bool_attr, enum_attr, float_attr, int_attr, str_attr
+from .common.numeric import is_float, narrow, quiet, widen
+from .common.spec import OpSpec, TensorInfo
 
 
 class Cell(enum.Enum):

@@ -31,11 +31,10 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
-from .attrs import bool_attr
-from .bounds import FLOATS, WIDE_INTEGERS, kernel_bounds, reduce_prod_bounds
-from .shape_ops import passes_integral_number_check
-from .shape_util import known_ints, normalize_axes
-from .spec import BoundsFn, OpSpec, TensorInfo
+from .common.attrs import bool_attr
+from .common.bounds import FLOATS, WIDE_INTEGERS, kernel_bounds, reduce_prod_bounds
+from .common.shape_util import known_ints, normalize_axes, passes_integral_number_check
+from .common.spec import BoundsFn, OpSpec, TensorInfo
 
 
 class Reduction(enum.Enum):

@@ -23,12 +23,11 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import ElementType, PartialShape
-from .attrs import bool_attr
-from .numeric import c_cast, is_float, narrow, quiet, widen
+from .common.attrs import bool_attr
+from .common.numeric import c_cast, is_float, narrow, quiet, widen
+from .common.shape_util import known_ints, normalize_axes, passes_integral_number_check
+from .common.spec import OpSpec, TensorInfo
 from .reduce import reduce_shape
-from .shape_ops import passes_integral_number_check
-from .shape_util import known_ints, normalize_axes
-from .spec import OpSpec, TensorInfo
 
 
 class NormReduction(enum.Enum):

@@ -27,9 +27,9 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import ElementType, PartialShape
-from .attrs import enum_attr, int_attr
-from .shape_util import known_ints, normalize_axis
-from .spec import OpSpec, TensorInfo
+from .common.attrs import enum_attr, int_attr
+from .common.shape_util import known_ints, normalize_axis
+from .common.spec import OpSpec, TensorInfo
 
 
 class ReverseMode(enum.Enum):

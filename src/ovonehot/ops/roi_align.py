@@ -26,9 +26,9 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, PartialShape
-from .attrs import enum_attr, float_attr, int_attr
-from .numeric import narrow, quiet, widen
-from .spec import OpSpec, TensorInfo
+from .common.attrs import enum_attr, float_attr, int_attr
+from .common.numeric import narrow, quiet, widen
+from .common.spec import OpSpec, TensorInfo
 
 
 class PoolingMode(enum.Enum):

@@ -14,9 +14,9 @@ import numpy as np
 
 from ..errors import InputError, ValidationError
 from ..types import ElementType
-from .attrs import NoAttrs, parse_no_attrs
-from .shape_util import known_ints, normalize_axis
-from .spec import OpSpec, TensorInfo
+from .common.attrs import NoAttrs, parse_no_attrs
+from .common.shape_util import known_ints, normalize_axis
+from .common.spec import OpSpec, TensorInfo
 
 
 def _index_type(et: ElementType) -> bool:

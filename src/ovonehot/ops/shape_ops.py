@@ -29,9 +29,9 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
-from .attrs import NoAttrs, bool_attr, element_type_attr, int_attr, ints_attr, parse_no_attrs
-from .bounds import FLOATS, WIDE_INTEGERS, kernel_bounds, shape_of_bounds, strided_slice_bounds
-from .shape_util import (
+from .common.attrs import NoAttrs, bool_attr, element_type_attr, int_attr, ints_attr, parse_no_attrs
+from .common.bounds import FLOATS, WIDE_INTEGERS, kernel_bounds, shape_of_bounds, strided_slice_bounds
+from .common.shape_util import (
     INT64_MAX,
     INT64_MIN,
     add,
@@ -43,15 +43,9 @@ from .shape_util import (
     mul,
     normalize_axes,
     normalize_axis,
+    passes_integral_number_check,
 )
-from .spec import OpSpec, TensorInfo
-
-
-def passes_integral_number_check(et: ElementType) -> bool:
-    """Whether OpenVINO's ``Type::is_integral_number()`` check passes: not a float and not
-    boolean, so dynamic, string and nf4 pass too.  (``ElementType.is_integral_number`` is the
-    strict "signed or unsigned integer".)"""
-    return not et.is_real and et is not ElementType.boolean
+from .common.spec import OpSpec, TensorInfo
 
 
 def _static(shape: Sequence[int]) -> PartialShape:

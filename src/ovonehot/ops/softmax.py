@@ -22,9 +22,9 @@ import numpy as np
 from ..errors import UnsupportedError, ValidationError
 from ..graph import Node
 from ..types import ElementType
-from .attrs import int_attr
-from .numeric import is_float, narrow, quiet, widen
-from .spec import OpSpec, TensorInfo
+from .common.attrs import int_attr
+from .common.numeric import is_float, narrow, quiet, widen
+from .common.spec import OpSpec, TensorInfo
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,9 +25,9 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, PartialShape
-from .attrs import enum_attr, int_attr
-from .shape_util import INT64_MAX
-from .spec import OpSpec, TensorInfo
+from .common.attrs import enum_attr, int_attr
+from .common.shape_util import INT64_MAX
+from .common.spec import OpSpec, TensorInfo
 
 
 class SpaceDepthMode(enum.Enum):

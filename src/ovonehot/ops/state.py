@@ -1,7 +1,7 @@
 """Stateful ops: ReadValue-3/-6 and Assign-3/-6, the variables of LLM KV-cache exports.
 
 A variable, named by ``variable_id``, lives across runs of one request
-(:class:`ovonehot.model.Request`); :class:`ovonehot.ops.spec.Variables` holds it.
+(:class:`ovonehot.model.Request`); :class:`ovonehot.ops.common.spec.Variables` holds it.
 
 * ReadValue gives the variable's value; a variable in its initial state (never
   assigned, or reset) gives the init input (the value of the init sub-graph, run each
@@ -25,8 +25,8 @@ import numpy as np
 from ..errors import IRError, ValidationError
 from ..graph import Node
 from ..types import ElementType, PartialShape
-from .attrs import element_type_attr, str_attr
-from .spec import OpSpec, TensorInfo, Variables
+from .common.attrs import element_type_attr, str_attr
+from .common.spec import OpSpec, TensorInfo, Variables
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,7 +44,7 @@ import numpy as np
 from ..errors import Error, InputError, IRError, ValidationError
 from ..graph import Element, Graph, Node
 from ..types import Dimension, ElementType, PartialShape
-from .spec import OpSpec, TensorInfo
+from .common.spec import OpSpec, TensorInfo
 
 # The interpreters import the op registry, which imports this module: they are imported
 # where a body is planned, inferred or run, not at module load.

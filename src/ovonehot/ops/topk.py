@@ -26,9 +26,9 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
-from .attrs import bool_attr, element_type_attr, enum_attr, int_attr
-from .shape_util import input_bounds, normalize_axis
-from .spec import OpSpec, TensorInfo
+from .common.attrs import bool_attr, element_type_attr, enum_attr, int_attr
+from .common.shape_util import input_bounds, normalize_axis
+from .common.spec import OpSpec, TensorInfo
 
 
 class TopKMode(enum.Enum):

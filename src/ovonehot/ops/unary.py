@@ -29,10 +29,10 @@ import numpy as np
 from ..errors import ValidationError
 from ..graph import Node
 from ..types import ElementType
-from .attrs import NoAttrs, float_attr, parse_no_attrs
-from .bounds import FLOATS, WIDE_INTEGERS, abs_bounds, kernel_bounds
-from .numeric import c_cast, is_float, libm, narrow, quiet, round_half_away, widen
-from .spec import OpSpec, TensorInfo
+from .common.attrs import NoAttrs, float_attr, parse_no_attrs
+from .common.bounds import FLOATS, WIDE_INTEGERS, abs_bounds, kernel_bounds
+from .common.numeric import c_cast, is_float, libm, narrow, quiet, round_half_away, widen
+from .common.spec import OpSpec, TensorInfo
 
 
 def infer_unary(attrs: object, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:

@@ -27,10 +27,10 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
-from .attrs import bool_attr, element_type_attr
-from .numeric import widen
-from .shape_util import known_ints, normalize_axis
-from .spec import OpSpec, TensorInfo
+from .common.attrs import bool_attr, element_type_attr
+from .common.numeric import widen
+from .common.shape_util import known_ints, normalize_axis
+from .common.spec import OpSpec, TensorInfo
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,7 +49,7 @@ class Refusal:
     cause: str = "failed"
     layer: str = ""  # friendly name of the op that refused, when known
     op: str = ""  # its type-version, e.g. "LogSoftmax-opset5"
-    code: str = ""  # a known deviation code (ovonehot.deviations.KNOWN) when the refusal is one
+    code: str = ""  # a known deviation code (ovonehot.differential.deviations.KNOWN) when the refusal is one
     detail: str = ""
 
     @classmethod

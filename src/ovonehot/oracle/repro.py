@@ -23,9 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
+from ..differential.replay import Replay
 from ..errors import InputError
 from ..npyio import storable
-from ..replay import Replay
 
 # Above this many bytes of embedded data the script is no longer something to paste
 # into an issue; ``reduce`` first.
@@ -76,7 +76,7 @@ def script_text(replay: Replay) -> str:
             f"{replay.folder}: {size} bytes of model and data are too many to embed in a script "
             f"(limit {EMBED_LIMIT}); shrink it first with ovonehot reduce"
         )
-    from ..diff import output_tolerances
+    from ..differential.diff import output_tolerances
     from ..model import load
 
     tolerances = {

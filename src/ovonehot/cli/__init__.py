@@ -1,0 +1,95 @@
+"""The ``ovonehot`` command line: argparse subcommands, errors turned into exit codes.
+
+Each subcommand lives in ``ovonehot.cli.<name>`` and provides
+``add_parser(subparsers)`` (which sets ``func``) ; ``main`` dispatches and turns
+every ``ovonehot.Error`` into one line ``error: ...`` on stderr and the error's
+exit status.  Exit statuses: 0 success, 1 a difference was found, 2 usage or bad
+input file, 3 invalid or unsupported IR, 4 OpenVINO missing or failing, 130
+interrupted (Ctrl-C: no traceback; what finished is kept, every output file is
+complete or absent).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from .. import __version__
+from ..errors import Error, UsageError
+from . import convert, diff, fuzz, inspect, reduce, repro, run, validate
+
+# The subcommands, one module each, in help order (one per line).
+COMMANDS = (
+    run,
+    convert,
+    diff,
+    fuzz,
+    validate,
+    inspect,
+    reduce,
+    repro,
+)
+
+# The longest error line printed, in characters.
+MAX_MESSAGE = 2000
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line ``error: ...`` and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message} (see --help)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="ovonehot",
+        description="Read, check, run and cross-check OpenVINO IR graphs built around OneHot.",
+    )
+    parser.add_argument("--version", action="version", version=f"ovonehot {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for module in COMMANDS:
+        module.add_parser(sub)
+    return parser
+
+
+def _stop_children() -> None:
+    """After Ctrl-C: end the OpenVINO child now instead of letting it finish its request (its
+    answer is no longer wanted).  Children ignore SIGINT themselves (ovonehot.child)."""
+    oracle_process = sys.modules.get("ovonehot.oracle.process")
+    if oracle_process is not None:
+        oracle_process.abandon()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return int(args.func(args))
+    except Error as exc:
+        message = " ".join(str(exc).split("\n"))
+        if (
+            isinstance(exc, UsageError)
+            and "unrecognized arguments" in message
+            and "--json" in (sys.argv[1:] if argv is None else argv)
+        ):
+            message += "; --json takes no file name now: --json-out FILE writes the JSON to a file"
+        if len(message) > MAX_MESSAGE:  # a hostile file's 5 MB attribute must not become a 5 MB line
+            message = f"{message[:MAX_MESSAGE]}... ({len(message) - MAX_MESSAGE} more characters)"
+        print(f"error: {message}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        _stop_children()
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except OSError as exc:  # the file system refused a read or write (permissions, full disk): no traceback
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print("error: out of memory", file=sys.stderr)
+        return 2

@@ -1,0 +1,87 @@
+"""``ovonehot fuzz``: random valid OneHot IR through ``diff``; exit 0 when nothing is unexplained."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+
+from ..atomic import check_output_dir
+from ..differential import engines
+from ..differential.diff import ORACLES
+from ..differential.fuzz import campaign
+from ..errors import OpenVINOError, UsageError
+from ._json import add_json_options, check_json_out, emit, human_output
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "fuzz",
+        help="generate random valid OneHot IR and diff each against OpenVINO",
+        description="Generate random valid IR (single OneHot and small graphs; v1/v16, both modes, every legal "
+        "type, ranks 0..6, dynamic and interval dims), write it with ovonehot's writer and with "
+        "OpenVINO's save_model, and run diff on each.  Failing cases are saved as replay folders "
+        "under --out.  Exit 0 when no case is 'ours wrong', 'unexplained' or a crash.",
+    )
+    p.add_argument("--cases", type=int, default=100, help="number of cases (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="campaign seed (default 0)")
+    p.add_argument(
+        "--first", type=int, default=0, help="index of the first case (to rerun one: --first K --cases 1)"
+    )
+    p.add_argument(
+        "--oracle",
+        choices=[*ORACLES, "both"],
+        default="both",
+        help="oracle(s) to diff against (default both)",
+    )
+    p.add_argument("--out", metavar="DIR", help="save failing cases as replay folders here, and summary.json")
+    p.add_argument("--time-budget", type=float, metavar="SECONDS", help="stop starting cases after this long")
+    engines.add_arguments(
+        p,
+        jobs_help="worker processes (default 1; 0 runs in this process without crash "
+        "isolation); with --dask, the embedded cluster's workers",
+    )
+    add_json_options(p, "the summary (as --out's summary.json)")
+    p.set_defaults(func=fuzz_command)
+
+
+def _openvino_installed() -> bool:
+    """Whether openvino can be imported, without importing it (it loads for half a second)."""
+    try:
+        return importlib.util.find_spec("openvino") is not None
+    except (ImportError, ValueError):  # a blocked import (sys.modules entry None)
+        return False
+
+
+def fuzz_command(args: argparse.Namespace) -> int:
+    with human_output(args):
+        return _fuzz_command(args)
+
+
+def _fuzz_command(args: argparse.Namespace) -> int:
+    if args.cases < 0 or args.first < 0:
+        raise UsageError("--cases and --first must be >= 0")
+    if args.time_budget is not None and args.time_budget <= 0:
+        raise UsageError("--time-budget must be > 0 seconds")
+    if not _openvino_installed():  # before any case runs
+        raise OpenVINOError(
+            "OpenVINO is not installed; fuzz diffs against it: pip install 'openvino>=2026.4,<2026.5'"
+        )
+    engine = engines.make(args.engine, args.jobs, args.scheduler, default_jobs=1)
+    if args.out is not None:
+        check_output_dir(args.out, "--out")
+    check_json_out(args)
+    oracles = ORACLES if args.oracle == "both" else (args.oracle,)
+    summary = campaign(
+        args.cases,
+        args.seed,
+        oracles,
+        args.out,
+        args.time_budget,
+        progress=sys.stderr.isatty(),
+        first=args.first,
+        engine=engine,
+    )
+    print(summary.table())
+    emit(args, summary.as_json())
+    return summary.exit_code

@@ -1,0 +1,199 @@
+"""``ovonehot reduce MODEL``: shrink a model to the few layers behind a difference.
+
+Runs ``diff`` on the model (same oracles, tolerances and inputs), picks the first
+output that does not pass (or ``--output NAME``), and searches for the smallest
+subgraph that keeps that verdict: bisection over the topological order, then
+single-layer removal; inputs of the cut become Parameters fed with the values
+ovonehot computed for them.  The result is written as a replay folder
+(``ovonehot diff DIR`` replays it; ``ovonehot repro DIR`` turns it into a standalone
+OpenVINO script for a bug report).
+
+Exit 0 when a reduced replay was written, 1 when nothing differs (nothing to
+reduce), 2-4 for errors as everywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from ..atomic import check_output_dir
+from ..differential import replay as _replay
+from ..differential.diff import ORACLES, OutputVerdict, Tolerances, Verdict, diff_model
+from ..differential.gen_inputs import generate_inputs, parse_shape
+from ..differential.reduce import diff_predicate, reduce_model, write_candidate
+from ..errors import UsageError
+from ..model import Model, load
+from ..npyio import check_input_specs, check_model_paths, parse_input_specs
+from ._json import add_json_options, check_json_out, emit, human_output
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "reduce",
+        help="shrink a model to the smallest subgraph that keeps a difference, as a replay folder",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("model", help="model .xml (the .bin beside it is read too) or .onnx")
+    p.add_argument("--bin", dest="bin_path", help="weights file, when not MODEL.bin")
+    p.add_argument(
+        "--inputs",
+        nargs="+",
+        default=[],
+        metavar="SPEC",
+        help="x.npy (single-input model), NAME=x.npy, or all.npz; default: generated (--seed)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed for generated inputs (default 0)")
+    p.add_argument(
+        "--shape",
+        action="append",
+        default=[],
+        metavar="NAME=[d0,...]",
+        help="concrete shape for a generated input with dynamic dims (repeatable)",
+    )
+    p.add_argument(
+        "--oracle",
+        choices=[*ORACLES, "both"],
+        default="reference",
+        help="the oracle whose difference to keep (default: reference)",
+    )
+    p.add_argument("--atol", action="append", default=[], metavar="[NAME:]X", help="as for diff")
+    p.add_argument("--rtol", action="append", default=[], metavar="[NAME:]X", help="as for diff")
+    p.add_argument(
+        "--output",
+        dest="output_name",
+        metavar="NAME",
+        help="the differing output to reduce around (default: the first one that differs)",
+    )
+    p.add_argument("--out", required=True, metavar="DIR", help="where to write the reduced replay folder")
+    add_json_options(p, "what was written (the reduced replay folder, the sizes, the final diff)")
+    p.set_defaults(func=reduce_command)
+
+
+def _same(verdict: OutputVerdict, target: OutputVerdict) -> bool:
+    if verdict.oracle != target.oracle or verdict.verdict is not target.verdict:
+        return False
+    if target.verdict is Verdict.DEVIATION:
+        return {e.code for e in verdict.events} >= {e.code for e in target.events}
+    return True
+
+
+def _reduced_tolerances(target: OutputVerdict) -> Tolerances:
+    """The failing output's tolerance, for every output of a candidate (their names differ)."""
+    tol = target.tolerance
+    if tol.is_exact:
+        return Tolerances(atol=0.0, rtol=0.0)
+    return Tolerances(atol=tol.atol, rtol=tol.rtol)
+
+
+def reduce_command(args: argparse.Namespace) -> int:
+    with human_output(args):
+        return _reduce_command(args)
+
+
+def _reduce_command(args: argparse.Namespace) -> int:
+    if not args.out:
+        raise UsageError("--out needs a folder name")
+    tolerances = Tolerances.parse(args.atol, args.rtol)
+    shapes = dict(parse_shape(s) for s in args.shape)
+    # Bad paths are refused before the model is read or OpenVINO started.
+    check_model_paths(args.model, args.bin_path)
+    check_input_specs(args.inputs)
+    check_output_dir(args.out, "--out")
+    check_json_out(args)
+    model = load(args.model, args.bin_path)
+    oracles = ORACLES if args.oracle == "both" else (args.oracle,)
+    if args.inputs:
+        inputs = parse_input_specs(model, args.inputs)
+    else:
+        inputs = generate_inputs(model, args.seed, shapes)
+    report = diff_model(
+        model, args.model, inputs, oracles, tolerances, args.bin_path, locate=False, isolate=True
+    )
+    failing = [v for v in report.verdicts if v.verdict not in (Verdict.PASS, Verdict.NOT_COMPARED)]
+    if args.output_name:
+        names = [d.name for d in model.outputs]
+        if args.output_name not in names:
+            raise UsageError(f"--output {args.output_name!r}: the model's outputs are {', '.join(names)}")
+        failing = [v for v in failing if v.name == args.output_name]
+    if not failing:
+        print(f"nothing to reduce: {report.render().splitlines()[-1]}")
+        emit(
+            args,
+            {
+                "model": str(args.model),
+                "reduced": False,
+                "folder": None,
+                "reason": "nothing differs",
+                "diff": report.as_json(),
+            },
+        )
+        return 1
+    target = failing[0]
+    print(f"reducing around output {target.name!r}: {target.verdict.value} against {target.oracle}")
+    reduced_tol = _reduced_tolerances(target)
+
+    def judge(candidate: Model, candidate_xml: str, feeds: dict[str, np.ndarray]) -> bool:
+        r = diff_model(
+            candidate, candidate_xml, feeds, (target.oracle,), reduced_tol, locate=False, isolate=True
+        )
+        return any(_same(v, target) for v in r.verdicts)
+
+    reduction = reduce_model(
+        model, inputs, target.name, diff_predicate(judge), log=lambda m: print(f"  {m}", file=sys.stderr)
+    )
+    with tempfile.TemporaryDirectory(prefix="ovonehot-reduce-") as tmp:
+        sub_xml = write_candidate(reduction.graph, Path(tmp))
+        sub_model = load(sub_xml)
+        final = diff_model(
+            sub_model, str(sub_xml), reduction.inputs, (target.oracle,), reduced_tol, isolate=True
+        )
+        folder = _replay.save(
+            args.out,
+            final,
+            sub_xml,
+            None,
+            (target.oracle,),
+            reduced_tol,
+            ["ovonehot", "diff", args.out],
+            extra={
+                "reduced_from": {
+                    "model": str(args.model),
+                    "output": target.name,
+                    "verdict": target.verdict.value,
+                    "oracle": target.oracle,
+                    "ops_before": reduction.original_ops,
+                    "ops_after": len(reduction.candidate.keep),
+                    "diffs_run": reduction.tries,
+                    "steps": reduction.steps,
+                }
+            },
+        )
+    print(final.render())
+    print(
+        f"reduced {reduction.original_ops} ops to {len(reduction.candidate.keep)} "
+        f"({reduction.tries} diffs): {folder} (replay: ovonehot diff {folder}; "
+        f"bug-report script: ovonehot repro {folder})"
+    )
+    emit(
+        args,
+        {
+            "model": str(args.model),
+            "reduced": True,
+            "folder": str(folder),
+            "output": target.name,
+            "verdict": target.verdict.value,
+            "oracle": target.oracle,
+            "ops_before": reduction.original_ops,
+            "ops_after": len(reduction.candidate.keep),
+            "diffs_run": reduction.tries,
+            "replay": ["ovonehot", "diff", str(folder)],
+            "diff": {**final.as_json(), "model": str(Path(folder) / "model.xml")},
+        },
+    )
+    return 0

@@ -1,0 +1,248 @@
+"""``ovonehot run MODEL.xml --inputs SPEC... [--output out.npz]``: run an IR with NumPy.
+
+``--verbose`` prints one line per node to stderr as it runs (position, layer id,
+type, name, each output's element type and shape, milliseconds) and a total;
+``--dump-intermediates DIR`` writes every node's outputs to
+``DIR/intermediates.npz`` keyed ``"<layer name>:<port>"`` (see :mod:`ovonehot.cli.dump`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..atomic import check_output_dir, check_output_file
+from ..errors import Error, UsageError
+from ..infer import NodePlan
+from ..model import Model, load
+from ..npyio import check_input_specs, check_model_paths, parse_input_specs, save_archive
+from ..types import ElementType, PartialShape
+from ._json import add_json_options, array_values, check_json_out, emit, human_output
+from .dump import IntermediateWriter
+
+# Print values when an output has at most this many elements.
+SMALL = 64
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("run", help="run a model on NumPy inputs and print or save its outputs")
+    p.add_argument("model", help="model .xml (the .bin beside it is read too)")
+    p.add_argument("--bin", dest="bin_path", help="weights file, when not MODEL.bin")
+    p.add_argument(
+        "--inputs",
+        nargs="+",
+        action="append",
+        metavar="SPEC",
+        help="x.npy (single-input model), NAME=x.npy, or all.npz with arrays keyed by input name; "
+        "repeat --inputs to run several steps of a stateful model, each step's inputs after one --inputs",
+    )
+    p.add_argument(
+        "--steps",
+        type=int,
+        metavar="N",
+        help="run N steps of a stateful model on the same inputs (ReadValue/Assign state kept between steps)",
+    )
+    p.add_argument("--output", metavar="OUT.npz", help="write every output to an .npz keyed by output name")
+    p.add_argument(
+        "--output-dir",
+        metavar="DIR",
+        help="write each output to DIR/<name>.npy; an output larger than the memory budget (half the memory "
+        "available, or OVONEHOT_MEMORY_BUDGET bytes) is computed in chunks into its memory-mapped file",
+    )
+    p.add_argument(
+        "--dump-intermediates",
+        metavar="DIR",
+        help="write every node's outputs to DIR/intermediates.npz, keyed '<layer name>:<port>' "
+        "(every node but Results), with DIR/intermediates.tsv listing each key's layer id, type and shape",
+    )
+    p.add_argument(
+        "--verbose", action="store_true", help="print each node's output types, shapes and time to stderr"
+    )
+    add_json_options(p, "the outputs (name, shape, element type; values when small; per step)")
+    p.set_defaults(func=run_command)
+
+
+def run_command(args: argparse.Namespace) -> int:
+    with human_output(args):
+        return _run_command(args)
+
+
+def _run_command(args: argparse.Namespace) -> int:
+    groups: list[list[str]] = args.inputs or [[]]
+    if args.steps is not None:
+        if args.steps < 1:
+            raise UsageError(f"--steps must be at least 1, got {args.steps}")
+        if len(groups) > 1:
+            raise UsageError("--steps repeats one set of inputs: give --inputs once with it")
+        groups = groups * args.steps
+    if len(groups) > 1 and args.dump_intermediates:
+        raise UsageError("--dump-intermediates takes one step; run the step you want to look at alone")
+    # Bad paths are refused before the model is read or anything runs.
+    check_model_paths(args.model, args.bin_path)
+    for specs in groups:
+        check_input_specs(specs)
+    if args.output is not None:
+        check_output_file(args.output, "--output")
+    if args.dump_intermediates is not None:
+        check_output_dir(args.dump_intermediates, "--dump-intermediates")
+    if args.output_dir is not None:
+        if len(groups) > 1 or args.dump_intermediates or args.verbose:
+            raise UsageError("--output-dir takes one step, without --dump-intermediates or --verbose")
+        check_output_dir(args.output_dir, "--output-dir")
+    check_json_out(args)
+    model = load(args.model, args.bin_path)
+    steps = [parse_input_specs(model, specs) for specs in groups]
+    report: dict[str, object] = {"model": args.model}
+    if args.output_dir is not None:
+        from ..chunked import write_outputs
+
+        paths = write_outputs(model, steps[0], args.output_dir)
+        for name, path in paths.items():
+            print(f"{name}: wrote {path}")
+        if args.output is not None:
+            save_archive(args.output, {name: np.load(path, mmap_mode="r") for name, path in paths.items()})
+            print(f"wrote {len(paths)} output(s) to {args.output}")
+        report["written"] = {**_written(args), "output_dir": args.output_dir}
+        report["output_files"] = {name: str(path) for name, path in paths.items()}
+        emit(args, report)
+        return 0
+    if len(steps) == 1:
+        results = _run(model, steps[0], args.dump_intermediates, args.verbose)
+        _print_outputs(model, results, args.output)
+        report["outputs"] = _outputs_json(model, results)
+        report["written"] = _written(args)
+        emit(args, report)
+        return 0
+    # Several steps: one request, so what Assign writes in a step is what ReadValue reads in the next.
+    request = model.create_request()
+    everything: dict[str, np.ndarray] = {}
+    per_step: list[dict[str, object]] = []
+    for k, inputs in enumerate(steps, start=1):
+        print(f"step {k}:")
+        observer = _Progress(model).node if args.verbose else None
+        results = request.run(inputs, observer=observer)
+        _print_outputs(model, results, None)
+        everything.update({f"step{k}/{name}": value for name, value in results.items()})
+        per_step.append({"step": k, "outputs": _outputs_json(model, results)})
+    if args.output is not None:
+        save_archive(args.output, everything)
+        print(f"wrote {len(everything)} output(s) of {len(steps)} steps to {args.output}")
+    report["steps"] = per_step
+    report["written"] = _written(args)
+    emit(args, report)
+    return 0
+
+
+def _outputs_json(model: Model, results: dict[str, np.ndarray]) -> list[dict[str, object]]:
+    """Each output's name, shape and element type; its values when it has at most SMALL elements."""
+    rows: list[dict[str, object]] = []
+    for name, value in results.items():
+        desc = next(d for d in model.outputs if d.name == name)
+        row: dict[str, object] = {
+            "name": name,
+            "shape": list(value.shape),
+            "element_type": str(desc.element_type),
+        }
+        if value.size <= SMALL:
+            row["values"] = array_values(value)
+        rows.append(row)
+    return rows
+
+
+def _written(args: argparse.Namespace) -> dict[str, str]:
+    files = {}
+    if args.output is not None:
+        files["output"] = args.output
+    if args.dump_intermediates is not None:
+        files["intermediates"] = args.dump_intermediates
+    return files
+
+
+def _print_outputs(model: Model, results: dict[str, np.ndarray], output: str | None) -> None:
+    for name, value in results.items():
+        desc = next(d for d in model.outputs if d.name == name)
+        print(f"{name}: shape {list(value.shape)} element_type {desc.element_type}")
+        if value.size <= SMALL:
+            print("  " + np.array2string(value, separator=", ", threshold=SMALL).replace("\n", "\n  "))
+    if output is not None:
+        save_archive(output, results)
+        print(f"wrote {len(results)} output(s) to {output}")
+
+
+def _run(
+    model: Model, inputs: dict[str, np.ndarray], dump_dir: str | None, verbose: bool
+) -> dict[str, np.ndarray]:
+    """``model.run`` with the observers ``--verbose`` and ``--dump-intermediates`` ask for."""
+    if dump_dir is None and not verbose:
+        return model.run(inputs)
+    writer = IntermediateWriter(dump_dir) if dump_dir is not None else None
+    progress = _Progress(model) if verbose else None
+
+    def observe(index: int, plan: NodePlan, outputs: Sequence[np.ndarray], seconds: float) -> None:
+        if progress is not None:
+            progress.node(index, plan, outputs, seconds)
+        if writer is not None:
+            writer.add(plan, outputs)
+
+    start = time.perf_counter()
+    try:
+        results = model.run(inputs, observer=observe)
+    except Error:
+        if writer is not None:  # what ran so far is what a failing run needs looked at
+            writer.close(publish=writer.count > 0)
+            if writer.count:
+                print(
+                    f"wrote {writer.count} intermediate(s) of the failed run to {writer.path}",
+                    file=sys.stderr,
+                )
+        raise
+    except BaseException:
+        if writer is not None:
+            writer.close(publish=False)
+        raise
+    if progress is not None:
+        progress.total(time.perf_counter() - start)
+    if writer is not None:
+        writer.close()
+        print(f"wrote {writer.count} intermediate(s) to {writer.path}")
+    return results
+
+
+class _Progress:
+    """``--verbose``: one stderr line per node as it finishes."""
+
+    def __init__(self, model: Model) -> None:
+        self.inference = model.inference
+        self.n = len(model.graph.nodes)
+        self.width = len(str(self.n))
+        self.busy = 0.0
+
+    def node(self, index: int, plan: NodePlan, outputs: Sequence[np.ndarray], seconds: float) -> None:
+        node = plan.node
+        infos = self.inference.outputs[index]
+        shapes = (
+            ", ".join(_describe(v, info.element_type) for v, info in zip(outputs, infos, strict=True)) or "-"
+        )
+        self.busy += seconds
+        print(
+            f"[{index + 1:>{self.width}}/{self.n}] id={node.id} {node.type_version} {node.name!r}: "
+            f"{shapes} {seconds * 1e3:.3f} ms",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    def total(self, seconds: float) -> None:
+        print(
+            f"ran {self.n} nodes in {seconds * 1e3:.3f} ms ({self.busy * 1e3:.3f} ms in kernels)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+def _describe(value: np.ndarray, element_type: ElementType) -> str:
+    """``f32[2,3]``: the (inferred) element type and the actual shape, in OpenVINO's notation."""
+    return f"{element_type}{PartialShape.of(value.shape)}"

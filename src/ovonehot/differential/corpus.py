@@ -1,0 +1,236 @@
+"""``ovonehot diff`` over a corpus: several models, replay folders, or directories of them.
+
+Each model is diffed exactly as ``ovonehot diff MODEL`` would (the same options, the same
+report), on an engine (:mod:`ovonehot.differential.engines`): one after the other in this process (the
+default), on ``--jobs N`` worker processes, or on Dask distributed.  The result is a table, one
+row per model (its verdict counts and exit status), the reports of the models that did not exit
+0, and an overall exit status: the worst (highest) of the models'.  The table and the reports do
+not depend on the engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import sys
+import time
+import traceback
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import Error, InputError, UsageError
+from . import engines
+from .replay import is_replay
+
+CRASH_EXIT = 4  # an isolated child died on the model: OpenVINO failing, as everywhere
+
+
+@dataclass
+class ModelResult:
+    position: int
+    model: str
+    exit_code: int = 0
+    counts: dict[str, int] = field(default_factory=dict)  # verdict -> outputs (all oracles)
+    error: str = ""  # the one-line error when diff could not give a report
+    output: str = ""  # what ``ovonehot diff MODEL`` printed
+    report: dict[str, Any] | None = None  # its --json report
+    saved: str = ""  # the replay folder (--save)
+    seconds: float = 0.0
+
+
+def is_corpus(paths: Sequence[str]) -> bool:
+    """Several models, or one directory that is not itself a replay folder."""
+    return len(paths) > 1 or (Path(paths[0]).is_dir() and not is_replay(paths[0]))
+
+
+def collect(paths: Sequence[str]) -> list[str]:
+    """Every model .xml and replay folder named, or found under a named directory (sorted, hidden
+    entries skipped; a replay folder is one model, not searched further)."""
+    found: list[str] = []
+
+    def walk(folder: Path) -> None:
+        for entry in sorted(folder.iterdir()):
+            if entry.name.startswith("."):
+                continue
+            if entry.is_dir():
+                if is_replay(entry):
+                    found.append(str(entry))
+                else:
+                    walk(entry)
+            elif entry.suffix == ".xml":
+                found.append(str(entry))
+
+    for path in paths:
+        p = Path(path)
+        if is_replay(p) or p.is_file():
+            found.append(path)
+        elif p.is_dir():
+            before = len(found)
+            walk(p)
+            if len(found) == before:
+                raise InputError(f"{path}: no model (.xml) or replay folder in this directory")
+        else:
+            raise InputError(f"{path}: no such model, replay folder or directory")
+    return found
+
+
+def _name(path: str) -> str:
+    p = Path(path)
+    return p.name if p.is_dir() else p.stem
+
+
+def diff_handler(settings: tuple[str, ...], work: str, item: tuple[int, str, str | None]) -> dict[str, Any]:
+    """One model, as ``ovonehot diff MODEL OPTIONS --json-out ... [--save ...]`` (its own OpenVINO
+    child isolates OpenVINO's crashes, as for a single diff)."""
+    from ..cli import build_parser
+    from ..cli.diff import diff_command
+
+    position, model, save = item
+    result = ModelResult(position, model, saved=save or "")
+    report_file = Path(work) / f"report-{position}.json"
+    argv = ["diff", model, *settings, "--json-out", str(report_file)] + (["--save", save] if save else [])
+    start = time.perf_counter()
+    printed = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(printed):
+            args = build_parser().parse_args(argv)
+            result.exit_code = int(diff_command(args))
+    except Error as exc:
+        result.exit_code, result.error = exc.exit_code, " ".join(str(exc).split())
+    except Exception:  # noqa: BLE001 - an ovonehot bug on one model is that model's result, loudly
+        result.exit_code = 1
+        result.error = f"internal error: {traceback.format_exc().strip().splitlines()[-1]}"
+        result.output = traceback.format_exc()
+    result.output = printed.getvalue() + result.output
+    if report_file.is_file():
+        result.report = json.loads(report_file.read_text())
+        report_file.unlink()
+        result.counts = dict(result.report.get("counts", {}))
+    if save and not Path(save).is_dir():
+        result.saved = ""
+    result.seconds = time.perf_counter() - start
+    return asdict(result)
+
+
+def diff_crashed(
+    settings: tuple[str, ...],
+    work: str | None,
+    item: tuple[int, str, str | None],
+    returncode: int | None,
+    death: str,
+) -> dict[str, Any]:
+    position, model, _ = item
+    return asdict(ModelResult(position, model, CRASH_EXIT, error=f"crash: the worker process died ({death})"))
+
+
+def _short(text: str, limit: int = 100) -> str:
+    line = text.splitlines()[0] if text else ""
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+@dataclass
+class CorpusSummary:
+    results: list[ModelResult]
+    seconds: float
+    interrupted: bool = False
+    total: int = 0
+
+    @property
+    def exit_code(self) -> int:
+        if self.interrupted:
+            return 130
+        return max((r.exit_code for r in self.results), default=0)
+
+    def table(self) -> str:
+        verdicts: list[str] = []
+        for r in self.results:
+            verdicts += [v for v in r.counts if v not in verdicts]
+        names = [r.model for r in self.results]
+        width = max([len(n) for n in names] + [5])
+        cols = [max(len(v), 5) for v in verdicts]
+        lines = [
+            f"diff: {len(self.results)} of {self.total} models, {self.seconds:.1f} s"
+            + (" (interrupted: the models that finished)" if self.interrupted else "")
+        ]
+        lines.append(
+            f"{'model':<{width}}" + "".join(f"  {v:>{c}}" for v, c in zip(verdicts, cols)) + "  exit"
+        )
+        for r in self.results:
+            row = f"{r.model:<{width}}" + "".join(
+                f"  {r.counts.get(v, 0):>{c}}" for v, c in zip(verdicts, cols)
+            )
+            lines.append(row + f"  {r.exit_code:>4}" + (f"  {_short(r.error)}" if r.error else ""))
+        by_code: dict[int, int] = {}
+        for r in self.results:
+            by_code[r.exit_code] = by_code.get(r.exit_code, 0) + 1
+        lines.append("models: " + ", ".join(f"{n} exit {c}" for c, n in sorted(by_code.items())))
+        lines.append(f"exit {self.exit_code}")
+        return "\n".join(lines)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "seconds": self.seconds,
+            "interrupted": self.interrupted,
+            "exit_code": self.exit_code,
+            "models": [asdict(r) for r in self.results],
+        }
+
+
+def run(
+    models: Sequence[str], options: Sequence[str], save: str | None, engine: engines.Engine
+) -> CorpusSummary:
+    """Diff every model with the same ``options`` (diff's command-line options, as strings)."""
+    folders = [str(Path(save) / f"{i:04d}-{_name(m)}") if save else None for i, m in enumerate(models)]
+    job = engines.Job(
+        "ovonehot.differential.corpus:diff_handler",
+        "ovonehot.differential.corpus:diff_crashed",
+        tuple(options),
+        "ovonehot-corpus-",
+    )
+    start = time.perf_counter()
+    results: list[ModelResult] = []
+    interrupted = False
+    try:
+        items = iter([(i, m, f) for i, (m, f) in enumerate(zip(models, folders))])
+        for _, data in engine.run(job, items, lambda: True):
+            results.append(ModelResult(**data))
+    except KeyboardInterrupt:
+        interrupted = True
+        oracle_process = sys.modules.get("ovonehot.oracle.process")
+        if oracle_process is not None:  # a model's OpenVINO child (this process's): its answer is not wanted
+            oracle_process.abandon()
+    results.sort(key=lambda r: r.position)
+    return CorpusSummary(results, time.perf_counter() - start, interrupted, len(models))
+
+
+def corpus_command(args: argparse.Namespace, options: Sequence[str]) -> int:
+    """``ovonehot diff A B DIR ...``: the table, the reports of the models that did not pass, the
+    worst exit status (130 after Ctrl-C, with the models that finished)."""
+    from ..atomic import check_output_dir
+    from ..cli._json import check_json_out, emit
+    from ..npyio import ensure_directory
+
+    if args.bin_path:
+        raise UsageError("--bin is for one model; each model of a corpus has its .bin beside it")
+    if args.inputs:
+        raise UsageError("--inputs is for one model; a corpus runs on generated inputs (--seed, --shape)")
+    if getattr(args, "expected", None):
+        raise UsageError("--expected is for one model: saved outputs belong to one model")
+    engine = engines.make(args.engine, args.jobs, args.scheduler, default_jobs=0)
+    check_json_out(args)
+    if args.save is not None:
+        check_output_dir(args.save, "--save")
+        ensure_directory(args.save)
+    models = collect(args.model)
+    summary = run(models, options, args.save, engine)
+    for r in summary.results:
+        if r.exit_code != 0:
+            print(f"== {r.model}: exit {r.exit_code}")
+            print(r.output.rstrip() if r.output.strip() else f"error: {r.error}")
+    print(summary.table())
+    emit(args, summary.as_json())
+    return summary.exit_code

@@ -1,0 +1,795 @@
+"""Known, named ways OpenVINO departs from its own op semantics, and models that predict them.
+
+A difference between ovonehot and an OpenVINO oracle is only called a *known
+deviation* when it is explained: :func:`simulate` recomputes the model the way
+the oracle is known to compute it (ovonehot's own kernels on a graph rewritten
+to the oracle's precisions, with the oracle's conversions applied), and the
+observed output must equal that prediction exactly.  Refusals (the oracle will
+not compile or evaluate the model) are explained by checking the model for the
+property the oracle is known to refuse, not by matching "some error happened".
+
+The CPU model (docs/openvino-behaviour.md, and docs/FINDINGS.md for what fuzzing found):
+  * i64/u32/u64 are computed as i32 and f64 as f32.  Values fed at run time are
+    converted like a C cast (ints wrap: OneHot index 2**32+1 hits position 1);
+    constants are converted with saturation (an i64 on_value 2**40 becomes
+    2147483647, an f64 1e300 or inf becomes the f32 maximum); outputs are
+    converted back to the declared type.
+  * f32 constants holding subnormals are flushed to +0.0 when compiled.
+  * Likewise i16/u16 are computed as i32 and f16 as f32 (inference precision f32):
+    a Convert to them inside the graph does not narrow, f16 signalling NaNs are
+    quieted.
+  * A negative OneHot depth fed at run time is not caught and corrupts the
+    plugin's heap (the next compile crashes the process): it is never run.
+  * Refusals: OneHot indices other than i16/i32/i64/u16/u32/u64 ("Only I32 is
+    supported!"), OneHot of scalar indices whose depth is unknown at compile
+    time, u1/u3/u6 Parameters, dynamic-rank Parameters.
+Both oracles:
+  * OneHot with string values aborts the process and OneHot with sub-byte values
+    writes past its buffer: the oracle module refuses to run them.
+The core reference has no ``evaluate`` for OneHot with indices other than
+i32/i64, and fails on a negative axis when the indices rank is dynamic.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import Error
+from ..evaluate import evaluate
+from ..graph import Graph, Node
+from ..infer import Inference, infer, parameter_infos
+from ..model import Model
+from ..ops.common.spec import TensorInfo
+from ..ops.convert import convert_array
+from ..oracle.common import Refusal
+from ..types import ElementType
+
+
+@dataclass(frozen=True, slots=True)
+class Deviation:
+    """A known way one oracle departs from OpenVINO's op semantics."""
+
+    code: str
+    oracle: str  # "cpu", "reference" or "both"
+    summary: str
+
+
+KNOWN: dict[str, Deviation] = {
+    d.code: d
+    for d in (
+        Deviation(
+            "int32-wrap",
+            "cpu",
+            "i64/u32/u64 values (fed at run time or computed) are held as int32, wrapped "
+            "(OneHot index 2**32+1 acts as 1)",
+        ),
+        Deviation(
+            "int32-saturation",
+            "cpu",
+            "i64/u32/u64 constants (OneHot on/off) are saturated to the int32 range",
+        ),
+        Deviation(
+            "f64-through-f32", "cpu", "f64 is computed as f32 (constants saturate to +-f32 max, inf included)"
+        ),
+        Deviation(
+            "subnormal-flush",
+            "cpu",
+            "f32 constants holding subnormals (OneHot on/off) are flushed to +0.0 when compiled",
+        ),
+        Deviation(
+            "negative-depth-unchecked",
+            "cpu",
+            "a negative OneHot depth fed at run time is not caught and corrupts the heap "
+            "(the next compile crashes): not run",
+        ),
+        Deviation(
+            "i16-as-i32",
+            "cpu",
+            "i16/u16 are computed as i32: a Convert to i16/u16 inside the graph does not narrow "
+            "(i32 -> Convert(i16) -> OneHot: 65536 is not 0)",
+        ),
+        Deviation(
+            "f16-as-f32",
+            "cpu",
+            "f16 is computed as f32: a Convert to f16 inside the graph neither rounds nor overflows, "
+            "and f16 signalling NaNs come out quieted",
+        ),
+        Deviation(
+            "nondeterministic-output",
+            "cpu",
+            "the output changes between identical runs (the plugin reads memory it never wrote; "
+            "seen after Eltwise -> OneHot -> Eltwise with a rank-7 dynamic OneHot output): every "
+            "stable value is checked against the prediction",
+        ),
+        Deviation(
+            "float-convert-saturates",
+            "cpu",
+            "a Convert from a float to an integer saturates when the source is f64 or has a dynamic "
+            "shape (-2.5 -> u8 gives 0; the reference wraps through int32 and gives 254)",
+        ),
+        Deviation(
+            "divide-truncates",
+            "cpu",
+            "an integer Divide with m_pythondiv=true (floor division, the default; PyTorch's and "
+            "ONNX's integer Div become it) truncates toward zero: -7 / 2 gives -3, not -4",
+        ),
+        Deviation(
+            "bf16-nearest-even",
+            "cpu",
+            "at run time f32 -> bf16 rounds to nearest even; OpenVINO's reference (and constant "
+            "folding) rounds up only when the kept last bit is odd",
+        ),
+        Deviation(
+            "refused-index-type",
+            "cpu",
+            'OneHot indices must be i16/i32/i64/u16/u32/u64 ("Only I32 is supported!")',
+        ),
+        Deviation("refused-sub-byte-input", "cpu", "u1/u3/u6 Parameters are refused"),
+        Deviation(
+            "refused-nonconst-values",
+            "cpu",
+            "OneHot whose on/off values are not constants runs on the reference's evaluate, "
+            "which takes only i32/i64 indices: otherwise refused (\"Only const 'on_value' input is "
+            "supported\", or 'off_value')",
+        ),
+        Deviation("refused-dynamic-rank", "cpu", "dynamic-rank Parameters are refused at compile time"),
+        Deviation(
+            "f16-convert-clamps",
+            "cpu",
+            "an f16 -> integer Convert to 16 bits or wider clamps to the f16 range first "
+            "(inf -> i32 gives 65504 where the reference gives -2147483648)",
+        ),
+        Deviation(
+            "refused-convert-type",
+            "cpu",
+            "a Convert from f8e8m0 to anything but f16/bf16/f32/f64, or to f8e8m0 from another f8 "
+            'type, is refused ("cpu_convert can\'t convert from: f8e8m0 precision to: i32"); '
+            'from f8e4m3/f8e5m2 to boolean too, with static shapes ("unsupported src_prc")',
+        ),
+        Deviation(
+            "refused-scalar-indices",
+            "cpu",
+            "OneHot of scalar indices with a depth unknown at compile time is refused "
+            '("incorrect number of input/output dimensions")',
+        ),
+        Deviation(
+            "no-reference-evaluate",
+            "reference",
+            "OpenVINO's core reference has no evaluate for this op with these input types",
+        ),
+        Deviation(
+            "negative-axis-dynamic-rank",
+            "reference",
+            "a negative OneHot axis stays unnormalized when the indices rank is dynamic, and "
+            'evaluate then fails ("Invalid axis value.")',
+        ),
+        Deviation(
+            "sub-byte-one-hot",
+            "both",
+            "OneHot with sub-byte values writes one byte per element past its buffer (not run)",
+        ),
+        Deviation("string-one-hot", "both", "OneHot with string values aborts the process (not run)"),
+    )
+}
+
+CPU_INDEX_TYPES = frozenset(
+    {ElementType.i16, ElementType.i32, ElementType.i64, ElementType.u16, ElementType.u32, ElementType.u64}
+)
+REFERENCE_INDEX_TYPES = frozenset({ElementType.i32, ElementType.i64})
+WIDE_INTS = frozenset({ElementType.i64, ElementType.u32, ElementType.u64})
+NARROW_INTS = frozenset({ElementType.i16, ElementType.u16})
+SUB_BYTE_PARAMS = frozenset({ElementType.u1, ElementType.u3, ElementType.u6})
+SUB_BYTE = frozenset(t for t in ElementType if 0 < t.bitwidth < 8)
+# Float sources whose Convert to an integer can saturate on the CPU plugin (_cpu_convert_saturates);
+# from f8 types it goes through int32 like the reference (measured on 2026.4.1).
+SATURATING_FLOAT_SOURCES = frozenset({ElementType.f64, ElementType.f32, ElementType.f16, ElementType.bf16})
+
+_I32_MIN, _I32_MAX = -(2**31), 2**31 - 1
+_F32_MAX = float(np.finfo(np.float32).max)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One occurrence of a known deviation in one run: where, and what it changed."""
+
+    code: str
+    node: int  # node index in the model's graph (-1: the model as a whole)
+    where: str
+    detail: str
+
+    def __str__(self) -> str:
+        return (
+            f"{self.code} at {self.where}: {self.detail}" if self.detail else f"{self.code} at {self.where}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Simulation:
+    """What an oracle is predicted to output under its known deviations."""
+
+    outputs: dict[str, np.ndarray]
+    events: tuple[Event, ...]
+
+
+# -- refusals -----------------------------------------------------------------------------
+
+
+def explain_refusal(model: Model, oracle: str, refusal: Refusal) -> list[Event]:
+    """The known deviations that make ``oracle`` refuse ``model``; empty when unexplained.
+
+    Refusals ovonehot's oracle modules make themselves carry their deviation code and
+    layer (``Refusal.code``, ``Refusal.layer``): they are matched by those, never by
+    their text.  OpenVINO's own refusals (the CPU plugin's compile errors, the
+    reference's evaluate failing) come with nothing but OpenVINO's message, so each
+    explanation requires the model to have the refused property *and* the message to
+    be the one OpenVINO gives for it.
+    """
+    graph, inference = model.graph, model.inference
+    message = refusal.message
+    events: list[Event] = []
+    refusing = _refusing_nodes(model, refusal)
+    if refusal.code == "no-reference-evaluate":
+        for i in refusing:
+            events.append(Event(refusal.code, i, graph.nodes[i].describe(), refusal.detail))
+        return events
+    if refusal.code in KNOWN:
+        for i in refusing:
+            events.append(Event(refusal.code, i, graph.nodes[i].describe(), refusal.detail))
+        return events
+    for i in graph.kind_indices("OneHot"):
+        node = graph.nodes[i]
+        infos = inference.input_infos(i)
+        idx_type = infos[0].element_type
+        if oracle == "cpu" and idx_type not in CPU_INDEX_TYPES and "Only I32 is supported" in message:
+            events.append(Event("refused-index-type", i, node.describe(), f"indices are {idx_type}"))
+        if (
+            oracle == "cpu"
+            and infos[0].shape.rank_is_static
+            and infos[0].shape.rank == 0
+            and not inference.outputs[i][0].shape.is_static
+            and "incorrect number of input/output dimensions" in message
+        ):
+            events.append(
+                Event(
+                    "refused-scalar-indices",
+                    i,
+                    node.describe(),
+                    f"scalar indices, output {inference.outputs[i][0].shape}",
+                )
+            )
+        for port, label in ((2, "on_value"), (3, "off_value")):  # the plugin names the first it meets
+            if (
+                oracle == "cpu"
+                and f"Only const '{label}' input is supported" in message
+                and infos[port].value is None
+                and idx_type not in REFERENCE_INDEX_TYPES
+            ):
+                events.append(
+                    Event(
+                        "refused-nonconst-values",
+                        i,
+                        node.describe(),
+                        f"{label} is not a constant and indices are {idx_type}",
+                    )
+                )
+        axis = getattr(inference.plans[i].attrs, "axis", 0)
+        if (
+            oracle == "reference"
+            and i in refusing
+            and axis < 0
+            and not infos[0].shape.rank_is_static
+            and "Invalid axis value" in message
+        ):
+            events.append(
+                Event("negative-axis-dynamic-rank", i, node.describe(), f"axis {axis}, indices rank dynamic")
+            )
+    if oracle == "cpu":
+        for node, et, shape in parameter_infos(inference):
+            i = graph.index_of(node.id)
+            if et in SUB_BYTE_PARAMS and f"Input image format {et} is not supported" in message:
+                events.append(Event("refused-sub-byte-input", i, node.describe(), f"the Parameter is {et}"))
+            if not shape.rank_is_static and "dynamic rank" in message.lower():
+                events.append(
+                    Event("refused-dynamic-rank", i, node.describe(), "the Parameter has a dynamic rank")
+                )
+        for i in graph.kind_indices("Convert"):
+            node = graph.nodes[i]
+            src, dst = inference.input_infos(i)[0].element_type, inference.outputs[i][0].element_type
+            if (
+                f"Unsupported operation of type: Convert name: {node.name}" in message
+                and f"cpu_convert can't convert from: {src} precision to: {dst}" in message
+            ) or (dst is ElementType.boolean and f"unsupported src_prc: {src}" in message):
+                events.append(Event("refused-convert-type", i, node.describe(), f"Convert {src} -> {dst}"))
+    return events
+
+
+def refusing_node(model: Model, refusal: Refusal) -> int | None:
+    """The index of the node that refused (by its layer name), or None when unknown."""
+    nodes = _refusing_nodes(model, refusal)
+    return nodes[0] if len(nodes) == 1 else None
+
+
+def _refusing_nodes(model: Model, refusal: Refusal) -> list[int]:
+    """Nodes named by the refusal.  In an IR v10 OpenVINO renames a node whose output it converts
+    (the inserted Convert takes its name): then the nodes of the refusing op's type."""
+    graph = model.graph
+    if not refusal.layer:
+        return []
+    named = [i for i, n in enumerate(graph.nodes) if n.name == refusal.layer]
+    if named and (
+        graph.ir_version != 10
+        or not refusal.op
+        or any(f"{graph.nodes[i].type}-{graph.nodes[i].version}".lower() == refusal.op.lower() for i in named)
+    ):
+        return named
+    if graph.ir_version == 10 and refusal.op:
+        kind = refusal.op.rsplit("-", 1)[0]
+        return [i for i in graph.kind_indices(kind)]
+    return named
+
+
+# -- the CPU model: rewrite precisions, run ovonehot's kernels, convert back ---------------
+
+
+def _cpu_type(et: ElementType) -> ElementType:
+    """The type the CPU plugin (f32 inference precision) computes ``et`` in."""
+    if et in WIDE_INTS or et in NARROW_INTS:
+        return ElementType.i32
+    if et in (ElementType.f64, ElementType.f16):
+        return ElementType.f32
+    return et
+
+
+def _to_f32(value: np.ndarray) -> np.ndarray:
+    """f16 -> f32 as x86 converts (signalling NaNs quieted, payload kept); f64 -> f32 saturated
+    to the f32 range (inf included)."""
+    value = np.asarray(value)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if value.dtype == np.float64:
+            return np.asarray(np.clip(value, -_F32_MAX, _F32_MAX)).astype(np.float32)
+        out = value.astype(np.float32)
+    nan = np.isnan(out)
+    if nan.any():
+        out.reshape(-1).view(np.uint32)[nan.reshape(-1)] |= np.uint32(0x00400000)
+    return out
+
+
+def _with_attr(node: Node, name: str, value: str, payload: np.ndarray | None = None) -> Node:
+    attrs = tuple((k, value if k == name else v) for k, v in node.attrs)
+    return dataclasses.replace(node, attrs=attrs, payload=payload if payload is not None else node.payload)
+
+
+def _saturate_constant(et: ElementType, value: np.ndarray) -> np.ndarray:
+    if et in WIDE_INTS:
+        wide = value.astype(np.float64) if et is ElementType.u64 else value.astype(np.int64)
+        return np.asarray(np.clip(wide, _I32_MIN, _I32_MAX)).astype(np.int32)
+    if et in NARROW_INTS:
+        return np.asarray(value).astype(np.int32)
+    if et in (ElementType.f64, ElementType.f16):
+        return _to_f32(value)
+    return value
+
+
+def _flush_subnormals(value: np.ndarray) -> np.ndarray:
+    value = np.asarray(value)
+    bits = value.reshape(-1).view(np.uint32)
+    sub = ((bits & 0x7F800000) == 0) & ((bits & 0x007FFFFF) != 0)
+    if not sub.any():
+        return value
+    out: np.ndarray = value.copy()
+    out.reshape(-1)[sub] = np.float32(0.0)
+    return out
+
+
+def _changed(before: np.ndarray, after: np.ndarray) -> tuple[int, str]:
+    """How many values changed and an example, comparing as numbers (and bits for floats)."""
+    a = before.reshape(-1)
+    b = after.reshape(-1)
+    if _is_float(a) or _is_float(b):
+        fa, fb = a.astype(np.float64), b.astype(np.float64)
+        same = ((fa == fb) & (np.signbit(fa) == np.signbit(fb))) | (np.isnan(fa) & np.isnan(fb))
+    elif a.dtype == np.uint64 or b.dtype == np.uint64:
+        same = a.astype(object) == b.astype(object)
+    else:
+        same = a.astype(np.int64) == b.astype(np.int64)
+    changed = np.flatnonzero(~np.asarray(same, dtype=bool))
+    if changed.size == 0:
+        return 0, ""
+    k = int(changed[0])
+    return int(
+        changed.size
+    ), f"{changed.size} of {a.size} values changed, e.g. {_show(a[k])} -> {_show(b[k])}"
+
+
+def _is_float(a: np.ndarray) -> bool:
+    try:
+        return ElementType.from_numpy(a.dtype).is_real
+    except Error:
+        return False
+
+
+def _show(value: object) -> str:
+    if isinstance(value, np.floating):
+        return repr(float(value))
+    return repr(value.item() if isinstance(value, np.generic) else value)
+
+
+_TYPE_ATTRS = ("element_type", "destination_type", "output_type")
+
+
+def _rewrite(graph: Graph) -> Graph:
+    """The graph as the CPU plugin computes it: every i64/u32/u64 type attribute becomes i32 and
+    every f64 one f32 (Parameter/Const ``element_type``, Convert ``destination_type``, ShapeOf
+    ``output_type``, ...); constants are converted with saturation."""
+    nodes = []
+    for node in graph.nodes:
+        attrs = dict(node.attrs)
+        changed = {}
+        for key in _TYPE_ATTRS:
+            if key in attrs:
+                try:
+                    et = ElementType.from_name(attrs[key])
+                except Error:
+                    continue
+                if _cpu_type(et) is not et:
+                    changed[key] = _cpu_type(et).value
+        if not changed:
+            nodes.append(node)
+            continue
+        payload = node.payload
+        if payload is not None and "element_type" in changed:
+            payload = _cpu_constant(ElementType.from_name(attrs["element_type"]), np.asarray(payload))
+        new_attrs = tuple((k, changed.get(k, v)) for k, v in node.attrs)
+        nodes.append(dataclasses.replace(node, attrs=new_attrs, payload=payload))
+    return dataclasses.replace(graph, nodes=tuple(nodes))
+
+
+def _cpu_constant(et: ElementType, value: np.ndarray, flush: bool = True) -> np.ndarray:
+    """A constant as the CPU plugin holds it: wide ints saturated to i32, f64 saturated to f32,
+    (with ``flush``) subnormal f32 flushed to +0.0."""
+    new = _saturate_constant(et, value)
+    return _flush_subnormals(new) if flush and new.dtype == np.float32 else new
+
+
+def simulate(model: Model, inputs: Mapping[str, np.ndarray], oracle: str) -> Simulation:
+    """Predict ``oracle``'s outputs under its known deviations (raises ovonehot.Error if it cannot)."""
+    events: list[Event] = []
+    if oracle == "cpu":
+        outputs = _simulate_cpu(model, inputs, events)
+    else:
+        outputs = _run_plain(model, inputs)
+    return Simulation(outputs, tuple(events))
+
+
+def _run_plain(model: Model, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    return model.run(inputs)
+
+
+def _simulate_cpu(
+    model: Model, inputs: Mapping[str, np.ndarray], events: list[Event]
+) -> dict[str, np.ndarray]:
+    graph = model.graph
+    rewritten = _rewrite(graph)
+    shapes = {n.name: s for n, _, s in parameter_infos(model.inference)}
+    inference = infer(rewritten, shapes=shapes)
+    # Keep the model's own kernels (a model may carry a replaced one: tests judge wrong kernels).
+    inference = dataclasses.replace(
+        inference,
+        plans=tuple(
+            dataclasses.replace(p, spec=own.spec)
+            for p, own in zip(inference.plans, model.inference.plans, strict=True)
+        ),
+    )
+    arrays = model.bind(inputs)
+    # IR v10 f16 inputs are taken as f32 and converted, as Model.run does.
+    params = [graph.index_of(n.id) for n, _, _ in parameter_infos(model.inference)]
+    # IR v10 takes f16 inputs as f32: Model.run rounds them to f16 as OpenVINO's reference does,
+    # but the CPU computes f16 as f32 and keeps every bit of the f32 input.
+    casts = getattr(model, "_input_casts", [None] * len(arrays))
+    for i, a, c in zip(params, arrays, casts, strict=True):
+        if c is not None:
+            n, detail = _changed(convert_array(a, c), a)
+            if n:
+                events.append(
+                    Event(
+                        "f16-as-f32",
+                        i,
+                        graph.nodes[i].describe(),
+                        f"the f32 input is not rounded to f16: {detail}",
+                    )
+                )
+    exact_arrays = [a if c is None else convert_array(a, c) for a, c in zip(arrays, casts, strict=True)]
+    feeds: dict[int, np.ndarray] = {}
+    for i, arr in zip(params, arrays, strict=True):
+        target = inference.outputs[i][0].element_type
+        if target.numpy_dtype is not None and arr.dtype != target.numpy_dtype:
+            # Run-time values: integers wrap like a C cast; f64 saturates to the f32 range
+            # (inf included: an f64 inf fed in comes out as the f32 maximum).
+            with np.errstate(over="ignore", invalid="ignore"):
+                new = _to_f32(arr) if target is ElementType.f32 else arr.astype(target.numpy_dtype)
+            n, detail = _changed(arr, new)
+            if arr.dtype == np.float16 and _signalling_f16(arr):
+                n, detail = n + 1, _signalling_f16(arr) + (f"; {detail}" if detail else "")
+            if n:
+                code = _code_for(ElementType.from_numpy(arr.dtype))
+                events.append(Event(code, i, graph.nodes[i].describe(), detail))
+            arr = new
+        feeds[i] = arr
+    folded = _folded(model)
+    values = _evaluate(inference, feeds, folded, events, model.inference)
+    _attribute(model, inference, values, exact_arrays, params, set(folded), events)
+    outputs = {}
+    for desc, r in zip(model.outputs, graph.kind_indices("Result"), strict=True):
+        value = values[(r, 0)]
+        declared = desc.element_type.numpy_dtype
+        if declared is not None and value.dtype != declared:
+            with np.errstate(over="ignore", invalid="ignore"):
+                value = value.astype(declared)
+        outputs[desc.name] = value
+    return outputs
+
+
+def _folded(model: Model) -> dict[int, tuple[np.ndarray, ...]]:
+    """Nodes whose values are known before running (constants and what folds from them), with
+    their exact values: OpenVINO folds these with its reference before the plugin sees them."""
+    out = {}
+    for i, infos in enumerate(model.inference.outputs):
+        kind = model.graph.nodes[i].type.lower()
+        if kind in ("parameter", "result") or not infos or any(t.value is None for t in infos):
+            continue
+        out[i] = tuple(np.asarray(t.value) for t in infos)
+    return out
+
+
+def _evaluate(
+    inference: Inference,
+    feeds: Mapping[int, np.ndarray],
+    folded: Mapping[int, tuple[np.ndarray, ...]],
+    events: list[Event],
+    original: Inference,
+) -> dict[tuple[int, int], np.ndarray]:
+    """A plain walk over the plans, keeping every value (small graphs); a Result's is (index, 0).
+
+    A folded node takes its exact value converted the way the CPU plugin converts constants;
+    where a folded value meets a computed node (the frontier), what that conversion changed
+    is recorded as an event."""
+    graph = inference.graph
+    frontier = {s.node for i, srcs in enumerate(graph.sources) if i not in folded for s in srcs} & set(folded)
+    # Subnormal flushing happens where a constant stays a plugin Input node, as OneHot's on/off
+    # do; a scalar an eltwise op fuses keeps its subnormal (seen with Multiply by 1.4e-45).
+    one_hot_inputs = {s.node for i in graph.kind_indices("OneHot") for s in graph.sources[i]}
+    values: dict[tuple[int, int], np.ndarray] = {}
+    for i, plan in enumerate(inference.plans):
+        args = [values[(s.node, s.output)] for s in graph.sources[i]]
+        if i in feeds:
+            outs: Sequence[np.ndarray] = [feeds[i]]
+        elif i in folded:
+            outs = []
+            for exact in folded[i]:
+                et = ElementType.from_numpy(exact.dtype) if exact.dtype != object else ElementType.string
+                flush = i in one_hot_inputs
+                held = _cpu_constant(et, exact, flush) if exact.dtype != object else exact
+                if i in frontier:
+                    _constant_events(i, plan.node, et, exact, events, flush)
+                outs.append(held)
+        elif plan.node.type.lower() == "result":
+            outs = [args[0]]
+        else:
+            assert plan.spec.evaluate is not None
+            if plan.node.type.lower() == "convert":
+                args = _f16_clamped(i, plan.node, original, args, events)
+            try:
+                outs = plan.spec.evaluate(plan.attrs, args)
+            except Error as exc:
+                raise type(exc)(f"{plan.node.describe()}: {exc}") from None
+            if (
+                plan.node.type.lower() == "convert"
+                and outs[0].dtype == ElementType.bf16.numpy_dtype
+                and args[0].dtype == np.float32
+            ):
+                outs = [_bf16_nearest_even(i, plan.node, args[0], outs[0], events)]
+            elif (
+                plan.node.type.lower() == "divide"
+                and outs[0].dtype.kind in "iu"
+                and getattr(plan.attrs, "pythondiv", False)
+            ):
+                outs = [_truncating_divide(i, plan.node, args, outs[0], events)]
+            elif (
+                plan.node.type.lower() == "convert"
+                and outs[0].dtype.kind in "iu"
+                and _cpu_convert_saturates(original.input_infos(i)[0], original.outputs[i][0].element_type)
+            ):
+                outs = [_saturating_from_float(i, plan.node, args[0], outs[0], events)]
+        for k, out in enumerate(outs):
+            values[(i, k)] = out
+    return values
+
+
+def _f16_clamped(
+    i: int, node: Node, original: Inference, args: list[np.ndarray], events: list[Event]
+) -> list[np.ndarray]:
+    """The CPU plugin's f16 -> integer Convert to 16 bits or wider first clamps to the f16 range
+    (measured: f16 inf -> i32 gives 65504, -> i16 gives -32; NaN stays NaN); other Converts as given."""
+    source, destination = original.input_infos(i)[0].element_type, original.outputs[i][0].element_type
+    if source is not ElementType.f16 or not destination.is_integral_number or destination.bitwidth < 16:
+        return args
+    x = np.asarray(args[0])
+    clamped = np.clip(x, -65504.0, 65504.0).astype(x.dtype)
+    n, detail = _changed(x, clamped)
+    if n:
+        events.append(Event("f16-convert-clamps", i, node.describe(), detail))
+    return [clamped]
+
+
+def _cpu_convert_saturates(source: TensorInfo, destination: ElementType) -> bool:
+    """Whether the CPU plugin's float -> integer Convert saturates (measured on 2026.4.1, Parameter
+    -> Convert -> Result and inside OneHot graphs): always from f64; from f32/f16/bf16 only with a
+    dynamic shape and an 8-bit destination (inf -> u8 gives 255).  To i16/u16/i32 it goes through
+    int32 like the reference (inf and NaN -> -2**31), to i64/u32/u64 the same, held as i32; f8
+    sources never saturate."""
+    if source.element_type is ElementType.f64:
+        return True
+    return (
+        source.element_type in SATURATING_FLOAT_SOURCES
+        and not source.shape.is_static
+        and destination in (ElementType.u8, ElementType.i8)
+    )
+
+
+def _saturating_from_float(
+    i: int, node: Node, x: np.ndarray, reference: np.ndarray, events: list[Event]
+) -> np.ndarray:
+    """A float -> integer Convert where the CPU plugin saturates (:func:`_cpu_convert_saturates`): to
+    the target's range (i16 and wider, held as i32, to the i32 range); NaN gives 0 for 8-bit
+    targets and the i32 minimum for the others (measured)."""
+    info = np.iinfo(reference.dtype)
+    nan = 0 if reference.dtype.itemsize == 1 else info.min
+    with np.errstate(invalid="ignore"):
+        clipped = np.clip(np.trunc(np.asarray(x, dtype=np.float64)), info.min, info.max)
+        out = np.where(np.isnan(clipped), nan, clipped).astype(reference.dtype)
+    n, detail = _changed(reference, out)
+    if n:
+        events.append(Event("float-convert-saturates", i, node.describe(), detail))
+    return out
+
+
+def _truncating_divide(
+    i: int, node: Node, args: Sequence[np.ndarray], reference: np.ndarray, events: list[Event]
+) -> np.ndarray:
+    """The CPU plugin ignores ``m_pythondiv`` on integers: C's ``/``, truncating toward zero."""
+    a, b = np.broadcast_arrays(*(np.asarray(x) for x in args))
+    if a.dtype.kind == "u" or not a.size:
+        return reference
+    with np.errstate(all="ignore"):
+        q = np.floor_divide(a, b)
+        out: np.ndarray = np.where((np.remainder(a, b) != 0) & ((a < 0) != (b < 0)), q + 1, q).astype(
+            reference.dtype
+        )
+    n, detail = _changed(reference, out)
+    if n:
+        events.append(Event("divide-truncates", i, node.describe(), detail))
+    return out
+
+
+def _bf16_nearest_even(
+    i: int, node: Node, x: np.ndarray, reference: np.ndarray, events: list[Event]
+) -> np.ndarray:
+    """At run time the CPU plugin converts f32 to bf16 rounding to nearest even (OpenVINO's
+    reference, and so constant folding, rounds up only when the kept last bit is odd)."""
+    dtype = ElementType.bf16.numpy_dtype
+    assert dtype is not None
+    with np.errstate(all="ignore"):
+        nearest = np.asarray(x).astype(dtype)
+    n, detail = _changed(reference, nearest)
+    if n:
+        events.append(Event("bf16-nearest-even", i, node.describe(), detail))
+    return nearest
+
+
+def _code_for(et: ElementType) -> str:
+    """The deviation that computing a value of type ``et`` in the CPU's type stands for."""
+    if et is ElementType.f64:
+        return "f64-through-f32"
+    if et is ElementType.f16:
+        return "f16-as-f32"
+    if et in NARROW_INTS:
+        return "i16-as-i32"
+    return "int32-wrap"
+
+
+def _signalling_f16(value: np.ndarray) -> str:
+    """How many f16 signalling NaNs ``value`` holds (the CPU quiets them), as an event detail."""
+    bits = np.asarray(value).reshape(-1).view(np.uint16)
+    snan = ((bits & 0x7C00) == 0x7C00) & ((bits & 0x03FF) != 0) & ((bits & 0x0200) == 0)
+    n = int(snan.sum())
+    if not n:
+        return ""
+    k = int(np.flatnonzero(snan)[0])
+    return f"{n} signalling NaN(s) quieted, e.g. 0x{int(bits[k]):04X} -> 0x{int(bits[k]) | 0x0200:04X}"
+
+
+def _constant_events(
+    i: int, node: Node, et: ElementType, exact: np.ndarray, events: list[Event], flush: bool = True
+) -> None:
+    if et is ElementType.f16 and _signalling_f16(exact):
+        events.append(Event("f16-as-f32", i, node.describe(), _signalling_f16(exact)))
+    saturated = _saturate_constant(et, exact)
+    if saturated is not exact:
+        n, detail = _changed(exact, saturated)
+        if n:
+            code = "int32-saturation" if et in WIDE_INTS else _code_for(et)
+            events.append(Event(code, i, node.describe(), detail))
+    if flush and saturated.dtype == np.float32:
+        flushed = _flush_subnormals(saturated)
+        if flushed is not saturated:
+            events.append(Event("subnormal-flush", i, node.describe(), _changed(saturated, flushed)[1]))
+
+
+def _attribute(
+    model: Model,
+    sim: Inference,
+    values: Mapping[tuple[int, int], np.ndarray],
+    arrays: Sequence[np.ndarray],
+    params: Sequence[int],
+    folded: set[int],
+    events: list[Event],
+) -> None:
+    """Name the nodes where computing in i32/f32 first changes a value.
+
+    The exact graph runs beside the simulation; a node whose inputs still agree with the
+    exact run but whose (rewritten) output does not is where the deviation acts: an
+    i64/u32/u64 result held as i32 (``int32-wrap``) or an f64 result held as f32.
+    """
+    exact: dict[tuple[int, int], np.ndarray] = {}
+
+    def observe(index: int, plan: object, outs: Sequence[np.ndarray], seconds: float) -> None:
+        for k, out in enumerate(outs):
+            exact[(index, k)] = out
+
+    try:
+        evaluate(model.inference, dict(zip(params, arrays, strict=True)), observer=observe)
+    except Error:
+        return  # ovonehot refuses the inputs: nothing exact to compare with
+    graph = model.graph
+    noted = {e.node for e in events}
+    for i, plan in enumerate(sim.plans):
+        kind = plan.node.type.lower()
+        if i in noted or i in folded or kind in ("parameter", "const", "constant", "result"):
+            continue
+        srcs = graph.sources[i]
+        if not all(_same_numbers(values[(s.node, s.output)], exact[(s.node, s.output)]) for s in srcs):
+            continue
+        for k, info in enumerate(model.inference.outputs[i]):
+            if (i, k) not in exact or _same_numbers(values[(i, k)], exact[(i, k)]):
+                continue
+            if _cpu_type(info.element_type) is not info.element_type:
+                _, detail = _changed(exact[(i, k)], values[(i, k)])
+                code = _code_for(info.element_type)
+                events.append(
+                    Event(
+                        code,
+                        i,
+                        plan.node.describe(),
+                        f"{info.element_type} result computed as {_cpu_type(info.element_type)}: {detail}",
+                    )
+                )
+                break
+
+
+def _same_numbers(a: np.ndarray, b: np.ndarray) -> bool:
+    """Equal as numbers (ints exactly, floats with NaN == NaN and the sign of zero), whatever the dtypes."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.shape != b.shape:
+        return False
+    if a.dtype == object or b.dtype == object:
+        return bool(np.all(a == b))
+    return _changed(a, b)[0] == 0
+
+
+def describe_deviation(code: str) -> str:
+    dev = KNOWN.get(code)
+    return f"{code} ({dev.summary})" if dev else code

@@ -1,0 +1,529 @@
+"""Seeded inputs for a model, chosen from its graph to exercise what can go wrong.
+
+* A Parameter that becomes OneHot *indices* (directly or through single-input
+  ops such as Convert) gets values covering 0, depth-1, depth, depth+1, the
+  negatives -1 .. -depth-1, the type's extremes, the int32 boundaries for wide
+  types (where runtimes wrap) and, for unsigned types, the values just below 2**n
+  (which wrap to small negatives).  These come first, then random draws from
+  the same set and from [-depth-1, depth+1].
+* A Parameter that becomes a OneHot *depth* gets a small value in 0..5.
+* A Parameter that becomes *on_value*/*off_value* gets a special value of its
+  type (NaN, -0.0, inf, extremes, a subnormal) or a random one.
+* A Parameter that becomes Gather *indices* (of a known axis with a static dim)
+  gets values in [0, dim-1].
+* Any other Parameter gets in-range values: small non-negative integers (signed
+  in [0, 8], unsigned in [0, 16]: labels and positions fed to a Gather or a loss
+  must not get the type's extremes), floats in [-4, 4], random booleans.
+
+:class:`InputSettings` (``--seed [NAME:]S``, ``--val-range [NAME:]LO,HI``) seeds
+one input apart from the others and sets the range of values, for every input or
+one; OneHot indices keep their boundary values unless a range names them.  With
+``report=True``, :func:`generate_inputs` also says how each input was made (for the
+replay manifest).
+
+Dynamic dims take their size from ``shapes`` (``--shape name=[2,3]``) or a small
+default (3, clamped into an interval); a dynamic rank defaults to ``[2, 3]``, except
+for a depth/on/off Parameter, which gets a scalar (the only shape OneHot runs with).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, overload
+
+import numpy as np
+
+from ..budget import check_allocation
+from ..errors import InputError, quote
+from ..model import Model, TensorDesc
+from ..types import ElementType, PartialShape
+
+DEFAULT_DIM = 3
+DEFAULT_DYNAMIC_RANK_SHAPE = (2, 3)
+DEFAULT_DEPTH = 4
+
+
+def concrete_shape(
+    desc: TensorDesc, given: Sequence[int] | None = None, min_elements: int = 0
+) -> tuple[int, ...]:
+    """A concrete shape for an input: ``given`` (checked against the declared shape) or defaults.
+
+    With ``min_elements``, the last dynamic dim grows (within its interval) until the
+    tensor holds that many elements, so every interesting index value fits.
+    """
+    if given is not None:
+        shape = tuple(int(n) for n in given)
+        if not desc.shape.accepts(shape):
+            raise InputError(f"--shape {desc.name}={list(shape)} does not fit the input's shape {desc.shape}")
+        return shape
+    if desc.shape.dims is None:
+        return DEFAULT_DYNAMIC_RANK_SHAPE
+    dims = []
+    for d in desc.shape.dims:
+        if d.is_static:
+            dims.append(d.min)
+        else:
+            n = max(d.min, DEFAULT_DIM)
+            dims.append(n if d.max is None else min(n, d.max))
+    dynamic = [k for k, d in enumerate(desc.shape.dims) if not d.is_static]
+    if dynamic and min_elements > math.prod(dims):
+        k = dynamic[-1]
+        others = math.prod(dims[:k] + dims[k + 1 :])
+        if others > 0:
+            need = -(-min_elements // others)
+            cap = desc.shape.dims[k].max
+            dims[k] = max(dims[k], need if cap is None else min(need, cap))
+    return tuple(dims)
+
+
+def _roles(model: Model) -> dict[int, tuple[str, int]]:
+    """Parameter node index -> (role, OneHot node index) for indices/depth/on/off feeds."""
+    graph = model.graph
+    roles: dict[int, tuple[str, int]] = {}
+    for i in graph.kind_indices("OneHot"):
+        for port, role in enumerate(("indices", "depth", "on_value", "off_value")):
+            src = _trace_to_parameter(model, graph.sources[i][port].node)
+            if src is not None and src not in roles:
+                roles[src] = (role, i)
+    return roles
+
+
+def _gather_bounds(model: Model) -> dict[int, int]:
+    """Parameter node index -> the size of the axis it indexes, for Parameters that become Gather
+    indices of a known axis and static data dim (smallest such size over every Gather they feed)."""
+    graph, inference = model.graph, model.inference
+    bounds: dict[int, int] = {}
+    for i in graph.kind_indices("Gather"):
+        srcs = graph.sources[i]
+        if len(srcs) < 3:
+            continue
+        param = _trace_to_parameter(model, srcs[1].node)
+        axis_value = inference.outputs[srcs[2].node][srcs[2].output].value
+        data = inference.outputs[srcs[0].node][srcs[0].output].shape
+        if param is None or axis_value is None or np.asarray(axis_value).size != 1 or data.dims is None:
+            continue
+        axis = int(np.asarray(axis_value).reshape(-1)[0])
+        axis = axis + len(data.dims) if axis < 0 else axis
+        if not 0 <= axis < len(data.dims) or not data.dims[axis].is_static or data.dims[axis].min < 1:
+            continue
+        bounds[param] = min(bounds.get(param, data.dims[axis].min), data.dims[axis].min)
+    return bounds
+
+
+# Ops through which an index value keeps its meaning (copies, conversions, shifts by a constant).
+_INDEX_PRESERVING = frozenset({"convert", "reshape", "squeeze", "unsqueeze", "transpose", "add", "subtract"})
+
+
+def _trace_to_parameter(model: Model, index: int) -> int | None:
+    """Follow an index-preserving chain (Convert, Reshape, Add/Subtract of a known value, ...) up to
+    a Parameter; None when the value is computed some other way."""
+    graph, inference = model.graph, model.inference
+    seen = 0
+    while seen < 64:
+        node = graph.nodes[index]
+        if node.type.lower() == "parameter":
+            return index
+        if node.type.lower() not in _INDEX_PRESERVING:
+            return None
+        live = [s for s in graph.sources[index] if inference.outputs[s.node][s.output].value is None]
+        if len(live) != 1:
+            return None
+        index = live[0].node
+        seen += 1
+    return None
+
+
+def _known_depth(model: Model, one_hot: int, chosen: Mapping[int, np.ndarray]) -> int:
+    graph, inference = model.graph, model.inference
+    src = graph.sources[one_hot][1]
+    info = inference.outputs[src.node][src.output]
+    if info.value is not None and info.value.size == 1:
+        return max(int(np.asarray(info.value).reshape(-1)[0].astype(np.int64)), 0)
+    if src.node in chosen:
+        return max(int(np.asarray(chosen[src.node]).reshape(-1)[0].astype(np.int64)), 0)
+    if info.upper is not None and info.upper.size == 1 and int(info.upper.reshape(-1)[0]) < 1 << 16:
+        return max(int(info.upper.reshape(-1)[0]), 0)
+    return DEFAULT_DEPTH
+
+
+def _type_range(et: ElementType) -> tuple[int, int]:
+    if et is ElementType.boolean:
+        return 0, 1
+    bits = et.bitwidth
+    if et.kind.value == "signed":
+        return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    return 0, (1 << bits) - 1
+
+
+def index_values(et: ElementType, depth: int) -> list[int]:
+    """The interesting index values for indices of type ``et`` and a OneHot of ``depth``."""
+    lo, hi = _type_range(et)
+    wanted = [0, depth - 1, depth, depth + 1, 1]
+    wanted += list(range(-1, -depth - 2, -1))
+    wanted += [lo, hi, lo + 1, hi - 1]
+    if et.bitwidth > 32:
+        wanted += [
+            2**31 - 1,
+            2**31,
+            -(2**31),
+            -(2**31) - 1,
+            2**32,
+            2**32 + 1,
+            2**32 + depth - 1,
+            -(2**32) + 1,
+        ]
+    if et.kind.value == "unsigned":
+        wanted += [hi - k for k in range(depth + 1)]
+        if et.bitwidth > 32:
+            wanted += [2**32 - k for k in range(1, depth + 2)]
+    out: list[int] = []
+    for v in wanted:
+        if lo <= v <= hi and v not in out:
+            out.append(v)
+    return out
+
+
+def _as_array(et: ElementType, values: Sequence[int] | np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    dtype = et.numpy_dtype
+    assert dtype is not None
+    items = values.reshape(-1).tolist() if isinstance(values, np.ndarray) else list(values)
+    flat = [int(v) for v in items]
+    if et is ElementType.boolean:
+        return np.array([bool(v) for v in flat], dtype=np.bool_).reshape(shape)
+    if not flat:
+        return np.zeros(shape, dtype)
+    if dtype.kind in "iu":
+        return np.array(flat, dtype=dtype).reshape(shape)
+    return np.array(flat, dtype=np.int64).astype(dtype).reshape(shape)  # ml_dtypes int4/uint4/uint2
+
+
+def _indices(rng: np.random.Generator, et: ElementType, shape: tuple[int, ...], depth: int) -> np.ndarray:
+    n = math.prod(shape)
+    special = index_values(et, depth)
+    lo, hi = _type_range(et)
+    small = [v for v in range(-depth - 1, depth + 2) if lo <= v <= hi]
+    order = list(rng.permutation(len(special)))
+    values = [special[k] for k in order][:n]
+    while len(values) < n:
+        pool = special if rng.random() < 0.3 else small
+        values.append(pool[int(rng.integers(len(pool)))])
+    return _as_array(et, values, shape)
+
+
+def _float_specials(et: ElementType) -> list[float]:
+    dtype = et.numpy_dtype
+    assert dtype is not None
+    info = _finfo(dtype)
+    values = [1.0, 0.0, -0.0, float("nan"), float("inf"), float("-inf"), 0.5, -2.0]
+    if info is not None:
+        values += [float(info.max), float(-info.max), float(info.smallest_subnormal), float(info.tiny)]
+    if et is ElementType.f64:
+        values += [1e300, 0.1, 1e-320, -1e-40, 3.4028235677973366e38]
+    return values
+
+
+def _finfo(dtype: np.dtype) -> np.finfo[Any] | None:  # ml_dtypes.finfo subclasses np.finfo
+    info: np.finfo[Any]
+    try:
+        import ml_dtypes
+
+        info = ml_dtypes.finfo(dtype)
+    except Exception:  # noqa: BLE001 - a dtype neither NumPy nor ml_dtypes describes
+        try:
+            info = np.finfo(dtype)
+        except Exception:  # noqa: BLE001
+            return None
+    return info
+
+
+def special_scalar(rng: np.random.Generator, et: ElementType) -> np.ndarray:
+    """One 0-d value of ``et`` for a OneHot on/off: a special of the type (NaN, -0.0, inf,
+    extremes, a subnormal, int32 boundaries) or a random one."""
+    if et is ElementType.string:
+        out = np.empty((), dtype=object)
+        out[()] = ["", "on", "off", "\u00e9t\u00e9", "a,b"][int(rng.integers(5))]
+        return out
+    if et is ElementType.boolean:
+        return np.array(bool(rng.integers(2)))
+    if et.bitwidth < 8 and not et.is_real:
+        lo, hi = _type_range(et)
+        return _as_array(et, [int(rng.integers(lo, hi + 1))], ())
+    return _scalar_value(rng, et, ())
+
+
+def _scalar_value(rng: np.random.Generator, et: ElementType, shape: tuple[int, ...]) -> np.ndarray:
+    dtype = et.numpy_dtype
+    assert dtype is not None
+    n = math.prod(shape)
+    if et.is_real:
+        specials = _float_specials(et)
+        vals = [
+            specials[int(rng.integers(len(specials)))] if rng.random() < 0.6 else float(rng.normal(0, 8))
+            for _ in range(n)
+        ]
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.array(vals, dtype=np.float64).astype(dtype).reshape(shape)
+    lo, hi = _type_range(et)
+    pool = [lo, hi, 0, 1, -1, 2**31 - 1, -(2**31), 2**31, 2**40, 7]
+    pool = [v for v in pool if lo <= v <= hi]
+    vals_i = [
+        pool[int(rng.integers(len(pool)))]
+        if rng.random() < 0.6
+        else int(rng.integers(max(lo, -100), min(hi, 100) + 1))
+        for _ in range(n)
+    ]
+    return _as_array(et, vals_i, shape)
+
+
+def _generic(rng: np.random.Generator, et: ElementType, shape: tuple[int, ...]) -> np.ndarray:
+    dtype = et.numpy_dtype
+    if dtype is None:
+        raise InputError(f"cannot generate values of element type {et}")
+    if et is ElementType.string:
+        out = np.empty(shape, dtype=object)
+        out.reshape(-1)[:] = [f"s{int(v)}" for v in rng.integers(0, 10, size=math.prod(shape))]
+        return out
+    if et is ElementType.boolean:
+        return rng.integers(0, 2, size=shape).astype(np.bool_)
+    if et.is_real:
+        return np.round(rng.uniform(-4, 4, size=shape), 2).astype(dtype)
+    # Small and non-negative: integer inputs that are not OneHot indices are labels, positions, counts
+    # (fed to a Gather, a loss, a Range), where the type's extremes or negatives only make both sides refuse.
+    lo, hi = _type_range(et)
+    return _as_array(et, rng.integers(0, min(hi, 16 if lo == 0 else 8) + 1, size=shape), shape)
+
+
+@dataclass(frozen=True, slots=True)
+class InputSettings:
+    """Seeds and value ranges for generated inputs (``--seed [NAME:]S``, ``--val-range [NAME:]LO,HI``)."""
+
+    seed: int = 0
+    per_input_seeds: Mapping[str, int] = field(default_factory=dict)
+    value_range: tuple[float, float] | None = None
+    per_input_ranges: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, seeds: Sequence[str] = (), ranges: Sequence[str] = ()) -> InputSettings:
+        seed, per_seed = 0, {}
+        for item in seeds:
+            name, sep, value = str(item).rpartition(":")
+            try:
+                number = int(value)
+            except ValueError:
+                raise InputError(f"--seed {item!r}: expected an integer or NAME:INTEGER") from None
+            if sep:
+                per_seed[name] = number
+            else:
+                seed = number
+        glob, per_range = None, {}
+        for item in ranges:
+            name, sep, value = item.rpartition(":")
+            lo_text, comma, hi_text = value.partition(",")
+            try:
+                lo, hi = float(lo_text), float(hi_text)
+            except ValueError:
+                raise InputError(f"--val-range {item!r}: expected [NAME:]LO,HI (e.g. labels:0,9)") from None
+            if not comma or not (math.isfinite(lo) and math.isfinite(hi)) or lo > hi:
+                raise InputError(f"--val-range {item!r}: expected finite LO <= HI")
+            if sep:
+                per_range[name] = (lo, hi)
+            else:
+                glob = (lo, hi)
+        return cls(seed, per_seed, glob, per_range)
+
+    def check_names(self, model: Model) -> None:
+        known = {n for d in model.inputs for n in (d.name, *d.names)}
+        for flag, per in (("--seed", self.per_input_seeds), ("--val-range", self.per_input_ranges)):
+            unknown = sorted(set(per) - known)
+            if unknown:
+                names = ", ".join(repr(d.name) for d in model.inputs) or "none"
+                raise InputError(
+                    f"{flag} {unknown[0]}:...: the model has no input {unknown[0]!r}; its inputs are: {names}"
+                )
+
+    def for_input(self, desc: TensorDesc, key: Mapping[str, Any]) -> Any:
+        for name in (desc.name, *desc.names):
+            if name in key:
+                return key[name]
+        return None
+
+
+def _ranged(
+    rng: np.random.Generator, et: ElementType, shape: tuple[int, ...], lo: float, hi: float
+) -> np.ndarray:
+    """Values of ``et`` drawn uniformly from [lo, hi] (clipped to the type's range)."""
+    dtype = et.numpy_dtype
+    assert dtype is not None
+    if et is ElementType.boolean:
+        return (
+            rng.integers(max(0, math.ceil(lo)), min(1, math.floor(hi)) + 1, size=shape).astype(np.bool_)
+            if math.ceil(lo) <= 1 and math.floor(hi) >= 0
+            else np.zeros(shape, np.bool_)
+        )
+    if et.is_real:
+        with np.errstate(over="ignore"):
+            return rng.uniform(lo, hi, size=shape).astype(dtype)
+    tlo, thi = _type_range(et)
+    a, b = max(math.ceil(lo), tlo), min(math.floor(hi), thi)
+    if a > b:
+        raise InputError(f"--val-range {lo:g},{hi:g} holds no {et} value")
+    return _as_array(
+        et, rng.integers(a, b, size=shape, endpoint=True, dtype=np.uint64 if a >= 0 else np.int64), shape
+    )
+
+
+@overload
+def generate_inputs(
+    model: Model,
+    seed: int = 0,
+    shapes: Mapping[str, Sequence[int]] | None = None,
+    *,
+    settings: InputSettings | None = None,
+    report: Literal[False] = False,
+) -> dict[str, np.ndarray]: ...
+
+
+@overload
+def generate_inputs(
+    model: Model,
+    seed: int = 0,
+    shapes: Mapping[str, Sequence[int]] | None = None,
+    *,
+    settings: InputSettings | None = None,
+    report: Literal[True],
+) -> tuple[dict[str, np.ndarray], dict[str, dict[str, Any]]]: ...
+
+
+def generate_inputs(
+    model: Model,
+    seed: int = 0,
+    shapes: Mapping[str, Sequence[int]] | None = None,
+    *,
+    settings: InputSettings | None = None,
+    report: bool = False,
+) -> dict[str, np.ndarray] | tuple[dict[str, np.ndarray], dict[str, dict[str, Any]]]:
+    """One array per model input, keyed by input name; same seed, same arrays.
+
+    ``settings`` adds per-input seeds and value ranges; with ``report`` the result is
+    ``(inputs, how)``, ``how`` saying per input its role, seed and values."""
+    settings = settings or InputSettings(seed)
+    settings.check_names(model)
+    rng = np.random.default_rng(seed)
+    notes: dict[str, dict[str, Any]] = {}
+    shapes = dict(shapes or {})
+    graph = model.graph
+    params = [i for i in graph.document_order if graph.nodes[i].type.lower() == "parameter"]
+    roles = _roles(model)
+    gather_bounds = _gather_bounds(model)
+    by_name = {}
+    for desc, idx in zip(model.inputs, params, strict=True):
+        given = None
+        for key in (desc.name, *desc.names):
+            if key in shapes:
+                given = shapes.pop(key)
+                break
+        wanted = 0
+        # Grow a dynamic dim to hold every interesting index only when no other input has dynamic
+        # dims (dims shared between inputs must stay equal).
+        if (
+            roles.get(idx, ("",))[0] == "indices"
+            and desc.element_type.numpy_dtype is not None
+            and sum(1 for d in model.inputs if not d.shape.is_static) == 1
+        ):
+            wanted = (
+                len(index_values(desc.element_type, DEFAULT_DEPTH)) if not desc.element_type.is_real else 0
+            )
+        if (
+            given is None
+            and roles.get(idx, ("",))[0] in ("depth", "on_value", "off_value")
+            and desc.shape.accepts(())
+        ):
+            given = ()  # OneHot takes these as scalars; a dynamic-rank one would default to [2, 3]
+        shape = concrete_shape(desc, given, wanted)
+        et = desc.element_type
+        check_allocation(
+            shape, 8 if et.numpy_dtype is None else et.numpy_dtype.itemsize, f"input {quote(desc.name)}"
+        )
+        by_name[idx] = (desc, shape)
+    if shapes:
+        raise InputError(f"--shape names no input: {', '.join(sorted(shapes))}")
+    chosen: dict[int, np.ndarray] = {}
+    # Depths first: index values depend on them.
+    order = sorted(params, key=lambda i: 0 if roles.get(i, ("",))[0] == "depth" else 1)
+    for idx in order:
+        desc, shape = by_name[idx]
+        et = desc.element_type
+        role, one_hot = roles.get(idx, ("", -1))
+        if et.numpy_dtype is None or et.is_dynamic:
+            raise InputError(f"input {desc.name!r}: cannot generate values of element type {et}")
+        own_seed = settings.for_input(desc, settings.per_input_seeds)
+        r = rng if own_seed is None else np.random.default_rng(own_seed)
+        named_range = settings.for_input(desc, settings.per_input_ranges)
+        value_range = (
+            named_range
+            if named_range is not None
+            else (settings.value_range if role not in ("indices", "depth", "on_value", "off_value") else None)
+        )
+        note: dict[str, Any] = {
+            "role": f"OneHot {role}" if role else "other",
+            "element_type": str(et),
+            "shape": list(shape),
+            "seed": seed if own_seed is None else own_seed,
+            "own_seed": own_seed is not None,
+        }
+        if value_range is not None and et is not ElementType.string:
+            chosen[idx] = _ranged(r, et, shape, *value_range)
+            note["values"] = f"uniform in [{value_range[0]:g}, {value_range[1]:g}] (--val-range)"
+        elif role == "depth" and not et.is_real and et is not ElementType.boolean:
+            lo, hi = _type_range(et)
+            chosen[idx] = _as_array(et, [min(max(int(r.integers(0, 6)), lo), hi)] * math.prod(shape), shape)
+            note["values"] = "a small depth in 0..5"
+        elif role == "indices" and not et.is_real and et is not ElementType.string and et.bitwidth >= 8:
+            depth = _known_depth(model, one_hot, chosen)
+            chosen[idx] = _indices(r, et, shape, depth)
+            note["values"] = (
+                f"OneHot boundary index values for depth {depth} (0, depth-1, depth, negatives, the "
+                f"type's extremes), then draws from [-depth-1, depth+1]"
+            )
+        elif role in ("on_value", "off_value") and et is not ElementType.string and et.bitwidth >= 8:
+            chosen[idx] = _scalar_value(r, et, shape)
+            note["values"] = (
+                "a special value of the type (NaN, -0.0, inf, extremes, subnormal) or a random one"
+            )
+        elif idx in gather_bounds and not et.is_real and et is not ElementType.boolean and et.bitwidth >= 8:
+            top = min(gather_bounds[idx] - 1, _type_range(et)[1])
+            chosen[idx] = _as_array(et, r.integers(0, top, size=shape, endpoint=True), shape)
+            note["values"] = f"Gather indices in range: uniform integers in [0, {top}] (the gathered axis)"
+        else:
+            chosen[idx] = _generic(r, et, shape)
+            note["values"] = _generic_note(et)
+        notes[desc.name] = note
+    inputs = {by_name[i][0].name: chosen[i] for i in params}
+    return (inputs, notes) if report else inputs
+
+
+def _generic_note(et: ElementType) -> str:
+    if et is ElementType.boolean:
+        return "random booleans"
+    if et.is_real:
+        return "uniform in [-4, 4], rounded to 0.01"
+    if et is ElementType.string:
+        return "short strings"
+    lo, hi = _type_range(et)
+    return f"uniform integers in [0, {min(hi, 16 if lo == 0 else 8)}]"
+
+
+def parse_shape(text: str) -> tuple[str, tuple[int, ...]]:
+    """``name=[2,3]`` (or ``name=2,3``; ``name=[]`` for a scalar) -> (name, (2, 3))."""
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise InputError(f"--shape {text!r}: expected NAME=[d0,d1,...]")
+    try:
+        shape = PartialShape.parse(value)
+    except ValueError as exc:
+        raise InputError(f"--shape {text!r}: {exc}") from None
+    if not shape.is_static:
+        raise InputError(f"--shape {text!r}: give a concrete shape (numbers only)")
+    return name, shape.to_shape()

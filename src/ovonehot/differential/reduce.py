@@ -1,0 +1,295 @@
+"""Shrink a model to the smallest subgraph that keeps a difference (``ovonehot reduce``).
+
+What Polygraphy's ``debug reduce`` does for ONNX, for OpenVINO IR and ovonehot's
+verdicts.  The model is run once by ovonehot with every intermediate recorded; a
+candidate subgraph is a set of op nodes: each input it reads from a node outside the
+set becomes a Parameter fed with the recorded value (a Constant outside the set is
+copied in instead, so weights stay weights), and the chosen outputs become Results.
+A candidate *keeps the difference* when a diff of it (same oracles, same tolerances)
+gives one of its outputs the same failing verdict as the original (same verdict kind;
+for a plugin deviation, the same named deviation).
+
+The search, over the ancestors of the first failing output in topological order:
+
+1. bisect the start: the latest cut ``k`` such that the nodes from ``k`` on, with
+   everything before fed as recorded values, still fail;
+2. bisect the end: the earliest node ``m`` whose own outputs already fail when the
+   nodes ``k..m`` (those ``m`` depends on) are run;
+3. remove single nodes: a node whose removal (its consumers then read its recorded
+   value) keeps the difference goes, until no single removal does.
+
+Bisection assumes a difference, once present, stays visible downstream; where it
+does not, the search still ends with a subgraph that fails (every step keeps only
+candidates that were run and failed), just not always the smallest one.
+
+This module knows nothing of OpenVINO: the caller passes ``fails``, a predicate that
+diffs a candidate (:func:`diff_predicate` builds the usual one).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import Error, UsageError
+from ..graph import Graph, Node, Port, Source
+from ..infer import NodePlan, infer
+from ..ir.writer import write_ir
+from ..model import Model
+
+Value = tuple[int, int]  # (node index, output index) in the original graph
+Fails = Callable[[Graph, dict[str, np.ndarray]], bool]
+
+_NOT_OPS = ("parameter", "constant", "const", "result")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A subgraph of the original: op node indices kept, and the values it outputs."""
+
+    keep: tuple[int, ...]
+    outputs: tuple[Value, ...]
+
+
+@dataclass
+class Reduction:
+    """The outcome: the smallest failing subgraph found, with its feeds, and how it was found."""
+
+    graph: Graph
+    inputs: dict[str, np.ndarray]
+    candidate: Candidate
+    original_ops: int
+    steps: list[str]
+    tries: int
+
+
+def record_values(model: Model, inputs: Mapping[str, np.ndarray]) -> dict[Value, np.ndarray]:
+    """Every node output of one ovonehot run (the values a cut feeds its Parameters with)."""
+    seen: dict[Value, np.ndarray] = {}
+
+    def observe(index: int, plan: NodePlan, outs: Sequence[np.ndarray], seconds: float) -> None:
+        for k, out in enumerate(outs):
+            seen[(index, k)] = out
+
+    model.run(inputs, observer=observe)
+    return seen
+
+
+def _is_op(node: Node) -> bool:
+    return node.type.lower() not in _NOT_OPS
+
+
+def _is_constant(node: Node) -> bool:
+    return node.type.lower() in ("constant", "const")
+
+
+def extract(
+    model: Model, values: Mapping[Value, np.ndarray], candidate: Candidate
+) -> tuple[Graph, dict[str, np.ndarray]]:
+    """The candidate as a standalone graph, and the feeds of its Parameters (by Parameter name)."""
+    graph, inference = model.graph, model.inference
+    keep = sorted(set(candidate.keep))
+    kept = set(keep)
+    nodes: list[Node] = []
+    sources: list[tuple[Source, ...]] = []
+    new_index: dict[int, int] = {}
+    fed: dict[Value, int] = {}
+    feeds: dict[str, np.ndarray] = {}
+    names = {n.name for n in graph.nodes}
+
+    def add(node: Node, srcs: tuple[Source, ...]) -> int:
+        nodes.append(dataclasses.replace(node, id=len(nodes)))
+        sources.append(srcs)
+        return len(nodes) - 1
+
+    def source_for(src: Source) -> Source:
+        if src.node in kept:
+            return Source(new_index[src.node], src.output)
+        producer = graph.nodes[src.node]
+        if _is_constant(producer):
+            if src.node not in new_index:
+                new_index[src.node] = add(producer, ())
+            return Source(new_index[src.node], src.output)
+        key = (src.node, src.output)
+        if key not in fed:
+            value = values[key]
+            info = inference.outputs[src.node][src.output]
+            port_names = producer.outputs[src.output].names if src.output < len(producer.outputs) else ()
+            name = port_names[0] if port_names else f"{producer.name}.{src.output}"
+            if name in feeds:
+                name = f"{name}#{src.node}.{src.output}"
+            shape = ",".join(str(d) for d in value.shape)
+            param = Node(
+                0,
+                name if name not in names or _is_param_of(graph, name, src.node) else f"{name}.cut",
+                "Parameter",
+                "opset1",
+                (("shape", shape), ("element_type", info.element_type.value)),
+                outputs=(Port(0, info.element_type.precision, tuple(value.shape), (name,)),),
+            )
+            fed[key] = add(param, ())
+            feeds[nodes[fed[key]].name] = value
+        return Source(fed[key], 0)
+
+    for i in keep:
+        node = graph.nodes[i]
+        srcs = tuple(source_for(s) for s in graph.sources[i])
+        new_index[i] = add(node, srcs)
+    for node_index, port in candidate.outputs:
+        producer = graph.nodes[node_index]
+        names_ = producer.outputs[port].names if port < len(producer.outputs) else ()
+        result = Node(
+            0,
+            f"{producer.name}/result.{port}",
+            "Result",
+            "opset1",
+            inputs=(Port(0),),
+            output_names=names_ or (f"{producer.name}.{port}",),
+        )
+        add(result, (source_for(Source(node_index, port)),))
+    return Graph(f"{graph.name}-reduced", 11, tuple(nodes), tuple(sources)), feeds
+
+
+def _is_param_of(graph: Graph, name: str, index: int) -> bool:
+    return graph.nodes[index].name == name and graph.nodes[index].type.lower() == "parameter"
+
+
+def reduce_model(
+    model: Model,
+    inputs: Mapping[str, np.ndarray],
+    output: str,
+    fails: Fails,
+    log: Callable[[str], None] | None = None,
+) -> Reduction:
+    """Shrink ``model`` around its output ``output`` while ``fails`` holds (see the module doc)."""
+    graph = model.graph
+    names = [d.name for d in model.outputs]
+    if output not in names:
+        raise UsageError(f"the model has no output {output!r}; its outputs are: {', '.join(names)}")
+    result_index = graph.kind_indices("Result")[names.index(output)]
+    target = graph.sources[result_index][0]
+    values = record_values(model, inputs)
+    order = sorted(i for i in graph.ancestors([target.node]) if _is_op(graph.nodes[i]))
+    if not order:
+        raise UsageError(f"output {output!r} is computed by no op: nothing to reduce")
+    steps: list[str] = []
+    tries = 0
+
+    def say(message: str) -> None:
+        steps.append(message)
+        if log is not None:
+            log(message)
+
+    def check(candidate: Candidate) -> bool:
+        nonlocal tries
+        tries += 1
+        try:
+            sub, feeds = extract(model, values, candidate)
+            # A candidate ovonehot itself cannot infer (a cut that leaves a shape input
+            # as a runtime Parameter, say) does not keep the difference.
+            infer(sub)
+        except Error:
+            return False
+        return fails(sub, feeds)
+
+    def tail(k: int) -> Candidate:
+        keep = graph.ancestors([target.node], within=order[k:])
+        return Candidate(tuple(sorted(keep)), ((target.node, target.output),))
+
+    full = tail(0)
+    if not check(full):
+        raise UsageError(f"output {output!r}: the difference does not reproduce on the model itself")
+    say(f"start: {len(order)} ops behind output {output!r}")
+
+    # 1. the latest start that still fails
+    lo, hi = 0, len(order) - 1  # tail(lo) fails; find the largest such lo
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if check(tail(mid)):
+            lo = mid
+        else:
+            hi = mid - 1
+    start = lo
+    best = tail(start)
+    say(f"bisect start: the difference needs the ops from position {start} on ({len(best.keep)} ops)")
+
+    # 2. the earliest node whose own outputs already fail.  Bisect over prefixes of the
+    # kept ops whose outputs are every value the prefix hands on (so a prefix that holds
+    # the culprit fails whatever branch comes next), then keep the culprit's ancestors.
+    span = sorted(best.keep)
+    consumers = graph.consumers()
+
+    def prefix(m: int) -> Candidate:
+        inside = set(span[: m + 1])
+        outs = sorted(
+            {(n, k) for n in inside for k, c, _ in consumers[n] if c not in inside}
+            | ({(target.node, target.output)} & {(n, target.output) for n in inside})
+        )
+        return Candidate(tuple(sorted(inside)), tuple(outs))
+
+    lo, hi = 0, len(span) - 1  # prefix(last) holds everything and fails; find the first failing m
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if check(prefix(mid)):
+            hi = mid
+        else:
+            lo = mid + 1
+    culprit = span[lo]
+    own = Candidate(
+        tuple(sorted(graph.ancestors([culprit], within=span[: lo + 1]))),
+        tuple((culprit, k) for k in range(len(model.inference.outputs[culprit]))),
+    )
+    if check(own):
+        best = own
+    elif lo < len(span) - 1:
+        best = prefix(lo)
+    say(f"bisect end: the first failing op is {graph.nodes[culprit].describe()} ({len(best.keep)} ops)")
+
+    # 3. single-node removal
+    changed = True
+    while changed and len(best.keep) > 1:
+        changed = False
+        out_nodes = {n for n, _ in best.outputs}
+        for node in sorted(best.keep, reverse=True):
+            if node in out_nodes:
+                continue
+            rest = [i for i in best.keep if i != node]
+            keep = graph.ancestors(out_nodes, within=rest)
+            candidate = Candidate(tuple(sorted(keep)), best.outputs)
+            if check(candidate):
+                best = candidate
+                changed = True
+                say(f"removed {graph.nodes[node].describe()} ({len(best.keep)} ops left)")
+                break
+    sub, feeds = extract(model, values, best)
+    say(f"done: {len(best.keep)} of {len(order)} ops, {tries} diffs")
+    return Reduction(sub, feeds, best, len(order), steps, tries)
+
+
+def write_candidate(graph: Graph, folder: Path) -> Path:
+    """Write a candidate graph as ``folder/model.xml`` (+ .bin) with ovonehot's writer."""
+    xml = folder / "model.xml"
+    write_ir(graph, xml, inference=infer(graph))
+    return xml
+
+
+def diff_predicate(judge: Callable[[Model, str, dict[str, np.ndarray]], bool]) -> Fails:
+    """A ``fails`` predicate: write the candidate to a temporary IR, load it, let ``judge`` diff it."""
+
+    def fails(graph: Graph, feeds: dict[str, np.ndarray]) -> bool:
+        from ..model import load
+
+        with tempfile.TemporaryDirectory(prefix="ovonehot-reduce-") as tmp:
+            xml = write_candidate(graph, Path(tmp))
+            try:
+                candidate = load(xml)
+                return judge(candidate, str(xml), feeds)
+            except Error:
+                return False
+
+    return fails

@@ -1,0 +1,159 @@
+"""Replay folders: everything needed to reproduce one ``ovonehot diff`` run.
+
+A folder holds ``model.xml`` + ``model.bin`` (copied as given), ``inputs.npz``,
+``ours.npz`` and one ``<oracle>.npz`` per oracle that produced outputs, and
+``manifest.json``: the seed, whether inputs were generated (and how: per input
+its role, seed and value range), the oracles (and the plugin's device and
+configuration), tolerances, ``--allow-partial`` and ``--shape`` overrides, ovonehot's and OpenVINO's versions, the
+verdicts and the exact command.  ``ovonehot diff DIR`` replays it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..atomic import copy_file, write_bytes
+from ..errors import InputError
+from ..npyio import ensure_directory, load_archive, save_archive, write_text
+from ..oracle.common import PRESETS, PluginSettings
+from .diff import DiffReport, Tolerances
+
+FORMAT = "ovonehot-replay/1"
+MANIFEST = "manifest.json"
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A replay folder, read back."""
+
+    folder: Path
+    xml: Path
+    bin: Path
+    inputs: dict[str, np.ndarray]
+    manifest: dict[str, Any]
+    saved: dict[str, dict[str, np.ndarray]]  # "ours" / oracle name -> outputs
+
+    @property
+    def oracles(self) -> tuple[str, ...]:
+        return tuple(self.manifest.get("oracles", ("reference",)))
+
+    @property
+    def plugin(self) -> PluginSettings:
+        """How the cpu oracle was compiled (the deterministic CPU for folders that do not say)."""
+        p = self.manifest.get("plugin") or {}
+        overrides = tuple(
+            (str(k), str(v))
+            for k, v in (p.get("config") or {}).items()
+            if str(PRESETS.get(p.get("preset", "deterministic"), {}).get(k, "\0")) != str(v)
+        )
+        return PluginSettings(p.get("device", "CPU"), p.get("preset", "deterministic"), overrides)
+
+    @property
+    def tolerances(self) -> Tolerances:
+        t = self.manifest.get("tolerances") or {}
+        return Tolerances(
+            t.get("atol"),
+            t.get("rtol"),
+            dict(t.get("per_output_atol") or {}),
+            dict(t.get("per_output_rtol") or {}),
+        )
+
+
+def is_replay(path: str | Path) -> bool:
+    return Path(path).is_dir() and (Path(path) / MANIFEST).is_file()
+
+
+def save(
+    folder: str | Path,
+    report: DiffReport,
+    xml: str | Path,
+    bin_path: str | Path | None,
+    oracles: tuple[str, ...],
+    tolerances: Tolerances,
+    command: list[str],
+    shapes: dict[str, list[int]] | None = None,
+    extra: dict[str, Any] | None = None,
+) -> Path:
+    """Write the replay folder for ``report`` (the model files are copied, not rewritten)."""
+    out = ensure_directory(folder)
+    xml = Path(xml)
+    weights = Path(bin_path) if bin_path is not None else xml.with_suffix(".bin")
+    if xml.resolve() != (out / "model.xml").resolve():
+        copy_file(xml, out / "model.xml")
+        if weights.is_file():
+            copy_file(weights, out / "model.bin")
+        else:
+            write_bytes(out / "model.bin", b"")
+    save_archive(out / "inputs.npz", report.inputs)
+    if report.ours is not None:
+        save_archive(out / "ours.npz", report.ours)
+    for name, run in report.runs.items():
+        if run.outputs is not None:
+            save_archive(out / f"{name}.npz", run.outputs)
+    manifest = {
+        "format": FORMAT,
+        "source": str(xml),
+        "seed": report.seed,
+        "inputs_generated": report.generated,
+        "oracles": list(oracles),
+        "tolerances": tolerances.as_json(),
+        "shapes": shapes or {},
+        "strict": report.strict,
+        "versions": report.versions,
+        "command": command,
+        "counts": report.counts(),
+        "exit_code": report.exit_code,
+        "verdicts": [v.as_json() for v in report.verdicts],
+    }
+    if extra:
+        manifest.update(extra)
+    write_text(out / MANIFEST, json.dumps(manifest, indent=2, default=str) + "\n")
+    return out
+
+
+def load(folder: str | Path) -> Replay:
+    folder = Path(folder)
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise InputError(f"{folder}: not a replay folder ({exc})") from None
+    if manifest.get("format") != FORMAT:
+        raise InputError(f"{folder}: {MANIFEST} is not {FORMAT}")
+    xml = folder / "model.xml"
+    if not xml.is_file():
+        raise InputError(f"{folder}: model.xml is missing")
+    inputs = load_archive(folder / "inputs.npz")
+    saved = {}
+    for name in ("ours", "reference", "cpu", "onnxruntime", "expected"):
+        if (folder / f"{name}.npz").is_file():
+            saved[name] = load_archive(folder / f"{name}.npz")
+    return Replay(folder, xml, folder / "model.bin", inputs, manifest, saved)
+
+
+def reproduced(replay: Replay, report: DiffReport) -> list[str]:
+    """One line per saved output set: whether this run gave the same outputs bit for bit."""
+    lines = []
+    fresh: dict[str, dict[str, np.ndarray] | None] = {"ours": report.ours}
+    fresh.update({k: r.outputs for k, r in report.runs.items()})
+    for name, old in replay.saved.items():
+        new = fresh.get(name)
+        if new is None:
+            lines.append(f"replay: {name} produced no outputs this time (saved: {len(old)})")
+            continue
+        same = set(old) == set(new) and all(_same_bits(old[k], new[k]) for k in old)
+        lines.append(f"replay: {name} outputs {'identical to' if same else 'DIFFER from'} the saved ones")
+    return lines
+
+
+def _same_bits(saved: np.ndarray, fresh: np.ndarray) -> bool:
+    fresh = np.asarray(fresh)
+    if fresh.dtype == object:
+        return saved.shape == fresh.shape and saved.astype(str).tolist() == fresh.astype(str).tolist()
+    if saved.shape != fresh.shape or saved.dtype.itemsize != fresh.dtype.itemsize:
+        return False
+    return saved.tobytes() == np.ascontiguousarray(fresh).tobytes()

@@ -1,0 +1,134 @@
+"""What an op is to ovonehot: typed attributes, a shape/type rule, a NumPy kernel, and its other facts.
+
+Every fact about an op lives on its :class:`OpSpec` (in the op's family module):
+its bound propagation rule, the element types OpenVINO evaluates it for, whether
+``diff`` compares its outputs bit for bit.  There are no tables keyed by type name.
+
+``OpSpec.infer`` and ``OpSpec.evaluate`` raise :class:`ValidationError` /
+:class:`InputError` with a bare message ("depth input must be scalar, got shape
+[1]"); the interpreters add the layer context once, at their boundary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+import numpy as np
+
+from ...graph import Node
+from ...types import ElementType, PartialShape
+
+
+@dataclass(frozen=True, slots=True)
+class TensorInfo:
+    """What shape inference knows about one tensor.
+
+    ``value`` is the tensor's value when it is known before running (a Constant, or
+    anything folded from constants); ``lower``/``upper`` are element-wise bounds of an
+    integer tensor whose value is not known exactly (OpenVINO's bound propagation),
+    ``None`` when unknown.  ``error`` says why computing the value throws in OpenVINO (a
+    StridedSlice shrinking an axis out of range): OpenVINO computes values lazily, so
+    only a layer that reads this value (a Reshape pattern, a OneHot depth) is refused.
+    """
+
+    element_type: ElementType
+    shape: PartialShape
+    value: np.ndarray | None = field(default=None, compare=False)
+    lower: np.ndarray | None = field(default=None, compare=False)
+    upper: np.ndarray | None = field(default=None, compare=False)
+    error: str | None = field(default=None, compare=False)
+
+
+class Variables:
+    """The variables of a stateful model (ReadValue/Assign, by ``variable_id``).
+
+    ``values`` holds what each variable holds now; a variable that is absent is in its
+    initial (reset) state, where ReadValue gives its init input (or zeros).  Assign writes
+    go to ``pending`` and become the values only when the run ends (``commit``), so every
+    ReadValue of one run sees the state the run started with.
+    """
+
+    def __init__(self) -> None:
+        self.values: dict[str, np.ndarray] = {}
+        self.pending: dict[str, np.ndarray] = {}
+
+    def commit(self) -> None:
+        self.values.update(self.pending)
+        self.pending.clear()
+
+
+A = TypeVar("A")  # an op's typed attributes (a frozen dataclass)
+
+Bounds = tuple[np.ndarray, np.ndarray]  # element-wise (lower, upper) of one tensor
+# A bound propagation rule: spec, attributes, input infos, output infos -> each output's bounds.
+BoundsFn = Callable[["OpSpec[A]", A, Sequence[TensorInfo], Sequence[TensorInfo]], list["Bounds | None"]]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpSpec(Generic[A]):
+    """One version of one op, with every fact ovonehot knows about it.
+
+    * ``type``: OpenVINO's type name (``OneHot``); matched case-insensitively.
+    * ``version``: the op's own version number (``OneHot-16``).
+    * ``since``: the first opset holding this version; a layer ``version="opsetN"``
+      selects the newest spec with ``since <= N``.
+    * ``inputs``: the number of inputs, or a (min, max) range.
+    * ``parse``: raw ``<data>`` strings -> typed attributes ``A`` (a frozen dataclass).
+    * ``infer``: attributes + input infos -> output infos (element type, partial shape).
+    * ``evaluate``: attributes + input arrays -> output arrays; ``None`` for ops the
+      executor handles itself (Parameter).
+    * ``foldable``: whether inference may evaluate the op on known values (constant
+      folding).  Off for ops whose values are not knowable (Parameter).
+    * ``evaluate_stateful``: the kernel of an op that reads or writes the model's
+      :class:`Variables` (ReadValue, Assign); the executor calls it instead of ``evaluate``.
+    * ``bounds``: the op's value/bound propagation rule, OpenVINO's ``evaluate_lower`` /
+      ``evaluate_upper`` (machinery and shared rules: :mod:`ovonehot.ops.common.bounds`);
+      ``None``: the op has none, its values still fold.
+    * ``evaluate_types``: the element types OpenVINO's ``evaluate`` accepts, per input port
+      (``None`` in an entry, or ports past the tuple: any type); ``None``: any types.  Where
+      it refuses the types, OpenVINO neither folds nor bounds the op, and neither do we.
+    * ``lower_is_value``: OpenVINO takes the value of this op, inputs all exact, from its
+      lower-bound evaluator, which differs from the kernel on "unbounded" (type max) inputs
+      (see :func:`ovonehot.ops.common.bounds.propagate`).
+    * ``copies_values``: the op's float outputs are copies of input values (a Reshape, a
+      Gather), so ``diff`` compares them bit for bit.
+    """
+
+    type: str
+    version: int
+    since: int
+    inputs: int | tuple[int, int]
+    parse: Callable[[Node], A]
+    infer: Callable[[A, Sequence[TensorInfo]], Sequence[TensorInfo]]
+    evaluate: Callable[[A, Sequence[np.ndarray]], Sequence[np.ndarray]] | None
+    foldable: bool = True
+    evaluate_stateful: Callable[[A, Sequence[np.ndarray], Variables], Sequence[np.ndarray]] | None = None
+    bounds: BoundsFn[A] | None = None
+    evaluate_types: tuple[frozenset[ElementType] | None, ...] | None = None
+    lower_is_value: bool = False
+    copies_values: bool = False
+    # A variant of ``evaluate`` that writes each output into a given array (one per output,
+    # or None) when that array has the output's shape and dtype, else makes a fresh one;
+    # ``Model.run(share_outputs=True)`` reuses output buffers through it.
+    evaluate_into: (
+        Callable[[A, Sequence[np.ndarray], Sequence[np.ndarray | None]], Sequence[np.ndarray]] | None
+    ) = None
+
+    @property
+    def name(self) -> str:
+        return f"{self.type}-{self.version}"
+
+    def accepts_input_count(self, n: int) -> bool:
+        if isinstance(self.inputs, int):
+            return n == self.inputs
+        lo, hi = self.inputs
+        return lo <= n <= hi
+
+    def evaluates_types(self, in_types: Sequence[ElementType]) -> bool:
+        """Whether OpenVINO's ``evaluate`` of this op computes anything for these input types."""
+        if self.evaluate_types is None:
+            return True
+        pairs = zip(self.evaluate_types, in_types, strict=False)  # ports past the tuple: any type
+        return all(accepted is None or et in accepted for accepted, et in pairs)
