@@ -3,8 +3,8 @@
 ``read_ir`` tries two fast readers before the checked tree reader (``_build``, which
 reads the whole parsed tree step by step and gives every error message):
 
-* ``_read_repeated``: a layer written byte for byte like an earlier one but for its id and
-  name is not parsed again;
+* ``_read_repeated`` (files of 1 MiB or more; any size here): a layer written byte for byte
+  like an earlier one but for its id and name is not parsed again;
 * ``_read_streaming``: each top-level layer and edge is read at its end tag and dropped.
 
 Either gives up (None) on anything unusual, and any error sends the file to the checked
@@ -21,9 +21,18 @@ import pytest
 
 from ovonehot.errors import Error
 from ovonehot.graph import Graph
+from ovonehot.ir import reader
 from ovonehot.ir.reader import _parse_path, _read_repeated, _read_streaming, read_ir, read_ir_tree
 
 DECL = '<?xml version="1.0"?>\n'
+
+
+@pytest.fixture(autouse=True)
+def _repeats_in_small_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The repeated-layer reader takes files of any size here (it skips small ones)."""
+    monkeypatch.setattr(reader, "_REPEATED_MIN_SIZE", 0)
+
+
 PARAM = """<layer id="{id}" name="{name}" type="Parameter" version="opset1">
 <data shape="2,3" element_type="f32" />
 <output><port id="0" precision="FP32" names="x"><dim>2</dim><dim>3</dim></port></output></layer>"""

@@ -243,6 +243,8 @@ def _read_repeated(xml_path: Path, bin_path: Path) -> Graph | None:
     declaration, have one ``<layers>`` and layers only in it; None (the streaming reader) for
     anything else, or when few layers repeat.
     """
+    if xml_path.stat().st_size < _REPEATED_MIN_SIZE:
+        return None
     data = xml_path.read_bytes()
     start = data.find(b"<layers>")
     end = data.find(b"</layers>")
@@ -276,7 +278,7 @@ def _read_repeated(xml_path: Path, bin_path: Path) -> Graph | None:
             parsed.append(text)
         else:
             slots.append((first, int(head.group(1)), head.group(2)))
-        if len(slots) == 256 and len(parsed) > 192:  # few repeats: not worth it
+        if len(slots) == 128 and len(parsed) > 96:  # few repeats: not worth it
             return None
     if len(parsed) == len(slots):
         return None
@@ -312,6 +314,8 @@ def _read_repeated(xml_path: Path, bin_path: Path) -> Graph | None:
     return _connect(root, nodes, edges, ir_version)
 
 
+# Smaller files are streamed: checking for repeats costs about what they save there.
+_REPEATED_MIN_SIZE = 1 << 20
 # A layer's start as OpenVINO writes it: id, then name (no character OpenVINO's or lxml's
 # reading would change: no '&', no tab, newline or carriage return), the rest after it.
 _RAW_LAYER_HEAD = re.compile(rb'<layer id="([0-9]{1,64})" name="([^"&<\t\n\r]{0,4096})"')
@@ -575,17 +579,15 @@ class _Cache:
     names apart, as tensor names differ from layer to layer) and ``<data>`` attribute tuples
     (one tuple for every layer that writes the same attributes)."""
 
-    __slots__ = ("attrs", "constants", "layers", "lists", "ports", "tallies")
+    __slots__ = ("attrs", "constants", "lists", "ports", "tallies")
 
     def __init__(self) -> None:
-        # A layer as lxml writes it, from its type on (after id and name) -> the node's other
-        # fields: see _read_layer_as_before.
-        self.layers: dict[bytes, _LayerFields] = {}
         # A whole <input> or <output> as written -> its ports.
         self.lists: dict[bytes, tuple[Port, ...]] = {}
-        # Per kind (0: input, 1: output, 2: layer) [hits, misses], and None once misses have
-        # outnumbered hits (unique tensor names, constants' offsets): then no look-up is tried.
-        self.tallies: list[list[int] | None] = [[0, 0], [0, 0], [0, 0]]
+        # Per kind (0: input, 1: output) [hits, misses], and None once misses have outnumbered
+        # hits (unique tensor names): then no look-up is tried (writing the text costs a third
+        # of reading the ports).
+        self.tallies: list[list[int] | None] = [[0, 0], [0, 0]]
         self.ports: dict[tuple[str | None, ...], Port] = {}
         self.attrs: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
         # A Const's (element_type, shape) attributes -> its element type and shape, checked.
@@ -597,69 +599,10 @@ def _is_plain_int(text: str | None) -> bool:
     return text is not None and text.isascii() and text.isdigit() and len(text) <= 64
 
 
-# A layer's other fields: type, version, attributes, inputs, outputs, output names, decompression.
-_LayerFields = tuple[
-    str, str, tuple[tuple[str, str], ...], tuple[Port, ...], tuple[Port, ...], tuple[str, ...], bool
-]
-# How lxml writes a layer's start (attribute values in ASCII, '&' escaping anything special).
-_LAYER_HEAD = re.compile(rb'<layer id="([0-9]{1,64})" name="([^"&]*)"')
-
-
 def _read_plain_layer(el: etree._Element, weights: _Weights, cache: _Cache) -> Node | None:
     """The node of a layer as :func:`_read_layer` reads it, in one pass and with shared ports and
     attribute tuples; None for anything but the plain case (a sub-graph or other child element,
-    a missing or signed attribute, a port that is not new), which the checked reader handles.
-
-    A layer written like one read before but for its id and name (the same type, attributes
-    and ports, as in a model of repeated blocks without tensor names) is not read again."""
-    tally = cache.tallies[2]
-    if tally is None:
-        return _read_layer_as_before(el, weights, cache)
-    text = etree.tostring(el, with_tail=False)
-    head = _LAYER_HEAD.match(text)
-    if head is None:
-        tally[1] += 1
-        return _read_layer_as_before(el, weights, cache)
-    key = text[head.end() :]
-    known = cache.layers.get(key)
-    if known is None:
-        tally[1] += 1
-        if tally[1] > 64 and tally[1] > tally[0]:
-            cache.tallies[2] = None
-        node = _read_layer_as_before(el, weights, cache)
-        if node is not None:
-            cache.layers[key] = (
-                node.type,
-                node.version,
-                node.attrs,
-                node.inputs,
-                node.outputs,
-                node.output_names,
-                node.decompression,
-            )
-        return node
-    tally[0] += 1
-    type_name, version, attrs, inputs, outputs, output_names, decompression = known
-    node = Node(
-        int(head.group(1)),
-        head.group(2).decode("ascii"),
-        type_name,
-        version,
-        attrs,
-        inputs,
-        outputs,
-        None,
-        output_names,
-        decompression,
-    )
-    kind = _KINDS.get(type_name) or type_name.lower()
-    if kind == "const" or kind == "constant":
-        object.__setattr__(node, "payload", _read_constant(node, weights, cache))  # (frozen: set once, here)
-    return node
-
-
-def _read_layer_as_before(el: etree._Element, weights: _Weights, cache: _Cache) -> Node | None:
-    """:func:`_read_plain_layer`, from the element."""
+    a missing or signed attribute, a port that is not new), which the checked reader handles."""
     get = el.get
     id_text = get("id")
     name = get("name")
@@ -751,7 +694,7 @@ def _plain_port_list(el: etree._Element, kind: int, cache: _Cache) -> tuple[Port
     if ports is not None:
         cache.lists[key] = ports
     tally[1] += 1
-    if tally[1] > 64 and tally[1] > tally[0]:  # mostly new (tensor names differ): port by port
+    if tally[1] > 16 and tally[1] > tally[0]:  # mostly new (tensor names differ): port by port
         cache.tallies[kind] = None
     return ports
 
