@@ -1,7 +1,8 @@
 """The reader's fast paths read exactly what its checked reader reads.
 
-``read_ir`` tries two fast readers before the checked tree reader (``_build``, which
-reads the whole parsed tree step by step and gives every error message):
+For a file of 256 KiB or more (any size here), ``read_ir`` tries two fast readers before
+the checked tree reader (``_build``, which reads the whole parsed tree step by step and
+gives every error message):
 
 * ``_read_repeated`` (files of 1 MiB or more; any size here): a layer written byte for byte
   like an earlier one but for its id and name is not parsed again;
@@ -31,6 +32,7 @@ DECL = '<?xml version="1.0"?>\n'
 def _repeats_in_small_files(monkeypatch: pytest.MonkeyPatch) -> None:
     """The repeated-layer reader takes files of any size here (it skips small ones)."""
     monkeypatch.setattr(reader, "_REPEATED_MIN_SIZE", 0)
+    monkeypatch.setattr(reader, "_STREAM_MIN_SIZE", 0)
 
 
 PARAM = """<layer id="{id}" name="{name}" type="Parameter" version="opset1">

@@ -100,14 +100,23 @@ def read_ir(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] |
     bin_path = Path(bin_path) if bin_path is not None else xml_path.with_suffix(".bin")
     if not xml_path.is_file():
         raise IRError(f"{xml_path}: no such file")
-    try:
-        graph = _read_repeated(xml_path, bin_path)
-        if graph is None:
-            graph = _read_streaming(xml_path, bin_path)
-    except Exception:  # noqa: BLE001  (anything wrong: the checked reader below says what, exactly)
-        graph = None
-    if graph is not None:
-        return graph
+    if xml_path.stat().st_size < _STREAM_MIN_SIZE:  # (iterparse's own cost shows on small files)
+        try:  # from a file object: libxml2 reading the path itself probes for gzip, twice as slow
+            with open(xml_path, "rb") as f:
+                tree = etree.parse(f, _parser())
+        except (OSError, etree.XMLSyntaxError):
+            pass  # (the path, below)
+        else:
+            return read_ir_tree(tree, bin_path, source=str(xml_path))
+    else:
+        try:
+            graph = _read_repeated(xml_path, bin_path)
+            if graph is None:
+                graph = _read_streaming(xml_path, bin_path)
+        except Exception:  # noqa: BLE001  (anything wrong: the checked reader below says what, exactly)
+            graph = None
+        if graph is not None:
+            return graph
     # The file as libxml2 reads a path (a gzipped .xml too), checked step by step, with the
     # messages every error has always had.
     return read_ir_tree(_parse_path(xml_path), bin_path, source=str(xml_path))
@@ -314,6 +323,8 @@ def _read_repeated(xml_path: Path, bin_path: Path) -> Graph | None:
     return _connect(root, nodes, edges, ir_version)
 
 
+# Smaller files are parsed whole (the tree is small); larger ones streamed.
+_STREAM_MIN_SIZE = 1 << 18
 # Smaller files are streamed: checking for repeats costs about what they save there.
 _REPEATED_MIN_SIZE = 1 << 20
 # A layer's start as OpenVINO writes it: id, then name (no character OpenVINO's or lxml's
