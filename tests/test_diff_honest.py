@@ -21,9 +21,12 @@ ov = pytest.importorskip("openvino", reason="diff compares against OpenVINO")
 from openvino import opset16
 
 from ovonehot import cli
-from ovonehot.differential.diff import Tolerances, Verdict, diff_model
-from ovonehot.differential.gen_inputs import InputSettings, generate_inputs
-from ovonehot.errors import InputError, UsageError
+from ovonehot.cli._options import parse_input_settings, parse_plugin, parse_tolerances
+from ovonehot.cli.diff_report import reason, render
+from ovonehot.differential import engines
+from ovonehot.differential.diff import Verdict, diff_model
+from ovonehot.differential.gen_inputs import generate_inputs
+from ovonehot.errors import InputError, ParameterError, UsageError
 from ovonehot.model import load
 from ovonehot.oracle.common import PluginSettings, parse_oracles
 
@@ -113,11 +116,12 @@ def test_reference_runs_up_to_the_op_it_cannot_evaluate(tmp_path: Path) -> None:
     soft = by_name["soft"]
     assert soft.verdict is Verdict.NOT_COMPARED and soft.known
     assert soft.refusal is not None and soft.refusal.op == "LogSoftmax-opset5"
-    assert "type=LogSoftmax-opset5" in soft.reason and "try --oracle cpu" in soft.reason
+    assert "type=LogSoftmax-opset5" in soft.reason and soft.try_oracles == ("cpu",)
+    assert "try --oracle" not in soft.reason and reason(soft).endswith("; try --oracle cpu")
     assert report.exit_code == 1
     partial = diff_model(model, str(xml), inputs, ("reference",), allow_partial=True)
     assert partial.exit_code == 0
-    assert "1 output(s) not compared (--allow-partial); 1 compared" in partial.render()
+    assert "1 output(s) not compared (--allow-partial); 1 compared" in render(partial)
     both = diff_model(model, str(xml), inputs, ("reference", "cpu"))
     assert {(v.oracle, v.name): v.verdict for v in both.verdicts}[("cpu", "soft")] is Verdict.PASS
 
@@ -142,11 +146,11 @@ def test_cpu_defaults_report_a_precision_difference_never_ours_wrong(name: str) 
     base = EXPORTS / "torch" / name
     model = load(f"{base}.xml")
     inputs = dict(np.load(f"{base}.typical.inputs.npz"))
-    plugin = PluginSettings.parse(preset="openvino-defaults")
+    plugin = parse_plugin(preset="openvino-defaults")
     report = diff_model(model, f"{base}.xml", inputs, ("cpu",), plugin=plugin, isolate=True)
     default_hint = str(ov.Core().get_property("CPU", "INFERENCE_PRECISION_HINT"))
     for v in report.verdicts:
-        assert v.verdict in (Verdict.PASS, Verdict.PRECISION), report.render()
+        assert v.verdict in (Verdict.PASS, Verdict.PRECISION), render(report)
         if v.verdict is Verdict.PRECISION:
             assert v.size is not None and v.size[0] > 0 and v.size[1] > 0
             assert "bfloat16" in default_hint and "INFERENCE_PRECISION_HINT=bf16" in v.reason
@@ -154,7 +158,7 @@ def test_cpu_defaults_report_a_precision_difference_never_ours_wrong(name: str) 
     assert report.exit_code == 0
     if name in ("onehot_embedding", "char_cnn_gru") and "bfloat16" in default_hint:
         # Float matmuls in bf16 differ from f32 (measured: 0.011 and 0.007 abs here).
-        assert [v.verdict for v in report.verdicts] == [Verdict.PRECISION], report.render()
+        assert [v.verdict for v in report.verdicts] == [Verdict.PRECISION], render(report)
     strict = diff_model(model, f"{base}.xml", inputs, ("cpu",), plugin=plugin, strict=True, isolate=True)
     assert strict.exit_code == (1 if any(v.verdict is Verdict.PRECISION for v in report.verdicts) else 0)
 
@@ -202,7 +206,7 @@ def test_onnxruntime_oracle_on_exports(name: str, case: str) -> None:
     model = load(f"{base}.onnx")
     inputs = dict(np.load(f"{base}.{case}.inputs.npz"))
     report = diff_model(model, f"{base}.onnx", inputs, ("onnxruntime",), isolate=True)
-    assert [v.verdict for v in report.verdicts] == [Verdict.PASS], report.render()
+    assert [v.verdict for v in report.verdicts] == [Verdict.PASS], render(report)
     assert report.versions["onnxruntime"] == "1.31.1"
 
 
@@ -292,9 +296,25 @@ def test_unknown_tolerance_name_is_a_usage_error(tmp_path: Path, capsys: pytest.
     code, _, err = run_cli(capsys, xml, "--oracle", "cpu", "--atol", "sof:0")
     assert code == 2
     assert "--atol sof:0: the model has no output 'sof'; its outputs are: 'soft', 'relu'" in err
-    with pytest.raises(UsageError, match="--rtol"):
-        Tolerances.parse(rtol=["nope:1"]).check_names(["soft"])
+    with pytest.raises(
+        ParameterError, match="^per_output_rtol nope:1: the model has no output 'nope'"
+    ) as caught:
+        parse_tolerances(rtol=["nope:1"]).check_names(["soft"])
+    assert caught.value.parameter == "per_output_rtol" and isinstance(caught.value, UsageError)
     assert run_cli(capsys, xml, "--oracle", "cpu", "--atol", "soft:0.5")[0] == 0
+
+
+def test_library_errors_name_parameters_the_cli_names_flags(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    xml = middle_op_model(tmp_path)
+    with pytest.raises(ParameterError, match=r"^shapes names no input: nope$") as caught:
+        generate_inputs(load(xml), shapes={"nope": (1,)})
+    assert caught.value.parameter == "shapes"
+    code, _, err = run_cli(capsys, xml, "--shape", "nope=[1]")
+    assert (code, err) == (2, "error: --shape names no input: nope\n")
+    with pytest.raises(ParameterError, match=r"^jobs sizes the embedded Dask cluster; with scheduler the"):
+        engines.make("dask", 2, "tcp://127.0.0.1:1")
 
 
 def test_oracles_parse() -> None:
@@ -332,7 +352,7 @@ def test_generated_integer_inputs_stay_in_range(tmp_path: Path) -> None:
     assert inputs["labels"].min() >= 0 and inputs["labels"].max() <= 8  # Gather indices into 9 rows
     assert {2**63 - 1, -(2**63), -1, 4} <= set(inputs["idx"].tolist())  # OneHot boundaries kept
     report = diff_model(model, str(model.path), inputs, ("reference",))
-    assert [v.verdict for v in report.verdicts] == [Verdict.PASS] * 3, report.render()
+    assert [v.verdict for v in report.verdicts] == [Verdict.PASS] * 3, render(report)
 
 
 def test_gather_indices_stay_inside_the_gathered_axis(tmp_path: Path) -> None:
@@ -353,25 +373,30 @@ def test_gather_indices_stay_inside_the_gathered_axis(tmp_path: Path) -> None:
     assert "[0, 2] (the gathered axis)" in how["ids"]["values"]
     assert inputs["counts"].min() >= 0 and inputs["counts"].max() <= 8
     report = diff_model(model, str(xml), inputs, ("reference",))
-    assert [v.verdict for v in report.verdicts] == [Verdict.PASS, Verdict.PASS], report.render()
+    assert [v.verdict for v in report.verdicts] == [Verdict.PASS, Verdict.PASS], render(report)
 
 
 def test_val_range_and_per_input_seed(tmp_path: Path) -> None:
     model = load(typed_model(tmp_path))
-    settings = InputSettings.parse(["3", "x:11"], ["labels:2,3", "-1,1"])
+    settings = parse_input_settings(["3", "x:11"], ["labels:2,3", "-1,1"])
     inputs, how = generate_inputs(model, settings.seed, settings=settings, report=True)
     assert set(inputs["labels"].tolist()) <= {2, 3}
     assert inputs["x"].min() >= -1 and inputs["x"].max() <= 1
     assert {2**63 - 1, -(2**63)} <= set(inputs["idx"].tolist())  # a global range leaves OneHot indices alone
-    assert how["labels"]["values"] == "uniform in [2, 3] (--val-range)" and how["x"]["seed"] == 11
+    assert (
+        how["labels"]["values"] == "uniform in [2, 3] (the value range asked for)" and how["x"]["seed"] == 11
+    )
     assert how["idx"]["role"] == "OneHot indices" and how["labels"]["role"] == "other"
     # x's own seed: the same x whatever the global seed; the others follow the global seed.
-    again = generate_inputs(model, 4, settings=InputSettings.parse(["4", "x:11"], ["-1,1"]))
+    again = generate_inputs(model, 4, settings=parse_input_settings(["4", "x:11"], ["-1,1"]))
     assert np.array_equal(again["x"], inputs["x"])
-    with pytest.raises(InputError, match="no input 'nope'; its inputs are: 'labels', 'idx', 'x'"):
-        generate_inputs(model, settings=InputSettings.parse(["nope:1"]))
+    with pytest.raises(
+        ParameterError,
+        match="^per_input_seeds nope:...: the model has no input 'nope'; its inputs are: 'labels', 'idx', 'x'",
+    ):
+        generate_inputs(model, settings=parse_input_settings(["nope:1"]))
     with pytest.raises(InputError, match="expected finite LO <= HI"):
-        InputSettings.parse([], ["3,1"])
+        parse_input_settings([], ["3,1"])
 
 
 def test_replay_manifest_records_how_inputs_were_made(
@@ -396,7 +421,7 @@ def test_replay_manifest_records_how_inputs_were_made(
     )
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["input_generation"]["labels"]["seed"] == 7
-    assert manifest["input_generation"]["labels"]["values"] == "uniform in [0, 8] (--val-range)"
+    assert manifest["input_generation"]["labels"]["values"] == "uniform in [0, 8] (the value range asked for)"
     assert manifest["plugin"]["preset"] == "openvino-defaults"
     assert manifest["command"][3:] == [
         "--seed",
@@ -452,7 +477,7 @@ def test_all_layers_finds_the_first_divergent_layer_and_where_the_error_grows(tm
         1e-4, rel=1e-3
     )
     assert rows["Multiply-opset1"].max_abs == pytest.approx(0.1, rel=1e-3)
-    text = report.render()
+    text = render(report)
     assert "first divergent layer: layer id=1 name='" in text and "type=ReLU-opset1 output 0" in text
     assert "error grows x1e+03 at layer id=3" in text
     assert report.exit_code == 1 and report.verdicts[0].verdict is Verdict.OURS_WRONG
@@ -524,6 +549,6 @@ def test_both_refusing_at_different_layers_is_not_a_pass(tmp_path: Path) -> None
     report = diff_model(model, str(xml), inputs, ("reference",))
     (v,) = report.verdicts
     assert report.ours_error and "negative" in report.ours_error
-    assert v.verdict is Verdict.NOT_COMPARED, report.render()
+    assert v.verdict is Verdict.NOT_COMPARED, render(report)
     assert "type=LogSoftmax-opset5" in v.reason
     assert report.exit_code == 1

@@ -21,8 +21,9 @@ ov = pytest.importorskip("openvino", reason="the oracles are OpenVINO")
 from openvino import opset16
 
 from ovonehot import cli
-from ovonehot.errors import InputError, IRError, OpenVINOError
+from ovonehot.errors import InputError, IRError, OpenVINOError, OracleRefusal
 from ovonehot.oracle import openvino_runtime as oracle
+from ovonehot.oracle.common import Complaint
 from ovonehot.oracle.process import IsolatedOracle
 
 
@@ -69,6 +70,29 @@ def test_errors_keep_their_type(model_xml: Path) -> None:
             isolated.run("reference", model_xml.with_name("missing.xml"), INPUTS)
     finally:
         isolated.close()
+
+
+def test_a_refusal_keeps_its_fields_and_complaints(tmp_path: Path) -> None:
+    # The CPU plugin refuses i8 OneHot indices ("Only I32 is supported"): the child's refusal
+    # arrives with the same cause and the same complaints read from OpenVINO's text.
+    p = opset16.parameter([3], ov.Type.i8, name="idx")
+    node = opset16.one_hot(
+        p, opset16.constant(np.int64(4)), opset16.constant(np.float32(1)), opset16.constant(np.float32(0)), -1
+    )
+    xml = tmp_path / "i8.xml"
+    ov.save_model(ov.Model([node.output(0)], [p], "m"), str(xml), compress_to_fp16=False)
+    feeds = {"idx": np.array([0, 1, 3], np.int8)}
+    with pytest.raises(OracleRefusal) as here:
+        oracle.run("cpu", xml, feeds)
+    isolated = IsolatedOracle()
+    try:
+        with pytest.raises(OracleRefusal) as there:
+            isolated.run("cpu", xml, feeds)
+    finally:
+        isolated.close()
+    assert there.value.cause == here.value.cause == "refused"
+    assert there.value.complaints == here.value.complaints
+    assert Complaint("only-i32-indices") in here.value.complaints
 
 
 def test_a_child_killed_on_its_first_run_is_an_openvino_error(model_xml: Path) -> None:

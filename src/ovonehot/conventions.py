@@ -402,6 +402,20 @@ def directml_one_hot(
     sizes = tuple(_int_option(s, "output_sizes element") for s in output_sizes)
     ax = _int_option(axis, "axis")
 
+    _check_dml_support(idx, vals, sizes, table, where)
+    _check_dml_shapes(idx, vals, sizes, ax)
+    fastest = max(d for d in range(vals.ndim) if vals.shape[d] > 1)
+    on_at = tuple(1 if d == fastest else 0 for d in range(vals.ndim))
+    off, on = _element(vals, (0,) * vals.ndim), _element(vals, on_at)
+    # Signed indices are allowed only from 3.0 (the tables), where negatives count from the end.
+    mode = NegativeIndicesMode.NORMALIZE if idx.dtype.kind == "i" else NegativeIndicesMode.IGNORE_NEGATIVE
+    return one_hot(np.squeeze(idx, axis=ax), sizes[ax], on, off, ax, mode)
+
+
+def _check_dml_support(
+    idx: np.ndarray, vals: np.ndarray, sizes: tuple[int, ...], table: _DmlSupport, where: str
+) -> None:
+    """DML_ONE_HOT's dimension counts and the feature level's tensor-support table."""
     if not idx.ndim == vals.ndim == len(sizes):
         raise InputError(
             f"DirectML DML_ONE_HOT: IndicesTensor, ValuesTensor and OutputTensor must have the "
@@ -426,6 +440,10 @@ def directml_one_hot(
             f"{where}: ValuesTensor and OutputTensor (same DataType) support "
             f"{', '.join(table.values_types)}, got {value_type}"
         )
+
+
+def _check_dml_shapes(idx: np.ndarray, vals: np.ndarray, sizes: tuple[int, ...], ax: int) -> None:
+    """DML_ONE_HOT's axis, output sizes, indices sizes and values count."""
     if not 0 <= ax < idx.ndim:
         raise InputError(
             f"DirectML DML_ONE_HOT: Axis is a UINT that must be less than the DimensionCount "
@@ -447,13 +465,6 @@ def directml_one_hot(
             f"DirectML DML_ONE_HOT: ValuesTensor must hold at least two elements, "
             f"got sizes {list(vals.shape)}"
         )
-
-    fastest = max(d for d in range(vals.ndim) if vals.shape[d] > 1)
-    on_at = tuple(1 if d == fastest else 0 for d in range(vals.ndim))
-    off, on = _element(vals, (0,) * vals.ndim), _element(vals, on_at)
-    # Signed indices are allowed only from 3.0 (the tables), where negatives count from the end.
-    mode = NegativeIndicesMode.NORMALIZE if idx.dtype.kind == "i" else NegativeIndicesMode.IGNORE_NEGATIVE
-    return one_hot(np.squeeze(idx, axis=ax), sizes[ax], on, off, ax, mode)
 
 
 def _element(array: np.ndarray, position: tuple[int, ...]) -> np.ndarray:

@@ -11,6 +11,12 @@ Exit statuses (shared by every command):
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .oracle.common import Complaint
+
 # Values quoted in messages are cut to this many characters: a 5 MB attribute must not
 # become a 5 MB error line.
 QUOTE_LIMIT = 200
@@ -38,6 +44,36 @@ class UsageError(Error):
     exit_code = 2
 
 
+class ParameterError(UsageError):
+    """A bad argument of a library call, named by its parameter (``shapes``, ``value_range``).
+
+    The message speaks of parameters; :meth:`describe` lets a front end name them its own
+    way (the CLI names the flag that set each: ``--shape``, ``--val-range``).  ``value`` is
+    the offending value as quoted (or None), ``problem`` what is wrong with it; other
+    parameters the problem names stand in it as ``{name}`` and are listed in ``mentions``.
+
+    >>> str(ParameterError("jobs", "sizes the cluster; with {scheduler} it has its own", mentions=("scheduler",)))
+    'jobs sizes the cluster; with scheduler it has its own'
+    >>> str(ParameterError("seed", "expected an integer", "'x'"))
+    "seed 'x': expected an integer"
+    """
+
+    def __init__(
+        self, parameter: str, problem: str, value: str | None = None, mentions: tuple[str, ...] = ()
+    ) -> None:
+        self.parameter, self.problem, self.value, self.mentions = parameter, problem, value, mentions
+        super().__init__(self.describe(lambda name: name))
+
+    def describe(self, name: Callable[[str], str]) -> str:
+        """The message with each parameter called ``name(parameter)``."""
+        problem = self.problem
+        for other in self.mentions:
+            problem = problem.replace("{" + other + "}", name(other))
+        if self.value is None:
+            return f"{name(self.parameter)} {problem}"
+        return f"{name(self.parameter)} {self.value}: {problem}"
+
+
 class InputError(Error):
     """A bad input file or input array (wrong type, shape, unreadable .npy)."""
 
@@ -62,6 +98,14 @@ class UnsupportedError(IRError):
     exit_code = 3
 
 
+class UnknownParameterError(InputError):
+    """Shapes given by name (a reshape) name no Parameter of the model; ``names`` lists those names."""
+
+    def __init__(self, message: str, names: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.names = names
+
+
 class OpenVINOError(Error):
     """OpenVINO is not installed, or it failed on something we handed it."""
 
@@ -84,6 +128,8 @@ class OracleRefusal(OpenVINOError):
     ``no-kernel`` (onnxruntime has no kernel for an op), ``failed`` (it raised
     while running), ``crashed`` (it killed its process), ``unavailable`` (the oracle
     cannot be used here: not installed, not an ONNX model, no expected array).  ``layer`` describes the op that refused, when known.
+    ``complaints`` is what OpenVINO's own message said, as data
+    (:func:`ovonehot.oracle.openvino_messages.complaints`): match those, never the message.
     """
 
     def __init__(
@@ -94,6 +140,7 @@ class OracleRefusal(OpenVINOError):
         op: str = "",
         code: str = "",
         detail: str = "",
+        complaints: tuple[Complaint, ...] = (),
     ) -> None:
         super().__init__(message)
         self.cause = cause
@@ -101,6 +148,7 @@ class OracleRefusal(OpenVINOError):
         self.op = op  # the refusing op's type-version, e.g. "LogSoftmax-opset5"
         self.code = code  # a known deviation code (ovonehot.differential.deviations.KNOWN), when it is one
         self.detail = detail
+        self.complaints = complaints
 
 
 class OpenVINOResourceError(OpenVINOError):

@@ -79,6 +79,10 @@ class Node:
     # keyed by the element's tag, and its other child elements (port maps, back edges).
     bodies: tuple[tuple[str, Graph], ...] = field(default=(), compare=False, hash=False, repr=False)
     extras: tuple[Element, ...] = field(default=(), compare=False, hash=False, repr=False)
+    # A Const whose payload the .bin does not hold (too small a ``size``, or outside the file),
+    # read by the tolerant reader (``ir.reader.read_tolerant``): its value is unknown and its
+    # ``payload`` None; ``validate`` reports it and does not check what depends on it.
+    value_unknown: bool = False
 
     def body(self, tag: str) -> Graph | None:
         """The sub-graph written in the child element ``<tag>``, or None."""

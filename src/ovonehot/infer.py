@@ -11,16 +11,17 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
 from .budget import numpy_can_hold
-from .errors import Error, InputError, IRError, UnsupportedError, shorten
+from .errors import Error, IRError, UnknownParameterError, UnsupportedError, ValidationError, shorten
 from .graph import Graph, Node
-from .ops import OpSpec, TensorInfo, resolve, supported_names, unsupported_types
+from .ops import OpSpec, TensorInfo, lookup, resolve, supported_names, unsupported_types
 from .ops.basic import ParameterAttrs
 from .ops.common.bounds import propagate as propagate_bounds
+from .problems import Problem, Severity, problem
 from .types import ElementType, PartialShape
 
 # Fold values only for tensors this small: shape subgraphs are tiny, data tensors are not.
@@ -75,7 +76,7 @@ def plan(graph: Graph) -> tuple[NodePlan, ...]:
         n_in = len(graph.sources[i])
         if not spec.accepts_input_count(n_in):
             raise IRError(f"{node.describe()}: has {n_in} inputs, {spec.name} takes {spec.inputs}")
-        if node.payload is None and not node.bodies and not node.extras:
+        if node.payload is None and not node.bodies and not node.extras and not node.value_unknown:
             key = (
                 id(spec),
                 id(node.attrs),
@@ -96,13 +97,103 @@ def plan(graph: Graph) -> tuple[NodePlan, ...]:
 _UNPARSED = object()
 
 
+class Checker:
+    """Per-node hooks of the record policy: how ``validate`` adds its findings to the one walk.
+
+    Every hook may append problems to ``found`` (the node's, in the order they are found).
+    ``before_resolve``, ``before_parse`` and ``after_parse`` can stop a node: it then fails
+    (no outputs; every node depending on it is marked with it as the root cause and not
+    inferred).  The defaults find nothing and stop nothing.
+    """
+
+    def visit(self, index: int, node: Node, found: list[Problem]) -> None:
+        """Called first for every node, inferred or not (edge checks)."""
+
+    def before_resolve(self, index: int, node: Node, found: list[Problem]) -> bool:
+        """Before the op is looked up (opset membership, unreadable Consts); False stops the node."""
+        return True
+
+    def before_parse(
+        self, index: int, node: Node, spec: OpSpec[Any], ins: Sequence[TensorInfo], found: list[Problem]
+    ) -> bool:
+        """The op is known and takes this many inputs; False stops the node."""
+        return True
+
+    def after_parse(
+        self, index: int, p: NodePlan, ins: Sequence[TensorInfo], found: list[Problem]
+    ) -> NodePlan | None:
+        """The plan to infer (possibly with other attributes), or None to stop the node."""
+        return p
+
+    def after_infer(
+        self,
+        index: int,
+        p: NodePlan,
+        ins: Sequence[TensorInfo],
+        outs: tuple[TensorInfo, ...],
+        found: list[Problem],
+    ) -> None:
+        """The node's outputs, as ``infer`` keeps them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """The record policy: a node that cannot be inferred gets a problem instead of an exception.
+
+    Its problems (codes ``not-checked`` for an op ovonehot does not implement, ``input-count``,
+    ``bad-attribute``, ``inference-failed`` for what OpenVINO refuses, ``output-count``) and
+    the checker's are kept in node order; then one ``not-checked`` warning per failing node
+    counts the nodes that depend on it.
+    """
+
+    checker: Checker = field(default_factory=Checker)
+
+
+@dataclass(frozen=True, slots=True)
+class PartialInference:
+    """What ``infer`` finds under the record policy: per node (graph order) its plan and outputs,
+    None where the node failed or depends on a node that failed."""
+
+    graph: Graph
+    plans: tuple[NodePlan | None, ...]
+    outputs: tuple[tuple[TensorInfo, ...] | None, ...]
+    problems: tuple[Problem, ...]
+    failed_at: Mapping[int, int]  # node index -> the failing node it depends on (itself when it failed)
+
+
+@overload
 def infer(
     graph: Graph,
     plans: Sequence[NodePlan] | None = None,
     shapes: Mapping[str, PartialShape] | None = None,
     as_read_model: bool = False,
     parameters: Mapping[int, TensorInfo] | None = None,
-) -> Inference:
+    *,
+    policy: Literal["raise"] = "raise",
+) -> Inference: ...
+
+
+@overload
+def infer(
+    graph: Graph,
+    plans: None = None,
+    shapes: Mapping[str, PartialShape] | None = None,
+    as_read_model: bool = False,
+    parameters: Mapping[int, TensorInfo] | None = None,
+    *,
+    policy: Record,
+) -> PartialInference: ...
+
+
+def infer(
+    graph: Graph,
+    plans: Sequence[NodePlan] | None = None,
+    shapes: Mapping[str, PartialShape] | None = None,
+    as_read_model: bool = False,
+    parameters: Mapping[int, TensorInfo] | None = None,
+    *,
+    policy: Literal["raise"] | Record = "raise",
+) -> Inference | PartialInference:
     """Infer every node's outputs.  ``shapes`` overrides Parameter shapes by name (a reshape).
 
     Values fold through every node, as OpenVINO's constant folding does when it compiles.
@@ -111,38 +202,160 @@ def infer(
     f16-compressed constant is ``?`` there (and static once compiled).
     ``parameters`` gives Parameters (by node index) their info outright: how a TensorIterator,
     Loop or If infers its body (``ops.subgraph``), with the outer inputs' types and shapes.
+
+    ``policy``: ``"raise"`` (an unsupported op, refused all at once, or the first node that
+    cannot be inferred raises) or a :class:`Record` (problems are recorded, see
+    :class:`PartialInference`; its checker's hooks run on every node).  Either way a name in
+    ``shapes`` that is no Parameter raises :class:`UnknownParameterError`.
     """
-    plans = tuple(plans) if plans is not None else plan(graph)
+    record = policy if isinstance(policy, Record) else None
+    if record is None:
+        plans = tuple(plans) if plans is not None else plan(graph)
     overrides = dict(shapes or {})
-    outputs: list[tuple[TensorInfo, ...]] = []
-    sources = graph.sources
+    kept: list[NodePlan | None] = []
+    outputs: list[tuple[TensorInfo, ...] | None] = []
+    found: list[Problem] = []
+    failed_at: dict[int, int] = {}
     # Outputs inferred, by what infer_node reads (see _memo_key): a layer repeated with the same
     # attributes and inputs of the same types, shapes and (small) values is inferred once.
     memo: dict[tuple[object, ...], tuple[TensorInfo, ...]] = {}
-    for i, p in enumerate(plans):
-        node = p.node
-        ins = [outputs[s.node][s.output] for s in sources[i]]
-        if isinstance(p.attrs, ParameterAttrs):
+    for i, node in enumerate(graph.nodes):
+        srcs = graph.sources[i]
+        p: NodePlan | None
+        if record is None:
+            assert plans is not None
+            p = plans[i]
+            node = p.node  # (the plans' node: a caller's plans may carry a changed one)
+            ins = [outputs[s.node][s.output] for s in srcs]  # type: ignore[index]
+        else:
+            record.checker.visit(i, node, found)
+            upstream = [failed_at[s.node] for s in srcs if outputs[s.node] is None]
+            if upstream:
+                failed_at[i] = upstream[0]
+                kept.append(None)
+                outputs.append(None)
+                continue
+            ins = [outputs[s.node][s.output] for s in srcs]  # type: ignore[index]
+            p = _plan_recorded(record.checker, i, node, ins, found)
+        if p is not None and isinstance(p.attrs, ParameterAttrs):
             key = next((k for k in _parameter_keys(node) if k in overrides), None)
             if key is not None:
                 p = NodePlan(node, p.spec, ParameterAttrs(p.attrs.element_type, overrides.pop(key)))
-        if parameters is not None and i in parameters:
-            outs: tuple[TensorInfo, ...] = (parameters[i],)
-        else:
+        outs: tuple[TensorInfo, ...] | None
+        if record is not None and p is not None:
+            p = record.checker.after_parse(i, p, ins, found)
+        if p is None:
+            outs = None
+        elif parameters is not None and i in parameters:
+            outs = (parameters[i],)
+        elif record is None:
             memo_key = _memo_key(p, ins)
-            known = memo.get(memo_key) if memo_key is not None else None
-            if known is not None:
-                outs = known
-            else:
+            outs = memo.get(memo_key) if memo_key is not None else None
+            if outs is None:
                 outs = infer_node(p, ins)
                 if memo_key is not None and _plain(outs):
                     memo[memo_key] = outs
-        if as_read_model and node.decompression:
+        else:
+            outs = _infer_recorded(p, ins, found)
+        if outs is not None and as_read_model and node.decompression:
             outs = tuple(TensorInfo(t.element_type, t.shape) for t in outs)
+        if record is not None and p is not None and outs is not None:
+            record.checker.after_infer(i, p, ins, outs, found)
+        if outs is None:
+            failed_at[i] = i
+        kept.append(p)
         outputs.append(outs)
     if overrides:
-        raise InputError(f"--shape names no Parameter: {', '.join(sorted(overrides))}")
-    return Inference(graph, plans, tuple(outputs))
+        names = tuple(sorted(overrides))
+        raise UnknownParameterError(f"shapes name no Parameter: {', '.join(names)}", names)
+    if record is None:
+        assert plans is not None
+        return Inference(graph, plans, tuple(outputs))  # type: ignore[arg-type]
+    found.extend(_downstream_warnings(graph, failed_at))
+    return PartialInference(graph, tuple(kept), tuple(outputs), tuple(found), failed_at)
+
+
+def _plan_recorded(
+    checker: Checker, index: int, node: Node, ins: Sequence[TensorInfo], found: list[Problem]
+) -> NodePlan | None:
+    """The node's plan, or None (and a problem) when it cannot be resolved or parsed."""
+    if not checker.before_resolve(index, node, found):
+        return None
+    spec = lookup(node.type, node.version)
+    if spec is None:
+        found.append(
+            problem(
+                "not-checked",
+                Severity.WARNING,
+                node,
+                None,
+                f"ovonehot does not implement {node.type} in {node.version}: "
+                "its output shapes and types are not checked",
+            )
+        )
+        return None
+    if not spec.accepts_input_count(len(ins)):
+        found.append(
+            problem(
+                "input-count",
+                Severity.ERROR,
+                node,
+                None,
+                f"has {len(ins)} inputs, {spec.name} takes {spec.inputs}",
+            )
+        )
+        return None
+    if not checker.before_parse(index, node, spec, ins, found):
+        return None
+    try:
+        attrs = spec.parse(node)
+    except IRError as exc:
+        found.append(problem("bad-attribute", Severity.ERROR, node, None, bare_message(node, exc)))
+        return None
+    return NodePlan(node, spec, attrs)
+
+
+def _infer_recorded(
+    p: NodePlan, ins: Sequence[TensorInfo], found: list[Problem]
+) -> tuple[TensorInfo, ...] | None:
+    node = p.node
+    try:
+        return infer_node(p, ins)
+    except ValidationError as exc:
+        found.append(
+            problem(
+                "inference-failed",
+                Severity.ERROR,
+                node,
+                None,
+                f"OpenVINO would refuse this layer: {bare_message(node, exc)}",
+            )
+        )
+    except IRError as exc:  # (an output count that differs from the ports, mostly)
+        found.append(problem("output-count", Severity.ERROR, node, None, bare_message(node, exc)))
+    return None
+
+
+def bare_message(node: Node, exc: Error) -> str:
+    """The error's message without the ``node.describe()`` prefix the interpreter gave it."""
+    return str(exc).removeprefix(node.describe() + ": ")
+
+
+def _downstream_warnings(graph: Graph, failed_at: Mapping[int, int]) -> list[Problem]:
+    counts: dict[int, int] = {}
+    for i, root in failed_at.items():
+        if i != root:
+            counts[root] = counts.get(root, 0) + 1
+    return [
+        problem(
+            "not-checked",
+            Severity.WARNING,
+            graph.nodes[root],
+            None,
+            f"{n} layer(s) depending on this one are not checked",
+        )
+        for root, n in sorted(counts.items())
+    ]
 
 
 def _memo_key(p: NodePlan, ins: Sequence[TensorInfo]) -> tuple[object, ...] | None:
@@ -188,16 +401,12 @@ def infer_node(p: NodePlan, ins: Sequence[TensorInfo]) -> tuple[TensorInfo, ...]
         raise IRError(
             f"{node.describe()}: declares {len(node.outputs)} output ports, {p.spec.name} has {len(outs)}"
         )
-    spec = p.spec
-    if (
-        spec.foldable
-        and spec.evaluate is not None
-        and ins
-        and all(t.value is not None for t in ins)
-        and spec.evaluates_types([t.element_type for t in ins])  # OpenVINO folds these types too
-    ):
+    foldable = (
+        p.spec.foldable and p.spec.evaluate is not None and ins and all(t.value is not None for t in ins)
+    )
+    if foldable and p.spec.evaluates_types([t.element_type for t in ins]):  # OpenVINO folds these types too
         outs = _fold(p, ins, outs)
-    return propagate_bounds(spec, p.attrs, ins, outs)  # values/bounds of shape subgraphs
+    return propagate_bounds(p.spec, p.attrs, ins, outs)  # values/bounds of shape subgraphs
 
 
 def _fold(p: NodePlan, ins: Sequence[TensorInfo], outs: tuple[TensorInfo, ...]) -> tuple[TensorInfo, ...]:

@@ -304,11 +304,7 @@ class Request:
             known = ", ".join(repr(v.variable_id) for v in self.model.variables) or "none"
             raise InputError(f"the model has no variable {variable_id!r}; its variables: {known}")
         td = TensorDesc(variable_id, (), desc.element_type, desc.shape)
-        try:
-            checked = check_input(td, value)
-        except InputError as exc:  # check_input speaks of inputs: "input 'kv' (f32[1,?,4]): ..."
-            raise InputError(f"variable{str(exc).removeprefix('input')}") from None
-        self._variables.values[variable_id] = checked
+        self._variables.values[variable_id] = check_input(td, value, what="variable")
 
     def reset_state(self, variable_id: str | None = None) -> None:
         """Put every variable (or one) back in its initial state."""
@@ -333,7 +329,7 @@ def _v10_output_type(et: ElementType) -> ElementType:
     return ElementType.f32
 
 
-def check_input(desc: TensorDesc, value: object) -> np.ndarray:
+def check_input(desc: TensorDesc, value: object, what: str = "input") -> np.ndarray:
     """``value`` as an array of the input's element type, or InputError.
 
     Exact dtypes pass.  Other dtypes pass only when the conversion is lossless and
@@ -343,7 +339,7 @@ def check_input(desc: TensorDesc, value: object) -> np.ndarray:
     """
     et = desc.element_type
     arr = np.asarray(value)
-    where = f"input {quote(desc.name)} ({shorten(f'{et}{desc.shape}')})"
+    where = f"{what} {quote(desc.name)} ({shorten(f'{et}{desc.shape}')})"
     if not desc.shape.accepts(arr.shape):
         raise InputError(f"{where}: got an array of shape {list(arr.shape)}")
     if et.is_dynamic:

@@ -19,6 +19,7 @@ from typing import NoReturn
 from .. import __version__
 from ..errors import Error, UsageError
 from . import convert, diff, fuzz, inspect, reduce, repro, run, validate
+from ._options import error_message
 
 # The subcommands, one module each, in help order (one per line).
 COMMANDS = (
@@ -36,11 +37,29 @@ COMMANDS = (
 MAX_MESSAGE = 2000
 
 
+class UnrecognizedArgumentsError(UsageError):
+    """Words on the command line that no option takes (``arguments``)."""
+
+    def __init__(self, message: str, arguments: Sequence[str]) -> None:
+        super().__init__(message)
+        self.arguments = tuple(arguments)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line ``error: ...`` and exit status 2."""
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message} (see --help)")
+
+    def parse_args(  # type: ignore[override]  # always a Namespace here
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        """argparse's own, but words no option takes are an :class:`UnrecognizedArgumentsError`."""
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            message = f"{self.prog}: unrecognized arguments: {' '.join(extra)} (see --help)"
+            raise UnrecognizedArgumentsError(message, extra)
+        return parsed
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -69,11 +88,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         return int(args.func(args))
     except Error as exc:
-        message = " ".join(str(exc).split("\n"))
-        if (
-            isinstance(exc, UsageError)
-            and "unrecognized arguments" in message
-            and "--json" in (sys.argv[1:] if argv is None else argv)
+        message = " ".join(error_message(exc).split("\n"))
+        if isinstance(exc, UnrecognizedArgumentsError) and "--json" in (
+            sys.argv[1:] if argv is None else argv
         ):
             message += "; --json takes no file name now: --json-out FILE writes the JSON to a file"
         if len(message) > MAX_MESSAGE:  # a hostile file's 5 MB attribute must not become a 5 MB line

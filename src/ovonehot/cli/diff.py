@@ -10,17 +10,25 @@ else was compared); 2-4 for errors as everywhere.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
 
 from ..atomic import check_output_dir, check_output_file
-from ..differential import corpus, engines, html_report
+from ..differential import corpus, engines
 from ..differential import replay as _replay
-from ..differential.diff import Tolerances, diff_model
-from ..differential.gen_inputs import InputSettings, generate_inputs, parse_shape
+from ..differential.diff import DiffReport, Tolerances, diff_model
+from ..differential.gen_inputs import InputSettings, generate_inputs
 from ..errors import InputError, UsageError
-from ..model import load
-from ..npyio import check_input_specs, check_model_paths, load_archive, parse_input_specs
+from ..model import Model, load
+from ..npyio import check_input_specs, check_model_paths, ensure_directory, load_archive, parse_input_specs
 from ..oracle.common import ORACLES, PRESETS, PluginSettings, parse_oracles
+from . import html_report
 from ._json import add_json_options, check_json_out, emit, human_output
+from ._options import add_engine_options, parse_input_settings, parse_plugin, parse_shape, parse_tolerances
+from .diff_report import render, report_json
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,6 +45,29 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "directories of them, make a corpus: each diffed alike, one table row per model",
     )
     p.add_argument("--bin", dest="bin_path", help="weights file, when not MODEL.bin")
+    _add_input_options(p)
+    _add_oracle_options(p)
+    _add_verdict_options(p)
+    add_json_options(p, "the report (verdicts, explanations, per-layer rows)")
+    p.add_argument(
+        "--report",
+        metavar="REPORT.html",
+        help="also write a self-contained HTML report with plots (needs matplotlib: "
+        "pip install 'ovonehot[report]')",
+    )
+    p.add_argument(
+        "--save", metavar="DIR", help="write a replayable folder (model, inputs, outputs, manifest)"
+    )
+    add_engine_options(
+        p,
+        jobs_help="corpus: worker processes (default 0: one model after the other in "
+        "this process); with --dask, the embedded cluster's workers",
+    )
+    p.set_defaults(func=diff_command)
+
+
+def _add_input_options(p: argparse.ArgumentParser) -> None:
+    """Where the inputs come from: files, or generated (seeds, ranges, shapes)."""
     p.add_argument(
         "--inputs",
         nargs="+",
@@ -66,6 +97,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="NAME=[d0,...]",
         help="concrete shape for a generated input with dynamic dims (repeatable)",
     )
+
+
+def _add_oracle_options(p: argparse.ArgumentParser) -> None:
+    """What ovonehot is compared with: the oracles and the plugin's configuration."""
     p.add_argument(
         "--oracle",
         action="append",
@@ -95,6 +130,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="OUT.npz",
         help="saved outputs keyed by output name (or Result layer / tensor name): the expected oracle",
     )
+
+
+def _add_verdict_options(p: argparse.ArgumentParser) -> None:
+    """How outputs are judged: partial runs, per-layer rows, tolerances, strictness."""
     p.add_argument(
         "--allow-partial",
         action="store_true",
@@ -123,22 +162,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--strict", action="store_true", help="exit 1 for any difference, known deviations included"
     )
-    add_json_options(p, "the report (verdicts, explanations, per-layer rows)")
-    p.add_argument(
-        "--report",
-        metavar="REPORT.html",
-        help="also write a self-contained HTML report with plots (needs matplotlib: "
-        "pip install 'ovonehot[report]')",
-    )
-    p.add_argument(
-        "--save", metavar="DIR", help="write a replayable folder (model, inputs, outputs, manifest)"
-    )
-    engines.add_arguments(
-        p,
-        jobs_help="corpus: worker processes (default 0: one model after the other in "
-        "this process); with --dask, the embedded cluster's workers",
-    )
-    p.set_defaults(func=diff_command)
 
 
 def _oracles(choice: list[str], default: tuple[str, ...], expected: bool) -> tuple[str, ...]:
@@ -156,7 +179,7 @@ def _plugin(args: argparse.Namespace) -> PluginSettings:
         if preset not in (None, "openvino-defaults"):
             raise InputError("--cpu-defaults and --config-preset deterministic contradict each other")
         preset = "openvino-defaults"
-    return PluginSettings.parse(args.device, preset, args.config)
+    return parse_plugin(args.device, preset, args.config)
 
 
 def command_line(args: argparse.Namespace) -> list[str]:
@@ -213,26 +236,7 @@ def diff_command(args: argparse.Namespace) -> int:
 def _diff_command(args: argparse.Namespace) -> int:
     models = args.model if isinstance(args.model, list) else [args.model]
     if corpus.is_corpus(models):  # several models: ovonehot.differential.corpus runs this command on each
-        if args.report is not None:
-            raise UsageError(
-                "--report is for one model; a corpus gives a table (--json/--json-out for tools)"
-            )
-        args.model = models
-        return corpus.corpus_command(
-            args,
-            command_line(
-                argparse.Namespace(
-                    **{
-                        **vars(args),
-                        "model": "MODEL",
-                        "json": False,
-                        "json_out": None,
-                        "report": None,
-                        "save": None,
-                    }
-                )
-            )[3:],
-        )
+        return _corpus_command(args, models)
     if (
         getattr(args, "engine", "process") != "process"
         or getattr(args, "jobs", None) is not None
@@ -240,11 +244,10 @@ def _diff_command(args: argparse.Namespace) -> int:
     ):
         raise UsageError("--jobs, --dask and --scheduler are for a corpus (several models or a directory)")
     args.model = models[0]
-    tolerances = Tolerances.parse(args.atol, args.rtol)
+    tolerances = parse_tolerances(args.atol, args.rtol)
     shapes = dict(parse_shape(s) for s in args.shape)
-    settings = InputSettings.parse(args.seed, args.val_range)
+    settings = parse_input_settings(args.seed, args.val_range)
     plugin = _plugin(args)
-    allow_partial = args.allow_partial
     # Bad paths are refused before the model is read or OpenVINO started.
     check_json_out(args)
     if args.report is not None:
@@ -257,81 +260,198 @@ def _diff_command(args: argparse.Namespace) -> int:
         check_model_paths(args.model, args.bin_path)
         check_input_specs(args.inputs)
     expected = load_archive(args.expected) if args.expected else None
-    expected_source = args.expected or ""
     if replay is not None:
-        if args.inputs:
-            raise InputError("a replay folder brings its own inputs; drop --inputs")
-        xml, bin_path = str(replay.xml), str(replay.bin)
-        model = load(xml, bin_path)
-        inputs = replay.inputs
-        oracles = _oracles(args.oracle, replay.oracles, expected is not None)
-        if "expected" in oracles and expected is None and "expected" in replay.saved:
-            expected, expected_source = replay.saved["expected"], str(replay.folder / "expected.npz")
-        if not args.atol and not args.rtol:
-            tolerances = replay.tolerances
-        if not (args.device or args.config or args.config_preset or args.cpu_defaults):
-            plugin = replay.plugin
-        seed, generated = replay.manifest.get("seed"), bool(replay.manifest.get("inputs_generated"))
-        strict = args.strict or bool(replay.manifest.get("strict"))
-        allow_partial = allow_partial or bool(replay.manifest.get("allow_partial"))
-        input_notes = replay.manifest.get("input_generation") or {}
+        run = _replayed_run(args, replay, expected, settings, tolerances, plugin)
     else:
-        xml, bin_path = args.model, args.bin_path
-        model = load(xml, bin_path)
-        oracles = _oracles(args.oracle, ("reference",), expected is not None)
-        strict = args.strict
-        if args.inputs:
-            if shapes or args.val_range or settings.per_input_seeds:
-                raise InputError(
-                    "--shape, --val-range and NAME:S seeds are for generated inputs; "
-                    "the given inputs have their own"
-                )
-            inputs = parse_input_specs(model, args.inputs)
-            seed, generated = None, False
-            input_notes = {}
-        else:
-            inputs, input_notes = generate_inputs(
-                model, settings.seed, shapes, settings=settings, report=True
-            )
-            seed, generated = settings.seed, True
+        run = _new_run(args, expected, settings, shapes, tolerances, plugin)
+    if "expected" in run.oracles and run.expected is None:
+        raise UsageError("the expected oracle needs saved outputs (--expected out.npz)")
     # OpenVINO runs in a child process: a crash inside it is reported, not the end of the command.
     report = diff_model(
-        model,
-        xml,
-        inputs,
-        oracles,
-        tolerances,
-        bin_path,
-        seed=seed,
-        generated=generated,
-        strict=strict,
+        run.model,
+        run.xml,
+        run.inputs,
+        run.oracles,
+        run.tolerances,
+        run.bin_path,
+        seed=run.seed,
+        generated=run.generated,
+        strict=run.strict,
         isolate=True,
-        allow_partial=allow_partial,
-        plugin=plugin,
-        expected=expected,
-        expected_source=expected_source,
+        allow_partial=run.allow_partial,
+        plugin=run.plugin,
+        expected=run.expected,
+        expected_source=run.expected_source,
         all_layers=args.all_layers,
     )
-    print(report.render())
-    data = report.as_json()
+    print(render(report))
+    data = report_json(report)
     if replay is not None:
         data["replay"] = _replay.reproduced(replay, report)
         for line in data["replay"]:
             print(line)
+    _write_files(args, report, run, shapes, data)
+    emit(args, data)
+    return report.exit_code
+
+
+def _corpus_command(args: argparse.Namespace, models: list[str]) -> int:
+    if args.report is not None:
+        raise UsageError("--report is for one model; a corpus gives a table (--json/--json-out for tools)")
+    args.model = models
+    one_model = argparse.Namespace(
+        **{**vars(args), "model": "MODEL", "json": False, "json_out": None, "report": None, "save": None}
+    )
+    return _run_corpus(args, command_line(one_model)[3:])
+
+
+def _run_corpus(args: argparse.Namespace, options: Sequence[str]) -> int:
+    """``ovonehot diff A B DIR ...``: the table, the reports of the models that did not pass, the
+    worst exit status (130 after Ctrl-C, with the models that finished)."""
+    if args.bin_path:
+        raise UsageError("--bin is for one model; each model of a corpus has its .bin beside it")
+    if args.inputs:
+        raise UsageError("--inputs is for one model; a corpus runs on generated inputs (--seed, --shape)")
+    if getattr(args, "expected", None):
+        raise UsageError("--expected is for one model: saved outputs belong to one model")
+    engine = engines.make(args.engine, args.jobs, args.scheduler, default_jobs=0)
+    check_json_out(args)
+    if args.save is not None:
+        check_output_dir(args.save, "--save")
+        ensure_directory(args.save)
+    summary = corpus.run(corpus.collect(args.model), options, args.save, engine)
+    for r in summary.results:
+        if r.exit_code != 0:
+            print(f"== {r.model}: exit {r.exit_code}")
+            print(r.output.rstrip() if r.output.strip() else f"error: {r.error}")
+    print(summary.table())
+    emit(args, summary.as_json())
+    return summary.exit_code
+
+
+@dataclass(frozen=True, slots=True)
+class _Run:
+    """What one diff runs on and how: from the command line, or from a replay folder and it."""
+
+    model: Model
+    xml: str
+    bin_path: str | None
+    inputs: Mapping[str, np.ndarray]
+    oracles: tuple[str, ...]
+    tolerances: Tolerances
+    plugin: PluginSettings
+    expected: Mapping[str, np.ndarray] | None
+    expected_source: str
+    seed: int | None
+    generated: bool
+    strict: bool
+    allow_partial: bool
+    input_notes: Mapping[str, Any]
+
+
+def _replayed_run(
+    args: argparse.Namespace,
+    replay: _replay.Replay,
+    expected: Mapping[str, np.ndarray] | None,
+    settings: InputSettings,
+    tolerances: Tolerances,
+    plugin: PluginSettings,
+) -> _Run:
+    """A replay folder's run; options given on the command line take precedence."""
+    if args.inputs:
+        raise InputError("a replay folder brings its own inputs; drop --inputs")
+    xml, bin_path = str(replay.xml), str(replay.bin)
+    model = load(xml, bin_path)
+    expected_source = args.expected or ""
+    oracles = _oracles(args.oracle, replay.oracles, expected is not None)
+    if "expected" in oracles and expected is None and "expected" in replay.saved:
+        expected, expected_source = replay.saved["expected"], str(replay.folder / "expected.npz")
+    if not args.atol and not args.rtol:
+        tolerances = replay.tolerances
+    if not (args.device or args.config or args.config_preset or args.cpu_defaults):
+        plugin = replay.plugin
+    return _Run(
+        model,
+        xml,
+        bin_path,
+        replay.inputs,
+        oracles,
+        tolerances,
+        plugin,
+        expected,
+        expected_source,
+        replay.manifest.get("seed"),
+        bool(replay.manifest.get("inputs_generated")),
+        args.strict or bool(replay.manifest.get("strict")),
+        args.allow_partial or bool(replay.manifest.get("allow_partial")),
+        replay.manifest.get("input_generation") or {},
+    )
+
+
+def _new_run(
+    args: argparse.Namespace,
+    expected: Mapping[str, np.ndarray] | None,
+    settings: InputSettings,
+    shapes: dict[str, tuple[int, ...]],
+    tolerances: Tolerances,
+    plugin: PluginSettings,
+) -> _Run:
+    """A model's run on given inputs (``--inputs``) or on inputs generated from its graph."""
+    xml, bin_path = args.model, args.bin_path
+    model = load(xml, bin_path)
+    oracles = _oracles(args.oracle, ("reference",), expected is not None)
+    inputs: Mapping[str, np.ndarray]
+    input_notes: Mapping[str, Any]
+    if args.inputs:
+        if shapes or args.val_range or settings.per_input_seeds:
+            raise InputError(
+                "--shape, --val-range and NAME:S seeds are for generated inputs; the given inputs have their own"
+            )
+        inputs = parse_input_specs(model, args.inputs)
+        seed, generated, input_notes = None, False, {}
+    else:
+        inputs, input_notes = generate_inputs(model, settings.seed, shapes, settings=settings, report=True)
+        seed, generated = settings.seed, True
+    return _Run(
+        model,
+        xml,
+        bin_path,
+        inputs,
+        oracles,
+        tolerances,
+        plugin,
+        expected,
+        args.expected or "",
+        seed,
+        generated,
+        args.strict,
+        args.allow_partial,
+        input_notes,
+    )
+
+
+def _write_files(
+    args: argparse.Namespace,
+    report: DiffReport,
+    run: _Run,
+    shapes: dict[str, tuple[int, ...]],
+    data: dict[str, Any],
+) -> None:
+    """The replay folder (``--save``) and the HTML report (``--report``), when asked for."""
     if args.save is not None:
         folder = _replay.save(
             args.save,
             report,
-            xml,
-            bin_path,
-            oracles,
-            tolerances,
+            run.xml,
+            run.bin_path,
+            run.oracles,
+            run.tolerances,
             command_line(args),
             {k: list(v) for k, v in shapes.items()},
             extra={
-                "plugin": plugin.as_json(),
-                "allow_partial": allow_partial,
-                "input_generation": input_notes,
+                "plugin": run.plugin.as_json(),
+                "allow_partial": run.allow_partial,
+                "input_generation": run.input_notes,
             },
         )
         print(f"saved a replay folder: {folder} (replay: ovonehot diff {folder})")
@@ -340,5 +460,3 @@ def _diff_command(args: argparse.Namespace) -> int:
         html_report.write(args.report, report, command_line(args))
         print(f"wrote the HTML report {args.report}")
         data["html_report"] = args.report
-    emit(args, data)
-    return report.exit_code

@@ -12,6 +12,7 @@ from ..differential.diff import ORACLES
 from ..differential.fuzz import campaign
 from ..errors import OpenVINOError, UsageError
 from ._json import add_json_options, check_json_out, emit, human_output
+from ._options import add_engine_options
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,7 +37,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--out", metavar="DIR", help="save failing cases as replay folders here, and summary.json")
     p.add_argument("--time-budget", type=float, metavar="SECONDS", help="stop starting cases after this long")
-    engines.add_arguments(
+    add_engine_options(
         p,
         jobs_help="worker processes (default 1; 0 runs in this process without crash "
         "isolation); with --dask, the embedded cluster's workers",

@@ -38,8 +38,7 @@ def inspect_command(args: argparse.Namespace) -> int:
     with human_output(args):
         check_model_paths(args.model, args.bin_path)
         check_json_out(args)
-        read = read_for_validation(args.model, args.bin_path)
-        analysis = analyze(read.graph, None, read.original_types, decompression=read.decompression)
+        analysis = analyze(read_for_validation(args.model, args.bin_path).graph)
         listing = describe(analysis)
         print_table(listing)
         emit(args, listing)
@@ -96,7 +95,7 @@ def describe(analysis: Analysis) -> dict[str, Any]:
             {
                 "id": node.id,
                 "name": node.name,
-                "type": analysis.original_types.get(node.id, node.type),
+                "type": node.type,
                 "version": node.version,
                 "inputs": [
                     {"layer": graph.nodes[s.node].id, "port": graph.nodes[s.node].outputs[s.output].id}
@@ -111,7 +110,7 @@ def describe(analysis: Analysis) -> dict[str, Any]:
     for i in graph.document_order:
         node = graph.nodes[i]
         t = node.type.lower()
-        if t == "parameter" and node.outputs and node.id not in analysis.original_types:
+        if t == "parameter" and node.outputs:
             out = _outputs(analysis, i)[0]
             inputs.append(
                 {

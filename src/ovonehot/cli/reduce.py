@@ -18,18 +18,21 @@ import argparse
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from ..atomic import check_output_dir
 from ..differential import replay as _replay
-from ..differential.diff import ORACLES, OutputVerdict, Tolerances, Verdict, diff_model
-from ..differential.gen_inputs import generate_inputs, parse_shape
-from ..differential.reduce import diff_predicate, reduce_model, write_candidate
+from ..differential.diff import ORACLES, DiffReport, OutputVerdict, Tolerances, Verdict, diff_model
+from ..differential.gen_inputs import generate_inputs
+from ..differential.reduce import Reduction, diff_predicate, reduce_model, write_candidate
 from ..errors import UsageError
 from ..model import Model, load
 from ..npyio import check_input_specs, check_model_paths, parse_input_specs
 from ._json import add_json_options, check_json_out, emit, human_output
+from ._options import parse_shape, parse_tolerances
+from .diff_report import render, report_json
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -99,7 +102,7 @@ def reduce_command(args: argparse.Namespace) -> int:
 def _reduce_command(args: argparse.Namespace) -> int:
     if not args.out:
         raise UsageError("--out needs a folder name")
-    tolerances = Tolerances.parse(args.atol, args.rtol)
+    tolerances = parse_tolerances(args.atol, args.rtol)
     shapes = dict(parse_shape(s) for s in args.shape)
     # Bad paths are refused before the model is read or OpenVINO started.
     check_model_paths(args.model, args.bin_path)
@@ -115,14 +118,9 @@ def _reduce_command(args: argparse.Namespace) -> int:
     report = diff_model(
         model, args.model, inputs, oracles, tolerances, args.bin_path, locate=False, isolate=True
     )
-    failing = [v for v in report.verdicts if v.verdict not in (Verdict.PASS, Verdict.NOT_COMPARED)]
-    if args.output_name:
-        names = [d.name for d in model.outputs]
-        if args.output_name not in names:
-            raise UsageError(f"--output {args.output_name!r}: the model's outputs are {', '.join(names)}")
-        failing = [v for v in failing if v.name == args.output_name]
-    if not failing:
-        print(f"nothing to reduce: {report.render().splitlines()[-1]}")
+    target = _target(args, model, report)
+    if target is None:
+        print(f"nothing to reduce: {render(report).splitlines()[-1]}")
         emit(
             args,
             {
@@ -130,11 +128,10 @@ def _reduce_command(args: argparse.Namespace) -> int:
                 "reduced": False,
                 "folder": None,
                 "reason": "nothing differs",
-                "diff": report.as_json(),
+                "diff": report_json(report),
             },
         )
         return 1
-    target = failing[0]
     print(f"reducing around output {target.name!r}: {target.verdict.value} against {target.oracle}")
     reduced_tol = _reduced_tolerances(target)
 
@@ -147,6 +144,42 @@ def _reduce_command(args: argparse.Namespace) -> int:
     reduction = reduce_model(
         model, inputs, target.name, diff_predicate(judge), log=lambda m: print(f"  {m}", file=sys.stderr)
     )
+    final, folder = _save_reduction(args, target, reduction, reduced_tol)
+    print(render(final))
+    print(
+        f"reduced {reduction.original_ops} ops to {len(reduction.candidate.keep)} "
+        f"({reduction.tries} diffs): {folder} (replay: ovonehot diff {folder}; "
+        f"bug-report script: ovonehot repro {folder})"
+    )
+    emit(
+        args,
+        {
+            "model": str(args.model),
+            "reduced": True,
+            "folder": str(folder),
+            **_outcome(target, reduction),
+            "replay": ["ovonehot", "diff", str(folder)],
+            "diff": {**report_json(final), "model": str(Path(folder) / "model.xml")},
+        },
+    )
+    return 0
+
+
+def _target(args: argparse.Namespace, model: Model, report: DiffReport) -> OutputVerdict | None:
+    """The first output that fails (the one ``--output`` names, if given), or None."""
+    failing = [v for v in report.verdicts if v.verdict not in (Verdict.PASS, Verdict.NOT_COMPARED)]
+    if args.output_name:
+        names = [d.name for d in model.outputs]
+        if args.output_name not in names:
+            raise UsageError(f"--output {args.output_name!r}: the model's outputs are {', '.join(names)}")
+        failing = [v for v in failing if v.name == args.output_name]
+    return failing[0] if failing else None
+
+
+def _save_reduction(
+    args: argparse.Namespace, target: OutputVerdict, reduction: Reduction, reduced_tol: Tolerances
+) -> tuple[DiffReport, Path]:
+    """The reduced model diffed once more and saved as a replay folder: that diff and the folder."""
     with tempfile.TemporaryDirectory(prefix="ovonehot-reduce-") as tmp:
         sub_xml = write_candidate(reduction.graph, Path(tmp))
         sub_model = load(sub_xml)
@@ -164,36 +197,21 @@ def _reduce_command(args: argparse.Namespace) -> int:
             extra={
                 "reduced_from": {
                     "model": str(args.model),
-                    "output": target.name,
-                    "verdict": target.verdict.value,
-                    "oracle": target.oracle,
-                    "ops_before": reduction.original_ops,
-                    "ops_after": len(reduction.candidate.keep),
-                    "diffs_run": reduction.tries,
+                    **_outcome(target, reduction),
                     "steps": reduction.steps,
                 }
             },
         )
-    print(final.render())
-    print(
-        f"reduced {reduction.original_ops} ops to {len(reduction.candidate.keep)} "
-        f"({reduction.tries} diffs): {folder} (replay: ovonehot diff {folder}; "
-        f"bug-report script: ovonehot repro {folder})"
-    )
-    emit(
-        args,
-        {
-            "model": str(args.model),
-            "reduced": True,
-            "folder": str(folder),
-            "output": target.name,
-            "verdict": target.verdict.value,
-            "oracle": target.oracle,
-            "ops_before": reduction.original_ops,
-            "ops_after": len(reduction.candidate.keep),
-            "diffs_run": reduction.tries,
-            "replay": ["ovonehot", "diff", str(folder)],
-            "diff": {**final.as_json(), "model": str(Path(folder) / "model.xml")},
-        },
-    )
-    return 0
+    return final, folder
+
+
+def _outcome(target: OutputVerdict, reduction: Reduction) -> dict[str, Any]:
+    """What was reduced and how far: the same fields in the JSON report and the replay manifest."""
+    return {
+        "output": target.name,
+        "verdict": target.verdict.value,
+        "oracle": target.oracle,
+        "ops_before": reduction.original_ops,
+        "ops_after": len(reduction.candidate.keep),
+        "diffs_run": reduction.tries,
+    }

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from ..check.validate import Report, validate
-from ..errors import UsageError
+from ..errors import InputError, UnknownParameterError, UsageError
 from ..npyio import check_model_paths
 from ..types import PartialShape
 from ._json import add_json_options, check_json_out, emit, human_output
@@ -52,7 +52,10 @@ def validate_command(args: argparse.Namespace) -> int:
     with human_output(args):
         check_model_paths(args.model, args.bin_path)
         check_json_out(args)
-        report = validate(args.model, args.bin_path, parse_shape_overrides(args.shape))
+        try:
+            report = validate(args.model, args.bin_path, parse_shape_overrides(args.shape))
+        except UnknownParameterError as exc:
+            raise InputError(f"--shape names no Parameter: {', '.join(exc.names)}") from None
         print_text(args.model, report)
         emit(args, report.to_json())
         return report.exit_code

@@ -9,8 +9,12 @@
 * :mod:`.replay`: replay folders (model, inputs, manifest) that reproduce a finding;
 * :mod:`.gen_inputs`: seeded inputs chosen from the graph;
 * :mod:`.fuzz`, :mod:`.fuzz_graphs`: random OneHot graphs diffed case by case;
-* :mod:`.corpus`, :mod:`.engines`: many models at once, on a process pool or Dask;
-* :mod:`.html_report`: ``diff --report``.
+* :mod:`.corpus`, :mod:`.engines`: many models at once, on a process pool or Dask.
+
+The library takes typed settings and names its parameters in errors
+(:class:`~ovonehot.errors.ParameterError`); the command line's syntax, its flag names and
+its report text (``ovonehot.cli._options``, ``ovonehot.cli.diff_report``, ``cli.html_report``)
+live in :mod:`ovonehot.cli`.
 
 OpenVINO itself is reached only through :mod:`ovonehot.oracle`.
 """

@@ -10,7 +10,6 @@ not depend on the engine.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 import json
@@ -22,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import Error, InputError, UsageError
+from ..errors import Error, InputError
 from . import engines
 from .replay import is_replay
 
@@ -87,6 +86,7 @@ def diff_handler(settings: tuple[str, ...], work: str, item: tuple[int, str, str
     """One model, as ``ovonehot diff MODEL OPTIONS --json-out ... [--save ...]`` (its own OpenVINO
     child isolates OpenVINO's crashes, as for a single diff)."""
     from ..cli import build_parser
+    from ..cli._options import error_message
     from ..cli.diff import diff_command
 
     position, model, save = item
@@ -100,7 +100,7 @@ def diff_handler(settings: tuple[str, ...], work: str, item: tuple[int, str, str
             args = build_parser().parse_args(argv)
             result.exit_code = int(diff_command(args))
     except Error as exc:
-        result.exit_code, result.error = exc.exit_code, " ".join(str(exc).split())
+        result.exit_code, result.error = exc.exit_code, " ".join(error_message(exc).split())
     except Exception:  # noqa: BLE001 - an ovonehot bug on one model is that model's result, loudly
         result.exit_code = 1
         result.error = f"internal error: {traceback.format_exc().strip().splitlines()[-1]}"
@@ -205,32 +205,3 @@ def run(
             oracle_process.abandon()
     results.sort(key=lambda r: r.position)
     return CorpusSummary(results, time.perf_counter() - start, interrupted, len(models))
-
-
-def corpus_command(args: argparse.Namespace, options: Sequence[str]) -> int:
-    """``ovonehot diff A B DIR ...``: the table, the reports of the models that did not pass, the
-    worst exit status (130 after Ctrl-C, with the models that finished)."""
-    from ..atomic import check_output_dir
-    from ..cli._json import check_json_out, emit
-    from ..npyio import ensure_directory
-
-    if args.bin_path:
-        raise UsageError("--bin is for one model; each model of a corpus has its .bin beside it")
-    if args.inputs:
-        raise UsageError("--inputs is for one model; a corpus runs on generated inputs (--seed, --shape)")
-    if getattr(args, "expected", None):
-        raise UsageError("--expected is for one model: saved outputs belong to one model")
-    engine = engines.make(args.engine, args.jobs, args.scheduler, default_jobs=0)
-    check_json_out(args)
-    if args.save is not None:
-        check_output_dir(args.save, "--save")
-        ensure_directory(args.save)
-    models = collect(args.model)
-    summary = run(models, options, args.save, engine)
-    for r in summary.results:
-        if r.exit_code != 0:
-            print(f"== {r.model}: exit {r.exit_code}")
-            print(r.output.rstrip() if r.output.strip() else f"error: {r.error}")
-    print(summary.table())
-    emit(args, summary.as_json())
-    return summary.exit_code

@@ -41,7 +41,7 @@ import numpy as np
 from ..errors import Error
 from ..evaluate import evaluate
 from ..graph import Graph, Node
-from ..infer import Inference, infer, parameter_infos
+from ..infer import Inference, NodePlan, infer, parameter_infos
 from ..model import Model
 from ..ops.common.spec import TensorInfo
 from ..ops.convert import convert_array
@@ -222,88 +222,95 @@ def explain_refusal(model: Model, oracle: str, refusal: Refusal) -> list[Event]:
     """The known deviations that make ``oracle`` refuse ``model``; empty when unexplained.
 
     Refusals ovonehot's oracle modules make themselves carry their deviation code and
-    layer (``Refusal.code``, ``Refusal.layer``): they are matched by those, never by
-    their text.  OpenVINO's own refusals (the CPU plugin's compile errors, the
-    reference's evaluate failing) come with nothing but OpenVINO's message, so each
-    explanation requires the model to have the refused property *and* the message to
-    be the one OpenVINO gives for it.
+    layer (``Refusal.code``, ``Refusal.layer``): they are matched by those.  OpenVINO's
+    own refusals (the CPU plugin's compile errors, the reference's evaluate failing)
+    carry what OpenVINO's message said as structured complaints
+    (:mod:`ovonehot.oracle.openvino_messages` reads the text, in one place); each
+    explanation requires the model to have the refused property *and* OpenVINO to have
+    made the complaint that goes with it.
     """
-    graph, inference = model.graph, model.inference
-    message = refusal.message
+    graph = model.graph
+    if refusal.code == "no-reference-evaluate" or refusal.code in KNOWN:
+        return [
+            Event(refusal.code, i, graph.nodes[i].describe(), refusal.detail)
+            for i in _refusing_nodes(model, refusal)
+        ]
     events: list[Event] = []
-    refusing = _refusing_nodes(model, refusal)
-    if refusal.code == "no-reference-evaluate":
-        for i in refusing:
-            events.append(Event(refusal.code, i, graph.nodes[i].describe(), refusal.detail))
-        return events
-    if refusal.code in KNOWN:
-        for i in refusing:
-            events.append(Event(refusal.code, i, graph.nodes[i].describe(), refusal.detail))
-        return events
     for i in graph.kind_indices("OneHot"):
-        node = graph.nodes[i]
-        infos = inference.input_infos(i)
-        idx_type = infos[0].element_type
-        if oracle == "cpu" and idx_type not in CPU_INDEX_TYPES and "Only I32 is supported" in message:
-            events.append(Event("refused-index-type", i, node.describe(), f"indices are {idx_type}"))
-        if (
-            oracle == "cpu"
-            and infos[0].shape.rank_is_static
-            and infos[0].shape.rank == 0
-            and not inference.outputs[i][0].shape.is_static
-            and "incorrect number of input/output dimensions" in message
-        ):
-            events.append(
-                Event(
-                    "refused-scalar-indices",
-                    i,
-                    node.describe(),
-                    f"scalar indices, output {inference.outputs[i][0].shape}",
-                )
-            )
-        for port, label in ((2, "on_value"), (3, "off_value")):  # the plugin names the first it meets
-            if (
-                oracle == "cpu"
-                and f"Only const '{label}' input is supported" in message
-                and infos[port].value is None
-                and idx_type not in REFERENCE_INDEX_TYPES
-            ):
-                events.append(
-                    Event(
-                        "refused-nonconst-values",
-                        i,
-                        node.describe(),
-                        f"{label} is not a constant and indices are {idx_type}",
-                    )
-                )
-        axis = getattr(inference.plans[i].attrs, "axis", 0)
-        if (
-            oracle == "reference"
-            and i in refusing
-            and axis < 0
-            and not infos[0].shape.rank_is_static
-            and "Invalid axis value" in message
-        ):
-            events.append(
-                Event("negative-axis-dynamic-rank", i, node.describe(), f"axis {axis}, indices rank dynamic")
-            )
+        events.extend(_one_hot_refusals(model, oracle, refusal, i))
     if oracle == "cpu":
-        for node, et, shape in parameter_infos(inference):
-            i = graph.index_of(node.id)
-            if et in SUB_BYTE_PARAMS and f"Input image format {et} is not supported" in message:
-                events.append(Event("refused-sub-byte-input", i, node.describe(), f"the Parameter is {et}"))
-            if not shape.rank_is_static and "dynamic rank" in message.lower():
-                events.append(
-                    Event("refused-dynamic-rank", i, node.describe(), "the Parameter has a dynamic rank")
-                )
-        for i in graph.kind_indices("Convert"):
-            node = graph.nodes[i]
-            src, dst = inference.input_infos(i)[0].element_type, inference.outputs[i][0].element_type
-            if (
-                f"Unsupported operation of type: Convert name: {node.name}" in message
-                and f"cpu_convert can't convert from: {src} precision to: {dst}" in message
-            ) or (dst is ElementType.boolean and f"unsupported src_prc: {src}" in message):
-                events.append(Event("refused-convert-type", i, node.describe(), f"Convert {src} -> {dst}"))
+        events.extend(_parameter_refusals(model, refusal))
+        events.extend(_convert_refusals(model, refusal))
+    return events
+
+
+def _one_hot_refusals(model: Model, oracle: str, refusal: Refusal, i: int) -> list[Event]:
+    """What OpenVINO's complaints explain about OneHot node ``i``."""
+    inference = model.inference
+    node = model.graph.nodes[i]
+    infos = inference.input_infos(i)
+    idx_type = infos[0].element_type
+    events = []
+    if oracle == "cpu":
+        if idx_type not in CPU_INDEX_TYPES and refusal.complains("only-i32-indices"):
+            events.append(Event("refused-index-type", i, node.describe(), f"indices are {idx_type}"))
+        output = inference.outputs[i][0].shape
+        if (
+            infos[0].shape.rank_is_static
+            and infos[0].shape.rank == 0
+            and not output.is_static
+            and refusal.complains("dimension-count")
+        ):
+            events.append(
+                Event("refused-scalar-indices", i, node.describe(), f"scalar indices, output {output}")
+            )
+        named = {c.args[0] for c in refusal.complains("const-input-only")}  # the first the plugin meets
+        for port, label in ((2, "on_value"), (3, "off_value")):
+            if label in named and infos[port].value is None and idx_type not in REFERENCE_INDEX_TYPES:
+                detail = f"{label} is not a constant and indices are {idx_type}"
+                events.append(Event("refused-nonconst-values", i, node.describe(), detail))
+    axis = getattr(inference.plans[i].attrs, "axis", 0)
+    if (
+        oracle == "reference"
+        and i in _refusing_nodes(model, refusal)
+        and axis < 0
+        and not infos[0].shape.rank_is_static
+        and refusal.complains("invalid-axis")
+    ):
+        detail = f"axis {axis}, indices rank dynamic"
+        events.append(Event("negative-axis-dynamic-rank", i, node.describe(), detail))
+    return events
+
+
+def _parameter_refusals(model: Model, refusal: Refusal) -> list[Event]:
+    """The CPU plugin refusing a Parameter: a sub-byte element type, a dynamic rank."""
+    events = []
+    formats = {c.args[0] for c in refusal.complains("input-format-unsupported")}
+    for node, et, shape in parameter_infos(model.inference):
+        i = model.graph.index_of(node.id)
+        if et in SUB_BYTE_PARAMS and str(et) in formats:
+            events.append(Event("refused-sub-byte-input", i, node.describe(), f"the Parameter is {et}"))
+        if not shape.rank_is_static and refusal.complains("dynamic-rank"):
+            events.append(
+                Event("refused-dynamic-rank", i, node.describe(), "the Parameter has a dynamic rank")
+            )
+    return events
+
+
+def _convert_refusals(model: Model, refusal: Refusal) -> list[Event]:
+    """The CPU plugin refusing a Convert of a precision pair it has no conversion for."""
+    inference = model.inference
+    unsupported = {c.args for c in refusal.complains("unsupported-operation")}
+    pairs = {c.args for c in refusal.complains("cpu-convert")}
+    sources = {c.args[0] for c in refusal.complains("unsupported-src-precision")}
+    events = []
+    for i in model.graph.kind_indices("Convert"):
+        node = model.graph.nodes[i]
+        src, dst = inference.input_infos(i)[0].element_type, inference.outputs[i][0].element_type
+        if (("Convert", node.name) in unsupported and (str(src), str(dst)) in pairs) or (
+            dst is ElementType.boolean and str(src) in sources
+        ):
+            events.append(Event("refused-convert-type", i, node.describe(), f"Convert {src} -> {dst}"))
     return events
 
 
@@ -552,61 +559,76 @@ def _evaluate(
     events: list[Event],
     original: Inference,
 ) -> dict[tuple[int, int], np.ndarray]:
-    """A plain walk over the plans, keeping every value (small graphs); a Result's is (index, 0).
+    """Run the rewritten graph with the evaluator, keeping every value (small graphs); a
+    Result's is (index, 0).  The CPU plugin's ways replace the kernel (``evaluate``'s
+    ``override`` hook) where they differ from the reference:
 
-    A folded node takes its exact value converted the way the CPU plugin converts constants;
-    where a folded value meets a computed node (the frontier), what that conversion changed
-    is recorded as an event."""
+    * a folded node takes its exact value converted the way the CPU plugin converts
+      constants; where a folded value meets a computed node (the frontier), what that
+      conversion changed is recorded as an event;
+    * a Convert from f16 clamps first, to bf16 rounds to nearest even, from a float to an
+      integer saturates where the plugin does; an integer Divide truncates.
+    """
     graph = inference.graph
     frontier = {s.node for i, srcs in enumerate(graph.sources) if i not in folded for s in srcs} & set(folded)
     # Subnormal flushing happens where a constant stays a plugin Input node, as OneHot's on/off
     # do; a scalar an eltwise op fuses keeps its subnormal (seen with Multiply by 1.4e-45).
     one_hot_inputs = {s.node for i in graph.kind_indices("OneHot") for s in graph.sources[i]}
-    values: dict[tuple[int, int], np.ndarray] = {}
-    for i, plan in enumerate(inference.plans):
-        args = [values[(s.node, s.output)] for s in graph.sources[i]]
-        if i in feeds:
-            outs: Sequence[np.ndarray] = [feeds[i]]
-        elif i in folded:
-            outs = []
-            for exact in folded[i]:
-                et = ElementType.from_numpy(exact.dtype) if exact.dtype != object else ElementType.string
-                flush = i in one_hot_inputs
-                held = _cpu_constant(et, exact, flush) if exact.dtype != object else exact
-                if i in frontier:
-                    _constant_events(i, plan.node, et, exact, events, flush)
-                outs.append(held)
-        elif plan.node.type.lower() == "result":
-            outs = [args[0]]
-        else:
-            assert plan.spec.evaluate is not None
-            if plan.node.type.lower() == "convert":
-                args = _f16_clamped(i, plan.node, original, args, events)
-            try:
-                outs = plan.spec.evaluate(plan.attrs, args)
-            except Error as exc:
-                raise type(exc)(f"{plan.node.describe()}: {exc}") from None
-            if (
-                plan.node.type.lower() == "convert"
-                and outs[0].dtype == ElementType.bf16.numpy_dtype
-                and args[0].dtype == np.float32
-            ):
-                outs = [_bf16_nearest_even(i, plan.node, args[0], outs[0], events)]
-            elif (
-                plan.node.type.lower() == "divide"
-                and outs[0].dtype.kind in "iu"
-                and getattr(plan.attrs, "pythondiv", False)
-            ):
-                outs = [_truncating_divide(i, plan.node, args, outs[0], events)]
-            elif (
-                plan.node.type.lower() == "convert"
-                and outs[0].dtype.kind in "iu"
-                and _cpu_convert_saturates(original.input_infos(i)[0], original.outputs[i][0].element_type)
-            ):
-                outs = [_saturating_from_float(i, plan.node, args[0], outs[0], events)]
-        for k, out in enumerate(outs):
-            values[(i, k)] = out
-    return values
+
+    def cpu(i: int, plan: NodePlan, args: list[np.ndarray]) -> Sequence[np.ndarray] | None:
+        if i in folded:
+            return _folded_as_held(i, plan.node, folded[i], i in one_hot_inputs, i in frontier, events)
+        kind = plan.node.type.lower()
+        if kind == "convert":
+            return _cpu_convert(i, plan, args, original, events)
+        if kind == "divide":
+            return _cpu_divide(i, plan, args, events)
+        return None
+
+    keep = [(i, k) for i, outs in enumerate(inference.outputs) for k in range(len(outs))]
+    return evaluate(inference, feeds, keep=keep, override=cpu)
+
+
+def _folded_as_held(
+    i: int,
+    node: Node,
+    exact_values: tuple[np.ndarray, ...],
+    flush: bool,
+    frontier: bool,
+    events: list[Event],
+) -> list[np.ndarray]:
+    """A folded node's exact values as the CPU plugin holds them (see :func:`_cpu_constant`)."""
+    outs = []
+    for exact in exact_values:
+        et = ElementType.from_numpy(exact.dtype) if exact.dtype != object else ElementType.string
+        held = _cpu_constant(et, exact, flush) if exact.dtype != object else exact
+        if frontier:
+            _constant_events(i, node, et, exact, events, flush)
+        outs.append(held)
+    return outs
+
+
+def _cpu_convert(
+    i: int, plan: NodePlan, args: list[np.ndarray], original: Inference, events: list[Event]
+) -> Sequence[np.ndarray]:
+    assert plan.spec.evaluate is not None
+    args = _f16_clamped(i, plan.node, original, args, events)
+    outs = plan.spec.evaluate(plan.attrs, args)
+    if outs[0].dtype == ElementType.bf16.numpy_dtype and args[0].dtype == np.float32:
+        return [_bf16_nearest_even(i, plan.node, args[0], outs[0], events)]
+    if outs[0].dtype.kind in "iu" and _cpu_convert_saturates(
+        original.input_infos(i)[0], original.outputs[i][0].element_type
+    ):
+        return [_saturating_from_float(i, plan.node, args[0], outs[0], events)]
+    return outs
+
+
+def _cpu_divide(i: int, plan: NodePlan, args: list[np.ndarray], events: list[Event]) -> Sequence[np.ndarray]:
+    assert plan.spec.evaluate is not None
+    outs = plan.spec.evaluate(plan.attrs, args)
+    if outs[0].dtype.kind in "iu" and getattr(plan.attrs, "pythondiv", False):
+        return [_truncating_divide(i, plan.node, args, outs[0], events)]
+    return outs
 
 
 def _f16_clamped(

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import math
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -48,6 +47,7 @@ from ..errors import (
     OpenVINOError,
     OpenVINOResourceError,
     OracleRefusal,
+    ParameterError,
     ResourceLimitError,
     UsageError,
 )
@@ -61,7 +61,7 @@ from ..oracle.common import ORACLES as ALL_ORACLES
 from ..oracle.onnx_frontend import is_onnx_path
 from ..oracle.process import IsolatedOracle
 from ..oracle.process import shared as shared_oracle
-from .compare import Comparison, Tolerance, compare, error_size
+from .compare import Comparison, Tolerance, compare, element_type_name, error_size
 from .deviations import KNOWN, Event, Simulation, explain_refusal, refusing_node, simulate
 
 # OpenVINO's two oracles (what ``ovonehot fuzz`` runs); diff takes any of ALL_ORACLES.
@@ -92,18 +92,12 @@ class Verdict(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Tolerances:
-    """Global and per-output tolerances (``--atol X``, ``--atol name:X``)."""
+    """Global and per-output (keyed by output name) absolute and relative tolerances."""
 
     atol: float | None = None
     rtol: float | None = None
     per_output_atol: Mapping[str, float] = field(default_factory=dict)
     per_output_rtol: Mapping[str, float] = field(default_factory=dict)
-
-    @classmethod
-    def parse(cls, atol: Sequence[str] = (), rtol: Sequence[str] = ()) -> Tolerances:
-        g_atol, p_atol = _parse_tolerances("--atol", atol)
-        g_rtol, p_rtol = _parse_tolerances("--rtol", rtol)
-        return cls(g_atol, g_rtol, p_atol, p_rtol)
 
     def for_output(self, name: str, copy: bool) -> Tolerance:
         atol = self.per_output_atol.get(name, self.atol)
@@ -122,32 +116,18 @@ class Tolerances:
 
     def check_names(self, outputs: Sequence[str]) -> None:
         """A per-output tolerance for an output the model does not have is a usage error (exit 2)."""
-        for flag, per in (("--atol", self.per_output_atol), ("--rtol", self.per_output_rtol)):
+        for parameter, per in (
+            ("per_output_atol", self.per_output_atol),
+            ("per_output_rtol", self.per_output_rtol),
+        ):
             for name in per:
                 if name not in outputs:
                     known = ", ".join(repr(n) for n in outputs) or "none"
-                    raise UsageError(
-                        f"{flag} {name}:{per[name]:g}: the model has no output {name!r}; "
-                        f"its outputs are: {known}"
+                    raise ParameterError(
+                        parameter,
+                        f"the model has no output {name!r}; its outputs are: {known}",
+                        f"{name}:{per[name]:g}",
                     )
-
-
-def _parse_tolerances(flag: str, items: Sequence[str]) -> tuple[float | None, dict[str, float]]:
-    glob: float | None = None
-    per: dict[str, float] = {}
-    for item in items:
-        name, sep, value = item.rpartition(":")
-        try:
-            number = float(value)
-        except ValueError:
-            raise UsageError(f"{flag} {item!r}: expected a number or NAME:NUMBER") from None
-        if not math.isfinite(number) or number < 0:
-            raise UsageError(f"{flag} {item!r}: a tolerance is a finite number >= 0")
-        if sep:
-            per[name] = number
-        else:
-            glob = number
-    return glob, per
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +145,7 @@ class OutputVerdict:
     first_node: str = ""
     refusal: Refusal | None = None  # why the oracle did not compute this output (NOT_COMPARED)
     size: tuple[float, float] | None = None  # max abs and rel error over the output (PRECISION)
+    try_oracles: tuple[str, ...] = ()  # NOT_COMPARED: oracles that may compute it instead
 
     @property
     def known(self) -> bool:
@@ -180,6 +161,7 @@ class OutputVerdict:
             "verdict": self.verdict.value,
             "tolerance": str(self.tolerance),
             "reason": self.reason,
+            "try_oracles": list(self.try_oracles),
             "refusal": None
             if r is None
             else {
@@ -321,7 +303,8 @@ class DiffReport:
             "seed": self.seed,
             "inputs_generated": self.generated,
             "inputs": {
-                k: {"element_type": _type_name(v), "shape": list(v.shape)} for k, v in self.inputs.items()
+                k: {"element_type": element_type_name(v), "shape": list(v.shape)}
+                for k, v in self.inputs.items()
             },
             "ours_error": self.ours_error,
             "oracles": {
@@ -336,15 +319,6 @@ class DiffReport:
             "versions": self.versions,
             "layers": None if self.layers is None else [row.as_json() for row in self.layers],
         }
-
-    def render(self) -> str:
-        return render(self)
-
-
-def _type_name(arr: np.ndarray) -> str:
-    from .compare import element_type_name
-
-    return element_type_name(arr)
 
 
 # -- running ------------------------------------------------------------------------------
@@ -444,26 +418,13 @@ def diff_model(
     (:func:`ovonehot.oracle.process.shared`), so a crash inside them is reported as
     that oracle's failure instead of killing this process.
     """
-    for oracle in oracles:
-        if oracle not in ALL_ORACLES:
-            raise UsageError(f"unknown oracle {oracle!r}; expected one of: {', '.join(ALL_ORACLES)}")
-    if "expected" in oracles and expected is None:
-        raise UsageError("the expected oracle needs saved outputs (--expected out.npz)")
+    _check_oracles(oracles, expected)
     tolerances = tolerances or Tolerances()
     tolerances.check_names([d.name for d in model.outputs])
     plugin = plugin or PluginSettings()
     inputs = dict(inputs)
     model.bind(inputs)  # input errors surface before anything runs
-    ours: dict[str, np.ndarray] | None = None
-    refused: OursRefused | None = None
-    indices: dict[int, np.ndarray] = {}
-    try:
-        ours, indices = _run_ours(model, inputs)
-    except OursRefused as exc:
-        if isinstance(exc.error, ResourceLimitError):
-            # Our refusal to allocate an enormous output: OpenVINO would try (and may crash), so stop.
-            raise exc.error from None
-        refused = exc
+    ours, indices, refused = _run_ours_or_refusal(model, inputs)
     with tempfile.TemporaryDirectory(prefix="ovonehot-diff-") as scratch:
         openvino_ir = None
         if is_onnx_path(xml_path):
@@ -484,28 +445,9 @@ def diff_model(
             expected_source,
             openvino_ir,
         )
-        verdicts: list[OutputVerdict] = []
-        runs = [ctx.run(oracle) for oracle in oracles]  # all first: each may arbitrate another
-        for run in runs:
-            verdicts.extend(ctx.judge(run, ours, indices))
-        if locate and ours is not None:
-            verdicts = [
-                ctx.locate(v, ours) if v.verdict in (Verdict.OURS_WRONG, Verdict.UNEXPLAINED) else v
-                for v in verdicts
-            ]
-        layers = None
-        if all_layers:
-            from .layers import compare_layers
-
-            layers = compare_layers(ctx, [o for o in oracles if o in ("reference", "cpu")])
-    versions = {"openvino": openvino_runtime.versions()}
-    if "onnxruntime" in oracles:
-        from ..oracle import onnxruntime_runner
-
-        versions["onnxruntime"] = onnxruntime_runner.version()
-    from .. import __version__
-
-    versions["ovonehot"] = __version__
+        verdicts = _verdicts(ctx, oracles, ours, indices, locate)
+        layers = _layers(ctx, oracles) if all_layers else None
+    versions = _versions(oracles)
     reported = {k: r for k, r in ctx.runs.items() if k in oracles}
     return DiffReport(
         str(xml_path),
@@ -522,6 +464,67 @@ def diff_model(
         ctx.notes(oracles),
         layers,
     )
+
+
+def _check_oracles(oracles: Sequence[str], expected: Mapping[str, np.ndarray] | None) -> None:
+    for oracle in oracles:
+        if oracle not in ALL_ORACLES:
+            raise UsageError(f"unknown oracle {oracle!r}; expected one of: {', '.join(ALL_ORACLES)}")
+    if "expected" in oracles and expected is None:
+        raise ParameterError("expected", "is needed by the expected oracle: its saved outputs")
+
+
+def _run_ours_or_refusal(
+    model: Model, inputs: Mapping[str, np.ndarray]
+) -> tuple[dict[str, np.ndarray] | None, dict[int, np.ndarray], OursRefused | None]:
+    """ovonehot's outputs and OneHot indices, or its refusal (None outputs)."""
+    try:
+        ours, indices = _run_ours(model, inputs)
+    except OursRefused as exc:
+        if isinstance(exc.error, ResourceLimitError):
+            # Our refusal to allocate an enormous output: OpenVINO would try (and may crash), so stop.
+            raise exc.error from None
+        return None, {}, exc
+    return ours, indices, None
+
+
+def _verdicts(
+    ctx: _Context,
+    oracles: Sequence[str],
+    ours: dict[str, np.ndarray] | None,
+    indices: dict[int, np.ndarray],
+    locate: bool,
+) -> list[OutputVerdict]:
+    """Every oracle's verdicts on every output, a wrong or unexplained one located when asked."""
+    verdicts: list[OutputVerdict] = []
+    runs = [ctx.run(oracle) for oracle in oracles]  # all first: each may arbitrate another
+    for run in runs:
+        verdicts.extend(ctx.judge(run, ours, indices))
+    if locate and ours is not None:
+        verdicts = [
+            ctx.locate(v, ours) if v.verdict in (Verdict.OURS_WRONG, Verdict.UNEXPLAINED) else v
+            for v in verdicts
+        ]
+    return verdicts
+
+
+def _layers(ctx: _Context, oracles: Sequence[str]) -> list[LayerRow]:
+    """The per-layer table against the OpenVINO oracles (``all_layers``)."""
+    from .layers import compare_layers
+
+    return compare_layers(ctx, [o for o in oracles if o in ("reference", "cpu")])
+
+
+def _versions(oracles: Sequence[str]) -> dict[str, str]:
+    versions = {"openvino": openvino_runtime.versions()}
+    if "onnxruntime" in oracles:
+        from ..oracle import onnxruntime_runner
+
+        versions["onnxruntime"] = onnxruntime_runner.version()
+    from .. import __version__
+
+    versions["ovonehot"] = __version__
+    return versions
 
 
 class _Context:
@@ -576,7 +579,7 @@ class _Context:
         return out
 
     def precision_hint(self) -> str:
-        """The inference precision the plugin oracle compiles with: from --config, else the device's default."""
+        """The inference precision the plugin oracle compiles with: from its configuration, else the device's default."""
         config = self.plugin.config
         if "INFERENCE_PRECISION_HINT" in config:
             return str(config["INFERENCE_PRECISION_HINT"])
@@ -775,88 +778,138 @@ class _Context:
         indices: dict[int, np.ndarray],
     ) -> OutputVerdict:
         assert run.outputs is not None
-        theirs = run.outputs[name]
         origin = self._origin(name, cmp, indices)
         if run.oracle == "cpu":
-            # Ours is wrong exactly when OpenVINO's reference says so; a CPU deviation is only
-            # named when ovonehot agrees with the reference (it explains the CPU, not us).
-            ref = self.run("reference")
-            if ref.outputs is not None and name in ref.outputs:
-                vs_ref = compare(ours[name], ref.outputs[name], tol)
-                if not vs_ref.equal and not self._reference_explains(
-                    name, ref.outputs[name], ours[name], tol
-                ):
-                    same = compare(ref.outputs[name], theirs, tol).equal
-                    return OutputVerdict(
-                        name,
-                        run.oracle,
-                        Verdict.OURS_WRONG,
-                        tol,
-                        cmp,
-                        reason="OpenVINO's reference disagrees with ovonehot"
-                        + (" and agrees with the CPU plugin" if same else ""),
-                        origin=origin,
-                    )
+            wrong = self._reference_says_wrong(run, name, tol, cmp, ours[name], origin)
+            if wrong is not None:
+                return wrong
         sim = self.simulation(run.oracle) if run.oracle in ("reference", "cpu") else None
         if sim is not None and name in sim.outputs:
-            predicted = sim.outputs[name]
-            events = self._events_for(sim, name)
-            if (
-                events
-                and compare(predicted, theirs, tol).equal
-                and not compare(predicted, ours[name], tol).equal
-            ):
-                codes = ", ".join(dict.fromkeys(e.code for e in events))
-                return OutputVerdict(
-                    name,
-                    run.oracle,
-                    Verdict.DEVIATION,
-                    tol,
-                    cmp,
-                    events,
-                    f"{run.oracle} output equals the prediction of its known deviations: {codes}",
-                    origin,
-                )
+            predicted = self._predicted_deviation(run, name, tol, cmp, ours[name], origin, sim)
+            if predicted is not None:
+                return predicted
         if run.oracle in ("onnxruntime", "expected"):
             return self._third_party(run, name, tol, cmp, ours[name], origin)
         if run.oracle == "cpu":
-            unstable = (
-                None
-                if not self.plugin.deterministic
-                else self._unstable(
-                    name, ours[name] if sim is None or name not in sim.outputs else sim.outputs[name], tol
-                )
+            best_guess = ours[name] if sim is None or name not in sim.outputs else sim.outputs[name]
+            return self._cpu_differs(run, name, tol, cmp, best_guess, origin)
+        return self._reference_differs(run, name, tol, cmp, ours[name], origin)
+
+    def _reference_says_wrong(
+        self,
+        run: OracleRun,
+        name: str,
+        tol: Tolerance,
+        cmp: Comparison,
+        ours: np.ndarray,
+        origin: tuple[str, ...],
+    ) -> OutputVerdict | None:
+        """Against the CPU plugin, ours is wrong exactly when OpenVINO's reference says so; a CPU
+        deviation is only named when ovonehot agrees with the reference (it explains the CPU, not us)."""
+        assert run.outputs is not None
+        ref = self.run("reference")
+        if ref.outputs is None or name not in ref.outputs:
+            return None
+        if compare(ours, ref.outputs[name], tol).equal or self._reference_explains(
+            name, ref.outputs[name], ours, tol
+        ):
+            return None
+        same = compare(ref.outputs[name], run.outputs[name], tol).equal
+        return OutputVerdict(
+            name,
+            run.oracle,
+            Verdict.OURS_WRONG,
+            tol,
+            cmp,
+            reason="OpenVINO's reference disagrees with ovonehot"
+            + (" and agrees with the CPU plugin" if same else ""),
+            origin=origin,
+        )
+
+    def _predicted_deviation(
+        self,
+        run: OracleRun,
+        name: str,
+        tol: Tolerance,
+        cmp: Comparison,
+        ours: np.ndarray,
+        origin: tuple[str, ...],
+        sim: Simulation,
+    ) -> OutputVerdict | None:
+        """A DEVIATION when the oracle's output is what its known deviations predict (and ours is not)."""
+        assert run.outputs is not None
+        predicted = sim.outputs[name]
+        events = self._events_for(sim, name)
+        if (
+            not events
+            or not compare(predicted, run.outputs[name], tol).equal
+            or compare(predicted, ours, tol).equal
+        ):
+            return None
+        codes = ", ".join(dict.fromkeys(e.code for e in events))
+        return OutputVerdict(
+            name,
+            run.oracle,
+            Verdict.DEVIATION,
+            tol,
+            cmp,
+            events,
+            f"{run.oracle} output equals the prediction of its known deviations: {codes}",
+            origin,
+        )
+
+    def _cpu_differs(
+        self,
+        run: OracleRun,
+        name: str,
+        tol: Tolerance,
+        cmp: Comparison,
+        best_guess: np.ndarray,
+        origin: tuple[str, ...],
+    ) -> OutputVerdict:
+        """The CPU plugin differs and no known deviation predicts it: a nondeterministic output
+        (a DEVIATION), else unexplained, saying what the reference thinks."""
+        unstable = None if not self.plugin.deterministic else self._unstable(name, best_guess, tol)
+        if unstable is not None:
+            return OutputVerdict(
+                name,
+                run.oracle,
+                Verdict.DEVIATION,
+                tol,
+                cmp,
+                (unstable,),
+                "the CPU plugin's output changes from run to run; every position "
+                "that does not change is what its known deviations predict",
+                origin,
             )
-            if unstable is not None:
-                return OutputVerdict(
-                    name,
-                    run.oracle,
-                    Verdict.DEVIATION,
-                    tol,
-                    cmp,
-                    (unstable,),
-                    "the CPU plugin's output changes from run to run; every position "
-                    "that does not change is what its known deviations predict",
-                    origin,
-                )
-            ref = self.run("reference")
-            why = "no known deviation of the CPU plugin predicts its output; "
-            if ref.outputs is not None and name in ref.outputs:
-                why += "OpenVINO's reference agrees with ovonehot"
-            else:
-                refusal = ref.refusal or ref.missing.get(name)
-                why += f"the reference could not arbitrate ({refusal.message if refusal else ref.error})"
-            return OutputVerdict(name, run.oracle, Verdict.UNEXPLAINED, tol, cmp, reason=why, origin=origin)
-        # The reference defines the semantics: ours is wrong, unless the CPU plugin agrees with
-        # ovonehot *inside its exact envelope* (no known deviation touches this output), which
-        # makes the reference the odd one out.
+        ref = self.run("reference")
+        why = "no known deviation of the CPU plugin predicts its output; "
+        if ref.outputs is not None and name in ref.outputs:
+            why += "OpenVINO's reference agrees with ovonehot"
+        else:
+            refusal = ref.refusal or ref.missing.get(name)
+            why += f"the reference could not arbitrate ({refusal.message if refusal else ref.error})"
+        return OutputVerdict(name, run.oracle, Verdict.UNEXPLAINED, tol, cmp, reason=why, origin=origin)
+
+    def _reference_differs(
+        self,
+        run: OracleRun,
+        name: str,
+        tol: Tolerance,
+        cmp: Comparison,
+        ours: np.ndarray,
+        origin: tuple[str, ...],
+    ) -> OutputVerdict:
+        """The reference defines the semantics: ours is wrong, unless the CPU plugin agrees with
+        ovonehot *inside its exact envelope* (no known deviation touches this output), which
+        makes the reference the odd one out."""
         cpu = self.runs.get("cpu")
         cpu_sim = self.simulation("cpu") if cpu is not None else None
         if (
             cpu is not None
             and cpu.outputs is not None
             and name in cpu.outputs
-            and compare(ours[name], cpu.outputs[name], tol).equal
+            and compare(ours, cpu.outputs[name], tol).equal
             and cpu_sim is not None
             and not self._events_for(cpu_sim, name)
         ):
@@ -963,37 +1016,42 @@ class _Context:
                 f"({run.oracle}: {refusal.message})",
             )
         events = tuple(explain_refusal(self.model, _deviation_oracle(run.oracle), refusal))
+        reason, try_oracles = self._refusal_reason(run.oracle, refusal, at, bool(events))
         return OutputVerdict(
             name,
             run.oracle,
             Verdict.NOT_COMPARED,
             tol,
             events=events,
-            reason=self._refusal_reason(run.oracle, refusal, at, bool(events)),
+            reason=reason,
             refusal=refusal,
+            try_oracles=try_oracles,
         )
 
-    def _refusal_reason(self, oracle: str, refusal: Refusal, at: int | None, known: bool) -> str:
+    def _refusal_reason(
+        self, oracle: str, refusal: Refusal, at: int | None, known: bool
+    ) -> tuple[str, tuple[str, ...]]:
+        """Why ``oracle`` did not compute an output, and the oracles worth trying instead."""
         where = self.model.graph.nodes[at].describe() if at is not None else ""
-        other = "--oracle cpu" if oracle == "reference" else "--oracle reference"
+        other = ("cpu",) if oracle == "reference" else ("reference",)
         if refusal.cause == "no-evaluate":
             layer = where or f"layer name={refusal.layer!r} type={refusal.op}"
             return (
-                f"OpenVINO's reference has no evaluate for {layer} with {refusal.detail or 'these input types'}"
-                f"; try {other}"
+                f"OpenVINO's reference has no evaluate for {layer} with {refusal.detail or 'these input types'}",
+                other,
             )
         if refusal.cause == "not-run":
-            return f"{refusal.message}; try {other}" if oracle in ("reference", "cpu") else refusal.message
+            return refusal.message, other if oracle in ("reference", "cpu") else ()
         if refusal.cause == "unavailable":
-            return refusal.message
+            return refusal.message, ()
         if refusal.cause == "no-kernel":
-            return f"{oracle} has no kernel for an op of this model: {refusal.message}; try --oracle reference or cpu"
+            return f"{oracle} has no kernel for an op of this model: {refusal.message}", ("reference", "cpu")
         why = f"{oracle} could not compute it: {refusal.message}"
         if refusal.cause == "crashed":
-            return why
+            return why, ()
         if known:
-            return why + " (a known refusal, named below)"
-        return why + " (no known cause: look at it)"
+            return why + " (a known refusal, named below)", ()
+        return why + " (no known cause: look at it)", ()
 
     def _we_refused(self, run: OracleRun, name: str) -> OutputVerdict:
         assert run.outputs is not None
@@ -1140,9 +1198,11 @@ def _keyed(model: Model, raw: OracleOutputs, oracle: str, source: str = "") -> O
         unknown = [k for k in raw if k not in used]
         if unknown:
             known = ", ".join(repr(d.name) for d in model.outputs)
-            raise UsageError(
-                f"--expected {source}: {', '.join(map(repr, unknown))} names no output of the model; "
-                f"its outputs are: {known} (Result layer names and tensor names are accepted too)"
+            raise ParameterError(
+                "expected",
+                f"{', '.join(map(repr, unknown))} names no output of the model; "
+                f"its outputs are: {known} (Result layer names and tensor names are accepted too)",
+                source,
             )
     return OracleOutputs(out, raw.intermediates, missing)
 
@@ -1163,85 +1223,3 @@ def _intermediates(model: Model, inputs: Mapping[str, np.ndarray]) -> dict[tuple
 
     model.run(inputs, observer=observe)
     return seen
-
-
-# -- rendering ------------------------------------------------------------------------------
-
-
-def render(report: DiffReport) -> str:
-    lines = []
-    origin = f"generated with seed {report.seed}" if report.generated else "given"
-    lines.append(f"ovonehot diff {report.model}  (OpenVINO {report.versions.get('openvino', '?')})")
-    shown = ", ".join(f"{k}: {_type_name(v)}{list(v.shape)}" for k, v in report.inputs.items())
-    lines.append(f"inputs ({origin}): {shown or 'none'}")
-    if report.ours_error:
-        lines.append(f"ovonehot refuses the inputs: {report.ours_error}")
-    for oracle, how in report.oracle_notes.items():
-        if oracle != "reference" or len(report.oracle_notes) > 1:
-            lines.append(f"{oracle}: {how}")
-    for oracle, run in report.runs.items():
-        if run.error:
-            lines.append(f"{oracle}: {run.error}")
-    for v in report.verdicts:
-        head = f"[{v.oracle}] {v.name}: {v.verdict.value}"
-        if v.verdict is Verdict.PASS:
-            extra = v.reason or f"compared {v.tolerance}"
-            notes = f"; note: {'; '.join(v.comparison.notes)}" if v.comparison and v.comparison.notes else ""
-            lines.append(f"{head} ({extra}){notes}")
-            continue
-        lines.append(head)
-        if v.reason:
-            lines.append(f"    why: {v.reason}")
-        if v.size is not None:
-            lines.append(f"    size: max abs error {v.size[0]:.3g}, max rel error {v.size[1]:.3g}")
-        for e in v.events:
-            summary = KNOWN[e.code].summary if e.code in KNOWN else ""
-            kind = "known refusal" if v.verdict is Verdict.NOT_COMPARED else "deviation"
-            lines.append(f"    {kind} {e.code}: {summary}")
-            if v.refusal is None or v.refusal.cause != "no-evaluate":  # (the why line names that op already)
-                lines.append(f"      at {e.where}" + (f": {e.detail}" if e.detail else ""))
-        c = v.comparison
-        if c is not None:
-            lines.append(f"    compared {v.tolerance}: {c.summary()}")
-            if c.kind == "values":
-                for pos, a, b in zip(c.positions, c.ours, c.theirs, strict=True):
-                    lines.append(f"      at {list(pos)}: ours {a}, {v.oracle} {b}")
-                if c.max_abs_error is not None:
-                    tol = f"atol >= {c.passing_atol:g}"
-                    if c.passing_rtol is not None:
-                        tol += f" or rtol >= {c.passing_rtol:g}"
-                    lines.append(f"      largest error {c.max_abs_error:g}; would pass with {tol}")
-            for note in c.notes:
-                lines.append(f"      note: {note}")
-        for o in v.origin:
-            lines.append(f"    {o}")
-        if v.first_node:
-            lines.append(f"    first differing node: {v.first_node}")
-    if report.layers is not None:
-        from .layers import render_layers
-
-        lines.extend(render_layers(report.layers))
-    counts = report.counts()
-    summary = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
-    flags = [f for f, on in (("--strict", report.strict), ("--allow-partial", report.allow_partial)) if on]
-    lines.append(
-        f"summary: {summary or 'no outputs'} -> exit {report.exit_code}"
-        + (f" ({', '.join(flags)})" if flags else "")
-    )
-    missing = report.not_compared
-    if missing:
-        n = len(missing)
-        if not report.compared:
-            lines.append(f"nothing was compared: {n} output(s) not compared; try another --oracle")
-        elif not report.allow_partial:
-            lines.append(
-                f"{n} output(s) not compared: exit 1; --allow-partial accepts outputs an oracle "
-                "cannot compute for a known reason"
-            )
-        elif not all(v.known for v in missing):
-            lines.append(
-                f"{n} output(s) not compared, some for no known reason: exit 1 even with --allow-partial"
-            )
-        else:
-            lines.append(f"{n} output(s) not compared (--allow-partial); {len(report.compared)} compared")
-    return "\n".join(lines)

@@ -43,7 +43,7 @@ from typing import Any, Protocol
 
 from .. import child
 from ..child import Child
-from ..errors import OpenVINOError, UsageError
+from ..errors import OpenVINOError, ParameterError
 
 ENGINES = ("process", "dask")
 
@@ -150,7 +150,7 @@ class _Worker:
 
 
 class InProcess:
-    """Items one after the other in this process (``--jobs 0``)."""
+    """Items one after the other in this process (``jobs=0``)."""
 
     name = "in-process"
 
@@ -313,8 +313,8 @@ class DaskEngine:
             try:
                 return Client(self.address, timeout=30), None
             except (OSError, TimeoutError, ValueError) as exc:
-                raise UsageError(
-                    f"--scheduler {self.address}: cannot reach a Dask scheduler ({exc})"
+                raise ParameterError(
+                    "scheduler", f"cannot reach a Dask scheduler ({exc})", self.address
                 ) from None
         import dask
 
@@ -411,46 +411,22 @@ class DaskEngine:
 def make(
     engine: str = "process", jobs: int | None = None, scheduler: str | None = None, default_jobs: int = 1
 ) -> InProcess | ProcessPool | DaskEngine:
-    """The engine the command line asked for (``--engine``/``--dask``, ``--jobs``, ``--scheduler``)."""
+    """The engine asked for: ``engine`` by name (``scheduler`` implies ``dask``), ``jobs`` workers, else ``default_jobs``."""
     if scheduler is not None:
         engine = "dask"
     if jobs is not None and jobs < 0:
-        raise UsageError("--jobs must be >= 0")
+        raise ParameterError("jobs", "must be >= 0")
     if engine == "dask":
         if scheduler is not None and jobs is not None:
-            raise UsageError(
-                "--jobs sizes the embedded Dask cluster; with --scheduler the cluster has its own"
+            raise ParameterError(
+                "jobs",
+                "sizes the embedded Dask cluster; with {scheduler} the cluster has its own",
+                mentions=("scheduler",),
             )
         if jobs == 0:
-            raise UsageError("--jobs 0 runs in this process; the Dask engine needs at least one worker")
+            raise ParameterError("jobs", "0 runs in this process; the Dask engine needs at least one worker")
         return DaskEngine(jobs, scheduler)
     if engine != "process":
-        raise UsageError(f"--engine {engine!r}: expected one of {', '.join(ENGINES)}")
+        raise ParameterError("engine", f"expected one of {', '.join(ENGINES)}", repr(engine))
     n = default_jobs if jobs is None else jobs
     return InProcess() if n == 0 else ProcessPool(n)
-
-
-def add_arguments(p: Any, jobs_help: str) -> None:
-    """``--jobs``, ``--engine``/``--dask`` and ``--scheduler`` (the same for fuzz and diff)."""
-    p.add_argument("--jobs", type=int, default=None, metavar="N", help=jobs_help)
-    p.add_argument(
-        "--engine",
-        choices=ENGINES,
-        default="process",
-        help="where the work runs: worker processes on this machine (default) or Dask distributed",
-    )
-    p.add_argument(
-        "--dask",
-        dest="engine",
-        action="store_const",
-        const="dask",
-        help="same as --engine dask: an embedded Dask LocalCluster of --jobs worker processes "
-        "(default: one per core), loopback only",
-    )
-    p.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786); implies "
-        "--engine dask.  Every worker needs this ovonehot and OpenVINO, and the paths given "
-        "(models, --out, --save) must be the same on every worker (a shared file system)",
-    )

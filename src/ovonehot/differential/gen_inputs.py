@@ -15,13 +15,13 @@
   in [0, 8], unsigned in [0, 16]: labels and positions fed to a Gather or a loss
   must not get the type's extremes), floats in [-4, 4], random booleans.
 
-:class:`InputSettings` (``--seed [NAME:]S``, ``--val-range [NAME:]LO,HI``) seeds
+:class:`InputSettings` seeds
 one input apart from the others and sets the range of values, for every input or
 one; OneHot indices keep their boundary values unless a range names them.  With
 ``report=True``, :func:`generate_inputs` also says how each input was made (for the
 replay manifest).
 
-Dynamic dims take their size from ``shapes`` (``--shape name=[2,3]``) or a small
+Dynamic dims take their size from ``shapes`` (``{"name": (2, 3)}``) or a small
 default (3, clamped into an interval); a dynamic rank defaults to ``[2, 3]``, except
 for a depth/on/off Parameter, which gets a scalar (the only shape OneHot runs with).
 """
@@ -36,9 +36,9 @@ from typing import Any, Literal, overload
 import numpy as np
 
 from ..budget import check_allocation
-from ..errors import InputError, quote
+from ..errors import InputError, ParameterError, quote
 from ..model import Model, TensorDesc
-from ..types import ElementType, PartialShape
+from ..types import ElementType
 
 DEFAULT_DIM = 3
 DEFAULT_DYNAMIC_RANK_SHAPE = (2, 3)
@@ -56,7 +56,9 @@ def concrete_shape(
     if given is not None:
         shape = tuple(int(n) for n in given)
         if not desc.shape.accepts(shape):
-            raise InputError(f"--shape {desc.name}={list(shape)} does not fit the input's shape {desc.shape}")
+            raise ParameterError(
+                "shapes", f"does not fit the input's shape {desc.shape}", f"{desc.name}={list(shape)}"
+            )
         return shape
     if desc.shape.dims is None:
         return DEFAULT_DYNAMIC_RANK_SHAPE
@@ -297,50 +299,26 @@ def _generic(rng: np.random.Generator, et: ElementType, shape: tuple[int, ...]) 
 
 @dataclass(frozen=True, slots=True)
 class InputSettings:
-    """Seeds and value ranges for generated inputs (``--seed [NAME:]S``, ``--val-range [NAME:]LO,HI``)."""
+    """Seeds and value ranges for generated inputs: for all of them, or per input (keyed by input name)."""
 
     seed: int = 0
     per_input_seeds: Mapping[str, int] = field(default_factory=dict)
     value_range: tuple[float, float] | None = None
     per_input_ranges: Mapping[str, tuple[float, float]] = field(default_factory=dict)
 
-    @classmethod
-    def parse(cls, seeds: Sequence[str] = (), ranges: Sequence[str] = ()) -> InputSettings:
-        seed, per_seed = 0, {}
-        for item in seeds:
-            name, sep, value = str(item).rpartition(":")
-            try:
-                number = int(value)
-            except ValueError:
-                raise InputError(f"--seed {item!r}: expected an integer or NAME:INTEGER") from None
-            if sep:
-                per_seed[name] = number
-            else:
-                seed = number
-        glob, per_range = None, {}
-        for item in ranges:
-            name, sep, value = item.rpartition(":")
-            lo_text, comma, hi_text = value.partition(",")
-            try:
-                lo, hi = float(lo_text), float(hi_text)
-            except ValueError:
-                raise InputError(f"--val-range {item!r}: expected [NAME:]LO,HI (e.g. labels:0,9)") from None
-            if not comma or not (math.isfinite(lo) and math.isfinite(hi)) or lo > hi:
-                raise InputError(f"--val-range {item!r}: expected finite LO <= HI")
-            if sep:
-                per_range[name] = (lo, hi)
-            else:
-                glob = (lo, hi)
-        return cls(seed, per_seed, glob, per_range)
-
     def check_names(self, model: Model) -> None:
         known = {n for d in model.inputs for n in (d.name, *d.names)}
-        for flag, per in (("--seed", self.per_input_seeds), ("--val-range", self.per_input_ranges)):
+        for parameter, per in (
+            ("per_input_seeds", self.per_input_seeds),
+            ("per_input_ranges", self.per_input_ranges),
+        ):
             unknown = sorted(set(per) - known)
             if unknown:
                 names = ", ".join(repr(d.name) for d in model.inputs) or "none"
-                raise InputError(
-                    f"{flag} {unknown[0]}:...: the model has no input {unknown[0]!r}; its inputs are: {names}"
+                raise ParameterError(
+                    parameter,
+                    f"the model has no input {unknown[0]!r}; its inputs are: {names}",
+                    f"{unknown[0]}:...",
                 )
 
     def for_input(self, desc: TensorDesc, key: Mapping[str, Any]) -> Any:
@@ -368,7 +346,7 @@ def _ranged(
     tlo, thi = _type_range(et)
     a, b = max(math.ceil(lo), tlo), min(math.floor(hi), thi)
     if a > b:
-        raise InputError(f"--val-range {lo:g},{hi:g} holds no {et} value")
+        raise ParameterError("value_range", f"holds no {et} value", f"{lo:g},{hi:g}")
     return _as_array(
         et, rng.integers(a, b, size=shape, endpoint=True, dtype=np.uint64 if a >= 0 else np.int64), shape
     )
@@ -412,11 +390,43 @@ def generate_inputs(
     settings.check_names(model)
     rng = np.random.default_rng(seed)
     notes: dict[str, dict[str, Any]] = {}
-    shapes = dict(shapes or {})
     graph = model.graph
     params = [i for i in graph.document_order if graph.nodes[i].type.lower() == "parameter"]
     roles = _roles(model)
+    by_name = _input_shapes(model, params, roles, dict(shapes or {}))
     gather_bounds = _gather_bounds(model)
+    chosen: dict[int, np.ndarray] = {}
+    # Depths first: index values depend on them.
+    order = sorted(params, key=lambda i: 0 if roles.get(i, ("",))[0] == "depth" else 1)
+    for idx in order:
+        desc, shape = by_name[idx]
+        et = desc.element_type
+        if et.numpy_dtype is None or et.is_dynamic:
+            raise InputError(f"input {desc.name!r}: cannot generate values of element type {et}")
+        own_seed = settings.for_input(desc, settings.per_input_seeds)
+        r = rng if own_seed is None else np.random.default_rng(own_seed)
+        chosen[idx], values = _values(
+            model, settings, desc, shape, roles.get(idx, ("", -1)), gather_bounds.get(idx), chosen, r
+        )
+        notes[desc.name] = {
+            "role": f"OneHot {roles[idx][0]}" if roles.get(idx, ("",))[0] else "other",
+            "element_type": str(et),
+            "shape": list(shape),
+            "seed": seed if own_seed is None else own_seed,
+            "own_seed": own_seed is not None,
+            "values": values,
+        }
+    inputs = {by_name[i][0].name: chosen[i] for i in params}
+    return (inputs, notes) if report else inputs
+
+
+def _input_shapes(
+    model: Model,
+    params: Sequence[int],
+    roles: Mapping[int, tuple[str, int]],
+    shapes: dict[str, Sequence[int]],
+) -> dict[int, tuple[TensorDesc, tuple[int, ...]]]:
+    """Per Parameter (node index): its description and the concrete shape to generate."""
     by_name = {}
     for desc, idx in zip(model.inputs, params, strict=True):
         given = None
@@ -448,60 +458,59 @@ def generate_inputs(
         )
         by_name[idx] = (desc, shape)
     if shapes:
-        raise InputError(f"--shape names no input: {', '.join(sorted(shapes))}")
-    chosen: dict[int, np.ndarray] = {}
-    # Depths first: index values depend on them.
-    order = sorted(params, key=lambda i: 0 if roles.get(i, ("",))[0] == "depth" else 1)
-    for idx in order:
-        desc, shape = by_name[idx]
-        et = desc.element_type
-        role, one_hot = roles.get(idx, ("", -1))
-        if et.numpy_dtype is None or et.is_dynamic:
-            raise InputError(f"input {desc.name!r}: cannot generate values of element type {et}")
-        own_seed = settings.for_input(desc, settings.per_input_seeds)
-        r = rng if own_seed is None else np.random.default_rng(own_seed)
-        named_range = settings.for_input(desc, settings.per_input_ranges)
-        value_range = (
-            named_range
-            if named_range is not None
-            else (settings.value_range if role not in ("indices", "depth", "on_value", "off_value") else None)
+        raise ParameterError("shapes", f"names no input: {', '.join(sorted(shapes))}")
+    return by_name
+
+
+def _values(
+    model: Model,
+    settings: InputSettings,
+    desc: TensorDesc,
+    shape: tuple[int, ...],
+    role: tuple[str, int],
+    gather_bound: int | None,
+    chosen: Mapping[int, np.ndarray],
+    r: np.random.Generator,
+) -> tuple[np.ndarray, str]:
+    """One input's values and how they were chosen, by its role (``(role, OneHot node)``)."""
+    et = desc.element_type
+    kind, one_hot = role
+    named_range = settings.for_input(desc, settings.per_input_ranges)
+    value_range = (
+        named_range
+        if named_range is not None
+        else (settings.value_range if kind not in ("indices", "depth", "on_value", "off_value") else None)
+    )
+    if value_range is not None and et is not ElementType.string:
+        return (
+            _ranged(r, et, shape, *value_range),
+            f"uniform in [{value_range[0]:g}, {value_range[1]:g}] (the value range asked for)",
         )
-        note: dict[str, Any] = {
-            "role": f"OneHot {role}" if role else "other",
-            "element_type": str(et),
-            "shape": list(shape),
-            "seed": seed if own_seed is None else own_seed,
-            "own_seed": own_seed is not None,
-        }
-        if value_range is not None and et is not ElementType.string:
-            chosen[idx] = _ranged(r, et, shape, *value_range)
-            note["values"] = f"uniform in [{value_range[0]:g}, {value_range[1]:g}] (--val-range)"
-        elif role == "depth" and not et.is_real and et is not ElementType.boolean:
-            lo, hi = _type_range(et)
-            chosen[idx] = _as_array(et, [min(max(int(r.integers(0, 6)), lo), hi)] * math.prod(shape), shape)
-            note["values"] = "a small depth in 0..5"
-        elif role == "indices" and not et.is_real and et is not ElementType.string and et.bitwidth >= 8:
-            depth = _known_depth(model, one_hot, chosen)
-            chosen[idx] = _indices(r, et, shape, depth)
-            note["values"] = (
-                f"OneHot boundary index values for depth {depth} (0, depth-1, depth, negatives, the "
+    if kind == "depth" and not et.is_real and et is not ElementType.boolean:
+        lo, hi = _type_range(et)
+        depth = _as_array(et, [min(max(int(r.integers(0, 6)), lo), hi)] * math.prod(shape), shape)
+        return depth, "a small depth in 0..5"
+    if kind == "indices" and not et.is_real and et is not ElementType.string and et.bitwidth >= 8:
+        depth_value = _known_depth(model, one_hot, chosen)
+        return (
+            _indices(r, et, shape, depth_value),
+            (
+                f"OneHot boundary index values for depth {depth_value} (0, depth-1, depth, negatives, the "
                 f"type's extremes), then draws from [-depth-1, depth+1]"
-            )
-        elif role in ("on_value", "off_value") and et is not ElementType.string and et.bitwidth >= 8:
-            chosen[idx] = _scalar_value(r, et, shape)
-            note["values"] = (
-                "a special value of the type (NaN, -0.0, inf, extremes, subnormal) or a random one"
-            )
-        elif idx in gather_bounds and not et.is_real and et is not ElementType.boolean and et.bitwidth >= 8:
-            top = min(gather_bounds[idx] - 1, _type_range(et)[1])
-            chosen[idx] = _as_array(et, r.integers(0, top, size=shape, endpoint=True), shape)
-            note["values"] = f"Gather indices in range: uniform integers in [0, {top}] (the gathered axis)"
-        else:
-            chosen[idx] = _generic(r, et, shape)
-            note["values"] = _generic_note(et)
-        notes[desc.name] = note
-    inputs = {by_name[i][0].name: chosen[i] for i in params}
-    return (inputs, notes) if report else inputs
+            ),
+        )
+    if kind in ("on_value", "off_value") and et is not ElementType.string and et.bitwidth >= 8:
+        return (
+            _scalar_value(r, et, shape),
+            "a special value of the type (NaN, -0.0, inf, extremes, subnormal) or a random one",
+        )
+    if gather_bound is not None and not et.is_real and et is not ElementType.boolean and et.bitwidth >= 8:
+        top = min(gather_bound - 1, _type_range(et)[1])
+        return (
+            _as_array(et, r.integers(0, top, size=shape, endpoint=True), shape),
+            f"Gather indices in range: uniform integers in [0, {top}] (the gathered axis)",
+        )
+    return _generic(r, et, shape), _generic_note(et)
 
 
 def _generic_note(et: ElementType) -> str:
@@ -513,17 +522,3 @@ def _generic_note(et: ElementType) -> str:
         return "short strings"
     lo, hi = _type_range(et)
     return f"uniform integers in [0, {min(hi, 16 if lo == 0 else 8)}]"
-
-
-def parse_shape(text: str) -> tuple[str, tuple[int, ...]]:
-    """``name=[2,3]`` (or ``name=2,3``; ``name=[]`` for a scalar) -> (name, (2, 3))."""
-    name, sep, value = text.partition("=")
-    if not sep or not name:
-        raise InputError(f"--shape {text!r}: expected NAME=[d0,d1,...]")
-    try:
-        shape = PartialShape.parse(value)
-    except ValueError as exc:
-        raise InputError(f"--shape {text!r}: {exc}") from None
-    if not shape.is_static:
-        raise InputError(f"--shape {text!r}: give a concrete shape (numbers only)")
-    return name, shape.to_shape()

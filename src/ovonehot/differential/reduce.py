@@ -173,102 +173,128 @@ def reduce_model(
         raise UsageError(f"the model has no output {output!r}; its outputs are: {', '.join(names)}")
     result_index = graph.kind_indices("Result")[names.index(output)]
     target = graph.sources[result_index][0]
-    values = record_values(model, inputs)
     order = sorted(i for i in graph.ancestors([target.node]) if _is_op(graph.nodes[i]))
     if not order:
         raise UsageError(f"output {output!r} is computed by no op: nothing to reduce")
-    steps: list[str] = []
-    tries = 0
+    reducer = _Reducer(model, record_values(model, inputs), fails, log, target, order)
+    if not reducer.check(reducer.tail(0)):
+        raise UsageError(f"output {output!r}: the difference does not reproduce on the model itself")
+    reducer.say(f"start: {len(order)} ops behind output {output!r}")
+    best = reducer.bisect_start()
+    best = reducer.bisect_culprit(best)
+    best = reducer.remove_single_nodes(best)
+    sub, feeds = extract(model, reducer.values, best)
+    reducer.say(f"done: {len(best.keep)} of {len(order)} ops, {reducer.tries} diffs")
+    return Reduction(sub, feeds, best, len(order), reducer.steps, reducer.tries)
 
-    def say(message: str) -> None:
-        steps.append(message)
-        if log is not None:
-            log(message)
 
-    def check(candidate: Candidate) -> bool:
-        nonlocal tries
-        tries += 1
+class _Reducer:
+    """One reduction's state: the candidates tried, the steps said; one method per stage."""
+
+    def __init__(
+        self,
+        model: Model,
+        values: dict[Value, np.ndarray],
+        fails: Fails,
+        log: Callable[[str], None] | None,
+        target: Source,
+        order: list[int],
+    ) -> None:
+        self.model, self.graph, self.values, self.fails, self.log = model, model.graph, values, fails, log
+        self.target, self.order = target, order
+        self.steps: list[str] = []
+        self.tries = 0
+
+    def say(self, message: str) -> None:
+        self.steps.append(message)
+        if self.log is not None:
+            self.log(message)
+
+    def check(self, candidate: Candidate) -> bool:
+        """Whether ``candidate`` still fails."""
+        self.tries += 1
         try:
-            sub, feeds = extract(model, values, candidate)
+            sub, feeds = extract(self.model, self.values, candidate)
             # A candidate ovonehot itself cannot infer (a cut that leaves a shape input
             # as a runtime Parameter, say) does not keep the difference.
             infer(sub)
         except Error:
             return False
-        return fails(sub, feeds)
+        return self.fails(sub, feeds)
 
-    def tail(k: int) -> Candidate:
-        keep = graph.ancestors([target.node], within=order[k:])
-        return Candidate(tuple(sorted(keep)), ((target.node, target.output),))
+    def tail(self, k: int) -> Candidate:
+        """The target's ancestors among the ops from position ``k`` on."""
+        keep = self.graph.ancestors([self.target.node], within=self.order[k:])
+        return Candidate(tuple(sorted(keep)), ((self.target.node, self.target.output),))
 
-    full = tail(0)
-    if not check(full):
-        raise UsageError(f"output {output!r}: the difference does not reproduce on the model itself")
-    say(f"start: {len(order)} ops behind output {output!r}")
+    def bisect_start(self) -> Candidate:
+        """1. the latest start that still fails."""
+        lo, hi = 0, len(self.order) - 1  # tail(lo) fails; find the largest such lo
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.check(self.tail(mid)):
+                lo = mid
+            else:
+                hi = mid - 1
+        best = self.tail(lo)
+        self.say(f"bisect start: the difference needs the ops from position {lo} on ({len(best.keep)} ops)")
+        return best
 
-    # 1. the latest start that still fails
-    lo, hi = 0, len(order) - 1  # tail(lo) fails; find the largest such lo
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if check(tail(mid)):
-            lo = mid
-        else:
-            hi = mid - 1
-    start = lo
-    best = tail(start)
-    say(f"bisect start: the difference needs the ops from position {start} on ({len(best.keep)} ops)")
-
-    # 2. the earliest node whose own outputs already fail.  Bisect over prefixes of the
-    # kept ops whose outputs are every value the prefix hands on (so a prefix that holds
-    # the culprit fails whatever branch comes next), then keep the culprit's ancestors.
-    span = sorted(best.keep)
-    consumers = graph.consumers()
-
-    def prefix(m: int) -> Candidate:
+    def _prefix(self, span: list[int], m: int, consumers: list[list[tuple[int, int, int]]]) -> Candidate:
+        """The first ``m + 1`` ops of ``span``, outputting every value they hand on."""
         inside = set(span[: m + 1])
+        target = self.target
         outs = sorted(
             {(n, k) for n in inside for k, c, _ in consumers[n] if c not in inside}
             | ({(target.node, target.output)} & {(n, target.output) for n in inside})
         )
         return Candidate(tuple(sorted(inside)), tuple(outs))
 
-    lo, hi = 0, len(span) - 1  # prefix(last) holds everything and fails; find the first failing m
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if check(prefix(mid)):
-            hi = mid
-        else:
-            lo = mid + 1
-    culprit = span[lo]
-    own = Candidate(
-        tuple(sorted(graph.ancestors([culprit], within=span[: lo + 1]))),
-        tuple((culprit, k) for k in range(len(model.inference.outputs[culprit]))),
-    )
-    if check(own):
-        best = own
-    elif lo < len(span) - 1:
-        best = prefix(lo)
-    say(f"bisect end: the first failing op is {graph.nodes[culprit].describe()} ({len(best.keep)} ops)")
+    def bisect_culprit(self, best: Candidate) -> Candidate:
+        """2. the earliest node whose own outputs already fail.  Bisect over prefixes of the
+        kept ops whose outputs are every value the prefix hands on (so a prefix that holds
+        the culprit fails whatever branch comes next), then keep the culprit's ancestors."""
+        span = sorted(best.keep)
+        consumers = self.graph.consumers()
+        lo, hi = 0, len(span) - 1  # prefix(last) holds everything and fails; find the first failing m
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.check(self._prefix(span, mid, consumers)):
+                hi = mid
+            else:
+                lo = mid + 1
+        culprit = span[lo]
+        own = Candidate(
+            tuple(sorted(self.graph.ancestors([culprit], within=span[: lo + 1]))),
+            tuple((culprit, k) for k in range(len(self.model.inference.outputs[culprit]))),
+        )
+        if self.check(own):
+            best = own
+        elif lo < len(span) - 1:
+            best = self._prefix(span, lo, consumers)
+        self.say(
+            f"bisect end: the first failing op is {self.graph.nodes[culprit].describe()} ({len(best.keep)} ops)"
+        )
+        return best
 
-    # 3. single-node removal
-    changed = True
-    while changed and len(best.keep) > 1:
-        changed = False
-        out_nodes = {n for n, _ in best.outputs}
-        for node in sorted(best.keep, reverse=True):
-            if node in out_nodes:
-                continue
-            rest = [i for i in best.keep if i != node]
-            keep = graph.ancestors(out_nodes, within=rest)
-            candidate = Candidate(tuple(sorted(keep)), best.outputs)
-            if check(candidate):
-                best = candidate
-                changed = True
-                say(f"removed {graph.nodes[node].describe()} ({len(best.keep)} ops left)")
-                break
-    sub, feeds = extract(model, values, best)
-    say(f"done: {len(best.keep)} of {len(order)} ops, {tries} diffs")
-    return Reduction(sub, feeds, best, len(order), steps, tries)
+    def remove_single_nodes(self, best: Candidate) -> Candidate:
+        """3. single-node removal, until no node can go."""
+        changed = True
+        while changed and len(best.keep) > 1:
+            changed = False
+            out_nodes = {n for n, _ in best.outputs}
+            for node in sorted(best.keep, reverse=True):
+                if node in out_nodes:
+                    continue
+                rest = [i for i in best.keep if i != node]
+                keep = self.graph.ancestors(out_nodes, within=rest)
+                candidate = Candidate(tuple(sorted(keep)), best.outputs)
+                if self.check(candidate):
+                    best = candidate
+                    changed = True
+                    self.say(f"removed {self.graph.nodes[node].describe()} ({len(best.keep)} ops left)")
+                    break
+        return best
 
 
 def write_candidate(graph: Graph, folder: Path) -> Path:

@@ -615,6 +615,30 @@ def port_change(rng: random.Random, doc: Doc) -> str:
     return f"{_where(port)} port {port.get('id')} duplicated"
 
 
+def _add_layer(layers: etree._Element, layer_id: int, name: str, kind: str, **data: str) -> etree._Element:
+    """An opset1 ``<layer>`` (with ``<data>`` when ``data`` is given) appended to ``layers``."""
+    layer = etree.SubElement(layers, "layer", id=str(layer_id), name=name, type=kind, version="opset1")
+    if data:
+        etree.SubElement(layer, "data", **data)
+    return layer
+
+
+def _add_port(layer: etree._Element, side: str, port: int, dim: str) -> None:
+    """A one-dim FP32 port on ``layer``'s ``side`` ("input" or "output"), made once per side."""
+    holder = layer.find(side)
+    if holder is None:
+        holder = etree.SubElement(layer, side)
+    etree.SubElement(etree.SubElement(holder, "port", id=str(port), precision="FP32"), "dim").text = dim
+
+
+def _add_edge(edges: etree._Element, src: int, src_port: int, dst: int, dst_port: int) -> None:
+    etree.SubElement(
+        edges,
+        "edge",
+        {"from-layer": str(src), "from-port": str(src_port), "to-layer": str(dst), "to-port": str(dst_port)},
+    )
+
+
 def many_parameters(rng: random.Random, doc: Doc) -> str:
     """Thousands of extra Parameters (each with its Result): per-node costs must stay O(1)."""
     layers, edges = doc.root.find("layers"), doc.root.find("edges")
@@ -623,29 +647,11 @@ def many_parameters(rng: random.Random, doc: Doc) -> str:
     n = rng.choice((1_000, 5_000, 20_000))
     base = 1_000_000
     for k in range(n):
-        p = etree.SubElement(
-            layers, "layer", id=str(base + 2 * k), name=f"p{k}", type="Parameter", version="opset1"
-        )
-        etree.SubElement(p, "data", shape="1", element_type="f32")
-        etree.SubElement(
-            etree.SubElement(etree.SubElement(p, "output"), "port", id="0", precision="FP32"), "dim"
-        ).text = "1"
-        r = etree.SubElement(
-            layers, "layer", id=str(base + 2 * k + 1), name=f"r{k}", type="Result", version="opset1"
-        )
-        etree.SubElement(
-            etree.SubElement(etree.SubElement(r, "input"), "port", id="0", precision="FP32"), "dim"
-        ).text = "1"
-        etree.SubElement(
-            edges,
-            "edge",
-            {
-                "from-layer": str(base + 2 * k),
-                "from-port": "0",
-                "to-layer": str(base + 2 * k + 1),
-                "to-port": "0",
-            },
-        )
+        p = _add_layer(layers, base + 2 * k, f"p{k}", "Parameter", shape="1", element_type="f32")
+        _add_port(p, "output", 0, "1")
+        r = _add_layer(layers, base + 2 * k + 1, f"r{k}", "Result")
+        _add_port(r, "input", 0, "1")
+        _add_edge(edges, base + 2 * k, 0, base + 2 * k + 1, 0)
     return f"{n} Parameter->Result pairs"
 
 
@@ -656,43 +662,16 @@ def long_chain(rng: random.Random, doc: Doc) -> str:
         return "no <layers>/<edges>"
     n = rng.choice((1_000, 3_000, 10_000))
     base = 2_000_000
-    p = etree.SubElement(layers, "layer", id=str(base), name="chain_in", type="Parameter", version="opset1")
-    etree.SubElement(p, "data", shape="2", element_type="f32")
-    etree.SubElement(
-        etree.SubElement(etree.SubElement(p, "output"), "port", id="0", precision="FP32"), "dim"
-    ).text = "2"
+    p = _add_layer(layers, base, "chain_in", "Parameter", shape="2", element_type="f32")
+    _add_port(p, "output", 0, "2")
     for k in range(1, n + 1):
-        c = etree.SubElement(
-            layers, "layer", id=str(base + k), name=f"c{k}", type="Convert", version="opset1"
-        )
-        etree.SubElement(c, "data", destination_type="f32")
-        etree.SubElement(
-            etree.SubElement(etree.SubElement(c, "input"), "port", id="0", precision="FP32"), "dim"
-        ).text = "2"
-        etree.SubElement(
-            etree.SubElement(etree.SubElement(c, "output"), "port", id="1", precision="FP32"), "dim"
-        ).text = "2"
-        etree.SubElement(
-            edges,
-            "edge",
-            {
-                "from-layer": str(base + k - 1),
-                "from-port": "0" if k == 1 else "1",
-                "to-layer": str(base + k),
-                "to-port": "0",
-            },
-        )
-    r = etree.SubElement(
-        layers, "layer", id=str(base + n + 1), name="chain_out", type="Result", version="opset1"
-    )
-    etree.SubElement(
-        etree.SubElement(etree.SubElement(r, "input"), "port", id="0", precision="FP32"), "dim"
-    ).text = "2"
-    etree.SubElement(
-        edges,
-        "edge",
-        {"from-layer": str(base + n), "from-port": "1", "to-layer": str(base + n + 1), "to-port": "0"},
-    )
+        c = _add_layer(layers, base + k, f"c{k}", "Convert", destination_type="f32")
+        _add_port(c, "input", 0, "2")
+        _add_port(c, "output", 1, "2")
+        _add_edge(edges, base + k - 1, 0 if k == 1 else 1, base + k, 0)
+    r = _add_layer(layers, base + n + 1, "chain_out", "Result")
+    _add_port(r, "input", 0, "2")
+    _add_edge(edges, base + n, 1, base + n + 1, 0)
     return f"a chain of {n} Converts"
 
 

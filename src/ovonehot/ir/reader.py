@@ -33,6 +33,7 @@ import os
 import re
 import typing
 from collections import deque
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -41,6 +42,7 @@ from lxml import etree
 from ..budget import numpy_can_hold
 from ..errors import IRError, UnsupportedError, quote, shorten
 from ..graph import Element, Graph, Node, Port, Source
+from ..problems import Problem, Severity
 from ..types import ElementType, PartialShape
 from . import payload as _payload
 
@@ -365,6 +367,50 @@ def read_ir_tree(tree: etree._ElementTree, bin_path: Path, source: str) -> Graph
     return _build(tree, weights, source)
 
 
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What the tolerant reader makes of an IR: the graph and the problems it did not raise."""
+
+    graph: Graph
+    problems: tuple[Problem, ...]
+
+
+def read_tolerant(
+    xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | None = None
+) -> Reading:
+    """Read an IR as :func:`read_ir` does, except that a Const whose payload the .bin does not hold
+    (a ``size`` too small for its shape, or bytes outside the file) is a ``const-size`` problem
+    and is read with its value unknown (``Node.value_unknown``, no payload); a ``size`` larger
+    than needed is a ``const-size-excess`` warning (OpenVINO reads the first bytes).  Only the
+    model's own layers are read so (not a sub-graph's).  Anything else raises IRError."""
+    xml_path = Path(xml_path)
+    bin_path = Path(bin_path) if bin_path is not None else xml_path.with_suffix(".bin")
+    if not xml_path.is_file():
+        raise IRError(f"{xml_path}: no such file")
+    try:
+        tree = etree.parse(str(xml_path), _parser())
+    except etree.XMLSyntaxError as exc:
+        raise IRError(f"{xml_path}: not well-formed XML: {exc}") from None
+    except OSError as exc:
+        raise IRError(f"{xml_path}: cannot read: {exc}") from None
+    problems: list[Problem] = []
+    graph = _build(tree, _Weights.open(bin_path), str(xml_path), problems)
+    return Reading(graph, tuple(problems))
+
+
+def read_tolerant_bytes(
+    xml: bytes, weights: bytes | bytearray | memoryview | mmap.mmap | None = None, source: str = "<memory>"
+) -> Reading:
+    """:func:`read_tolerant` for an IR held in memory."""
+    try:
+        tree = etree.ElementTree(etree.fromstring(xml, _parser()))
+    except etree.XMLSyntaxError as exc:
+        raise IRError(f"{source}: not well-formed XML: {exc}") from None
+    problems: list[Problem] = []
+    data = _Weights(memoryview(weights) if weights is not None else None, source)
+    return Reading(_build(tree, data, source, problems), tuple(problems))
+
+
 class _Weights:
     """The .bin, mapped lazily: models without constants need no .bin at all."""
 
@@ -376,6 +422,14 @@ class _Weights:
     @classmethod
     def open(cls, path: Path) -> _Weights:
         return cls(None, str(path), path)
+
+    def size(self) -> int | None:
+        """The file's size in bytes, None when there is no file (without mapping it)."""
+        if self._data is not None:
+            return len(self._data)
+        if self._path is None or not self._path.is_file():
+            return None
+        return self._path.stat().st_size
 
     def view(self, offset: int, size: int, node: Node) -> memoryview:
         """``size`` bytes at ``offset`` (errors name ``node``)."""
@@ -395,7 +449,9 @@ class _Weights:
         return self._data[offset : offset + size]
 
 
-def _build(tree: etree._ElementTree, weights: _Weights, source: str) -> Graph:
+def _build(
+    tree: etree._ElementTree, weights: _Weights, source: str, problems: list[Problem] | None = None
+) -> Graph:
     if tree.docinfo.doctype or tree.docinfo.internalDTD is not None:
         raise IRError(f"{source}: the IR declares a DTD; ovonehot refuses DTDs and entities")
     root = tree.getroot()
@@ -409,20 +465,28 @@ def _build(tree: etree._ElementTree, weights: _Weights, source: str) -> Graph:
     layers_el = root.find("layers")
     if layers_el is None:
         raise IRError(f"{source}: <net> has no <layers>")
-    return _read_graph(root, layers_el, weights, source, int(version_text))
+    return _read_graph(root, layers_el, weights, source, int(version_text), problems)
 
 
 def _read_graph(
-    root: etree._Element, layers_el: etree._Element, weights: _Weights, source: str, ir_version: int
+    root: etree._Element,
+    layers_el: etree._Element,
+    weights: _Weights,
+    source: str,
+    ir_version: int,
+    problems: list[Problem] | None = None,
 ) -> Graph:
-    """The graph in ``root``'s ``<layers>`` and ``<edges>``: the model, or a layer's sub-graph."""
+    """The graph in ``root``'s ``<layers>`` and ``<edges>``: the model, or a layer's sub-graph.
+
+    With ``problems`` (the tolerant reader) Const payloads the .bin does not hold are recorded there."""
     nodes: list[Node] = []
     by_id: dict[int, int] = {}
     cache = _Cache()
     for el in layers_el.iterchildren("layer"):
-        node = _read_plain_layer(el, weights, cache)
+        # (the tolerant reader's Consts: the checked reader, which records their problems)
+        node = _read_plain_layer(el, weights, cache) if problems is None else None
         if node is None:  # anything unusual: the checked reader, with its exact messages
-            node = _read_layer(el, weights)
+            node = _read_layer(el, weights, problems)
             node = _with_subgraphs(node, el, weights, source, ir_version)
         if node.id in by_id:
             other = nodes[by_id[node.id]]
@@ -514,7 +578,7 @@ def _int_attr(el: etree._Element, name: str, where: str) -> int:
         raise IRError(f"{where}: attribute {name}={quote(text)} is not an integer") from None
 
 
-def _read_layer(el: etree._Element, weights: _Weights) -> Node:
+def _read_layer(el: etree._Element, weights: _Weights, problems: list[Problem] | None = None) -> Node:
     where = f"layer at line {el.sourceline}"
     layer_id = _int_attr(el, "id", where)
     name = el.get("name")
@@ -578,6 +642,8 @@ def _read_layer(el: etree._Element, weights: _Weights) -> Node:
         decompression=decompression,
     )
     if type_name.lower() in ("const", "constant"):
+        if problems is not None and _unreadable_payload(el, node, weights, problems):
+            return dataclasses.replace(node, value_unknown=True)
         payload = _read_constant(node, weights)
         node = Node(
             layer_id, name, type_name, version, attrs, inputs, outputs, payload, output_names, decompression
@@ -863,6 +929,49 @@ def _constant_type(node: Node, et_text: str | None, shape_text: str | None) -> _
 
 # A Const's element type, shape, element count, packed size and whole-byte dtype.
 _ConstantType = tuple[ElementType, tuple[int, ...], int, int | None, np.dtype | None]
+
+
+def _unreadable_payload(el: etree._Element, node: Node, weights: _Weights, problems: list[Problem]) -> bool:
+    """The tolerant reader's check of a Const's ``size`` (and ``offset``) against its shape and
+    the .bin: a problem recorded when they disagree; True when the payload cannot be read.
+
+    Attributes that do not parse are left for :func:`_read_constant` to refuse."""
+    try:
+        et = ElementType.from_name(node.attr("element_type", "") or "")
+        shape = PartialShape.parse(node.attr("shape", "") or "")
+        offset, size = int(node.attr("offset", "") or ""), int(node.attr("size", "") or "")
+    except (IRError, ValueError):
+        return False
+    if not shape.is_static or et in (ElementType.string, ElementType.dynamic):
+        return False
+    need = _payload.packed_size(et, math.prod(shape.to_shape()))
+    where = f"layer id={el.get('id')} name={node.name!r} type={node.type}-{node.version}"
+    bin_size = weights.size()
+    if size < need:
+        message = (
+            f"{where}: size={size} bytes is too small for shape {shape} of {et} "
+            f"({need} bytes needed); its value is unknown"
+        )
+    elif bin_size is not None and need > 0 and offset + size > bin_size:
+        message = (
+            f"{where}: offset={offset} size={size} lies outside the weights file "
+            f"({bin_size} bytes); its value is unknown"
+        )
+    else:
+        if size > need:
+            problems.append(
+                Problem(
+                    "const-size-excess",
+                    Severity.WARNING,
+                    node.name,
+                    None,
+                    f"{where}: size={size} bytes, only {need} needed for shape {shape} of {et} "
+                    "(OpenVINO reads the first bytes and ignores the rest)",
+                )
+            )
+        return False
+    problems.append(Problem("const-size", Severity.ERROR, node.name, None, message))
+    return True
 
 
 def _int_attr_data(node: Node, name: str) -> int:

@@ -28,8 +28,8 @@ from .common.attrs import NoAttrs, enum_attr, int_attr, parse_no_attrs
 from .common.autobroadcast import NUMPY, broadcast_merge_dim, broadcast_shapes
 from .common.bounds import kernel_bounds
 from .common.shape_util import dim_from_bounds, input_bounds, known_ints, mul, normalize_axis
+from .common.slicing import make_dim
 from .common.spec import OpSpec, TensorInfo
-from .shape_ops import _make_dim as make_slice_dim
 
 # The most outputs a Split may declare: each is a port in the IR, so real models stay far below.
 MAX_SPLITS = 1 << 16
@@ -579,7 +579,7 @@ def infer_slice(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo
                     raise ValidationError("Slice `start`, `stop`, `step` inputs must have compatible shapes.")
                 if steps[i] == 0:
                     raise ValidationError("Step must be non-zero")
-                out.append(make_slice_dim(d, start[i], stop[i], steps[i]))
+                out.append(make_dim(d, start[i], stop[i], steps[i]))
             else:
                 out.append(_any_slice(d))
         else:

@@ -25,7 +25,7 @@ from ..graph import Node
 from ..types import Dimension, PartialShape
 from .common.attrs import enum_attr
 from .common.bounds import kernel_bounds
-from .common.shape_util import INT64_MAX, dim_from_bounds, input_bounds, passes_integral_number_check
+from .common.shape_util import INT64_MAX, dim_from_bounds, input_bounds, passes_integral_number_check, wrap64
 from .common.spec import OpSpec, TensorInfo
 
 
@@ -72,14 +72,9 @@ def _check_mode_limits(mode: PadMode, begin: int, end: int, dim: int) -> None:
         )
 
 
-def _wrap64(v: int) -> int:
-    """``v`` as an int64 sum wraps in C++ (two unbounded pads added)."""
-    return (v + 2**63) % 2**64 - 2**63
-
-
 def _padded(length: int, pad: int) -> int:
     """OpenVINO's ``dim::padded`` on one bound: -1 (unbounded) stays, a negative result becomes -1."""
-    total = _wrap64(length + pad)
+    total = wrap64(length + pad)
     return -1 if length == -1 or total < 0 else total
 
 
@@ -96,8 +91,8 @@ def _padded_dim(d: Dimension, begin: tuple[int, int], end: tuple[int, int]) -> D
     (a negative sum is "unbounded", so it reads as 0 as a minimum and as no limit as a
     maximum); a pad that may be anything from 0 up leaves no upper bound.
     """
-    low_pad = _wrap64(begin[0] + end[0])
-    high_pad = _wrap64(begin[1] + end[1])
+    low_pad = wrap64(begin[0] + end[0])
+    high_pad = wrap64(begin[1] + end[1])
     if low_pad == 0 and high_pad == 0:
         return d
     lo = _padded(d.min, low_pad)

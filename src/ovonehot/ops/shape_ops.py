@@ -33,7 +33,6 @@ from .common.attrs import NoAttrs, bool_attr, element_type_attr, int_attr, ints_
 from .common.bounds import FLOATS, WIDE_INTEGERS, kernel_bounds, shape_of_bounds, strided_slice_bounds
 from .common.shape_util import (
     INT64_MAX,
-    INT64_MIN,
     add,
     axis_error,
     dim_from_bounds,
@@ -45,6 +44,7 @@ from .common.shape_util import (
     normalize_axis,
     passes_integral_number_check,
 )
+from .common.slicing import SliceMasks, apply_slice_plan, make_slice_plan, strided_slice_dim
 from .common.spec import OpSpec, TensorInfo
 
 
@@ -57,10 +57,6 @@ def _out_shape(info: TensorInfo) -> tuple[int, ...]:
     if not info.shape.is_static:
         raise InputError(f"cannot compute a static output shape, got {info.shape}")
     return info.shape.to_shape()
-
-
-def _with_value(info: TensorInfo, array: np.ndarray) -> TensorInfo:
-    return TensorInfo(info.element_type, _static(array.shape), value=array)
 
 
 # =========================================================================================
@@ -582,8 +578,8 @@ def parse_strided_slice(node: Node) -> StridedSliceAttrs:
     )
 
 
-def _mask_set(mask: Sequence[int]) -> set[int]:
-    return {i for i, m in enumerate(mask) if m == 1}
+def _mask_set(mask: Sequence[int]) -> frozenset[int]:
+    return frozenset(i for i, m in enumerate(mask) if m == 1)
 
 
 def infer_strided_slice(attrs: StridedSliceAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
@@ -679,7 +675,9 @@ def strided_slice_shape(attrs: StridedSliceAttrs, inputs: Sequence[TensorInfo]) 
             stride = strides[axis] if axis < len(strides) else 1
             if stride == 0:
                 raise ValidationError("Stride must be non-zero")
-            out.append(_slice_dim(dim, axis in begin_mask, begin[axis], axis in end_mask, end[axis], stride))
+            out.append(
+                strided_slice_dim(dim, axis in begin_mask, begin[axis], axis in end_mask, end[axis], stride)
+            )
             k += 1
         else:
             out.append(Dimension(0, _dim_at(data, k).max))
@@ -694,209 +692,23 @@ def _dim_at(shape: PartialShape, k: int) -> Dimension:
     return shape[k]
 
 
-def _max_len(d: Dimension) -> int:
-    """``get_max_length``: -1 for unbounded."""
-    return -1 if d.max is None else d.max
-
-
-def _slice_dim(
-    dim: Dimension,
-    begin_masked: bool,
-    begin: tuple[int, int],
-    end_masked: bool,
-    end: tuple[int, int],
-    stride: int,
-) -> Dimension:
-    norm_dim = INT64_MAX if dim.max is None else dim.max
-    if stride < 0:
-        start = (norm_dim, norm_dim) if begin_masked else begin
-        stop = (-1 - norm_dim, -1 - norm_dim) if end_masked else end
-    else:
-        start = (0, 0) if begin_masked else begin
-        stop = (norm_dim, norm_dim) if end_masked else end
-    return _make_dim(dim, start, stop, stride)
-
-
-def _make_dim(dim: Dimension, start: tuple[int, int], stop: tuple[int, int], step: int) -> Dimension:
-    """OpenVINO's ``slice::make_dim``: the sliced dimension from bounds of start and stop."""
-    max_len = _max_len(dim)
-
-    def crossing(b: tuple[int, int]) -> bool:
-        return b[0] < 0 <= b[1]
-
-    def lb_within(lb: int) -> bool:
-        return max_len == -1 or lb + max_len >= 0
-
-    def ub_within(ub: int) -> bool:
-        return max_len == -1 or ub < max_len
-
-    start_lb = 0 if crossing(start) and lb_within(start[0]) else start[0]
-    start_ub = -1 if crossing(start) and ub_within(start[1]) else start[1]
-    stop_lb = 0 if crossing(stop) and lb_within(stop[0]) else stop[0]
-    stop_ub = -1 if crossing(stop) and ub_within(stop[1]) else stop[1]
-    if step > 0:
-        lb = _sliced_value(dim.min, start_ub, stop_lb, step)
-        ub = _sliced_value(max_len, start_lb, stop_ub, step)
-    else:
-        lb = _sliced_value(dim.min, start_lb, stop_ub, step)
-        ub = _sliced_value(max_len, start_ub, stop_lb, step)
-    lo = 0 if lb == -1 else max(lb, 0)
-    hi = None if ub == -1 or ub >= INT64_MAX else max(ub, 0)
-    if hi is not None and hi < lo:
-        return Dimension()  # OpenVINO makes an empty interval here; ovonehot cannot hold one
-    return Dimension(lo, hi)
-
-
-def _wrap64(v: int) -> int:
-    return (v + 2**63) % 2**64 - 2**63
-
-
-def _c_div(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b > 0) else -q
-
-
-def _sliced_value(dim: int, start: int, stop: int, step: int) -> int:
-    """OpenVINO's ``slice::get_sliced_value``: -1 means unbounded."""
-    reverse = step < 0
-    norm_dim = INT64_MAX if dim == -1 else dim
-    dim_is_max = norm_dim == INT64_MAX
-    start_neg = start < 0
-    diff_sign = start_neg != (stop < 0)
-    start_max = start == INT64_MAX
-    start_limit = start_max or start == INT64_MIN
-    stop_max = stop == INT64_MAX
-    any_max = start_max or stop_max
-    if dim_is_max and (diff_sign or any_max or start_limit):
-        if reverse:
-            ub = -1 if (start_neg or any_max) else _wrap64(-1 - start)
-        elif start_neg and not start_limit:
-            ub = _wrap64(-start) if stop_max else stop
-        else:
-            ub = -1
-        lb = 0
-    else:
-        lower_max = norm_dim - 1 if reverse else norm_dim
-        upper_min = -1 if reverse else 0
-        lb = min(max(_wrap64(start + norm_dim) if start < 0 else start, 0), lower_max)
-        ub = min(max(_wrap64(stop + norm_dim) if stop < 0 else stop, upper_min), norm_dim)
-    if dim_is_max and lb == 0 and ub == -1:
-        return -1
-    sliced = min(0, ub - lb) if reverse else max(0, ub - lb)
-    if step == -1:
-        sliced = -sliced
-    elif sliced != 0 and step != 1:
-        sliced = sliced + 1 if reverse else sliced - 1
-        sliced = _c_div(sliced, step) + 1
-    return sliced
+def _ints(array: np.ndarray) -> list[int]:
+    return [int(v) for v in np.asarray(array).reshape(-1).astype(np.int64)]
 
 
 def evaluate_strided_slice(attrs: StridedSliceAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """OpenVINO's ``make_slice_plan`` + ``reference::strided_slice``: slice, reshape, reverse.
-
-    An index setting the ellipsis bit together with new_axis or shrink_axis is refused:
-    OpenVINO's plan is inconsistent there and its output is undefined (garbage memory).
-    """
+    """OpenVINO's ``make_slice_plan`` + ``reference::strided_slice``: plan, then slice, reshape, reverse."""
     x = np.asarray(inputs[0])
-    begins = [int(v) for v in np.asarray(inputs[1]).reshape(-1).astype(np.int64)]
-    ends = [int(v) for v in np.asarray(inputs[2]).reshape(-1).astype(np.int64)]
-    strides = (
-        [int(v) for v in np.asarray(inputs[3]).reshape(-1).astype(np.int64)]
-        if len(inputs) > 3
-        else [1] * len(begins)
+    begins, ends = _ints(inputs[1]), _ints(inputs[2])
+    strides = _ints(inputs[3]) if len(inputs) > 3 else [1] * len(begins)
+    masks = SliceMasks(
+        _mask_set(attrs.begin_mask),
+        _mask_set(attrs.end_mask),
+        _mask_set(attrs.new_axis_mask),
+        _mask_set(attrs.shrink_axis_mask),
+        _mask_set(attrs.ellipsis_mask),
     )
-    if not len(begins) == len(ends) == len(strides):
-        raise InputError("StridedSlice begin, end and strides differ in length")
-    new_axis, shrink = _mask_set(attrs.new_axis_mask), _mask_set(attrs.shrink_axis_mask)
-    ellipsis = _mask_set(attrs.ellipsis_mask)
-    lower, upper = _mask_set(attrs.begin_mask), _mask_set(attrs.end_mask)
-    n = len(begins)
-    conflict = sorted(i for i in ellipsis & (new_axis | shrink) if i < n)
-    if conflict:
-        # OpenVINO counts such an index as the ellipsis but applies it as a new or shrunk
-        # axis, then reads or writes outside its buffers: its result is undefined
-        raise InputError(
-            f"StridedSlice index {conflict[0]} sets the ellipsis bit with new_axis or shrink_axis"
-        )
-    n_real = n_shrink = n_new = 0
-    found_ellipsis = False
-    for i in range(n):
-        if i in ellipsis:
-            if found_ellipsis:
-                raise InputError("At most one ellipsis is allowed.")
-            found_ellipsis = True
-        elif i in new_axis:
-            n_new += 1
-        else:
-            n_shrink += i in shrink
-            n_real += 1
-    if n_real > x.ndim:
-        raise InputError(f"StridedSlice slices {n_real} axes of a rank-{x.ndim} input")
-    ellipsis_size = x.ndim - n_real
-    n_in = n_real + ellipsis_size
-    plan_b, plan_e, plan_s = [0] * n_in, [0] * n_in, [0] * n_in
-    in_shape = [0] * n_in
-    out_shape = [0] * (n_new + n_in - n_shrink)
-    reverse: list[int] = []
-    k = o = 0  # input axis, output axis
-
-    def expand() -> None:
-        nonlocal k, o
-        for _ in range(ellipsis_size):
-            plan_b[k], plan_e[k], plan_s[k] = 0, x.shape[k], 1
-            in_shape[k] = out_shape[o] = x.shape[k]
-            k += 1
-            o += 1
-
-    for i in range(n):
-        if i in new_axis:
-            out_shape[o] = 1
-            o += 1
-        elif i in shrink:
-            size = x.shape[k]
-            b = begins[i]
-            if not -size <= b < size:
-                raise InputError(f"StridedSlice shrinks axis {k} of size {size} at index {b}")
-            b = b + size if b < 0 else b
-            plan_b[k], plan_e[k], plan_s[k] = b, b + 1, 1
-            in_shape[k] = 1
-            k += 1
-        elif i in ellipsis:
-            expand()
-        else:
-            size = x.shape[k]
-            if strides[i] == 0:
-                raise InputError("Stride must be non-zero")
-            rev = strides[i] < 0
-            b = (size - 1 if rev else 0) if i in lower else begins[i] + size if begins[i] < 0 else begins[i]
-            b = max(0, min(size - (1 if rev else 0), b))
-            e = (-1 if rev else size) if i in upper else ends[i] + size if ends[i] < 0 else ends[i]
-            e = max(-1 if rev else 0, min(size, e))
-            stride = abs(strides[i])
-            if rev:
-                e += max(0, b - e - 1) % stride
-                b, e = e + 1, b + 1
-                reverse.append(o)
-            e = max(e, b)
-            dim = 0 if e <= b else (e - b - 1) // stride + 1
-            in_shape[k] = out_shape[o] = dim
-            plan_b[k], plan_e[k], plan_s[k] = b, e, stride
-            k += 1
-            o += 1
-    if not found_ellipsis:
-        expand()
-    if 0 in in_shape or math.prod(out_shape) == 0:
-        return [
-            np.zeros(out_shape, dtype=x.dtype) if x.dtype != object else np.full(out_shape, "", dtype=object)
-        ]
-    sliced = x[tuple(slice(b, e, st) for b, e, st in zip(plan_b, plan_e, plan_s, strict=True))]
-    if sliced.size != math.prod(out_shape):
-        # a reversed slice of an empty axis: OpenVINO's plan reads outside the input
-        raise InputError(f"StridedSlice of {list(x.shape)} reads outside its input (OpenVINO does too)")
-    out = sliced.reshape(out_shape)
-    if reverse:
-        out = np.flip(out, axis=tuple(reverse))
-    return [out.copy(order="C")]
+    return [apply_slice_plan(x, make_slice_plan(x.shape, begins, ends, strides, masks))]
 
 
 # What OpenVINO's Gather evaluate takes: the data types, and i32/i64 indices only.

@@ -373,7 +373,6 @@ def _check_rank01(info: TensorInfo, what: str) -> None:
 
 def _infer_loop5(attrs: LoopAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
     body = attrs.body
-    assert attrs.condition is not None
     if attrs.current_iteration is not None:
         _check_rank01(body.declared(attrs.current_iteration), "the current_iteration body Parameter")
     _check_rank01(inputs[1], "the execution condition input")
@@ -387,24 +386,49 @@ def _infer_loop5(attrs: LoopAttrs, inputs: Sequence[TensorInfo]) -> list[TensorI
         else:
             params[m.parameter] = TensorInfo(info.element_type, info.shape)
     inference = _infer_body(body, params)
+    iterations = _known_loop_iterations(attrs, inputs, inference)
+    inference = _widen_back_edges(attrs, params, inference, iterations)
+    return _loop_output_infos(attrs, inference, iterations, zero_iterations)
 
-    iterations = -1
-    always_true = False
+
+def _known_loop_iterations(attrs: LoopAttrs, inputs: Sequence[TensorInfo], inference: Any) -> int:
+    """How many times the Loop runs, when known before running it; -1 when not."""
+    assert attrs.condition is not None
     condition = _known_bool(_result_info(inference, attrs.condition))
     if condition is None:  # Const(true/false) -> Loop input -> body Parameter -> condition Result
-        src = body.graph.sources[attrs.condition][0]
+        src = attrs.body.graph.sources[attrs.condition][0]
         for m in attrs.inputs:
             if m.parameter == src.node:
                 condition = _known_bool(inputs[m.input])
-    if condition is True:
-        always_true = True
-    elif condition is False:
-        iterations = 1  # do-while: the body runs once
+    if condition is False:
+        return 1  # do-while: the body runs once
     trip = inputs[0].value
-    if trip is not None and always_true:
-        iterations = int(np.asarray(trip).reshape(-1)[0])
+    if condition is True and trip is not None:
+        return int(np.asarray(trip).reshape(-1)[0])
+    return -1
 
-    # Widen back-edge Parameters whose Result shape differs (only Results that are outputs).
+
+def _widened(produced: PartialShape, current: PartialShape) -> PartialShape | None:
+    """What a back-edge Parameter of shape ``current`` becomes when its Result gives ``produced``;
+    None when it stays."""
+    if not current.rank_is_static:
+        return None
+    if not produced.rank_is_static:
+        return produced
+    if produced.rank != current.rank:
+        return PartialShape.dynamic()
+    if all(d.compatible(c) for d, c in zip(produced, current, strict=True)):
+        return None
+    return PartialShape(
+        tuple(d if d.compatible(c) else Dimension() for d, c in zip(produced, current, strict=True))
+    )
+
+
+def _widen_back_edges(
+    attrs: LoopAttrs, params: dict[int, TensorInfo], inference: Any, iterations: int
+) -> Any:
+    """Widen back-edge Parameters whose Result shape differs (only Results that are outputs),
+    re-inferring the body until nothing changes; the last inference."""
     outputs_of = {o.result for o in attrs.outputs if o.slicing is None}
     edges = [
         (m.parameter, m.back_edge)
@@ -415,31 +439,19 @@ def _infer_loop5(attrs: LoopAttrs, inputs: Sequence[TensorInfo]) -> list[TensorI
     for _ in range(rounds):
         changed = False
         for param, result in edges:
-            assert result is not None
-            produced = _result_info(inference, result).shape
-            current = params[param].shape
-            if not current.rank_is_static:
-                continue
-            if produced.rank_is_static:
-                if produced.rank == current.rank:
-                    if all(d.compatible(c) for d, c in zip(produced, current, strict=True)):
-                        continue
-                    new = PartialShape(
-                        tuple(
-                            d if d.compatible(c) else Dimension()
-                            for d, c in zip(produced, current, strict=True)
-                        )
-                    )
-                else:
-                    new = PartialShape.dynamic()
-            else:
-                new = produced
-            params[param] = TensorInfo(params[param].element_type, new)
-            changed = True
+            new = _widened(_result_info(inference, result).shape, params[param].shape)
+            if new is not None:
+                params[param] = TensorInfo(params[param].element_type, new)
+                changed = True
         if not changed:
             break
-        inference = _infer_body(body, params)
+        inference = _infer_body(attrs.body, params)
+    return inference
 
+
+def _loop_output_infos(
+    attrs: LoopAttrs, inference: Any, iterations: int, zero_iterations: bool
+) -> list[TensorInfo]:
     outs: list[TensorInfo | None] = [None] * len(attrs.outputs)
     for o in attrs.outputs:
         value = _result_info(inference, o.result)
@@ -568,77 +580,24 @@ def _scalar_int(array: np.ndarray, what: str) -> int:
 
 
 def evaluate_loop(attrs: LoopAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    body = attrs.body
-    feeds: dict[int, np.ndarray] = {}
-    sliced: dict[int, list[np.ndarray]] = {}
     if attrs.is_loop:
         trip = _scalar_int(inputs[0], "the trip count")
-        unlimited = trip < 0
-        if unlimited:
-            trip = 1 << 62  # -1: no limit; the body's condition ends the loop
         if not bool(inputs[1].reshape(-1)[0]) or trip == 0:
             return _zero_iterations(attrs, inputs, by_condition=trip != 0)
-        iterations = trip
-    else:
-        iterations = -1
+    feeds: dict[int, np.ndarray] = {}
+    sliced: dict[int, list[np.ndarray]] = {}
     for m in attrs.inputs:
         if m.slicing is not None:
             sliced[m.parameter] = _slices(inputs[m.input], m.slicing, None)
-            if not attrs.is_loop:
-                iterations = len(sliced[m.parameter])
         else:
             feeds[m.parameter] = inputs[m.input]
-    if attrs.is_loop and sliced:  # the inputs' slices run out: the loop stops there
-        iterations = min([iterations] + [len(s) for s in sliced.values()])
-    elif attrs.is_loop and unlimited:
-        assert attrs.condition is not None
-        if _known_bool(_result_info(_first_inference(attrs, inputs), attrs.condition)) is True:
-            raise InputError(
-                "the trip count is -1 (no limit) and the body's execution condition is the constant "
-                "true: the Loop would never end"
-            )
-    if iterations < 0:  # TensorIterator without sliced inputs: its inferred count
-        first = next((o.slicing for o in attrs.outputs if o.slicing is not None), None)
-        iterations = abs(first.end - first.start) // first.part_size if first is not None else 1
-    if iterations == 0:
-        if attrs.is_loop:  # a sliced input with no slice
+    if attrs.is_loop:
+        iterations = _loop_iterations(attrs, inputs, trip, sliced)
+        if iterations == 0:  # a sliced input with no slice
             return _zero_iterations(attrs, inputs, by_condition=False)
-        raise InputError("the TensorIterator runs zero iterations: its outputs would have no value")
-    counter = attrs.current_iteration
-    counter_fed = counter is not None and any(m.parameter == counter for m in attrs.inputs)
-    counter_merged = counter is not None and any(
-        m.parameter == counter and m.back_edge is not None for m in attrs.inputs
-    )
-    counter_dtype: np.dtype | None = None
-    counter_shape: tuple[int, ...] = ()
-    if counter is not None:
-        declared = body.declared(counter)
-        if declared.element_type not in (ElementType.i32, ElementType.i64):
-            raise ValidationError(
-                f"the current_iteration body Parameter must be i32 or i64, not {declared.element_type}"
-            )
-        counter_dtype = declared.element_type.numpy_dtype
-        # loop.cpp: a current_iteration Parameter of dynamic shape becomes [1]
-        counter_shape = () if declared.shape.rank_is_static and declared.shape.rank == 0 else (1,)
-    concat: dict[int, list[np.ndarray]] = {o.output: [] for o in attrs.outputs if o.slicing is not None}
-    results: dict[int, np.ndarray] = {}
-    k = 0
-    while k < iterations:
-        for param, parts in sliced.items():
-            feeds[param] = parts[k]
-        # The iteration number, unless an input gives the first and a back edge the next ones.
-        if counter is not None and not (k == 0 and counter_fed) and not (k > 0 and counter_merged):
-            feeds[counter] = np.full(counter_shape, k, dtype=counter_dtype)
-        results = _run_body(body, feeds)
-        for o in attrs.outputs:
-            if o.slicing is not None:
-                concat[o.output].append(results[o.result])
-        for m in attrs.inputs:
-            if m.back_edge is not None:
-                feeds[m.parameter] = results[m.back_edge]
-        k += 1
-        if attrs.condition is not None and not bool(results[attrs.condition].reshape(-1)[0]):
-            break
+    else:
+        iterations = _tensor_iterator_iterations(attrs, sliced)
+    results, concat = _iterate(attrs, feeds, sliced, iterations)
     outs: list[np.ndarray] = [np.empty(0)] * len(attrs.outputs)
     for o in attrs.outputs:
         if o.slicing is None:
@@ -650,6 +609,100 @@ def evaluate_loop(attrs: LoopAttrs, inputs: Sequence[np.ndarray]) -> list[np.nda
         axis = _normalize(o.slicing.axis, parts[0].ndim)
         outs[o.output] = np.concatenate(parts, axis=axis)
     return outs
+
+
+def _loop_iterations(
+    attrs: LoopAttrs, inputs: Sequence[np.ndarray], trip: int, sliced: Mapping[int, list[np.ndarray]]
+) -> int:
+    """The most iterations a Loop runs (its body's condition may end it sooner)."""
+    unlimited = trip < 0
+    if unlimited:
+        trip = 1 << 62  # -1: no limit; the body's condition ends the loop
+    if sliced:  # the inputs' slices run out: the loop stops there
+        return min([trip] + [len(s) for s in sliced.values()])
+    if unlimited:
+        assert attrs.condition is not None
+        if _known_bool(_result_info(_first_inference(attrs, inputs), attrs.condition)) is True:
+            raise InputError(
+                "the trip count is -1 (no limit) and the body's execution condition is the constant "
+                "true: the Loop would never end"
+            )
+    return trip
+
+
+def _tensor_iterator_iterations(attrs: LoopAttrs, sliced: Mapping[int, list[np.ndarray]]) -> int:
+    """The TensorIterator's count: its sliced inputs', else the one inferred from a concatenation."""
+    if sliced:
+        iterations = len(sliced[[m.parameter for m in attrs.inputs if m.slicing is not None][-1]])
+    else:
+        first = next((o.slicing for o in attrs.outputs if o.slicing is not None), None)
+        iterations = abs(first.end - first.start) // first.part_size if first is not None else 1
+    if iterations == 0:
+        raise InputError("the TensorIterator runs zero iterations: its outputs would have no value")
+    return iterations
+
+
+@dataclass(frozen=True, slots=True)
+class _IterationCounter:
+    """Loop's current_iteration body Parameter: what to feed it on iteration ``k``."""
+
+    parameter: int
+    fed: bool  # an outer input gives its first value
+    merged: bool  # a back edge gives its next values
+    dtype: np.dtype
+    shape: tuple[int, ...]
+
+    @classmethod
+    def of(cls, attrs: LoopAttrs) -> _IterationCounter | None:
+        counter = attrs.current_iteration
+        if counter is None:
+            return None
+        declared = attrs.body.declared(counter)
+        dtype = declared.element_type.numpy_dtype
+        if declared.element_type not in (ElementType.i32, ElementType.i64) or dtype is None:
+            raise ValidationError(
+                f"the current_iteration body Parameter must be i32 or i64, not {declared.element_type}"
+            )
+        return cls(
+            counter,
+            any(m.parameter == counter for m in attrs.inputs),
+            any(m.parameter == counter and m.back_edge is not None for m in attrs.inputs),
+            dtype,
+            # loop.cpp: a current_iteration Parameter of dynamic shape becomes [1]
+            () if declared.shape.rank_is_static and declared.shape.rank == 0 else (1,),
+        )
+
+    def feed(self, feeds: dict[int, np.ndarray], k: int) -> None:
+        """The iteration number, unless an input gives the first and a back edge the next ones."""
+        if not (k == 0 and self.fed) and not (k > 0 and self.merged):
+            feeds[self.parameter] = np.full(self.shape, k, dtype=self.dtype)
+
+
+def _iterate(
+    attrs: LoopAttrs,
+    feeds: dict[int, np.ndarray],
+    sliced: Mapping[int, list[np.ndarray]],
+    iterations: int,
+) -> tuple[dict[int, np.ndarray], dict[int, list[np.ndarray]]]:
+    """Run the body up to ``iterations`` times: the last results, and each concatenated output's parts."""
+    counter = _IterationCounter.of(attrs)
+    concat: dict[int, list[np.ndarray]] = {o.output: [] for o in attrs.outputs if o.slicing is not None}
+    results: dict[int, np.ndarray] = {}
+    for k in range(iterations):
+        for param, parts in sliced.items():
+            feeds[param] = parts[k]
+        if counter is not None:
+            counter.feed(feeds, k)
+        results = _run_body(attrs.body, feeds)
+        for o in attrs.outputs:
+            if o.slicing is not None:
+                concat[o.output].append(results[o.result])
+        for m in attrs.inputs:
+            if m.back_edge is not None:
+                feeds[m.parameter] = results[m.back_edge]
+        if attrs.condition is not None and not bool(results[attrs.condition].reshape(-1)[0]):
+            break
+    return results, concat
 
 
 def _first_inference(attrs: LoopAttrs, inputs: Sequence[np.ndarray]) -> Any:

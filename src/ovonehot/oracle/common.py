@@ -13,18 +13,20 @@ saying why (the op that refused, a stable cause).  The oracles are:
 * ``onnxruntime``: onnxruntime on an ``.onnx`` model (:mod:`ovonehot.oracle.onnxruntime_runner`);
 * ``expected``: saved outputs (``--expected out.npz``).
 
-This module imports neither openvino nor onnxruntime.
+This module imports neither openvino nor onnxruntime; :func:`import_openvino` is how the
+other modules of this package do.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..errors import OracleRefusal, UsageError
+from ..errors import OpenVINOError, OracleRefusal, UsageError
 
 ORACLES = ("reference", "cpu", "onnxruntime", "expected")
 ALIASES = {"both": ("reference", "cpu")}
@@ -42,6 +44,15 @@ Intermediates = dict[tuple[str, int], np.ndarray]
 
 
 @dataclass(frozen=True, slots=True)
+class Complaint:
+    """One thing OpenVINO's exception text said, as data: a stable ``kind`` and what it named
+    (read from the text in one place: :mod:`ovonehot.oracle.openvino_messages`)."""
+
+    kind: str
+    args: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Refusal:
     """Why an oracle did not compute an output (the fields of :class:`~ovonehot.errors.OracleRefusal`)."""
 
@@ -51,15 +62,22 @@ class Refusal:
     op: str = ""  # its type-version, e.g. "LogSoftmax-opset5"
     code: str = ""  # a known deviation code (ovonehot.differential.deviations.KNOWN) when the refusal is one
     detail: str = ""
+    complaints: tuple[Complaint, ...] = ()  # what OpenVINO's message said, as data
 
     @classmethod
     def of(cls, exc: OracleRefusal | Exception) -> Refusal:
         if isinstance(exc, OracleRefusal):
-            return cls(str(exc), exc.cause, exc.layer, exc.op, exc.code, exc.detail)
+            return cls(str(exc), exc.cause, exc.layer, exc.op, exc.code, exc.detail, exc.complaints)
         return cls(str(exc))
 
     def error(self) -> OracleRefusal:
-        return OracleRefusal(self.message, self.cause, self.layer, self.op, self.code, self.detail)
+        return OracleRefusal(
+            self.message, self.cause, self.layer, self.op, self.code, self.detail, self.complaints
+        )
+
+    def complains(self, kind: str) -> tuple[Complaint, ...]:
+        """The complaints of ``kind`` OpenVINO made (empty when none)."""
+        return tuple(c for c in self.complaints if c.kind == kind)
 
 
 class OracleOutputs(dict[str, np.ndarray]):
@@ -85,7 +103,7 @@ class OracleOutputs(dict[str, np.ndarray]):
 
 @dataclass(frozen=True, slots=True)
 class PluginSettings:
-    """How the plugin oracle is compiled: a device, a preset and ``--config KEY=VALUE`` overrides."""
+    """How the plugin oracle is compiled: a device, a preset and (key, value) property overrides."""
 
     device: str = "CPU"
     preset: str = "deterministic"
@@ -124,18 +142,6 @@ class PluginSettings:
             "config": {k: str(v) for k, v in self.config.items()},
         }
 
-    @classmethod
-    def parse(
-        cls, device: str | None = None, preset: str | None = None, config: Sequence[str] = ()
-    ) -> PluginSettings:
-        overrides = []
-        for item in config:
-            key, sep, value = item.partition("=")
-            if not sep or not key.strip() or not value.strip():
-                raise UsageError(f"--config {item!r}: expected KEY=VALUE (e.g. INFERENCE_PRECISION_HINT=f32)")
-            overrides.append((key.strip(), value.strip()))
-        return cls(device or "CPU", preset or "deterministic", tuple(overrides))
-
 
 def parse_oracles(items: Sequence[str]) -> tuple[str, ...]:
     """``["reference,cpu", "onnxruntime"]`` -> the oracle names, in order, without repeats."""
@@ -154,3 +160,24 @@ def parse_oracles(items: Sequence[str]) -> tuple[str, ...]:
                 if n not in out:
                     out.append(n)
     return tuple(out)
+
+
+def import_openvino(needed_for: str = "") -> Any:
+    """The ``openvino`` module, imported without its usage telemetry; OpenVINOError when missing.
+
+    ``import openvino`` sends a usage event (``openvino.tools.ovc`` calls the telemetry on
+    import) from a forked child process that makes a network request, unless a consent file
+    declines it (docs/openvino-behaviour.md).  A reference tool makes no network requests,
+    and that child also caught a Ctrl-C meant for ovonehot and printed a traceback: the
+    telemetry module is blocked before the first import, so OpenVINO uses its own no-op stub.
+    """
+    if "openvino" not in sys.modules:
+        sys.modules.setdefault("openvino_telemetry", None)  # type: ignore[arg-type]
+    try:
+        import openvino  # type: ignore[import-untyped]  # openvino's Python API ships no py.typed
+    except ImportError as exc:
+        raise OpenVINOError(
+            f"{needed_for}openvino cannot be imported ({exc}); "
+            "install it with: pip install 'openvino>=2026.4,<2026.5'"
+        ) from None
+    return openvino

@@ -33,6 +33,7 @@ from ..graph import Graph
 from ..infer import infer
 from ..ir.reader import read_ir_bytes
 from ..model import Model
+from .common import import_openvino
 
 ONNX_SUFFIX = ".onnx"
 
@@ -199,14 +200,7 @@ def _all_tensors(graph: Any) -> Iterator[Any]:
 
 
 def _openvino() -> Any:
-    try:
-        import openvino  # type: ignore[import-untyped]  # openvino's Python API ships no py.typed
-    except ImportError as exc:
-        raise OpenVINOError(
-            f"reading an ONNX model needs OpenVINO's ONNX frontend, and openvino cannot be imported ({exc}); "
-            "install it with: pip install 'openvino>=2026.4,<2026.5'"
-        ) from None
-    return openvino
+    return import_openvino("reading an ONNX model needs OpenVINO's ONNX frontend, and ")
 
 
 # OpenVINO prefixes messages with source locations ("Exception from src/...cpp:84:",

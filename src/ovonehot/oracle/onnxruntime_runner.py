@@ -55,7 +55,7 @@ def run(path: str | os.PathLike[str], inputs: Mapping[str, np.ndarray]) -> Oracl
     if path.suffix.lower() != ".onnx":
         raise OracleRefusal(
             f"onnxruntime runs ONNX models only; {path.name} is not an .onnx file "
-            "(give the .onnx model, or use --oracle reference/cpu)",
+            "(give the .onnx model, or use the reference or cpu oracle)",
             "unavailable",
         )
     ort = _onnxruntime()

@@ -17,7 +17,9 @@ Result layer name):
   with any configuration and device (``config``, ``device``).
 
 Every refusal is an :class:`~ovonehot.errors.OracleRefusal` with a stable
-``cause`` and the refusing layer (never only a message to be matched).
+``cause`` and the refusing layer (never only a message to be matched); what OpenVINO's
+own exception text says comes as ``complaints`` (:mod:`.openvino_messages`, the one place
+that reads it).
 
 Tensors cross the boundary as raw bytes through :mod:`ovonehot.ir.payload`, so
 every element type keeps its bits: bf16 (which the Python API hands back as
@@ -43,7 +45,8 @@ from ..errors import Error, InputError, IRError, OpenVINOError, OracleRefusal
 from ..graph import Graph
 from ..ir import payload
 from ..types import ElementType, PartialShape
-from .common import CPU_CONFIG, Intermediates, OracleOutputs, Refusal
+from .common import CPU_CONFIG, Intermediates, OracleOutputs, Refusal, import_openvino
+from .openvino_messages import complaints
 
 __all__ = [
     "CPU_CONFIG",
@@ -66,13 +69,7 @@ class _Loaded:
 
 
 def _openvino() -> Any:
-    try:
-        import openvino  # type: ignore[import-untyped]  # openvino's Python API ships no py.typed
-    except ImportError as exc:  # pragma: no cover - openvino is a declared dependency
-        raise OpenVINOError(
-            f"OpenVINO is not installed ({exc}); pip install 'openvino>=2026.4,<2026.5'"
-        ) from None
-    return openvino
+    return import_openvino()
 
 
 @functools.lru_cache(maxsize=1)
@@ -350,6 +347,7 @@ def _evaluate_node(ov: Any, node: Any, args: list[Any]) -> list[Any]:
             "failed",
             node.get_friendly_name(),
             _op(node),
+            complaints=complaints(str(exc)),
         ) from None
     if not ok:
         types = ", ".join(str(element_type_of(a.get_element_type())) for a in args)
@@ -501,7 +499,11 @@ def _cpu(
     try:
         compiled = _core().compile_model(model, device, config)
     except RuntimeError as exc:
-        raise OracleRefusal(f"the {device} plugin refuses the model: {_first_line(exc)}", "refused") from None
+        raise OracleRefusal(
+            f"the {device} plugin refuses the model: {_first_line(exc)}",
+            "refused",
+            complaints=complaints(str(exc)),
+        ) from None
     request = compiled.create_infer_request()
     try:
         for k, (et, arr) in enumerate(fed):
@@ -509,7 +511,9 @@ def _cpu(
         request.infer()
     except RuntimeError as exc:
         raise OracleRefusal(
-            f"the {device} plugin failed to run the model: {_first_line(exc)}", "failed"
+            f"the {device} plugin failed to run the model: {_first_line(exc)}",
+            "failed",
+            complaints=complaints(str(exc)),
         ) from None
     outs = [from_tensor(request.get_output_tensor(k)) for k in range(len(compiled.outputs))]
     results = dict(zip(keys, outs[:n_results], strict=True))

@@ -95,6 +95,8 @@ class IsolatedOracle:
                 cls = errors.OpenVINOError
             if issubclass(cls, OracleRefusal):
                 raise cls(reply[2], **reply[3])
+            if issubclass(cls, errors.ParameterError):
+                raise cls(**reply[3])
             raise cls(reply[2])
         raise RuntimeError(f"ovonehot bug in the oracle process:\n{reply[1]}")
 
@@ -156,11 +158,23 @@ def serve(conn: Connection) -> None:
                 out = openvino_runtime.run(oracle, xml, inputs, bin_path, keep, **options)
             reply: tuple[Any, ...] = ("ok", dict(out), out.intermediates, out.missing, out.blocked)
         except errors.Error as exc:
-            fields = (
-                {"cause": exc.cause, "layer": exc.layer, "op": exc.op, "code": exc.code, "detail": exc.detail}
-                if isinstance(exc, OracleRefusal)
-                else {}
-            )
+            fields: dict[str, Any] = {}
+            if isinstance(exc, OracleRefusal):
+                fields = {
+                    "cause": exc.cause,
+                    "layer": exc.layer,
+                    "op": exc.op,
+                    "code": exc.code,
+                    "detail": exc.detail,
+                    "complaints": exc.complaints,
+                }
+            elif isinstance(exc, errors.ParameterError):
+                fields = {
+                    "parameter": exc.parameter,
+                    "problem": exc.problem,
+                    "value": exc.value,
+                    "mentions": exc.mentions,
+                }
             reply = ("error", type(exc).__name__, str(exc), fields)
         except MemoryError:  # std::bad_alloc in OpenVINO (pybind11 makes it MemoryError) or NumPy
             reply = ("error", "OpenVINOResourceError", f"{xml}: the {oracle} oracle ran out of memory")

@@ -22,11 +22,16 @@ from collections.abc import Sequence
 import numpy as np
 
 from ...errors import ValidationError
-from ...types import Dimension, ElementType, PartialShape
+from ...types import Dimension, ElementType
 from .spec import TensorInfo
 
 INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)
+
+
+def wrap64(v: int) -> int:
+    """``v`` wrapped to int64 as a C++ sum or difference of int64 values wraps."""
+    return (v + 2**63) % 2**64 - 2**63
 
 
 # -- axes ------------------------------------------------------------------------------
@@ -152,11 +157,6 @@ def _limit(et: ElementType, v: int) -> int:
         if v == -(2**31):
             return INT64_MIN
     return v
-
-
-def require_rank_at_most_1(shape: PartialShape, what: str) -> None:
-    if shape.rank_is_static and shape.rank > 1:
-        raise ValidationError(f"{what} should not be of rank higher than 1. Got: {shape.rank}")
 
 
 def inverted_dimension(lo: int, hi: int) -> Dimension:

@@ -28,7 +28,7 @@ from ..errors import UsageError
 from ..npyio import write_text
 
 if TYPE_CHECKING:
-    from .diff import DiffReport, LayerRow, OutputVerdict
+    from ..differential.diff import DiffReport, LayerRow, OutputVerdict
 
 # A heatmap shows at most this many rows and columns; larger outputs are max-pooled down to it.
 HEATMAP_MAX = 400
@@ -59,7 +59,7 @@ def write(path: str | os.PathLike[str], report: DiffReport, command: Sequence[st
 
 
 def render(report: DiffReport, command: Sequence[str]) -> str:
-    from .diff import Verdict
+    from ..differential.diff import Verdict
 
     e = html.escape
     parts = [_HEAD.replace("TITLE", e(f"ovonehot diff {report.model}"))]
@@ -83,7 +83,7 @@ def render(report: DiffReport, command: Sequence[str]) -> str:
             parts.append(_img(plot, f"errors of {v.name} against {v.oracle}"))
     if report.layers is not None:
         parts.append("<h2>Per layer (--all-layers)</h2>")
-        from .layers import summary
+        from ..differential.layers import summary
 
         for line in summary(report.layers):
             parts.append(f'<p class="layer-summary">{e(line.strip())}</p>')
@@ -119,10 +119,10 @@ def _header(report: DiffReport, command: Sequence[str]) -> str:
         rows.append(("ovonehot", f'<span class="bad">refuses the inputs: {e(report.ours_error)}</span>'))
     rows.append(("versions", e(", ".join(f"{k} {v}" for k, v in report.versions.items()))))
     origin = f"generated with seed {report.seed}" if report.generated else "given"
-    from .diff import _type_name
+    from ..differential.compare import element_type_name
 
     inputs = "<br>".join(
-        f"<code>{e(k)}</code>: {e(_type_name(v))}{list(v.shape)}" for k, v in report.inputs.items()
+        f"<code>{e(k)}</code>: {e(element_type_name(v))}{list(v.shape)}" for k, v in report.inputs.items()
     )
     rows.append((f"inputs ({e(origin)})", inputs or "none"))
     body = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
@@ -146,11 +146,13 @@ def _verdict_table(report: DiffReport) -> str:
 
 def _explanation(v: OutputVerdict) -> list[str]:
     """What the text report says about a verdict, line by line."""
-    from .deviations import KNOWN
+    from ..differential.deviations import KNOWN
 
     lines = []
     if v.reason:
-        lines.append(v.reason)
+        from .diff_report import reason
+
+        lines.append(reason(v))
     if v.size is not None:
         lines.append(f"max abs error {v.size[0]:.3g}, max rel error {v.size[1]:.3g}")
     for ev in v.events:

@@ -1,0 +1,104 @@
+"""``ovonehot diff``'s report as the command line shows it: the text report, and the reasons with
+the options worth trying (the library's verdicts carry those as data: ``OutputVerdict.try_oracles``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..differential.compare import element_type_name
+from ..differential.deviations import KNOWN
+from ..differential.diff import DiffReport, OutputVerdict, Verdict
+from ..differential.layers import render_layers
+
+
+def reason(v: OutputVerdict) -> str:
+    """A verdict's reason, with the oracles to try instead named as ``--oracle`` options."""
+    if not v.try_oracles:
+        return v.reason
+    return f"{v.reason}; try --oracle {' or '.join(v.try_oracles)}"
+
+
+def report_json(report: DiffReport) -> dict[str, Any]:
+    """The report's JSON, each reason as the text report says it."""
+    data = report.as_json()
+    for row, v in zip(data["verdicts"], report.verdicts, strict=True):
+        row["reason"] = reason(v)
+    return data
+
+
+def render(report: DiffReport) -> str:
+    """The text report: inputs, each oracle's verdict per output with why, the summary line."""
+    lines = []
+    origin = f"generated with seed {report.seed}" if report.generated else "given"
+    lines.append(f"ovonehot diff {report.model}  (OpenVINO {report.versions.get('openvino', '?')})")
+    shown = ", ".join(f"{k}: {element_type_name(v)}{list(v.shape)}" for k, v in report.inputs.items())
+    lines.append(f"inputs ({origin}): {shown or 'none'}")
+    if report.ours_error:
+        lines.append(f"ovonehot refuses the inputs: {report.ours_error}")
+    for oracle, how in report.oracle_notes.items():
+        if oracle != "reference" or len(report.oracle_notes) > 1:
+            lines.append(f"{oracle}: {how}")
+    for oracle, run in report.runs.items():
+        if run.error:
+            lines.append(f"{oracle}: {run.error}")
+    for v in report.verdicts:
+        head = f"[{v.oracle}] {v.name}: {v.verdict.value}"
+        if v.verdict is Verdict.PASS:
+            extra = reason(v) or f"compared {v.tolerance}"
+            notes = f"; note: {'; '.join(v.comparison.notes)}" if v.comparison and v.comparison.notes else ""
+            lines.append(f"{head} ({extra}){notes}")
+            continue
+        lines.append(head)
+        if v.reason:
+            lines.append(f"    why: {reason(v)}")
+        if v.size is not None:
+            lines.append(f"    size: max abs error {v.size[0]:.3g}, max rel error {v.size[1]:.3g}")
+        for e in v.events:
+            summary = KNOWN[e.code].summary if e.code in KNOWN else ""
+            kind = "known refusal" if v.verdict is Verdict.NOT_COMPARED else "deviation"
+            lines.append(f"    {kind} {e.code}: {summary}")
+            if v.refusal is None or v.refusal.cause != "no-evaluate":  # (the why line names that op already)
+                lines.append(f"      at {e.where}" + (f": {e.detail}" if e.detail else ""))
+        c = v.comparison
+        if c is not None:
+            lines.append(f"    compared {v.tolerance}: {c.summary()}")
+            if c.kind == "values":
+                for pos, a, b in zip(c.positions, c.ours, c.theirs, strict=True):
+                    lines.append(f"      at {list(pos)}: ours {a}, {v.oracle} {b}")
+                if c.max_abs_error is not None:
+                    tol = f"atol >= {c.passing_atol:g}"
+                    if c.passing_rtol is not None:
+                        tol += f" or rtol >= {c.passing_rtol:g}"
+                    lines.append(f"      largest error {c.max_abs_error:g}; would pass with {tol}")
+            for note in c.notes:
+                lines.append(f"      note: {note}")
+        for o in v.origin:
+            lines.append(f"    {o}")
+        if v.first_node:
+            lines.append(f"    first differing node: {v.first_node}")
+    if report.layers is not None:
+        lines.extend(render_layers(report.layers))
+    counts = report.counts()
+    summary = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
+    flags = [f for f, on in (("--strict", report.strict), ("--allow-partial", report.allow_partial)) if on]
+    lines.append(
+        f"summary: {summary or 'no outputs'} -> exit {report.exit_code}"
+        + (f" ({', '.join(flags)})" if flags else "")
+    )
+    missing = report.not_compared
+    if missing:
+        n = len(missing)
+        if not report.compared:
+            lines.append(f"nothing was compared: {n} output(s) not compared; try another --oracle")
+        elif not report.allow_partial:
+            lines.append(
+                f"{n} output(s) not compared: exit 1; --allow-partial accepts outputs an oracle "
+                "cannot compute for a known reason"
+            )
+        elif not all(v.known for v in missing):
+            lines.append(
+                f"{n} output(s) not compared, some for no known reason: exit 1 even with --allow-partial"
+            )
+        else:
+            lines.append(f"{n} output(s) not compared (--allow-partial); {len(report.compared)} compared")
+    return "\n".join(lines)
