@@ -203,10 +203,10 @@ def infer(
     ``parameters`` gives Parameters (by node index) their info outright: how a TensorIterator,
     Loop or If infers its body (``ops.subgraph``), with the outer inputs' types and shapes.
 
-    ``policy``: ``"raise"`` (an unsupported op, refused all at once, or the first node that
-    cannot be inferred raises) or a :class:`Record` (problems are recorded, see
-    :class:`PartialInference`; its checker's hooks run on every node).  Either way a name in
-    ``shapes`` that is no Parameter raises :class:`UnknownParameterError`.
+    ``policy``: ``"raise"`` (an unsupported op, refused all at once, or the first node that cannot
+    be inferred raises) or a :class:`Record` (problems are recorded, see :class:`PartialInference`;
+    its checker's hooks run on every node).  Either way a name in ``shapes`` that is no Parameter
+    raises :class:`UnknownParameterError`.
     """
     record = policy if isinstance(policy, Record) else None
     if record is None:
@@ -216,9 +216,7 @@ def infer(
     outputs: list[tuple[TensorInfo, ...] | None] = []
     found: list[Problem] = []
     failed_at: dict[int, int] = {}
-    # Outputs inferred, by what infer_node reads (see _memo_key): a layer repeated with the same
-    # attributes and inputs of the same types, shapes and (small) values is inferred once.
-    memo: dict[tuple[object, ...], tuple[TensorInfo, ...]] = {}
+    memo: dict[tuple[object, ...], tuple[TensorInfo, ...]] = {}  # (see _infer_memoized)
     for i, node in enumerate(graph.nodes):
         srcs = graph.sources[i]
         p: NodePlan | None
@@ -248,15 +246,8 @@ def infer(
             outs = None
         elif parameters is not None and i in parameters:
             outs = (parameters[i],)
-        elif record is None:
-            memo_key = _memo_key(p, ins)
-            outs = memo.get(memo_key) if memo_key is not None else None
-            if outs is None:
-                outs = infer_node(p, ins)
-                if memo_key is not None and _plain(outs):
-                    memo[memo_key] = outs
         else:
-            outs = _infer_recorded(p, ins, found)
+            outs = _infer_memoized(p, ins, memo) if record is None else _infer_recorded(p, ins, found)
         if outs is not None and as_read_model and node.decompression:
             outs = tuple(TensorInfo(t.element_type, t.shape) for t in outs)
         if record is not None and p is not None and outs is not None:
@@ -356,6 +347,23 @@ def _downstream_warnings(graph: Graph, failed_at: Mapping[int, int]) -> list[Pro
         )
         for root, n in sorted(counts.items())
     ]
+
+
+def _infer_memoized(
+    p: NodePlan, ins: Sequence[TensorInfo], memo: dict[tuple[object, ...], tuple[TensorInfo, ...]]
+) -> tuple[TensorInfo, ...]:
+    """:func:`infer_node`, or the outputs of a node inferred before with the same memo key: a layer
+    repeated with the same attributes and inputs of the same types, shapes and (small) values is
+    inferred once."""
+    key = _memo_key(p, ins)
+    if key is None:
+        return infer_node(p, ins)
+    outs = memo.get(key)
+    if outs is None:
+        outs = infer_node(p, ins)
+        if _plain(outs):
+            memo[key] = outs
+    return outs
 
 
 def _memo_key(p: NodePlan, ins: Sequence[TensorInfo]) -> tuple[object, ...] | None:

@@ -266,33 +266,10 @@ def _read_repeated(xml_path: Path, bin_path: Path) -> Graph | None:
     declared = data.count(b"<?")
     if declared > 1 or (declared == 1 and not _DECLARATION.match(data)):
         return None
-    firsts: dict[bytes, int] = {}  # a layer's text after its name -> its position among the parsed
-    parsed: list[bytes] = []  # the layers parsed (each first), in order
-    slots: list[tuple[int, int, bytes]] = []  # per layer: (parsed position, -1 or its id, its name)
-    pos = start + len(b"<layers>")
-    while True:
-        close = data.find(b"</layer>", pos, end)
-        if close < 0:
-            if data[pos:end].strip(b" \t\n"):
-                return None
-            break
-        text = data[pos : close + len(b"</layer>")].lstrip(b" \t\n")
-        pos = close + len(b"</layer>")
-        if not text.startswith(b"<layer ") or text.count(b"<layer") != 1:
-            return None  # (anything else between layers, a self-closed layer)
-        head = _RAW_LAYER_HEAD.match(text)
-        first = firsts.get(text[head.end() :]) if head is not None else None
-        if head is None or first is None:
-            if head is not None:
-                firsts[text[head.end() :]] = len(parsed)
-            slots.append((len(parsed), -1, b""))
-            parsed.append(text)
-        else:
-            slots.append((first, int(head.group(1)), head.group(2)))
-        if len(slots) == 128 and len(parsed) > 96:  # few repeats: not worth it
-            return None
-    if len(parsed) == len(slots):
+    scanned = _scan_layers(data, start + len(b"<layers>"), end)
+    if scanned is None:
         return None
+    parsed, slots = scanned
     weights = _Weights.open(bin_path)
     cache = _Cache()
     skeleton = b"".join((data[: start + len(b"<layers>")], *parsed, data[end:]))
@@ -323,6 +300,39 @@ def _read_repeated(xml_path: Path, bin_path: Path) -> Graph | None:
                 object.__setattr__(node, "payload", _read_constant(node, weights, cache))
         nodes.append(node)
     return _connect(root, nodes, edges, ir_version)
+
+
+def _scan_layers(data: bytes, pos: int, end: int) -> tuple[list[bytes], list[tuple[int, int, bytes]]] | None:
+    """The layers between ``pos`` and ``end`` (the inside of <layers>): the text of each first
+    one to parse, and per layer (its first's position among those, -1 or its id, its name);
+    None when anything but layers is there, or when few layers repeat."""
+    firsts: dict[bytes, int] = {}  # a layer's text after its name -> its position among the parsed
+    parsed: list[bytes] = []  # the layers parsed (each first), in order
+    slots: list[tuple[int, int, bytes]] = []
+    while True:
+        close = data.find(b"</layer>", pos, end)
+        if close < 0:
+            if data[pos:end].strip(b" \t\n"):
+                return None
+            break
+        text = data[pos : close + len(b"</layer>")].lstrip(b" \t\n")
+        pos = close + len(b"</layer>")
+        if not text.startswith(b"<layer ") or text.count(b"<layer") != 1:
+            return None  # (anything else between layers, a self-closed layer)
+        head = _RAW_LAYER_HEAD.match(text)
+        first = firsts.get(text[head.end() :]) if head is not None else None
+        if head is None or first is None:
+            if head is not None:
+                firsts[text[head.end() :]] = len(parsed)
+            slots.append((len(parsed), -1, b""))
+            parsed.append(text)
+        else:
+            slots.append((first, int(head.group(1)), head.group(2)))
+        if len(slots) == 128 and len(parsed) > 96:  # few repeats: not worth it
+            return None
+    if len(parsed) == len(slots):
+        return None
+    return parsed, slots
 
 
 # Smaller files are parsed whole (the tree is small); larger ones streamed.
