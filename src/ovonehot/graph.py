@@ -131,6 +131,8 @@ class Graph:
     sources: tuple[tuple[Source, ...], ...]
     document_order: tuple[int, ...] = ()
     _index: dict[int, int] = field(init=False, repr=False, compare=False, hash=False)
+    # Lower-case type -> node indices in document order, made at the first kind_indices.
+    _kinds: dict[str, list[int]] | None = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if len(self.nodes) != len(self.sources):
@@ -141,6 +143,7 @@ class Graph:
         for i, node in enumerate(self.nodes):
             index.setdefault(node.id, i)  # the first node with an id, as the linear scan found
         object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "_kinds", None)
 
     def __iter__(self) -> Iterator[Node]:
         return iter(self.nodes)
@@ -154,8 +157,19 @@ class Graph:
 
     def kind_indices(self, type_name: str) -> list[int]:
         """Indices of the nodes of one type (case-insensitive), in document order."""
-        t = type_name.lower()
-        return [i for i in self.document_order if self.nodes[i].type.lower() == t]
+        kinds = self._kinds
+        if kinds is None:
+            kinds = {}
+            lower: dict[str, str] = {}
+            nodes = self.nodes
+            for i in self.document_order:
+                t = nodes[i].type
+                k = lower.get(t)
+                if k is None:
+                    k = lower[t] = t.lower()
+                kinds.setdefault(k, []).append(i)
+            object.__setattr__(self, "_kinds", kinds)
+        return list(kinds.get(type_name.lower(), ()))
 
     def ancestors(self, roots: Iterable[int], within: Collection[int] | None = None) -> set[int]:
         """Node indices ``roots`` depend on, themselves included; only inside ``within`` when given."""

@@ -64,13 +64,37 @@ def plan(graph: Graph) -> tuple[NodePlan, ...]:
             f"(ovonehot supports: {', '.join(supported_names())})"
         )
     plans = []
+    specs: dict[tuple[str, str], OpSpec[Any]] = {}
+    # Attributes parsed, by what a parser reads of a node (its <data>, ports and names, the
+    # very tuples, which the reader shares between layers written alike); not for a node with
+    # a payload or sub-graphs.  Parsed attributes are immutable, so layers can share them.
+    parsed: dict[tuple[int, int, int, int, tuple[str, ...], bool], Any] = {}
     for i, node in enumerate(graph.nodes):
-        spec = resolve(node)
+        spec = specs.get((node.type, node.version))  # (resolve, once per type and version)
+        if spec is None:
+            spec = specs[node.type, node.version] = resolve(node)
         n_in = len(graph.sources[i])
         if not spec.accepts_input_count(n_in):
             raise IRError(f"{node.describe()}: has {n_in} inputs, {spec.name} takes {spec.inputs}")
-        plans.append(NodePlan(node, spec, spec.parse(node)))
+        if node.payload is None and not node.bodies and not node.extras and not node.value_unknown:
+            key = (
+                id(spec),
+                id(node.attrs),
+                id(node.inputs),
+                id(node.outputs),
+                node.output_names,
+                node.decompression,
+            )
+            attrs = parsed.get(key, _UNPARSED)
+            if attrs is _UNPARSED:
+                attrs = parsed[key] = spec.parse(node)
+        else:
+            attrs = spec.parse(node)
+        plans.append(NodePlan(node, spec, attrs))
     return tuple(plans)
+
+
+_UNPARSED = object()
 
 
 class Checker:
@@ -179,10 +203,10 @@ def infer(
     ``parameters`` gives Parameters (by node index) their info outright: how a TensorIterator,
     Loop or If infers its body (``ops.subgraph``), with the outer inputs' types and shapes.
 
-    ``policy``: ``"raise"`` (an unsupported op, refused all at once, or the first node that
-    cannot be inferred raises) or a :class:`Record` (problems are recorded, see
-    :class:`PartialInference`; its checker's hooks run on every node).  Either way a name in
-    ``shapes`` that is no Parameter raises :class:`UnknownParameterError`.
+    ``policy``: ``"raise"`` (an unsupported op, refused all at once, or the first node that cannot
+    be inferred raises) or a :class:`Record` (problems are recorded, see :class:`PartialInference`;
+    its checker's hooks run on every node).  Either way a name in ``shapes`` that is no Parameter
+    raises :class:`UnknownParameterError`.
     """
     record = policy if isinstance(policy, Record) else None
     if record is None:
@@ -192,6 +216,7 @@ def infer(
     outputs: list[tuple[TensorInfo, ...] | None] = []
     found: list[Problem] = []
     failed_at: dict[int, int] = {}
+    memo: dict[tuple[object, ...], tuple[TensorInfo, ...]] = {}  # (see _infer_memoized)
     for i, node in enumerate(graph.nodes):
         srcs = graph.sources[i]
         p: NodePlan | None
@@ -221,10 +246,8 @@ def infer(
             outs = None
         elif parameters is not None and i in parameters:
             outs = (parameters[i],)
-        elif record is None:
-            outs = infer_node(p, ins)
         else:
-            outs = _infer_recorded(p, ins, found)
+            outs = _infer_memoized(p, ins, memo) if record is None else _infer_recorded(p, ins, found)
         if outs is not None and as_read_model and node.decompression:
             outs = tuple(TensorInfo(t.element_type, t.shape) for t in outs)
         if record is not None and p is not None and outs is not None:
@@ -324,6 +347,49 @@ def _downstream_warnings(graph: Graph, failed_at: Mapping[int, int]) -> list[Pro
         )
         for root, n in sorted(counts.items())
     ]
+
+
+def _infer_memoized(
+    p: NodePlan, ins: Sequence[TensorInfo], memo: dict[tuple[object, ...], tuple[TensorInfo, ...]]
+) -> tuple[TensorInfo, ...]:
+    """:func:`infer_node`, or the outputs of a node inferred before with the same memo key: a layer
+    repeated with the same attributes and inputs of the same types, shapes and (small) values is
+    inferred once."""
+    key = _memo_key(p, ins)
+    if key is None:
+        return infer_node(p, ins)
+    outs = memo.get(key)
+    if outs is None:
+        outs = infer_node(p, ins)
+        if _plain(outs):
+            memo[key] = outs
+    return outs
+
+
+def _memo_key(p: NodePlan, ins: Sequence[TensorInfo]) -> tuple[object, ...] | None:
+    """What :func:`infer_node` reads of a node and its inputs, when its outputs can be shared
+    with another node's: the spec and the very attributes object (``plan`` gives layers written
+    alike one object), the number of output ports, each input's type, shape and value (when
+    small; no bounds, no error).  None: infer this node itself."""
+    if not ins:
+        return None
+    key: list[object] = [id(p.spec), id(p.attrs), len(p.node.outputs)]
+    for t in ins:
+        if t.lower is not None or t.upper is not None or t.error is not None:
+            return None
+        v = t.value
+        if v is None:
+            key.append((t.element_type, t.shape))
+        elif isinstance(v, np.ndarray) and v.size <= 64 and v.dtype.kind != "O":
+            key.append((t.element_type, t.shape, v.dtype.str, v.shape, v.tobytes()))
+        else:
+            return None
+    return tuple(key)  # (the plans hold spec and attributes while infer runs: their ids stay theirs)
+
+
+def _plain(outs: Sequence[TensorInfo]) -> bool:
+    """No output carries a value, bound or error (such outputs are never shared)."""
+    return all(t.value is None and t.lower is None and t.upper is None and t.error is None for t in outs)
 
 
 def _parameter_keys(node: Node) -> list[str]:

@@ -339,6 +339,8 @@ class Dimension:
         hi = _min_opt(self.max, other.max)
         if hi is not None and hi < lo:
             return None
+        if lo == self.min and hi == self.max:  # (the common case: no new object)
+            return self
         return Dimension(lo, hi)
 
     def __add__(self, other: Dimension) -> Dimension:

@@ -26,10 +26,12 @@ Long values are cut in messages (``errors.quote``).
 from __future__ import annotations
 
 import dataclasses
+import io
 import math
 import mmap
 import os
 import re
+import typing
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,13 +102,263 @@ def read_ir(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] |
     bin_path = Path(bin_path) if bin_path is not None else xml_path.with_suffix(".bin")
     if not xml_path.is_file():
         raise IRError(f"{xml_path}: no such file")
+    if xml_path.stat().st_size < _STREAM_MIN_SIZE:  # (iterparse's own cost shows on small files)
+        try:  # from a file object: libxml2 reading the path itself probes for gzip, twice as slow
+            with open(xml_path, "rb") as f:
+                tree = etree.parse(f, _parser())
+        except (OSError, etree.XMLSyntaxError):
+            pass  # (the path, below)
+        else:
+            return read_ir_tree(tree, bin_path, source=str(xml_path))
+    else:
+        try:
+            graph = _read_repeated(xml_path, bin_path)
+            if graph is None:
+                graph = _read_streaming(xml_path, bin_path)
+        except Exception:  # noqa: BLE001  (anything wrong: the checked reader below says what, exactly)
+            graph = None
+        if graph is not None:
+            return graph
+    # The file as libxml2 reads a path (a gzipped .xml too), checked step by step, with the
+    # messages every error has always had.
+    return read_ir_tree(_parse_path(xml_path), bin_path, source=str(xml_path))
+
+
+def _read_streaming(xml_path: Path, bin_path: Path) -> Graph | None:
+    """The graph of a well-formed, plain IR, read while it is parsed: each top-level layer and
+    edge is read when its end tag is parsed, then dropped from the tree, so the whole tree is
+    never held (it is most of the memory a load needs, and freeing it takes time too).
+
+    Returns None, or raises, for anything else (no <layers>, a DTD, a layer or edge that is not
+    plain): then :func:`_build` reads the file checked step by step, as it always has, and
+    gives the exact result or error.  Every layer and edge read here is read as there
+    (:func:`_read_plain_layer`, :func:`_read_plain_edge`); a layer holding a sub-graph keeps its
+    element until its end tag, and is read by the checked reader.
+    """
+    weights = _Weights.open(bin_path)
+    with open(xml_path, "rb") as f:  # (a file object: libxml2 reading the path probes for gzip)
+        streamed = _stream(f, weights, _Cache(), str(xml_path))
+    if streamed is None:
+        return None
+    root, nodes, edges, ir_version = streamed
+    return _connect(root, nodes, edges, ir_version)
+
+
+# What _stream reads: the root, the top-level layers' nodes, the edges' four attributes, the IR version.
+_Edge = tuple[str | None, str | None, str | None, str | None]
+_Streamed = tuple[etree._Element, list[Node], list[_Edge], int]
+
+
+def _stream(f: typing.BinaryIO, weights: _Weights, cache: _Cache, source: str) -> _Streamed | None:
+    """Parse ``f``, reading each top-level layer and edge at its end tag (see _read_streaming)."""
+    nodes: list[Node] = []
+    edges: list[_Edge] = []
+    layers_el: etree._Element | None = None
+    edges_el: etree._Element | None = None
+    root: etree._Element | None = None
+    ir_version = 0
+    events = etree.iterparse(f, events=("end",), tag=("layer", "edge"), **_STREAM_OPTIONS)
+    for _, el in events:
+        parent = el.getparent()
+        if el.tag == "layer":
+            if parent is not layers_el:
+                if layers_el is not None or parent is None or parent.tag != "layers":
+                    continue  # a layer of a sub-graph (read with its layer) or out of place
+                root = parent.getparent()
+                if root is None or root.getparent() is not None or root.find("layers") is not parent:
+                    continue
+                if root.tag != "net" or root.get("version") not in ("10", "11"):
+                    return None
+                layers_el, ir_version = parent, int(root.get("version", ""))
+            node = _read_plain_layer(el, weights, cache)
+            if node is None:
+                node = _with_subgraphs(_read_layer(el, weights), el, weights, source, ir_version)
+            nodes.append(node)
+        else:
+            if parent is not edges_el:
+                if edges_el is not None or parent is None or parent.tag != "edges":
+                    continue
+                top = parent.getparent()
+                if top is None or top.getparent() is not None or top.find("edges") is not parent:
+                    continue
+                edges_el = parent
+            get = el.get
+            edges.append((get("from-layer"), get("from-port"), get("to-layer"), get("to-port")))
+        el.clear()
+        while el.getprevious() is not None:
+            del parent[0]
+    tree_root = events.root
+    docinfo = tree_root.getroottree().docinfo
+    if docinfo.doctype or docinfo.internalDTD is not None or tree_root is not root or root is None:
+        return None  # (a DTD, or no layers: _build says so)
+    if layers_el is None or (root.find("edges") is not edges_el and edges_el is not None):
+        return None
+    if edges_el is None and root.find("edges") is not None and len(root.find("edges")):
+        return None
+    return root, nodes, edges, ir_version
+
+
+def _connect(root: etree._Element, nodes: list[Node], edges: list[_Edge], ir_version: int) -> Graph | None:
+    """The graph of streamed nodes and edges; None where the checked reader has an error to give."""
+    by_id: dict[int, int] = {}
+    for k, node in enumerate(nodes):
+        if by_id.setdefault(node.id, k) != k:  # a duplicate id
+            return None
+    feeds: list[list[tuple[int, int] | None]] = [[None] * len(n.inputs) for n in nodes]
+    if not _record_plain_edges(edges, nodes, by_id, feeds):
+        return None
+    return _finish_graph(root, nodes, feeds, ir_version)
+
+
+def _record_plain_edges(
+    edges: list[tuple[str | None, str | None, str | None, str | None]],
+    nodes: list[Node],
+    by_id: dict[int, int],
+    feeds: list[list[tuple[int, int] | None]],
+) -> bool:
+    """Record edges (by their four attributes) as :func:`_read_edge` does, when nothing about
+    them is wrong or unusual (attributes of ASCII digits only); False at the first that is not
+    plain (then the checked reader reads it)."""
+    for fl_text, fp_text, tl_text, tp_text in edges:
+        if not (fl_text and fp_text and tl_text and tp_text):  # (None or empty)
+            return False
+        digits = fl_text + fp_text + tl_text + tp_text  # each non-empty: all four are plain integers
+        if not (digits.isdigit() and digits.isascii() and len(digits) <= 64):
+            return False
+        src_i = by_id.get(int(fl_text))
+        dst_i = by_id.get(int(tl_text))
+        if src_i is None or dst_i is None:
+            return False
+        fp, tp = int(fp_text), int(tp_text)
+        out_index = next((k for k, port in enumerate(nodes[src_i].outputs) if port.id == fp), -1)
+        in_index = next((k for k, port in enumerate(nodes[dst_i].inputs) if port.id == tp), -1)
+        if out_index < 0 or in_index < 0:
+            return False
+        dst_feeds = feeds[dst_i]
+        if dst_feeds[in_index] is not None:
+            return False
+        dst_feeds[in_index] = (src_i, out_index)
+    return True
+
+
+def _read_repeated(xml_path: Path, bin_path: Path) -> Graph | None:
+    """The graph of a plain IR of repeated layers (a model of repeated blocks, without tensor
+    names), reading each distinct layer once.
+
+    A layer written byte for byte like an earlier one but for its ``id`` and ``name`` (which
+    lead its start tag, as OpenVINO writes them) is a repeat: the earlier one's node serves,
+    with its own id and name (and payload).  Only the first of each is parsed, with everything
+    but the repeats (the root, the edges), by :func:`_stream`: so the document is well-formed
+    as lxml reads it, and each repeat is, being the same text.  The file must be ASCII without
+    ``&``, ``<!``, ``xmlns``, carriage returns or processing instructions but an XML
+    declaration, have one ``<layers>`` and layers only in it; None (the streaming reader) for
+    anything else, or when few layers repeat.
+    """
+    if xml_path.stat().st_size < _REPEATED_MIN_SIZE:
+        return None
+    data = xml_path.read_bytes()
+    start = data.find(b"<layers>")
+    end = data.find(b"</layers>")
+    if start < 0 or end < start or data.count(b"<layers") != 1 or data.count(b"</layers") != 1:
+        return None
+    if not data.isascii() or b"&" in data or b"<!" in data or b"xmlns" in data or b"\r" in data:
+        return None
+    declared = data.count(b"<?")
+    if declared > 1 or (declared == 1 and not _DECLARATION.match(data)):
+        return None
+    scanned = _scan_layers(data, start + len(b"<layers>"), end)
+    if scanned is None:
+        return None
+    parsed, slots = scanned
+    weights = _Weights.open(bin_path)
+    cache = _Cache()
+    skeleton = b"".join((data[: start + len(b"<layers>")], *parsed, data[end:]))
+    del data
+    streamed = _stream(io.BytesIO(skeleton), weights, cache, str(xml_path))
+    if streamed is None:
+        return None
+    root, firsts_read, edges, ir_version = streamed
+    if len(firsts_read) != len(parsed) or any(n.bodies or n.extras for n in firsts_read):
+        return None
+    nodes: list[Node] = []
+    for first, layer_id, name in slots:
+        node = firsts_read[first]
+        if layer_id >= 0:
+            node = Node(
+                layer_id,
+                name.decode("ascii"),
+                node.type,
+                node.version,
+                node.attrs,
+                node.inputs,
+                node.outputs,
+                None,
+                node.output_names,
+                node.decompression,
+            )
+            if node.payload is None and _KINDS.get(node.type, node.type.lower()) in ("const", "constant"):
+                object.__setattr__(node, "payload", _read_constant(node, weights, cache))
+        nodes.append(node)
+    return _connect(root, nodes, edges, ir_version)
+
+
+def _scan_layers(data: bytes, pos: int, end: int) -> tuple[list[bytes], list[tuple[int, int, bytes]]] | None:
+    """The layers between ``pos`` and ``end`` (the inside of <layers>): the text of each first
+    one to parse, and per layer (its first's position among those, -1 or its id, its name);
+    None when anything but layers is there, or when few layers repeat."""
+    firsts: dict[bytes, int] = {}  # a layer's text after its name -> its position among the parsed
+    parsed: list[bytes] = []  # the layers parsed (each first), in order
+    slots: list[tuple[int, int, bytes]] = []
+    while True:
+        close = data.find(b"</layer>", pos, end)
+        if close < 0:
+            if data[pos:end].strip(b" \t\n"):
+                return None
+            break
+        text = data[pos : close + len(b"</layer>")].lstrip(b" \t\n")
+        pos = close + len(b"</layer>")
+        if not text.startswith(b"<layer ") or text.count(b"<layer") != 1:
+            return None  # (anything else between layers, a self-closed layer)
+        head = _RAW_LAYER_HEAD.match(text)
+        first = firsts.get(text[head.end() :]) if head is not None else None
+        if head is None or first is None:
+            if head is not None:
+                firsts[text[head.end() :]] = len(parsed)
+            slots.append((len(parsed), -1, b""))
+            parsed.append(text)
+        else:
+            slots.append((first, int(head.group(1)), head.group(2)))
+        if len(slots) == 128 and len(parsed) > 96:  # few repeats: not worth it
+            return None
+    if len(parsed) == len(slots):
+        return None
+    return parsed, slots
+
+
+# Smaller files are parsed whole (the tree is small); larger ones streamed.
+_STREAM_MIN_SIZE = 1 << 18
+# Smaller files are streamed: checking for repeats costs about what they save there.
+_REPEATED_MIN_SIZE = 1 << 20
+# A layer's start as OpenVINO writes it: id, then name (no character OpenVINO's or lxml's
+# reading would change: no '&', no tab, newline or carriage return), the rest after it.
+_RAW_LAYER_HEAD = re.compile(rb'<layer id="([0-9]{1,64})" name="([^"&<\t\n\r]{0,4096})"')
+# The XML declarations _read_repeated takes (an ASCII file reads the same in UTF-8).
+_DECLARATION = re.compile(rb'<\?xml version="1\.0"(?: encoding="(?:UTF-8|utf-8)")?\s*\?>')
+
+
+# What every parse takes (_PARSER_OPTIONS), and no whitespace-only text nodes between elements
+# (libxml2 keeps any next to text, so a <dim> reads the same once stripped).
+_STREAM_OPTIONS = dict(_PARSER_OPTIONS, remove_blank_text=True)
+
+
+def _parse_path(xml_path: Path) -> etree._ElementTree:
     try:
         tree = etree.parse(str(xml_path), _parser())
     except etree.XMLSyntaxError as exc:
         raise IRError(f"{xml_path}: not well-formed XML: {exc}") from None
     except OSError as exc:
         raise IRError(f"{xml_path}: cannot read: {exc}") from None
-    return read_ir_tree(tree, bin_path, source=str(xml_path))
+    return tree
 
 
 def read_ir_bytes(
@@ -189,10 +441,11 @@ class _Weights:
             return None
         return self._path.stat().st_size
 
-    def view(self, offset: int, size: int, where: str) -> memoryview:
+    def view(self, offset: int, size: int, node: Node) -> memoryview:
+        """``size`` bytes at ``offset`` (errors name ``node``)."""
         if self._data is None:
             if self._path is None or not self._path.is_file():
-                raise IRError(f"{where}: the weights file {self.name} is missing")
+                raise IRError(f"{node.describe()}: the weights file {self.name} is missing")
             with open(self._path, "rb") as f:
                 if os.fstat(f.fileno()).st_size == 0:
                     self._data = memoryview(b"")
@@ -200,7 +453,7 @@ class _Weights:
                     self._data = memoryview(mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ))
         if offset < 0 or size < 0 or offset + size > len(self._data):
             raise IRError(
-                f"{where}: offset={offset} size={size} lies outside the weights file "
+                f"{node.describe()}: offset={offset} size={size} lies outside the weights file "
                 f"{self.name} ({len(self._data)} bytes)"
             )
         return self._data[offset : offset + size]
@@ -238,36 +491,52 @@ def _read_graph(
     With ``problems`` (the tolerant reader) Const payloads the .bin does not hold are recorded there."""
     nodes: list[Node] = []
     by_id: dict[int, int] = {}
+    cache = _Cache()
     for el in layers_el.iterchildren("layer"):
-        node = _read_layer(el, weights, problems)
-        node = _with_subgraphs(node, el, weights, source, ir_version)
+        # (the tolerant reader's Consts: the checked reader, which records their problems)
+        node = _read_plain_layer(el, weights, cache) if problems is None else None
+        if node is None:  # anything unusual: the checked reader, with its exact messages
+            node = _read_layer(el, weights, problems)
+            node = _with_subgraphs(node, el, weights, source, ir_version)
         if node.id in by_id:
             other = nodes[by_id[node.id]]
             raise IRError(f"{node.describe()}: duplicate layer id {node.id} (also {other.describe()})")
         by_id[node.id] = len(nodes)
         nodes.append(node)
 
-    feeds: list[list[Source | None]] = [[None] * len(n.inputs) for n in nodes]
+    feeds: list[list[tuple[int, int] | None]] = [[None] * len(n.inputs) for n in nodes]
     edges_el = root.find("edges")
     for edge in edges_el.iterchildren("edge") if edges_el is not None else ():
-        _read_edge(edge, nodes, by_id, feeds)
+        if not _read_plain_edge(edge, nodes, by_id, feeds):
+            _read_edge(edge, nodes, by_id, feeds)
 
+    return _finish_graph(root, nodes, feeds, ir_version)
+
+
+def _finish_graph(
+    root: etree._Element, nodes: list[Node], feeds: list[list[tuple[int, int] | None]], ir_version: int
+) -> Graph:
+    """The graph of ``nodes`` fed by ``feeds``, in topological order; checks every input is fed."""
     for node, node_feeds in zip(nodes, feeds, strict=True):
-        for port, fed in zip(node.inputs, node_feeds, strict=True):
-            if fed is None:
-                raise IRError(f"{node.describe()}: input port {port.id} is not connected (missing input)")
+        if None in node_feeds:
+            for port, fed in zip(node.inputs, node_feeds, strict=True):
+                if fed is None:
+                    raise IRError(f"{node.describe()}: input port {port.id} is not connected (missing input)")
 
     order = _topological_order(nodes, feeds)
-    position = {old: new for new, old in enumerate(order)}
+    position = [0] * len(nodes)  # document index -> graph index
+    for new, old in enumerate(order):
+        position[old] = new
     sources = tuple(
-        tuple(Source(position[s.node], s.output) for s in feeds[old] if s is not None) for old in order
+        tuple([Source(position[s[0]], s[1]) for s in feeds[old]])  # type: ignore[index]  # (all fed)
+        for old in order
     )
     return Graph(
         name=root.get("name", ""),
         ir_version=ir_version,
-        nodes=tuple(nodes[i] for i in order),
+        nodes=tuple([nodes[i] for i in order]),
         sources=sources,
-        document_order=tuple(position[i] for i in range(len(nodes))),
+        document_order=tuple(position),
     )
 
 
@@ -392,42 +661,190 @@ def _read_layer(el: etree._Element, weights: _Weights, problems: list[Problem] |
     return node
 
 
+class _Cache:
+    """What one graph's layers share: ports read (by their id, precision and ``<dim>`` texts;
+    names apart, as tensor names differ from layer to layer) and ``<data>`` attribute tuples
+    (one tuple for every layer that writes the same attributes)."""
+
+    __slots__ = ("attrs", "constants", "lists", "ports", "tallies")
+
+    def __init__(self) -> None:
+        # A whole <input> or <output> as written -> its ports.
+        self.lists: dict[bytes, tuple[Port, ...]] = {}
+        # Per kind (0: input, 1: output) [hits, misses], and None once misses have outnumbered
+        # hits (unique tensor names): then no look-up is tried (writing the text costs a third
+        # of reading the ports).
+        self.tallies: list[list[int] | None] = [[0, 0], [0, 0]]
+        self.ports: dict[tuple[str | None, ...], Port] = {}
+        self.attrs: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
+        # A Const's (element_type, shape) attributes -> its element type and shape, checked.
+        self.constants: dict[tuple[str | None, str | None], _ConstantType] = {}
+
+
+def _is_plain_int(text: str | None) -> bool:
+    """``text`` is what :func:`parse_int` reads with ``int`` alone (ASCII digits only)."""
+    return text is not None and text.isascii() and text.isdigit() and len(text) <= 64
+
+
+def _read_plain_layer(el: etree._Element, weights: _Weights, cache: _Cache) -> Node | None:
+    """The node of a layer as :func:`_read_layer` reads it, in one pass and with shared ports and
+    attribute tuples; None for anything but the plain case (a sub-graph or other child element,
+    a missing or signed attribute, a port that is not new), which the checked reader handles."""
+    get = el.get
+    id_text = get("id")
+    name = get("name")
+    type_name = get("type")
+    version = get("version")
+    if not _is_plain_int(id_text) or name is None or not type_name or not version:
+        return None
+    assert id_text is not None  # (for mypy: _is_plain_int)
+    data_el = input_el = output_el = None
+    decompression = False
+    for child in el:
+        tag = child.tag
+        if tag == "data":
+            if data_el is None:
+                data_el = child
+        elif tag == "input":
+            if input_el is None:
+                input_el = child
+        elif tag == "output":
+            if output_el is None:
+                output_el = child
+        elif tag == "rt_info":
+            decompression = decompression or any(
+                a.get("name") == "decompression" for a in child.iterchildren("attribute")
+            )
+        else:  # a sub-graph, a port map, anything else: _with_subgraphs
+            return None
+    if data_el is None:
+        attrs: tuple[tuple[str, str], ...] = ()
+    else:
+        attrs = tuple(data_el.items())
+        attrs = cache.attrs.setdefault(attrs, attrs)
+    inputs = _plain_port_list(input_el, 0, cache) if input_el is not None else ()
+    outputs = _plain_port_list(output_el, 1, cache) if output_el is not None else ()
+    if inputs is None or outputs is None:
+        return None
+    if outputs:
+        for port in outputs:
+            if port.precision not in _OUTPUT_PRECISIONS:  # (None included)
+                return None
+        if inputs or len(outputs) > 1:
+            ids = [p.id for p in inputs]
+            ids += [p.id for p in outputs]
+            if len(set(ids)) != len(ids):
+                return None
+    elif len(inputs) > 1 and len({p.id for p in inputs}) != len(inputs):
+        return None
+    kind = _KINDS.get(type_name)
+    if kind is None:
+        kind = type_name.lower()
+        if len(_KINDS) < 1024:
+            _KINDS[type_name] = kind
+    if kind in _NEEDS_VARIABLE and (data_el is None or data_el.get("variable_id") is None):
+        return None
+    output_names_text = get("output_names")
+    node = Node(
+        int(id_text),
+        name,
+        type_name,
+        version,
+        attrs,
+        inputs,
+        outputs,
+        None,
+        _split_names(output_names_text) if output_names_text else (),
+        decompression,
+    )
+    if kind == "const" or kind == "constant":
+        object.__setattr__(node, "payload", _read_constant(node, weights, cache))  # (frozen: set once, here)
+    return node
+
+
+# Layer types, lower case (a model has few distinct types).
+_KINDS: dict[str, str] = {}
+
+
+def _plain_port_list(el: etree._Element, kind: int, cache: _Cache) -> tuple[Port, ...] | None:
+    """The ports of an ``<input>`` (kind 0) or ``<output>`` (1), by its text when one written
+    the same way was read before (serialising it costs a third of reading it port by port)."""
+    tally = cache.tallies[kind]
+    if tally is None:
+        return _read_plain_ports(el, cache)
+    key = etree.tostring(el, with_tail=False)
+    ports = cache.lists.get(key)
+    if ports is not None:
+        tally[0] += 1
+        return ports
+    ports = _read_plain_ports(el, cache)
+    if ports is not None:
+        cache.lists[key] = ports
+    tally[1] += 1
+    if tally[1] > 16 and tally[1] > tally[0]:  # mostly new (tensor names differ): port by port
+        cache.tallies[kind] = None
+    return ports
+
+
+def _read_plain_ports(el: etree._Element, cache: _Cache) -> tuple[Port, ...] | None:
+    """The ports of ``<input>``/``<output>`` seen before in this graph (None: one is new)."""
+    ports = []
+    known = cache.ports
+    for p in el.iterchildren("port"):
+        get = p.get
+        key = (get("id"), get("precision"), *[d.text for d in p.iterchildren("dim")])
+        port = known.get(key)
+        if port is None:
+            try:
+                port = _read_port(p, "")
+            except IRError:  # the checked reader says it, with the layer's context
+                return None
+            port = known[key] = Port(port.id, port.precision, port.dims)
+        names = get("names")
+        if names:
+            split = _split_names(names)
+            if split:
+                port = Port(port.id, port.precision, port.dims, split)
+        ports.append(port)
+    return tuple(ports)
+
+
 def _read_ports(el: etree._Element | None, where: str) -> tuple[Port, ...]:
     if el is None:
         return ()
-    ports = []
-    for p in el.iterchildren("port"):
-        port_id = _int_attr(p, "id", f"{where} port")
-        dims = []
-        for d in p.iterchildren("dim"):
-            text = (d.text or "").strip()
-            try:
-                value = parse_int(text)
-            except ValueError:
-                raise IRError(
-                    f"{where} port {port_id}: <dim>{shorten(text)}</dim> is not an integer"
-                ) from None
-            if value < -1:
-                raise IRError(f"{where} port {port_id}: <dim>{value}</dim> must be >= -1")
-            if value > _INT64_MAX:  # OpenVINO reads dims as int64 and refuses the file
-                raise IRError(f"{where} port {port_id}: <dim>{value}</dim> does not fit in int64")
-            dims.append(value)
-        names = _split_names(p.get("names", ""))
-        precision = p.get("precision")
-        if precision is not None and precision not in _KNOWN_PRECISIONS:
-            # Declared precisions are otherwise only compared (ovonehot validate), as OpenVINO never
-            # checks them against its inference; but a name that is no element type, OpenVINO's
-            # read_model refuses ("Unsupported element type").
-            try:
-                ElementType.from_precision(precision)
-            except IRError:
-                raise IRError(
-                    f"{where} port {port_id}: precision={quote(precision)} is not an element type"
-                ) from None
-            if len(_KNOWN_PRECISIONS) < 256:
-                _KNOWN_PRECISIONS.add(precision)
-        ports.append(Port(port_id, precision, tuple(dims), names))
-    return tuple(ports)
+    return tuple(_read_port(p, where) for p in el.iterchildren("port"))
+
+
+def _read_port(p: etree._Element, where: str) -> Port:
+    """One ``<port>``: its id, precision, dims and names."""
+    port_id = _int_attr(p, "id", f"{where} port")
+    dims = []
+    for d in p.iterchildren("dim"):
+        text = (d.text or "").strip()
+        try:
+            value = parse_int(text)
+        except ValueError:
+            raise IRError(f"{where} port {port_id}: <dim>{shorten(text)}</dim> is not an integer") from None
+        if value < -1:
+            raise IRError(f"{where} port {port_id}: <dim>{value}</dim> must be >= -1")
+        if value > _INT64_MAX:  # OpenVINO reads dims as int64 and refuses the file
+            raise IRError(f"{where} port {port_id}: <dim>{value}</dim> does not fit in int64")
+        dims.append(value)
+    names = _split_names(p.get("names", ""))
+    precision = p.get("precision")
+    if precision is not None and precision not in _KNOWN_PRECISIONS:
+        # Declared precisions are otherwise only compared (ovonehot validate), as OpenVINO never
+        # checks them against its inference; but a name that is no element type, OpenVINO's
+        # read_model refuses ("Unsupported element type").
+        try:
+            ElementType.from_precision(precision)
+        except IRError:
+            raise IRError(
+                f"{where} port {port_id}: precision={quote(precision)} is not an element type"
+            ) from None
+        if len(_KNOWN_PRECISIONS) < 256:
+            _KNOWN_PRECISIONS.add(precision)
+    return Port(port_id, precision, tuple(dims), names)
 
 
 # Port precisions already checked to name an element type.
@@ -457,21 +874,50 @@ def _split_names(text: str) -> tuple[str, ...]:
     return tuple(n for n in names if n)
 
 
-def _read_constant(node: Node, weights: _Weights) -> np.ndarray:
-    where = node.describe()
+def _read_constant(node: Node, weights: _Weights, cache: _Cache | None = None) -> np.ndarray:
     et_text = node.attr("element_type")
+    shape_text = node.attr("shape")
+    known = cache.constants.get((et_text, shape_text)) if cache is not None else None
+    if known is None:
+        known = _constant_type(node, et_text, shape_text)
+        if cache is not None:
+            cache.constants[et_text, shape_text] = known
+    element_type, shape, count, need, dtype = known
+    offset = _int_attr_data(node, "offset")
+    size = _int_attr_data(node, "size")
+    if element_type.is_dynamic:
+        raise IRError(f"{node.describe()}: a constant cannot have element type dynamic")
+    if need is not None and size < need:  # (strings have no packed size)
+        raise IRError(
+            f"{node.describe()}: size={size} bytes is too small for shape {list(shape)} of "
+            f"{element_type} ({need} bytes needed)"
+        )
+    raw = weights.view(offset, size, node) if size > 0 else memoryview(b"")
+    if dtype is not None:  # whole bytes per element: what _payload.decode does, without its checks
+        return np.frombuffer(raw, dtype=dtype, count=count).reshape(shape)
+    try:
+        return _payload.decode(element_type, shape, raw)
+    except IRError as exc:
+        raise type(exc)(f"{node.describe()}: {exc}") from None
+
+
+def _constant_type(node: Node, et_text: str | None, shape_text: str | None) -> _ConstantType:
+    """A Const's element type and shape, checked (what its ``element_type`` and ``shape`` say),
+    its element count, packed size (None for strings) and the dtype of its payload when that
+    has whole bytes per element (else None: ``_payload.decode`` unpacks it)."""
+    where = node.describe()
     if et_text is None:
         raise IRError(f"{where}: missing attribute 'element_type'")
     try:
         element_type = ElementType.from_name(et_text)
     except IRError as exc:
         raise IRError(f"{where}: {exc}") from None
-    if node.attr("shape") is None:  # OpenVINO: "Missing attribute 'shape' for Const"
+    if shape_text is None:  # OpenVINO: "Missing attribute 'shape' for Const"
         raise IRError(f"{where}: missing attribute 'shape'")
     try:
-        pshape = PartialShape.parse(node.attr("shape", "") or "")
+        pshape = PartialShape.parse(shape_text)
     except ValueError as exc:
-        raise IRError(f"{where}: bad shape {quote(node.attr('shape'))}: {exc}") from None
+        raise IRError(f"{where}: bad shape {quote(shape_text)}: {exc}") from None
     if not pshape.is_static:
         raise IRError(f"{where}: constant shape {shorten(str(pshape))} must be static")
     shape = pshape.to_shape()
@@ -484,23 +930,15 @@ def _read_constant(node: Node, weights: _Weights) -> np.ndarray:
             f"{where}: a constant of shape {shorten(str(list(shape)))}: NumPy cannot hold "
             "a shape this large, even empty"
         )
-    offset = _int_attr_data(node, "offset")
-    size = _int_attr_data(node, "size")
-    if element_type.is_dynamic:
-        raise IRError(f"{where}: a constant cannot have element type dynamic")
     count = math.prod(shape)
-    if element_type is not ElementType.string:
-        need = _payload.packed_size(element_type, count)
-        if size < need:
-            raise IRError(
-                f"{where}: size={size} bytes is too small for shape {list(shape)} of {element_type} "
-                f"({need} bytes needed)"
-            )
-    raw = weights.view(offset, size, where) if size > 0 else memoryview(b"")
-    try:
-        return _payload.decode(element_type, shape, raw)
-    except IRError as exc:
-        raise type(exc)(f"{where}: {exc}") from None
+    if element_type is ElementType.string or element_type.is_dynamic:
+        return element_type, shape, count, None, None
+    dtype = element_type.numpy_dtype if element_type.bitwidth >= 8 else None
+    return element_type, shape, count, _payload.packed_size(element_type, count), dtype
+
+
+# A Const's element type, shape, element count, packed size and whole-byte dtype.
+_ConstantType = tuple[ElementType, tuple[int, ...], int, int | None, np.dtype | None]
 
 
 def _unreadable_payload(el: etree._Element, node: Node, weights: _Weights, problems: list[Problem]) -> bool:
@@ -548,6 +986,8 @@ def _unreadable_payload(el: etree._Element, node: Node, weights: _Weights, probl
 
 def _int_attr_data(node: Node, name: str) -> int:
     text = node.attr(name)
+    if text is not None and text.isascii() and text.isdigit() and len(text) <= 64:  # what _UINT takes
+        return int(text)
     if text is None:
         raise IRError(f"{node.describe()}: missing attribute {name!r}")
     try:
@@ -558,8 +998,18 @@ def _int_attr_data(node: Node, name: str) -> int:
         ) from None
 
 
+def _read_plain_edge(
+    edge: etree._Element, nodes: list[Node], by_id: dict[int, int], feeds: list[list[tuple[int, int] | None]]
+) -> bool:
+    """Record an edge as :func:`_read_edge` does, when nothing about it is wrong or unusual
+    (attributes of ASCII digits only); False: the checked reader does it."""
+    get = edge.get
+    attributes = (get("from-layer"), get("from-port"), get("to-layer"), get("to-port"))
+    return _record_plain_edges([attributes], nodes, by_id, feeds)
+
+
 def _read_edge(
-    edge: etree._Element, nodes: list[Node], by_id: dict[int, int], feeds: list[list[Source | None]]
+    edge: etree._Element, nodes: list[Node], by_id: dict[int, int], feeds: list[list[tuple[int, int] | None]]
 ) -> None:
     where = f"edge at line {edge.sourceline}"
     fl, fp = _int_attr(edge, "from-layer", where), _int_attr(edge, "from-port", where)
@@ -588,19 +1038,19 @@ def _read_edge(
         assert prev is not None
         raise IRError(
             f"{dst.describe()}: input port {tp} is fed twice "
-            f"(from layer {nodes[prev.node].id} and from layer {fl})"
+            f"(from layer {nodes[prev[0]].id} and from layer {fl})"
         )
-    feeds[dst_i][in_index] = Source(src_i, out_index)
+    feeds[dst_i][in_index] = (src_i, out_index)
 
 
-def _topological_order(nodes: list[Node], feeds: list[list[Source | None]]) -> list[int]:
+def _topological_order(nodes: list[Node], feeds: list[list[tuple[int, int] | None]]) -> list[int]:
     """Kahn's algorithm; ties keep document order, so the order is deterministic."""
     indegree = [len(f) for f in feeds]
     consumers: list[list[int]] = [[] for _ in nodes]
     for i, f in enumerate(feeds):
         for s in f:
             assert s is not None
-            consumers[s.node].append(i)
+            consumers[s[0]].append(i)
     ready = deque(i for i, d in enumerate(indegree) if d == 0)
     order: list[int] = []
     while ready:

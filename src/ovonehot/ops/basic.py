@@ -47,7 +47,16 @@ def parse_constant(node: Node) -> ConstantAttrs:
 
 
 def infer_constant(attrs: ConstantAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
-    return [TensorInfo(attrs.element_type, PartialShape.of(attrs.value.shape), value=attrs.value)]
+    shape = _SHAPES.get(attrs.value.shape)
+    if shape is None:
+        shape = PartialShape.of(attrs.value.shape)
+        if len(_SHAPES) < 4096:
+            _SHAPES[attrs.value.shape] = shape
+    return [TensorInfo(attrs.element_type, shape, value=attrs.value)]
+
+
+# Constants' shapes (a PartialShape is immutable: one object serves every constant of a shape).
+_SHAPES: dict[tuple[int, ...], PartialShape] = {}
 
 
 def evaluate_constant(attrs: ConstantAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:

@@ -78,7 +78,8 @@ def broadcast_merge_dim(a: Dimension, b: Dimension) -> Dimension | None:
     a1, b1 = a.contains(1), b.contains(1)
     if a1 and b1:
         hi = None if a.max is None or b.max is None else max(a.max, b.max)
-        return Dimension(min(a.min, b.min), hi)
+        lo = min(a.min, b.min)
+        return a if lo == a.min and hi == a.max else Dimension(lo, hi)
     if a1:
         return b
     if b1:
@@ -98,14 +99,16 @@ def broadcast_shapes(a: PartialShape, b: PartialShape, spec: AutoBroadcastSpec) 
         return PartialShape.dynamic()
     if kind is AutoBroadcastType.NUMPY:
         rank = max(len(a.dims), len(b.dims))
-        one = Dimension.static(1)
-        pa = (one,) * (rank - len(a.dims)) + a.dims
-        pb = (one,) * (rank - len(b.dims)) + b.dims
+        pa = (_ONE,) * (rank - len(a.dims)) + a.dims
+        pb = (_ONE,) * (rank - len(b.dims)) + b.dims
         dims = [broadcast_merge_dim(x, y) for x, y in zip(pa, pb, strict=True)]
         if any(d is None for d in dims):
             return None
         return PartialShape(tuple(d for d in dims if d is not None))
     return _pdpd_merge(a, b, spec.axis)
+
+
+_ONE = Dimension.static(1)
 
 
 def _pdpd_merge(dst: PartialShape, src: PartialShape, axis: int) -> PartialShape | None:

@@ -353,6 +353,16 @@ def propagate(
     outs = tuple(outs)
     if not outs:
         return outs
+    if not ins:  # a Constant (all values, no error) comes out as it is: what the steps below do
+        for o in outs:
+            if o.value is None or o.error is not None:
+                break
+        else:
+            return outs
+    elif spec.bounds is not shape_of_bounds and _unknowable(ins) and _nothing_known(outs):
+        # The common case, a data tensor: what the steps below come to when an input is
+        # unknown (no value, no bounds) and none failed (ShapeOf apart: it reads shapes only).
+        return outs
     failed = _failed_input(spec, ins)
     if failed is not None:
         return tuple(TensorInfo(o.element_type, o.shape, error=failed) for o in outs)
@@ -376,6 +386,26 @@ def propagate(
     except ValidationError as exc:  # thrown only when a layer reads the value: TensorInfo.error
         return tuple(TensorInfo(o.element_type, o.shape, error=str(exc)) for o in outs)
     return tuple(_attach(o, r) for o, r in zip(outs, results, strict=True))
+
+
+def _nothing_known(infos: Sequence[TensorInfo]) -> bool:
+    """No info has a value, a bound or an error."""
+    for t in infos:
+        if t.value is not None or t.lower is not None or t.upper is not None or t.error is not None:
+            return False
+    return True
+
+
+def _unknowable(ins: Sequence[TensorInfo]) -> bool:
+    """Some input has neither a value nor both bounds, and none has an error: then no input's
+    error passes on (``_failed_input``) and nothing has bounds (``bounds_of`` is None)."""
+    unknown = False
+    for t in ins:
+        if t.error is not None:
+            return False
+        if t.value is None and (t.lower is None or t.upper is None):
+            unknown = True
+    return unknown
 
 
 def _failed_input(spec: OpSpec[Any], ins: Sequence[TensorInfo]) -> str | None:

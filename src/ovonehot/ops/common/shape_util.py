@@ -110,7 +110,13 @@ def known_ints(info: TensorInfo) -> list[int] | None:
     _check_computable(info)
     if info.value is None:
         return None
-    return [_as_int(v) for v in np.asarray(info.value).reshape(-1)]
+    return [_as_int(v) for v in _elements(np.asarray(info.value))]
+
+
+def _elements(a: np.ndarray) -> list[object] | np.ndarray:
+    """The elements of ``a`` for :func:`_as_int`, flat: Python ints and bools at once for
+    integer and boolean arrays (what ``_as_int`` makes of their NumPy scalars), else as is."""
+    return a.reshape(-1).tolist() if a.dtype.kind in "iub" else a.reshape(-1)
 
 
 def _check_computable(info: TensorInfo) -> None:
@@ -135,9 +141,9 @@ def input_bounds(info: TensorInfo) -> list[tuple[int, int]] | None:
     """
     _check_computable(info)
     if info.value is not None:
-        lows = highs = np.asarray(info.value).reshape(-1)
+        lows = highs = _elements(np.asarray(info.value))
     elif info.lower is not None and info.upper is not None:
-        lows, highs = np.asarray(info.lower).reshape(-1), np.asarray(info.upper).reshape(-1)
+        lows, highs = _elements(np.asarray(info.lower)), _elements(np.asarray(info.upper))
     else:
         return None
     et = info.element_type
