@@ -54,13 +54,6 @@ def test_clean(command: list[str]) -> None:
 # Functions longer than this are split into named steps (issue 10, item 7).
 MAX_FUNCTION_LINES = 80
 
-# Long functions in modules other helpers own right now: each is to be split by its owner,
-# then dropped from here.  Keyed by (module under src/ovonehot, qualified function name).
-LONG_FUNCTION_ALLOWLIST = {
-    ("evaluate.py", "evaluate"),  # the interpreter loop
-}
-
-
 def _long_functions(path: Path) -> list[tuple[str, int]]:
     """(qualified name, line count) of each function in ``path`` longer than MAX_FUNCTION_LINES;
     a nested function counts on its own and inside its parent."""
@@ -89,6 +82,5 @@ def test_functions_are_short() -> None:
         f"{path.relative_to(package).as_posix()}: {name} ({lines} lines)"
         for path in sorted(package.rglob("*.py"))
         for name, lines in _long_functions(path)
-        if (path.relative_to(package).as_posix(), name) not in LONG_FUNCTION_ALLOWLIST
     ]
     assert not too_long, f"functions over {MAX_FUNCTION_LINES} lines (split them):\n" + "\n".join(too_long)
