@@ -54,6 +54,7 @@ def test_clean(command: list[str]) -> None:
 # Functions longer than this are split into named steps (issue 10, item 7).
 MAX_FUNCTION_LINES = 80
 
+
 def _long_functions(path: Path) -> list[tuple[str, int]]:
     """(qualified name, line count) of each function in ``path`` longer than MAX_FUNCTION_LINES;
     a nested function counts on its own and inside its parent."""
