@@ -94,20 +94,15 @@ class Model:
             )
             for (n, et, shape), cast in zip(params, self._input_casts, strict=True)
         )
-        # Output shapes as read_model reports them (values stop at decompression Converts);
-        # ``inference`` keeps the folded values that running relies on.
-        reported = inference
-        if any(n.decompression for n in graph.nodes):
-            reported = infer(graph, inference.plans, {n.name: s for n, _, s in params}, as_read_model=True)
         self._results = graph.kind_indices("Result")
         self._output_casts: list[ElementType | None] = []
-        outputs = []
+        self._output_names: list[tuple[str, tuple[str, ...], ElementType]] = []
         used: set[str] = set()
         for r in self._results:
             result = graph.nodes[r]
             src = graph.sources[r][0]
             producer = graph.nodes[src.node]
-            info = reported.outputs[src.node][src.output]
+            info = inference.outputs[src.node][src.output]
             names = set(result.output_names or producer.outputs[src.output].names)
             et = info.element_type
             if legacy:
@@ -120,8 +115,8 @@ class Model:
             if name in used:  # two Results of one tensor: the second goes by its layer name
                 name = result.name
             used.add(name)
-            outputs.append(TensorDesc(name, tuple(sorted(names)), et, info.shape))
-        self.outputs: tuple[TensorDesc, ...] = tuple(outputs)
+            self._output_names.append((name, tuple(sorted(names)), et))
+        self._outputs: tuple[TensorDesc, ...] | None = None
         variables: dict[str, VariableDesc] = {}
         for i in graph.kind_indices("ReadValue"):
             vid = graph.nodes[i].attr("variable_id") or ""
@@ -137,9 +132,29 @@ class Model:
         # need not look at such an array again).
         self._accepted: list[set[tuple[int, ...]]] = [set() for _ in self.inputs]
         # share_outputs=True: per output, the buffer runs write it into (None until the first).
-        self._shared: list[np.ndarray | None] = [None] * len(self.outputs)
+        self._shared: list[np.ndarray | None] = [None] * len(self._results)
         # Per output, whether its producer writes into a given buffer (known at the first shared run).
         self._into: list[bool] | None = None
+
+    @property
+    def outputs(self) -> tuple[TensorDesc, ...]:
+        """The outputs (name, tensor names, element type, shape) as ``read_model`` reports them.
+
+        Their shapes are inferred as ``read_model`` does (no value or bound passes a
+        decompression Convert), which takes a second inference for a model with such
+        Converts: done on first use, since running needs only the names.
+        """
+        if self._outputs is None:
+            reported = self.inference
+            if any(n.decompression for n in self.graph.nodes):
+                shapes = {d.name: d.shape for d in self.inputs}
+                reported = infer(self.graph, self.inference.plans, shapes, as_read_model=True)
+            descs = []
+            for (name, names, et), r in zip(self._output_names, self._results, strict=True):
+                src = self.graph.sources[r][0]
+                descs.append(TensorDesc(name, names, et, reported.outputs[src.node][src.output].shape))
+            self._outputs = tuple(descs)
+        return self._outputs
 
     def __repr__(self) -> str:
         ins = ", ".join(str(d) for d in self.inputs)
@@ -229,8 +244,10 @@ class Model:
         if not share_outputs:
             values = evaluate(self.inference, feeds, observer, variables=variables)
             return {
-                d.name: values[(r, 0)] if cast is None else convert_array(values[(r, 0)], cast)
-                for d, r, cast in zip(self.outputs, self._results, self._output_casts, strict=True)
+                name: values[(r, 0)] if cast is None else convert_array(values[(r, 0)], cast)
+                for (name, _, _), r, cast in zip(
+                    self._output_names, self._results, self._output_casts, strict=True
+                )
             }
         # Results made by a kernel that writes into a given array get their buffer (or none
         # yet, and the kernel's fresh array becomes the buffer); the others are copied in.
@@ -244,7 +261,9 @@ class Model:
         out = {r: self._shared[k] for k, r in enumerate(self._results) if into[k]}
         values = evaluate(self.inference, feeds, observer, variables=variables, out=out)
         shared = {}
-        for k, (d, r, cast) in enumerate(zip(self.outputs, self._results, self._output_casts, strict=True)):
+        for k, ((name, _, _), r, cast) in enumerate(
+            zip(self._output_names, self._results, self._output_casts, strict=True)
+        ):
             value = values[(r, 0)] if cast is None else convert_array(values[(r, 0)], cast)
             buffer = self._shared[k]
             if (
@@ -261,7 +280,7 @@ class Model:
             elif buffer is not value:
                 np.copyto(buffer, value, casting="no")
             self._shared[k] = buffer
-            shared[d.name] = buffer
+            shared[name] = buffer
         return shared
 
 

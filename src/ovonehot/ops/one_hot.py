@@ -141,7 +141,8 @@ def _u64_depth(depth: np.ndarray) -> int:
 # Outputs up to this size skip the memory-available check (a read of /proc/meminfo per run).
 SMALL_OUTPUT_BYTES = 1 << 16
 # Outputs from this size are filled and scattered by several threads (NumPy's fill and
-# fancy assignment release the GIL); smaller ones are not worth the hand-off.
+# fancy assignment release the GIL) when they are given (mapped already); smaller ones are not
+# worth the hand-off.
 THREADED_OUTPUT_BYTES = 8 << 20
 
 
@@ -188,8 +189,9 @@ def one_hot(
             )
         out = np.zeros(out_shape, dtype=dtype) if zero_off else np.empty(out_shape, dtype=dtype)
         filled = zero_off
+        fresh = True
     else:
-        filled = False
+        filled = fresh = False
     outer = math.prod(indices.shape[:axis])
     inner = math.prod(indices.shape[axis:])
     # Fill and scatter through an unsigned-integer view of the same width, so float
@@ -197,7 +199,11 @@ def one_hot(
     bits_out, on_bits, off_bits = _bit_views(out, on_value, off_value)
     flat_out = bits_out.reshape(-1)
     idx = indices.reshape(-1)
-    parts = _parts(out.nbytes) if out.dtype != object else 1
+    # Threads for an output whose pages are mapped already (share_outputs, out=).  A fresh
+    # output's pages are first touched here: page faults from several threads of one process
+    # contend in the kernel, which measured 2-4x slower than one thread (bench_onehot, with
+    # OpenVINO's CPU plugin in the same process) while one thread stays under np.full's time.
+    parts = _parts(out.nbytes) if out.dtype != object and not fresh else 1
     if parts == 1:  # (the common small case, without the closures)
         if not filled:
             flat_out.fill(off_bits)
