@@ -144,6 +144,7 @@ def test_kernel_fresh_out_and_threaded_agree_with_the_slow_oracle(
     if threads:  # every output takes the threaded path, split in parts of a few indices
         monkeypatch.setattr(one_hot_module, "THREADED_OUTPUT_BYTES", 0)
         monkeypatch.setattr(one_hot_module, "_parts", lambda nbytes: 3)
+        monkeypatch.setattr(one_hot_module, "FUSED_CHUNK_BYTES", 1)  # fill and scatter a row at a time
     depth = 6
     rng = np.random.default_rng(len(shape) + axis)
     indices = rng.integers(-depth - 2, depth + 2, size=shape).astype(np.int64)

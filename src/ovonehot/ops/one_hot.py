@@ -144,6 +144,8 @@ SMALL_OUTPUT_BYTES = 1 << 16
 # fancy assignment release the GIL) when they are given (mapped already); smaller ones are not
 # worth the hand-off.
 THREADED_OUTPUT_BYTES = 8 << 20
+# Rows of a threaded output are filled and scattered in parts of about this size.
+FUSED_CHUNK_BYTES = 4 << 20
 
 
 def one_hot(
@@ -210,16 +212,47 @@ def one_hot(
         if idx.size and depth:
             flat_out[_hot_flat_positions(idx, depth, inner, negative_indices_mode)] = on_bits
         return out
+    _threaded(flat_out, idx, depth, outer, inner, on_bits, off_bits, filled, negative_indices_mode, parts)
+    return out
+
+
+def _threaded(
+    flat_out: np.ndarray,
+    idx: np.ndarray,
+    depth: int,
+    outer: int,
+    inner: int,
+    on_bits: Any,
+    off_bits: Any,
+    filled: bool,
+    mode: NegativeIndicesMode,
+    parts: int,
+) -> None:
+    """The fill (unless ``filled``) and the scatter of a large output, in ``parts`` threads."""
+    if not filled and outer >= parts and inner and depth:
+        # Each thread fills a few MiB of its rows, then scatters into them while they are in
+        # cache, instead of a pass over the whole output per step.
+        row = depth * inner
+        rows = max(1, FUSED_CHUNK_BYTES // (row * flat_out.dtype.itemsize))
+
+        def fill_and_scatter(lo: int, hi: int) -> None:  # outer rows lo..hi
+            for a in range(lo, hi, rows):
+                b = min(a + rows, hi)
+                flat_out[a * row : b * row].fill(off_bits)
+                part = idx[a * inner : b * inner]
+                flat_out[_hot_flat_positions(part, depth, inner, mode, a * inner)] = on_bits
+
+        _run_parts(parts, outer, fill_and_scatter)
+        return
     if not filled:
         _run_parts(parts, flat_out.size, lambda lo, hi: flat_out[lo:hi].fill(off_bits))
     if outer * inner == 0 or depth == 0:
-        return out
+        return
 
     def scatter(lo: int, hi: int) -> None:  # indices lo..hi (flat); positions are disjoint
-        flat_out[_hot_flat_positions(idx[lo:hi], depth, inner, negative_indices_mode, lo)] = on_bits
+        flat_out[_hot_flat_positions(idx[lo:hi], depth, inner, mode, lo)] = on_bits
 
     _run_parts(parts, idx.size, scatter)
-    return out
 
 
 # The worker threads, made on first use, with the pid that made them: a forked child
