@@ -185,11 +185,11 @@ class Model:
             if len(seq) != len(self.inputs):
                 raise InputError(f"the model takes {len(self.inputs)} inputs, {len(seq)} were given")
             bound = [self._check_input(k, v) for k, v in enumerate(seq)]
-        missing = [d.name for d, v in zip(self.inputs, bound, strict=True) if v is None]
-        if missing:
+        if any(b is None for b in bound):
+            missing = [d.name for d, v in zip(self.inputs, bound, strict=True) if v is None]
             more = f" and {len(missing) - 20} more" if len(missing) > 20 else ""
             raise InputError(f"missing inputs: {', '.join(shorten(m) for m in missing[:20])}{more}")
-        return [b for b in bound if b is not None]
+        return bound  # type: ignore[return-value]  # every one bound
 
     def _check_input(self, k: int, value: object) -> np.ndarray:
         desc = self.inputs[k]

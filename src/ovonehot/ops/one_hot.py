@@ -112,10 +112,11 @@ def evaluate_one_hot_into(
     attrs: OneHotAttrs, inputs: Sequence[np.ndarray], out: Sequence[np.ndarray | None]
 ) -> list[np.ndarray]:
     """``evaluate_one_hot`` writing into ``out[0]`` when it has the output's shape and dtype."""
-    indices, depth, on_value, off_value = (np.asarray(a) for a in inputs)
-    for label, arr in (("depth", depth), ("on_value", on_value), ("off_value", off_value)):
-        if arr.ndim != 0:
-            raise InputError(f"{label} input must be scalar. Got shape {list(arr.shape)}.")
+    indices, depth, on_value, off_value = inputs  # arrays: the evaluator hands over nothing else
+    if depth.ndim or on_value.ndim or off_value.ndim:
+        for label, arr in (("depth", depth), ("on_value", on_value), ("off_value", off_value)):
+            if arr.ndim != 0:
+                raise InputError(f"{label} input must be scalar. Got shape {list(arr.shape)}.")
     if on_value.dtype != off_value.dtype:
         raise InputError(f"on_value and off_value differ in type: {on_value.dtype} and {off_value.dtype}")
     try:
@@ -176,10 +177,10 @@ def one_hot(
         and not np.may_share_memory(out, indices)
     ):
         out = None
-    # An all-zero off value (the usual 0.0 / 0 / False) takes np.zeros for a fresh output:
-    # zero pages from the OS instead of a pass writing zeros.
-    zero_off = dtype.kind in "biufV" and _all_zero_bits(off_value)
     if out is None:
+        # An all-zero off value (the usual 0.0 / 0 / False) takes np.zeros for a fresh output:
+        # zero pages from the OS instead of a pass writing zeros.
+        zero_off = dtype.kind in "biufV" and _all_zero_bits(off_value)
         nbytes = math.prod(out_shape) * dtype.itemsize
         if nbytes > SMALL_OUTPUT_BYTES and (
             nbytes > MAX_OUTPUT_BYTES or nbytes > (budget := output_budget())
