@@ -4,11 +4,12 @@ Workload (docs/openvino-behaviour.md's reference point): 1M int64 indices, depth
 Prints medians and the ratios ovonehot / OpenVINO and ovonehot / memory bound, all measured
 in the same run, interleaved (A B A B ...) so a loaded machine slows both sides alike:
 
-* fresh: ``Model.run`` returning a new output array, against OpenVINO's infer plus a copy of
-  its output, and against ``np.full`` of a fresh array;
-* shared: ``Model.run(..., share_outputs=True)`` writing into its reused output, against
-  OpenVINO's infer into its own reused buffer, and against filling an existing buffer
-  (the memory-write bound);
+* fresh: ``Model.run`` returning a new output array, against its bound, ``np.full`` of a
+  fresh array (new memory's page faults included), and OpenVINO's infer plus a copy of its
+  output;
+* shared: ``Model.run(..., share_outputs=True)`` writing into its reused output, against its
+  bound, filling an existing buffer (the memory-write bound), and OpenVINO's infer into its
+  own reused buffer;
 * tiny: an 8-index, depth-4 OneHot per call, against OpenVINO's Python ``infer``;
 
 plus the peak memory of a fresh process running ovonehot alone against the output's size.
@@ -156,16 +157,20 @@ def main() -> int:
     report = {
         "workload": f"{args.n} int64 indices, depth {args.depth}, f32 output",
         "median_s": t,
+        # Each mode against its bound as issue 13 defines it (a fresh output cannot beat the
+        # page faults of new memory, which np.full of a fresh array pays too; a reused one is
+        # bound by filling an existing buffer) and its target: <= 1.1x the bound, <= 0.9x OpenVINO.
         "fresh": {
+            "bound": "np.full of a fresh array",
+            "ratio_over_bound": t["ovonehot_fresh"] / t["np_full_fresh"],
             "ratio_over_openvino_copy": t["ovonehot_fresh"] / t["openvino_cpu_copy"],
-            "ratio_over_np_full_fresh": t["ovonehot_fresh"] / t["np_full_fresh"],
-            "ratio_over_memory_bound": t["ovonehot_fresh"] / t["fill_existing_buffer"],
+            "ratio_over_filling_an_existing_buffer": t["ovonehot_fresh"] / t["fill_existing_buffer"],
         },
         "shared": {
+            "bound": "filling an existing buffer",
+            "ratio_over_bound": t["ovonehot_shared"] / t["fill_existing_buffer"],
             "ratio_over_openvino_reuse": t["ovonehot_shared"] / t["openvino_cpu_reuse"],
-            "ratio_over_memory_bound": t["ovonehot_shared"] / t["fill_existing_buffer"],
         },
-        "tiny_8x4_us_per_call": {k: v * 1e6 for k, v in t_tiny.items()},
         "tiny_ratio_over_openvino": t_tiny["ovonehot"] / t_tiny["openvino_infer"],
         "tiny_shared_ratio_over_openvino": t_tiny["ovonehot_shared"] / t_tiny["openvino_infer"],
         "peak_extra_bytes_over_output": (peak - base) - out_bytes,
