@@ -161,6 +161,11 @@ REFUSED = {
     "a DTD": document(*chain(3), decl='<?xml version="1.0"?>\n<!DOCTYPE net>\n'),
     "root is not net": document(*chain(3)).replace("<net ", "<nett ").replace("</net>", "</nett>"),
     "IR version 12": document(*chain(3)).replace('version="11"', 'version="12"'),
+    # (scripts/reader_paths_campaign.py) a repeat's name is never parsed: a character XML
+    # refuses there must send the file to the checked reader
+    "control character in a repeat's name": document(*chain(3, names=["x", "a\x01b", "y"])),
+    "form feed in a repeat's name": document(*chain(3, names=["x", "a\x0cb", "y"])),
+    "unit separator in a repeat's name": document(*chain(3, names=["x", "a\x1fb", "y"])),
 }
 
 

@@ -340,8 +340,9 @@ _STREAM_MIN_SIZE = 1 << 18
 # Smaller files are streamed: checking for repeats costs about what they save there.
 _REPEATED_MIN_SIZE = 1 << 20
 # A layer's start as OpenVINO writes it: id, then name (no character OpenVINO's or lxml's
-# reading would change: no '&', no tab, newline or carriage return), the rest after it.
-_RAW_LAYER_HEAD = re.compile(rb'<layer id="([0-9]{1,64})" name="([^"&<\t\n\r]{0,4096})"')
+# reading would change or refuse: no '&', no control character, tab, newline or carriage
+# return among them: a repeat's name is never parsed), the rest after it.
+_RAW_LAYER_HEAD = re.compile(rb'<layer id="([0-9]{1,64})" name="([^"&<\x00-\x1f]{0,4096})"')
 # The XML declarations _read_repeated takes (an ASCII file reads the same in UTF-8).
 _DECLARATION = re.compile(rb'<\?xml version="1\.0"(?: encoding="(?:UTF-8|utf-8)")?\s*\?>')
 
