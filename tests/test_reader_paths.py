@@ -166,6 +166,7 @@ REFUSED = {
     "control character in a repeat's name": document(*chain(3, names=["x", "a\x01b", "y"])),
     "form feed in a repeat's name": document(*chain(3, names=["x", "a\x0cb", "y"])),
     "unit separator in a repeat's name": document(*chain(3, names=["x", "a\x1fb", "y"])),
+    "NUL in a repeat's name": document(*chain(3, names=["x", "a\x00b", "y"])),
 }
 
 
