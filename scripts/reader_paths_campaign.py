@@ -41,6 +41,7 @@ import resource
 import sys
 import tempfile
 import time
+import typing
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -179,7 +180,7 @@ def head_edit(rng: random.Random, xml: bytes) -> tuple[bytes, str]:
             return xml, "order: no plain head"
         attrs = [b'id="' + m.group(1) + b'"', b'name="' + m.group(2) + b'"']
         rest = head[m.end() :]
-        tm = re.match(rb'(\s+type="[^"]*")(.*)', rest, re.S)
+        tm = re.match(rb'(\s+type="[^"]*")(.*)', rest, re.DOTALL)
         if tm and rng.random() < 0.5:
             new = b"<layer " + tm.group(1).strip() + b" " + b" ".join(attrs) + tm.group(2)
             what = "type first"
@@ -235,14 +236,17 @@ def layer_body_edit(rng: random.Random, xml: bytes) -> tuple[bytes, str]:
     )
     what = kind
     if kind == "data":
-        m = re.search(rb'<data ([^>]*?)\s*/?>', layer)
+        m = re.search(rb"<data ([^>]*?)\s*/?>", layer)
         if m is None:
             return xml, "no data"
         attrs = re.findall(rb'(\w+)="([^"]*)"', m.group(1))
         op = rng.choice(("value", "add", "drop", "reorder", "dup", "entity"))
         if op == "value" and attrs:
             k = rng.randrange(len(attrs))
-            attrs[k] = (attrs[k][0], rng.choice((b"", b" 1", b"+1", b"-0", b"1,2", b"\xc3\xa9", b"a&amp;b", b"9" * 30)))
+            attrs[k] = (
+                attrs[k][0],
+                rng.choice((b"", b" 1", b"+1", b"-0", b"1,2", b"\xc3\xa9", b"a&amp;b", b"9" * 30)),
+            )
         elif op == "add":
             attrs.append((b"extra", b"1"))
         elif op == "drop" and attrs:
@@ -260,7 +264,7 @@ def layer_body_edit(rng: random.Random, xml: bytes) -> tuple[bytes, str]:
         layer = layer[: m.start()] + new + layer[m.end() :]
         what = f"data {op}"
     elif kind == "port":
-        ports = list(re.finditer(rb"<port [^>]*?(/>|>.*?</port>)", layer, re.S))
+        ports = list(re.finditer(rb"<port [^>]*?(/>|>.*?</port>)", layer, re.DOTALL))
         if not ports:
             return xml, "no port"
         p = rng.choice(ports)
@@ -271,9 +275,18 @@ def layer_body_edit(rng: random.Random, xml: bytes) -> tuple[bytes, str]:
         elif op == "dup":
             text = text + text
         elif op == "id":
-            text = re.sub(rb'id="[^"]*"', lambda _: b'id="' + rng.choice((b"7", b"07", b"+1", b"0", b"-1", b"")) + b'"', text, count=1)
+            text = re.sub(
+                rb'id="[^"]*"',
+                lambda _: b'id="' + rng.choice((b"7", b"07", b"+1", b"0", b"-1", b"")) + b'"',
+                text,
+                count=1,
+            )
         else:
-            text = text.replace(b"<port ", b'<port names="' + rng.choice((b"a,b", b"a\\,b", b" , ", b"x", b"\xc3\xa9")) + b'" ', 1)
+            text = text.replace(
+                b"<port ",
+                b'<port names="' + rng.choice((b"a,b", b"a\\,b", b" , ", b"x", b"\xc3\xa9")) + b'" ',
+                1,
+            )
         layer = layer[: p.start()] + text + layer[p.end() :]
         what = f"port {op}"
     elif kind == "dims":
@@ -281,12 +294,30 @@ def layer_body_edit(rng: random.Random, xml: bytes) -> tuple[bytes, str]:
         if not dims:
             return xml, "no dim"
         d = rng.choice(dims)
-        value = rng.choice((b"", b" 16 ", b"-1", b"-2", b"+16", b"016", b"1e3", b"16\n", b"\xd9\xa3", b"9" * 20, b"1_6", b"<!--c-->16", b"1<!--c-->6"))
+        value = rng.choice(
+            (
+                b"",
+                b" 16 ",
+                b"-1",
+                b"-2",
+                b"+16",
+                b"016",
+                b"1e3",
+                b"16\n",
+                b"\xd9\xa3",
+                b"9" * 20,
+                b"1_6",
+                b"<!--c-->16",
+                b"1<!--c-->6",
+            )
+        )
         new = b"" if rng.random() < 0.2 else b"<dim>" + value + b"</dim>"
         layer = layer[: d.start()] + new + layer[d.end() :]
         what = f"dim {value[:12]!r}" if new else "dim dropped"
     elif kind == "precision":
-        value = rng.choice((b"fp32", b"f32", b"F32", b"", b"FP16", b"I64", b"i4", b"u1", b"BOOL", b"nf4", b"xx"))
+        value = rng.choice(
+            (b"fp32", b"f32", b"F32", b"", b"FP16", b"I64", b"i4", b"u1", b"BOOL", b"nf4", b"xx")
+        )
         layer = re.sub(rb'precision="[^"]*"', lambda _: b'precision="' + value + b'"', layer, count=1)
         what = f"precision {value!r}"
     elif kind in ("comment", "pi", "cdata", "whitespace"):
@@ -309,7 +340,9 @@ def layer_body_edit(rng: random.Random, xml: bytes) -> tuple[bytes, str]:
         elif op == "prefixed-attr":
             layer = layer.replace(b"<layer ", b'<layer xmlns:a="urn:a" a:x="1" ', 1)
         elif op == "prefixed-elem":
-            layer = layer.replace(b"<data ", b'<a:data xmlns:a="urn:a" ', 1).replace(b"</data>", b"</a:data>", 1)
+            layer = layer.replace(b"<data ", b'<a:data xmlns:a="urn:a" ', 1).replace(
+                b"</data>", b"</a:data>", 1
+            )
         else:
             layer = layer.replace(b"<layer ", b'<layer a:x="1" ', 1)
         what = f"namespace {op}"
@@ -353,7 +386,9 @@ def edge_edit(rng: random.Random, xml: bytes) -> tuple[bytes, str]:
         return xml[:a] + b"\n".join(block) + xml[b:], f"edges {kind}"
     if kind == "self":
         fl = re.search(rb'from-layer="([^"]*)"', text)
-        new = re.sub(rb'to-layer="[^"]*"', lambda _: b'to-layer="' + (fl.group(1) if fl else b"0") + b'"', text)
+        new = re.sub(
+            rb'to-layer="[^"]*"', lambda _: b'to-layer="' + (fl.group(1) if fl else b"0") + b'"', text
+        )
         return xml[: e.start()] + new + xml[e.end() :], f"edge {k} self-loop"
     if kind == "attr":
         which = rng.choice((b"from-layer", b"from-port", b"to-layer", b"to-port"))
@@ -408,7 +443,13 @@ def document_edit(rng: random.Random, xml: bytes, weights: bytes) -> tuple[bytes
         level = rng.choice((0, 0, 1, 9))
         return gzip.compress(xml, compresslevel=level, mtime=0), weights, f"gzip level {level}"
     if kind == "doctype":
-        dtd = rng.choice((b"<!DOCTYPE net>", b'<!DOCTYPE net [<!ATTLIST layer extra CDATA "x">]>', b'<!DOCTYPE net [<!ENTITY e "v">]>'))
+        dtd = rng.choice(
+            (
+                b"<!DOCTYPE net>",
+                b'<!DOCTYPE net [<!ATTLIST layer extra CDATA "x">]>',
+                b'<!DOCTYPE net [<!ENTITY e "v">]>',
+            )
+        )
         return xml[:decl_end] + b"\n" + dtd + body, weights, f"doctype {dtd[:30]!r}"
     if kind == "decl":
         decl = rng.choice(
@@ -426,7 +467,9 @@ def document_edit(rng: random.Random, xml: bytes, weights: bytes) -> tuple[bytes
         )
         return decl + body, weights, f"declaration {decl!r}"
     if kind == "latin1":
-        new = re.sub(rb'name="([^"]*)"', lambda m: b'name="' + m.group(1) + b'\xe9"', body, count=rng.randrange(1, 50))
+        new = re.sub(
+            rb'name="([^"]*)"', lambda m: b'name="' + m.group(1) + b'\xe9"', body, count=rng.randrange(1, 50)
+        )
         return b'<?xml version="1.0" encoding="ISO-8859-1"?>' + new, weights, "latin-1 names"
     if kind == "ns-root":
         ns = rng.choice((b' xmlns="urn:x"', b' xmlns:a="urn:a"', b' xmlns:a="urn:a" a:b="1"'))
@@ -439,12 +482,24 @@ def document_edit(rng: random.Random, xml: bytes, weights: bytes) -> tuple[bytes
         cut = rng.randrange(max(end, 1))
         return xml[:cut] + xml[end:], weights, f"layers cut from {cut}"
     if kind == "layers-tag":
-        op = rng.choice((b"<layers >", b"<layers\n>", b"<layers/><layers>", b"<layers></layers><layers>", b"<layers a='1'>"))
+        op = rng.choice(
+            (
+                b"<layers >",
+                b"<layers\n>",
+                b"<layers/><layers>",
+                b"<layers></layers><layers>",
+                b"<layers a='1'>",
+            )
+        )
         return xml.replace(b"<layers>", op, 1), weights, f"<layers> as {op!r}"
     if kind == "comment-between":
         span = _layer_span(rng, xml)
         at = span[1] if span else len(xml) // 2
-        return xml[:at] + rng.choice((b"<!--</layer>-->", b"<![CDATA[x]]>", b"text", b"<note/>")) + xml[at:], weights, "between layers"
+        return (
+            xml[:at] + rng.choice((b"<!--</layer>-->", b"<![CDATA[x]]>", b"text", b"<note/>")) + xml[at:],
+            weights,
+            "between layers",
+        )
     if kind == "pi":
         at = xml.find(b"<layers>")
         return xml[:at] + b"<?pi x?>" + xml[at:], weights, "a PI before <layers>"
@@ -477,7 +532,9 @@ def document_edit(rng: random.Random, xml: bytes, weights: bytes) -> tuple[bytes
     return xml[:s] + xml[e:at] + layer + xml[at:], weights, "a layer after </layers>"
 
 
-def mutant(base_items: dict[str, tuple[bytes, bytes]], seed: int, index: int) -> tuple[str, bytes, bytes, list[str]]:
+def mutant(
+    base_items: dict[str, tuple[bytes, bytes]], seed: int, index: int
+) -> tuple[str, bytes, bytes, list[str]]:
     """Mutant ``index`` of ``seed``: (base, xml, bin, what was done)."""
     from ovonehot.ir import mutate as mutate_module
 
@@ -551,9 +608,9 @@ def _outcome(fn: object) -> tuple[str, object]:
         return "crash", (type(exc).__name__, str(exc)[:300])
 
 
-def judge(xml_path: Path, infer_too: bool) -> tuple[str, str]:
-    """(verdict, detail): "agree-graph", "agree-error", or a divergence/crash kind."""
-    from ovonehot.infer import infer
+def judge(xml_path: Path, infer_too: bool) -> tuple[str, str, str]:
+    """(verdict, detail, reader used): "agree-graph", "agree-error", or a divergence/crash kind;
+    and which reader gave the shipped result ("repeated", "streamed", "checked")."""
     from ovonehot.ir import reader
 
     def read(fast: bool) -> tuple[str, object]:
@@ -565,9 +622,48 @@ def judge(xml_path: Path, infer_too: bool) -> tuple[str, str]:
         finally:
             reader._STREAM_MIN_SIZE, reader._REPEATED_MIN_SIZE = saved
 
-    shipped, checked = read(True), read(False)
+    # Which reader gave the shipped result: the repeated, the streamed, or the checked one.
+    used: list[str] = []
+    real_repeated, real_streaming, real_tree = (
+        reader._read_repeated,
+        reader._read_streaming,
+        reader.read_ir_tree,
+    )
+
+    def spy(name: str, fn: typing.Callable[..., typing.Any]) -> typing.Callable[..., typing.Any]:
+        def call(*a: typing.Any, **k: typing.Any) -> typing.Any:
+            result = fn(*a, **k)
+            if result is not None:
+                used.append(name)
+            return result
+
+        return call
+
+    reader._read_repeated = spy("repeated", real_repeated)
+    reader._read_streaming = spy("streamed", real_streaming)
+    reader.read_ir_tree = spy("checked", real_tree)
+    try:
+        shipped = read(True)
+    finally:
+        reader._read_repeated, reader._read_streaming, reader.read_ir_tree = (
+            real_repeated,
+            real_streaming,
+            real_tree,
+        )
+    read_by = used[0] if used else "checked"
+    checked = read(False)
+    verdict, detail = _compare(shipped, checked, infer_too)
+    return verdict, detail, read_by
+
+
+def _compare(shipped: tuple[str, object], checked: tuple[str, object], infer_too: bool) -> tuple[str, str]:
+    from ovonehot.infer import infer
+
     if shipped[0] == "crash" or checked[0] == "crash":
-        return "crash", f"shipped={shipped[0]}:{shipped[1] if shipped[0] != 'ok' else ''} checked={checked[0]}:{checked[1] if checked[0] != 'ok' else ''}"
+        return (
+            "crash",
+            f"shipped={shipped[0]}:{shipped[1] if shipped[0] != 'ok' else ''} checked={checked[0]}:{checked[1] if checked[0] != 'ok' else ''}",
+        )
     if shipped[0] != checked[0]:
         detail = shipped[1] if shipped[0] == "error" else checked[1]
         return f"divergence:{shipped[0]}-vs-{checked[0]}", str(detail)[:400]
@@ -609,11 +705,8 @@ def _worker(conn: object, cache: str, memory: int, infer_every: int) -> None:
         path = work / "model.xml"
         path.write_bytes(xml)
         path.with_suffix(".bin").write_bytes(weights)
-        from ovonehot.ir import reader
-
-        size_path = "repeated" if len(xml) >= reader._REPEATED_MIN_SIZE else "streamed" if len(xml) >= reader._STREAM_MIN_SIZE else "small"
-        verdict, detail = judge(path, infer_every > 0 and index % infer_every == 0)
-        conn.send((index, base, size_path, done, verdict, detail))  # type: ignore[attr-defined]
+        verdict, detail, read_by = judge(path, infer_every > 0 and index % infer_every == 0)
+        conn.send((index, base, read_by, done, verdict, detail))  # type: ignore[attr-defined]
 
 
 def main() -> int:
@@ -646,7 +739,9 @@ def main() -> int:
 
     def spawn() -> tuple[object, object, int | None, float]:
         here, there = ctx.Pipe()
-        proc = ctx.Process(target=_worker, args=(there, args.cache, args.memory, args.infer_every), daemon=True)
+        proc = ctx.Process(
+            target=_worker, args=(there, args.cache, args.memory, args.infer_every), daemon=True
+        )
         proc.start()
         return proc, here, None, 0.0
 
@@ -702,8 +797,10 @@ def main() -> int:
         proc.join(5)  # type: ignore[attr-defined]
     elapsed = time.monotonic() - started
     agreements = sum(v for k, v in verdicts.items() if k.startswith("agree"))
-    print(f"\nseed {args.seed}: {ran} mutants in {elapsed:.0f} s; {agreements} agreements, {ran - agreements} findings")
-    print("  by size (which paths a file may take): " + ", ".join(f"{k} {v}" for k, v in sorted(paths.items())))
+    print(
+        f"\nseed {args.seed}: {ran} mutants in {elapsed:.0f} s; {agreements} agreements, {ran - agreements} findings"
+    )
+    print("  shipped result read by: " + ", ".join(f"{k} {v}" for k, v in sorted(paths.items())))
     for verdict, count in sorted(verdicts.items()):
         print(f"  {verdict}: {count}")
     return 1 if ran - agreements else 0
