@@ -98,10 +98,7 @@ def _parser() -> etree.XMLParser:
 
 def read_ir(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | None = None) -> Graph:
     """Read an IR.  ``bin_path`` defaults to the .xml path with the suffix .bin."""
-    xml_path = Path(xml_path)
-    bin_path = Path(bin_path) if bin_path is not None else xml_path.with_suffix(".bin")
-    if not xml_path.is_file():
-        raise IRError(f"{xml_path}: no such file")
+    xml_path, bin_path = _paths(xml_path, bin_path)
     if xml_path.stat().st_size < _STREAM_MIN_SIZE:  # (iterparse's own cost shows on small files)
         try:  # from a file object: libxml2 reading the path itself probes for gzip, twice as slow
             with open(xml_path, "rb") as f:
@@ -352,6 +349,21 @@ _DECLARATION = re.compile(rb'<\?xml version="1\.0"(?: encoding="(?:UTF-8|utf-8)"
 _STREAM_OPTIONS = dict(_PARSER_OPTIONS, remove_blank_text=True)
 
 
+def _paths(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | None) -> tuple[Path, Path]:
+    """The .xml (which must exist) and the .bin (by default beside it, with the suffix .bin)."""
+    xml_path = Path(xml_path)
+    if not xml_path.is_file():
+        raise IRError(f"{xml_path}: no such file")
+    return xml_path, Path(bin_path) if bin_path is not None else xml_path.with_suffix(".bin")
+
+
+def _parse_bytes(xml: bytes, source: str) -> etree._ElementTree:
+    try:
+        return etree.ElementTree(etree.fromstring(xml, _parser()))
+    except etree.XMLSyntaxError as exc:
+        raise IRError(f"{source}: not well-formed XML: {exc}") from None
+
+
 def _parse_path(xml_path: Path) -> etree._ElementTree:
     try:
         tree = etree.parse(str(xml_path), _parser())
@@ -366,11 +378,11 @@ def read_ir_bytes(
     xml: bytes, weights: bytes | bytearray | memoryview | mmap.mmap | None = None, source: str = "<memory>"
 ) -> Graph:
     """Read an IR held in memory (tests, fuzzing)."""
-    try:
-        tree = etree.ElementTree(etree.fromstring(xml, _parser()))
-    except etree.XMLSyntaxError as exc:
-        raise IRError(f"{source}: not well-formed XML: {exc}") from None
-    return _build(tree, _Weights(memoryview(weights) if weights is not None else None, source), source)
+    return _build(
+        _parse_bytes(xml, source),
+        _Weights(memoryview(weights) if weights is not None else None, source),
+        source,
+    )
 
 
 def read_ir_tree(tree: etree._ElementTree, bin_path: Path, source: str) -> Graph:
@@ -394,18 +406,9 @@ def read_tolerant(
     and is read with its value unknown (``Node.value_unknown``, no payload); a ``size`` larger
     than needed is a ``const-size-excess`` warning (OpenVINO reads the first bytes).  Only the
     model's own layers are read so (not a sub-graph's).  Anything else raises IRError."""
-    xml_path = Path(xml_path)
-    bin_path = Path(bin_path) if bin_path is not None else xml_path.with_suffix(".bin")
-    if not xml_path.is_file():
-        raise IRError(f"{xml_path}: no such file")
-    try:
-        tree = etree.parse(str(xml_path), _parser())
-    except etree.XMLSyntaxError as exc:
-        raise IRError(f"{xml_path}: not well-formed XML: {exc}") from None
-    except OSError as exc:
-        raise IRError(f"{xml_path}: cannot read: {exc}") from None
+    xml_path, bin_path = _paths(xml_path, bin_path)
     problems: list[Problem] = []
-    graph = _build(tree, _Weights.open(bin_path), str(xml_path), problems)
+    graph = _build(_parse_path(xml_path), _Weights.open(bin_path), str(xml_path), problems)
     return Reading(graph, tuple(problems))
 
 
@@ -413,13 +416,9 @@ def read_tolerant_bytes(
     xml: bytes, weights: bytes | bytearray | memoryview | mmap.mmap | None = None, source: str = "<memory>"
 ) -> Reading:
     """:func:`read_tolerant` for an IR held in memory."""
-    try:
-        tree = etree.ElementTree(etree.fromstring(xml, _parser()))
-    except etree.XMLSyntaxError as exc:
-        raise IRError(f"{source}: not well-formed XML: {exc}") from None
     problems: list[Problem] = []
     data = _Weights(memoryview(weights) if weights is not None else None, source)
-    return Reading(_build(tree, data, source, problems), tuple(problems))
+    return Reading(_build(_parse_bytes(xml, source), data, source, problems), tuple(problems))
 
 
 class _Weights:
