@@ -141,8 +141,10 @@ def write_outputs(
     directory: str | os.PathLike[str],
     budget: int | None = None,
     progress: bool | None = None,
+    exact: bool = True,
 ) -> dict[str, Path]:
-    """Run ``model`` on ``inputs`` and write each output to ``DIR/<name>.npy``; returns the paths."""
+    """Run ``model`` on ``inputs`` and write each output to ``DIR/<name>.npy``; returns the paths.
+    ``exact`` is :meth:`Model.run`'s (the chunked chains hold no op it changes)."""
     budget = memory_budget() if budget is None else budget
     folder = ensure_directory(directory)
     bound = [
@@ -167,7 +169,7 @@ def write_outputs(
     paths: dict[str, Path] = {}
     rest = [k for k in range(len(model.outputs)) if k not in chunked]
     if rest:
-        values = _run_without(model, inference, feeds, [model._results[k] for k in rest], chunked)
+        values = _run_without(model, inference, feeds, [model._results[k] for k in rest], chunked, exact)
         for k in rest:
             path = folder / names[k]
             with AtomicFile(path) as f:
@@ -238,11 +240,12 @@ def _run_without(
     feeds: Mapping[int, np.ndarray],
     results: list[int],
     chunked: Mapping[int, ChunkPlan],
+    exact: bool,
 ) -> dict[int, np.ndarray]:
     """The values of the Results ``results`` (by output position), from a run of only the layers they need."""
     graph = inference.graph
     if not chunked:
-        values = evaluate(inference, feeds)
+        values = evaluate(inference, feeds, exact=exact)
     else:
         needed: set[int] = set()
         todo = list(results)
@@ -262,7 +265,8 @@ def _run_without(
         sub_inference = Inference(
             sub, tuple(inference.plans[i] for i in keep), tuple(inference.outputs[i] for i in keep)
         )
-        sub_values = evaluate(sub_inference, {position[i]: a for i, a in feeds.items() if i in position})
+        sub_feeds = {position[i]: a for i, a in feeds.items() if i in position}
+        sub_values = evaluate(sub_inference, sub_feeds, exact=exact)
         values = {(old, 0): sub_values[(position[old], 0)] for old in results}
     out = {}
     for k, r in enumerate(model._results):

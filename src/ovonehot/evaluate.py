@@ -66,8 +66,9 @@ MAX_SIGNATURES = 8
 FOLDED_BYTES = 32 << 20
 CONSTANT_BYTES = 256 << 20
 
-# How the hook-free loop runs a step (``Folded.fast``).
-_PLAIN, _SIZED, _STATEFUL, _FEED, _RESULT, _RESULT_COPY = range(6)
+# How the hook-free loop runs a step (``Folded.loop``); _BOUND: a kernel ``OpSpec.bind`` made.
+_PLAIN, _SIZED, _STATEFUL, _FEED, _RESULT, _RESULT_COPY, _BOUND = range(7)
+LoopStep = tuple[int, int, Any, Any, tuple[int, ...], int, tuple[int, ...]]
 
 
 @dataclass(slots=True)
@@ -95,8 +96,11 @@ class Folded:
     every: tuple[Step, ...]  # every node (for an observer), Results reading folded values marked
     initial: tuple[np.ndarray | None, ...]  # per slot: the folded value running nodes read, if any
     known: dict[int, Sequence[np.ndarray]]  # folded node index -> its outputs
-    # ``steps`` as (kind, index, kernel, attrs, args, first, frees) for the hook-free loop
-    fast: tuple[tuple[int, int, Any, Any, tuple[int, ...], int, tuple[int, ...]], ...]
+    # ``steps`` as (kind, index, kernel, attrs, args, first, frees) for the hook-free loop,
+    # with the kernels ``OpSpec.bind`` specialised to the signature; ``loop_fast`` the same
+    # with each op's ``evaluate_fast`` where it has one (runs with ``exact=False``).
+    loop: tuple[LoopStep, ...]
+    loop_fast: tuple[LoopStep, ...]
 
 
 @dataclass(slots=True)
@@ -116,6 +120,7 @@ class Program:
     steps: tuple[Step, ...]
     slots: int
     signatures: dict[Signature, Record]
+    owners: tuple[int, ...]  # per slot, the index of the node whose output it holds
     compiles: int = 0  # how many signatures were compiled (for tests and curiosity)
     folds: int = 0  # how many signatures got a folded plan
     # Folded outputs computed from Constants alone (the same for every signature), shared by
@@ -160,7 +165,8 @@ def program(inference: Inference) -> Program:
                 not all(_small_static(t.shape, t.element_type.numpy_dtype) for t in inference.outputs[i]),
             )
         )
-    prog = Program(tuple(steps), slots, {})
+    owners = tuple(i for i, outs in enumerate(inference.outputs) for _ in outs)
+    prog = Program(tuple(steps), slots, {}, owners)
     inference.cache["program"] = prog
     return prog
 
@@ -196,6 +202,7 @@ def evaluate(
     variables: Variables | None = None,
     out: Mapping[int, np.ndarray | None] | None = None,
     override: Override | None = None,
+    exact: bool = True,
 ) -> dict[tuple[int, int], np.ndarray]:
     """Run the graph.  ``feeds`` maps Parameter node indices to arrays.
 
@@ -212,6 +219,10 @@ def evaluate(
     ``override`` is asked first for every node that is not fed (Results included); what it
     returns replaces the node's kernel (and its errors get the layer context, as a kernel's).
     A value the run returns is never one a later run returns again (folded values are copied).
+
+    ``exact=False`` runs each op's ``OpSpec.evaluate_fast`` where it has one (float sums in
+    NumPy's order, MatMul by BLAS: not bit-exact with OpenVINO's reference); the values
+    folded for a signature are the exact kernels' either way.
     """
     if variables is None:
         variables = Variables()
@@ -230,10 +241,11 @@ def evaluate(
     folded = record.folded if override is None else None
     targets = _into_targets(inference, prog, out) if out else {}
     if folded is not None and observer is None and not keep and not targets:
-        results = _run_folded(inference, folded, feeds, record.seen, variables)
+        loop = folded.loop if exact else folded.loop_fast
+        results = _run_folded(inference, loop, folded.initial, feeds, record.seen, variables)
     else:
         results = _run(
-            inference, prog, folded, feeds, record.seen, observer, keep, variables, targets, override
+            inference, prog, folded, feeds, record.seen, observer, keep, variables, targets, override, exact
         )
     record.runs += 1
     variables.commit()
@@ -242,17 +254,35 @@ def evaluate(
 
 def _run_folded(
     inference: Inference,
-    folded: Folded,
+    loop: tuple[LoopStep, ...],
+    initial: tuple[np.ndarray | None, ...],
     feeds: Mapping[int, np.ndarray],
     seen: list[tuple[tuple[int, ...], np.dtype] | None],
     variables: Variables,
 ) -> dict[tuple[int, int], np.ndarray]:
     """The hook-free loop over a folded plan (what ``Model.run`` takes from a signature's second run)."""
-    values = list(folded.initial)
+    with np.errstate(all="ignore"):  # once for the run: bound kernels do not set it per call
+        return _loop(inference, loop, initial, feeds, seen, variables)
+
+
+def _loop(
+    inference: Inference,
+    loop: tuple[LoopStep, ...],
+    initial: tuple[np.ndarray | None, ...],
+    feeds: Mapping[int, np.ndarray],
+    seen: list[tuple[tuple[int, ...], np.dtype] | None],
+    variables: Variables,
+) -> dict[tuple[int, int], np.ndarray]:
+    values = list(initial)
     results: dict[tuple[int, int], np.ndarray] = {}
     outs: Sequence[np.ndarray]
-    for kind, i, kernel, attrs, args, first, frees in folded.fast:
-        if kind == _FEED:
+    for kind, i, kernel, attrs, args, first, frees in loop:
+        if kind == _BOUND:
+            try:
+                outs = kernel([values[a] for a in args])
+            except Error as exc:
+                raise type(exc)(f"{inference.plans[i].node.describe()}: {exc}") from None
+        elif kind == _FEED:
             outs = (feeds[i],)
         elif kind >= _RESULT:
             value = values[args[0]]
@@ -300,6 +330,7 @@ def _run(
     variables: Variables,
     targets: Mapping[int, list[np.ndarray | None]],
     override: Override | None,
+    exact: bool,
 ) -> dict[tuple[int, int], np.ndarray]:
     """The loop with every hook: an observer, an override, kept outputs, buffers to write into."""
     known: Mapping[int, Sequence[np.ndarray]] = {}
@@ -333,7 +364,7 @@ def _run(
         ):
             outs = replaced
         else:
-            outs = _run_step(inference, step, args, variables, targets.get(i) if targets else None)
+            outs = _run_step(inference, step, args, variables, targets.get(i) if targets else None, exact)
         if step.result:
             results[(i, 0)] = args[0] if step.result == 1 else args[0].copy()  # type: ignore[union-attr,assignment]
         slot = step.first
@@ -367,10 +398,11 @@ def _run_step(
     args: list[np.ndarray | None],
     variables: Variables,
     target: list[np.ndarray | None] | None,
+    exact: bool = True,
 ) -> Sequence[np.ndarray]:
     """One node's kernel, after its output size check (writing into ``target`` when it can)."""
     p = step.plan
-    kernel = step.kernel
+    kernel = step.kernel if exact or p.spec.evaluate_fast is None else p.spec.evaluate_fast
     assert kernel is not None, f"{p.spec.name} has no kernel and no feed"
     try:
         if step.stateful:
@@ -378,7 +410,7 @@ def _run_step(
         refused = check_output_sizes(inference, step.index, args) if step.sized else None  # type: ignore[arg-type]
         if refused is not None:
             _run_refused(p, args, refused)  # type: ignore[arg-type]
-        if target is not None and (into := p.spec.evaluate_into) is not None:
+        if target is not None and (into := p.spec.evaluate_into) is not None and kernel is p.spec.evaluate:
             return into(step.attrs, args, target)  # type: ignore[arg-type]
         return kernel(step.attrs, args)  # type: ignore[operator,no-any-return]
     except Error as exc:
@@ -469,7 +501,8 @@ def _folded_plan(
         frees[pos].append(slot)
     initial: list[np.ndarray | None] = [None] * prog.slots
     steps = []
-    fast = []
+    loop: list[LoopStep] = []
+    loop_fast: list[LoopStep] = []
     every = list(prog.steps)  # (an observer's run frees as the full program does)
     for pos, s in enumerate(running):
         for a in s.args:
@@ -488,8 +521,37 @@ def _folded_plan(
             kind = _STATEFUL
         else:
             kind = _SIZED if s.sized else _PLAIN
-        fast.append((kind, s.index, s.kernel, s.attrs, s.args, s.first, s.frees))
-    return Folded(tuple(steps), tuple(every), tuple(initial), done, tuple(fast))
+        entry = (kind, s.index, s.kernel, s.attrs, s.args, s.first, s.frees)
+        spec = s.plan.spec
+        if kind == _PLAIN and spec.bind is not None:
+            bound = _bind(spec.bind, s, sig, prog)
+            if bound is not None:
+                entry = (_BOUND, s.index, bound, None, s.args, s.first, s.frees)
+        loop.append(entry)
+        if spec.evaluate_fast is not None and kind in (_PLAIN, _SIZED):
+            entry = (kind, s.index, spec.evaluate_fast, s.attrs, s.args, s.first, s.frees)
+        loop_fast.append(entry)
+    return Folded(tuple(steps), tuple(every), tuple(initial), done, tuple(loop), tuple(loop_fast))
+
+
+def _bind(
+    bind: Callable[
+        [Any, Sequence[TensorInfo]], Callable[[Sequence[np.ndarray]], Sequence[np.ndarray]] | None
+    ],
+    step: Step,
+    sig: Sequence[Sequence[TensorInfo]],
+    prog: Program,
+) -> Callable[[Sequence[np.ndarray]], Sequence[np.ndarray]] | None:
+    """``step``'s kernel specialised to the signature's input infos, when they are all static
+    and typed (a value-dependent shape, after a NonZero, keeps the general kernel)."""
+    infos = []
+    for slot in step.args:
+        producer = prog.owners[slot]
+        info = sig[producer][slot - prog.steps[producer].first]
+        if not info.shape.is_static or info.element_type.numpy_dtype is None:
+            return None
+        infos.append(info)
+    return bind(step.attrs, infos)
 
 
 def _fold_step(

@@ -209,6 +209,7 @@ class Model:
         inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray],
         observer: Observer | None = None,
         share_outputs: bool = False,
+        exact: bool = True,
     ) -> dict[str, np.ndarray]:
         """Run the model; results keyed by output name, in the IR's Result order.
 
@@ -222,8 +223,13 @@ class Model:
         ``run(..., share_outputs=True)`` of this model, which overwrites them in place
         (or replaces them when an output's shape or dtype changes): copy a result you
         want to keep.  Without it (the default) every run returns fresh arrays.
+
+        ``exact=False`` trades exactness for speed: the ops that sum floats (MatMul, the
+        reductions, MVN, Softmax, attention, ...) sum in NumPy's order and MatMul by BLAS
+        instead of in OpenVINO's reference order, so float outputs may differ from the
+        reference (and from ``exact=True``) by rounding; everything else is unchanged.
         """
-        return self._run(inputs, observer, None, share_outputs)
+        return self._run(inputs, observer, None, share_outputs, exact)
 
     def create_request(self) -> Request:
         """A :class:`Request`: runs that keep the model's variables, like OpenVINO's InferRequest."""
@@ -235,6 +241,7 @@ class Model:
         observer: Observer | None,
         variables: Variables | None,
         share_outputs: bool = False,
+        exact: bool = True,
     ) -> dict[str, np.ndarray]:
         arrays = [
             a if cast is None else convert_array(a, cast)
@@ -242,7 +249,7 @@ class Model:
         ]
         feeds = dict(zip(self._params, arrays, strict=True))
         if not share_outputs:
-            values = evaluate(self.inference, feeds, observer, variables=variables)
+            values = evaluate(self.inference, feeds, observer, variables=variables, exact=exact)
             return {
                 name: values[(r, 0)] if cast is None else convert_array(values[(r, 0)], cast)
                 for (name, _, _), r, cast in zip(
@@ -259,7 +266,7 @@ class Model:
                 for r, cast in zip(self._results, self._output_casts, strict=True)
             ]
         out = {r: self._shared[k] for k, r in enumerate(self._results) if into[k]}
-        values = evaluate(self.inference, feeds, observer, variables=variables, out=out)
+        values = evaluate(self.inference, feeds, observer, variables=variables, out=out, exact=exact)
         shared = {}
         for k, ((name, _, _), r, cast) in enumerate(
             zip(self._output_names, self._results, self._output_casts, strict=True)
@@ -303,11 +310,13 @@ class Request:
         inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray],
         observer: Observer | None = None,
         share_outputs: bool = False,
+        exact: bool = True,
     ) -> dict[str, np.ndarray]:
         """Run one step; results keyed by output name as :meth:`Model.run` (``share_outputs``
-        too: the buffers are the model's, overwritten by its next shared run, of any request)."""
+        and ``exact`` too: the buffers are the model's, overwritten by its next shared run, of
+        any request)."""
         try:
-            return self.model._run(inputs, observer, self._variables, share_outputs)
+            return self.model._run(inputs, observer, self._variables, share_outputs, exact)
         finally:
             self._variables.pending.clear()  # a failed step changes no variable
 

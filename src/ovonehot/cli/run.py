@@ -62,6 +62,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--verbose", action="store_true", help="print each node's output types, shapes and time to stderr"
     )
+    p.add_argument(
+        "--fast",
+        action="store_true",
+        help="speed over exactness: float sums (MatMul, reductions, MVN, Softmax, attention) in NumPy's order "
+        "and MatMul by BLAS, not in OpenVINO's reference order; float outputs may differ from the exact run by rounding",
+    )
     add_json_options(p, "the outputs (name, shape, element type; values when small; per step)")
     p.set_defaults(func=run_command)
 
@@ -100,7 +106,7 @@ def _run_command(args: argparse.Namespace) -> int:
     if args.output_dir is not None:
         from ..chunked import write_outputs
 
-        paths = write_outputs(model, steps[0], args.output_dir)
+        paths = write_outputs(model, steps[0], args.output_dir, exact=not args.fast)
         for name, path in paths.items():
             print(f"{name}: wrote {path}")
         if args.output is not None:
@@ -111,7 +117,7 @@ def _run_command(args: argparse.Namespace) -> int:
         emit(args, report)
         return 0
     if len(steps) == 1:
-        results = _run(model, steps[0], args.dump_intermediates, args.verbose)
+        results = _run(model, steps[0], args.dump_intermediates, args.verbose, not args.fast)
         _print_outputs(model, results, args.output)
         report["outputs"] = _outputs_json(model, results)
         report["written"] = _written(args)
@@ -124,7 +130,7 @@ def _run_command(args: argparse.Namespace) -> int:
     for k, inputs in enumerate(steps, start=1):
         print(f"step {k}:")
         observer = _Progress(model).node if args.verbose else None
-        results = request.run(inputs, observer=observer)
+        results = request.run(inputs, observer=observer, exact=not args.fast)
         _print_outputs(model, results, None)
         everything.update({f"step{k}/{name}": value for name, value in results.items()})
         per_step.append({"step": k, "outputs": _outputs_json(model, results)})
@@ -174,11 +180,11 @@ def _print_outputs(model: Model, results: dict[str, np.ndarray], output: str | N
 
 
 def _run(
-    model: Model, inputs: dict[str, np.ndarray], dump_dir: str | None, verbose: bool
+    model: Model, inputs: dict[str, np.ndarray], dump_dir: str | None, verbose: bool, exact: bool
 ) -> dict[str, np.ndarray]:
     """``model.run`` with the observers ``--verbose`` and ``--dump-intermediates`` ask for."""
     if dump_dir is None and not verbose:
-        return model.run(inputs)
+        return model.run(inputs, exact=exact)
     writer = IntermediateWriter(dump_dir) if dump_dir is not None else None
     progress = _Progress(model) if verbose else None
 
@@ -190,7 +196,7 @@ def _run(
 
     start = time.perf_counter()
     try:
-        results = model.run(inputs, observer=observe)
+        results = model.run(inputs, observer=observe, exact=exact)
     except Error:
         if writer is not None:  # what ran so far is what a failing run needs looked at
             writer.close(publish=writer.count > 0)

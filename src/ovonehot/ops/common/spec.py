@@ -119,6 +119,21 @@ class OpSpec(Generic[A]):
     evaluate_into: (
         Callable[[A, Sequence[np.ndarray], Sequence[np.ndarray | None]], Sequence[np.ndarray]] | None
     ) = None
+    # A variant of ``evaluate`` that is not bit-exact with OpenVINO's reference, for runs that
+    # ask for speed over exactness (``Model.run(..., exact=False)``): float sums in NumPy's
+    # pairwise order instead of the reference's sequential (Kahan) one, MatMul by BLAS.  Same
+    # output shapes and types, same errors; values within rounding of the exact kernel's
+    # (each variant's test bounds the difference).
+    evaluate_fast: Callable[[A, Sequence[np.ndarray]], Sequence[np.ndarray]] | None = None
+    # A kernel specialised to one input signature: given the attributes and the input infos
+    # (every shape static, every element type known), a function of the inputs alone that
+    # gives exactly the bytes ``evaluate`` gives for inputs of those shapes and types (checks
+    # the signature settles dropped), or None when it has nothing faster.  A folded plan
+    # (:mod:`ovonehot.evaluate`) calls it once per node and signature.
+    bind: (
+        Callable[[A, Sequence[TensorInfo]], Callable[[Sequence[np.ndarray]], Sequence[np.ndarray]] | None]
+        | None
+    ) = None
 
     @property
     def name(self) -> str:
