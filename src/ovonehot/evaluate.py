@@ -50,7 +50,7 @@ from .errors import Error, InputError
 from .graph import Graph
 from .infer import FOLD_LIMIT, Inference, NodePlan, infer
 from .ops.common.bounds import shape_of_bounds
-from .ops.common.spec import TensorInfo, Variables
+from .ops.common.spec import BindFn, Bound, TensorInfo, Variables
 from .types import ElementType, PartialShape
 
 Observer = Callable[[int, NodePlan, Sequence[np.ndarray], float], None]
@@ -534,24 +534,14 @@ def _folded_plan(
     return Folded(tuple(steps), tuple(every), tuple(initial), done, tuple(loop), tuple(loop_fast))
 
 
-def _bind(
-    bind: Callable[
-        [Any, Sequence[TensorInfo]], Callable[[Sequence[np.ndarray]], Sequence[np.ndarray]] | None
-    ],
-    step: Step,
-    sig: Sequence[Sequence[TensorInfo]],
-    prog: Program,
-) -> Callable[[Sequence[np.ndarray]], Sequence[np.ndarray]] | None:
-    """``step``'s kernel specialised to the signature's input infos, when they are all static
-    and typed (a value-dependent shape, after a NonZero, keeps the general kernel)."""
-    infos = []
-    for slot in step.args:
-        producer = prog.owners[slot]
-        info = sig[producer][slot - prog.steps[producer].first]
-        if not info.shape.is_static or info.element_type.numpy_dtype is None:
-            return None
-        infos.append(info)
-    return bind(step.attrs, infos)
+def _bind(bind: BindFn[Any], step: Step, sig: Sequence[Sequence[TensorInfo]], prog: Program) -> Bound | None:
+    """``step``'s kernel specialised to the signature's input and output infos, when they are
+    all static and typed (a value-dependent shape, after a NonZero, keeps the general kernel)."""
+    infos = [sig[prog.owners[slot]][slot - prog.steps[prog.owners[slot]].first] for slot in step.args]
+    outs = sig[step.index]
+    if not all(t.shape.is_static and t.element_type.numpy_dtype is not None for t in (*infos, *outs)):
+        return None
+    return bind(step.attrs, infos, outs)
 
 
 def _fold_step(
