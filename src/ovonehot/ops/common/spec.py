@@ -129,9 +129,11 @@ class OpSpec(Generic[A]):
     # (each variant's test bounds the difference).
     evaluate_fast: Callable[[A, Sequence[np.ndarray]], Sequence[np.ndarray]] | None = None
     # A kernel specialised to one input signature: given the attributes and the input and
-    # output infos (every shape static, every element type known), a function of the inputs
-    # alone that gives exactly the bytes ``evaluate`` gives for inputs of those shapes and
-    # types (the checks the signature settles dropped), or None when it has nothing faster.
+    # output infos (every shape static, every element type known; an input's ``value`` is
+    # the array every call will get there when the plan folded it, else None), a function
+    # of the inputs alone that gives exactly the bytes ``evaluate`` gives for inputs of those
+    # shapes and types (the checks the signature settles dropped), or None when it has
+    # nothing faster.
     # A folded plan (:mod:`ovonehot.evaluate`) calls it once per node and signature; runs
     # call what it returns with NumPy's floating-point warnings off.
     bind: BindFn[A] | None = None
