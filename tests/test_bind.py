@@ -561,3 +561,114 @@ UNARY = [
 def test_unary_ops_bound_give_their_kernels_bytes(op: str, dtype: str) -> None:
     check(op, "opset1", [_values(dtype, (3, 7), 40)])
     check(op, "opset1", [_values(dtype, (50,), 41)], declared=["[?]"])
+
+
+def scalar(value: object, dtype: str) -> np.ndarray:
+    return np.array(value, dtype=dtype)
+
+
+ONE_HOT_CASES = [
+    (
+        "f32-axis-last",
+        "opset1",
+        np.array([[0, 3], [5, -1]], np.int64),
+        [scalar(4, "int64"), scalar(1.0, "float32"), scalar(0.0, "float32")],
+        {"axis": "-1"},
+        None,
+    ),
+    (
+        "f32-axis0-nan-off",
+        "opset1",
+        np.array([2, 0, 1], np.int32),
+        [scalar(3, "int32"), scalar(-0.0, "float32"), scalar(np.nan, "float32")],
+        {"axis": "0"},
+        None,
+    ),
+    (
+        "i64-middle",
+        "opset1",
+        np.arange(-3, 9, dtype=np.int64).reshape(3, 4),
+        [scalar(5, "int64"), scalar(7, "int64"), scalar(-2, "int64")],
+        {"axis": "1"},
+        None,
+    ),
+    (
+        "bool",
+        "opset1",
+        np.array([1, 1, 0], np.int64),
+        [scalar(2, "int64"), scalar(True, "bool"), scalar(False, "bool")],
+        {"axis": "-1"},
+        None,
+    ),
+    (
+        "u64-indices",
+        "opset1",
+        np.array([2**63 + 1, 1, 0], np.uint64),
+        [scalar(3, "int64"), scalar(1, "int32"), scalar(0, "int32")],
+        {"axis": "-1"},
+        None,
+    ),
+    (
+        "normalize-16",
+        "opset16",
+        np.array([-1, -4, 2, 9], np.int64),
+        [scalar(4, "int64"), scalar(1.0, "float64"), scalar(0.5, "float64")],
+        {"axis": "-1", "negative_indices_mode": "normalize"},
+        None,
+    ),
+    (
+        "ignore-16",
+        "opset16",
+        np.array([-1, -4, 2, 9], np.int64),
+        [scalar(4, "int64"), scalar(1.0, "float32"), scalar(0.0, "float32")],
+        {"axis": "-1", "negative_indices_mode": "ignore_negative"},
+        None,
+    ),
+    (
+        "dynamic-indices",
+        "opset1",
+        np.array([3, 0, 2, 2, 1], np.int32),
+        [scalar(4, "int32"), scalar(1, "int32"), scalar(0, "int32")],
+        {"axis": "-1"},
+        ["[..28]"],
+    ),
+    (
+        "empty-indices",
+        "opset1",
+        np.zeros((0, 2), np.int64),
+        [scalar(4, "int64"), scalar(1.0, "float32"), scalar(0.0, "float32")],
+        {"axis": "1"},
+        None,
+    ),
+    (
+        "zero-depth",
+        "opset1",
+        np.array([0, 1], np.int64),
+        [scalar(0, "int64"), scalar(1.0, "float32"), scalar(0.0, "float32")],
+        {"axis": "-1"},
+        None,
+    ),
+    (
+        "past-small-output",
+        "opset1",
+        np.arange(70, dtype=np.int64),
+        [scalar(300, "int64"), scalar(1.0, "float32"), scalar(0.0, "float32")],
+        {"axis": "-1"},
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("version", "indices", "folded", "attrs", "declared"),
+    [c[1:] for c in ONE_HOT_CASES],
+    ids=[c[0] for c in ONE_HOT_CASES],
+)
+def test_one_hot_bound_gives_its_kernels_bytes(
+    version: str,
+    indices: np.ndarray,
+    folded: list[np.ndarray],
+    attrs: dict[str, str],
+    declared: list[str] | None,
+) -> None:
+    check("OneHot", version, [indices], folded, attrs, declared=declared)

@@ -34,9 +34,10 @@ from ..errors import InputError, NegativeDepthError, ResourceLimitError, Validat
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import enum_attr, int_attr
+from .common.binding import folded
 from .common.bounds import depth_interval
 from .common.shape_util import normalize_axis
-from .common.spec import OpSpec, TensorInfo
+from .common.spec import Bound, OpSpec, TensorInfo
 
 # Largest output one OneHot may allocate, and half of what is available when less: see
 # ovonehot.budget (a depth fed from a Parameter can be anything).
@@ -333,6 +334,55 @@ def _bit_views(
     return out.view(view), on_value.view(view)[()], off_value.view(view)[()]
 
 
+def bind_one_hot(
+    attrs: OneHotAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Bound | None:
+    """Folded depth, on and off values, indices of a static rank: the output's type, fill and
+    bits decided once; each run allocates (zeros when off is all-zero bits) and scatters.
+    Outputs past ``SMALL_OUTPUT_BYTES`` go to the kernel (its budget check, its threads)."""
+    indices, depth_info, on_info, off_info = inputs
+    depth, on_value, off_value = folded(depth_info), folded(on_info), folded(off_info)
+    if depth is None or on_value is None or off_value is None or not indices.shape.rank_is_static:
+        return None
+    if depth.ndim or on_value.ndim or off_value.ndim or on_value.dtype != off_value.dtype:
+        return None
+    if (
+        depth.dtype.kind not in "iu"
+        or on_value.dtype.kind not in "biuf"
+        or on_value.dtype.itemsize not in _UINT_OF_SIZE
+    ):
+        return None
+    n = int(depth.astype(np.int64)) if depth.dtype != np.uint64 else _u64_depth(depth)
+    try:
+        axis = normalize_axis(attrs.axis, indices.shape.rank + 1)
+    except ValidationError:
+        return None
+    if n < 0:
+        return None
+    dtype = on_value.dtype
+    bits = _UINT_OF_SIZE[dtype.itemsize]
+    on_bits, off_bits = on_value.view(bits)[()], off_value.view(bits)[()]
+    zero_off = off_bits == 0
+    mode = attrs.negative_indices_mode
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        idx = values[0]
+        shape = idx.shape
+        out_shape = shape[:axis] + (n,) + shape[axis:]
+        if math.prod(out_shape) * dtype.itemsize > SMALL_OUTPUT_BYTES:
+            return evaluate_one_hot(attrs, values)
+        flat = (
+            np.zeros(math.prod(out_shape), dtype=bits)
+            if zero_off
+            else np.full(math.prod(out_shape), off_bits)
+        )
+        if idx.size and n:
+            flat[_hot_flat_positions(idx.reshape(-1), n, math.prod(shape[axis:]), mode)] = on_bits
+        return [flat.view(dtype).reshape(out_shape)]
+
+    return kernel
+
+
 SPECS = (
     OpSpec(
         type="OneHot",
@@ -343,6 +393,7 @@ SPECS = (
         infer=infer_one_hot,
         evaluate=evaluate_one_hot,
         evaluate_into=evaluate_one_hot_into,
+        bind=bind_one_hot,
         copies_values=True,
     ),
     OpSpec(
@@ -354,6 +405,7 @@ SPECS = (
         infer=infer_one_hot,
         evaluate=evaluate_one_hot,
         evaluate_into=evaluate_one_hot_into,
+        bind=bind_one_hot,
         copies_values=True,
     ),
 )
