@@ -672,3 +672,24 @@ def test_one_hot_bound_gives_its_kernels_bytes(
     declared: list[str] | None,
 ) -> None:
     check("OneHot", version, [indices], folded, attrs, declared=declared)
+
+
+def test_a_bound_kernel_giving_a_wrong_shape_is_caught_as_an_ovonehot_bug() -> None:
+    b = GraphBuilder()
+    x = b.parameter("x", "f32", "[3]")
+    relu = b.op("Relu", "opset1", [x])
+    b.op("Result", "opset1", [relu], outputs=0)
+    graph = b.graph()
+    model = Model(graph, infer(graph))
+    feeds = {0: np.array([1.0, -2.0, 3.0], np.float32)}
+    for _ in range(2):
+        ev.evaluate(model.inference, feeds)
+    record = next(iter(ev.program(model.inference).signatures.values()))
+    assert record.folded is not None
+    loop = list(record.folded.loop)
+    position = next(k for k, entry in enumerate(loop) if entry[1] == relu)
+    assert loop[position][0] == ev._BOUND
+    loop[position] = (ev._BOUND, relu, lambda values: [values[0][:2]], *loop[position][3:])
+    record.folded.loop = tuple(loop)
+    with pytest.raises(AssertionError, match="ovonehot bug"):
+        ev.evaluate(model.inference, feeds)
