@@ -32,6 +32,10 @@ except ImportError:  # pragma: no cover - ml_dtypes is a declared dependency
 class TypeKind(enum.Enum):
     """The families OpenVINO's ``is_real``/``is_integral``/``is_signed`` split types into."""
 
+    # Members are singletons: identity hashing in C, not Enum's hash of the name in Python
+    # (element types key the evaluator's hottest dict lookups).
+    __hash__ = object.__hash__
+
     BOOLEAN = "boolean"
     SIGNED = "signed"
     UNSIGNED = "unsigned"
@@ -55,6 +59,8 @@ class ElementType(enum.Enum):
     NumPy cannot hold them and ovonehot refuses to compute with them.  Sub-byte
     integers u1/u3/u6 are held unpacked, one value per ``uint8``.
     """
+
+    __hash__ = object.__hash__  # (as TypeKind's)
 
     boolean = "boolean"
     bf16 = "bf16"

@@ -27,7 +27,7 @@ from ..errors import Error, ValidationError
 from ..graph import Node
 from ..types import ElementType, TypeKind
 from .common.attrs import element_type_attr
-from .common.binding import PLAIN_NUMBERS, dtype_of
+from .common.binding import PLAIN_INTEGERS, PLAIN_NUMBERS, dtype_of
 from .common.bounds import bounds_of, max_of
 from .common.spec import Bound, Bounds, OpSpec, TensorInfo
 
@@ -317,6 +317,8 @@ def bind_convert(
             return [np.not_equal(values[0], 0)]
 
         return nonzero if outputs[0].shape.rank_is_static and outputs[0].shape.rank else None
+    if source in _F32_F64 and target in PLAIN_INTEGERS and to not in (ElementType.u32, ElementType.u64):
+        return _bind_float_to_int(to, target)
     plain = source.kind in "iub" or (source in _F32_F64 and target in _F32_F64)
     if not plain or target not in PLAIN_NUMBERS:
         return None
@@ -328,6 +330,23 @@ def bind_convert(
 
 
 _F32_F64 = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
+
+
+def _bind_float_to_int(to: ElementType, target: np.dtype) -> Bound:
+    """f32/f64 -> an integer type through int32 (int64 for 64-bit targets), as ``_float_to_int``:
+    values all within the intermediate type's range are truncated by NumPy's C cast, the
+    same as truncating then casting; anything else (NaN, inf, out of range, empty) goes to it."""
+    wide = to.bitwidth > 32
+    lo, hi = (-(2.0**63), 2.0**63) if wide else (-(2.0**31), 2.0**31)
+    via = np.dtype(np.int64 if wide else np.int32)
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x = values[0]
+        if x.size and x.min() >= lo and x.max() < hi:
+            return [x.astype(via).astype(target, copy=False)]
+        return [convert_array(x, to)]
+
+    return kernel
 
 
 SPECS = (
