@@ -17,6 +17,14 @@ habits NumPy does not share (checked against ``Node.evaluate`` of OpenVINO 2026.
   type's lowest finite value, an empty min is +inf for floats and the type's max for
   integers; an empty product is 1;
 * integer arithmetic wraps.
+
+The fast kernels of ReduceSum/ReduceMean (``evaluate_fast``, runs with ``exact=False``)
+sum by ``np.add.reduce`` in the working type (NumPy's pairwise order on the innermost axis,
+no compensation), then divide as the exact kernel does; integer sums wrap the same in any
+order, so they equal the exact kernel's bit for bit.  Non-finite sums: a NaN or inf term
+gives the same non-finite result in any order (inf + -inf is NaN either way), but partial
+sums of finite terms that overflow in one order may stay finite in another.  A sum of
+zeros only may differ in the sign of the zero.
 """
 
 from __future__ import annotations
@@ -126,17 +134,26 @@ def _extreme(dtype: np.dtype, kind: Reduction) -> np.ndarray:
     return np.array(info.min if kind is Reduction.MAX else info.max, dtype=dtype)
 
 
-def reduce_array(x: np.ndarray, axes: Sequence[int], kind: Reduction) -> np.ndarray:
-    """Reduce ``x`` over normalized ``axes`` (keep_dims off) with OpenVINO's reference semantics."""
+def reduce_array(x: np.ndarray, axes: Sequence[int], kind: Reduction, exact: bool = True) -> np.ndarray:
+    """Reduce ``x`` over normalized ``axes`` (keep_dims off) with OpenVINO's reference semantics.
+
+    ``exact=False``: sums (and means) by ``np.add.reduce`` in the working type instead of
+    the reference's Kahan-compensated row-major order (module docstring).
+    """
     if x.dtype == np.bool_ or x.dtype == object:
         raise InputError(f"{kind.value} does not take {x.dtype} data")
     original = x.dtype
     if original in _NARROW:
         x = x.astype(np.float32)
-    cols, kept_shape = _columns(x, axes)
+    kept_shape = tuple(n for i, n in enumerate(x.shape) if i not in axes)
+    sums = kind in (Reduction.SUM, Reduction.MEAN)
+    if exact or not sums:
+        cols, _ = _columns(x, axes)
     with np.errstate(all="ignore"):
-        if kind in (Reduction.SUM, Reduction.MEAN):
-            if _is_float(x.dtype):
+        if sums:
+            if not exact:
+                out = np.add.reduce(x, axis=tuple(axes), dtype=x.dtype)
+            elif _is_float(x.dtype):
                 out = _kahan_sum(cols)
             else:
                 out = _sequential(cols, np.add, np.zeros((), x.dtype))
@@ -163,6 +180,16 @@ def _trunc_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def evaluate_reduce(attrs: ReduceAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return reduce(attrs, inputs, exact=True)
+
+
+def evaluate_reduce_fast(attrs: ReduceAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """ReduceSum/ReduceMean with sums by ``np.add.reduce`` (not bit-exact with OpenVINO's reference)."""
+    return reduce(attrs, inputs, exact=False)
+
+
+def reduce(attrs: ReduceAttrs, inputs: Sequence[np.ndarray], exact: bool) -> list[np.ndarray]:
+    """One reduction of ``inputs`` (data, axes); ``exact=False``: see :func:`reduce_array`."""
     x, axes_arr = (np.asarray(a) for a in inputs)
     axes_info = TensorInfo(ElementType.i64, PartialShape.of(axes_arr.shape), value=axes_arr)
     values = known_ints(axes_info) or []
@@ -171,7 +198,7 @@ def evaluate_reduce(attrs: ReduceAttrs, inputs: Sequence[np.ndarray]) -> list[np
         if attrs.keep_dims:
             raise InputError("cannot keep the reduced axis 0 of a scalar")
         axes = []
-    out = reduce_array(x, axes, attrs.kind)
+    out = reduce_array(x, axes, attrs.kind, exact)
     if attrs.keep_dims:
         out = out.reshape(tuple(1 if i in axes else n for i, n in enumerate(x.shape)))
     return [out]
@@ -180,6 +207,7 @@ def evaluate_reduce(attrs: ReduceAttrs, inputs: Sequence[np.ndarray]) -> list[np
 def _reduction(
     kind: Reduction, evaluate_types: frozenset[ElementType], bounds: BoundsFn[ReduceAttrs] | None = None
 ) -> OpSpec[ReduceAttrs]:
+    sums = kind in (Reduction.SUM, Reduction.MEAN)
     return OpSpec(
         type=kind.value,
         version=1,
@@ -188,6 +216,7 @@ def _reduction(
         parse=_parser(kind),
         infer=infer_reduce,
         evaluate=evaluate_reduce,
+        evaluate_fast=evaluate_reduce_fast if sums else None,
         bounds=bounds,
         evaluate_types=(evaluate_types,),
     )
