@@ -147,19 +147,18 @@ def reduce_array(x: np.ndarray, axes: Sequence[int], kind: Reduction, exact: boo
         x = x.astype(np.float32)
     kept_shape = tuple(n for i, n in enumerate(x.shape) if i not in axes)
     sums = kind in (Reduction.SUM, Reduction.MEAN)
-    if exact or not sums:
-        cols, _ = _columns(x, axes)
+    if sums and not exact and (_is_float(x.dtype) or x.dtype.kind in "iu"):
+        with np.errstate(all="ignore"):
+            out = _divide_mean(np.add.reduce(x, axis=tuple(axes), dtype=x.dtype), x, kind)
+        return np.asarray(out).astype(original).reshape(kept_shape)
+    cols, _ = _columns(x, axes)
     with np.errstate(all="ignore"):
         if sums:
-            if not exact:
-                out = np.add.reduce(x, axis=tuple(axes), dtype=x.dtype)
-            elif _is_float(x.dtype):
+            if _is_float(x.dtype):
                 out = _kahan_sum(cols)
             else:
                 out = _sequential(cols, np.add, np.zeros((), x.dtype))
-            if kind is Reduction.MEAN and x.size:
-                count = np.array(x.size // max(out.size, 1)).astype(x.dtype)
-                out = out / count if _is_float(x.dtype) else _trunc_div(out, count)
+            out = _divide_mean(out, x, kind)
         elif kind is Reduction.PROD:
             out = _sequential(cols, np.multiply, np.ones((), x.dtype))
         elif kind is Reduction.MAX:
@@ -169,6 +168,15 @@ def reduce_array(x: np.ndarray, axes: Sequence[int], kind: Reduction, exact: boo
             ext = _extreme(x.dtype, kind)
             out = _sequential(cols, lambda a, b: np.where(b < a, b, a), ext)
         out = np.asarray(out).astype(original).reshape(kept_shape)
+    return out
+
+
+def _divide_mean(total: np.ndarray, x: np.ndarray, kind: Reduction) -> np.ndarray:
+    """A mean's sums divided by the count (integers: truncated); a sum's unchanged."""
+    if kind is not Reduction.MEAN or not x.size:
+        return total
+    count = np.array(x.size // max(total.size, 1)).astype(x.dtype)
+    out: np.ndarray = total / count if _is_float(x.dtype) else _trunc_div(total, count)
     return out
 
 
