@@ -50,7 +50,7 @@ from .errors import Error, InputError
 from .graph import Graph
 from .infer import FOLD_LIMIT, Inference, NodePlan, infer
 from .ops.common.bounds import shape_of_bounds
-from .ops.common.spec import TensorInfo, Variables
+from .ops.common.spec import BindFn, Bound, TensorInfo, Variables
 from .types import ElementType, PartialShape
 
 Observer = Callable[[int, NodePlan, Sequence[np.ndarray], float], None]
@@ -64,6 +64,8 @@ MAX_SIGNATURES = 8
 # Bytes of folded values (other than Constants' own arrays) one signature may keep, and the
 # bytes of those computed from Constants alone, which a model keeps once for all signatures.
 FOLDED_BYTES = 32 << 20
+# Whether folded plans use the ops' bound kernels (``OpSpec.bind``); off only to compare.
+BIND = True
 CONSTANT_BYTES = 256 << 20
 
 # How the hook-free loop runs a step (``Folded.loop``); _BOUND: a kernel ``OpSpec.bind`` made.
@@ -278,10 +280,11 @@ def _loop(
     outs: Sequence[np.ndarray]
     for kind, i, kernel, attrs, args, first, frees in loop:
         if kind == _BOUND:
+            inputs = [values[a] for a in args]
             try:
-                outs = kernel([values[a] for a in args])
-            except Error as exc:
-                raise type(exc)(f"{inference.plans[i].node.describe()}: {exc}") from None
+                outs = kernel(inputs)
+            except (ValueError, IndexError):  # NumPy refused the inputs: the op's kernel words why
+                outs = _run_general(inference, i, attrs, inputs)
         elif kind == _FEED:
             outs = (feeds[i],)
         elif kind >= _RESULT:
@@ -424,8 +427,8 @@ def fold(
     seen: Sequence[tuple[tuple[int, ...], np.dtype] | None],
 ) -> Folded | None:
     """The folded plan of the signature of ``feeds`` (see the module docstring), or None when
-    nothing folds or shape inference with the feeds' shapes disagrees with ``seen`` (the shapes
-    a completed run with this signature checked)."""
+    shape inference with the feeds' shapes disagrees with ``seen`` (the shapes a completed
+    run with this signature checked)."""
     graph = inference.graph
     params = {}
     for i, feed in feeds.items():
@@ -446,9 +449,7 @@ def fold(
             if t.shape.is_static and (record is None or record[0] != t.shape.to_shape()):
                 return None
     known: list[np.ndarray | None] = [None] * prog.slots
-    done = _fold_values(prog, graph, sig, seen, known)
-    if not done:
-        return None
+    done = _fold_values(prog, graph, sig, seen, known)  # (when nothing folds, the plan still binds kernels)
     return _folded_plan(prog, feeds, sig, done, known)
 
 
@@ -523,10 +524,10 @@ def _folded_plan(
             kind = _SIZED if s.sized else _PLAIN
         entry = (kind, s.index, s.kernel, s.attrs, s.args, s.first, s.frees)
         spec = s.plan.spec
-        if kind == _PLAIN and spec.bind is not None:
-            bound = _bind(spec.bind, s, sig, prog)
+        if kind == _PLAIN and spec.bind is not None and BIND:
+            bound = _bind(spec.bind, s, sig, prog, known)
             if bound is not None:
-                entry = (_BOUND, s.index, bound, None, s.args, s.first, s.frees)
+                entry = (_BOUND, s.index, bound, s.attrs, s.args, s.first, s.frees)
         loop.append(entry)
         if spec.evaluate_fast is not None and kind in (_PLAIN, _SIZED):
             entry = (kind, s.index, spec.evaluate_fast, s.attrs, s.args, s.first, s.frees)
@@ -535,23 +536,23 @@ def _folded_plan(
 
 
 def _bind(
-    bind: Callable[
-        [Any, Sequence[TensorInfo]], Callable[[Sequence[np.ndarray]], Sequence[np.ndarray]] | None
-    ],
+    bind: BindFn[Any],
     step: Step,
     sig: Sequence[Sequence[TensorInfo]],
     prog: Program,
-) -> Callable[[Sequence[np.ndarray]], Sequence[np.ndarray]] | None:
-    """``step``'s kernel specialised to the signature's input infos, when they are all static
-    and typed (a value-dependent shape, after a NonZero, keeps the general kernel)."""
+    known: Sequence[np.ndarray | None],
+) -> Bound | None:
+    """``step``'s kernel specialised to the signature's input and output infos, when they are
+    all typed (each op's ``bind`` decides what it needs static).
+    An input's ``value`` is the folded array every run of the plan reads there, else None."""
     infos = []
-    for slot in step.args:
-        producer = prog.owners[slot]
-        info = sig[producer][slot - prog.steps[producer].first]
-        if not info.shape.is_static or info.element_type.numpy_dtype is None:
-            return None
-        infos.append(info)
-    return bind(step.attrs, infos)
+    for slot in step.args:  # an input's value: the folded one the runs read, or unknown
+        info = sig[prog.owners[slot]][slot - prog.steps[prog.owners[slot]].first]
+        infos.append(TensorInfo(info.element_type, info.shape, known[slot]))
+    outs = [TensorInfo(t.element_type, t.shape) for t in sig[step.index]]
+    if not all(t.element_type.numpy_dtype is not None for t in (*infos, *outs)):
+        return None
+    return bind(step.attrs, infos, outs)
 
 
 def _fold_step(
@@ -632,6 +633,19 @@ def _into_targets(
         ):
             targets[src.node] = [buffer]
     return targets
+
+
+def _run_general(
+    inference: Inference, i: int, attrs: Any, inputs: list[np.ndarray | None]
+) -> Sequence[np.ndarray]:
+    """Node ``i``'s own kernel, where NumPy refused what its bound kernel was given (a shape
+    the signature left open): it raises the error the op words, with the layer named."""
+    p = inference.plans[i]
+    assert p.spec.evaluate is not None
+    try:
+        return p.spec.evaluate(attrs, inputs)  # type: ignore[arg-type]
+    except Error as exc:
+        raise type(exc)(f"{p.node.describe()}: {exc}") from None
 
 
 def _run_refused(p: NodePlan, args: Sequence[np.ndarray], refused: InputError) -> NoReturn:

@@ -27,8 +27,9 @@ from ..errors import Error, ValidationError
 from ..graph import Node
 from ..types import ElementType, TypeKind
 from .common.attrs import element_type_attr
+from .common.binding import PLAIN_NUMBERS, dtype_of
 from .common.bounds import bounds_of, max_of
-from .common.spec import Bounds, OpSpec, TensorInfo
+from .common.spec import Bound, Bounds, OpSpec, TensorInfo
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +296,40 @@ def _small_integral(et: ElementType) -> bool:
     return et.is_integral and et.bitwidth <= 16
 
 
+def bind_convert(
+    attrs: ConvertAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Bound | None:
+    """The conversions ``convert_array`` does as NumPy's ``astype`` (integers and booleans to
+    NumPy's numbers, f32 <-> f64), to boolean (``!= 0``), or a copy; the rest keep the kernel."""
+    source, to = dtype_of(inputs[0]), attrs.destination_type
+    target = to.numpy_dtype
+    if target is None or source == object or to is ElementType.string:
+        return None
+    if source == target and to not in _SUB_BYTE_UINT8:
+
+        def copy(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+            return [values[0].copy()]
+
+        return copy
+    if to is ElementType.boolean:
+
+        def nonzero(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+            return [np.not_equal(values[0], 0)]
+
+        return nonzero if outputs[0].shape.rank_is_static and outputs[0].shape.rank else None
+    plain = source.kind in "iub" or (source in _F32_F64 and target in _F32_F64)
+    if not plain or target not in PLAIN_NUMBERS:
+        return None
+
+    def cast(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        return [values[0].astype(target)]
+
+    return cast
+
+
+_F32_F64 = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
+
+
 SPECS = (
     OpSpec(
         type="Convert",
@@ -304,6 +339,7 @@ SPECS = (
         parse=parse_convert,
         infer=infer_convert,
         evaluate=evaluate_convert,
+        bind=bind_convert,
         bounds=_convert_bounds,
         lower_is_value=True,
         copies_values=True,

@@ -46,6 +46,7 @@ from .common.autobroadcast import (
     infer_broadcast,
     parse_auto_broadcast,
 )
+from .common.binding import PLAIN_FLOATS, PLAIN_NUMBERS, bind_ufunc
 from .common.bounds import (
     FLOATS,
     INTEGERS,
@@ -62,7 +63,7 @@ from .common.bounds import (
     run_kernel,
 )
 from .common.numeric import c_cast, is_float, is_narrow_float, libm_pow, narrow, quiet, widen
-from .common.spec import Bounds, BoundsFn, OpSpec, TensorInfo
+from .common.spec import BindFn, Bound, Bounds, BoundsFn, OpSpec, TensorInfo
 from .reduce import Reduction, reduce_array
 
 
@@ -223,6 +224,25 @@ def _ufunc(f: np.ufunc) -> Kernel:
     return kernel
 
 
+def _binder(f: np.ufunc, dtypes: frozenset[np.dtype]) -> BindFn[BinaryAttrs]:
+    """``OpSpec.bind`` of a binary op that is ``f`` itself on inputs of one dtype in ``dtypes``,
+    broadcast the NumPy way (or not at all)."""
+
+    def bind(attrs: BinaryAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Bound | None:
+        kind = attrs.auto_broadcast.type
+        if kind is AutoBroadcastType.PDPD or (
+            kind is not AutoBroadcastType.NUMPY and not all(t.shape.is_static for t in inputs)
+        ):
+            return None
+        return bind_ufunc(f, dtypes, inputs[0], inputs[1], outputs[0])
+
+    return bind
+
+
+_ANY_PLAIN = PLAIN_NUMBERS | {np.dtype(np.bool_)}
+_BOOL = frozenset({np.dtype(np.bool_)})
+
+
 def _arithmetic(
     name: str,
     kernel: Kernel,
@@ -231,6 +251,7 @@ def _arithmetic(
     evaluate_types: frozenset[ElementType],
     lower_is_value: bool = False,
     parse: Callable[[Node], BinaryAttrs] = parse_binary,
+    bind: BindFn[BinaryAttrs] | None = None,
 ) -> OpSpec[BinaryAttrs]:
     return OpSpec(
         type=name,
@@ -243,6 +264,7 @@ def _arithmetic(
         bounds=bounds,
         evaluate_types=(evaluate_types,),
         lower_is_value=lower_is_value,
+        bind=bind,
     )
 
 
@@ -256,6 +278,7 @@ def _comparison(name: str, f: np.ufunc, bounds: BoundsFn[BinaryAttrs] | None = N
         infer=_infer(Family.COMPARISON),
         evaluate=_evaluate(_ufunc(f), True),
         bounds=bounds,
+        bind=_binder(f, _ANY_PLAIN),
     )
 
 
@@ -268,6 +291,7 @@ def _logical(name: str, f: np.ufunc) -> OpSpec[BinaryAttrs]:
         parse=parse_binary,
         infer=_infer(Family.LOGICAL),
         evaluate=_evaluate(_ufunc(f), True),
+        bind=_binder(f, _BOOL),
     )
 
 
@@ -374,13 +398,26 @@ _SUBTRACT_INTEGERS = frozenset(
 )
 
 SPECS = (
-    _arithmetic("Add", _add, bounds=_interval_bounds, evaluate_types=FLOATS | INTEGERS),
-    _arithmetic("Subtract", _subtract, bounds=_interval_bounds, evaluate_types=FLOATS | _SUBTRACT_INTEGERS),
+    _arithmetic(
+        "Add",
+        _add,
+        bounds=_interval_bounds,
+        evaluate_types=FLOATS | INTEGERS,
+        bind=_binder(np.add, PLAIN_NUMBERS),
+    ),
+    _arithmetic(
+        "Subtract",
+        _subtract,
+        bounds=_interval_bounds,
+        evaluate_types=FLOATS | _SUBTRACT_INTEGERS,
+        bind=_binder(np.subtract, PLAIN_NUMBERS),
+    ),
     _arithmetic(
         "Multiply",
         _multiply,
         bounds=_interval_bounds,
         evaluate_types=FLOATS | WIDE_INTEGERS | {ElementType.f64},
+        bind=_binder(np.multiply, PLAIN_NUMBERS),
     ),
     _arithmetic(
         "Divide",
@@ -389,6 +426,7 @@ SPECS = (
         bounds=divide_bounds,
         evaluate_types=FLOATS | WIDE_INTEGERS,
         lower_is_value=True,
+        bind=_binder(np.true_divide, PLAIN_FLOATS),
     ),
     _arithmetic("Maximum", _maximum, bounds=_interval_bounds, evaluate_types=FLOATS | WIDE_INTEGERS),
     _arithmetic(
@@ -422,6 +460,7 @@ SPECS = (
         parse=parse_binary,
         infer=_infer(Family.LOGICAL),
         evaluate=_evaluate(_ufunc(np.logical_xor), True),
+        bind=_binder(np.logical_xor, _BOOL),
     ),
     OpSpec(
         type="LogicalNot",

@@ -26,10 +26,11 @@ from ..graph import Node
 from ..types import Dimension, PartialShape
 from .common.attrs import NoAttrs, enum_attr, int_attr, parse_no_attrs
 from .common.autobroadcast import NUMPY, broadcast_merge_dim, broadcast_shapes
+from .common.binding import folded
 from .common.bounds import kernel_bounds
 from .common.shape_util import dim_from_bounds, input_bounds, known_ints, mul, normalize_axis
 from .common.slicing import make_dim
-from .common.spec import OpSpec, TensorInfo
+from .common.spec import Bound, OpSpec, TensorInfo
 
 # The most outputs a Split may declare: each is a port in the IR, so real models stay far below.
 MAX_SPLITS = 1 << 16
@@ -135,12 +136,35 @@ def infer_split(attrs: SplitAttrs, inputs: Sequence[TensorInfo]) -> list[TensorI
 def evaluate_split(attrs: SplitAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     data, axis_arr = (np.asarray(a) for a in inputs)
     axis = _runtime_axis(_ints(axis_arr), data.ndim)
-    if data.shape[axis] % attrs.num_splits:
+    return _split(data, axis, attrs.num_splits)
+
+
+def _split(data: np.ndarray, axis: int, num_splits: int) -> list[np.ndarray]:
+    if data.shape[axis] % num_splits:
         raise InputError(
             f"Dimension of data input shape along 'axis': {data.shape[axis]} must be evenly divisible by "
-            f"'num_splits' attribute value: {attrs.num_splits}"
+            f"'num_splits' attribute value: {num_splits}"
         )
-    return [_fresh(part) for part in np.split(data, attrs.num_splits, axis=axis)]
+    return [_fresh(part) for part in np.split(data, num_splits, axis=axis)]
+
+
+def bind_split(
+    attrs: SplitAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Bound | None:
+    """A folded axis of a static-rank input: its split (the kernel's check of the length)."""
+    axis_value = folded(inputs[1])
+    if axis_value is None or not inputs[0].shape.rank_is_static:
+        return None
+    try:
+        axis = _runtime_axis(_ints(axis_value), inputs[0].shape.rank)
+    except InputError:
+        return None
+    n = attrs.num_splits
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        return _split(values[0], axis, n)
+
+    return kernel
 
 
 def _split_axis(axis: int, rank: int) -> int:
@@ -238,8 +262,14 @@ def infer_variadic_split(attrs: VariadicSplitAttrs, inputs: Sequence[TensorInfo]
 def evaluate_variadic_split(attrs: VariadicSplitAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     data, axis_arr, lengths_arr = (np.asarray(a) for a in inputs)
     axis = _runtime_axis(_ints(axis_arr), data.ndim)
-    lengths = _ints(lengths_arr)
-    dim = data.shape[axis]
+    return [
+        _fresh(data[index])
+        for index in _variadic_indexes(data.ndim, axis, data.shape[axis], _ints(lengths_arr))
+    ]
+
+
+def _variadic_indexes(rank: int, axis: int, dim: int, lengths: list[int]) -> list[tuple[slice, ...]]:
+    """VariadicSplit's parts of a dimension ``dim`` as index tuples (InputError: bad lengths)."""
     if lengths.count(-1) > 1 or any(v < -1 for v in lengths):
         raise InputError(f"invalid split lengths {lengths}")
     if -1 in lengths:
@@ -249,12 +279,36 @@ def evaluate_variadic_split(attrs: VariadicSplitAttrs, inputs: Sequence[np.ndarr
             f"Total length of splits: {sum(lengths)} must match the length of the chosen axis: {dim}"
         )
     bounds = np.cumsum([0] + lengths)
-    index = [slice(None)] * data.ndim
-    outs = []
+    index = [slice(None)] * rank
+    indexes = []
     for lo, hi in itertools.pairwise(bounds):
         index[axis] = slice(int(lo), int(hi))
-        outs.append(_fresh(data[tuple(index)]))
-    return outs
+        indexes.append(tuple(index))
+    return indexes
+
+
+def bind_variadic_split(
+    attrs: VariadicSplitAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Bound | None:
+    """A folded axis and folded lengths, the split dimension static: the parts' indexes."""
+    data, axis_info, lengths_info = inputs
+    axis_value, lengths = folded(axis_info), folded(lengths_info)
+    if axis_value is None or lengths is None or not data.shape.rank_is_static:
+        return None
+    try:
+        axis = _runtime_axis(_ints(axis_value), data.shape.rank)
+        dim = data.shape[axis]
+        if not dim.is_static:
+            return None
+        indexes = _variadic_indexes(data.shape.rank, axis, dim.min, _ints(lengths))
+    except InputError:
+        return None
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x = values[0]
+        return [_fresh(x[index]) for index in indexes]
+
+    return kernel
 
 
 # ---------------------------------------------------------------------------------------
@@ -303,12 +357,33 @@ def infer_transpose(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[Tensor
 
 def evaluate_transpose(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     data, order_arr = (np.asarray(a) for a in inputs)
-    order = _ints(order_arr)
+    return [_fresh(np.transpose(data, _permutation(_ints(order_arr), data.ndim, data.shape)))]
+
+
+def _permutation(order: list[int], rank: int, shape: object) -> list[int]:
     if not order:
-        order = list(range(data.ndim - 1, -1, -1))
-    if sorted(order) != list(range(data.ndim)):
-        raise InputError(f"Permutation {order} is not valid for input shape {list(data.shape)}")
-    return [_fresh(np.transpose(data, order))]
+        order = list(range(rank - 1, -1, -1))
+    if sorted(order) != list(range(rank)):
+        raise InputError(f"Permutation {order} is not valid for input shape {shape}")
+    return order
+
+
+def bind_transpose(
+    attrs: NoAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Bound | None:
+    """A folded permutation of a static-rank input."""
+    order_value = folded(inputs[1])
+    if order_value is None or not inputs[0].shape.rank_is_static:
+        return None
+    try:
+        order = _permutation(_ints(order_value), inputs[0].shape.rank, inputs[0].shape)
+    except InputError:
+        return None
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        return [_fresh(np.transpose(values[0], order))]
+
+    return kernel
 
 
 # ---------------------------------------------------------------------------------------
@@ -593,27 +668,73 @@ def _any_slice(d: Dimension) -> Dimension:
 
 def evaluate_slice(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     data = np.asarray(inputs[0])
-    start, stop, step = (_ints(np.asarray(a)) for a in inputs[1:4])
+    return [_fresh(data[_slice_index(data.ndim, [_ints(np.asarray(a)) for a in inputs[1:]])])]
+
+
+def _slice_index(rank: int, params: list[list[int]]) -> tuple[slice, ...]:
+    """Slice-8's index of a rank-``rank`` input from its start, stop, step (and axes) values."""
+    start, stop, step = params[:3]
     if not len(start) == len(stop) == len(step):
         raise InputError(f"Slice start {start}, stop {stop} and step {step} differ in length")
-    if len(inputs) > 4:
+    if len(params) > 3:
         try:
-            axes = [normalize_axis(a, data.ndim) for a in _ints(np.asarray(inputs[4]))]
+            axes = [normalize_axis(a, rank) for a in params[3]]
         except ValidationError as exc:
             raise InputError(str(exc)) from None
         if len(axes) != len(start) or len(set(axes)) != len(axes):
             raise InputError(f"Slice axes {axes} must be unique and match start/stop/step")
     else:
         axes = list(range(len(start)))
-    if len(axes) > data.ndim:
-        raise InputError(f"Slice has {len(axes)} axes for data of rank {data.ndim}")
-    index = [slice(None)] * data.ndim
+    if len(axes) > rank:
+        raise InputError(f"Slice has {len(axes)} axes for data of rank {rank}")
+    index = [slice(None)] * rank
     for a, lo, hi, st in zip(axes, start, stop, step, strict=True):
         if st == 0:
             raise InputError("Step must be non-zero")
         # Python's slice clamps and wraps exactly as OpenVINO's Slice-8 does.
         index[a] = slice(lo, hi, st)
-    return [_fresh(data[tuple(index)])]
+    return tuple(index)
+
+
+def bind_slice(attrs: NoAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Bound | None:
+    """Folded start, stop, step (and axes) of a static-rank input: the index, made once."""
+    params = [folded(t) for t in inputs[1:]]
+    if not inputs[0].shape.rank_is_static or any(v is None for v in params):
+        return None
+    try:
+        index = _slice_index(inputs[0].shape.rank, [_ints(v) for v in params if v is not None])
+    except InputError:
+        return None
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        return [_fresh(values[0][index])]
+
+    return kernel
+
+
+def bind_broadcast(
+    attrs: BroadcastAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Bound | None:
+    """A folded target shape in numpy or bidirectional mode (NumPy refuses what does not
+    broadcast, and the kernel words it)."""
+    target_value = folded(inputs[1])
+    if target_value is None or attrs.mode not in (BroadcastMode.NUMPY, BroadcastMode.BIDIRECTIONAL):
+        return None
+    target = tuple(_ints(target_value))
+    if any(v < 0 for v in target):
+        return None
+    if attrs.mode is BroadcastMode.NUMPY:
+
+        def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+            return [_fresh(np.broadcast_to(values[0], target))]
+
+        return kernel
+
+    def bidirectional(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x = values[0]
+        return [_fresh(np.broadcast_to(x, np.broadcast_shapes(x.shape, target)))]
+
+    return bidirectional
 
 
 SPECS = (
@@ -625,6 +746,7 @@ SPECS = (
         parse=parse_split,
         infer=infer_split,
         evaluate=evaluate_split,
+        bind=bind_split,
         bounds=kernel_bounds(exact=(1,)),
         copies_values=True,
     ),
@@ -636,6 +758,7 @@ SPECS = (
         parse=parse_variadic_split,
         infer=infer_variadic_split,
         evaluate=evaluate_variadic_split,
+        bind=bind_variadic_split,
         bounds=kernel_bounds(exact=(1, 2)),
         copies_values=True,
     ),
@@ -647,6 +770,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_transpose,
         evaluate=evaluate_transpose,
+        bind=bind_transpose,
         bounds=kernel_bounds(exact=(1,)),
         copies_values=True,
     ),
@@ -658,6 +782,7 @@ SPECS = (
         parse=parse_broadcast_1,
         infer=infer_broadcast,
         evaluate=evaluate_broadcast,
+        bind=bind_broadcast,
         bounds=kernel_bounds(exact=(1, 2)),
         copies_values=True,
     ),
@@ -669,6 +794,7 @@ SPECS = (
         parse=parse_broadcast_3,
         infer=infer_broadcast,
         evaluate=evaluate_broadcast,
+        bind=bind_broadcast,
         bounds=kernel_bounds(exact=(1, 2)),
         copies_values=True,
     ),
@@ -691,6 +817,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_slice,
         evaluate=evaluate_slice,
+        bind=bind_slice,
         bounds=kernel_bounds(exact=(1, 2, 3, 4)),
         copies_values=True,
     ),

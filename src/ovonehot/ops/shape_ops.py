@@ -30,6 +30,7 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import NoAttrs, bool_attr, element_type_attr, int_attr, ints_attr, parse_no_attrs
+from .common.binding import dtype_of, folded
 from .common.bounds import FLOATS, WIDE_INTEGERS, kernel_bounds, shape_of_bounds, strided_slice_bounds
 from .common.shape_util import (
     INT64_MAX,
@@ -45,7 +46,7 @@ from .common.shape_util import (
     passes_integral_number_check,
 )
 from .common.slicing import SliceMasks, apply_slice_plan, make_slice_plan, strided_slice_dim
-from .common.spec import OpSpec, TensorInfo
+from .common.spec import Bound, OpSpec, TensorInfo
 
 
 def _static(shape: Sequence[int]) -> PartialShape:
@@ -794,6 +795,126 @@ _GATHER_DATA_TYPES = (
 )
 _GATHER_INDEX_TYPES = frozenset({ElementType.i32, ElementType.i64})
 
+
+# =========================================================================================
+# Kernels bound to a folded signature (``OpSpec.bind``, see ops/common/binding.py)
+# =========================================================================================
+def bind_gather(
+    attrs: GatherAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Bound | None:
+    """``np.take`` along a folded axis, batch_dims 0, i32/i64 indices: what the kernel does for
+    indices in range; an index out of range makes ``np.take`` raise, and the kernel runs."""
+    data, indices, axis_info = inputs
+    axis_value = folded(axis_info)
+    rank = data.shape.rank if data.shape.rank_is_static else 0
+    if axis_value is None or axis_value.size != 1 or not rank or dtype_of(indices) not in _TAKE_INDICES:
+        return None
+    try:
+        axis = normalize_axis(int(axis_value.reshape(-1)[0]), rank)
+    except ValidationError:
+        return None
+    if attrs.batch_dims:
+        return None
+    scalar = not (outputs[0].shape.rank_is_static and outputs[0].shape.rank)
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        out = np.take(values[0], values[1], axis=axis)
+        return [np.asarray(out) if scalar else out]
+
+    return kernel
+
+
+_TAKE_INDICES = frozenset({np.dtype(np.int32), np.dtype(np.int64)})
+
+
+def _reshaping(outputs: Sequence[TensorInfo]) -> Bound | None:
+    """A view of the input in the output's static shape."""
+    if not outputs[0].shape.is_static:
+        return None
+    shape = outputs[0].shape.to_shape()
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        return [values[0].reshape(shape)]
+
+    return kernel
+
+
+def bind_reshape(
+    attrs: ReshapeAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Bound | None:
+    """A folded pattern: the static output shape, or for a shape the signature leaves open a
+    pattern NumPy reads as the kernel does (positive dims and one -1; NumPy refuses a size
+    that does not fit, and the kernel words it)."""
+    pattern = folded(inputs[1])
+    if pattern is None:
+        return None
+    if outputs[0].shape.is_static:
+        return _reshaping(outputs)
+    if pattern.ndim != 1 or pattern.dtype.kind not in "iu":
+        return None
+    target = tuple(int(v) for v in pattern.tolist())
+    if target.count(-1) != 1 or any(v == 0 or v < -1 for v in target):
+        return None
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x = values[0]
+        if not x.size:  # (NumPy cannot place a -1 in an empty array: the kernel decides)
+            raise ValueError("empty")
+        return [x.reshape(target)]
+
+    return kernel
+
+
+def bind_squeeze(
+    attrs: SqueezeAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Bound | None:
+    """Folded axes (or none) and a static output shape: a view in that shape."""
+    if len(inputs) > 1 and folded(inputs[1]) is None:
+        return None
+    return _reshaping(outputs)
+
+
+def bind_unsqueeze(
+    attrs: NoAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Bound | None:
+    """Folded axes, every one in range (as the kernel's usual case): 1s inserted, a view."""
+    axes = folded(inputs[1])
+    if axes is None:
+        return None
+    if outputs[0].shape.is_static:
+        return _reshaping(outputs)
+    if not inputs[0].shape.rank_is_static or axes.ndim > 1 or axes.dtype.kind not in "iu" or not axes.size:
+        return None
+    values = set(axes.reshape(-1).tolist())
+    picked = _in_range(list(values), inputs[0].shape.rank + len(values))
+    if picked is None:
+        return None
+    where = tuple(sorted(picked))
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        return [np.expand_dims(values[0], where)]
+
+    return kernel
+
+
+def bind_concat(
+    attrs: ConcatAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Bound | None:
+    """Inputs of one static rank (at least 1): ``np.concatenate`` on the axis, which refuses
+    dims that differ off the axis (and the kernel words it)."""
+    ranks = {t.shape.rank if t.shape.rank_is_static else -1 for t in inputs}
+    if len(ranks) != 1 or min(ranks) < 1 or not -min(ranks) <= attrs.axis < min(ranks):
+        return None
+    if len({dtype_of(t) for t in inputs}) != 1:
+        return None
+    axis = attrs.axis % min(ranks)
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        return [np.concatenate(values, axis=axis)]
+
+    return kernel
+
+
 SPECS = (
     OpSpec(
         type="ShapeOf",
@@ -823,6 +944,7 @@ SPECS = (
         parse=parse_gather_1,
         infer=infer_gather,
         evaluate=evaluate_gather,
+        bind=bind_gather,
         bounds=kernel_bounds(exact=(1, 2)),
         evaluate_types=(_GATHER_DATA_TYPES, _GATHER_INDEX_TYPES),
         copies_values=True,
@@ -835,6 +957,7 @@ SPECS = (
         parse=parse_gather_7,
         infer=infer_gather,
         evaluate=evaluate_gather,
+        bind=bind_gather,
         bounds=kernel_bounds(exact=(1, 2)),
         evaluate_types=(_GATHER_DATA_TYPES, _GATHER_INDEX_TYPES),
         copies_values=True,
@@ -847,6 +970,7 @@ SPECS = (
         parse=parse_gather_7,
         infer=infer_gather,
         evaluate=evaluate_gather,
+        bind=bind_gather,
         bounds=kernel_bounds(exact=(1, 2)),
         evaluate_types=(_GATHER_DATA_TYPES, _GATHER_INDEX_TYPES),
         copies_values=True,
@@ -859,6 +983,7 @@ SPECS = (
         parse=parse_squeeze_0,
         infer=infer_squeeze,
         evaluate=evaluate_squeeze,
+        bind=bind_squeeze,
         bounds=kernel_bounds(exact=(1,)),
         copies_values=True,
     ),
@@ -870,6 +995,7 @@ SPECS = (
         parse=parse_squeeze_15,
         infer=infer_squeeze,
         evaluate=evaluate_squeeze,
+        bind=bind_squeeze,
         bounds=kernel_bounds(exact=(1,)),
         copies_values=True,
     ),
@@ -881,6 +1007,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unsqueeze,
         evaluate=evaluate_unsqueeze,
+        bind=bind_unsqueeze,
         bounds=kernel_bounds(exact=(1,)),
         copies_values=True,
     ),
@@ -892,6 +1019,7 @@ SPECS = (
         parse=parse_concat,
         infer=infer_concat,
         evaluate=evaluate_concat,
+        bind=bind_concat,
         bounds=kernel_bounds(exact=()),
         copies_values=True,
     ),
@@ -903,6 +1031,7 @@ SPECS = (
         parse=parse_reshape,
         infer=infer_reshape,
         evaluate=evaluate_reshape,
+        bind=bind_reshape,
         bounds=kernel_bounds(exact=(1,)),
         copies_values=True,
     ),

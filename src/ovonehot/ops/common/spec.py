@@ -61,6 +61,9 @@ class Variables:
 
 A = TypeVar("A")  # an op's typed attributes (a frozen dataclass)
 
+# A kernel of the inputs alone (``OpSpec.bind``'s result).
+Bound = Callable[[Sequence[np.ndarray]], Sequence[np.ndarray]]
+BindFn = Callable[[A, Sequence["TensorInfo"], Sequence["TensorInfo"]], Bound | None]
 Bounds = tuple[np.ndarray, np.ndarray]  # element-wise (lower, upper) of one tensor
 # A bound propagation rule: spec, attributes, input infos, output infos -> each output's bounds.
 BoundsFn = Callable[["OpSpec[A]", A, Sequence[TensorInfo], Sequence[TensorInfo]], list["Bounds | None"]]
@@ -125,15 +128,15 @@ class OpSpec(Generic[A]):
     # output shapes and types, same errors; values within rounding of the exact kernel's
     # (each variant's test bounds the difference).
     evaluate_fast: Callable[[A, Sequence[np.ndarray]], Sequence[np.ndarray]] | None = None
-    # A kernel specialised to one input signature: given the attributes and the input infos
-    # (every shape static, every element type known), a function of the inputs alone that
-    # gives exactly the bytes ``evaluate`` gives for inputs of those shapes and types (checks
-    # the signature settles dropped), or None when it has nothing faster.  A folded plan
-    # (:mod:`ovonehot.evaluate`) calls it once per node and signature.
-    bind: (
-        Callable[[A, Sequence[TensorInfo]], Callable[[Sequence[np.ndarray]], Sequence[np.ndarray]] | None]
-        | None
-    ) = None
+    # A kernel specialised to one input signature: given the attributes and the input and
+    # output infos (every shape static, every element type known; an input's ``value`` is
+    # the array every call will get there when the plan folded it, else None), a function
+    # of the inputs alone that gives exactly the bytes ``evaluate`` gives for inputs of those
+    # shapes and types (the checks the signature settles dropped), or None when it has
+    # nothing faster.
+    # A folded plan (:mod:`ovonehot.evaluate`) calls it once per node and signature; runs
+    # call what it returns with NumPy's floating-point warnings off.
+    bind: BindFn[A] | None = None
 
     @property
     def name(self) -> str:
