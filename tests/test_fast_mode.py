@@ -129,14 +129,15 @@ MATMUL_CASES = [
 @pytest.mark.parametrize(("sa", "sb", "ta", "tb"), MATMUL_CASES)
 @pytest.mark.parametrize("dtype", FLOAT_TYPES, ids=FLOAT_IDS)
 def test_matmul_fast_within_the_summation_bound(sa, sb, ta, tb, dtype) -> None:  # type: ignore[no-untyped-def]
-    """out[i, j] = sum over k of a[i, k] * b[k, j]: ``(2K + 1) * eps * sum_k |a[i, k] * b[k, j]|``
-    (the exact products are rounded, BLAS may fuse them: each term within eps of the true
-    product either way, covered by the +1), plus the rounding to a narrow output type."""
+    """out[i, j] = sum over k of a[i, k] * b[k, j]: a dot product of K terms, in any order, its
+    products rounded (exact) or fused (BLAS may), is within ``K * eps * sum_k |a[i, k] b[k, j]|``
+    of the true one (Higham 3.1), so fast and exact differ by ``(2K + 1) * eps * sum_k |a b|``
+    at most, plus the rounding to a narrow output type."""
     a, b = random(sa, dtype, 1), random(sb, dtype, 2)
     attrs = MatMulAttrs(ta, tb)
     e, f = both("MatMul", "opset1", attrs, [a, b])
     (magnitude,) = matmul.evaluate_matmul(attrs, [np.abs(f64(a)), np.abs(f64(b))])  # sum |a| |b|
-    k = a.shape[0 if ta and a.ndim > 1 else -1]
+    k = a.shape[-2] if ta and a.ndim > 1 else a.shape[-1]
     assert_within(e, f, (2 * k + 1) * working_eps(dtype) * magnitude + rounding(e, f))
 
 
