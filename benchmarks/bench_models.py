@@ -7,7 +7,8 @@ Two workloads:
   ``ovonehot.load`` (read + shape inference), of one ``Model.run``, and of OpenVINO's
   ``read_model``, ``compile_model`` and one ``InferRequest.infer`` (CPU plugin,
   deterministic configuration: 1 thread, f32, accuracy), with the ratios
-  ovonehot / OpenVINO;
+  ovonehot / OpenVINO; runs both exact (the default) and ``exact=False`` (float sums in
+  NumPy's order, MatMul by BLAS), with the largest difference between the two;
 * **a generated transformer** of realistic size (``--transformer``: a stack of pre-norm blocks,
   hidden 512, 8 heads, MLP 2048, sequence 128, random f32 weights, written by ``ov.save_model``
   from OpenVINO's opset API): where compute, not per-node dispatch, decides the run time;
@@ -60,25 +61,42 @@ def median_time(fn: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
-def interleaved(ours: Callable[[], object], theirs: Callable[[], object], repeat: int) -> tuple[float, float]:
-    """Steady-state median seconds per call of each, measured in alternating batches (A B A B ...)
-    of about 50 ms each; each batch starts with one untimed call, so neither side is timed
-    cold after the other ran (caches, OpenVINO's worker threads)."""
+def interleaved(*fns: Callable[[], object], repeat: int) -> tuple[float, ...]:
+    """Steady-state median seconds per call of each function, measured in alternating batches
+    (A B C A B C ...) of about 50 ms each; each batch starts with one untimed call, so no side
+    is timed cold after another ran (caches, OpenVINO's worker threads)."""
     numbers = []
-    for fn in (ours, theirs):
+    for fn in fns:
         fn()
         start = time.perf_counter()
         fn()
         numbers.append(max(1, int(0.05 / max(time.perf_counter() - start, 1e-9))))
-    times: tuple[list[float], list[float]] = ([], [])
+    times: list[list[float]] = [[] for _ in fns]
     for _ in range(max(repeat, 5)):
-        for fn, number, acc in zip((ours, theirs), numbers, times, strict=True):
+        for fn, number, acc in zip(fns, numbers, times, strict=True):
             fn()
             start = time.perf_counter()
             for _ in range(number):
                 fn()
             acc.append((time.perf_counter() - start) / number)
-    return statistics.median(times[0]), statistics.median(times[1])
+    return tuple(statistics.median(t) for t in times)
+
+
+def largest_difference(exact: dict[str, np.ndarray], fast: dict[str, np.ndarray]) -> float:
+    """The largest |fast - exact| over the float outputs, relative to the output's largest
+    magnitude (0 when they agree, NaN when one has a NaN the other has not)."""
+    worst = 0.0
+    for name, e in exact.items():
+        f = fast[name]
+        if e.dtype.kind != "f" or not e.size:
+            continue
+        e64, f64 = e.astype(np.float64), f.astype(np.float64)
+        if not np.array_equal(np.isnan(e64), np.isnan(f64)):
+            return float("nan")
+        finite = np.isfinite(e64) & np.isfinite(f64)
+        scale = float(np.max(np.abs(e64[finite]), initial=0.0)) or 1.0
+        worst = max(worst, float(np.max(np.abs(f64[finite] - e64[finite]), initial=0.0)) / scale)
+    return worst
 
 
 def to_tensor(array: np.ndarray, element_type: object) -> object:
@@ -120,8 +138,14 @@ def bench_real_model(xml: Path, repeat: int) -> dict[str, float | str]:
 
     for _ in range(2):  # warm-up (the second run compiles the signature's folded plan)
         model.run(inputs)
+        model.run(inputs, exact=False)
         request.infer(ov_inputs)
-    run_s, infer_s = interleaved(lambda: model.run(inputs), lambda: request.infer(ov_inputs), repeat)
+    run_s, fast_s, infer_s = interleaved(
+        lambda: model.run(inputs),
+        lambda: model.run(inputs, exact=False),
+        lambda: request.infer(ov_inputs),
+        repeat=repeat,
+    )
     row: dict[str, float | str] = {
         "model": f"{xml.parent.name}/{xml.stem}",
         "layers": float(len(model.graph.nodes)),
@@ -129,10 +153,13 @@ def bench_real_model(xml: Path, repeat: int) -> dict[str, float | str]:
         "openvino_read_s": median_time(lambda: core.read_model(str(xml)), repeat),
         "openvino_compile_s": median_time(lambda: core.compile_model(str(xml), "CPU", CPU_CONFIG), repeat),
         "ovonehot_run_s": run_s,
+        "ovonehot_run_fast_s": fast_s,
         "openvino_infer_s": infer_s,
+        "fast_vs_exact_rel_diff": largest_difference(model.run(inputs), model.run(inputs, exact=False)),
     }
     row["ratio_load_over_read"] = float(row["ovonehot_load_s"]) / float(row["openvino_read_s"])
     row["ratio_run_over_infer"] = float(row["ovonehot_run_s"]) / float(row["openvino_infer_s"])
+    row["ratio_fast_run_over_infer"] = fast_s / infer_s
     row["ratio_load_run_over_read_compile_infer"] = (
         float(row["ovonehot_load_s"]) + float(row["ovonehot_run_s"])
     ) / (float(row["openvino_read_s"]) + float(row["openvino_compile_s"]) + float(row["openvino_infer_s"]))
@@ -335,15 +362,22 @@ def main() -> int:
             "ovonehot_load_s",
             "openvino_read_s",
             "ovonehot_run_s",
+            "ovonehot_run_fast_s",
             "openvino_infer_s",
             "ratio_load_over_read",
             "ratio_run_over_infer",
+            "ratio_fast_run_over_infer",
+            "fast_vs_exact_rel_diff",
             "ratio_load_run_over_read_compile_infer",
         ],
     )
     if real:
         worst = max(real, key=lambda r: float(r["ratio_run_over_infer"]))
         print(f"\nworst run/infer ratio: {float(worst['ratio_run_over_infer']):.3g} ({worst['model']})")
+        worst = max(real, key=lambda r: float(r["ratio_fast_run_over_infer"]))
+        print(
+            f"worst fast run/infer ratio: {float(worst['ratio_fast_run_over_infer']):.3g} ({worst['model']})"
+        )
     print("\n## generated chains: load + infer vs read_model, peak memory")
     print_table(
         chains,

@@ -538,3 +538,26 @@ def test_movement_and_convert_bound_give_their_kernels_bytes(
     outputs: int,
 ) -> None:
     check(op, version, runtime, folded, attrs, outputs=outputs, declared=declared)
+
+
+UNARY = [
+    "Relu",
+    "Sigmoid",
+    "Tanh",
+    "Erf",
+    "Floor",
+    "Ceiling",
+    "Sign",
+    "Abs",
+    "Negative",
+    "Exp",
+    "Log",
+    "Sqrt",
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("op", UNARY)
+def test_unary_ops_bound_give_their_kernels_bytes(op: str, dtype: str) -> None:
+    check(op, "opset1", [_values(dtype, (3, 7), 40)])
+    check(op, "opset1", [_values(dtype, (50,), 41)], declared=["[?]"])

@@ -30,9 +30,10 @@ from ..errors import ValidationError
 from ..graph import Node
 from ..types import ElementType
 from .common.attrs import NoAttrs, float_attr, parse_no_attrs
+from .common.binding import PLAIN_FLOATS, dtype_of
 from .common.bounds import FLOATS, WIDE_INTEGERS, abs_bounds, kernel_bounds
 from .common.numeric import c_cast, is_float, libm, narrow, quiet, round_half_away, widen
-from .common.spec import OpSpec, TensorInfo
+from .common.spec import BindFn, Bound, OpSpec, TensorInfo
 
 
 def infer_unary(attrs: object, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
@@ -43,6 +44,23 @@ def infer_unary(attrs: object, inputs: Sequence[TensorInfo]) -> list[TensorInfo]
 
 
 UnaryKernel = Callable[[np.ndarray], np.ndarray]
+
+
+def _bind_unary(float_fn: UnaryKernel) -> BindFn[NoAttrs]:
+    """``OpSpec.bind`` of a ``_unary`` op: on f32/f64 (not 0-d), ``float_fn`` alone."""
+
+    def bind(attrs: NoAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Bound | None:
+        dtype = dtype_of(inputs[0])
+        if dtype not in PLAIN_FLOATS or not (outputs[0].shape.rank_is_static and outputs[0].shape.rank):
+            return None
+
+        def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+            out = float_fn(values[0])
+            return [out if out.dtype == dtype else out.astype(dtype)]
+
+        return kernel
+
+    return bind
 
 
 def _unary(
@@ -220,6 +238,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(_relu, _relu),
+        bind=_bind_unary(_relu),
     ),
     OpSpec(
         type="Sigmoid",
@@ -229,6 +248,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(_float_sigmoid, _int_sigmoid),
+        bind=_bind_unary(_float_sigmoid),
     ),
     OpSpec(
         type="Tanh",
@@ -238,6 +258,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(_float_via_f64(np.tanh), _int_rounded(np.tanh)),
+        bind=_bind_unary(_float_via_f64(np.tanh)),
     ),
     OpSpec(
         type="Erf",
@@ -247,6 +268,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(_float_via_f64(_erf64), _int_rounded(_erf64)),
+        bind=_bind_unary(_float_via_f64(_erf64)),
     ),
     OpSpec(
         type="Floor",
@@ -256,6 +278,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(np.floor, _copy),
+        bind=_bind_unary(np.floor),
     ),
     OpSpec(
         type="Ceiling",
@@ -265,6 +288,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(np.ceil, _copy),
+        bind=_bind_unary(np.ceil),
     ),
     OpSpec(
         type="Sign",
@@ -274,6 +298,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(_sign, _sign),
+        bind=_bind_unary(_sign),
     ),
     OpSpec(
         type="Abs",
@@ -283,6 +308,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(np.abs, _int_abs),
+        bind=_bind_unary(np.abs),
         bounds=abs_bounds,
         evaluate_types=(FLOATS | WIDE_INTEGERS,),
     ),
@@ -294,6 +320,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(np.negative, np.negative),
+        bind=_bind_unary(np.negative),
     ),
     OpSpec(
         type="Exp",
@@ -303,6 +330,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(_f32_via_double("exp"), _via_libm("exp")),
+        bind=_bind_unary(_f32_via_double("exp")),
     ),
     OpSpec(
         type="Log",
@@ -312,6 +340,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(_f32_via_double("log"), _via_libm("log")),
+        bind=_bind_unary(_f32_via_double("log")),
     ),
     OpSpec(
         type="Sqrt",
@@ -321,6 +350,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(np.sqrt, _int_sqrt),
+        bind=_bind_unary(np.sqrt),
     ),
     OpSpec(
         type="Clamp",
