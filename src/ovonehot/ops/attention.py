@@ -37,6 +37,10 @@ same order as OpenVINO's MatMul, Multiply, Add and Softmax kernels, so ovonehot 
 chain evaluated by OpenVINO's core reference bit for bit, up to Softmax's ``exp``, which
 rounds the float64 result (``softmax.py``).  The CPU plugin's fused attention kernel sums in
 another order: see ``tests/test_ops_attention.py`` for the measured differences.
+
+The fast kernel (``evaluate_fast``, runs with ``exact=False``) takes the same steps with
+both MatMuls by BLAS and the softmax sum by NumPy (``matmul.matmul`` and
+``softmax.softmax`` with ``exact=False``): see those modules for what may differ.
 """
 
 from __future__ import annotations
@@ -53,8 +57,8 @@ from .common.attrs import bool_attr
 from .common.autobroadcast import AutoBroadcastSpec, AutoBroadcastType, broadcast_merge_dim, broadcast_shapes
 from .common.numeric import is_float, narrow, quiet, widen
 from .common.spec import OpSpec, TensorInfo
-from .matmul import MatMulAttrs, evaluate_matmul
-from .softmax import SoftmaxAttrs, evaluate_softmax
+from .matmul import MatMulAttrs, matmul
+from .softmax import SoftmaxAttrs, softmax
 
 _NUMPY = AutoBroadcastSpec(AutoBroadcastType.NUMPY)
 
@@ -211,6 +215,16 @@ def _bias(
 
 
 def evaluate_sdpa(attrs: SDPAAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return sdpa(attrs, inputs, exact=True)
+
+
+def evaluate_sdpa_fast(attrs: SDPAAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Attention with its MatMuls by BLAS and softmax sum by NumPy (not bit-exact with the reference)."""
+    return sdpa(attrs, inputs, exact=False)
+
+
+def sdpa(attrs: SDPAAttrs, inputs: Sequence[np.ndarray], exact: bool) -> list[np.ndarray]:
+    """ScaledDotProductAttention-13 of its inputs; ``exact``: sums in the reference kernels' order."""
     arrays = [np.asarray(a) for a in inputs]
     query, key, value = arrays[:3]
     out_dtype = query.dtype
@@ -240,17 +254,17 @@ def evaluate_sdpa(attrs: SDPAAttrs, inputs: Sequence[np.ndarray]) -> list[np.nda
     else:
         scale = default_scale(query.shape[-1], dtype)
     try:
-        (qk,) = evaluate_matmul(MatMulAttrs(transpose_b=True), [q, k])
+        (qk,) = matmul(MatMulAttrs(transpose_b=True), [q, k], exact)
         with quiet():
             qk = qk * scale
             bias = _bias(attrs, mask, length, source_length, dtype)
             if bias is not None:
                 qk = qk + bias
         if len(arrays) > 5:
-            probabilities = _softmax_with_sink(qk, widen(arrays[5]).astype(dtype, copy=False))
+            probabilities = _softmax_with_sink(qk, widen(arrays[5]).astype(dtype, copy=False), exact)
         else:
-            (probabilities,) = evaluate_softmax(SoftmaxAttrs(-1), [qk])
-        (out,) = evaluate_matmul(MatMulAttrs(), [probabilities, v])
+            (probabilities,) = softmax(SoftmaxAttrs(-1), [qk], exact)
+        (out,) = matmul(MatMulAttrs(), [probabilities, v], exact)
     except ValueError:
         raise InputError(
             "query, key, value and attention_mask do not broadcast: "
@@ -259,12 +273,12 @@ def evaluate_sdpa(attrs: SDPAAttrs, inputs: Sequence[np.ndarray]) -> list[np.nda
     return [np.array(narrow(out.astype(dtype, copy=False), out_dtype), order="C", copy=True)]
 
 
-def _softmax_with_sink(qk: np.ndarray, sink: np.ndarray) -> np.ndarray:
+def _softmax_with_sink(qk: np.ndarray, sink: np.ndarray, exact: bool) -> np.ndarray:
     """Softmax over the scores with the sink as one more column, which is then dropped."""
     if sink.ndim != qk.ndim:
         raise InputError(f"sink rank {sink.ndim} differs from the scores' rank {qk.ndim}")
     column = np.broadcast_to(sink, (*qk.shape[:-1], 1))
-    (probabilities,) = evaluate_softmax(SoftmaxAttrs(-1), [np.concatenate([qk, column], axis=-1)])
+    (probabilities,) = softmax(SoftmaxAttrs(-1), [np.concatenate([qk, column], axis=-1)], exact)
     return probabilities[..., :-1]
 
 
@@ -278,6 +292,7 @@ SPECS = (
         parse=parse_sdpa,
         infer=infer_sdpa,
         evaluate=evaluate_sdpa,
+        evaluate_fast=evaluate_sdpa_fast,
         foldable=False,
     ),
 )

@@ -10,6 +10,14 @@ order, in the element type (f16/bf16 in f32, rounded once at the end).  ovonehot
 does the same sum in the same order, so f32 results are bit-exact; integers wrap
 and are exact in any order.  Products larger than ``SEQUENTIAL_LIMIT`` multiply-adds
 use NumPy's BLAS matmul instead, whose summation order differs (a few ulp).
+
+The fast kernel (``evaluate_fast``, runs with ``exact=False``) multiplies every float
+product by BLAS in the working type (f32 for f16/bf16, rounded back once as the exact
+kernel rounds; f64 in f64); integers and booleans take the exact kernel's path, which is
+exact in any order.  Non-finite outputs: NaN or inf inputs give a non-finite output in the
+same positions (a NaN product or an inf meets the same sum in any order; inf - inf is NaN
+either way), but a sum whose partial sums overflow in one order may stay finite in another,
+so an overflow to inf of finite inputs may land in different positions.
 """
 
 from __future__ import annotations
@@ -99,6 +107,16 @@ def matmul_shape(attrs: MatMulAttrs, a_shape: PartialShape, b_shape: PartialShap
 
 
 def evaluate_matmul(attrs: MatMulAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return matmul(attrs, inputs, exact=True)
+
+
+def evaluate_matmul_fast(attrs: MatMulAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """MatMul with float sums by BLAS (not bit-exact with OpenVINO's reference)."""
+    return matmul(attrs, inputs, exact=False)
+
+
+def matmul(attrs: MatMulAttrs, inputs: Sequence[np.ndarray], exact: bool) -> list[np.ndarray]:
+    """MatMul of two arrays; ``exact``: floats summed in the reference's order (else by BLAS)."""
     a, b = (np.asarray(x) for x in inputs)
     if a.dtype != b.dtype:
         raise InputError(f"MatMul inputs differ in element type: {a.dtype} and {b.dtype}")
@@ -122,7 +140,7 @@ def evaluate_matmul(attrs: MatMulAttrs, inputs: Sequence[np.ndarray]) -> list[np
     with quiet():
         if dtype == np.bool_:
             out = np.matmul(x.astype(np.uint8), y.astype(np.uint8)) != 0
-        elif not is_float(dtype) or math.prod(out_shape) * k > SEQUENTIAL_LIMIT:
+        elif not is_float(dtype) or not exact or math.prod(out_shape) * k > SEQUENTIAL_LIMIT:
             out = narrow(np.matmul(widen(x), widen(y)), dtype)
         else:
             out = narrow(_sequential(widen(x), widen(y), out_shape), dtype)
@@ -178,5 +196,6 @@ SPECS = (
         parse=parse_matmul,
         infer=infer_matmul,
         evaluate=evaluate_matmul,
+        evaluate_fast=evaluate_matmul_fast,
     ),
 )

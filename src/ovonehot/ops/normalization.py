@@ -19,6 +19,11 @@ attributes ``num_groups`` (dividing C) and ``epsilon``.  Each group of ``C / num
 channels of one batch item is normalized by its mean and biased variance
 (``(x - mean) / sqrt(var + epsilon)``), then scaled and shifted per channel.  Computed in
 float64 and rounded once; no core evaluate exists, the CPU plugin is the oracle.
+
+The fast kernels of MVN and NormalizeL2 (``evaluate_fast``, runs with ``exact=False``) take
+the same steps with their sums by ``np.add.reduce`` (``reduce.reduce_array(exact=False)``)
+instead of the reference's Kahan sums.  GroupNormalization has none (NumPy's float64 means
+already).
 """
 
 from __future__ import annotations
@@ -82,8 +87,8 @@ def infer_mvn(attrs: MVNAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]
     return [TensorInfo(data.element_type, data.shape)]
 
 
-def _mean_keep(x: np.ndarray, axes: Sequence[int]) -> np.ndarray:
-    kept = reduce_array(x, axes, Reduction.MEAN)
+def _mean_keep(x: np.ndarray, axes: Sequence[int], exact: bool) -> np.ndarray:
+    kept = reduce_array(x, axes, Reduction.MEAN, exact)
     return kept.reshape(tuple(1 if i in axes else n for i, n in enumerate(x.shape)))
 
 
@@ -92,14 +97,24 @@ def _axes(x: np.ndarray, axes_arr: np.ndarray) -> list[int]:
 
 
 def evaluate_mvn(attrs: MVNAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return mvn(attrs, inputs, exact=True)
+
+
+def evaluate_mvn_fast(attrs: MVNAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """MVN with its means summed by ``np.add.reduce`` (not bit-exact with OpenVINO's reference)."""
+    return mvn(attrs, inputs, exact=False)
+
+
+def mvn(attrs: MVNAttrs, inputs: Sequence[np.ndarray], exact: bool) -> list[np.ndarray]:
+    """MVN-6 of (data, axes); ``exact``: means summed in the reference's order."""
     data = np.asarray(inputs[0])
     w = widen(data)
     axes = _axes(w, inputs[1])
     t = w.dtype.type
     with quiet():
-        centered = w - _mean_keep(w, axes)
+        centered = w - _mean_keep(w, axes, exact)
         if attrs.normalize_variance:
-            var = _mean_keep(centered * centered, axes)
+            var = _mean_keep(centered * centered, axes, exact)
             eps = t(attrs.eps)
             denom = np.sqrt(var + eps) if attrs.eps_mode is MVNEpsMode.INSIDE_SQRT else np.sqrt(var) + eps
             centered = centered / denom
@@ -133,6 +148,16 @@ def infer_normalize_l2(attrs: NormalizeL2Attrs, inputs: Sequence[TensorInfo]) ->
 
 
 def evaluate_normalize_l2(attrs: NormalizeL2Attrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return normalize_l2(attrs, inputs, exact=True)
+
+
+def evaluate_normalize_l2_fast(attrs: NormalizeL2Attrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """NormalizeL2 with its sum by ``np.add.reduce`` (not bit-exact with OpenVINO's reference)."""
+    return normalize_l2(attrs, inputs, exact=False)
+
+
+def normalize_l2(attrs: NormalizeL2Attrs, inputs: Sequence[np.ndarray], exact: bool) -> list[np.ndarray]:
+    """NormalizeL2-0 of (data, axes); ``exact``: the sum in the reference's order."""
     data = np.asarray(inputs[0])
     w = widen(data)
     axes = _axes(w, inputs[1])
@@ -141,7 +166,7 @@ def evaluate_normalize_l2(attrs: NormalizeL2Attrs, inputs: Sequence[np.ndarray])
         return [narrow(np.where(w == 0, t(0), t(1)).astype(w.dtype), data.dtype)]
     with quiet():
         squares = w * w
-        total = reduce_array(squares, axes, Reduction.SUM).reshape(
+        total = reduce_array(squares, axes, Reduction.SUM, exact).reshape(
             tuple(1 if i in axes else n for i, n in enumerate(w.shape))
         )
         eps = t(attrs.eps)
@@ -220,6 +245,7 @@ SPECS = (
         parse=parse_mvn_6,
         infer=infer_mvn,
         evaluate=evaluate_mvn,
+        evaluate_fast=evaluate_mvn_fast,
     ),
     OpSpec(
         type="NormalizeL2",
@@ -229,6 +255,7 @@ SPECS = (
         parse=parse_normalize_l2,
         infer=infer_normalize_l2,
         evaluate=evaluate_normalize_l2,
+        evaluate_fast=evaluate_normalize_l2_fast,
     ),
     OpSpec(
         type="GroupNormalization",

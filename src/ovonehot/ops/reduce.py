@@ -17,6 +17,14 @@ habits NumPy does not share (checked against ``Node.evaluate`` of OpenVINO 2026.
   type's lowest finite value, an empty min is +inf for floats and the type's max for
   integers; an empty product is 1;
 * integer arithmetic wraps.
+
+The fast kernels of ReduceSum/ReduceMean (``evaluate_fast``, runs with ``exact=False``)
+sum by ``np.add.reduce`` in the working type (NumPy's pairwise order on the innermost axis,
+no compensation), then divide as the exact kernel does; integer sums wrap the same in any
+order, so they equal the exact kernel's bit for bit.  Non-finite sums: a NaN or inf term
+gives the same non-finite result in any order (inf + -inf is NaN either way), but partial
+sums of finite terms that overflow in one order may stay finite in another.  A sum of
+zeros only may differ in the sign of the zero.
 """
 
 from __future__ import annotations
@@ -126,23 +134,31 @@ def _extreme(dtype: np.dtype, kind: Reduction) -> np.ndarray:
     return np.array(info.min if kind is Reduction.MAX else info.max, dtype=dtype)
 
 
-def reduce_array(x: np.ndarray, axes: Sequence[int], kind: Reduction) -> np.ndarray:
-    """Reduce ``x`` over normalized ``axes`` (keep_dims off) with OpenVINO's reference semantics."""
+def reduce_array(x: np.ndarray, axes: Sequence[int], kind: Reduction, exact: bool = True) -> np.ndarray:
+    """Reduce ``x`` over normalized ``axes`` (keep_dims off) with OpenVINO's reference semantics.
+
+    ``exact=False``: sums (and means) by ``np.add.reduce`` in the working type instead of
+    the reference's Kahan-compensated row-major order (module docstring).
+    """
     if x.dtype == np.bool_ or x.dtype == object:
         raise InputError(f"{kind.value} does not take {x.dtype} data")
     original = x.dtype
     if original in _NARROW:
         x = x.astype(np.float32)
-    cols, kept_shape = _columns(x, axes)
+    kept_shape = tuple(n for i, n in enumerate(x.shape) if i not in axes)
+    sums = kind in (Reduction.SUM, Reduction.MEAN)
+    if sums and not exact and (_is_float(x.dtype) or x.dtype.kind in "iu"):
+        with np.errstate(all="ignore"):
+            out = _divide_mean(np.add.reduce(x, axis=tuple(axes), dtype=x.dtype), x, kind)
+        return np.asarray(out).astype(original).reshape(kept_shape)
+    cols, _ = _columns(x, axes)
     with np.errstate(all="ignore"):
-        if kind in (Reduction.SUM, Reduction.MEAN):
+        if sums:
             if _is_float(x.dtype):
                 out = _kahan_sum(cols)
             else:
                 out = _sequential(cols, np.add, np.zeros((), x.dtype))
-            if kind is Reduction.MEAN and x.size:
-                count = np.array(x.size // max(out.size, 1)).astype(x.dtype)
-                out = out / count if _is_float(x.dtype) else _trunc_div(out, count)
+            out = _divide_mean(out, x, kind)
         elif kind is Reduction.PROD:
             out = _sequential(cols, np.multiply, np.ones((), x.dtype))
         elif kind is Reduction.MAX:
@@ -155,6 +171,15 @@ def reduce_array(x: np.ndarray, axes: Sequence[int], kind: Reduction) -> np.ndar
     return out
 
 
+def _divide_mean(total: np.ndarray, x: np.ndarray, kind: Reduction) -> np.ndarray:
+    """A mean's sums divided by the count (integers: truncated); a sum's unchanged."""
+    if kind is not Reduction.MEAN or not x.size:
+        return total
+    count = np.array(x.size // max(total.size, 1)).astype(x.dtype)
+    out: np.ndarray = total / count if _is_float(x.dtype) else _trunc_div(total, count)
+    return out
+
+
 def _trunc_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """C++ integer division (truncation toward zero); ``b`` is a positive count."""
     q, r = np.floor_divide(a, b), np.remainder(a, b)
@@ -163,6 +188,16 @@ def _trunc_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def evaluate_reduce(attrs: ReduceAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return reduce(attrs, inputs, exact=True)
+
+
+def evaluate_reduce_fast(attrs: ReduceAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """ReduceSum/ReduceMean with sums by ``np.add.reduce`` (not bit-exact with OpenVINO's reference)."""
+    return reduce(attrs, inputs, exact=False)
+
+
+def reduce(attrs: ReduceAttrs, inputs: Sequence[np.ndarray], exact: bool) -> list[np.ndarray]:
+    """One reduction of ``inputs`` (data, axes); ``exact=False``: see :func:`reduce_array`."""
     x, axes_arr = (np.asarray(a) for a in inputs)
     axes_info = TensorInfo(ElementType.i64, PartialShape.of(axes_arr.shape), value=axes_arr)
     values = known_ints(axes_info) or []
@@ -171,7 +206,7 @@ def evaluate_reduce(attrs: ReduceAttrs, inputs: Sequence[np.ndarray]) -> list[np
         if attrs.keep_dims:
             raise InputError("cannot keep the reduced axis 0 of a scalar")
         axes = []
-    out = reduce_array(x, axes, attrs.kind)
+    out = reduce_array(x, axes, attrs.kind, exact)
     if attrs.keep_dims:
         out = out.reshape(tuple(1 if i in axes else n for i, n in enumerate(x.shape)))
     return [out]
@@ -180,6 +215,7 @@ def evaluate_reduce(attrs: ReduceAttrs, inputs: Sequence[np.ndarray]) -> list[np
 def _reduction(
     kind: Reduction, evaluate_types: frozenset[ElementType], bounds: BoundsFn[ReduceAttrs] | None = None
 ) -> OpSpec[ReduceAttrs]:
+    sums = kind in (Reduction.SUM, Reduction.MEAN)
     return OpSpec(
         type=kind.value,
         version=1,
@@ -188,6 +224,7 @@ def _reduction(
         parse=_parser(kind),
         infer=infer_reduce,
         evaluate=evaluate_reduce,
+        evaluate_fast=evaluate_reduce_fast if sums else None,
         bounds=bounds,
         evaluate_types=(evaluate_types,),
     )

@@ -9,6 +9,11 @@ Kernels (OpenVINO's ``reference/reduce_l1.hpp``, ``reduce_l2.hpp``,
 ``logical_reduction.hpp``): L1 is the sum of ``|x|`` and L2 the square root of the
 sum of ``x * x``, both accumulated in the data type in row-major order; f16/bf16 are
 computed in f32 and rounded back.  An empty ``all`` is true, an empty ``any`` false.
+
+The fast kernels of ReduceL1/ReduceL2 (``evaluate_fast``, runs with ``exact=False``) sum
+by ``np.add.reduce`` in the same type (NumPy's pairwise order); integer sums wrap the same
+in any order, so only float results may differ (by rounding; and partial sums of finite
+terms that overflow in one order may stay finite in another).
 """
 
 from __future__ import annotations
@@ -75,7 +80,12 @@ def _rows(x: np.ndarray, axes: Sequence[int]) -> tuple[np.ndarray, tuple[int, ..
     return moved.reshape(math.prod(kept_shape), math.prod(x.shape[i] for i in axes)), kept_shape
 
 
-def _accumulate(terms: np.ndarray) -> np.ndarray:
+def _accumulate(terms: np.ndarray, exact: bool) -> np.ndarray:
+    """Each row's sum: in row order, plainly (``exact``), else by ``np.add.reduce``."""
+    if not exact:
+        with quiet():
+            total: np.ndarray = np.add.reduce(terms, axis=1, dtype=terms.dtype)
+        return total
     acc = np.zeros(terms.shape[0], dtype=terms.dtype)
     with quiet():
         for j in range(terms.shape[1]):
@@ -83,8 +93,9 @@ def _accumulate(terms: np.ndarray) -> np.ndarray:
     return acc
 
 
-def norm_reduce(x: np.ndarray, axes: Sequence[int], kind: NormReduction) -> np.ndarray:
-    """Reduce ``x`` over sorted normalized ``axes`` (keep_dims off) as OpenVINO's reference does."""
+def norm_reduce(x: np.ndarray, axes: Sequence[int], kind: NormReduction, exact: bool = True) -> np.ndarray:
+    """Reduce ``x`` over sorted normalized ``axes`` (keep_dims off) as OpenVINO's reference does
+    (``exact=False``: sums by ``np.add.reduce``)."""
     if kind.logical:
         if x.dtype != np.bool_:
             raise InputError(f"{kind.value} takes boolean data, got {x.dtype}")
@@ -99,9 +110,9 @@ def norm_reduce(x: np.ndarray, axes: Sequence[int], kind: NormReduction) -> np.n
     rows, kept = _rows(wide, axes)
     with quiet():
         if kind is NormReduction.L1:
-            out = _accumulate(np.abs(rows) if rows.dtype.kind != "u" else rows)
+            out = _accumulate(np.abs(rows) if rows.dtype.kind != "u" else rows, exact)
         else:
-            total = _accumulate(rows * rows)
+            total = _accumulate(rows * rows, exact)
             if is_float(total.dtype):
                 out = np.sqrt(total)
             else:
@@ -110,6 +121,16 @@ def norm_reduce(x: np.ndarray, axes: Sequence[int], kind: NormReduction) -> np.n
 
 
 def evaluate_norm_reduce(attrs: NormReduceAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return reduce_norm(attrs, inputs, exact=True)
+
+
+def evaluate_norm_reduce_fast(attrs: NormReduceAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """ReduceL1/ReduceL2 with sums by ``np.add.reduce`` (not bit-exact with OpenVINO's reference)."""
+    return reduce_norm(attrs, inputs, exact=False)
+
+
+def reduce_norm(attrs: NormReduceAttrs, inputs: Sequence[np.ndarray], exact: bool) -> list[np.ndarray]:
+    """One reduction of ``inputs`` (data, axes); ``exact=False``: see :func:`norm_reduce`."""
     x, axes_arr = (np.asarray(a) for a in inputs)
     axes_info = TensorInfo(ElementType.i64, PartialShape.of(axes_arr.shape), value=axes_arr)
     axes = sorted(set(normalize_axes(known_ints(axes_info) or [], x.ndim)))
@@ -117,7 +138,7 @@ def evaluate_norm_reduce(attrs: NormReduceAttrs, inputs: Sequence[np.ndarray]) -
         if attrs.keep_dims:
             raise InputError("cannot keep the reduced axis 0 of a scalar")
         axes = []
-    out = norm_reduce(x, axes, attrs.kind)
+    out = norm_reduce(x, axes, attrs.kind, exact)
     if attrs.keep_dims:
         out = out.reshape(tuple(1 if i in axes else n for i, n in enumerate(x.shape)))
     return [out]
@@ -150,6 +171,7 @@ SPECS = (
         parse=_parser(NormReduction.L1),
         infer=infer_norm_reduce,
         evaluate=evaluate_norm_reduce,
+        evaluate_fast=evaluate_norm_reduce_fast,
     ),
     OpSpec(
         type="ReduceL2",
@@ -159,5 +181,6 @@ SPECS = (
         parse=_parser(NormReduction.L2),
         infer=infer_norm_reduce,
         evaluate=evaluate_norm_reduce,
+        evaluate_fast=evaluate_norm_reduce_fast,
     ),
 )

@@ -10,6 +10,11 @@ axis order; Softmax is ``e / s``, LogSoftmax ``(x - m) - log(s)``; f16/bf16 are
 computed in f32.  Every step here is the same IEEE operation in the same order
 except ``exp``/``log``, which round the float64 result once where OpenVINO calls
 glibc's ``expf``/``logf``: results can differ by an ulp or two (the tests allow 2).
+
+The fast kernel (``evaluate_fast``, runs with ``exact=False``) takes the same steps but
+sums ``e`` by ``np.add.reduce`` (NumPy's order, no compensation).  Non-finite inputs give
+non-finite outputs in the same positions: the max, the shift and ``exp`` are the exact
+kernel's, and a NaN or inf in ``e`` makes the sum non-finite in any order.
 """
 
 from __future__ import annotations
@@ -68,6 +73,16 @@ def infer_softmax(attrs: SoftmaxAttrs, inputs: Sequence[TensorInfo]) -> list[Ten
 
 
 def evaluate_softmax(attrs: SoftmaxAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return softmax(attrs, inputs, exact=True)
+
+
+def evaluate_softmax_fast(attrs: SoftmaxAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Softmax/LogSoftmax with the sum by ``np.add.reduce`` (not bit-exact with OpenVINO's reference)."""
+    return softmax(attrs, inputs, exact=False)
+
+
+def softmax(attrs: SoftmaxAttrs, inputs: Sequence[np.ndarray], exact: bool) -> list[np.ndarray]:
+    """Softmax or LogSoftmax of ``inputs[0]``; ``exact``: the sum in the reference's order."""
     (x,) = inputs
     x = np.asarray(x)
     dtype = x.dtype
@@ -81,7 +96,7 @@ def evaluate_softmax(attrs: SoftmaxAttrs, inputs: Sequence[np.ndarray]) -> list[
         m = np.max(w, axis=axis, keepdims=True)
         shifted = w - m
         e = _exp(shifted)
-        s = kahan_sum(e, axis)
+        s = kahan_sum(e, axis) if exact else np.add.reduce(e, axis=axis, keepdims=True)
         out = shifted - _log(s) if attrs.log else e / s
     return [np.array(narrow(out.astype(w.dtype, copy=False), dtype), order="C", copy=True)]
 
@@ -113,6 +128,7 @@ SPECS = (
         parse=parse_softmax_1,
         infer=infer_softmax,
         evaluate=evaluate_softmax,
+        evaluate_fast=evaluate_softmax_fast,
     ),
     OpSpec(
         type="Softmax",
@@ -122,6 +138,7 @@ SPECS = (
         parse=parse_softmax_8,
         infer=infer_softmax,
         evaluate=evaluate_softmax,
+        evaluate_fast=evaluate_softmax_fast,
     ),
     OpSpec(
         type="LogSoftmax",
@@ -131,5 +148,6 @@ SPECS = (
         parse=parse_log_softmax,
         infer=infer_softmax,
         evaluate=evaluate_softmax,
+        evaluate_fast=evaluate_softmax_fast,
     ),
 )
