@@ -52,6 +52,7 @@ def bound_run(
     attrs: dict[str, str] | None = None,
     outputs: int = 1,
     declared: Sequence[str] | None = None,
+    fast: bool = False,
 ) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """The op run by a folded plan (third run of one signature) and by its own kernel on the same
     inputs: runtime inputs are Parameters (``declared`` partial shapes, default static), folded
@@ -68,14 +69,15 @@ def bound_run(
     model = Model(graph, infer(graph))
     feeds = dict(enumerate(runtime))
     for _ in range(2):
-        ev.evaluate(model.inference, feeds)
-    got = ev.evaluate(model.inference, feeds)
+        ev.evaluate(model.inference, feeds, exact=not fast)
+    got = ev.evaluate(model.inference, feeds, exact=not fast)
     record = next(iter(ev.program(model.inference).signatures.values()))
     assert record.folded is not None
-    kinds = {entry[1]: entry[0] for entry in record.folded.loop}
-    assert kinds[op] == ev._BOUND, f"{type_name} was not bound"
+    kinds = {entry[1]: entry[0] for entry in (record.folded.loop_fast if fast else record.folded.loop)}
+    assert kinds[op] == (ev._BOUND_FAST if fast else ev._BOUND), f"{type_name} was not bound"
     plan = model.inference.plans[op]
-    expected = plan.spec.evaluate(plan.attrs, [*runtime, *folded])
+    kernel = plan.spec.evaluate_fast if fast else plan.spec.evaluate
+    expected = kernel(plan.attrs, [*runtime, *folded])
     return [got[(r, 0)] for r in results], list(expected)
 
 
@@ -156,28 +158,33 @@ def exported_cases() -> list[tuple[Path, Path]]:
     return cases
 
 
-def _runs(xml: Path, inputs: dict[str, np.ndarray]) -> tuple[dict[str, np.ndarray], int]:
+def _runs(xml: Path, inputs: dict[str, np.ndarray], exact: bool) -> tuple[dict[str, np.ndarray], int]:
     model = ovonehot.load(xml)
     for _ in range(2):
-        model.run(inputs)
-    got = model.run(inputs)
+        model.run(inputs, exact=exact)
+    got = model.run(inputs, exact=exact)
     bound = sum(
-        entry[0] == ev._BOUND
+        entry[0] in (ev._BOUND, ev._BOUND_FAST)
         for record in ev.program(model.inference).signatures.values()
         if record.folded is not None
-        for entry in record.folded.loop
+        for entry in (record.folded.loop if exact else record.folded.loop_fast)
     )
     return got, bound
 
 
-def test_exported_models_run_bound_give_the_same_bytes_as_unbound(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("exact", [True, False], ids=["exact", "fast"])
+def test_exported_models_run_bound_give_the_same_bytes_as_unbound(
+    monkeypatch: pytest.MonkeyPatch, exact: bool
+) -> None:
+    """Exact runs: bound kernels are the ops' own bytes.  Fast runs (``exact=False``): the fast
+    bound kernels give ``evaluate_fast``'s bytes, so a fast result does not depend on folding."""
     total = 0
     for xml, inputs_file in exported_cases():
         with np.load(inputs_file, allow_pickle=False) as archive:
             inputs = {k: archive[k] for k in archive.files}
-        got, bound = _runs(xml, inputs)
+        got, bound = _runs(xml, inputs, exact)
         monkeypatch.setattr(ev, "BIND", False)
-        expected, none = _runs(xml, inputs)
+        expected, none = _runs(xml, inputs, exact)
         monkeypatch.setattr(ev, "BIND", True)
         assert none == 0
         total += bound
@@ -743,3 +750,153 @@ def test_a_bound_kernel_giving_a_wrong_shape_is_caught_as_an_ovonehot_bug() -> N
     record.folded.loop = tuple(loop)
     with pytest.raises(AssertionError, match="ovonehot bug"):
         ev.evaluate(model.inference, feeds)
+
+
+def f32(*shape: int, seed: int = 0) -> np.ndarray:
+    return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+
+
+FAST_CASES = [
+    ("matmul", "MatMul", "opset1", [f32(2, 7, 16), f32(16, 32, seed=1)], [], None, None),
+    (
+        "matmul-transposes",
+        "MatMul",
+        "opset1",
+        [f32(2, 4, 7, 8), f32(2, 1, 5, 8, seed=1)],
+        [],
+        {"transpose_a": "false", "transpose_b": "true"},
+        None,
+    ),
+    (
+        "matmul-f64-folded",
+        "MatMul",
+        "opset1",
+        [f32(3, 6).astype(np.float64)],
+        [f32(5, 6, seed=2).astype(np.float64)],
+        {"transpose_b": "true"},
+        None,
+    ),
+    (
+        "matmul-dynamic",
+        "MatMul",
+        "opset1",
+        [f32(5, 16), f32(16, 8, seed=3)],
+        [],
+        None,
+        ["[..28,16]", "[16,8]"],
+    ),
+    ("reduce-mean-last", "ReduceMean", "opset1", [f32(2, 7, 16)], [i64(-1)], {"keep_dims": "true"}, None),
+    ("reduce-sum-two", "ReduceSum", "opset1", [f32(3, 4, 5)], [i64(0, 2)], {"keep_dims": "false"}, None),
+    (
+        "reduce-mean-dynamic",
+        "ReduceMean",
+        "opset1",
+        [f32(9, 32)],
+        [i64(1)],
+        {"keep_dims": "true"},
+        ["[?,32]"],
+    ),
+    (
+        "mvn-inside",
+        "MVN",
+        "opset6",
+        [f32(2, 7, 16)],
+        [i64(-1)],
+        {"normalize_variance": "true", "eps": "1e-5", "eps_mode": "inside_sqrt"},
+        None,
+    ),
+    (
+        "mvn-outside-two",
+        "MVN",
+        "opset6",
+        [f32(2, 3, 4, 5)],
+        [i64(2, 3)],
+        {"normalize_variance": "true", "eps": "1e-3", "eps_mode": "outside_sqrt"},
+        None,
+    ),
+    (
+        "mvn-mean-only",
+        "MVN",
+        "opset6",
+        [f32(4, 6)],
+        [i64(1)],
+        {"normalize_variance": "false", "eps": "1e-5", "eps_mode": "inside_sqrt"},
+        None,
+    ),
+    ("softmax", "SoftMax", "opset8", [f32(2, 4, 7, 7)], [], {"axis": "-1"}, None),
+    ("softmax-axis1", "SoftMax", "opset8", [f32(2, 5, 3)], [], {"axis": "1"}, None),
+    ("logsoftmax", "LogSoftmax", "opset5", [f32(3, 9)], [], {"axis": "-1"}, None),
+    (
+        "sdpa-mask-scale",
+        "ScaledDotProductAttention",
+        "opset13",
+        [f32(1, 4, 4, 4), f32(1, 4, 4, 4, seed=1), f32(1, 4, 4, 4, seed=2), f32(1, 1, 4, 4, seed=3)],
+        [np.array(0.25, np.float32)],
+        {"causal": "false"},
+        None,
+    ),
+    (
+        "sdpa-causal",
+        "ScaledDotProductAttention",
+        "opset13",
+        [f32(2, 2, 7, 8), f32(2, 2, 7, 8, seed=1), f32(2, 2, 7, 8, seed=2)],
+        [],
+        {"causal": "true"},
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize("fast", [False, True], ids=["exact", "fast"])
+@pytest.mark.parametrize(
+    ("op", "version", "runtime", "folded", "attrs", "declared"),
+    [c[1:] for c in FAST_CASES],
+    ids=[c[0] for c in FAST_CASES],
+)
+def test_summing_ops_bound_give_their_kernels_bytes(
+    op: str,
+    version: str,
+    runtime: list[np.ndarray],
+    folded: list[np.ndarray],
+    attrs: dict[str, str] | None,
+    declared: list[str] | None,
+    fast: bool,
+) -> None:
+    """Exact: ``bind`` where the op has one (Softmax), else the plan keeps the kernel; fast:
+    ``bind_fast`` gives ``evaluate_fast``'s bytes."""
+    spec_binds = (fast and op != "ScaledDotProductAttention") or op in ("SoftMax", "LogSoftmax")
+    if not spec_binds:
+        got, expected = _unbound_run(op, version, runtime, folded, attrs, declared, fast)
+    else:
+        got, expected = bound_run(op, version, runtime, folded, attrs, declared=declared, fast=fast)
+    for g, e in zip(got, expected, strict=True):
+        assert_same(g, e, op)
+
+
+def _unbound_run(
+    op: str,
+    version: str,
+    runtime: list[np.ndarray],
+    folded: list[np.ndarray],
+    attrs: dict[str, str] | None,
+    declared: list[str] | None,
+    fast: bool,
+) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    with pytest.raises(AssertionError, match="was not bound"):
+        bound_run(op, version, runtime, folded, attrs, declared=declared, fast=fast)
+    b = GraphBuilder()
+    ins = [
+        b.parameter(
+            f"p{k}", ovonehot.ElementType.from_numpy(a.dtype).name, "[" + ",".join(map(str, a.shape)) + "]"
+        )
+        for k, a in enumerate(runtime)
+    ]
+    ins += [b.const(f"c{k}", a) for k, a in enumerate(folded)]
+    node = b.op(op, version, ins, attrs, 1)
+    b.op("Result", "opset1", [node], outputs=0)
+    graph = b.graph()
+    model = Model(graph, infer(graph))
+    plan = model.inference.plans[node]
+    kernel = plan.spec.evaluate_fast if fast else plan.spec.evaluate
+    got = [ev.evaluate(model.inference, dict(enumerate(runtime)), exact=not fast) for _ in range(3)][-1]
+    return list(got.values()), list(kernel(plan.attrs, [*runtime, *folded]))

@@ -69,7 +69,7 @@ BIND = True
 CONSTANT_BYTES = 256 << 20
 
 # How the hook-free loop runs a step (``Folded.loop``); _BOUND: a kernel ``OpSpec.bind`` made.
-_PLAIN, _SIZED, _STATEFUL, _FEED, _RESULT, _RESULT_COPY, _BOUND = range(7)
+_PLAIN, _SIZED, _STATEFUL, _FEED, _RESULT, _RESULT_COPY, _BOUND, _BOUND_FAST = range(8)
 LoopStep = tuple[int, int, Any, Any, tuple[int, ...], int, tuple[int, ...]]
 
 
@@ -279,12 +279,12 @@ def _loop(
     results: dict[tuple[int, int], np.ndarray] = {}
     outs: Sequence[np.ndarray]
     for kind, i, kernel, attrs, args, first, frees in loop:
-        if kind == _BOUND:
+        if kind >= _BOUND:
             inputs = [values[a] for a in args]
             try:
                 outs = kernel(inputs)
             except (ValueError, IndexError):  # NumPy refused the inputs: the op's kernel words why
-                outs = _run_general(inference, i, attrs, inputs)
+                outs = _run_general(inference, i, attrs, inputs, kind == _BOUND)
         elif kind == _FEED:
             outs = (feeds[i],)
         elif kind >= _RESULT:
@@ -531,6 +531,10 @@ def _folded_plan(
         loop.append(entry)
         if spec.evaluate_fast is not None and kind in (_PLAIN, _SIZED):
             entry = (kind, s.index, spec.evaluate_fast, s.attrs, s.args, s.first, s.frees)
+            if kind == _PLAIN and spec.bind_fast is not None and BIND:
+                bound = _bind(spec.bind_fast, s, sig, prog, known)
+                if bound is not None:
+                    entry = (_BOUND_FAST, s.index, bound, s.attrs, s.args, s.first, s.frees)
         loop_fast.append(entry)
     return Folded(tuple(steps), tuple(every), tuple(initial), done, tuple(loop), tuple(loop_fast))
 
@@ -636,14 +640,16 @@ def _into_targets(
 
 
 def _run_general(
-    inference: Inference, i: int, attrs: Any, inputs: list[np.ndarray | None]
+    inference: Inference, i: int, attrs: Any, inputs: list[np.ndarray | None], exact: bool
 ) -> Sequence[np.ndarray]:
-    """Node ``i``'s own kernel, where NumPy refused what its bound kernel was given (a shape
-    the signature left open): it raises the error the op words, with the layer named."""
+    """Node ``i``'s own kernel (``evaluate_fast`` for a fast bound one), where NumPy refused
+    what its bound kernel was given (a shape the signature left open): it raises the error
+    the op words, with the layer named."""
     p = inference.plans[i]
-    assert p.spec.evaluate is not None
+    kernel = p.spec.evaluate if exact else p.spec.evaluate_fast
+    assert kernel is not None
     try:
-        return p.spec.evaluate(attrs, inputs)  # type: ignore[arg-type]
+        return kernel(attrs, inputs)  # type: ignore[arg-type]
     except Error as exc:
         raise type(exc)(f"{p.node.describe()}: {exc}") from None
 

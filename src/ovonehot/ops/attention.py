@@ -55,10 +55,11 @@ from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import bool_attr
 from .common.autobroadcast import AutoBroadcastSpec, AutoBroadcastType, broadcast_merge_dim, broadcast_shapes
+from .common.binding import PLAIN_FLOATS
 from .common.numeric import is_float, narrow, quiet, widen
 from .common.spec import OpSpec, TensorInfo
 from .matmul import MatMulAttrs, matmul
-from .softmax import SoftmaxAttrs, softmax
+from .softmax import SoftmaxAttrs, softmax, softmax_values
 
 _NUMPY = AutoBroadcastSpec(AutoBroadcastType.NUMPY)
 
@@ -254,23 +255,46 @@ def sdpa(attrs: SDPAAttrs, inputs: Sequence[np.ndarray], exact: bool) -> list[np
     else:
         scale = default_scale(query.shape[-1], dtype)
     try:
-        (qk,) = matmul(MatMulAttrs(transpose_b=True), [q, k], exact)
-        with quiet():
-            qk = qk * scale
-            bias = _bias(attrs, mask, length, source_length, dtype)
-            if bias is not None:
-                qk = qk + bias
-        if len(arrays) > 5:
-            probabilities = _softmax_with_sink(qk, widen(arrays[5]).astype(dtype, copy=False), exact)
-        else:
-            (probabilities,) = softmax(SoftmaxAttrs(-1), [qk], exact)
-        (out,) = matmul(MatMulAttrs(), [probabilities, v], exact)
+        bias = _bias(attrs, mask, length, source_length, dtype)
+        sink = widen(arrays[5]).astype(dtype, copy=False) if len(arrays) > 5 else None
+        out = _attend(q, k, v, scale, bias, sink, exact)
     except ValueError:
         raise InputError(
             "query, key, value and attention_mask do not broadcast: "
             + ", ".join(str(list(a.shape)) for a in arrays[:4])
         ) from None
     return [np.array(narrow(out.astype(dtype, copy=False), out_dtype), order="C", copy=True)]
+
+
+def _attend(
+    q: np.ndarray,
+    k: np.ndarray,
+    v: np.ndarray,
+    scale: np.ndarray,
+    bias: np.ndarray | None,
+    sink: np.ndarray | None,
+    exact: bool,
+) -> np.ndarray:
+    """softmax(q k^T * scale + bias) v, the inputs widened; fast f32/f64 without a sink takes
+    NumPy directly, the same operations ``matmul`` and ``softmax`` do with ``exact=False``."""
+    if not exact and sink is None and q.dtype in PLAIN_FLOATS:
+        with quiet():
+            qk = np.matmul(q, np.swapaxes(k, -1, -2)) * scale
+            if bias is not None:
+                qk = qk + bias
+            probabilities = softmax_values(qk, qk.ndim - 1, False, False) if qk.size else qk
+        return np.matmul(probabilities, v)
+    (qk,) = matmul(MatMulAttrs(transpose_b=True), [q, k], exact)
+    with quiet():
+        qk = qk * scale
+        if bias is not None:
+            qk = qk + bias
+    if sink is not None:
+        probabilities = _softmax_with_sink(qk, sink, exact)
+    else:
+        (probabilities,) = softmax(SoftmaxAttrs(-1), [qk], exact)
+    (out,) = matmul(MatMulAttrs(), [probabilities, v], exact)
+    return out
 
 
 def _softmax_with_sink(qk: np.ndarray, sink: np.ndarray, exact: bool) -> np.ndarray:

@@ -33,8 +33,9 @@ from ..graph import Node
 from ..types import Dimension, PartialShape
 from .common.attrs import bool_attr
 from .common.autobroadcast import broadcast_merge_dim
+from .common.binding import PLAIN_FLOATS, dtype_of
 from .common.numeric import is_float, narrow, quiet, widen
-from .common.spec import OpSpec, TensorInfo
+from .common.spec import Bound, OpSpec, TensorInfo
 
 # Above this many multiply-adds the exact sequential sum is too slow; BLAS takes over.
 SEQUENTIAL_LIMIT = 1 << 26
@@ -154,6 +155,26 @@ def matmul(attrs: MatMulAttrs, inputs: Sequence[np.ndarray], exact: bool) -> lis
     return [np.array(out, dtype=dtype, order="C", copy=True)]
 
 
+def bind_matmul_fast(
+    attrs: MatMulAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Bound | None:
+    """The fast kernel on f32/f64 inputs of static rank >= 2: ``np.matmul`` of the (swapped)
+    inputs, what ``matmul(exact=False)`` computes (NumPy refuses what does not fit)."""
+    a, b = inputs
+    dtype = dtype_of(a)
+    if dtype != dtype_of(b) or dtype not in PLAIN_FLOATS:
+        return None
+    if not (a.shape.rank_is_static and b.shape.rank_is_static and min(a.shape.rank, b.shape.rank) >= 2):
+        return None
+    ta, tb = attrs.transpose_a, attrs.transpose_b
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x, y = values
+        return [np.matmul(np.swapaxes(x, -1, -2) if ta else x, np.swapaxes(y, -1, -2) if tb else y)]
+
+    return kernel
+
+
 # Products held at once by the blocked sum (elements of its scratch array).
 BLOCK_ELEMENTS = 1 << 20
 
@@ -197,5 +218,6 @@ SPECS = (
         infer=infer_matmul,
         evaluate=evaluate_matmul,
         evaluate_fast=evaluate_matmul_fast,
+        bind_fast=bind_matmul_fast,
     ),
 )

@@ -38,10 +38,11 @@ from ..errors import ValidationError
 from ..graph import Node
 from ..types import Dimension
 from .common.attrs import bool_attr, enum_attr, float_attr, int_attr
+from .common.binding import PLAIN_FLOATS, dtype_of
 from .common.numeric import narrow, quiet, widen
 from .common.shape_util import known_ints, normalize_axes, passes_integral_number_check
-from .common.spec import OpSpec, TensorInfo
-from .reduce import Reduction, reduce_array
+from .common.spec import Bound, OpSpec, TensorInfo
+from .reduce import Reduction, folded_axes, reduce_array
 
 
 class MVNEpsMode(enum.Enum):
@@ -119,6 +120,39 @@ def mvn(attrs: MVNAttrs, inputs: Sequence[np.ndarray], exact: bool) -> list[np.n
             denom = np.sqrt(var + eps) if attrs.eps_mode is MVNEpsMode.INSIDE_SQRT else np.sqrt(var) + eps
             centered = centered / denom
     return [narrow(np.asarray(centered, dtype=w.dtype), data.dtype)]
+
+
+def bind_mvn_fast(
+    attrs: MVNAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Bound | None:
+    """The fast MVN of f32/f64 over folded axes: the steps of ``mvn(exact=False)``, its means
+    by ``np.add.reduce`` kept in place (the same sums as ``reduce_array``'s)."""
+    x = inputs[0]
+    dtype = dtype_of(x)
+    if dtype not in PLAIN_FLOATS or not x.shape.rank_is_static or not x.shape.rank:
+        return None
+    axes = folded_axes(inputs[1], x.shape.rank)
+    if not axes:
+        return None
+    eps, inside, normalize = (
+        dtype.type(attrs.eps),
+        attrs.eps_mode is MVNEpsMode.INSIDE_SQRT,
+        attrs.normalize_variance,
+    )
+
+    def mean(w: np.ndarray) -> np.ndarray:
+        total = np.add.reduce(w, axis=axes, dtype=dtype, keepdims=True)
+        return total / np.array(w.size // max(total.size, 1)).astype(dtype) if w.size else total
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        w = values[0]
+        centered = w - mean(w)
+        if normalize:
+            var = mean(centered * centered)
+            centered = centered / (np.sqrt(var + eps) if inside else np.sqrt(var) + eps)
+        return [centered]
+
+    return kernel
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,6 +280,7 @@ SPECS = (
         infer=infer_mvn,
         evaluate=evaluate_mvn,
         evaluate_fast=evaluate_mvn_fast,
+        bind_fast=bind_mvn_fast,
     ),
     OpSpec(
         type="NormalizeL2",

@@ -40,10 +40,11 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import bool_attr
+from .common.binding import PLAIN_FLOATS, dtype_of, folded
 from .common.bounds import FLOATS, WIDE_INTEGERS, kernel_bounds, reduce_prod_bounds
 from .common.numeric import kahan_sum_leading
 from .common.shape_util import known_ints, normalize_axes, passes_integral_number_check
-from .common.spec import BoundsFn, OpSpec, TensorInfo
+from .common.spec import Bound, BoundsFn, OpSpec, TensorInfo
 
 
 class Reduction(enum.Enum):
@@ -212,6 +213,44 @@ def reduce(attrs: ReduceAttrs, inputs: Sequence[np.ndarray], exact: bool) -> lis
     return [out]
 
 
+def folded_axes(info: TensorInfo, rank: int) -> tuple[int, ...] | None:
+    """A folded axes input normalized for a rank-``rank`` input, sorted, or None."""
+    value = folded(info)
+    if value is None or value.dtype.kind not in "iu":
+        return None
+    try:
+        return tuple(sorted(set(normalize_axes([int(v) for v in value.reshape(-1)], rank))))
+    except ValidationError:
+        return None
+
+
+def bind_sum_fast(
+    attrs: ReduceAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Bound | None:
+    """The fast ReduceSum/ReduceMean of f32/f64 over folded axes (not none, output not 0-d):
+    ``np.add.reduce`` and the mean's division, as ``reduce_array(exact=False)``."""
+    x = inputs[0]
+    dtype = dtype_of(x)
+    if dtype not in PLAIN_FLOATS or not x.shape.rank_is_static or not x.shape.rank:
+        return None
+    axes = folded_axes(inputs[1], x.shape.rank)
+    if not axes or not (outputs[0].shape.rank_is_static and outputs[0].shape.rank):
+        return None
+    keep, mean = attrs.keep_dims, attrs.kind is Reduction.MEAN
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        w = values[0]
+        if keep:
+            total = np.add.reduce(w, axis=axes, dtype=dtype, keepdims=True)
+        else:
+            total = np.add.reduce(w, axis=axes, dtype=dtype)
+        if mean and w.size:
+            total = total / np.array(w.size // max(total.size, 1)).astype(dtype)
+        return [total]
+
+    return kernel
+
+
 def _reduction(
     kind: Reduction, evaluate_types: frozenset[ElementType], bounds: BoundsFn[ReduceAttrs] | None = None
 ) -> OpSpec[ReduceAttrs]:
@@ -225,6 +264,7 @@ def _reduction(
         infer=infer_reduce,
         evaluate=evaluate_reduce,
         evaluate_fast=evaluate_reduce_fast if sums else None,
+        bind_fast=bind_sum_fast if sums else None,
         bounds=bounds,
         evaluate_types=(evaluate_types,),
     )

@@ -28,8 +28,9 @@ from ..errors import UnsupportedError, ValidationError
 from ..graph import Node
 from ..types import ElementType
 from .common.attrs import int_attr
+from .common.binding import PLAIN_FLOATS, dtype_of
 from .common.numeric import is_float, kahan_sum_leading, narrow, quiet, widen
-from .common.spec import OpSpec, TensorInfo
+from .common.spec import BindFn, Bound, OpSpec, TensorInfo
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,12 +94,44 @@ def softmax(attrs: SoftmaxAttrs, inputs: Sequence[np.ndarray], exact: bool) -> l
     if w.size == 0:
         return [x.copy()]
     with quiet():
-        m = np.max(w, axis=axis, keepdims=True)
-        shifted = w - m
-        e = _exp(shifted)
-        s = kahan_sum(e, axis) if exact else np.add.reduce(e, axis=axis, keepdims=True)
-        out = shifted - _log(s) if attrs.log else e / s
+        out = softmax_values(w, axis, attrs.log, exact)
     return [np.array(narrow(out.astype(w.dtype, copy=False), dtype), order="C", copy=True)]
+
+
+def softmax_values(w: np.ndarray, axis: int, log: bool, exact: bool) -> np.ndarray:
+    """The (log-)softmax of a non-empty f32/f64 ``w`` along ``axis`` (warnings the caller's)."""
+    m = np.max(w, axis=axis, keepdims=True)
+    shifted = w - m
+    e = _exp(shifted)
+    s = kahan_sum(e, axis) if exact else np.add.reduce(e, axis=axis, keepdims=True)
+    out: np.ndarray = shifted - _log(s) if log else e / s
+    return out
+
+
+def _binder(exact: bool) -> BindFn[SoftmaxAttrs]:
+    """``bind`` (``bind_fast``) of Softmax/LogSoftmax on f32/f64 of a static rank: the axis once."""
+
+    def bind(
+        attrs: SoftmaxAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+    ) -> Bound | None:
+        x = inputs[0]
+        if dtype_of(x) not in PLAIN_FLOATS or not x.shape.rank_is_static or not x.shape.rank:
+            return None
+        try:
+            axis = _axis(attrs, x.shape.rank, x.shape)
+        except ValidationError:
+            return None
+        log = attrs.log
+
+        def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+            w = values[0]
+            if not w.size:
+                return [w.copy()]
+            return [np.ascontiguousarray(softmax_values(w, axis, log, exact))]
+
+        return kernel
+
+    return bind
 
 
 def _exp(x: np.ndarray) -> np.ndarray:
@@ -129,6 +162,8 @@ SPECS = (
         infer=infer_softmax,
         evaluate=evaluate_softmax,
         evaluate_fast=evaluate_softmax_fast,
+        bind=_binder(True),
+        bind_fast=_binder(False),
     ),
     OpSpec(
         type="Softmax",
@@ -139,6 +174,8 @@ SPECS = (
         infer=infer_softmax,
         evaluate=evaluate_softmax,
         evaluate_fast=evaluate_softmax_fast,
+        bind=_binder(True),
+        bind_fast=_binder(False),
     ),
     OpSpec(
         type="LogSoftmax",
@@ -149,5 +186,7 @@ SPECS = (
         infer=infer_softmax,
         evaluate=evaluate_softmax,
         evaluate_fast=evaluate_softmax_fast,
+        bind=_binder(True),
+        bind_fast=_binder(False),
     ),
 )

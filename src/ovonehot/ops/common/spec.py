@@ -137,6 +137,10 @@ class OpSpec(Generic[A]):
     # A folded plan (:mod:`ovonehot.evaluate`) calls it once per node and signature; runs
     # call what it returns with NumPy's floating-point warnings off.
     bind: BindFn[A] | None = None
+    # ``bind`` for ``evaluate_fast``: a kernel specialised to one signature that gives exactly
+    # the bytes ``evaluate_fast`` gives (so a fast run's values do not depend on whether its
+    # plan is folded), or None.
+    bind_fast: BindFn[A] | None = None
 
     @property
     def name(self) -> str:
