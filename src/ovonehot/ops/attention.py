@@ -283,7 +283,8 @@ def _attend(
             if bias is not None:
                 qk = qk + bias
             probabilities = softmax_values(qk, qk.ndim - 1, False, False) if qk.size else qk
-        return np.matmul(probabilities, v)
+        attended: np.ndarray = np.matmul(probabilities, v)
+        return attended
     (qk,) = matmul(MatMulAttrs(transpose_b=True), [q, k], exact)
     with quiet():
         qk = qk * scale

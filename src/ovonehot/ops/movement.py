@@ -733,7 +733,12 @@ def bind_broadcast(
     target = tuple(_ints(target_value))
     if any(v < 0 for v in target):
         return None
-    if attrs.mode is BroadcastMode.NUMPY:
+    settled = (
+        attrs.mode is BroadcastMode.BIDIRECTIONAL and inputs[0].shape.is_static and outputs[0].shape.is_static
+    )
+    if settled:  # the data's static shape and the target, broadcast once: the output's shape
+        target = outputs[0].shape.to_shape()
+    if attrs.mode is BroadcastMode.NUMPY or settled:
 
         def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
             x = values[0]
