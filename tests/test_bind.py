@@ -349,7 +349,7 @@ MOVEMENT_CASES = [
         [_values("int64", (2, 10), 21)],
         [np.array(-1, np.int32)],
         {"num_splits": "2"},
-        ["[2,?]"],
+        ["[?,2]"],
         2,
     ),
     (
@@ -900,3 +900,26 @@ def _unbound_run(
     kernel = plan.spec.evaluate_fast if fast else plan.spec.evaluate
     got = [ev.evaluate(model.inference, dict(enumerate(runtime)), exact=not fast) for _ in range(3)][-1]
     return list(got.values()), list(kernel(plan.attrs, [*runtime, *folded]))
+
+
+POWER_X = np.concatenate(
+    [F32_SPECIAL, np.array([1.1e19, 1.9e19, 3e-23, 1e-40, -1e-20, 65504.0, 1 + 2**-23], np.float32), f32(40)]
+)
+
+
+@pytest.mark.parametrize(
+    ("exponent", "declared"),
+    [
+        (np.array(2.0, np.float32), None),
+        (np.array([2.0], np.float32), None),
+        (np.array(0.5, np.float32), None),
+        (np.array([3.0, -1.5], np.float32), ["[?,2]"]),
+    ],
+    ids=["square", "square-1d", "sqrt", "pair"],
+)
+def test_power_bound_gives_its_kernels_bytes(exponent: np.ndarray, declared: list[str] | None) -> None:
+    """A folded exponent 2 runs as ``x * x``: the same bytes as the f64 power rounded to f32,
+    over specials, overflow past f32 (1.9e19 squared), subnormal squares (3e-23) and underflow."""
+    x = POWER_X[:56].reshape(28, 2) if exponent.size == 2 else POWER_X
+    check("Power", "opset1", [x], [exponent], declared=declared)
+    check("Power", "opset1", [x, np.broadcast_to(exponent, x.shape).copy()])  # runtime exponent

@@ -46,7 +46,7 @@ from .common.autobroadcast import (
     infer_broadcast,
     parse_auto_broadcast,
 )
-from .common.binding import PLAIN_FLOATS, PLAIN_NUMBERS, bind_ufunc
+from .common.binding import PLAIN_FLOATS, PLAIN_NUMBERS, bind_ufunc, dtype_of, folded
 from .common.bounds import (
     FLOATS,
     INTEGERS,
@@ -237,6 +237,39 @@ def _binder(f: np.ufunc, dtypes: frozenset[np.dtype]) -> BindFn[BinaryAttrs]:
         return bind_ufunc(f, dtypes, inputs[0], inputs[1], outputs[0])
 
     return bind
+
+
+def _bind_power(
+    attrs: BinaryAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Bound | None:
+    """f32 Power, NumPy broadcast: ``_power``'s f64 power rounded to f32, the exponent widened
+    once when folded; a folded exponent of exactly 2 (one element, adding no dimension) is
+    ``x * x`` in f32: the square of an f32 is exact in f64, so both round the same exact value."""
+    x, y = inputs
+    if attrs.auto_broadcast.type is not AutoBroadcastType.NUMPY or dtype_of(x) != np.float32:
+        return None
+    if dtype_of(y) != np.float32 or not (outputs[0].shape.rank_is_static and outputs[0].shape.rank):
+        return None
+    exponent = folded(y)
+    if (
+        exponent is not None
+        and exponent.size == 1
+        and x.shape.rank_is_static
+        and exponent.ndim <= x.shape.rank
+        and exponent.reshape(-1)[0] == 2.0
+    ):
+
+        def square(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+            return [np.multiply(values[0], values[0])]
+
+        return square
+    wide = None if exponent is None else exponent.astype(np.float64)
+
+    def power(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        b = values[1].astype(np.float64) if wide is None else wide
+        return [np.power(values[0].astype(np.float64), b).astype(np.float32)]
+
+    return power
 
 
 _ANY_PLAIN = PLAIN_NUMBERS | {np.dtype(np.bool_)}
@@ -435,7 +468,9 @@ SPECS = (
         bounds=_interval_bounds,
         evaluate_types=FLOATS | WIDE_INTEGERS | {ElementType.u8, ElementType.u16},
     ),
-    _arithmetic("Power", _power, bounds=_interval_bounds, evaluate_types=FLOATS | WIDE_INTEGERS),
+    _arithmetic(
+        "Power", _power, bounds=_interval_bounds, evaluate_types=FLOATS | WIDE_INTEGERS, bind=_bind_power
+    ),
     _arithmetic("Mod", _mod, bounds=mod_bounds, evaluate_types=INTEGERS, lower_is_value=True),
     _arithmetic("FloorMod", _floor_mod, bounds=_interval_bounds, evaluate_types=FLOATS | _SUBTRACT_INTEGERS),
     _arithmetic(
