@@ -40,8 +40,9 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import ElementType
 from .common.attrs import NoAttrs, enum_attr, float_attr, parse_no_attrs
+from .common.binding import dtype_of, folded
 from .common.numeric import c_cast, is_float, libm, narrow, quiet, round_half_away, widen
-from .common.spec import OpSpec, TensorInfo
+from .common.spec import Bound, OpSpec, TensorInfo
 from .unary import infer_unary
 
 F64Kernel = Callable[[np.ndarray], np.ndarray]
@@ -229,6 +230,23 @@ def evaluate_swish(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndar
         return (w.astype(np.float64) / (1.0 + e.astype(np.float64))).astype(w.dtype)
 
     return _in_working_type(swish)(attrs, [x])
+
+
+def bind_swish(attrs: NoAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Bound | None:
+    """f32 Swish (beta absent or folded): ``evaluate_swish``'s steps with beta read once."""
+    if dtype_of(inputs[0]) != np.float32 or not (outputs[0].shape.rank_is_static and outputs[0].shape.rank):
+        return None
+    beta = np.float32(1) if len(inputs) == 1 else folded(inputs[1])
+    if beta is None or np.asarray(beta).dtype != np.float32:
+        return None
+    b = np.asarray(beta).astype(np.float32)
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        w = values[0]
+        e = np.exp((-w * b).astype(np.float64)).astype(np.float32)
+        return [(w.astype(np.float64) / (1.0 + e.astype(np.float64))).astype(np.float32)]
+
+    return kernel
 
 
 # -- Elu (attribute alpha) -------------------------------------------------------------------
@@ -424,6 +442,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_swish,
         evaluate=evaluate_swish,
+        bind=bind_swish,
     ),
     OpSpec(type="Elu", version=0, since=1, inputs=1, parse=parse_elu, infer=infer_elu, evaluate=evaluate_elu),
     OpSpec(

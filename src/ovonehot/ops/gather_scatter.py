@@ -44,10 +44,11 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import NoAttrs, bool_attr, enum_attr, int_attr, parse_no_attrs
+from .common.binding import dtype_of, folded
 from .common.bounds import kernel_bounds
 from .common.numeric import is_float, narrow, quiet, widen
 from .common.shape_util import known_ints, mul, normalize_axis, passes_integral_number_check
-from .common.spec import OpSpec, TensorInfo
+from .common.spec import Bound, OpSpec, TensorInfo
 
 
 def _merge_dim(a: Dimension, b: Dimension, message: str) -> Dimension:
@@ -496,6 +497,52 @@ def evaluate_scatter_elements(attrs: ScatterElementsAttrs, inputs: Sequence[np.n
     return [out.reshape(data.shape)]
 
 
+def bind_scatter_elements(
+    attrs: ScatterElementsAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Bound | None:
+    """A folded axis, data of a static rank: the flat targets are the indices times the axis
+    stride plus the other coordinates' offsets, remembered per indices shape; then the
+    kernel's ``scatter_rows``.  Indices out of range or shapes that differ go to the kernel."""
+    data, indices = inputs[0], inputs[1]
+    axis_value = folded(inputs[3])
+    if axis_value is None or axis_value.size != 1 or not data.shape.rank_is_static or not data.shape.rank:
+        return None
+    if dtype_of(data) == object or dtype_of(indices).kind not in "iu" or dtype_of(indices) == np.uint64:
+        return None
+    try:
+        axis = normalize_axis(int(axis_value.reshape(-1)[0]), data.shape.rank)
+    except ValidationError:
+        return None
+    offsets: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[np.ndarray, int]] = {}
+    reduction, use_init_val = attrs.reduction, attrs.use_init_val
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x, idx, updates = values[0], values[1], values[2]
+        if idx.shape != updates.shape or idx.ndim != x.ndim or not idx.size:
+            raise ValueError("the kernel decides")
+        key = (x.shape, idx.shape)
+        known = offsets.get(key)
+        if known is None:
+            grid = np.indices(idx.shape, sparse=False)
+            grid[axis] = 0
+            base = np.ravel_multi_index(tuple(c.reshape(-1) for c in grid), x.shape).astype(np.int64)
+            known = offsets[key] = (base, math.prod(x.shape[axis + 1 :]))
+            if len(offsets) > 64:
+                offsets.pop(next(iter(offsets)))
+        base, stride = known
+        size = x.shape[axis]
+        flat = idx.reshape(-1).astype(np.int64)
+        flat = np.where(flat < 0, flat + size, flat)
+        if flat.min() < 0 or flat.max() >= size:
+            raise IndexError("the kernel words it")
+        out = scatter_rows(
+            x.reshape(-1).copy(), base + flat * stride, updates.reshape(-1), reduction, use_init_val
+        )
+        return [out.reshape(x.shape)]
+
+    return kernel
+
+
 # =========================================================================================
 # ScatterNDUpdate-3, -15
 # =========================================================================================
@@ -638,6 +685,7 @@ SPECS = (
         parse=parse_scatter_elements_3,
         infer=infer_scatter_elements,
         evaluate=evaluate_scatter_elements,
+        bind=bind_scatter_elements,
         bounds=kernel_bounds(exact=(1,)),
     ),
     OpSpec(
@@ -648,6 +696,7 @@ SPECS = (
         parse=parse_scatter_elements_12,
         infer=infer_scatter_elements,
         evaluate=evaluate_scatter_elements,
+        bind=bind_scatter_elements,
         bounds=kernel_bounds(exact=(1,)),
     ),
     OpSpec(

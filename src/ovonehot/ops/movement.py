@@ -297,19 +297,47 @@ def _variadic_indexes(rank: int, axis: int, dim: int, lengths: list[int]) -> lis
     return indexes
 
 
+def _split_by_runtime_lengths(axis: int, lengths_info: TensorInfo) -> Bound | None:
+    """VariadicSplit on a folded axis with lengths (i32/i64) or a dimension known only when it
+    runs: the usual lengths (non-negative, at most one -1, summing to the dimension) split
+    here; anything else goes to the kernel, which words the error."""
+    if lengths_info.element_type.numpy_dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
+        return None
+    before = (slice(None),) * axis
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x = values[0]
+        lengths = values[2].reshape(-1).tolist()
+        dim = x.shape[axis]
+        if -1 in lengths:
+            if lengths.count(-1) > 1:
+                raise ValueError("the kernel decides")
+            lengths[lengths.index(-1)] = dim - sum(v for v in lengths if v != -1)
+        if sum(lengths) != dim or min(lengths, default=0) < 0:
+            raise ValueError("the kernel decides")
+        parts = []
+        lo = 0
+        for n in lengths:
+            parts.append(x[before + (slice(lo, lo + n),)].copy())
+            lo += n
+        return parts
+
+    return kernel
+
+
 def bind_variadic_split(
     attrs: VariadicSplitAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
 ) -> Bound | None:
     """A folded axis and folded lengths, the split dimension static: the parts' indexes."""
     data, axis_info, lengths_info = inputs
     axis_value, lengths = folded(axis_info), folded(lengths_info)
-    if axis_value is None or lengths is None or not data.shape.rank_is_static:
+    if axis_value is None or not data.shape.rank_is_static:
         return None
     try:
         axis = _runtime_axis(_ints(axis_value), data.shape.rank)
         dim = data.shape[axis]
-        if not dim.is_static:
-            return None
+        if lengths is None or not dim.is_static:
+            return _split_by_runtime_lengths(axis, lengths_info)
         indexes = _variadic_indexes(data.shape.rank, axis, dim.min, _ints(lengths))
     except InputError:
         return None
@@ -722,6 +750,20 @@ def bind_slice(attrs: NoAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[T
     return kernel
 
 
+def _broadcast_pair(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """``np.broadcast_shapes(a, b)`` for two shapes, a few times faster (ValueError alike)."""
+    if len(a) < len(b):
+        a = (1,) * (len(b) - len(a)) + a
+    elif len(b) < len(a):
+        b = (1,) * (len(a) - len(b)) + b
+    out = []
+    for x, y in zip(a, b, strict=True):
+        if x != y and x != 1 and y != 1:
+            raise ValueError("shapes do not broadcast")
+        out.append(y if x == 1 else x)
+    return tuple(out)
+
+
 def bind_broadcast(
     attrs: BroadcastAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
 ) -> Bound | None:
@@ -750,7 +792,9 @@ def bind_broadcast(
 
     def bidirectional(values: Sequence[np.ndarray]) -> list[np.ndarray]:
         x = values[0]
-        return [_fresh(np.broadcast_to(x, np.broadcast_shapes(x.shape, target)))]
+        out = np.empty(_broadcast_pair(x.shape, target), dtype=x.dtype)
+        np.copyto(out, x)
+        return [out]
 
     return bidirectional
 

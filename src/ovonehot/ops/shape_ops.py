@@ -90,6 +90,20 @@ def evaluate_shape_of(attrs: ShapeOfAttrs, inputs: Sequence[np.ndarray]) -> list
         return [np.array(np.shape(x), dtype=np.int64).astype(attrs.output_type.numpy_dtype)]
 
 
+def bind_shape_of(
+    attrs: ShapeOfAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Bound | None:
+    """ShapeOf of a shape the signature leaves open (a static one folds): i32/i64 out."""
+    dtype = attrs.output_type.numpy_dtype
+    if dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
+        return None
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        return [np.array(values[0].shape, dtype=np.int64).astype(dtype)]
+
+    return kernel
+
+
 # =========================================================================================
 # Gather-1, Gather-7, Gather-8
 # =========================================================================================
@@ -924,6 +938,7 @@ SPECS = (
         parse=parse_shape_of_1,
         infer=infer_shape_of,
         evaluate=evaluate_shape_of,
+        bind=bind_shape_of,
         bounds=shape_of_bounds,
     ),
     OpSpec(
@@ -934,6 +949,7 @@ SPECS = (
         parse=parse_shape_of_3,
         infer=infer_shape_of,
         evaluate=evaluate_shape_of,
+        bind=bind_shape_of,
         bounds=shape_of_bounds,
     ),
     OpSpec(
