@@ -293,6 +293,7 @@ SHAPE_CASES = [
         ["[?]"],
     ),
     ("squeeze-axes", "Squeeze", "opset1", [_values("float32", (1, 3, 1), 9)], [i64(0, -1)], None, None),
+    ("squeeze-dynamic", "Squeeze", "opset1", [_values("int64", (1, 9), 61)], [i64(0)], None, ["[1,..28]"]),
     ("squeeze-all", "Squeeze", "opset1", [_values("float32", (1, 3, 1), 9)], [], None, None),
     ("unsqueeze", "Unsqueeze", "opset1", [_values("float32", (3, 4), 10)], [i64(0, -1)], None, None),
     ("unsqueeze-dynamic", "Unsqueeze", "opset1", [_values("int64", (5,), 11)], [i64(1)], None, ["[?]"]),
@@ -759,6 +760,15 @@ def f32(*shape: int, seed: int = 0) -> np.ndarray:
 
 
 FAST_CASES = [
+    (
+        "reduce-sum-int",
+        "ReduceSum",
+        "opset1",
+        [_values("int32", (3, 40), 60)],
+        [i64(1)],
+        {"keep_dims": "false"},
+        ["[?,40]"],
+    ),
     ("matmul", "MatMul", "opset1", [f32(2, 7, 16), f32(16, 32, seed=1)], [], None, None),
     (
         "matmul-transposes",
@@ -864,9 +874,12 @@ def test_summing_ops_bound_give_their_kernels_bytes(
     declared: list[str] | None,
     fast: bool,
 ) -> None:
-    """Exact: ``bind`` where the op has one (Softmax), else the plan keeps the kernel; fast:
+    """Exact: ``bind`` where the op has one (Softmax, integer ReduceSum), else the plan keeps the kernel; fast:
     ``bind_fast`` gives ``evaluate_fast``'s bytes."""
-    spec_binds = (fast and op != "ScaledDotProductAttention") or op in ("SoftMax", "LogSoftmax")
+    integer_sum = op == "ReduceSum" and runtime[0].dtype.kind in "iu"  # (any order: exact runs bind it)
+    spec_binds = (
+        (fast and op != "ScaledDotProductAttention") or op in ("SoftMax", "LogSoftmax") or integer_sum
+    )
     if not spec_binds:
         got, expected = _unbound_run(op, version, runtime, folded, attrs, declared, fast)
     else:

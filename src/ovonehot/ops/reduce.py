@@ -40,7 +40,7 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import bool_attr
-from .common.binding import PLAIN_FLOATS, dtype_of, folded
+from .common.binding import PLAIN_FLOATS, PLAIN_INTEGERS, PLAIN_NUMBERS, dtype_of, folded
 from .common.bounds import FLOATS, WIDE_INTEGERS, kernel_bounds, reduce_prod_bounds
 from .common.numeric import kahan_sum_leading
 from .common.shape_util import known_ints, normalize_axes, passes_integral_number_check
@@ -227,16 +227,22 @@ def folded_axes(info: TensorInfo, rank: int) -> tuple[int, ...] | None:
 def bind_sum_fast(
     attrs: ReduceAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
 ) -> Bound | None:
-    """The fast ReduceSum/ReduceMean of f32/f64 over folded axes (not none, output not 0-d):
-    ``np.add.reduce`` and the mean's division, as ``reduce_array(exact=False)``."""
+    """The fast ReduceSum (of NumPy's numbers) or ReduceMean (f32/f64) over folded axes (not
+    none, output not 0-d): ``np.add.reduce`` and the mean's division, as
+    ``reduce_array(exact=False)``."""
     x = inputs[0]
     dtype = dtype_of(x)
-    if dtype not in PLAIN_FLOATS or not x.shape.rank_is_static or not x.shape.rank:
+    mean = attrs.kind is Reduction.MEAN
+    if (
+        dtype not in (PLAIN_FLOATS if mean else PLAIN_NUMBERS)
+        or not x.shape.rank_is_static
+        or not x.shape.rank
+    ):
         return None
     axes = folded_axes(inputs[1], x.shape.rank)
     if not axes or not (outputs[0].shape.rank_is_static and outputs[0].shape.rank):
         return None
-    keep, mean = attrs.keep_dims, attrs.kind is Reduction.MEAN
+    keep = attrs.keep_dims
 
     def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
         w = values[0]
@@ -249,6 +255,16 @@ def bind_sum_fast(
         return [total]
 
     return kernel
+
+
+def bind_integer_sum(
+    attrs: ReduceAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Bound | None:
+    """ReduceSum of integers (exact runs too): wrapping sums are the same in any order, so
+    ``np.add.reduce`` gives the reference's sequential sum."""
+    if dtype_of(inputs[0]) not in PLAIN_INTEGERS:
+        return None
+    return bind_sum_fast(attrs, inputs, outputs)
 
 
 def _reduction(
@@ -264,6 +280,7 @@ def _reduction(
         infer=infer_reduce,
         evaluate=evaluate_reduce,
         evaluate_fast=evaluate_reduce_fast if sums else None,
+        bind=bind_integer_sum if kind is Reduction.SUM else None,
         bind_fast=bind_sum_fast if sums else None,
         bounds=bounds,
         evaluate_types=(evaluate_types,),

@@ -882,10 +882,25 @@ def bind_reshape(
 def bind_squeeze(
     attrs: SqueezeAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
 ) -> Bound | None:
-    """Folded axes (or none) and a static output shape: a view in that shape."""
+    """Folded axes (or none) and a static output shape: a view in that shape; folded axes that
+    are all static 1s of a shape the signature leaves open: those dimensions dropped."""
     if len(inputs) > 1 and folded(inputs[1]) is None:
         return None
-    return _reshaping(outputs)
+    if outputs[0].shape.is_static or len(inputs) == 1:
+        return _reshaping(outputs)
+    data, axes = inputs[0].shape, folded(inputs[1])
+    if axes is None or axes.ndim > 1 or axes.dtype.kind not in "iu" or not data.rank_is_static:
+        return None
+    picked = _in_range(axes.reshape(-1).tolist(), data.rank)
+    if not picked or any(not (data[i].is_static and data[i].min == 1) for i in picked):
+        return None
+    keep = [i for i in range(data.rank) if i not in picked]
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x = values[0]
+        return [x.reshape(tuple(x.shape[i] for i in keep))]
+
+    return kernel
 
 
 def bind_unsqueeze(
