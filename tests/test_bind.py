@@ -848,6 +848,24 @@ FAST_CASES = [
         None,
     ),
     (
+        "sdpa-bool-mask-folded",
+        "ScaledDotProductAttention",
+        "opset13",
+        [f32(1, 2, 5, 4), f32(1, 2, 6, 4, seed=1), f32(1, 2, 6, 3, seed=2)],
+        [np.tril(np.ones((5, 6), bool))],
+        {"causal": "false"},
+        None,
+    ),
+    (
+        "sdpa-default-scale",
+        "ScaledDotProductAttention",
+        "opset13",
+        [f32(3, 5, 8), f32(3, 5, 8, seed=1), f32(3, 5, 2, seed=2)],
+        [],
+        {"causal": "false"},
+        None,
+    ),
+    (
         "sdpa-causal",
         "ScaledDotProductAttention",
         "opset13",
@@ -874,12 +892,11 @@ def test_summing_ops_bound_give_their_kernels_bytes(
     declared: list[str] | None,
     fast: bool,
 ) -> None:
-    """Exact: ``bind`` where the op has one (Softmax, integer ReduceSum), else the plan keeps the kernel; fast:
+    """Exact: ``bind`` where the op has one (Softmax, attention, integer ReduceSum), else the plan
+    keeps the kernel; fast:
     ``bind_fast`` gives ``evaluate_fast``'s bytes."""
     integer_sum = op == "ReduceSum" and runtime[0].dtype.kind in "iu"  # (any order: exact runs bind it)
-    spec_binds = (
-        (fast and op != "ScaledDotProductAttention") or op in ("SoftMax", "LogSoftmax") or integer_sum
-    )
+    spec_binds = fast or op in ("SoftMax", "LogSoftmax", "ScaledDotProductAttention") or integer_sum
     if not spec_binds:
         got, expected = _unbound_run(op, version, runtime, folded, attrs, declared, fast)
     else:

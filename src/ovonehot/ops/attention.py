@@ -55,9 +55,9 @@ from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import bool_attr
 from .common.autobroadcast import AutoBroadcastSpec, AutoBroadcastType, broadcast_merge_dim, broadcast_shapes
-from .common.binding import PLAIN_FLOATS
+from .common.binding import PLAIN_FLOATS, dtype_of, folded
 from .common.numeric import is_float, narrow, quiet, widen
-from .common.spec import OpSpec, TensorInfo
+from .common.spec import BindFn, Bound, OpSpec, TensorInfo
 from .matmul import MatMulAttrs, matmul
 from .softmax import SoftmaxAttrs, softmax, softmax_values
 
@@ -298,6 +298,59 @@ def _attend(
     return out
 
 
+def _binder(exact: bool) -> BindFn[SDPAAttrs]:
+    """``bind`` (``bind_fast``) of attention on f32/f64 query, key and value of static ranks >= 3,
+    without a sink: the scale (folded or the default of a static head size) and a causal or
+    folded mask's bias made once, then ``_attend``."""
+
+    def bind(attrs: SDPAAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Bound | None:
+        query, key, value = inputs[:3]
+        dtype = dtype_of(query)
+        if dtype not in PLAIN_FLOATS or dtype_of(key) != dtype or dtype_of(value) != dtype or len(inputs) > 5:
+            return None
+        if not all(t.shape.rank_is_static and t.shape.rank >= 3 for t in inputs[:3]):
+            return None
+        head, length, source = (
+            query.shape[query.shape.rank - 1],
+            query.shape[query.shape.rank - 2],
+            key.shape[key.shape.rank - 2],
+        )
+        if len(inputs) > 4:
+            given = folded(inputs[4])
+            if given is None or given.size != 1 or given.dtype != dtype:
+                return None
+            scale = given.reshape(()).astype(dtype)
+        elif head.is_static:
+            scale = default_scale(head.min, dtype)
+        else:
+            return None
+        mask = folded(inputs[3]) if len(inputs) > 3 else None
+        if len(inputs) > 3 and not attrs.causal and (mask is None or mask.dtype not in (np.bool_, dtype)):
+            return _with_runtime_mask(scale, dtype, exact)
+        if attrs.causal and not (length.is_static and source.is_static):
+            return None
+        bias = _bias(attrs, mask, length.min, source.min, dtype) if attrs.causal or mask is not None else None
+
+        def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+            return [np.ascontiguousarray(_attend(values[0], values[1], values[2], scale, bias, None, exact))]
+
+        return kernel
+
+    return bind
+
+
+def _with_runtime_mask(scale: np.ndarray, dtype: np.dtype, exact: bool) -> Bound:
+    """Attention whose float mask of the query's type a run gives (its values are the bias)."""
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        mask = values[3]
+        if mask.dtype != dtype:
+            raise ValueError("the kernel decides")
+        return [np.ascontiguousarray(_attend(values[0], values[1], values[2], scale, mask, None, exact))]
+
+    return kernel
+
+
 def _softmax_with_sink(qk: np.ndarray, sink: np.ndarray, exact: bool) -> np.ndarray:
     """Softmax over the scores with the sink as one more column, which is then dropped."""
     if sink.ndim != qk.ndim:
@@ -318,6 +371,8 @@ SPECS = (
         infer=infer_sdpa,
         evaluate=evaluate_sdpa,
         evaluate_fast=evaluate_sdpa_fast,
+        bind=_binder(True),
+        bind_fast=_binder(False),
         foldable=False,
     ),
 )
