@@ -162,13 +162,31 @@ def reduce_array(x: np.ndarray, axes: Sequence[int], kind: Reduction, exact: boo
             out = _divide_mean(out, x, kind)
         elif kind is Reduction.PROD:
             out = _sequential(cols, np.multiply, np.ones((), x.dtype))
-        elif kind is Reduction.MAX:
-            ext = _extreme(x.dtype, kind)
-            out = _sequential(cols, lambda a, b: np.where(b > a, b, a), ext)
         else:
-            ext = _extreme(x.dtype, kind)
-            out = _sequential(cols, lambda a, b: np.where(b < a, b, a), ext)
+            out = _extreme_of_rows(cols, kind)
         out = np.asarray(out).astype(original).reshape(kept_shape)
+    return out
+
+
+def _extreme_of_rows(cols: np.ndarray, kind: Reduction) -> np.ndarray:
+    """The reference's ReduceMax/Min of each row, vectorized.
+
+    It folds ``acc = v > acc ? v : acc`` (``<`` for min) from the type's lowest finite value
+    (+inf for min): a NaN never wins, and of equal values the first stays.  So the result is
+    ``fmax``/``fmin`` (which skip NaN) over the row and that start; only the sign of a zero
+    result depends on order: it is the first zero of the row (later zeros compare equal).
+    Integers have no such ties.
+    """
+    ext = _extreme(cols.dtype, kind)
+    if not _is_float(cols.dtype):
+        ufunc = np.maximum if kind is Reduction.MAX else np.minimum
+        out: np.ndarray = ufunc.reduce(cols, axis=1, initial=ext)
+        return out
+    out = (np.fmax if kind is Reduction.MAX else np.fmin).reduce(cols, axis=1, initial=ext)
+    zero = np.flatnonzero(out == 0)
+    if zero.size:
+        rows = cols[zero]
+        out[zero] = rows[np.arange(zero.size), np.argmax(rows == 0, axis=1)]
     return out
 
 
