@@ -44,7 +44,7 @@ from .common.binding import PLAIN_FLOATS, PLAIN_INTEGERS, PLAIN_NUMBERS, dtype_o
 from .common.bounds import FLOATS, WIDE_INTEGERS, kernel_bounds, reduce_prod_bounds
 from .common.numeric import kahan_sum_leading
 from .common.shape_util import known_ints, normalize_axes, passes_integral_number_check
-from .common.spec import Bound, BoundsFn, OpSpec, TensorInfo
+from .common.spec import BindFn, Bound, BoundsFn, OpSpec, TensorInfo
 
 
 class Reduction(enum.Enum):
@@ -275,14 +275,34 @@ def bind_sum_fast(
     return kernel
 
 
-def bind_integer_sum(
-    attrs: ReduceAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-) -> Bound | None:
-    """ReduceSum of integers (exact runs too): wrapping sums are the same in any order, so
-    ``np.add.reduce`` gives the reference's sequential sum."""
-    if dtype_of(inputs[0]) not in PLAIN_INTEGERS:
-        return None
-    return bind_sum_fast(attrs, inputs, outputs)
+def _binder(exact: bool) -> BindFn[ReduceAttrs]:
+    """``bind`` (``bind_fast``) of any reduction over folded axes: ``reduce_array`` with the axes
+    decoded once (integer sums, and the fast float sums of outputs that are not 0-d, take
+    ``np.add.reduce`` directly: ``bind_sum_fast``)."""
+
+    def bind(attrs: ReduceAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Bound | None:
+        x = inputs[0]
+        dtype = dtype_of(x)
+        if dtype == np.bool_ or dtype == object or not x.shape.rank_is_static or not x.shape.rank:
+            return None
+        sums = attrs.kind in (Reduction.SUM, Reduction.MEAN)
+        if sums and (not exact or dtype in PLAIN_INTEGERS):
+            direct = bind_sum_fast(attrs, inputs, outputs)
+            if direct is not None:
+                return direct
+        axes = folded_axes(inputs[1], x.shape.rank)
+        if not axes:
+            return None
+        kind, keep, listed = attrs.kind, attrs.keep_dims, list(axes)
+
+        def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+            w = values[0]
+            out = reduce_array(w, listed, kind, exact)
+            return [out.reshape(tuple(1 if i in axes else n for i, n in enumerate(w.shape))) if keep else out]
+
+        return kernel
+
+    return bind
 
 
 def _reduction(
@@ -298,8 +318,8 @@ def _reduction(
         infer=infer_reduce,
         evaluate=evaluate_reduce,
         evaluate_fast=evaluate_reduce_fast if sums else None,
-        bind=bind_integer_sum if kind is Reduction.SUM else None,
-        bind_fast=bind_sum_fast if sums else None,
+        bind=_binder(True),
+        bind_fast=_binder(False) if sums else None,
         bounds=bounds,
         evaluate_types=(evaluate_types,),
     )
