@@ -78,7 +78,8 @@ def bound_run(
     plan = model.inference.plans[op]
     fast = fast and plan.spec.evaluate_fast is not None  # (an op without a fast kernel runs its own)
     kinds = {entry[1]: entry[0] for entry in (record.folded.loop_fast if fast else record.folded.loop)}
-    assert kinds[op] == (ev._BOUND_FAST if fast else ev._BOUND), f"{type_name} was not bound"
+    bound_kinds = (ev._BOUND_FAST, ev._SIZED_BOUND_FAST) if fast else (ev._BOUND, ev._SIZED_BOUND)
+    assert kinds[op] in bound_kinds, f"{type_name} was not bound"
     kernel = plan.spec.evaluate_fast if fast else plan.spec.evaluate
     expected = kernel(plan.attrs, [*runtime, *folded])
     return [got[(r, 0)] for r in results], list(expected)
@@ -167,7 +168,7 @@ def _runs(xml: Path, inputs: dict[str, np.ndarray], exact: bool) -> tuple[dict[s
         model.run(inputs, exact=exact)
     got = model.run(inputs, exact=exact)
     bound = sum(
-        entry[0] in (ev._BOUND, ev._BOUND_FAST)
+        entry[0] in (ev._BOUND, ev._BOUND_FAST, ev._SIZED_BOUND, ev._SIZED_BOUND_FAST)
         for record in ev.program(model.inference).signatures.values()
         if record.folded is not None
         for entry in (record.folded.loop if exact else record.folded.loop_fast)
@@ -1133,3 +1134,40 @@ def test_shape_of_a_value_dependent_shape_binds() -> None:
         assert kernel is not None
         for x in (f32(5, 3), f32(0, 3)):
             assert_same(kernel([x])[0], evaluate_shape_of(attrs, [x])[0], "ShapeOf")
+
+
+@pytest.mark.parametrize(
+    "depth",
+    [np.array(5, np.int64), np.array(0, np.int32), np.array(-2, np.int64)],
+    ids=["5", "0", "negative"],
+)
+def test_one_hot_with_a_depth_a_run_decides_binds(depth: np.ndarray) -> None:
+    """A depth that is a run's value (a max of the labels + 1): bound, read per run; a negative
+    one goes to the kernel, which raises OpenVINO's error with the layer named."""
+    indices = np.array([[0, 3], [4, -1]], np.int64)
+    folded = [np.array(1.0, np.float32), np.array(0.0, np.float32)]
+    if depth < 0:
+        with pytest.raises(ovonehot.Error, match="name='op' type=OneHot.*can't be negative"):
+            check("OneHot", "opset1", [indices, depth], folded, {"axis": "-1"})
+        return
+    check("OneHot", "opset1", [indices, depth], folded, {"axis": "-1"})
+
+
+def test_a_sized_bound_kernel_is_refused_an_output_past_the_budget_first() -> None:
+    """A bound step whose output size a run decides (OneHot's depth) still has it checked before
+    the kernel runs: a depth of 10**12 is refused with the layer named, nothing allocated."""
+    b = GraphBuilder()
+    idx = b.parameter("idx", "i64", "[2]")
+    depth = b.parameter("depth", "i64", "[]")
+    on, off = b.const("on", np.array(1.0, np.float32)), b.const("off", np.array(0.0, np.float32))
+    node = b.op("OneHot", "opset1", [idx, depth, on, off], {"axis": "-1"}, name="hot")
+    b.op("Result", "opset1", [node], outputs=0)
+    graph = b.graph()
+    model = Model(graph, infer(graph))
+    feeds = {0: np.array([1, 2], np.int64), 1: np.array(3, np.int64)}
+    for _ in range(3):
+        ev.evaluate(model.inference, feeds)
+    record = next(iter(ev.program(model.inference).signatures.values()))
+    assert record.folded is not None and {e[1]: e[0] for e in record.folded.loop}[node] == ev._SIZED_BOUND
+    with pytest.raises(ovonehot.Error, match="name='hot'.*bytes"):
+        ev.evaluate(model.inference, {**feeds, 1: np.array(10**12, np.int64)})

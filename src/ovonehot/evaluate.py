@@ -69,7 +69,18 @@ BIND = True
 CONSTANT_BYTES = 256 << 20
 
 # How the hook-free loop runs a step (``Folded.loop``); _BOUND: a kernel ``OpSpec.bind`` made.
-_PLAIN, _SIZED, _STATEFUL, _FEED, _RESULT, _RESULT_COPY, _BOUND, _BOUND_FAST = range(8)
+(
+    _PLAIN,
+    _SIZED,
+    _STATEFUL,
+    _FEED,
+    _RESULT,
+    _RESULT_COPY,
+    _BOUND,
+    _BOUND_FAST,
+    _SIZED_BOUND,
+    _SIZED_BOUND_FAST,
+) = range(10)
 LoopStep = tuple[int, int, Any, Any, tuple[int, ...], int, tuple[int, ...]]
 
 
@@ -281,10 +292,12 @@ def _loop(
     for kind, i, kernel, attrs, args, first, frees in loop:
         if kind >= _BOUND:
             inputs = [values[a] for a in args]
+            if kind >= _SIZED_BOUND:
+                _check_sizes(inference, i, inputs)
             try:
                 outs = kernel(inputs)
             except (ValueError, IndexError):  # NumPy refused the inputs: the op's kernel words why
-                outs = _run_general(inference, i, attrs, inputs, kind == _BOUND)
+                outs = _run_general(inference, i, attrs, inputs, kind in (_BOUND, _SIZED_BOUND))
         elif kind == _FEED:
             outs = (feeds[i],)
         elif kind >= _RESULT:
@@ -524,17 +537,26 @@ def _folded_plan(
             kind = _SIZED if s.sized else _PLAIN
         entry = (kind, s.index, s.kernel, s.attrs, s.args, s.first, s.frees)
         spec = s.plan.spec
-        if kind == _PLAIN and spec.bind is not None and BIND:
+        if kind in (_PLAIN, _SIZED) and spec.bind is not None and BIND:
             bound = _bind(spec.bind, s, sig, prog, known)
             if bound is not None:
-                entry = (_BOUND, s.index, bound, s.attrs, s.args, s.first, s.frees)
+                entry = (
+                    _BOUND if kind == _PLAIN else _SIZED_BOUND,
+                    s.index,
+                    bound,
+                    s.attrs,
+                    s.args,
+                    s.first,
+                    s.frees,
+                )
         loop.append(entry)
         if spec.evaluate_fast is not None and kind in (_PLAIN, _SIZED):
             entry = (kind, s.index, spec.evaluate_fast, s.attrs, s.args, s.first, s.frees)
-            if kind == _PLAIN and spec.bind_fast is not None and BIND:
+            if spec.bind_fast is not None and BIND:
                 bound = _bind(spec.bind_fast, s, sig, prog, known)
                 if bound is not None:
-                    entry = (_BOUND_FAST, s.index, bound, s.attrs, s.args, s.first, s.frees)
+                    fast_kind = _BOUND_FAST if kind == _PLAIN else _SIZED_BOUND_FAST
+                    entry = (fast_kind, s.index, bound, s.attrs, s.args, s.first, s.frees)
         loop_fast.append(entry)
     return Folded(tuple(steps), tuple(every), tuple(initial), done, tuple(loop), tuple(loop_fast))
 
@@ -652,6 +674,16 @@ def _run_general(
         return kernel(attrs, inputs)  # type: ignore[arg-type]
     except Error as exc:
         raise type(exc)(f"{p.node.describe()}: {exc}") from None
+
+
+def _check_sizes(inference: Inference, i: int, inputs: list[np.ndarray | None]) -> None:
+    """``check_output_sizes`` before a bound kernel runs: its refusal raised, the layer named."""
+    try:
+        refused = check_output_sizes(inference, i, inputs)  # type: ignore[arg-type]
+        if refused is not None:
+            _run_refused(inference.plans[i], inputs, refused)  # type: ignore[arg-type]
+    except Error as exc:
+        raise type(exc)(f"{inference.plans[i].node.describe()}: {exc}") from None
 
 
 def _run_refused(p: NodePlan, args: Sequence[np.ndarray], refused: InputError) -> NoReturn:

@@ -334,30 +334,38 @@ def _bit_views(
     return out.view(view), on_value.view(view)[()], off_value.view(view)[()]
 
 
+_RUNTIME_DEPTH = frozenset({np.dtype(np.int32), np.dtype(np.int64)})
+
+
 def bind_one_hot(
     attrs: OneHotAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
 ) -> Bound | None:
-    """Folded depth, on and off values, indices of a static rank: the output's type, fill and
-    bits decided once; each run allocates (zeros when off is all-zero bits) and scatters.
-    Outputs past ``SMALL_OUTPUT_BYTES`` go to the kernel (its budget check, its threads)."""
+    """Folded on and off values, indices of a static rank: the output's type, fill and bits
+    decided once (and the depth, when folded; an i32/i64 scalar depth a run decides, such as a
+    max of the labels + 1, is read per run); each run allocates (zeros when off is all-zero
+    bits) and scatters.  Outputs past ``SMALL_OUTPUT_BYTES`` and negative depths go to the
+    kernel (its budget check, its threads, its errors)."""
     indices, depth_info, on_info, off_info = inputs
     depth, on_value, off_value = folded(depth_info), folded(on_info), folded(off_info)
-    if depth is None or on_value is None or off_value is None or not indices.shape.rank_is_static:
+    if on_value is None or off_value is None or not indices.shape.rank_is_static:
         return None
-    if depth.ndim or on_value.ndim or off_value.ndim or on_value.dtype != off_value.dtype:
+    if on_value.ndim or off_value.ndim or on_value.dtype != off_value.dtype:
         return None
-    if (
-        depth.dtype.kind not in "iu"
-        or on_value.dtype.kind not in "biuf"
-        or on_value.dtype.itemsize not in _UINT_OF_SIZE
-    ):
+    if on_value.dtype.kind not in "biuf" or on_value.dtype.itemsize not in _UINT_OF_SIZE:
         return None
-    n = int(depth.astype(np.int64)) if depth.dtype != np.uint64 else _u64_depth(depth)
+    fixed = -1  # (a depth read per run)
+    if depth is None:
+        if depth_info.element_type.numpy_dtype not in _RUNTIME_DEPTH or depth_info.shape != PartialShape(()):
+            return None
+    elif depth.ndim or depth.dtype.kind not in "iu":
+        return None
+    else:
+        fixed = int(depth.astype(np.int64)) if depth.dtype != np.uint64 else _u64_depth(depth)
+        if fixed < 0:
+            return None
     try:
         axis = normalize_axis(attrs.axis, indices.shape.rank + 1)
     except ValidationError:
-        return None
-    if n < 0:
         return None
     dtype = on_value.dtype
     bits = _UINT_OF_SIZE[dtype.itemsize]
@@ -368,14 +376,12 @@ def bind_one_hot(
     def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
         idx = values[0]
         shape = idx.shape
+        n = fixed if fixed >= 0 else int(values[1])
         out_shape = shape[:axis] + (n,) + shape[axis:]
-        if math.prod(out_shape) * dtype.itemsize > SMALL_OUTPUT_BYTES:
+        if n < 0 or math.prod(out_shape) * dtype.itemsize > SMALL_OUTPUT_BYTES:
             return evaluate_one_hot(attrs, values)
-        flat = (
-            np.zeros(math.prod(out_shape), dtype=bits)
-            if zero_off
-            else np.full(math.prod(out_shape), off_bits)
-        )
+        size = math.prod(out_shape)
+        flat = np.zeros(size, dtype=bits) if zero_off else np.full(size, off_bits)
         if idx.size and n:
             flat[_hot_flat_positions(idx.reshape(-1), n, math.prod(shape[axis:]), mode)] = on_bits
         return [flat.view(dtype).reshape(out_shape)]

@@ -242,6 +242,20 @@ def folded_axes(info: TensorInfo, rank: int) -> tuple[int, ...] | None:
         return None
 
 
+def _integer_extreme(kind: Reduction, dtype: np.dtype, axes: tuple[int, ...], keep: bool) -> Bound:
+    """ReduceMax/Min of integers over folded axes: NumPy's reduce from the reference's start
+    value (integers have no ties to order)."""
+    ufunc = np.maximum if kind is Reduction.MAX else np.minimum
+    start = _extreme(dtype, kind)
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        if keep:
+            return [ufunc.reduce(values[0], axis=axes, initial=start, keepdims=True)]
+        return [np.asarray(ufunc.reduce(values[0], axis=axes, initial=start))]
+
+    return kernel
+
+
 def bind_sum_fast(
     attrs: ReduceAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
 ) -> Bound | None:
@@ -294,6 +308,8 @@ def _binder(exact: bool) -> BindFn[ReduceAttrs]:
         if not axes:
             return None
         kind, keep, listed = attrs.kind, attrs.keep_dims, list(axes)
+        if kind in (Reduction.MAX, Reduction.MIN) and dtype in PLAIN_INTEGERS:
+            return _integer_extreme(kind, dtype, axes, keep)
 
         def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
             w = values[0]
