@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -81,7 +82,8 @@ CONSTANT_BYTES = 256 << 20
     _SIZED_BOUND,
     _SIZED_BOUND_FAST,
 ) = range(10)
-LoopStep = tuple[int, int, Any, Any, tuple[int, ...], int, tuple[int, ...]]
+# (kind, node index, kernel, attributes, input slots -- a getter for a bound step --, first output slot, frees)
+LoopStep = tuple[int, int, Any, Any, Any, int, tuple[int, ...]]
 
 
 @dataclass(slots=True)
@@ -291,18 +293,18 @@ def _loop(
     outs: Sequence[np.ndarray]
     for kind, i, kernel, attrs, args, first, frees in loop:
         if kind >= _BOUND:
-            inputs = [values[a] for a in args]
+            inputs = args(values)  # (a bound step's ``args`` is its getter: ``_getter``)
             if kind >= _SIZED_BOUND:
                 _check_sizes(inference, i, inputs)
             try:
                 outs = kernel(inputs)
             except (ValueError, IndexError):  # NumPy refused the inputs: the op's kernel words why
-                outs = _run_general(inference, i, attrs, inputs, kind in (_BOUND, _SIZED_BOUND))
+                outs = _run_general(inference, i, attrs, list(inputs), kind in (_BOUND, _SIZED_BOUND))
         elif kind == _FEED:
             outs = (feeds[i],)
         elif kind >= _RESULT:
             value = values[args[0]]
-            results[(i, 0)] = value if kind == _RESULT else value.copy()  # type: ignore[union-attr,assignment]
+            results[(i, 0)] = value if kind == _RESULT else value.copy()
             outs = ()
         else:
             inputs = [values[a] for a in args]
@@ -310,9 +312,9 @@ def _loop(
                 if kind == _PLAIN:
                     outs = kernel(attrs, inputs)
                 elif kind == _SIZED:
-                    refused = check_output_sizes(inference, i, inputs)  # type: ignore[arg-type]
+                    refused = check_output_sizes(inference, i, inputs)
                     if refused is not None:
-                        _run_refused(inference.plans[i], inputs, refused)  # type: ignore[arg-type]
+                        _run_refused(inference.plans[i], inputs, refused)
                     outs = kernel(attrs, inputs)
                 else:
                     outs = kernel(attrs, inputs, variables)
@@ -535,20 +537,13 @@ def _folded_plan(
             kind = _STATEFUL
         else:
             kind = _SIZED if s.sized else _PLAIN
-        entry = (kind, s.index, s.kernel, s.attrs, s.args, s.first, s.frees)
+        entry: LoopStep = (kind, s.index, s.kernel, s.attrs, s.args, s.first, s.frees)
         spec = s.plan.spec
         if kind in (_PLAIN, _SIZED) and spec.bind is not None and BIND:
             bound = _bind(spec.bind, s, sig, prog, known)
             if bound is not None:
-                entry = (
-                    _BOUND if kind == _PLAIN else _SIZED_BOUND,
-                    s.index,
-                    bound,
-                    s.attrs,
-                    s.args,
-                    s.first,
-                    s.frees,
-                )
+                bound_kind = _BOUND if kind == _PLAIN else _SIZED_BOUND
+                entry = (bound_kind, s.index, bound, s.attrs, _getter(s.args), s.first, s.frees)
         loop.append(entry)
         if spec.evaluate_fast is not None and kind in (_PLAIN, _SIZED):
             entry = (kind, s.index, spec.evaluate_fast, s.attrs, s.args, s.first, s.frees)
@@ -556,9 +551,20 @@ def _folded_plan(
                 bound = _bind(spec.bind_fast, s, sig, prog, known)
                 if bound is not None:
                     fast_kind = _BOUND_FAST if kind == _PLAIN else _SIZED_BOUND_FAST
-                    entry = (fast_kind, s.index, bound, s.attrs, s.args, s.first, s.frees)
+                    entry = (fast_kind, s.index, bound, s.attrs, _getter(s.args), s.first, s.frees)
         loop_fast.append(entry)
     return Folded(tuple(steps), tuple(every), tuple(initial), done, tuple(loop), tuple(loop_fast))
+
+
+def _getter(args: tuple[int, ...]) -> Callable[[list[np.ndarray | None]], Sequence[np.ndarray | None]]:
+    """The inputs of a bound step from the value slots, as a tuple (``itemgetter`` for several:
+    cheaper per step than building a list)."""
+    if len(args) == 1:
+        (a,) = args
+        return lambda values: (values[a],)
+    if not args:
+        return lambda values: ()
+    return operator.itemgetter(*args)
 
 
 def _bind(
