@@ -1171,3 +1171,31 @@ def test_a_sized_bound_kernel_is_refused_an_output_past_the_budget_first() -> No
     assert record.folded is not None and {e[1]: e[0] for e in record.folded.loop}[node] == ev._SIZED_BOUND
     with pytest.raises(ovonehot.Error, match="name='hot'.*bytes"):
         ev.evaluate(model.inference, {**feeds, 1: np.array(10**12, np.int64)})
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "uint8", "int8", "uint64"])
+@pytest.mark.parametrize("op", ["Divide", "Mod"])
+@pytest.mark.parametrize("pythondiv", ["true", "false"])
+def test_integer_divide_and_mod_bound_give_their_kernels_bytes(op: str, dtype: str, pythondiv: str) -> None:
+    """C++ truncation (pythondiv false) and floor division, INT_MIN / -1, mixed signs; a zero
+    divisor a run brings goes to the kernel (its error, the layer named)."""
+    attrs = {"m_pythondiv": pythondiv} if op == "Divide" else None
+    for k, (sa, sb) in enumerate(SHAPES):
+        a, b = _values(dtype, sa, k), _values(dtype, sb, k + 10)
+        b = np.where(b == 0, np.array(3, b.dtype), b)
+        check(op, "opset1", [a, b], attrs=attrs)
+    b = GraphBuilder()
+    x, y = b.parameter("x", dtype_name(dtype), "[3]"), b.parameter("y", dtype_name(dtype), "[3]")
+    node = b.op(op, "opset1", [x, y], attrs, name="division")
+    b.op("Result", "opset1", [node], outputs=0)
+    graph = b.graph()
+    model = Model(graph, infer(graph))
+    feeds = {0: np.array([7, 8, 9], dtype), 1: np.array([2, 3, 4], dtype)}
+    for _ in range(3):
+        ev.evaluate(model.inference, feeds)
+    with pytest.raises(ovonehot.Error, match="name='division'.*division by zero"):
+        ev.evaluate(model.inference, {**feeds, 1: np.array([2, 0, 4], dtype)})
+
+
+def dtype_name(dtype: str) -> str:
+    return ovonehot.ElementType.from_numpy(np.dtype(dtype)).name

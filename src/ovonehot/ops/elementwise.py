@@ -46,7 +46,7 @@ from .common.autobroadcast import (
     infer_broadcast,
     parse_auto_broadcast,
 )
-from .common.binding import PLAIN_FLOATS, PLAIN_NUMBERS, bind_ufunc, dtype_of, folded
+from .common.binding import PLAIN_FLOATS, PLAIN_INTEGERS, PLAIN_NUMBERS, bind_ufunc, dtype_of, folded
 from .common.bounds import (
     FLOATS,
     INTEGERS,
@@ -272,6 +272,37 @@ def _bind_power(
     return power
 
 
+def _integer_binder(kernel: Kernel) -> BindFn[BinaryAttrs]:
+    """``bind`` of integer Divide/Mod (NumPy broadcast, one plain integer type): the op's own
+    arithmetic without its checks; a zero divisor goes to the kernel, which words the error."""
+
+    def bind(attrs: BinaryAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Bound | None:
+        dtype = dtype_of(inputs[0])
+        if attrs.auto_broadcast.type is not AutoBroadcastType.NUMPY or dtype != dtype_of(inputs[1]):
+            return None
+        if dtype not in PLAIN_INTEGERS or not (outputs[0].shape.rank_is_static and outputs[0].shape.rank):
+            return None
+
+        def bound(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+            a, b = values
+            if not b.all():
+                raise ValueError("the kernel words it")
+            return [kernel(a, b, attrs)]
+
+        return bound
+
+    return bind
+
+
+def _divide_bind(
+    attrs: BinaryAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Bound | None:
+    """Divide: floats by NumPy's true divide, integers by ``_divide``'s own arithmetic."""
+    if dtype_of(inputs[0]) in PLAIN_INTEGERS:
+        return _integer_binder(_divide)(attrs, inputs, outputs)
+    return _binder(np.true_divide, PLAIN_FLOATS)(attrs, inputs, outputs)
+
+
 _ANY_PLAIN = PLAIN_NUMBERS | {np.dtype(np.bool_)}
 _BOOL = frozenset({np.dtype(np.bool_)})
 
@@ -459,7 +490,7 @@ SPECS = (
         bounds=divide_bounds,
         evaluate_types=FLOATS | WIDE_INTEGERS,
         lower_is_value=True,
-        bind=_binder(np.true_divide, PLAIN_FLOATS),
+        bind=_divide_bind,
     ),
     _arithmetic("Maximum", _maximum, bounds=_interval_bounds, evaluate_types=FLOATS | WIDE_INTEGERS),
     _arithmetic(
@@ -471,7 +502,14 @@ SPECS = (
     _arithmetic(
         "Power", _power, bounds=_interval_bounds, evaluate_types=FLOATS | WIDE_INTEGERS, bind=_bind_power
     ),
-    _arithmetic("Mod", _mod, bounds=mod_bounds, evaluate_types=INTEGERS, lower_is_value=True),
+    _arithmetic(
+        "Mod",
+        _mod,
+        bounds=mod_bounds,
+        evaluate_types=INTEGERS,
+        lower_is_value=True,
+        bind=_integer_binder(_mod),
+    ),
     _arithmetic("FloorMod", _floor_mod, bounds=_interval_bounds, evaluate_types=FLOATS | _SUBTRACT_INTEGERS),
     _arithmetic(
         "SquaredDifference",
