@@ -1199,3 +1199,25 @@ def test_integer_divide_and_mod_bound_give_their_kernels_bytes(op: str, dtype: s
 
 def dtype_name(dtype: str) -> str:
     return ovonehot.ElementType.from_numpy(np.dtype(dtype)).name
+
+
+@pytest.mark.parametrize(
+    ("attrs", "k"),
+    [
+        ({"axis": "-1", "mode": "max", "sort": "value", "index_element_type": "i64"}, 2),
+        ({"axis": "0", "mode": "min", "sort": "index", "index_element_type": "i32"}, 3),
+        ({"axis": "1", "mode": "max", "sort": "none", "index_element_type": "i32"}, 0),
+    ],
+    ids=["max-value", "min-index-axis0", "k0"],
+)
+def test_top_k_bound_gives_its_kernels_bytes(attrs: dict[str, str], k: int) -> None:
+    x = np.array(
+        [
+            [1.0, np.nan, 3.0, 3.0, -0.0],
+            [0.0, 2.0, 2.0, -np.inf, 5.0],
+            [7.0, 7.0, 1.0, 0.5, 0.0],
+            [1, 2, 3, 4, 5],
+        ],
+        np.float32,
+    )
+    check("TopK", "opset11", [x], [np.array(k, np.int64)], attrs, outputs=2)

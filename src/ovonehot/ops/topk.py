@@ -27,8 +27,9 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import bool_attr, element_type_attr, enum_attr, int_attr
+from .common.binding import folded
 from .common.shape_util import input_bounds, normalize_axis
-from .common.spec import OpSpec, TensorInfo
+from .common.spec import Bound, OpSpec, TensorInfo
 
 
 class TopKMode(enum.Enum):
@@ -125,6 +126,12 @@ def evaluate_topk(attrs: TopKAttrs, inputs: Sequence[np.ndarray]) -> list[np.nda
     n = data.shape[axis]
     if not 0 <= k <= n:
         raise InputError(f"TopK k={k} must be in [0, {n}] for axis {axis} of shape {list(data.shape)}")
+    return _top(data, k, axis, attrs)
+
+
+def _top(data: np.ndarray, k: int, axis: int, attrs: TopKAttrs) -> list[np.ndarray]:
+    """Values and indices of the ``k`` (checked) first elements along ``axis`` by the mode."""
+    n = data.shape[axis]
     moved = np.moveaxis(data, axis, -1)
     if attrs.mode is TopKMode.MAX:
         # Descending by value, ties by ascending index: stable sort of the reversed row, reversed.
@@ -144,6 +151,34 @@ def evaluate_topk(attrs: TopKAttrs, inputs: Sequence[np.ndarray]) -> list[np.nda
     ]
 
 
+def bind_topk(attrs: TopKAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Bound | None:
+    """A folded K of a static-rank input: K and the axis read once (a K past the axis's length,
+    which a shape the signature leaves open may bring, goes to the kernel)."""
+    data, k_value = inputs[0], folded(inputs[1])
+    if (
+        k_value is None
+        or k_value.size != 1
+        or k_value.dtype.kind not in "iu"
+        or not data.shape.rank_is_static
+    ):
+        return None
+    k = int(k_value.reshape(-1)[0])
+    try:
+        axis = normalize_axis(attrs.axis, data.shape.rank)
+    except ValidationError:
+        return None
+    if k < 0:
+        return None
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x = values[0]
+        if k > x.shape[axis]:
+            raise ValueError("the kernel words it")
+        return _top(x, k, axis, attrs)
+
+    return kernel
+
+
 SPECS = (
     OpSpec(
         type="TopK",
@@ -153,6 +188,7 @@ SPECS = (
         parse=parse_topk_1,
         infer=infer_topk,
         evaluate=evaluate_topk,
+        bind=bind_topk,
     ),
     OpSpec(
         type="TopK",
@@ -162,6 +198,7 @@ SPECS = (
         parse=parse_topk_1,
         infer=infer_topk,
         evaluate=evaluate_topk,
+        bind=bind_topk,
     ),
     OpSpec(
         type="TopK",
@@ -171,5 +208,6 @@ SPECS = (
         parse=parse_topk_11,
         infer=infer_topk,
         evaluate=evaluate_topk,
+        bind=bind_topk,
     ),
 )
