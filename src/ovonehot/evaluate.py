@@ -27,6 +27,21 @@ once, as by the CLI, pays no second inference).  What folds from Constants alone
 decompression Convert of a small weight) is the same for every signature: the model keeps
 it once (``CONSTANT_BYTES``); the rest counts against a signature's ``FOLDED_BYTES``.
 
+Bound kernels: a folded plan (made on a signature's second run, even when nothing folds)
+also asks each running node's op for a kernel specialised to the signature (``OpSpec.bind``:
+the attributes and the folded inputs -- a Gather's axis, a Reshape's pattern, a OneHot's
+depth and values -- decoded once, the checks the signature settles dropped).  A bound kernel
+gives exactly the bytes of the op's own kernel for inputs of those shapes and types
+(``tests/test_bind.py``); what it does not decide (an index out of range, shapes NumPy
+refuses to broadcast) goes to the op's own kernel, which words the error.  Its outputs are
+checked as any kernel's, and a step whose output size a run decides still has it checked
+before the kernel runs.
+
+Exactness: ``exact=False`` runs each op's ``OpSpec.evaluate_fast`` where it has one (float
+sums in NumPy's order, MatMul by BLAS: not bit-exact with OpenVINO's reference), bound by
+``OpSpec.bind_fast`` in a folded plan to the same bytes as unbound, so a fast result does not
+depend on folding either.
+
 Per-node hooks: an optional ``observer(index, plan, outputs, seconds)`` sees every
 node's outputs as they are made (for ``--dump-intermediates`` and ``--verbose``); an
 optional ``override(index, plan, args)`` may replace a node's kernel: what it returns
