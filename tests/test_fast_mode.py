@@ -19,6 +19,7 @@ computed in float64.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -665,6 +666,10 @@ def test_cli_run_fast(
     assert outputs[0].tobytes() == model.run(inputs)["logits"].tobytes()
     assert outputs[1].tobytes() == model.run(inputs, exact=False)["logits"].tobytes()
     assert np.allclose(outputs[1], outputs[0], rtol=1e-4, atol=1e-5)
+    for flag, exact in (([], True), (["--fast"], False)):  # the JSON report says which it was
+        assert main(["run", str(xml), "--inputs", str(case), "--json", *flag]) == 0
+        report = json.loads(capsys.readouterr().out)
+        assert report["exact"] is exact and report["outputs"][0]["name"] == "logits"
 
 
 def test_cli_run_fast_steps_of_a_stateful_model(

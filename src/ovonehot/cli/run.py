@@ -102,7 +102,7 @@ def _run_command(args: argparse.Namespace) -> int:
     check_json_out(args)
     model = load(args.model, args.bin_path)
     steps = [parse_input_specs(model, specs) for specs in groups]
-    report: dict[str, object] = {"model": args.model}
+    report: dict[str, object] = {"model": args.model, "exact": not args.fast}
     if args.output_dir is not None:
         from ..chunked import write_outputs
 
