@@ -1261,3 +1261,12 @@ def test_top_k_on_the_last_axis_and_others_gives_openvinos_layout(axis: str) -> 
         {"axis": axis, "mode": "max", "sort": "value", "index_element_type": "i32"},
         outputs=2,
     )
+
+
+@pytest.mark.parametrize("op", ["Add", "Mod", "Divide", "Greater", "Multiply"])
+def test_scalar_operands_bind_to_arrays(op: str) -> None:
+    """0-d operands (a MoE router's counts): bound, and the result an array as the kernel's."""
+    a, b = np.array(17, np.int32), np.array(-5, np.int32)
+    got, expected = bound_run(op, "opset1", [a, b])
+    assert isinstance(got[0], np.ndarray)
+    assert_same(got[0], expected[0], op)

@@ -280,14 +280,14 @@ def _integer_binder(kernel: Kernel) -> BindFn[BinaryAttrs]:
         dtype = dtype_of(inputs[0])
         if attrs.auto_broadcast.type is not AutoBroadcastType.NUMPY or dtype != dtype_of(inputs[1]):
             return None
-        if dtype not in PLAIN_INTEGERS or not (outputs[0].shape.rank_is_static and outputs[0].shape.rank):
+        if dtype not in PLAIN_INTEGERS or not outputs[0].shape.rank_is_static:
             return None
 
         def bound(values: Sequence[np.ndarray]) -> list[np.ndarray]:
             a, b = values
             if not b.all():
                 raise ValueError("the kernel words it")
-            return [kernel(a, b, attrs)]
+            return [np.asarray(kernel(a, b, attrs))]
 
         return bound
 
