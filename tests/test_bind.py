@@ -988,6 +988,20 @@ def test_power_bound_gives_its_kernels_bytes(exponent: np.ndarray, declared: lis
 
 MORE_CASES = [
     (
+        "scatter-prod-int",
+        "ScatterElementsUpdate",
+        "opset12",
+        [
+            _values("int32", (4, 3), 63),
+            np.array([[1, 1, 2], [1, 0, -1]], np.int64),
+            _values("int32", (2, 3), 64),
+        ],
+        [np.array(0, np.int64)],
+        {"reduction": "prod"},
+        None,
+        1,
+    ),
+    (
         "scatter-sum",
         "ScatterElementsUpdate",
         "opset12",
