@@ -585,23 +585,6 @@ MOVEMENT_CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("op", "version", "runtime", "folded", "attrs", "declared", "outputs"),
-    [c[1:] for c in MOVEMENT_CASES],
-    ids=[c[0] for c in MOVEMENT_CASES],
-)
-def test_movement_and_convert_bound_give_their_kernels_bytes(
-    op: str,
-    version: str,
-    runtime: list[np.ndarray],
-    folded: list[np.ndarray],
-    attrs: dict[str, str] | None,
-    declared: list[str] | None,
-    outputs: int,
-) -> None:
-    check(op, version, runtime, folded, attrs, outputs=outputs, declared=declared)
-
-
 UNARY = [
     "Relu",
     "Sigmoid",
@@ -1060,23 +1043,6 @@ MORE_CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("op", "version", "runtime", "folded", "attrs", "declared", "outputs"),
-    [c[1:] for c in MORE_CASES],
-    ids=[c[0] for c in MORE_CASES],
-)
-def test_more_ops_bound_give_their_kernels_bytes(
-    op: str,
-    version: str,
-    runtime: list[np.ndarray],
-    folded: list[np.ndarray],
-    attrs: dict[str, str] | None,
-    declared: list[str] | None,
-    outputs: int,
-) -> None:
-    check(op, version, runtime, folded, attrs, outputs=outputs, declared=declared)
-
-
 def test_bound_kernels_hand_unusual_values_to_the_ops_kernel() -> None:
     """A ScatterElementsUpdate index out of range (a value the bound kernel does not decide)
     raises the op's own error through the folded plan, naming the layer."""
@@ -1284,3 +1250,20 @@ def test_scalar_operands_bind_to_arrays(op: str) -> None:
     got, expected = bound_run(op, "opset1", [a, b])
     assert isinstance(got[0], np.ndarray)
     assert_same(got[0], expected[0], op)
+
+
+@pytest.mark.parametrize(
+    ("op", "version", "runtime", "folded", "attrs", "declared", "outputs"),
+    [c[1:] for c in MOVEMENT_CASES + MORE_CASES],
+    ids=[c[0] for c in MOVEMENT_CASES + MORE_CASES],
+)
+def test_ops_bound_give_their_kernels_bytes(
+    op: str,
+    version: str,
+    runtime: list[np.ndarray],
+    folded: list[np.ndarray],
+    attrs: dict[str, str] | None,
+    declared: list[str] | None,
+    outputs: int,
+) -> None:
+    check(op, version, runtime, folded, attrs, outputs=outputs, declared=declared)
