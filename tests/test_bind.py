@@ -745,6 +745,8 @@ def f32(*shape: int, seed: int = 0) -> np.ndarray:
 
 
 FAST_CASES = [
+    ("matmul-narrow-output", "MatMul", "opset1", [f32(5, 7), f32(7, 2, seed=4)], [], None, None),
+    ("matmul-long-k", "MatMul", "opset1", [f32(3, 300), f32(300, 6, seed=5)], [], None, None),
     (
         "reduce-max-all-int",
         "ReduceMax",
@@ -905,10 +907,10 @@ def test_summing_ops_bound_give_their_kernels_bytes(
     declared: list[str] | None,
     fast: bool,
 ) -> None:
-    """Exact: ``bind`` where the op has one (Softmax, attention, the reductions), else the plan
-    keeps the kernel; fast:
+    """Exact: ``bind`` where the op has one (MatMul, Softmax, attention, the reductions), else the
+    plan keeps the kernel; fast:
     ``bind_fast`` gives ``evaluate_fast``'s bytes."""
-    spec_binds = fast or op not in ("MatMul", "MVN")  # (exact MatMul and MVN keep their kernels)
+    spec_binds = fast or op != "MVN"  # (exact MVN keeps its kernel)
     if not spec_binds:
         got, expected = _unbound_run(op, version, runtime, folded, attrs, declared, fast)
     else:

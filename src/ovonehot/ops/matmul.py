@@ -155,6 +155,43 @@ def matmul(attrs: MatMulAttrs, inputs: Sequence[np.ndarray], exact: bool) -> lis
     return [np.array(out, dtype=dtype, order="C", copy=True)]
 
 
+def bind_matmul(
+    attrs: MatMulAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Bound | None:
+    """The exact kernel on f32/f64 inputs of static shapes of rank >= 2: the transposes, the
+    output shape and the choice of sum (``_sequential`` in k order, or BLAS past
+    ``SEQUENTIAL_LIMIT``) made once, as ``matmul`` makes them."""
+    a, b = inputs
+    dtype = dtype_of(a)
+    if dtype != dtype_of(b) or dtype not in PLAIN_FLOATS or not (a.shape.is_static and b.shape.is_static):
+        return None
+    xs, ys = list(a.shape.to_shape()), list(b.shape.to_shape())
+    if min(len(xs), len(ys)) < 2:
+        return None
+    ta, tb = attrs.transpose_a, attrs.transpose_b
+    if ta:
+        xs[-2], xs[-1] = xs[-1], xs[-2]
+    if tb:
+        ys[-2], ys[-1] = ys[-1], ys[-2]
+    try:
+        batch = np.broadcast_shapes(tuple(xs[:-2]), tuple(ys[:-2]))
+    except ValueError:
+        return None
+    out_shape, k = (*batch, xs[-2], ys[-1]), xs[-1]
+    if k != ys[-2]:
+        return None
+    if math.prod(out_shape) * k > SEQUENTIAL_LIMIT:
+        return bind_matmul_fast(attrs, inputs, outputs)  # (what ``matmul`` does there: BLAS)
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x, y = values
+        return [
+            _sequential(np.swapaxes(x, -1, -2) if ta else x, np.swapaxes(y, -1, -2) if tb else y, out_shape)
+        ]
+
+    return kernel
+
+
 def bind_matmul_fast(
     attrs: MatMulAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
 ) -> Bound | None:
@@ -218,6 +255,7 @@ SPECS = (
         infer=infer_matmul,
         evaluate=evaluate_matmul,
         evaluate_fast=evaluate_matmul_fast,
+        bind=bind_matmul,
         bind_fast=bind_matmul_fast,
     ),
 )
