@@ -585,23 +585,6 @@ MOVEMENT_CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("op", "version", "runtime", "folded", "attrs", "declared", "outputs"),
-    [c[1:] for c in MOVEMENT_CASES],
-    ids=[c[0] for c in MOVEMENT_CASES],
-)
-def test_movement_and_convert_bound_give_their_kernels_bytes(
-    op: str,
-    version: str,
-    runtime: list[np.ndarray],
-    folded: list[np.ndarray],
-    attrs: dict[str, str] | None,
-    declared: list[str] | None,
-    outputs: int,
-) -> None:
-    check(op, version, runtime, folded, attrs, outputs=outputs, declared=declared)
-
-
 UNARY = [
     "Relu",
     "Sigmoid",
@@ -988,6 +971,20 @@ def test_power_bound_gives_its_kernels_bytes(exponent: np.ndarray, declared: lis
 
 MORE_CASES = [
     (
+        "scatter-prod-int",
+        "ScatterElementsUpdate",
+        "opset12",
+        [
+            _values("int32", (4, 3), 63),
+            np.array([[1, 1, 2], [1, 0, -1]], np.int64),
+            _values("int32", (2, 3), 64),
+        ],
+        [np.array(0, np.int64)],
+        {"reduction": "prod"},
+        None,
+        1,
+    ),
+    (
         "scatter-sum",
         "ScatterElementsUpdate",
         "opset12",
@@ -1044,23 +1041,6 @@ MORE_CASES = [
         1,
     ),
 ]
-
-
-@pytest.mark.parametrize(
-    ("op", "version", "runtime", "folded", "attrs", "declared", "outputs"),
-    [c[1:] for c in MORE_CASES],
-    ids=[c[0] for c in MORE_CASES],
-)
-def test_more_ops_bound_give_their_kernels_bytes(
-    op: str,
-    version: str,
-    runtime: list[np.ndarray],
-    folded: list[np.ndarray],
-    attrs: dict[str, str] | None,
-    declared: list[str] | None,
-    outputs: int,
-) -> None:
-    check(op, version, runtime, folded, attrs, outputs=outputs, declared=declared)
 
 
 def test_bound_kernels_hand_unusual_values_to_the_ops_kernel() -> None:
@@ -1221,3 +1201,69 @@ def test_top_k_bound_gives_its_kernels_bytes(attrs: dict[str, str], k: int) -> N
         np.float32,
     )
     check("TopK", "opset11", [x], [np.array(k, np.int64)], attrs, outputs=2)
+
+
+LOGIC_CASES = [
+    ("and-last", "ReduceLogicalAnd", [_values("bool", (4, 6), 70)], [i64(-1)], {"keep_dims": "false"}),
+    (
+        "or-all-keep",
+        "ReduceLogicalOr",
+        [_values("bool", (2, 3, 4), 71)],
+        [i64(0, 1, 2)],
+        {"keep_dims": "true"},
+    ),
+    ("or-all", "ReduceLogicalOr", [np.zeros((2, 5), bool)], [i64(0, 1)], {"keep_dims": "false"}),
+    ("bitwise-and-bool", "BitwiseAnd", [_values("bool", (2, 5), 72), _values("bool", (5,), 73)], [], None),
+    ("bitwise-or-int", "BitwiseOr", [_values("int32", (3, 4), 74), _values("int32", (3, 1), 75)], [], None),
+    ("bitwise-xor-u8", "BitwiseXor", [_values("uint8", (6,), 76), _values("uint8", (6,), 77)], [], None),
+    ("select", "Select", [_values("bool", (2, 5), 78), np.array(-np.inf, np.float32), f32(2, 5)], [], None),
+]
+
+
+@pytest.mark.parametrize(
+    ("op", "runtime", "folded", "attrs"), [c[1:] for c in LOGIC_CASES], ids=[c[0] for c in LOGIC_CASES]
+)
+def test_logic_ops_bound_give_their_kernels_bytes(
+    op: str, runtime: list[np.ndarray], folded: list[np.ndarray], attrs: dict[str, str] | None
+) -> None:
+    check(op, "opset13" if op.startswith("Bitwise") else "opset1", runtime, folded, attrs)
+
+
+@pytest.mark.parametrize("axis", ["-1", "0"])
+def test_top_k_on_the_last_axis_and_others_gives_openvinos_layout(axis: str) -> None:
+    """``_top`` skips moving the axis when it is the last: both paths against the bound one."""
+    x = f32(3, 6)
+    check(
+        "TopK",
+        "opset11",
+        [x],
+        [np.array(2, np.int64)],
+        {"axis": axis, "mode": "max", "sort": "value", "index_element_type": "i32"},
+        outputs=2,
+    )
+
+
+@pytest.mark.parametrize("op", ["Add", "Mod", "Divide", "Greater", "Multiply"])
+def test_scalar_operands_bind_to_arrays(op: str) -> None:
+    """0-d operands (a MoE router's counts): bound, and the result an array as the kernel's."""
+    a, b = np.array(17, np.int32), np.array(-5, np.int32)
+    got, expected = bound_run(op, "opset1", [a, b])
+    assert isinstance(got[0], np.ndarray)
+    assert_same(got[0], expected[0], op)
+
+
+@pytest.mark.parametrize(
+    ("op", "version", "runtime", "folded", "attrs", "declared", "outputs"),
+    [c[1:] for c in MOVEMENT_CASES + MORE_CASES],
+    ids=[c[0] for c in MOVEMENT_CASES + MORE_CASES],
+)
+def test_ops_bound_give_their_kernels_bytes(
+    op: str,
+    version: str,
+    runtime: list[np.ndarray],
+    folded: list[np.ndarray],
+    attrs: dict[str, str] | None,
+    declared: list[str] | None,
+    outputs: int,
+) -> None:
+    check(op, version, runtime, folded, attrs, outputs=outputs, declared=declared)

@@ -272,7 +272,8 @@ def evaluate(
     targets = _into_targets(inference, prog, out) if out else {}
     if folded is not None and observer is None and not keep and not targets:
         loop = folded.loop if exact else folded.loop_fast
-        results = _run_folded(inference, loop, folded.initial, feeds, record.seen, variables)
+        with np.errstate(all="ignore"):  # once for the run
+            results = _run_folded(inference, loop, folded.initial, feeds, record.seen, variables)
     else:
         results = _run(
             inference, prog, folded, feeds, record.seen, observer, keep, variables, targets, override, exact
@@ -290,19 +291,8 @@ def _run_folded(
     seen: list[tuple[tuple[int, ...], np.dtype] | None],
     variables: Variables,
 ) -> dict[tuple[int, int], np.ndarray]:
-    """The hook-free loop over a folded plan (what ``Model.run`` takes from a signature's second run)."""
-    with np.errstate(all="ignore"):  # once for the run: bound kernels do not set it per call
-        return _loop(inference, loop, initial, feeds, seen, variables)
-
-
-def _loop(
-    inference: Inference,
-    loop: tuple[LoopStep, ...],
-    initial: tuple[np.ndarray | None, ...],
-    feeds: Mapping[int, np.ndarray],
-    seen: list[tuple[tuple[int, ...], np.dtype] | None],
-    variables: Variables,
-) -> dict[tuple[int, int], np.ndarray]:
+    """The hook-free loop over a folded plan (what ``Model.run`` takes from a signature's second
+    run), called with NumPy's warnings off: bound kernels do not set them per call."""
     values = list(initial)
     results: dict[tuple[int, int], np.ndarray] = {}
     outs: Sequence[np.ndarray]

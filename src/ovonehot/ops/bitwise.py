@@ -16,8 +16,9 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..types import ElementType
 from .common.attrs import NoAttrs, parse_no_attrs
-from .common.autobroadcast import align_arrays, infer_broadcast
-from .common.spec import OpSpec, TensorInfo
+from .common.autobroadcast import AutoBroadcastType, align_arrays, infer_broadcast
+from .common.binding import PLAIN_INTEGERS, bind_ufunc
+from .common.spec import BindFn, Bound, OpSpec, TensorInfo
 from .elementwise import BinaryAttrs, merge_types, parse_binary
 
 
@@ -44,6 +45,20 @@ def _binary(fn: np.ufunc) -> Callable[[BinaryAttrs, Sequence[np.ndarray]], list[
     return evaluate
 
 
+def _bind_binary(fn: np.ufunc) -> BindFn[BinaryAttrs]:
+    """``bind`` of a bitwise op on one integer or boolean type, NumPy broadcast: ``fn`` itself."""
+
+    def bind(attrs: BinaryAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Bound | None:
+        if attrs.auto_broadcast.type is not AutoBroadcastType.NUMPY:
+            return None
+        return bind_ufunc(fn, _BITWISE_TYPES, inputs[0], inputs[1], outputs[0])
+
+    return bind
+
+
+_BITWISE_TYPES = PLAIN_INTEGERS | {np.dtype(np.bool_)}
+
+
 def infer_bitwise_not(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
     (x,) = inputs
     _check_type(x.element_type, "input tensor")
@@ -65,6 +80,7 @@ SPECS = (
         parse=parse_binary,
         infer=infer_bitwise_binary,
         evaluate=_binary(np.bitwise_and),
+        bind=_bind_binary(np.bitwise_and),
     ),
     OpSpec(
         type="BitwiseOr",
@@ -74,6 +90,7 @@ SPECS = (
         parse=parse_binary,
         infer=infer_bitwise_binary,
         evaluate=_binary(np.bitwise_or),
+        bind=_bind_binary(np.bitwise_or),
     ),
     OpSpec(
         type="BitwiseXor",
@@ -83,6 +100,7 @@ SPECS = (
         parse=parse_binary,
         infer=infer_bitwise_binary,
         evaluate=_binary(np.bitwise_xor),
+        bind=_bind_binary(np.bitwise_xor),
     ),
     OpSpec(
         type="BitwiseNot",

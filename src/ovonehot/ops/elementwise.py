@@ -280,14 +280,14 @@ def _integer_binder(kernel: Kernel) -> BindFn[BinaryAttrs]:
         dtype = dtype_of(inputs[0])
         if attrs.auto_broadcast.type is not AutoBroadcastType.NUMPY or dtype != dtype_of(inputs[1]):
             return None
-        if dtype not in PLAIN_INTEGERS or not (outputs[0].shape.rank_is_static and outputs[0].shape.rank):
+        if dtype not in PLAIN_INTEGERS or not outputs[0].shape.rank_is_static:
             return None
 
         def bound(values: Sequence[np.ndarray]) -> list[np.ndarray]:
             a, b = values
             if not b.all():
                 raise ValueError("the kernel words it")
-            return [kernel(a, b, attrs)]
+            return [np.asarray(kernel(a, b, attrs))]
 
         return bound
 
@@ -456,6 +456,24 @@ def evaluate_select(attrs: SelectAttrs, inputs: Sequence[np.ndarray]) -> list[np
     return [np.where(cond.astype(np.bool_, copy=False), then, other).astype(then.dtype, copy=False)]
 
 
+def bind_select(
+    attrs: SelectAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Bound | None:
+    """NumPy-broadcast Select of a boolean condition and two values of one type: ``np.where``
+    (shapes that do not broadcast make NumPy raise, and the kernel words it)."""
+    cond, then, other = inputs
+    dtype = dtype_of(then)
+    if attrs.auto_broadcast.type is not AutoBroadcastType.NUMPY or dtype != dtype_of(other):
+        return None
+    if dtype_of(cond) != np.bool_ or not (outputs[0].shape.rank_is_static and outputs[0].shape.rank):
+        return None
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        return [np.where(values[0], values[1], values[2])]
+
+    return kernel
+
+
 # What OpenVINO's Subtract and FloorMod kernels take besides floats (not i16, u16).
 _SUBTRACT_INTEGERS = frozenset(
     {ElementType.i8, ElementType.i32, ElementType.i64, ElementType.u8, ElementType.u32, ElementType.u64}
@@ -552,6 +570,7 @@ SPECS = (
         parse=parse_select,
         infer=infer_select,
         evaluate=evaluate_select,
+        bind=bind_select,
         bounds=kernel_bounds(exact=(0,)),
         copies_values=True,
     ),

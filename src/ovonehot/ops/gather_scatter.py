@@ -44,7 +44,7 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import NoAttrs, bool_attr, enum_attr, int_attr, parse_no_attrs
-from .common.binding import dtype_of, folded
+from .common.binding import PLAIN_NUMBERS, dtype_of, folded
 from .common.bounds import kernel_bounds
 from .common.numeric import is_float, narrow, quiet, widen
 from .common.shape_util import known_ints, mul, normalize_axis, passes_integral_number_check
@@ -515,6 +515,8 @@ def bind_scatter_elements(
         return None
     offsets: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[np.ndarray, int]] = {}
     reduction, use_init_val = attrs.reduction, attrs.use_init_val
+    plain = dtype_of(data) in PLAIN_NUMBERS and use_init_val
+    direct = _UFUNCS[reduction] if plain and reduction in (Reduction.SUM, Reduction.PROD) else None
 
     def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
         x, idx, updates = values[0], values[1], values[2]
@@ -533,11 +535,13 @@ def bind_scatter_elements(
         size = x.shape[axis]
         flat = idx.reshape(-1).astype(np.int64)
         flat = np.where(flat < 0, flat + size, flat)
-        if flat.min() < 0 or flat.max() >= size:
+        if (flat.view(np.uint64) >= size).any():  # (a negative one, read unsigned, is past any size)
             raise IndexError("the kernel words it")
-        out = scatter_rows(
-            x.reshape(-1).copy(), base + flat * stride, updates.reshape(-1), reduction, use_init_val
-        )
+        out = x.reshape(-1).copy()
+        if direct is not None:  # what scatter_rows does for these: ufunc.at, in index order
+            direct.at(out, base + flat * stride, updates.reshape(-1))
+            return [out.reshape(x.shape)]
+        out = scatter_rows(out, base + flat * stride, updates.reshape(-1), reduction, use_init_val)
         return [out.reshape(x.shape)]
 
     return kernel

@@ -29,10 +29,11 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import ElementType, PartialShape
 from .common.attrs import bool_attr
+from .common.binding import dtype_of
 from .common.numeric import c_cast, is_float, narrow, quiet, widen
 from .common.shape_util import known_ints, normalize_axes, passes_integral_number_check
-from .common.spec import OpSpec, TensorInfo
-from .reduce import reduce_shape
+from .common.spec import Bound, OpSpec, TensorInfo
+from .reduce import folded_axes, reduce_shape
 
 
 class NormReduction(enum.Enum):
@@ -120,6 +121,28 @@ def norm_reduce(x: np.ndarray, axes: Sequence[int], kind: NormReduction, exact: 
     return narrow(np.asarray(out), original).reshape(kept)
 
 
+def bind_logical_reduce(
+    attrs: NormReduceAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Bound | None:
+    """ReduceLogicalAnd/Or of booleans over folded axes: ``np.logical_and``/``or`` reduce (what
+    ``np.all``/``np.any`` compute, in one call)."""
+    x = inputs[0]
+    if dtype_of(x) != np.bool_ or not x.shape.rank_is_static or not x.shape.rank:
+        return None
+    axes = folded_axes(inputs[1], x.shape.rank)
+    if not axes:
+        return None
+    ufunc = np.logical_and if attrs.kind is NormReduction.LOGICAL_AND else np.logical_or
+    keep = attrs.keep_dims
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        if keep:
+            return [ufunc.reduce(values[0], axis=axes, keepdims=True)]
+        return [np.asarray(ufunc.reduce(values[0], axis=axes))]
+
+    return kernel
+
+
 def evaluate_norm_reduce(attrs: NormReduceAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     return reduce_norm(attrs, inputs, exact=True)
 
@@ -153,6 +176,7 @@ SPECS = (
         parse=_parser(NormReduction.LOGICAL_AND),
         infer=infer_norm_reduce,
         evaluate=evaluate_norm_reduce,
+        bind=bind_logical_reduce,
     ),
     OpSpec(
         type="ReduceLogicalOr",
@@ -162,6 +186,7 @@ SPECS = (
         parse=_parser(NormReduction.LOGICAL_OR),
         infer=infer_norm_reduce,
         evaluate=evaluate_norm_reduce,
+        bind=bind_logical_reduce,
     ),
     OpSpec(
         type="ReduceL1",

@@ -132,7 +132,8 @@ def evaluate_topk(attrs: TopKAttrs, inputs: Sequence[np.ndarray]) -> list[np.nda
 def _top(data: np.ndarray, k: int, axis: int, attrs: TopKAttrs) -> list[np.ndarray]:
     """Values and indices of the ``k`` (checked) first elements along ``axis`` by the mode."""
     n = data.shape[axis]
-    moved = np.moveaxis(data, axis, -1)
+    last = axis == data.ndim - 1  # (the usual case: no axis moved, no copy made twice)
+    moved = data if last else np.moveaxis(data, axis, -1)
     if attrs.mode is TopKMode.MAX:
         # Descending by value, ties by ascending index: stable sort of the reversed row, reversed.
         order = np.argsort(moved[..., ::-1], axis=-1, kind="stable")[..., ::-1]
@@ -145,6 +146,8 @@ def _top(data: np.ndarray, k: int, axis: int, attrs: TopKAttrs) -> list[np.ndarr
     values = np.take_along_axis(moved, chosen, axis=-1)
     index_dtype = attrs.index_element_type.numpy_dtype
     assert index_dtype is not None
+    if last:
+        return [np.ascontiguousarray(values), np.ascontiguousarray(chosen, dtype=index_dtype)]
     return [
         np.array(np.moveaxis(values, -1, axis), order="C", copy=True),
         np.array(np.moveaxis(chosen, -1, axis), dtype=index_dtype, order="C"),

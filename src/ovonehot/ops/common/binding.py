@@ -42,13 +42,19 @@ def bind_ufunc(
 ) -> Bound | None:
     """``f(x, y)`` for two inputs of one dtype in ``dtypes`` whose NumPy broadcast is the op's
     (the caller checked the broadcast rule: shapes that do not broadcast make NumPy raise
-    ValueError, and the op's kernel words the error) and whose result has ``out``'s dtype,
-    not 0-d (NumPy gives a scalar there)."""
+    ValueError, and the op's kernel words the error) and whose result has ``out``'s dtype
+    (a 0-d one made an array: NumPy gives a scalar there)."""
     dtype = dtype_of(a)
-    if dtype != dtype_of(b) or dtype not in dtypes or not (out.shape.rank_is_static and out.shape.rank):
+    if dtype != dtype_of(b) or dtype not in dtypes or not out.shape.rank_is_static:
         return None
     if f(np.empty(0, dtype), np.empty(0, dtype)).dtype != dtype_of(out):
         return None
+    if not out.shape.rank:
+
+        def scalar(inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+            return [np.asarray(f(inputs[0], inputs[1]))]
+
+        return scalar
 
     def kernel(inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         return [f(inputs[0], inputs[1])]

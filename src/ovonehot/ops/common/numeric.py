@@ -185,6 +185,11 @@ def round_half_away(x: np.ndarray) -> np.ndarray:
         return out
 
 
+# Up to this many sums at once, the plain Kahan loop allocates its steps' results instead of
+# writing into buffers (``out=`` makes each NumPy call slower on small arrays).
+_SMALL_KAHAN = 512
+
+
 def kahan_sum_leading(terms: np.ndarray) -> np.ndarray:
     """OpenVINO's ``details::kahan_summation`` of floats along axis 0, in order: the sums,
     shaped ``terms.shape[1:]``.
@@ -201,16 +206,23 @@ def kahan_sum_leading(terms: np.ndarray) -> np.ndarray:
         if np.isfinite(terms).all():
             rows = np.ascontiguousarray(terms)
             comp = np.zeros_like(total)
-            y = np.empty_like(total)
-            spare = np.empty_like(total)
-            for term in rows:
-                np.subtract(term, comp, out=y)
-                np.add(total, y, out=spare)
-                np.subtract(spare, total, out=comp)
-                np.subtract(comp, y, out=comp)
-                total, spare = spare, total
+            if total.size <= _SMALL_KAHAN:  # few sums: NumPy's call overhead decides, and ``out=`` costs more
+                for term in rows:
+                    y = term - comp
+                    t = total + y
+                    comp = (t - total) - y
+                    total = t
+            else:
+                y = np.empty_like(total)
+                spare = np.empty_like(total)
+                for term in rows:
+                    np.subtract(term, comp, out=y)
+                    np.add(total, y, out=spare)
+                    np.subtract(spare, total, out=comp)
+                    np.subtract(comp, y, out=comp)
+                    total, spare = spare, total
             if np.isfinite(total).all():
-                return total
+                return np.asarray(total)
             total = np.zeros(terms.shape[1:], dtype=terms.dtype)
         comp = np.zeros_like(total)
         for term in terms:
