@@ -362,8 +362,8 @@ def bind_sequence(
         return None
     seq = shape_of(x_info)[1]
     acts = [_ACTIVATIONS[a] for a in attrs.activations]
-    params = [folded(t) for t in inputs[2 + n_states : 5 + n_states]]
-    fixed_weights = None if any(p is None for p in params) else _weights(attrs, params)  # type: ignore[arg-type]
+    params = [p for p in (folded(t) for t in inputs[2 + n_states : 5 + n_states]) if p is not None]
+    fixed_weights = _weights(attrs, params) if len(params) == 3 else None
     given = folded(len_info)
     fixed_plan = None
     if given is not None:
