@@ -8,11 +8,14 @@ AveragePool-19 with dilations converts to it).
 
 Values:
 
-* MaxPool: the largest element of each window; padding and window positions past the
-  padded data are never chosen (a window holding no data element, which ceil rounding
-  can make, gives the type's lowest value -- -inf for f16/bf16, computed in f32 -- and
-  the index of the channel's first element, as the reference).  Ties go to the first position in row-major window
-  order.  An index is the position of the chosen element in the *input*, flattened
+* MaxPool: the largest element of each window, as the reference scans it: from the
+  type's lowest value (f32's for f16/bf16, computed in f32), an element on data replaces
+  the maximum only when greater, so NaN, -inf and the lowest value itself are never
+  chosen, and padding and window positions past the padded data never are.  A window with
+  nothing above the lowest (all NaN/-inf, or no data at all, which ceil rounding can make)
+  gives the lowest value (-3.4028235e38 for f32, -inf for f16/bf16) and the index of the
+  channel's first element (core reference and CPU plugin agree, measured).  Ties go to
+  the first position in row-major window order.  An index is the position of the chosen element in the *input*, flattened
   from dimension ``axis`` on (``axis=0``: over the whole tensor, ``axis=2``: within one
   channel, as PyTorch's ``return_indices``).
 * AvgPool: the mean of each window; with ``exclude-pad``, or when there is no padding at
@@ -155,10 +158,10 @@ class _MaxPool:
     pool: _Pool
     flat_shape: tuple[int, ...]  # [N, C, *outs, K]: the windows in row-major window order
     valid: np.ndarray | None  # [*outs, K]: positions on data; None: all are
-    low: float | int  # a position off the data scores this
+    low: float | int  # a position not chosen scores this
     floats: bool
-    empty: np.ndarray | None  # [*outs]: windows on no data (ceil rounding); None: none is
-    lowest: np.ndarray  # what an empty window gives
+    floor: np.ndarray  # T's lowest value, in the widened type: only elements above it are chosen
+    lowest: np.ndarray  # what a window with nothing above it (or no data) gives
     firsts: np.ndarray  # [N, C, *outs]: each window's first position in the flat windows
     # Indices (MaxPool-8/14): index = base + table[rows + position in window]
     table: np.ndarray | None  # [O * K]: the flattened spatial part of each (window, position)
@@ -174,8 +177,6 @@ def _max_pool_plan(attrs: PoolAttrs, shape: tuple[int, ...], dtype: np.dtype) ->
     outs = pool.outs
     n_out = math.prod(outs)
     valid = np.ascontiguousarray(pool.mask).reshape((*outs, k))
-    # a window only over padding (ceil rounding): T's lowest value, index 0
-    empty = np.logical_not(valid.any(axis=-1))
     wide = widen(np.empty(0, dtype)).dtype
     floats = is_float(dtype)
     lowest = np.finfo(wide).min if floats else np.iinfo(dtype).min
@@ -195,7 +196,6 @@ def _max_pool_plan(attrs: PoolAttrs, shape: tuple[int, ...], dtype: np.dtype) ->
             if 2 + i < axis:
                 continue
             at = grids[i] * attrs.window.strides[i] + k_coords[i] * attrs.window.dilations[i] - pool.begin[i]
-            at = np.where(empty.reshape((-1, 1)), 0, at)
             part += np.clip(at, 0, shape[2 + i] - 1) * scale[2 + i]
         table = part.reshape(-1)
         rows = (np.arange(n_out, dtype=np.intp) * k).reshape(outs)
@@ -211,7 +211,7 @@ def _max_pool_plan(attrs: PoolAttrs, shape: tuple[int, ...], dtype: np.dtype) ->
         None if valid.all() else valid,
         -np.inf if floats else np.iinfo(dtype).min,
         floats,
-        empty if empty.any() else None,
+        np.asarray(lowest, dtype=wide),
         narrow(np.asarray(lowest, dtype=wide), dtype),
         firsts,
         table,
@@ -224,18 +224,25 @@ def _max_pool_plan(attrs: PoolAttrs, shape: tuple[int, ...], dtype: np.dtype) ->
 def _max_pool(plan: _MaxPool, x: np.ndarray) -> list[np.ndarray]:
     flat = plan.pool.canvas.windows(x).reshape(plan.flat_shape)
     w = widen(flat)
-    scored = w.astype(np.float64) if plan.floats else w
+    # The reference's scan: from T's lowest, a data element replaces the maximum when greater,
+    # so NaN and values not above the lowest are never chosen.
+    candidate = w > plan.floor
     if plan.valid is not None:
-        scored = np.where(plan.valid, scored, plan.low)
+        candidate &= plan.valid
+    scored = np.where(candidate, w.astype(np.float64) if plan.floats else w, plan.low)
     pos = np.argmax(scored, axis=-1)  # first maximum in window order
     values = np.take(flat, plan.firsts + pos)
-    if plan.empty is not None:
-        values = np.where(plan.empty, plan.lowest, values)
+    none = np.logical_not(candidate.any(axis=-1))  # T's lowest, at the channel's first element
+    unchosen = bool(none.any())
+    if unchosen:
+        values = np.where(none, plan.lowest, values)
     if plan.table is None:
         return [values]
     index = plan.table[plan.rows + pos]
     if plan.base is not None:
         index = index + plan.base
+    if unchosen:
+        index = np.where(none, 0 if plan.base is None else plan.base, index)
     assert plan.index_dtype is not None
     return [values, index.astype(plan.index_dtype)]
 
