@@ -303,7 +303,8 @@ def _run_folded(
                 _check_sizes(inference, i, inputs)
             try:
                 outs = kernel(inputs)
-            except (ValueError, IndexError):  # NumPy refused the inputs: the op's kernel words why
+            except Exception:  # noqa: BLE001 - NumPy refused the inputs (or a value the bound
+                # kernel does not decide): the op's own kernel runs, and words any error
                 outs = _run_general(inference, i, attrs, list(inputs), kind in (_BOUND, _SIZED_BOUND))
         elif kind == _FEED:
             outs = (feeds[i],)
