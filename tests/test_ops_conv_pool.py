@@ -223,3 +223,44 @@ def test_pool_infer_agrees(tmp_path, shape, rounding):  # type: ignore[no-untype
     ):
         ours, theirs = infer_shapes(tmp_path, factory, [P(np.zeros((), np.float32), shape=shape)])
         assert ours == theirs
+
+
+def _specials(dtype: type, shape: tuple[int, ...]) -> np.ndarray:
+    """Mostly NaN, +-inf, signed zeros and the type's lowest value (integers: their minimum)."""
+    if np.dtype(dtype).kind in "iu":
+        info = np.iinfo(dtype)
+        return np.where(RNG.random(shape) < 0.6, info.min, RNG.integers(-5, 5, shape)).astype(dtype)
+    pool = np.array([np.nan, -np.inf, np.inf, 1.0, -1.0, 0.0, -0.0, np.finfo(dtype).min], dtype)
+    return np.where(RNG.random(shape) < 0.6, RNG.choice(pool, shape), RNG.standard_normal(shape)).astype(
+        dtype
+    )
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int32, np.int8])
+@pytest.mark.parametrize("axis", [0, 2])
+def test_max_pool_14_never_chooses_nan_or_the_lowest_value(tmp_path, dtype, axis):  # type: ignore[no-untyped-def]
+    """The reference scans from T's lowest value and keeps an element only when greater: NaN,
+    -inf and the lowest itself are never chosen; a window with nothing above the lowest gives
+    the lowest (f32's for f16, rounded: -inf) and the channel's first element (core reference)."""
+    x = _specials(dtype, (2, 3, 6, 5))
+    node, params = build(
+        lambda a: ops.max_pool(a, [1, 2], [1, 1], [1, 0], [1, 1], [2, 3], "ceil", "explicit", "i64", axis),
+        [P(x)],
+    )
+    outs = [
+        ov.Tensor(node.get_output_element_type(k), ov.Shape(list(node.get_output_shape(k)))) for k in range(2)
+    ]
+    assert node.evaluate(outs, [ov.Tensor(x)])
+    model = export(tmp_path, node, params)
+    for got, want in zip(model.run([x]).values(), outs, strict=True):
+        assert_same(got, np.array(want.data, copy=True))
+
+
+def test_max_pool_1_never_chooses_nan_or_minus_inf(tmp_path):  # type: ignore[no-untyped-def]
+    """MaxPool-1 on the CPU plugin: the same rule (windows of -inf/NaN only give f32's lowest)."""
+    x = _specials(np.float32, (1, 2, 7, 6))
+    x[0, 0, :2] = -np.inf
+    ours, theirs, _ = _run(
+        tmp_path, lambda a: opset1.max_pool(a, [2, 2], [1, 0], [0, 1], [2, 2], "ceil", "explicit"), [P(x)]
+    )
+    assert_same(ours[0], theirs[0])

@@ -14,17 +14,19 @@ for these ops.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError, ValidationError
+from ..errors import Error, InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
+from .common.binding import dtype_of, folded, shape_of
 from .common.numeric import is_float, narrow, quiet, widen
-from .common.spatial import Window, check_window, padded, pads_for, parse_window, spatial_dims, windows
-from .common.spec import OpSpec, TensorInfo
+from .common.spatial import Canvas, Window, canvas_for, check_window, pads_for, parse_window, spatial_dims
+from .common.spec import Bound, OpSpec, TensorInfo
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,45 +103,120 @@ def _out_channels(attrs: ConvAttrs, filters: Sequence[Dimension]) -> Dimension:
     return Dimension()
 
 
-def evaluate_convolution(attrs: ConvAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    x, w = (np.asarray(a) for a in inputs)
+@dataclass(frozen=True, slots=True)
+class _Conv:
+    """A convolution of one data and filter shape and type: everything but the arithmetic."""
+
+    canvas: Canvas  # the data in a zero canvas of the accumulator type; windows [N, C, *outs, *kernel]
+    groups: int
+    c_in: int  # input channels per group
+    c_out: int  # output channels per group
+    filters: tuple[int, ...]  # the filters' shape as one group's [C_out, C_in, *kernel]
+    order: tuple[int, ...]  # the windows' axes as np.tensordot orders them: [N, *outs, C, *kernel]
+    rows: tuple[int, int]  # the windows as one matrix: [N * O, C * K]
+    y_shape: tuple[int, ...]  # one group's product: [N, *outs, C_out]
+    acc: type[np.floating | np.signedinteger]
+    dtype: np.dtype
+
+
+def _conv_plan(
+    attrs: ConvAttrs, x_shape: tuple[int, ...], w_shape: tuple[int, ...], dtype: np.dtype
+) -> _Conv:
     if attrs.groups:
-        g = w.shape[0]
-        w_full = w.reshape((g * w.shape[1], *w.shape[2:]))
+        g = w_shape[0]
+        full = (g * w_shape[1], *w_shape[2:])
     else:
         g = 1
-        w_full = w
-    kernel = list(w_full.shape[2:])
-    c_in_per_group = w_full.shape[1]
-    if x.shape[1] != g * c_in_per_group:
-        raise InputError(f"data has {x.shape[1]} channels, the filters take {g} x {c_in_per_group}")
-    begin, end = pads_for(attrs.window, x.shape[2:], kernel)
+        full = w_shape
+    kernel = list(full[2:])
+    c_in = full[1]
+    if x_shape[1] != g * c_in:
+        raise InputError(f"data has {x_shape[1]} channels, the filters take {g} x {c_in}")
+    begin, end = pads_for(attrs.window, x_shape[2:], kernel)
+    et = ElementType.from_numpy(dtype)
     info = infer_convolution(
-        attrs,
-        [
-            TensorInfo(ElementType.from_numpy(x.dtype), PartialShape.of(x.shape)),
-            TensorInfo(ElementType.from_numpy(w.dtype), PartialShape.of(w.shape)),
-        ],
+        attrs, [TensorInfo(et, PartialShape.of(x_shape)), TensorInfo(et, PartialShape.of(w_shape))]
     )
-    outs = list(info[0].shape.to_shape()[2:])
-    acc = np.float64 if is_float(x.dtype) else np.int64
-    xp = padded(widen(x).astype(acc), begin, end, 0)
-    win = windows(xp, kernel, attrs.window, outs)  # [N, C, *outs, *kernel]
+    outs = info[0].shape.to_shape()[2:]
+    acc = np.float64 if is_float(dtype) else np.int64
     n_sp = len(kernel)
-    c_out_per_group = w_full.shape[0] // g
+    c_out = full[0] // g
+    return _Conv(
+        canvas_for(x_shape, np.dtype(acc), kernel, attrs.window, outs, begin, end),
+        g,
+        c_in,
+        c_out,
+        (c_out, c_in, *kernel),
+        (0, *range(2, 2 + n_sp), 1, *range(2 + n_sp, 2 + 2 * n_sp)),
+        (x_shape[0] * math.prod(outs), c_in * math.prod(kernel)),
+        (x_shape[0], *outs, c_out),
+        acc,
+        dtype,
+    )
+
+
+def _filter_matrices(plan: _Conv, w: np.ndarray) -> list[np.ndarray]:
+    """Each group's filters in the accumulator type as np.tensordot lays them out: [C * K, C_out]."""
+    w_full = w.reshape((plan.groups * plan.c_out, *plan.filters[1:]))
+    n_sp = len(plan.filters) - 2
+    mats = []
+    for group in range(plan.groups):
+        ws = widen(w_full[group * plan.c_out : (group + 1) * plan.c_out]).astype(plan.acc)
+        mats.append(ws.transpose((*range(1, 2 + n_sp), 0)).reshape(plan.rows[1], plan.c_out))
+    return mats
+
+
+def _convolve(plan: _Conv, x: np.ndarray, mats: Sequence[np.ndarray]) -> np.ndarray:
+    win = plan.canvas.windows(widen(x))  # [N, C, *outs, *kernel]
     parts = []
+    for group, mat in enumerate(mats):
+        xs = win[:, group * plan.c_in : (group + 1) * plan.c_in]
+        # contract channels and kernel taps: [N, *outs] x [C_out], np.tensordot's way
+        y = np.dot(xs.transpose(plan.order).reshape(plan.rows), mat).reshape(plan.y_shape)
+        parts.append(np.moveaxis(y, -1, 1))
+    shape = (plan.y_shape[0], 0, *plan.y_shape[1:-1])
+    out = np.concatenate(parts, axis=1) if parts else np.zeros(shape, plan.acc)
+    if is_float(plan.dtype):
+        return narrow(out if plan.dtype == np.float64 else out.astype(np.float32), plan.dtype)
+    return out.astype(plan.dtype)
+
+
+def evaluate_convolution(attrs: ConvAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x, w = (np.asarray(a) for a in inputs)
+    plan = _conv_plan(attrs, x.shape, w.shape, x.dtype)
     with quiet():
-        for group in range(g):
-            xs = win[:, group * c_in_per_group : (group + 1) * c_in_per_group]
-            ws = widen(w_full[group * c_out_per_group : (group + 1) * c_out_per_group]).astype(acc)
-            # contract channels and kernel taps: [N, *outs] x [C_out]
-            y = np.tensordot(xs, ws, axes=([1, *range(2 + n_sp, 2 + 2 * n_sp)], [1, *range(2, 2 + n_sp)]))
-            parts.append(np.moveaxis(y, -1, 1))
-        y = np.concatenate(parts, axis=1) if parts else np.zeros((x.shape[0], 0, *outs), acc)
-        if is_float(x.dtype):
-            out = y if x.dtype == np.float64 else y.astype(np.float32)
-            return [narrow(np.asarray(out), x.dtype)]
-        return [y.astype(x.dtype)]
+        return [_convolve(plan, x, _filter_matrices(plan, w))]
+
+
+def bind_convolution(
+    attrs: ConvAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Bound | None:
+    """Static data and filter shapes of one type: the canvas and window geometry once, and the
+    filters' accumulator-type matrices once when they are folded (a Constant, the usual case);
+    each run lays the data into its canvas and multiplies."""
+    data, filters = inputs
+    if not (data.shape.is_static and filters.shape.is_static) or dtype_of(data) != dtype_of(filters):
+        return None
+    x_shape, w_shape = shape_of(data), shape_of(filters)
+    if not math.prod(x_shape) or not math.prod(w_shape):
+        return None
+    try:
+        plan = _conv_plan(attrs, x_shape, w_shape, dtype_of(data))
+    except Error:
+        return None  # (the kernel words it)
+    w = folded(filters)
+    if w is not None:
+        mats = _filter_matrices(plan, w)
+
+        def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+            return [_convolve(plan, values[0], mats)]
+
+        return kernel
+
+    def unfolded(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        return [_convolve(plan, values[0], _filter_matrices(plan, values[1]))]
+
+    return unfolded
 
 
 SPECS = (
@@ -151,6 +228,7 @@ SPECS = (
         parse=parse_convolution,
         infer=infer_convolution,
         evaluate=evaluate_convolution,
+        bind=bind_convolution,
     ),
     OpSpec(
         type="GroupConvolution",
@@ -160,5 +238,6 @@ SPECS = (
         parse=parse_group_convolution,
         infer=infer_convolution,
         evaluate=evaluate_convolution,
+        bind=bind_convolution,
     ),
 )

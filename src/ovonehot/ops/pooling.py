@@ -8,11 +8,14 @@ AveragePool-19 with dilations converts to it).
 
 Values:
 
-* MaxPool: the largest element of each window; padding and window positions past the
-  padded data are never chosen (a window holding no data element, which ceil rounding
-  can make, gives the type's lowest value -- -inf for f16/bf16, computed in f32 -- and
-  the index of the channel's first element, as the reference).  Ties go to the first position in row-major window
-  order.  An index is the position of the chosen element in the *input*, flattened
+* MaxPool: the largest element of each window, as the reference scans it: from the
+  type's lowest value (f32's for f16/bf16, computed in f32), an element on data replaces
+  the maximum only when greater, so NaN, -inf and the lowest value itself are never
+  chosen, and padding and window positions past the padded data never are.  A window with
+  nothing above the lowest (all NaN/-inf, or no data at all, which ceil rounding can make)
+  gives the lowest value (-3.4028235e38 for f32, -inf for f16/bf16) and the index of the
+  channel's first element (core reference and CPU plugin agree, measured).  Ties go to
+  the first position in row-major window order.  An index is the position of the chosen element in the *input*, flattened
   from dimension ``axis`` on (``axis=0``: over the whole tensor, ``axis=2``: within one
   channel, as PyTorch's ``return_indices``).
 * AvgPool: the mean of each window; with ``exclude-pad``, or when there is no padding at
@@ -29,8 +32,10 @@ evaluate and is compared with the CPU plugin.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
@@ -38,19 +43,20 @@ from ..errors import ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import bool_attr, element_type_attr, int_attr, ints_attr
+from .common.binding import dtype_of, shape_of
 from .common.numeric import is_float, narrow, quiet, widen
 from .common.shape_util import normalize_axis
 from .common.spatial import (
+    Canvas,
     RoundingType,
     Window,
+    canvas_for,
     check_window,
-    dilated,
     pads_for,
     parse_window,
     spatial_dims,
-    windows,
 )
-from .common.spec import OpSpec, TensorInfo
+from .common.spec import BindFn, Bound, OpSpec, TensorInfo
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +67,9 @@ class PoolAttrs:
     exclude_pad: bool = False  # AvgPool
     index_element_type: ElementType = ElementType.i64  # MaxPool-8/14
     axis: int = 0  # MaxPool-8/14
+
+
+_P = TypeVar("_P", "_MaxPool", "_AvgPool")
 
 
 def _parser(kind: str, version: int) -> Callable[[Node], PoolAttrs]:
@@ -117,90 +126,196 @@ def infer_avg_pool(attrs: PoolAttrs, inputs: Sequence[TensorInfo]) -> list[Tenso
     return [TensorInfo(data.element_type, _out_shape(attrs, data))]
 
 
-def _prepare(
-    attrs: PoolAttrs, x: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int], list[int]]:
-    """(windows of x, windows of the in-data mask, windows of the in-padded-data mask, outs, begin pads)."""
-    sizes = list(x.shape[2:])
+@dataclass(frozen=True, slots=True)
+class _Pool:
+    """What a pooling of one data shape and type computes before seeing any data."""
+
+    canvas: Canvas  # the data in a zero canvas of its own type; windows [N, C, *outs, *kernel]
+    mask: np.ndarray  # [*outs, *kernel]: window positions on data (a strided view, as the windows)
+    begin: tuple[int, ...]
+    end: tuple[int, ...]
+    outs: tuple[int, ...]
+
+
+def _pool(attrs: PoolAttrs, shape: tuple[int, ...], dtype: np.dtype) -> _Pool:
+    sizes = list(shape[2:])
     begin, end = pads_for(attrs.window, sizes, attrs.kernel)
-    info = _out_shape(attrs, TensorInfo(ElementType.f32, PartialShape.of(x.shape)))
-    outs = list(info.to_shape()[2:])
-    ext = [dilated(k, d) for k, d in zip(attrs.kernel, attrs.window.dilations, strict=True)]
-    need = [(o - 1) * s + e for o, s, e in zip(outs, attrs.window.strides, ext, strict=True)]
-    # Lay the data into a canvas covering every window: begin pads, data, end pads, overflow.
-    total = [max(nd, b + n + e) for nd, b, n, e in zip(need, begin, sizes, end, strict=True)]
-    canvas = np.zeros(x.shape[:2] + tuple(total), dtype=x.dtype)
-    in_data = np.zeros(tuple(total), dtype=bool)
-    in_padded = np.zeros(tuple(total), dtype=bool)
-    place = tuple(slice(b, b + n) for b, n in zip(begin, sizes, strict=True))
-    canvas[(slice(None), slice(None)) + place] = x
-    in_data[place] = True
-    in_padded[tuple(slice(0, b + n + e) for b, n, e in zip(begin, sizes, end, strict=True))] = True
-    win = windows(canvas, attrs.kernel, attrs.window, outs)
-    mask = windows(in_data[None, None], attrs.kernel, attrs.window, outs)[0, 0]
-    pmask = windows(in_padded[None, None], attrs.kernel, attrs.window, outs)[0, 0]
-    return win, mask, pmask, outs, begin
+    info = _out_shape(attrs, TensorInfo(ElementType.f32, PartialShape.of(shape)))
+    outs = info.to_shape()[2:]
+    canvas = canvas_for(shape, dtype, attrs.kernel, attrs.window, outs, begin, end)
+    # The same windows over a mask of the data's place in the canvas.
+    in_data = np.zeros((1, 1, *canvas.shape[2:]), dtype=bool)
+    in_data[(slice(None), slice(None), *canvas.place[2:]) if canvas.place else ...] = True
+    mask = canvas_for((1, 1, *sizes), in_data.dtype, attrs.kernel, attrs.window, outs, begin, end)
+    view = np.ndarray(mask.view_shape, in_data.dtype, in_data, mask.offset, mask.view_strides)[0, 0]
+    return _Pool(canvas, view, tuple(begin), tuple(end), tuple(outs))
+
+
+@dataclass(frozen=True, slots=True)
+class _MaxPool:
+    """MaxPool of one data shape and type: everything but the data's own arithmetic."""
+
+    pool: _Pool
+    flat_shape: tuple[int, ...]  # [N, C, *outs, K]: the windows in row-major window order
+    valid: np.ndarray | None  # [*outs, K]: positions on data; None: all are
+    low: float | int  # a position not chosen scores this
+    floats: bool
+    floor: np.ndarray  # T's lowest value, in the widened type: only elements above it are chosen
+    lowest: np.ndarray  # what a window with nothing above it (or no data) gives
+    firsts: np.ndarray  # [N, C, *outs]: each window's first position in the flat windows
+    # Indices (MaxPool-8/14): index = base + table[rows + position in window]
+    table: np.ndarray | None  # [O * K]: the flattened spatial part of each (window, position)
+    rows: np.ndarray | None  # [*outs]: each window's first entry in ``table``
+    base: np.ndarray | None  # [N, C, 1...]: the batch and channel part; None: 0
+    index_dtype: np.dtype | None
+
+
+def _max_pool_plan(attrs: PoolAttrs, shape: tuple[int, ...], dtype: np.dtype) -> _MaxPool:
+    pool = _pool(attrs, shape, dtype)
+    n_sp = len(attrs.kernel)
+    k = math.prod(attrs.kernel)
+    outs = pool.outs
+    n_out = math.prod(outs)
+    valid = np.ascontiguousarray(pool.mask).reshape((*outs, k))
+    wide = widen(np.empty(0, dtype)).dtype
+    floats = is_float(dtype)
+    lowest = np.finfo(wide).min if floats else np.iinfo(dtype).min
+    firsts = (np.arange(shape[0] * shape[1] * n_out, dtype=np.intp) * k).reshape(
+        pool.canvas.view_shape[: 2 + n_sp]
+    )
+    table = rows = base = index_dtype = None
+    if attrs.version >= 8:
+        # The chosen element's input coordinates, flattened from ``axis`` on: per (window, position)
+        # the spatial part, per (batch, channel) the rest.
+        axis = normalize_axis(attrs.axis, len(shape))
+        scale = [math.prod(shape[d + 1 :]) for d in range(len(shape))]
+        k_coords = np.unravel_index(np.arange(k), attrs.kernel)
+        grids = np.indices(outs).reshape((n_sp, -1, 1))
+        part = np.zeros((n_out, k), dtype=np.int64)
+        for i in range(n_sp):
+            if 2 + i < axis:
+                continue
+            at = grids[i] * attrs.window.strides[i] + k_coords[i] * attrs.window.dilations[i] - pool.begin[i]
+            part += np.clip(at, 0, shape[2 + i] - 1) * scale[2 + i]
+        table = part.reshape(-1)
+        rows = (np.arange(n_out, dtype=np.intp) * k).reshape(outs)
+        if axis < 2:
+            nc = np.arange(shape[1], dtype=np.int64) * scale[1]
+            if axis == 0:
+                nc = nc + (np.arange(shape[0], dtype=np.int64) * scale[0])[:, None]
+            base = np.broadcast_to(nc, shape[:2]).reshape(shape[:2] + (1,) * n_sp)
+        index_dtype = attrs.index_element_type.numpy_dtype
+    return _MaxPool(
+        pool,
+        (*pool.canvas.view_shape[: 2 + n_sp], k),
+        None if valid.all() else valid,
+        -np.inf if floats else np.iinfo(dtype).min,
+        floats,
+        np.asarray(lowest, dtype=wide),
+        narrow(np.asarray(lowest, dtype=wide), dtype),
+        firsts,
+        table,
+        rows,
+        base,
+        index_dtype,
+    )
+
+
+def _max_pool(plan: _MaxPool, x: np.ndarray) -> list[np.ndarray]:
+    flat = plan.pool.canvas.windows(x).reshape(plan.flat_shape)
+    w = widen(flat)
+    # The reference's scan: from T's lowest, a data element replaces the maximum when greater,
+    # so NaN and values not above the lowest are never chosen.
+    candidate = w > plan.floor
+    if plan.valid is not None:
+        candidate &= plan.valid
+    scored = np.where(candidate, w.astype(np.float64) if plan.floats else w, plan.low)
+    pos = np.argmax(scored, axis=-1)  # first maximum in window order
+    values = np.take(flat, plan.firsts + pos)
+    none = np.logical_not(candidate.any(axis=-1))  # T's lowest, at the channel's first element
+    unchosen = bool(none.any())
+    if unchosen:
+        values = np.where(none, plan.lowest, values)
+    if plan.table is None:
+        return [values]
+    index = plan.table[plan.rows + pos]
+    if plan.base is not None:
+        index = index + plan.base
+    if unchosen:
+        index = np.where(none, 0 if plan.base is None else plan.base, index)
+    assert plan.index_dtype is not None
+    return [values, index.astype(plan.index_dtype)]
 
 
 def evaluate_max_pool(attrs: PoolAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     x = np.asarray(inputs[0])
-    win, mask, _, outs, begin = _prepare(attrs, x)
-    n_sp = len(attrs.kernel)
-    flat = win.reshape(win.shape[: 2 + n_sp] + (-1,))
-    valid = mask.reshape(mask.shape[:n_sp] + (-1,))
-    w = widen(flat)
-    low = -np.inf if is_float(x.dtype) else np.iinfo(x.dtype).min
+    plan = _max_pool_plan(attrs, x.shape, x.dtype)
     with quiet():
-        scored = np.where(valid, w.astype(np.float64) if is_float(x.dtype) else w, low)
-    pos = np.argmax(scored, axis=-1)  # first maximum in window order
-    values = np.take_along_axis(flat, pos[..., None], axis=-1)[..., 0]
-    empty = ~valid.any(axis=-1)  # a window only over padding (ceil rounding): T's lowest value, index 0
-    if empty.any():
-        lowest = np.finfo(w.dtype).min if is_float(x.dtype) else np.iinfo(x.dtype).min
-        values = np.where(empty, narrow(np.asarray(lowest, dtype=w.dtype), x.dtype), values)
-    if attrs.version < 8:
-        return [values]
-    # The chosen element's input coordinates, flattened from ``axis`` on.
-    k_coords = np.unravel_index(pos, attrs.kernel)
-    grids = np.indices(outs)
-    spatial = [
-        np.where(
-            empty, 0, grids[i] * attrs.window.strides[i] + k_coords[i] * attrs.window.dilations[i] - begin[i]
-        )
-        for i in range(n_sp)
-    ]
-    n_idx = np.arange(x.shape[0]).reshape((-1, 1) + (1,) * n_sp)
-    c_idx = np.arange(x.shape[1]).reshape((1, -1) + (1,) * n_sp)
-    coords = [np.broadcast_to(n_idx, pos.shape), np.broadcast_to(c_idx, pos.shape)] + [
-        np.broadcast_to(s, pos.shape) for s in spatial
-    ]
-    axis = normalize_axis(attrs.axis, x.ndim)
-    index = np.zeros(pos.shape, dtype=np.int64)
-    for dim in range(axis, x.ndim):
-        index = index * x.shape[dim] + np.clip(coords[dim], 0, x.shape[dim] - 1)
-    dtype = attrs.index_element_type.numpy_dtype
-    assert dtype is not None
-    return [values, index.astype(dtype)]
+        return _max_pool(plan, x)
+
+
+@dataclass(frozen=True, slots=True)
+class _AvgPool:
+    """AvgPool of one data shape and type: everything but the data's own arithmetic."""
+
+    pool: _Pool
+    axes: tuple[int, ...]  # the window axes
+    divisor: np.ndarray  # [*outs]: what each window's sum is divided by
+
+
+def _avg_pool_plan(attrs: PoolAttrs, shape: tuple[int, ...], dtype: np.dtype) -> _AvgPool:
+    pool = _pool(attrs, shape, dtype)
+    n_sp = len(attrs.kernel)
+    padded = any(pool.begin) or any(pool.end)
+    if attrs.exclude_pad or not padded:
+        count = np.sum(pool.mask, axis=tuple(range(n_sp, 2 * n_sp)))
+    else:
+        count = np.full(pool.mask.shape[:n_sp], int(np.prod(attrs.kernel)))
+    return _AvgPool(pool, tuple(range(2 + n_sp, 2 + 2 * n_sp)), np.where(count == 0, 1, count))
+
+
+def _avg_pool(plan: _AvgPool, x: np.ndarray) -> list[np.ndarray]:
+    win = plan.pool.canvas.windows(x)
+    total = np.sum(np.where(plan.pool.mask, widen(win).astype(np.float64), 0.0), axis=plan.axes)
+    mean = total / plan.divisor
+    if is_float(x.dtype):
+        out = mean if x.dtype == np.float64 else mean.astype(np.float32)
+        return [narrow(np.asarray(out), x.dtype)]
+    return [np.trunc(mean).astype(x.dtype)]
 
 
 def evaluate_avg_pool(attrs: PoolAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     x = np.asarray(inputs[0])
-    win, mask, _, _, _ = _prepare(attrs, x)
-    n_sp = len(attrs.kernel)
-    axes = tuple(range(2 + n_sp, 2 + 2 * n_sp))
-    begin, end = pads_for(attrs.window, list(x.shape[2:]), attrs.kernel)
-    padded = any(begin) or any(end)
+    plan = _avg_pool_plan(attrs, x.shape, x.dtype)
     with quiet():
-        total = np.sum(np.where(mask, widen(win).astype(np.float64), 0.0), axis=axes)
-        if attrs.exclude_pad or not padded:
-            count = np.sum(mask, axis=tuple(range(n_sp, 2 * n_sp)))
-        else:
-            count = np.full(mask.shape[:n_sp], int(np.prod(attrs.kernel)))
-        mean = total / np.where(count == 0, 1, count)
-        if is_float(x.dtype):
-            out = mean if x.dtype == np.float64 else mean.astype(np.float32)
-            return [narrow(np.asarray(out), x.dtype)]
-        return [np.trunc(mean).astype(x.dtype)]
+        return _avg_pool(plan, x)
+
+
+def _binder(
+    make: Callable[[PoolAttrs, tuple[int, ...], np.dtype], _P],
+    run: Callable[[_P, np.ndarray], list[np.ndarray]],
+) -> BindFn[PoolAttrs]:
+    """``bind`` of a pooling: for a static data shape with nonzero sizes and non-negative pads,
+    the kernel's plan made once; each run only lays the data into its canvas and computes."""
+
+    def bind(attrs: PoolAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Bound | None:
+        data = inputs[0]
+        if not data.shape.is_static or any(p < 0 for p in (*attrs.window.pads_begin, *attrs.window.pads_end)):
+            return None
+        shape = shape_of(data)
+        if not math.prod(shape):
+            return None
+        try:
+            plan = make(attrs, shape, dtype_of(data))
+        except (ValidationError, ValueError):
+            return None  # (the kernel words it)
+
+        def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+            return run(plan, values[0])
+
+        return kernel
+
+    return bind
 
 
 SPECS = (
@@ -212,6 +327,7 @@ SPECS = (
         parse=_parser("max", 1),
         infer=infer_max_pool,
         evaluate=evaluate_max_pool,
+        bind=_binder(_max_pool_plan, _max_pool),
     ),
     OpSpec(
         type="MaxPool",
@@ -221,6 +337,7 @@ SPECS = (
         parse=_parser("max", 8),
         infer=infer_max_pool,
         evaluate=evaluate_max_pool,
+        bind=_binder(_max_pool_plan, _max_pool),
     ),
     OpSpec(
         type="MaxPool",
@@ -230,6 +347,7 @@ SPECS = (
         parse=_parser("max", 14),
         infer=infer_max_pool,
         evaluate=evaluate_max_pool,
+        bind=_binder(_max_pool_plan, _max_pool),
     ),
     OpSpec(
         type="AvgPool",
@@ -239,6 +357,7 @@ SPECS = (
         parse=_parser("avg", 1),
         infer=infer_avg_pool,
         evaluate=evaluate_avg_pool,
+        bind=_binder(_avg_pool_plan, _avg_pool),
     ),
     OpSpec(
         type="AvgPool",
@@ -248,6 +367,7 @@ SPECS = (
         parse=_parser("avg", 14),
         infer=infer_avg_pool,
         evaluate=evaluate_avg_pool,
+        bind=_binder(_avg_pool_plan, _avg_pool),
     ),
     OpSpec(
         type="AvgPool",
@@ -257,5 +377,6 @@ SPECS = (
         parse=_parser("avg", 16),
         infer=infer_avg_pool,
         evaluate=evaluate_avg_pool,
+        bind=_binder(_avg_pool_plan, _avg_pool),
     ),
 )

@@ -38,8 +38,9 @@ from ..errors import InputError, UnsupportedError, ValidationError
 from ..graph import Node
 from ..types import Dimension, PartialShape
 from .common.attrs import bool_attr, enum_attr, float_attr, int_attr, str_attr
+from .common.binding import dtype_of, folded, shape_of
 from .common.numeric import is_float, narrow, quiet, widen
-from .common.spec import OpSpec, TensorInfo
+from .common.spec import Bound, OpSpec, TensorInfo
 
 
 class Cell(enum.Enum):
@@ -220,81 +221,213 @@ def _clip(x: np.ndarray, clip: float) -> np.ndarray:
     return np.clip(x, -clip, clip) if clip > 0 else x
 
 
-def evaluate_sequence(attrs: SequenceAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    n_states = 2 if attrs.cell is Cell.LSTM else 1
-    x = np.asarray(inputs[0])
-    if not is_float(x.dtype):
-        raise InputError(f"{attrs.cell.value[0]} takes float data, got {x.dtype}")
-    states = [widen(np.asarray(s)).astype(np.float64) for s in inputs[1 : 1 + n_states]]
-    lengths = np.asarray(inputs[1 + n_states]).astype(np.int64)
-    w, r, b = (widen(np.asarray(a)).astype(np.float64) for a in inputs[2 + n_states : 5 + n_states])
+@dataclass(frozen=True, slots=True)
+class _Weights:
+    """One direction's W, R, B in float64, sliced and transposed as a step multiplies them."""
+
+    w_t: np.ndarray  # W.T
+    r_t: np.ndarray  # R.T (GRU: of the z and r gates)
+    b: np.ndarray  # B (GRU: of the z and r gates)
+    rh_t: np.ndarray | None = None  # GRU: the candidate's R.T
+    bh: np.ndarray | None = None  # GRU: the candidate's bias (with linear_before_reset: Wbh)
+    rbh: np.ndarray | None = None  # GRU with linear_before_reset: Rbh
+
+
+def _weights(attrs: SequenceAttrs, arrays: Sequence[np.ndarray]) -> list[_Weights]:
+    """Per direction, the step's operands (views of one float64 copy of each of W, R, B)."""
+    w, r, b = (widen(np.asarray(a)).astype(np.float64) for a in arrays)
+    hid = attrs.hidden_size
+    out = []
+    for d in range(attrs.dirs):
+        if attrs.cell is not Cell.GRU:
+            out.append(_Weights(w[d].T, r[d].T, b[d]))
+            continue
+        rbh = b[d][3 * hid : 4 * hid] if attrs.linear_before_reset else None
+        rd, bd = r[d], b[d]
+        out.append(
+            _Weights(w[d].T, rd[: 2 * hid].T, bd[: 2 * hid], rd[2 * hid :].T, bd[2 * hid : 3 * hid], rbh)
+        )
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Tick:
+    """One time step of one direction over the batch: forward runs 0..len-1, reverse len-1..0."""
+
+    at: int | tuple[np.ndarray, np.ndarray]  # X's rows: one position for all, or (rows, positions)
+    live: np.ndarray | None  # [batch, 1]: the rows still running (the others keep their state); None: all
+    rows: tuple[np.ndarray, np.ndarray] | None  # the (rows, positions) of Y written; None: all, at ``at``
+
+
+@dataclass(frozen=True, slots=True)
+class _Schedule:
+    """The steps of one direction, from the sequence lengths."""
+
+    ticks: tuple[_Tick, ...]
+    empty: np.ndarray | None  # [batch, 1]: rows of length 0 (zero states out); None: none
+
+
+def _lengths_ok(lengths: np.ndarray, seq: int) -> bool:
+    return not np.any((lengths < 0) | (lengths > seq))
+
+
+def _schedules(attrs: SequenceAttrs, lengths: np.ndarray, seq: int) -> list[_Schedule]:
+    batch = lengths.shape[0]
+    everyone = np.arange(batch)
+    out = []
+    for d in range(attrs.dirs):
+        reverse = attrs.direction is Direction.REVERSE or d == 1
+        ticks = []
+        for step in range(seq):
+            t = lengths - 1 - step if reverse else np.full(batch, step)
+            live = step < lengths
+            if not live.any():
+                break
+            if live.all() and (t == t[0]).all():
+                ticks.append(_Tick(int(t[0]), None, None))
+                continue
+            rows = np.flatnonzero(live)
+            at = (everyone, np.clip(t, 0, seq - 1))
+            ticks.append(_Tick(at, None if live.all() else live[:, None], (rows, t[rows])))
+        empty = lengths == 0  # no step at all: zero states, as the CPU plugin gives (not H0/C0)
+        out.append(_Schedule(tuple(ticks), empty[:, None] if empty.any() else None))
+    return out
+
+
+def _run(
+    attrs: SequenceAttrs,
+    acts: Sequence[Callable[[np.ndarray], np.ndarray]],
+    x: np.ndarray,
+    initial: Sequence[np.ndarray],
+    weights: Sequence[_Weights],
+    schedules: Sequence[_Schedule],
+) -> list[np.ndarray]:
     xs = widen(x).astype(np.float64)
+    states = [widen(np.asarray(s)).astype(np.float64) for s in initial]
     batch, seq = xs.shape[0], xs.shape[1]
     hid = attrs.hidden_size
-    if np.any((lengths < 0) | (lengths > seq)):
-        raise InputError(f"sequence_lengths must lie in [0, {seq}], got {lengths.tolist()}")
-    acts = [_ACTIVATIONS[a] for a in attrs.activations]
     y = np.zeros((batch, attrs.dirs, seq, hid))
-    outs = [np.zeros((batch, attrs.dirs, hid)) for _ in range(n_states)]
-    with quiet():
-        for d in range(attrs.dirs):
-            reverse = attrs.direction is Direction.REVERSE or d == 1
-            h = states[0][:, d].copy()
-            c = states[1][:, d].copy() if n_states == 2 else None
-            for step in range(seq):
-                # position per batch row: forward runs 0..len-1, reverse len-1..0
-                t = lengths - 1 - step if reverse else np.full(batch, step)
-                live = step < lengths
-                if not live.any():
-                    break
-                xt = xs[np.arange(batch), np.clip(t, 0, seq - 1)]
-                new_h, new_c = _step(attrs, acts, xt, h, c, w[d], r[d], b[d])
-                h = np.where(live[:, None], new_h, h)
+    outs = [np.zeros((batch, attrs.dirs, hid)) for _ in states]
+    for d, (dw, plan) in enumerate(zip(weights, schedules, strict=True)):
+        step = _stepper(attrs, acts, dw)
+        h = states[0][:, d].copy()
+        c = states[1][:, d].copy() if len(states) == 2 else None
+        for tick in plan.ticks:
+            xt = xs[:, tick.at].copy() if isinstance(tick.at, int) else xs[tick.at]
+            new_h, new_c = step(xt, h, c)
+            if tick.live is None:
+                h, c = new_h, new_c
+            else:
+                h = np.where(tick.live, new_h, h)
                 if c is not None and new_c is not None:
-                    c = np.where(live[:, None], new_c, c)
-                rows = np.flatnonzero(live)
-                y[rows, d, t[rows]] = new_h[rows]
-            empty = lengths == 0  # no step at all: zero states, as the CPU plugin gives (not H0/C0)
-            outs[0][:, d] = np.where(empty[:, None], 0.0, h)
-            if c is not None:
-                outs[1][:, d] = np.where(empty[:, None], 0.0, c)
+                    c = np.where(tick.live, new_c, c)
+            if tick.rows is None:
+                y[:, d, tick.at] = new_h
+            else:
+                rows, t = tick.rows
+                y[rows, d, t] = new_h[rows]
+        outs[0][:, d] = h if plan.empty is None else np.where(plan.empty, 0.0, h)
+        if c is not None:
+            outs[1][:, d] = c if plan.empty is None else np.where(plan.empty, 0.0, c)
     dtype = x.dtype
     cast = np.float64 if dtype == np.float64 else np.float32
     return [narrow(a.astype(cast), dtype) for a in (y, *outs)]
 
 
-def _step(
-    attrs: SequenceAttrs,
-    acts: Sequence[Callable[[np.ndarray], np.ndarray]],
-    xt: np.ndarray,
-    h: np.ndarray,
-    c: np.ndarray | None,
-    w: np.ndarray,
-    r: np.ndarray,
-    b: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray | None]:
-    hid = attrs.hidden_size
+def evaluate_sequence(attrs: SequenceAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    n_states = 2 if attrs.cell is Cell.LSTM else 1
+    x = np.asarray(inputs[0])
+    if not is_float(x.dtype):
+        raise InputError(f"{attrs.cell.value[0]} takes float data, got {x.dtype}")
+    lengths = np.asarray(inputs[1 + n_states]).astype(np.int64)
+    seq = x.shape[1]
+    if not _lengths_ok(lengths, seq):
+        raise InputError(f"sequence_lengths must lie in [0, {seq}], got {lengths.tolist()}")
+    acts = [_ACTIVATIONS[a] for a in attrs.activations]
+    with quiet():
+        weights = _weights(attrs, inputs[2 + n_states : 5 + n_states])
+        schedules = _schedules(attrs, lengths, seq)
+        return _run(attrs, acts, x, inputs[1 : 1 + n_states], weights, schedules)
+
+
+def bind_sequence(
+    attrs: SequenceAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Bound | None:
+    """Float data of a static shape: the weights' float64 gate slices once when W, R and B are
+    folded (the usual case), the time steps once when the sequence lengths are (a model's
+    lengths from the input's shape); each run steps through the same per-step arithmetic."""
+    n_states = 2 if attrs.cell is Cell.LSTM else 1
+    x_info, len_info = inputs[0], inputs[1 + n_states]
+    if not is_float(dtype_of(x_info)) or not x_info.shape.is_static or len(x_info.shape) != 3:
+        return None
+    seq = shape_of(x_info)[1]
+    acts = [_ACTIVATIONS[a] for a in attrs.activations]
+    params = [p for p in (folded(t) for t in inputs[2 + n_states : 5 + n_states]) if p is not None]
+    fixed_weights = _weights(attrs, params) if len(params) == 3 else None
+    given = folded(len_info)
+    fixed_plan = None
+    if given is not None:
+        lengths = np.asarray(given).astype(np.int64)
+        if lengths.ndim != 1 or not _lengths_ok(lengths, seq):
+            return None  # (the kernel words it)
+        fixed_plan = _schedules(attrs, lengths, seq)
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        weights = fixed_weights or _weights(attrs, values[2 + n_states : 5 + n_states])
+        schedules = fixed_plan
+        if schedules is None:
+            lengths = np.asarray(values[1 + n_states]).astype(np.int64)
+            if not _lengths_ok(lengths, seq):
+                raise ValueError("sequence lengths out of range")  # (the kernel words it)
+            schedules = _schedules(attrs, lengths, seq)
+        return _run(attrs, acts, values[0], values[1 : 1 + n_states], weights, schedules)
+
+    return kernel
+
+
+Step = Callable[[np.ndarray, np.ndarray, np.ndarray | None], tuple[np.ndarray, np.ndarray | None]]
+
+
+def _stepper(attrs: SequenceAttrs, acts: Sequence[Callable[[np.ndarray], np.ndarray]], dw: _Weights) -> Step:
+    """One time step of one direction: (X rows, H, C) -> (new H, new C), its operands bound."""
+    hid, h2 = attrs.hidden_size, 2 * attrs.hidden_size
     clip = attrs.clip
+    w_t, r_t, b = dw.w_t, dw.r_t, dw.b
+    f = acts[0]
     if attrs.cell is Cell.RNN:
-        return acts[0](_clip(xt @ w.T + h @ r.T + b, clip)), None
+
+        def rnn(xt: np.ndarray, h: np.ndarray, c: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
+            return f(_clip(xt @ w_t + h @ r_t + b, clip)), None
+
+        return rnn
+    g = acts[1]
     if attrs.cell is Cell.LSTM:
-        assert c is not None
-        gates = xt @ w.T + h @ r.T + b
-        f_g, i_g, c_g, o_g = (_clip(gates[:, k * hid : (k + 1) * hid], clip) for k in range(4))
-        f, i, o = acts[0](f_g), acts[0](i_g), acts[0](o_g)
-        new_c = f * c + i * acts[1](c_g)
-        return o * acts[2](new_c), new_c
-    xw = xt @ w.T
-    zr = xw[:, : 2 * hid] + h @ r[: 2 * hid].T + b[: 2 * hid]
-    z = acts[0](_clip(zr[:, :hid], clip))
-    rg = acts[0](_clip(zr[:, hid:], clip))
-    rh = r[2 * hid :]
-    if attrs.linear_before_reset:
-        cand = xw[:, 2 * hid :] + b[2 * hid : 3 * hid] + rg * (h @ rh.T + b[3 * hid : 4 * hid])
-    else:
-        cand = xw[:, 2 * hid :] + (rg * h) @ rh.T + b[2 * hid : 3 * hid]
-    hh = acts[1](_clip(cand, clip))
-    return (1.0 - z) * hh + z * h, None
+        act_h = acts[2]
+
+        def lstm(xt: np.ndarray, h: np.ndarray, c: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
+            assert c is not None
+            gates = xt @ w_t + h @ r_t + b
+            f_g, i_g, c_g, o_g = (_clip(gates[:, k * hid : (k + 1) * hid], clip) for k in range(4))
+            forget, inp, out = f(f_g), f(i_g), f(o_g)
+            new_c = forget * c + inp * g(c_g)
+            return out * act_h(new_c), new_c
+
+        return lstm
+    rh_t, bh, rbh = dw.rh_t, dw.bh, dw.rbh
+
+    def gru(xt: np.ndarray, h: np.ndarray, c: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
+        xw = xt @ w_t
+        zr = xw[:, :h2] + h @ r_t + b
+        z = f(_clip(zr[:, :hid], clip))
+        rg = f(_clip(zr[:, hid:], clip))
+        if rbh is not None:  # linear_before_reset
+            cand = xw[:, h2:] + bh + rg * (h @ rh_t + rbh)
+        else:
+            cand = xw[:, h2:] + (rg * h) @ rh_t + bh
+        hh = g(_clip(cand, clip))
+        return (1.0 - z) * hh + z * h, None
+
+    return gru
 
 
 SPECS = (
@@ -306,6 +439,7 @@ SPECS = (
         parse=_parser(Cell.RNN),
         infer=infer_sequence,
         evaluate=evaluate_sequence,
+        bind=bind_sequence,
     ),
     OpSpec(
         type="GRUSequence",
@@ -315,6 +449,7 @@ SPECS = (
         parse=_parser(Cell.GRU),
         infer=infer_sequence,
         evaluate=evaluate_sequence,
+        bind=bind_sequence,
     ),
     OpSpec(
         type="LSTMSequence",
@@ -324,5 +459,6 @@ SPECS = (
         parse=_parser(Cell.LSTM),
         infer=infer_sequence,
         evaluate=evaluate_sequence,
+        bind=bind_sequence,
     ),
 )

@@ -193,3 +193,73 @@ def windows(x: np.ndarray, kernel: Sequence[int], window: Window, outs: Sequence
 
 def product(values: Sequence[int]) -> int:
     return math.prod(values)
+
+
+@dataclass(frozen=True, slots=True)
+class Canvas:
+    """Where the windows of one data shape lie, decided once per shape (pooling, convolution).
+
+    The data is laid into a zero canvas of ``dtype`` (begin pads, data, end pads, and any
+    overflow the last windows reach under ceil rounding), C-ordered; a negative pad crops: the
+    windows start past it (as ``padded`` crops a view); the windows ``[N, C, *outs, *kernel]`` are a strided view of it, with
+    the strides ``sliding_window_view`` and the stride/dilation slicing would give, made
+    directly (that function's Python overhead is most of a small window's cost).
+    """
+
+    shape: tuple[int, ...]  # [N, C, *canvas spatial]
+    dtype: np.dtype
+    place: tuple[slice, ...] | None  # the canvas region the data fills; None: the canvas is the data
+    offset: int  # bytes from the canvas start to the first window
+    view_shape: tuple[int, ...]  # [N, C, *outs, *kernel]
+    view_strides: tuple[int, ...]
+
+    def windows(self, x: np.ndarray) -> np.ndarray:
+        """Every window of ``x`` (shape ``[N, C, *spatial]`` of the canvas' data shape)."""
+        if self.place is None:
+            canvas = np.ascontiguousarray(x, dtype=self.dtype)
+        else:
+            canvas = np.zeros(self.shape, self.dtype)
+            canvas[self.place] = x
+        view: np.ndarray = np.ndarray(self.view_shape, self.dtype, canvas, self.offset, self.view_strides)
+        return view
+
+
+def canvas_for(
+    shape: Sequence[int],
+    dtype: np.dtype,
+    kernel: Sequence[int],
+    window: Window,
+    outs: Sequence[int],
+    begin: Sequence[int],
+    end: Sequence[int],
+) -> Canvas:
+    """The :class:`Canvas` of data of ``shape`` for windows of ``kernel`` giving ``outs`` per axis."""
+    sizes = list(shape[2:])
+    extents = [dilated(k, d) for k, d in zip(kernel, window.dilations, strict=True)]
+    need = [(o - 1) * s + e for o, s, e in zip(outs, window.strides, extents, strict=True)]
+    origin = [max(-b, 0) for b in begin]  # canvas index of the window grid's start
+    at = [max(b, 0) for b in begin]  # canvas index of the data's first element
+    total = [
+        max(a + n + max(e, 0), o + nd) for a, n, e, o, nd in zip(at, sizes, end, origin, need, strict=True)
+    ]
+    canvas_shape = (shape[0], shape[1], *total)
+    itemsize = np.dtype(dtype).itemsize
+    strides = [itemsize * math.prod(canvas_shape[i + 1 :]) for i in range(len(canvas_shape))]
+    sp = strides[2:]
+    offset = sum(o * st for o, st in zip(origin, sp, strict=True))
+    plain = tuple(total) == tuple(sizes) and not any(origin) and math.prod(shape) > 0
+    return Canvas(
+        canvas_shape,
+        np.dtype(dtype),
+        None
+        if plain
+        else (slice(None), slice(None), *(slice(a, a + n) for a, n in zip(at, sizes, strict=True))),
+        offset,
+        (shape[0], shape[1], *outs, *kernel),
+        (
+            strides[0],
+            strides[1],
+            *(st * s for st, s in zip(sp, window.strides, strict=True)),
+            *(st * d for st, d in zip(sp, window.dilations, strict=True)),
+        ),
+    )
