@@ -216,6 +216,9 @@ def _record_plain_edges(
     """Record edges (by their four attributes) as :func:`_read_edge` does, when nothing about
     them is wrong or unusual (attributes of ASCII digits only); False at the first that is not
     plain (then the checked reader reads it)."""
+    ports: dict[
+        int, dict[int, int]
+    ] = {}  # id of a ports tuple (shared by layers written alike) -> id -> position
     for fl_text, fp_text, tl_text, tp_text in edges:
         if not (fl_text and fp_text and tl_text and tp_text):  # (None or empty)
             return False
@@ -226,9 +229,8 @@ def _record_plain_edges(
         dst_i = by_id.get(int(tl_text))
         if src_i is None or dst_i is None:
             return False
-        fp, tp = int(fp_text), int(tp_text)
-        out_index = next((k for k, port in enumerate(nodes[src_i].outputs) if port.id == fp), -1)
-        in_index = next((k for k, port in enumerate(nodes[dst_i].inputs) if port.id == tp), -1)
+        out_index = _port_position(ports, nodes[src_i].outputs, int(fp_text))
+        in_index = _port_position(ports, nodes[dst_i].inputs, int(tp_text))
         if out_index < 0 or in_index < 0:
             return False
         dst_feeds = feeds[dst_i]
@@ -236,6 +238,17 @@ def _record_plain_edges(
             return False
         dst_feeds[in_index] = (src_i, out_index)
     return True
+
+
+def _port_position(cache: dict[int, dict[int, int]], ports: tuple[Port, ...], port_id: int) -> int:
+    """The position of the first port with ``port_id`` (-1: none), by a table made once per
+    ports tuple (layers written alike share theirs)."""
+    table = cache.get(id(ports))
+    if table is None:
+        table = cache[id(ports)] = {}
+        for k, port in enumerate(ports):
+            table.setdefault(port.id, k)
+    return table.get(port_id, -1)
 
 
 def _read_repeated(xml_path: Path, bin_path: Path) -> Graph | None:
