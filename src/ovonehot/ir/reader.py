@@ -212,13 +212,15 @@ def _record_plain_edges(
     nodes: list[Node],
     by_id: dict[int, int],
     feeds: list[list[tuple[int, int] | None]],
+    ports: dict[int, dict[int, int]] | None = None,
 ) -> bool:
     """Record edges (by their four attributes) as :func:`_read_edge` does, when nothing about
     them is wrong or unusual (attributes of ASCII digits only); False at the first that is not
-    plain (then the checked reader reads it)."""
-    ports: dict[
-        int, dict[int, int]
-    ] = {}  # id of a ports tuple (shared by layers written alike) -> id -> position
+    plain (then the checked reader reads it).  ``ports``: the port tables of
+    :func:`_port_position` (by the id of a ports tuple, which layers written alike share),
+    kept by a caller that records edges one at a time."""
+    if ports is None:
+        ports = {}
     for fl_text, fp_text, tl_text, tp_text in edges:
         if not (fl_text and fp_text and tl_text and tp_text):  # (None or empty)
             return False
@@ -519,8 +521,9 @@ def _read_graph(
 
     feeds: list[list[tuple[int, int] | None]] = [[None] * len(n.inputs) for n in nodes]
     edges_el = root.find("edges")
+    ports: dict[int, dict[int, int]] = {}
     for edge in edges_el.iterchildren("edge") if edges_el is not None else ():
-        if not _read_plain_edge(edge, nodes, by_id, feeds):
+        if not _read_plain_edge(edge, nodes, by_id, feeds, ports):
             _read_edge(edge, nodes, by_id, feeds)
 
     return _finish_graph(root, nodes, feeds, ir_version)
@@ -1012,13 +1015,17 @@ def _int_attr_data(node: Node, name: str) -> int:
 
 
 def _read_plain_edge(
-    edge: etree._Element, nodes: list[Node], by_id: dict[int, int], feeds: list[list[tuple[int, int] | None]]
+    edge: etree._Element,
+    nodes: list[Node],
+    by_id: dict[int, int],
+    feeds: list[list[tuple[int, int] | None]],
+    ports: dict[int, dict[int, int]],
 ) -> bool:
     """Record an edge as :func:`_read_edge` does, when nothing about it is wrong or unusual
     (attributes of ASCII digits only); False: the checked reader does it."""
     get = edge.get
     attributes = (get("from-layer"), get("from-port"), get("to-layer"), get("to-port"))
-    return _record_plain_edges([attributes], nodes, by_id, feeds)
+    return _record_plain_edges([attributes], nodes, by_id, feeds, ports)
 
 
 def _read_edge(
