@@ -171,6 +171,7 @@ def main() -> int:
             "ratio_over_bound": t["ovonehot_shared"] / t["fill_existing_buffer"],
             "ratio_over_openvino_reuse": t["ovonehot_shared"] / t["openvino_cpu_reuse"],
         },
+        "tiny_median_s": t_tiny,
         "tiny_ratio_over_openvino": t_tiny["ovonehot"] / t_tiny["openvino_infer"],
         "tiny_shared_ratio_over_openvino": t_tiny["ovonehot_shared"] / t_tiny["openvino_infer"],
         "peak_extra_bytes_over_output": (peak - base) - out_bytes,
