@@ -314,16 +314,13 @@ def _run_folded(
             outs = ()
         else:
             inputs = [values[a] for a in args]
+            if kind == _SIZED:
+                _check_sizes(inference, i, inputs)
             try:
-                if kind == _PLAIN:
-                    outs = kernel(attrs, inputs)
-                elif kind == _SIZED:
-                    refused = check_output_sizes(inference, i, inputs)
-                    if refused is not None:
-                        _run_refused(inference.plans[i], inputs, refused)
-                    outs = kernel(attrs, inputs)
-                else:
+                if kind == _STATEFUL:
                     outs = kernel(attrs, inputs, variables)
+                else:
+                    outs = kernel(attrs, inputs)
             except Error as exc:
                 raise type(exc)(f"{inference.plans[i].node.describe()}: {exc}") from None
         slot = first
@@ -428,12 +425,11 @@ def _run_step(
     p = step.plan
     kernel = step.kernel if exact or p.spec.evaluate_fast is None else p.spec.evaluate_fast
     assert kernel is not None, f"{p.spec.name} has no kernel and no feed"
+    if step.sized and not step.stateful:
+        _check_sizes(inference, step.index, args)
     try:
         if step.stateful:
             return kernel(step.attrs, args, variables)  # type: ignore[operator,no-any-return]
-        refused = check_output_sizes(inference, step.index, args) if step.sized else None  # type: ignore[arg-type]
-        if refused is not None:
-            _run_refused(p, args, refused)  # type: ignore[arg-type]
         if target is not None and (into := p.spec.evaluate_into) is not None and kernel is p.spec.evaluate:
             return into(step.attrs, args, target)  # type: ignore[arg-type]
         return kernel(step.attrs, args)  # type: ignore[operator,no-any-return]
@@ -689,7 +685,7 @@ def _run_general(
 
 
 def _check_sizes(inference: Inference, i: int, inputs: list[np.ndarray | None]) -> None:
-    """``check_output_sizes`` before a bound kernel runs: its refusal raised, the layer named."""
+    """``check_output_sizes`` before a node's kernel runs: its refusal raised, the layer named."""
     try:
         refused = check_output_sizes(inference, i, inputs)  # type: ignore[arg-type]
         if refused is not None:

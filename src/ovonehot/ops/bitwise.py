@@ -16,10 +16,10 @@ import numpy as np
 from ..errors import InputError, ValidationError
 from ..types import ElementType
 from .common.attrs import NoAttrs, parse_no_attrs
-from .common.autobroadcast import AutoBroadcastType, align_arrays, infer_broadcast
-from .common.binding import PLAIN_INTEGERS, bind_ufunc
-from .common.spec import BindFn, Bound, OpSpec, TensorInfo
-from .elementwise import BinaryAttrs, merge_types, parse_binary
+from .common.autobroadcast import align_arrays, infer_broadcast
+from .common.binding import PLAIN_INTEGERS
+from .common.spec import OpSpec, TensorInfo
+from .elementwise import BinaryAttrs, binary_binder, merge_types, parse_binary
 
 
 def _check_type(et: ElementType, what: str) -> None:
@@ -43,17 +43,6 @@ def _binary(fn: np.ufunc) -> Callable[[BinaryAttrs, Sequence[np.ndarray]], list[
         return [np.asarray(fn(a, b)).astype(a.dtype, copy=False)]
 
     return evaluate
-
-
-def _bind_binary(fn: np.ufunc) -> BindFn[BinaryAttrs]:
-    """``bind`` of a bitwise op on one integer or boolean type, NumPy broadcast: ``fn`` itself."""
-
-    def bind(attrs: BinaryAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Bound | None:
-        if attrs.auto_broadcast.type is not AutoBroadcastType.NUMPY:
-            return None
-        return bind_ufunc(fn, _BITWISE_TYPES, inputs[0], inputs[1], outputs[0])
-
-    return bind
 
 
 _BITWISE_TYPES = PLAIN_INTEGERS | {np.dtype(np.bool_)}
@@ -80,7 +69,7 @@ SPECS = (
         parse=parse_binary,
         infer=infer_bitwise_binary,
         evaluate=_binary(np.bitwise_and),
-        bind=_bind_binary(np.bitwise_and),
+        bind=binary_binder(np.bitwise_and, _BITWISE_TYPES),
     ),
     OpSpec(
         type="BitwiseOr",
@@ -90,7 +79,7 @@ SPECS = (
         parse=parse_binary,
         infer=infer_bitwise_binary,
         evaluate=_binary(np.bitwise_or),
-        bind=_bind_binary(np.bitwise_or),
+        bind=binary_binder(np.bitwise_or, _BITWISE_TYPES),
     ),
     OpSpec(
         type="BitwiseXor",
@@ -100,7 +89,7 @@ SPECS = (
         parse=parse_binary,
         infer=infer_bitwise_binary,
         evaluate=_binary(np.bitwise_xor),
-        bind=_bind_binary(np.bitwise_xor),
+        bind=binary_binder(np.bitwise_xor, _BITWISE_TYPES),
     ),
     OpSpec(
         type="BitwiseNot",

@@ -224,7 +224,7 @@ def _ufunc(f: np.ufunc) -> Kernel:
     return kernel
 
 
-def _binder(f: np.ufunc, dtypes: frozenset[np.dtype]) -> BindFn[BinaryAttrs]:
+def binary_binder(f: np.ufunc, dtypes: frozenset[np.dtype]) -> BindFn[BinaryAttrs]:
     """``OpSpec.bind`` of a binary op that is ``f`` itself on inputs of one dtype in ``dtypes``,
     broadcast the NumPy way (or not at all)."""
 
@@ -274,7 +274,7 @@ def _bind_power(
 
 def _integer_binder(kernel: Kernel) -> BindFn[BinaryAttrs]:
     """``bind`` of integer Divide/Mod (NumPy broadcast, one plain integer type): the op's own
-    arithmetic without its checks; a zero divisor goes to the kernel, which words the error."""
+    arithmetic (its zero-divisor check included) without the checks the signature settles."""
 
     def bind(attrs: BinaryAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Bound | None:
         dtype = dtype_of(inputs[0])
@@ -284,10 +284,7 @@ def _integer_binder(kernel: Kernel) -> BindFn[BinaryAttrs]:
             return None
 
         def bound(values: Sequence[np.ndarray]) -> list[np.ndarray]:
-            a, b = values
-            if not b.all():
-                raise ValueError("the kernel words it")
-            return [np.asarray(kernel(a, b, attrs))]
+            return [np.asarray(kernel(values[0], values[1], attrs))]
 
         return bound
 
@@ -300,7 +297,7 @@ def _divide_bind(
     """Divide: floats by NumPy's true divide, integers by ``_divide``'s own arithmetic."""
     if dtype_of(inputs[0]) in PLAIN_INTEGERS:
         return _integer_binder(_divide)(attrs, inputs, outputs)
-    return _binder(np.true_divide, PLAIN_FLOATS)(attrs, inputs, outputs)
+    return binary_binder(np.true_divide, PLAIN_FLOATS)(attrs, inputs, outputs)
 
 
 _ANY_PLAIN = PLAIN_NUMBERS | {np.dtype(np.bool_)}
@@ -342,7 +339,7 @@ def _comparison(name: str, f: np.ufunc, bounds: BoundsFn[BinaryAttrs] | None = N
         infer=_infer(Family.COMPARISON),
         evaluate=_evaluate(_ufunc(f), True),
         bounds=bounds,
-        bind=_binder(f, _ANY_PLAIN),
+        bind=binary_binder(f, _ANY_PLAIN),
     )
 
 
@@ -355,7 +352,7 @@ def _logical(name: str, f: np.ufunc) -> OpSpec[BinaryAttrs]:
         parse=parse_binary,
         infer=_infer(Family.LOGICAL),
         evaluate=_evaluate(_ufunc(f), True),
-        bind=_binder(f, _BOOL),
+        bind=binary_binder(f, _BOOL),
     )
 
 
@@ -485,21 +482,21 @@ SPECS = (
         _add,
         bounds=_interval_bounds,
         evaluate_types=FLOATS | INTEGERS,
-        bind=_binder(np.add, PLAIN_NUMBERS),
+        bind=binary_binder(np.add, PLAIN_NUMBERS),
     ),
     _arithmetic(
         "Subtract",
         _subtract,
         bounds=_interval_bounds,
         evaluate_types=FLOATS | _SUBTRACT_INTEGERS,
-        bind=_binder(np.subtract, PLAIN_NUMBERS),
+        bind=binary_binder(np.subtract, PLAIN_NUMBERS),
     ),
     _arithmetic(
         "Multiply",
         _multiply,
         bounds=_interval_bounds,
         evaluate_types=FLOATS | WIDE_INTEGERS | {ElementType.f64},
-        bind=_binder(np.multiply, PLAIN_NUMBERS),
+        bind=binary_binder(np.multiply, PLAIN_NUMBERS),
     ),
     _arithmetic(
         "Divide",
@@ -551,7 +548,7 @@ SPECS = (
         parse=parse_binary,
         infer=_infer(Family.LOGICAL),
         evaluate=_evaluate(_ufunc(np.logical_xor), True),
-        bind=_binder(np.logical_xor, _BOOL),
+        bind=binary_binder(np.logical_xor, _BOOL),
     ),
     OpSpec(
         type="LogicalNot",

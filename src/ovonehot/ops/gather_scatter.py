@@ -502,7 +502,8 @@ def bind_scatter_elements(
 ) -> Bound | None:
     """A folded axis, data of a static rank: the flat targets are the indices times the axis
     stride plus the other coordinates' offsets, remembered per indices shape; then the
-    kernel's ``scatter_rows``.  Indices out of range or shapes that differ go to the kernel."""
+    kernel's ``scatter_rows`` (``ufunc.at`` directly for a sum or product, what it does there).
+    Indices out of range or shapes that differ go to the kernel, which words the error."""
     data, indices = inputs[0], inputs[1]
     axis_value = folded(inputs[3])
     if axis_value is None or axis_value.size != 1 or not data.shape.rank_is_static or not data.shape.rank:
@@ -532,11 +533,7 @@ def bind_scatter_elements(
             if len(offsets) > 64:
                 offsets.pop(next(iter(offsets)))
         base, stride = known
-        size = x.shape[axis]
-        flat = idx.reshape(-1).astype(np.int64)
-        flat = np.where(flat < 0, flat + size, flat)
-        if (flat.view(np.uint64) >= size).any():  # (a negative one, read unsigned, is past any size)
-            raise IndexError("the kernel words it")
+        flat = _normalize_indices(idx, x.shape[axis], str).reshape(-1)  # (out of range: the kernel words it)
         out = x.reshape(-1).copy()
         if direct is not None:  # what scatter_rows does for these: ufunc.at, in index order
             direct.at(out, base + flat * stride, updates.reshape(-1))

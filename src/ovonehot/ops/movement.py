@@ -145,7 +145,9 @@ def _split(data: np.ndarray, axis: int, num_splits: int) -> list[np.ndarray]:
             f"Dimension of data input shape along 'axis': {data.shape[axis]} must be evenly divisible by "
             f"'num_splits' attribute value: {num_splits}"
         )
-    return [_fresh(part) for part in np.split(data, num_splits, axis=axis)]
+    part = data.shape[axis] // num_splits  # (slices: np.split's Python costs more than the copies)
+    before = (slice(None),) * axis
+    return [_fresh(data[before + (slice(k * part, (k + 1) * part),)]) for k in range(num_splits)]
 
 
 def bind_split(
@@ -160,24 +162,9 @@ def bind_split(
     except InputError:
         return None
     n = attrs.num_splits
-    dim = inputs[0].shape[axis]
-    if dim.is_static and not dim.min % n:  # the parts' indexes, made once (np.split is slow)
-        part = dim.min // n
-        indexes = [(slice(None),) * axis + (slice(k * part, (k + 1) * part),) for k in range(n)]
-
-        def parts(values: Sequence[np.ndarray]) -> list[np.ndarray]:
-            x = values[0]
-            return [_fresh(x[index]) for index in indexes]
-
-        return parts
 
     def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
-        x = values[0]
-        dim = x.shape[axis]
-        if dim % n:
-            raise ValueError("the kernel words it")
-        part = dim // n
-        return [x[(slice(None),) * axis + (slice(k * part, (k + 1) * part),)].copy() for k in range(n)]
+        return _split(values[0], axis, n)
 
     return kernel
 
@@ -293,39 +280,26 @@ def _variadic_indexes(rank: int, axis: int, dim: int, lengths: list[int]) -> lis
         raise InputError(
             f"Total length of splits: {sum(lengths)} must match the length of the chosen axis: {dim}"
         )
-    bounds = np.cumsum([0] + lengths)
+    bounds = list(itertools.accumulate(lengths, initial=0))
     index = [slice(None)] * rank
     indexes = []
     for lo, hi in itertools.pairwise(bounds):
-        index[axis] = slice(int(lo), int(hi))
+        index[axis] = slice(lo, hi)
         indexes.append(tuple(index))
     return indexes
 
 
 def _split_by_runtime_lengths(axis: int, lengths_info: TensorInfo) -> Bound | None:
     """VariadicSplit on a folded axis with lengths (i32/i64) or a dimension known only when it
-    runs: the usual lengths (non-negative, at most one -1, summing to the dimension) split
-    here; anything else goes to the kernel, which words the error."""
+    runs: the kernel's ``_variadic_indexes`` per run (lengths that do not fit raise its error,
+    and the plan then runs the kernel itself, which names the layer)."""
     if lengths_info.element_type.numpy_dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
         return None
-    before = (slice(None),) * axis
 
     def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
         x = values[0]
-        lengths = values[2].reshape(-1).tolist()
-        dim = x.shape[axis]
-        if -1 in lengths:
-            if lengths.count(-1) > 1:
-                raise ValueError("the kernel decides")
-            lengths[lengths.index(-1)] = dim - sum(v for v in lengths if v != -1)
-        if sum(lengths) != dim or min(lengths, default=0) < 0:
-            raise ValueError("the kernel decides")
-        parts = []
-        lo = 0
-        for n in lengths:
-            parts.append(x[before + (slice(lo, lo + n),)].copy())
-            lo += n
-        return parts
+        indexes = _variadic_indexes(x.ndim, axis, x.shape[axis], values[2].reshape(-1).tolist())
+        return [_fresh(x[index]) for index in indexes]
 
     return kernel
 
