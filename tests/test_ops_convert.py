@@ -292,3 +292,18 @@ def test_f32_to_bf16_rounding_is_openvinos_not_nearest_even(tmp_path: Path) -> N
     out = compare_op(tmp_path, lambda a: ops.convert(a, ov.Type.bf16), [P(bits.view(np.float32))])
     assert out.ours is not None
     assert out.ours[0].view(np.uint16)[0] == 0x40E0
+
+
+# Regression: a 0-d Convert to boolean gave NumPy's bool scalar (`x != 0` on a 0-d array), which
+# the evaluator refuses as "not an array"; every transformers model converted by the PyTorch
+# frontend alone (aten::new_ones -> Convert) crashed on it.  Every source type, 0-d.
+ZERO_D_SOURCES = FLOATS + INTS + ["boolean"]
+
+
+@pytest.mark.parametrize("source", ZERO_D_SOURCES)
+@pytest.mark.parametrize("destination", ["boolean", "f32", "i64"])
+def test_convert_0d_matches_reference(tmp_path: Path, source: str, destination: str) -> None:
+    if source == destination:
+        pytest.skip("same type: a copy, covered by the identity cases")
+    x = np.asarray(values_for(source, destination).reshape(-1)[1])
+    compare_op(tmp_path, lambda a: ops.convert(a, getattr(ov.Type, destination)), [P(x)])

@@ -72,7 +72,7 @@ def convert_array(x: np.ndarray, to: ElementType) -> np.ndarray:
         out = x.copy()
         return out
     if to is ElementType.boolean:
-        out = x != 0
+        out = np.asarray(x != 0)  # a 0-d comparison gives NumPy's bool scalar, not an array
         return out
     if to is ElementType.bf16:  # OpenVINO's own rounding, not round-to-nearest-even
         return _nan_payloads(x, f32_to_bf16(x), to)
