@@ -247,7 +247,22 @@ _NUMPY: dict[ElementType, np.dtype] = {
     ElementType.u32: np.dtype(np.uint32),
     ElementType.u64: np.dtype(np.uint64),
     ElementType.string: np.dtype(object),
+    # nf4 codes (indices into the NF4 table, see ``NF4_TABLE``), unpacked one per byte, in a
+    # dtype of their own so that nothing mistakes them for u8 values.
+    ElementType.nf4: np.dtype([("nf4", np.uint8)]),
 }
+
+# The values of the 16 nf4 codes (QLoRA's NormalFloat4), as f32: what OpenVINO's Convert from
+# nf4 gives (checked bit for bit against Node.evaluate and the CPU plugin of 2026.4.1).
+NF4_TABLE = np.array(
+    [
+        -1.0, -0.6961928009986877, -0.5250730514526367, -0.39491748809814453,
+        -0.28444138169288635, -0.18477343022823334, -0.09105003625154495, 0.0,
+        0.07958029955625534, 0.16093020141124725, 0.24611230194568634, 0.33791524171829224,
+        0.44070982933044434, 0.5626170039176941, 0.7229568362236023, 1.0,
+    ],
+    dtype=np.float32,
+)  # fmt: skip
 for _t, _name in [
     (ElementType.bf16, "bfloat16"),
     (ElementType.f8e4m3, "float8_e4m3fn"),

@@ -57,7 +57,7 @@ def decode(element_type: ElementType, shape: tuple[int, ...], raw: memoryview | 
         return (
             (codes.astype(np.int8) - ((codes >= 8) * 16).astype(np.int8)).astype(t.numpy_dtype).reshape(shape)
         )
-    if t is ElementType.f4e2m1:  # a bit pattern, not a value
+    if t in (ElementType.f4e2m1, ElementType.nf4):  # a bit pattern / a code, not a value
         return codes.view(t.numpy_dtype).reshape(shape)
     return codes.astype(t.numpy_dtype).reshape(shape)
 
@@ -86,6 +86,8 @@ def _codes(t: ElementType, flat: np.ndarray) -> np.ndarray:
     """The raw bit patterns (as uint8) of sub-byte values."""
     if t in (ElementType.i4, ElementType.u4, ElementType.u2, ElementType.f4e2m1):
         return flat.astype(t.numpy_dtype).view(np.uint8) & ((1 << t.bitwidth) - 1)
+    if t is ElementType.nf4:
+        return np.ascontiguousarray(flat).view(np.uint8) & 0xF
     return flat.astype(np.uint8) & ((1 << t.bitwidth) - 1)
 
 

@@ -32,6 +32,7 @@ from . import (
     cumsum,
     einsum,
     elementwise,
+    erf_inv,
     eye,
     fake_quantize,
     fft,
@@ -67,6 +68,7 @@ from . import (
     unique,
 )
 from . import range as range_op  # not `range`: that would shadow the builtin here
+from .common.openvino_opsets import OPSETS
 from .common.spec import OpSpec, TensorInfo
 
 # One family module per line; add yours on a line of its own.
@@ -122,10 +124,16 @@ _MODULES = (
     space_depth,
     batch_norm,
     lrn,
+    erf_inv,
 )
 
 _ALIASES = {"const": "constant"}
-_MAX_OPSET = 16
+# The opsets the locked OpenVINO knows (the generated table): the next release is one
+# regenerate away.  Since opset17 an opset holds only the ops it adds or changes (opset17:
+# Convert, ErfInv, GroupedMatMul, Parameter, ShapeOf), so a layer resolves only when its
+# opset holds its type, as OpenVINO's IR reader resolves it.
+_MAX_OPSET = max(int(name.removeprefix("opset")) for name in OPSETS)
+_OPSET_TYPES = {name: frozenset(t.lower() for t in types) for name, types in OPSETS.items()}
 
 _TABLE: dict[str, list[OpSpec[Any]]] = {}
 for _module in _MODULES:
@@ -170,6 +178,8 @@ def _lookup(type_name: str, version: str) -> OpSpec[Any] | None:
         return None
     key = type_name.lower()
     key = _ALIASES.get(key, key)
+    if key not in _OPSET_TYPES.get(f"opset{n}", frozenset((key,))):
+        return None
     candidates = [s for s in _TABLE.get(key, ()) if s.since <= n]
     return candidates[-1] if candidates else None
 

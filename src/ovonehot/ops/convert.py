@@ -11,6 +11,8 @@ Rules (checked against ``Node.evaluate`` of OpenVINO 2026.4 on x86-64):
     it, converted as signed and its top bit flipped back, so +inf and values
     >= 2**n give 0 while NaN, -inf and large negatives give 2**(n-1);
   * i32 -> f16 saturates at +-65504; other integers overflow f16 to inf;
+  * nf4 -> anything: the code's NF4 table value (f32), converted on as f32 (Node.evaluate has
+    f32, f16 and bf16 destinations; nothing converts to nf4);
   * float -> float rounds to nearest even, overflow to inf (NumPy/ml_dtypes), except
     to bf16 and f8e8m0, where OpenVINO rounds its own way (``f32_to_bf16``,
     ``f32_to_f8e8m0``); NaN payloads as OpenVINO carries them (``_nan_payloads``).
@@ -25,7 +27,7 @@ import numpy as np
 
 from ..errors import Error, ValidationError
 from ..graph import Node
-from ..types import ElementType, TypeKind
+from ..types import NF4_TABLE, ElementType, TypeKind
 from .common.attrs import element_type_attr
 from .common.binding import PLAIN_INTEGERS, PLAIN_NUMBERS, dtype_of
 from .common.bounds import bounds_of, max_of
@@ -63,6 +65,14 @@ def convert_array(x: np.ndarray, to: ElementType) -> np.ndarray:
     if target is None:
         raise ValidationError(f"cannot convert to {to}: NumPy cannot hold it")
     x = np.asarray(x)
+    if to is ElementType.nf4:
+        raise ValidationError(
+            "conversion to nf4 is not supported (OpenVINO's reference has no kernel for it)"
+        )
+    if x.dtype == _NF4:  # nf4 codes are their table's f32 values (then converted on from f32)
+        x = NF4_TABLE[x.view(np.uint8)]
+        if to is ElementType.f32:
+            return x
     if to is ElementType.string or x.dtype == object:
         if x.dtype != object or to is not ElementType.string:
             raise ValidationError(f"conversion between string and {to} is not supported")
@@ -193,6 +203,7 @@ def f32_to_f8e8m0(x: np.ndarray) -> np.ndarray:
 
 
 _SUB_BYTE_UINT8 = (ElementType.u1, ElementType.u3, ElementType.u6)
+_NF4 = ElementType.nf4.numpy_dtype
 _QUIET_BIT: dict[ElementType, np.unsignedinteger] = {
     ElementType.f32: np.uint32(1 << 22),
     ElementType.f64: np.uint64(1 << 51),
