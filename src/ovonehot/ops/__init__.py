@@ -73,7 +73,7 @@ from .common.spec import OpSpec, TensorInfo
 
 # One family module per line; add yours on a line of its own.
 
-__all__ = ["OpSpec", "TensorInfo", "lookup", "resolve", "supported_names", "unsupported_types"]
+__all__ = ["OpSpec", "TensorInfo", "lookup", "resolve", "specs_types", "supported_names", "unsupported_types"]
 
 _MODULES = (
     basic,
@@ -207,6 +207,11 @@ def unsupported_types(graph: Graph) -> list[str]:
         for _, body in node.bodies:  # a Loop/If body's ops must be supported too
             seen.extend(t for t in unsupported_types(body) if t not in seen)
     return seen
+
+
+def specs_types() -> list[str]:
+    """Every op type ovonehot implements (OpenVINO's spelling), once each."""
+    return sorted({s.type for specs in _TABLE.values() for s in specs})
 
 
 def supported_names() -> list[str]:
