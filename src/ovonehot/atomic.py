@@ -17,7 +17,14 @@ Every file ovonehot writes for the user (``--output``, ``--json``, ``--save``,
 * the file gets the target's mode when it overwrites one (a 0600 file stays 0600),
   else the mode ``open()`` would give a new file (0666 less the umask);
 * a write that fails (a full disk, an exception, Ctrl-C) leaves the target as it was
-  and no temporary file.
+  and no temporary file;
+* only a regular file (or a symbolic link to one) or a new name is ever replaced: a
+  device node (``/dev/null``, ``/dev/full``), a FIFO, a socket, or a link to one of them
+  (``/proc/self/fd/1``) is refused in one line, checked before any work starts
+  (:func:`check_output_file`) and again just before the rename, in case one appeared
+  meanwhile.  Renaming over ``/dev/null`` as root would replace the device node itself
+  with a regular file for every process of the machine.  A stream is written only when
+  the user names it on purpose: ``-`` for stdout where a command takes it (``--json-out -``).
 """
 
 from __future__ import annotations
@@ -45,11 +52,41 @@ def check_output_file(path: str | os.PathLike[str], option: str = "the output") 
     directory = target.parent
     if not directory.is_dir():
         raise InputError(f"{path}: the directory {directory} does not exist")
-    if target.is_dir():
-        raise InputError(f"{path}: is a directory, not a file name")
+    check_replaceable(target)
     if not os.access(directory, os.W_OK | os.X_OK):
         raise InputError(f"{path}: cannot write in the directory {directory}")
     return target
+
+
+def check_replaceable(target: Path) -> None:
+    """``target`` is a new name, a regular file or a link to one; else an InputError that says
+    what is there.  A dangling link is a new name (the rename replaces the link)."""
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise InputError(f"{target}: cannot write it ({exc.strerror or exc})") from None
+    if stat.S_ISREG(st.st_mode):
+        return
+    link = " (a symbolic link to it)" if os.path.islink(target) else ""
+    raise InputError(
+        f"{target}: is {file_kind(st.st_mode)}{link}, not a regular file; ovonehot replaces only "
+        "regular files (write to a new name, or '-' for stdout where the option takes it)"
+    )
+
+
+def file_kind(mode: int) -> str:
+    """What a non-regular file is, in words: "a directory", "a FIFO", "a device", ..."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
 
 
 def check_output_dir(path: str | os.PathLike[str], option: str = "the output directory") -> Path:
@@ -168,6 +205,7 @@ class AtomicFile:
                 self._named = self._temp_name()
                 _link_anonymous(self.file.fileno(), self._named)
             self.file.close()
+            check_replaceable(self.target)  # a device or FIFO may have appeared since the start
             os.replace(self._named, self.target)
             self._named = None
             self._done = True

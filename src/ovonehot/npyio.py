@@ -19,7 +19,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from .atomic import AtomicFile, check_output_dir, target_mode
+from .atomic import AtomicFile, check_output_dir, file_kind, target_mode
 from .errors import InputError, IRError
 from .model import Model, TensorDesc, check_input
 from .types import PartialShape
@@ -42,17 +42,7 @@ def check_input_file(path: str | os.PathLike[str], what: str = "input") -> None:
     except OSError as exc:
         raise InputError(f"{path}: cannot read it ({exc.strerror or exc})") from None
     if not stat.S_ISREG(st.st_mode):
-        kind = (
-            "a directory"
-            if stat.S_ISDIR(st.st_mode)
-            else "a FIFO"
-            if stat.S_ISFIFO(st.st_mode)
-            else "a socket"
-            if stat.S_ISSOCK(st.st_mode)
-            else "a device"
-            if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
-            else "not a regular file"
-        )
+        kind = file_kind(st.st_mode)
         raise InputError(f"{path}: is {kind}, not a regular {what} file")
 
 

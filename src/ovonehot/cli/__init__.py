@@ -19,6 +19,7 @@ from typing import NoReturn
 from .. import __version__
 from ..errors import Error, UsageError
 from . import convert, diff, fuzz, inspect, reduce, repro, run, validate
+from ._json import stdout_json_out
 from ._options import error_message
 
 # The subcommands, one module each, in help order (one per line).
@@ -86,6 +87,7 @@ def _stop_children() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
+        stdout_json_out(args)
         return int(args.func(args))
     except Error as exc:
         message = " ".join(error_message(exc).split("\n"))

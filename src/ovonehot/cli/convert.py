@@ -49,7 +49,8 @@ def _convert_command(args: argparse.Namespace) -> int:
     if target.suffix.lower() != ".xml":
         raise UsageError(f"{target}: the output must be an .xml path (the .bin is written beside it)")
     check_output_file(target, "--output")
-    check_json_out(args)
+    check_output_file(target.with_suffix(".bin"), "--output")
+    check_json_out(args, ("--output", str(target)), ("--output (its .bin)", str(target.with_suffix(".bin"))))
     xml, weights = convert_onnx(source)
     write_ir_pair(target, xml, weights)
     layers = _op_counts(xml, weights)

@@ -1,0 +1,367 @@
+"""Issue 19 (security and reliability, round 3): each finding of the audit, reproduced.
+
+* outputs never replace a device node, FIFO or socket (or a link to one): one line, exit 2,
+  checked before any work and again before the rename; ``--json-out -`` is stdout;
+* two output options naming one file are a usage error;
+* replay folders are untrusted: their manifest is checked against its schema (a table of
+  hostile manifests through ``diff DIR`` and ``repro DIR``: exit 2, one line), the plugin
+  configuration is allowlisted, and a script ``repro`` writes runs no code from the folder;
+* ``--dump-intermediates`` member names never leave the folder.
+
+The device-node tests need root and a private mount namespace (``unshare -m``), and skip
+with the reason when either is missing.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from ovonehot.cli import main
+from ovonehot.oracle.repro import script_text
+
+ROOT = Path(__file__).resolve().parent.parent
+MODEL = ROOT / "ir" / "onehot" / "v1_axis-1_i64_f32.xml"  # one input: indices i64 [3,4]
+INDICES = np.array([[0, 1, 2, 3]] * 3, np.int64)
+REPLAY = ROOT / "ir" / "replays" / "cpu-int32-saturation-i64-values"
+SRC = str(ROOT / "src")
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(err: str, *fragments: str) -> str:
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert "Traceback" not in err
+    for fragment in fragments:
+        assert fragment in lines[0], f"{fragment!r} not in {lines[0]!r}"
+    return lines[0]
+
+
+@pytest.fixture
+def indices(tmp_path: Path) -> Path:
+    path = tmp_path / "x.npy"
+    np.save(path, INDICES)
+    return path
+
+
+# --- outputs: device nodes, FIFOs, sockets, links to them ------------------------------------
+
+
+def _fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+def _socket(path: Path) -> None:
+    import socket
+
+    s = socket.socket(socket.AF_UNIX)
+    s.bind(str(path))
+    s.close()
+
+
+def _link_to_device(path: Path) -> None:
+    path.symlink_to("/dev/null")  # (a rename would replace the link, never /dev/null itself)
+
+
+def _link_to_fifo(path: Path) -> None:
+    os.mkfifo(path.with_name("fifo"))
+    path.symlink_to(path.with_name("fifo"))
+
+
+SPECIAL_FILES = {"fifo": _fifo, "socket": _socket, "link-to-dev-null": _link_to_device, "link-to-fifo": _link_to_fifo}
+OUTPUT_OPTIONS = ["--output", "--json-out"]
+
+
+@pytest.mark.parametrize("option", OUTPUT_OPTIONS)
+@pytest.mark.parametrize("kind", sorted(SPECIAL_FILES))
+def test_outputs_never_replace_fifos_sockets_or_links_to_them(
+    tmp_path: Path, indices: Path, capsys: pytest.CaptureFixture[str], kind: str, option: str
+) -> None:
+    target = tmp_path / "target"
+    SPECIAL_FILES[kind](target)
+    before = os.lstat(target)
+    code, _, err = run(["run", str(MODEL), "--inputs", str(indices), option, str(target)], capsys)
+    assert code == 2
+    one_line_error(err, "not a regular file")
+    after = os.lstat(target)
+    assert (after.st_mode, after.st_ino) == (before.st_mode, before.st_ino)
+
+
+def test_a_device_appearing_during_the_run_is_not_replaced(tmp_path: Path) -> None:
+    """The check is made again just before the rename (a FIFO stands in for the device: no root needed)."""
+    from ovonehot.atomic import AtomicFile
+    from ovonehot.errors import InputError
+
+    target = tmp_path / "out.json"
+    writer = AtomicFile(target)
+    writer.file.write(b"{}")
+    os.mkfifo(target)
+    with pytest.raises(InputError, match="is a FIFO"):
+        writer.commit()
+    assert stat.S_ISFIFO(os.lstat(target).st_mode)
+    assert os.listdir(tmp_path) == ["out.json"]  # no temporary file left
+
+
+def test_regular_files_and_links_to_them_are_still_replaced(
+    tmp_path: Path, indices: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real = tmp_path / "real.json"
+    real.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    code, _, err = run(["run", str(MODEL), "--inputs", str(indices), "--json-out", str(link)], capsys)
+    assert code == 0, err
+    assert json.loads(link.read_text())["outputs"][0]["name"]
+
+
+def test_json_out_dash_is_stdout(indices: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["run", str(MODEL), "--inputs", str(indices), "--json-out", "-"], capsys)
+    assert code == 0, err
+    assert json.loads(out)["outputs"][0]["shape"] == [3, 4, 5] or json.loads(out)["outputs"]
+    assert not Path("-").exists()
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--output", "{d}/same", "--json-out", "{d}/same"],
+        ["--output", "{d}/same", "--json-out", "{d}/./same"],
+        ["--dump-intermediates", "{d}", "--json-out", "{d}/intermediates.npz"],
+    ],
+    ids=["same-name", "other-spelling", "json-into-the-dump"],
+)
+def test_two_outputs_to_one_file_are_refused(
+    tmp_path: Path, indices: Path, capsys: pytest.CaptureFixture[str], options: list[str]
+) -> None:
+    argv = ["run", str(MODEL), "--inputs", str(indices), *[o.format(d=tmp_path) for o in options]]
+    code, _, err = run(argv, capsys)
+    assert code == 2
+    one_line_error(err, "name the same file")
+    assert sorted(os.listdir(tmp_path)) == ["x.npy"]
+
+
+def _root_namespace_available() -> str | None:
+    if os.geteuid() != 0:
+        return "needs root to make device nodes"
+    if shutil.which("unshare") is None:
+        return "needs unshare (util-linux) for a private mount namespace"
+    probe = subprocess.run(["unshare", "-m", "true"], capture_output=True, check=False)
+    if probe.returncode != 0:
+        return f"unshare -m refused here: {probe.stderr.decode(errors='replace').strip()}"
+    return None
+
+
+DEVICE_CASES = {
+    "null-output": ("mknod -m 666 /dev/null c 1 3", ["--output", "/dev/null"], "/dev/null"),
+    "null-json-out": ("mknod -m 666 /dev/null c 1 3", ["--json-out", "/dev/null"], "/dev/null"),
+    "full-copy": ("mknod -m 666 /dev/full2 c 1 7", ["--output", "/dev/full2"], "/dev/full2"),
+}
+
+
+@pytest.mark.skipif(_root_namespace_available() is not None, reason=str(_root_namespace_available()))
+@pytest.mark.parametrize("case", sorted(DEVICE_CASES))
+def test_device_nodes_are_never_replaced(tmp_path: Path, indices: Path, case: str) -> None:
+    """The audit's reproducer: a fresh /dev in a private mount namespace, so the real one is safe."""
+    make, options, node = DEVICE_CASES[case]
+    script = (
+        "mount --make-rprivate / && mount -t tmpfs tmpfs /dev && "
+        f"{make} && {sys.executable} -m ovonehot run {MODEL} --inputs {indices} {' '.join(options)}; "
+        f"echo rc=$?; stat -c %F {node}"
+    )
+    env = {**os.environ, "PYTHONPATH": SRC}
+    done = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, env=env, timeout=60)
+    assert "rc=2" in done.stdout, (done.stdout, done.stderr)
+    assert done.stdout.strip().endswith("character special file"), done.stdout
+    one_line_error(done.stderr, "is a device")
+
+
+# --- replay folders: the manifest's schema ----------------------------------------------------
+
+
+def _replay(tmp_path: Path, change: Any) -> Path:
+    folder = tmp_path / "R"
+    shutil.copytree(REPLAY, folder)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest = change(manifest)
+    (folder / "manifest.json").write_text(json.dumps(manifest) if not isinstance(manifest, str) else manifest)
+    return folder
+
+
+def _set(path: str, value: Any) -> Any:
+    def change(manifest: dict[str, Any]) -> dict[str, Any]:
+        *parents, last = path.split(".")
+        where: Any = manifest
+        for p in parents:
+            where = where[int(p)] if isinstance(where, list) else where.setdefault(p, {})
+        if isinstance(where, list):
+            where[int(last)] = value
+        else:
+            where[last] = value
+        return manifest
+
+    return change
+
+
+HOSTILE_MANIFESTS: dict[str, Any] = {
+    "a-list": lambda m: [],
+    "a-string": lambda m: "x",
+    "null": lambda m: None,
+    "not-json": lambda m: "{",
+    "deeply-nested": lambda m: "[" * 100_000 + "]" * 100_000,
+    "no-format": lambda m: {k: v for k, v in m.items() if k != "format"},
+    "other-format": _set("format", "ovonehot-replay/9"),
+    "newer-schema": _set("schema_version", 2),
+    "schema-version-string": _set("schema_version", "1"),
+    "oracles-number": _set("oracles", 5),
+    "oracles-empty": _set("oracles", []),
+    "oracles-code": _set("oracles", ['reference"; __import__("os").system("touch PWNED"); X = "']),
+    "oracles-object": _set("oracles", [{"name": "cpu"}]),
+    "tolerances-string": _set("tolerances", "x"),
+    "atol-string": _set("tolerances", {"atol": "x"}),
+    "atol-negative": _set("tolerances", {"atol": -1}),
+    "atol-nan": lambda m: json.dumps({**m, "tolerances": {"atol": float("nan")}}),
+    "atol-infinite": lambda m: json.dumps({**m, "tolerances": {"rtol": float("inf")}}),
+    "per-output-atol-list": _set("tolerances", {"per_output_atol": [1]}),
+    "verdicts-empty-object": _set("verdicts", [{}]),
+    "verdicts-string": _set("verdicts", "x"),
+    "verdict-output-number": _set("verdicts", [{"output": 1, "oracle": "cpu", "verdict": "x"}]),
+    "reduced-from-string": _set("reduced_from", "x"),
+    "reduced-from-no-model": _set("reduced_from", {"ops_before": 1, "ops_after": 1}),
+    "versions-list": _set("versions", ["1"]),
+    "seed-string": _set("seed", "3"),
+    "seed-bool": _set("seed", True),
+    "strict-string": _set("strict", "yes"),
+    "shapes-negative": _set("shapes", {"x": [-1]}),
+    "unknown-field": _set("exec", "print(1)"),
+    "plugin-cache-dir": _set("plugin", {"device": "CPU", "preset": "deterministic", "config": {"CACHE_DIR": "/tmp"}}),
+    "plugin-value-path": _set("plugin", {"config": {"PERFORMANCE_HINT": "/any/where"}}),
+    "plugin-preset-unknown": _set("plugin", {"preset": "fastest"}),
+    "plugin-device-path": _set("plugin", {"device": "../../x"}),
+    "plugin-config-list": _set("plugin", {"config": ["CACHE_DIR"]}),
+}
+
+
+@pytest.mark.parametrize("command", ["diff", "repro"])
+@pytest.mark.parametrize("case", sorted(HOSTILE_MANIFESTS))
+def test_hostile_manifests_are_one_line_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, case: str, command: str
+) -> None:
+    folder = _replay(tmp_path, HOSTILE_MANIFESTS[case])
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run([command, str(folder)], capsys)
+    assert code == 2, err
+    one_line_error(err, "manifest.json")
+    assert not (tmp_path / "PWNED").exists()
+    assert not (folder / "repro.py").exists()
+
+
+def test_old_manifests_without_a_schema_version_still_read(capsys: pytest.CaptureFixture[str]) -> None:
+    from ovonehot.differential import replay
+
+    for folder in sorted(p.parent for p in (ROOT / "ir" / "replays").glob("*/manifest.json")):
+        manifest = json.loads((folder / "manifest.json").read_text())
+        assert "schema_version" not in manifest
+        assert replay.load(folder).oracles
+
+
+@pytest.mark.parametrize("name", ["model.xml", "inputs.npz", "model.bin"])
+def test_replay_files_linking_out_of_the_folder_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    folder = _replay(tmp_path, lambda m: m)
+    outside = tmp_path / f"outside-{name}"
+    shutil.move(str(folder / name), outside)
+    (folder / name).symlink_to(outside)
+    code, _, err = run(["repro", str(folder)], capsys)
+    assert code == 2
+    one_line_error(err, "a link out of the replay folder")
+
+
+# --- repro scripts run no code from the folder ------------------------------------------------
+
+HOSTILE = 'x"; __import__("os").system("touch PWNED"); X = "\n"""\'\'\'\\'
+HOSTILE_FIELDS = {
+    "source": _set("source", HOSTILE),
+    "verdict-output": _set("verdicts", [{"output": HOSTILE, "oracle": HOSTILE, "verdict": HOSTILE}]),
+    "versions": _set("versions", {"ovonehot": HOSTILE, "openvino": HOSTILE}),
+    "reduced-from": _set("reduced_from", {"model": HOSTILE, "ops_before": 1, "ops_after": 1}),
+}
+
+
+@pytest.mark.parametrize("field", sorted(HOSTILE_FIELDS))
+def test_repro_scripts_hold_hostile_strings_as_data(tmp_path: Path, field: str) -> None:
+    from ovonehot.differential import replay
+
+    folder = _replay(tmp_path, HOSTILE_FIELDS[field])
+    text = script_text(replay.load(folder))
+    tree = ast.parse(text)
+    doc = ast.get_docstring(tree)
+    assert doc is not None and HOSTILE in doc  # the value, verbatim, inside one string literal
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "__import__"]
+    assert not calls
+
+
+def test_a_hostile_repro_script_runs_without_side_effects(tmp_path: Path) -> None:
+    """The audit's reproducer, run: every hostile field at once, the script run with ``python -I``."""
+    pytest.importorskip("openvino")
+    folder = _replay(tmp_path, lambda m: m)
+    for change in HOSTILE_FIELDS.values():
+        manifest = change(json.loads((folder / "manifest.json").read_text()))
+        (folder / "manifest.json").write_text(json.dumps(manifest))
+    assert main(["repro", str(folder)]) == 0
+    done = subprocess.run(
+        [sys.executable, "-I", str(folder / "repro.py")], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode in (0, 1), done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "PWNED").exists()
+
+
+# --- --dump-intermediates member names ---------------------------------------------------------
+
+
+def test_dump_member_names_stay_inside_the_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = MODEL.read_text()
+    model = tmp_path / "m.xml"
+    names = {}
+    for k, name in enumerate(["../../evil", "/abs", "a\\b", ".."]):
+        old = f'name="{_layer_names()[k]}"'
+        assert old in text
+        text = text.replace(old, f'name="{name}"', 1)
+        names[k] = name
+    model.write_text(text)
+    shutil.copy(MODEL.with_suffix(".bin"), model.with_suffix(".bin"))
+    np.save(tmp_path / "x.npy", INDICES)
+    code, _, err = run(["run", str(model), "--inputs", str(tmp_path / "x.npy"), "--dump-intermediates", str(tmp_path / "d")], capsys)
+    assert code == 0, err
+    with zipfile.ZipFile(tmp_path / "d" / "intermediates.npz") as z:
+        members = z.namelist()
+    for member in members:
+        parts = member.split("/")
+        assert ".." not in parts and not member.startswith("/") and "\\" not in member, member
+    rows = [r.split("\t") for r in (tmp_path / "d" / "intermediates.tsv").read_text().splitlines()[1:]]
+    keys = {r[0] for r in rows}
+    assert {f"{n}:0" for n in names.values()} <= keys
+    assert {f"{r[4]}.npy" for r in rows} == set(members)
+
+
+def _layer_names() -> list[str]:
+    from ovonehot.ir.reader import read_ir
+
+    return [n.name for n in read_ir(MODEL).nodes if n.type.lower() != "result"]
