@@ -24,6 +24,9 @@ from .errors import InputError, IRError
 from .model import Model, TensorDesc, check_input
 from .types import PartialShape
 
+# The largest extent (product of the non-zero dims times the item size) NumPy can address.
+_INDEX_MAX = 2**63 - 1
+
 _KNOWN_METHODS = {
     zipfile.ZIP_STORED: "stored",
     zipfile.ZIP_DEFLATED: "deflate",
@@ -96,6 +99,14 @@ def read_header(f: BinaryIO, where: str) -> ArrayHeader:
         raise InputError(f"{where}: holds Python objects (pickle), which ovonehot does not load")
     if any(d < 0 for d in shape):
         raise InputError(f"{where}: negative dims in the header {list(shape)}")
+    # NumPy refuses (ValueError "array is too big") a shape whose non-zero dims multiply past
+    # what an index can hold, even with a 0 dim and no data: checked here in Python ints.
+    extent = math.prod(max(d, 1) for d in shape) * max(dtype.itemsize, 1)
+    if extent > _INDEX_MAX:
+        raise InputError(
+            f"{where}: the header's shape {_cut(str(list(shape)))} of {dtype} spans {extent} bytes, "
+            f"more than an array can index ({_INDEX_MAX})"
+        )
     return ArrayHeader(tuple(shape), dtype, bool(fortran), f.tell())
 
 

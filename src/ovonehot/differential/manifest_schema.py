@@ -76,7 +76,12 @@ def _optional(check: Check) -> Check:
 
 
 def _tolerance(value: Any, where: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not math.isfinite(value)
+        or value < 0
+    ):
         raise _fail(where, "a finite number >= 0", value)
 
 
@@ -118,7 +123,9 @@ def _record(fields: dict[str, Check], required: tuple[str, ...] = (), closed: bo
             if name not in fields:
                 if closed:
                     known = ", ".join(sorted(fields))
-                    raise SchemaError(f"{where}: unknown field {name[:80]!r} (schema {SCHEMA_VERSION}: {known})")
+                    raise SchemaError(
+                        f"{where}: unknown field {name[:80]!r} (schema {SCHEMA_VERSION}: {known})"
+                    )
                 continue
             fields[name](v, f"{where}.{name}")
 
@@ -165,7 +172,9 @@ def _config(value: Any, where: str) -> None:
             raise _fail(f"{where}[{key!r}]", "a short word or an integer", v)
 
 
-_VERDICT = _record({"output": _string, "oracle": _string, "verdict": _string}, ("output", "oracle", "verdict"), False)
+_VERDICT = _record(
+    {"output": _string, "oracle": _string, "verdict": _string}, ("output", "oracle", "verdict"), False
+)
 
 _REDUCED_FROM = _record(
     {

@@ -29,9 +29,9 @@ import numpy as np
 
 from ..atomic import copy_file, write_bytes
 from ..errors import InputError
-from . import manifest_schema
 from ..npyio import check_input_file, ensure_directory, load_archive, save_archive, write_text
 from ..oracle.common import PRESETS, PluginSettings
+from . import manifest_schema
 from .diff import DiffReport, Tolerances
 
 FORMAT = manifest_schema.FORMAT
@@ -136,7 +136,9 @@ def load(folder: str | Path) -> Replay:
     folder = Path(folder)
     path = _member(folder, MANIFEST, required=True)
     if path.stat().st_size > MANIFEST_LIMIT:
-        raise InputError(f"{path}: {path.stat().st_size} bytes, not a replay manifest (at most {MANIFEST_LIMIT})")
+        raise InputError(
+            f"{path}: {path.stat().st_size} bytes, not a replay manifest (at most {MANIFEST_LIMIT})"
+        )
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
@@ -163,7 +165,9 @@ def _member(folder: Path, name: str, required: bool) -> Path:
         return path
     real, inside = os.path.realpath(path), os.path.realpath(folder)
     if os.path.commonpath([real, inside]) != inside:
-        raise InputError(f"{path}: a link out of the replay folder (to {real}); a replay folder holds its own files")
+        raise InputError(
+            f"{path}: a link out of the replay folder (to {real}); a replay folder holds its own files"
+        )
     check_input_file(path, "replay")
     return path
 

@@ -85,6 +85,14 @@ def _check_plain(value: object) -> None:
         raise ValueError(f"{type(value).__name__} is not plain data")
 
 
+def _docstring(text: str) -> str:
+    """``text`` as the script's docstring: one string literal per line, concatenated in
+    parentheses (the parser joins them into one string), so it reads as text and holds any
+    character as data."""
+    lines = "".join(f"    {literal(line)}\n" for line in text.splitlines(keepends=True))
+    return f"(\n{lines})"
+
+
 def script_text(replay: Replay) -> str:
     """The script for ``replay`` (see the module docstring)."""
     manifest = replay.manifest
@@ -130,10 +138,11 @@ def script_text(replay: Replay) -> str:
     )
     # Each value below is a literal (repr); the base64 text is ours (its alphabet only).
     try:
-        values = {k: literal(v) for k, v in (("header", header), ("oracle", oracle), ("tolerances", tolerances))}
+        values = {k: literal(v) for k, v in (("oracle", oracle), ("tolerances", tolerances))}
     except ValueError as exc:
         raise InputError(f"{replay.folder}: cannot write its values into a script ({exc})") from None
     return _TEMPLATE.format(
+        header=_docstring(header),
         **values,
         config=literal(CPU_CONFIG),
         xml=_b64(xml),
