@@ -548,3 +548,62 @@ def test_a_bin_larger_than_the_address_space_names_the_file(tmp_path: Path) -> N
     )
     assert done.returncode == 2
     one_line_error(done.stderr, "sparse.bin", "cannot map the weights file")
+
+
+# --- Ctrl-C through the installed console script -----------------------------------------------
+
+
+def _console_script() -> Path | None:
+    for candidate in (Path(sys.executable).parent / "ovonehot", Path(sys.prefix) / "bin" / "ovonehot"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _interrupt_when_loading(argv: list[str], extra_delay: float) -> tuple[int, str]:
+    """Start the command, wait until it is importing NumPy (ovonehot's own import has begun),
+    wait ``extra_delay`` more, send SIGINT; its exit status and stderr."""
+    import signal
+    import time
+
+    process = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": SRC}
+    )
+    deadline = time.monotonic() + 30
+    maps = Path(f"/proc/{process.pid}/maps")
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            if "numpy" in maps.read_text():
+                break
+        except OSError:
+            pass
+        time.sleep(0.002)
+    time.sleep(extra_delay)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    return process.returncode, err
+
+
+@pytest.mark.skipif(
+    _console_script() is None, reason="no installed ovonehot console script beside this Python"
+)
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs /proc to see when the imports start")
+def test_ctrl_c_at_any_moment_of_the_console_script(tmp_path: Path) -> None:
+    """The console script (``ovonehot.cli:main`` or ``ovonehot._console:run``) and ``python -m``:
+    SIGINT while the modules load, and as the command runs: one line, exit 130 (or 0 when it
+    had finished).  The first ~20 ms, while CPython itself starts (site.py), precede any
+    code of ovonehot and are not covered (docs/robustness.md)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    np.save(tmp_path / "x.npy", INDICES)
+    script = _console_script()
+    command = ["run", str(MODEL), "--inputs", str(tmp_path / "x.npy")]
+    runs = [([str(script), *command], d) for d in (0.0, 0.01, 0.05, 0.1, 0.2, 0.4)]
+    runs += [([sys.executable, "-m", "ovonehot", *command], d) for d in (0.0, 0.05, 0.2)]
+    with ThreadPoolExecutor(len(runs)) as pool:
+        results = list(pool.map(lambda r: _interrupt_when_loading(*r), runs))
+    for (argv, delay), (code, err) in zip(runs, results, strict=True):
+        assert "Traceback" not in err and "KeyboardInterrupt" not in err, (argv[0], delay, err)
+        assert code in (0, 130), (argv[0], delay, code, err)
+        assert err.strip() in ("", "error: interrupted"), err
+    assert sum(code == 130 for code, _ in results) >= len(runs) // 2

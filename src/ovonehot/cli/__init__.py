@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from .. import __version__
+from .. import __version__, _console
 from ..errors import Error, UsageError
 from . import convert, diff, fuzz, inspect, reduce, repro, run, validate
 from ._json import stdout_json_out
@@ -85,6 +85,7 @@ def _stop_children() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _console.release()  # Ctrl-C from here on keeps what finished (KeyboardInterrupt below)
     try:
         args = build_parser().parse_args(argv)
         stdout_json_out(args)
