@@ -607,3 +607,83 @@ def test_ctrl_c_at_any_moment_of_the_console_script(tmp_path: Path) -> None:
         assert code in (0, 130), (argv[0], delay, code, err)
         assert err.strip() in ("", "error: interrupted"), err
     assert sum(code == 130 for code, _ in results) >= len(runs) // 2
+
+
+# --- Loop growth and endless loops --------------------------------------------------------------
+
+
+def _growing_loop(tmp_path: Path, trip: int, body_condition: bool, concatenate: bool = True) -> Path:
+    """The audit's Loop: x + 1 on a [262144] f32 state each iteration, its values concatenated;
+    the condition ``i < 2**62`` computed in the body (or the constant true)."""
+    ov = pytest.importorskip("openvino")
+    ops = pytest.importorskip("openvino.opset8")
+    x = ops.parameter([262144], np.float32, name="x")
+    xi = ops.parameter([262144], np.float32, name="xi")
+    it = ops.parameter([], np.int64, name="it")
+    x1 = ops.add(xi, ops.constant(np.float32(1)))
+    rx = ops.result(x1)
+    go = ops.less(it, ops.constant(np.int64(2**62))) if body_condition else ops.constant(np.bool_(True))
+    rc = ops.result(go)
+    loop = ops.loop(ops.constant(np.int64(trip)), ops.constant(np.bool_(True)))
+    loop.set_function(ov.Model([rx, rc], [xi, it]))
+    loop.set_special_body_ports([1, 1])
+    loop.set_merged_input(xi, x.output(0), rx.output(0))
+    outputs = [loop.get_iter_value(rx.output(0), -1)]
+    if concatenate:
+        outputs.append(loop.get_concatenated_slices(rx.output(0), 0, 1, 1, -1, 0))
+    path = tmp_path / "loop.xml"
+    ov.save_model(ov.Model(outputs, [x]), str(path), compress_to_fp16=False)
+    np.save(tmp_path / "x.npy", np.zeros(262144, np.float32))
+    return path
+
+
+def _run_limited(model: Path, env: dict[str, str], seconds: int = 30) -> subprocess.CompletedProcess[str]:
+    """``ovonehot run`` in a child with a CPU-time limit and a 4 GiB address space."""
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds))
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+
+    return subprocess.run(
+        [sys.executable, "-m", "ovonehot", "run", str(model), "--inputs", str(model.parent / "x.npy")],
+        capture_output=True,
+        check=False,
+        text=True,
+        env={**os.environ, "PYTHONPATH": SRC, **env},
+        timeout=seconds * 4,
+        preexec_fn=limit,
+    )
+
+
+def test_a_loop_growing_its_concatenation_stops_at_the_budget(tmp_path: Path) -> None:
+    """Trip count -1, the condition from the body: past 6 GiB in 19 s before."""
+    model = _growing_loop(tmp_path, -1, body_condition=True)
+    done = _run_limited(model, {"OVONEHOT_MEMORY_BUDGET": str(64 << 20)})
+    assert done.returncode == 2, done.stderr
+    one_line_error(done.stderr, "type=Loop", "grows past the memory budget")
+
+
+@pytest.mark.parametrize(
+    ("concatenate", "message"),
+    [(False, f"{2**62} iterations are more than"), (True, "NumPy cannot hold a shape this large")],
+    ids=["last-value", "concatenated"],
+)
+def test_a_loop_whose_condition_is_constant_true_is_refused_before_it_runs(
+    tmp_path: Path, concatenate: bool, message: str
+) -> None:
+    """Trip count 2**62, the condition the constant true: it ran until killed before."""
+    model = _growing_loop(tmp_path, 2**62, body_condition=False, concatenate=concatenate)
+    done = _run_limited(model, {}, seconds=10)
+    assert done.returncode == 2, done.stderr
+    one_line_error(done.stderr, "type=Loop", message)
+
+
+def test_a_loop_that_never_meets_its_condition_stops_at_the_iteration_limit(tmp_path: Path) -> None:
+    model = _growing_loop(tmp_path, -1, body_condition=True, concatenate=False)
+    done = _run_limited(model, {"OVONEHOT_MAX_LOOP_ITERATIONS": "50"})
+    assert done.returncode == 2, done.stderr
+    one_line_error(done.stderr, "type=Loop", "still holds after 50 iterations")
+    small = _run_limited(model, {"OVONEHOT_MAX_LOOP_ITERATIONS": "lots"})
+    assert small.returncode == 2
+    one_line_error(small.stderr, "OVONEHOT_MAX_LOOP_ITERATIONS")
