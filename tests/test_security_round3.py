@@ -687,3 +687,102 @@ def test_a_loop_that_never_meets_its_condition_stops_at_the_iteration_limit(tmp_
     small = _run_limited(model, {"OVONEHOT_MAX_LOOP_ITERATIONS": "lots"})
     assert small.returncode == 2
     one_line_error(small.stderr, "OVONEHOT_MAX_LOOP_ITERATIONS")
+
+
+# --- validate's memory against run's ------------------------------------------------------------
+
+
+def _relu_chain(path: Path, layers: int) -> Path:
+    """Parameter -> ``layers`` Relus -> Result, written as OpenVINO writes IR (one layer a line)."""
+    port = '<port id="{}" precision="FP32"><dim>1</dim><dim>4</dim></port>'
+    parts = [
+        '<?xml version="1.0"?>\n<net name="chain" version="11">\n<layers>\n',
+        (
+            '<layer id="0" name="x" type="Parameter" version="opset1"><data shape="1,4" element_type="f32"/>'
+            f"<output>{port.format(0)}</output></layer>\n"
+        ),
+    ]
+    body = f"<input>{port.format(0)}</input><output>{port.format(1)}</output></layer>\n"
+    parts += [
+        f'<layer id="{k}" name="relu{k}" type="Relu" version="opset1">{body}' for k in range(1, layers + 1)
+    ]
+    parts.append(
+        f'<layer id="{layers + 1}" name="out" type="Result" version="opset1"><input>{port.format(0)}</input></layer>\n'
+    )
+    parts.append('</layers>\n<edges>\n<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>\n')
+    parts += [
+        f'<edge from-layer="{k}" from-port="1" to-layer="{k + 1}" to-port="0"/>\n'
+        for k in range(1, layers + 1)
+    ]
+    parts.append("</edges>\n</net>\n")
+    path.write_text("".join(parts))
+    path.with_suffix(".bin").write_bytes(b"")
+    return path
+
+
+_PEAK = (
+    "import resource, sys\n"
+    "from ovonehot.cli import main\n"
+    "code = main(sys.argv[1:])\n"
+    "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, code, file=sys.stderr)\n"
+)
+
+
+def test_validate_takes_about_the_memory_of_run(tmp_path: Path) -> None:
+    """A 1e6-layer chain: validate ran out of 6 GiB where run took 1.2 GB (it parsed the whole
+    tree and built its JSON report unasked).  On a 1e5-layer chain (30 MB) both now peak at
+    about 170 MB; before, validate took 870 MB."""
+    model = _relu_chain(tmp_path / "chain.xml", 100_000)
+    np.save(tmp_path / "x.npy", np.ones((1, 4), np.float32))
+    commands = {
+        "validate": ["validate", str(model)],
+        "run": ["run", str(model), "--inputs", str(tmp_path / "x.npy")],
+    }
+    env = {**os.environ, "PYTHONPATH": SRC}
+    children = {
+        name: subprocess.Popen(
+            [sys.executable, "-c", _PEAK, *argv],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for name, argv in commands.items()
+    }
+    peaks = {}
+    for name, child in children.items():
+        _, err = child.communicate(timeout=240)
+        kib, code = err.split()[-2:]
+        assert code == "0", err
+        peaks[name] = int(kib) * 1024
+    assert peaks["validate"] <= 1.5 * peaks["run"] + (32 << 20), peaks
+
+
+# --- scratch directories of killed runs ----------------------------------------------------------
+
+
+def test_a_killed_runs_scratch_directory_is_removed_by_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import signal
+    import tempfile
+
+    from ovonehot.atomic import scratch_directory
+
+    code = "import sys, time; from ovonehot.atomic import scratch_directory; print(scratch_directory('ovonehot-diff-'), flush=True); time.sleep(60)"
+    env = {**os.environ, "PYTHONPATH": SRC, "TMPDIR": str(tmp_path)}
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, env=env)
+    assert child.stdout is not None
+    left = Path(child.stdout.readline().strip())
+    (left / "model.xml").write_text("<net/>")
+    child.send_signal(signal.SIGKILL)
+    child.wait(timeout=30)
+    other_user = tmp_path / "ovonehot-diff-1-keepme"  # pid 1 is alive: kept
+    other_user.mkdir()
+    unrelated = tmp_path / "ovonehot-notes"
+    unrelated.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    mine = Path(scratch_directory("ovonehot-diff-"))
+    assert not left.exists()
+    assert mine.is_dir() and other_user.is_dir() and unrelated.is_dir()
+    assert mine.name.startswith(f"ovonehot-diff-{os.getpid()}-")

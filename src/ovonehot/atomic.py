@@ -18,6 +18,10 @@ Every file ovonehot writes for the user (``--output``, ``--json``, ``--save``,
   else the mode ``open()`` would give a new file (0666 less the umask);
 * a write that fails (a full disk, an exception, Ctrl-C) leaves the target as it was
   and no temporary file;
+* the scratch directories ovonehot works in (``ovonehot-diff-PID-XXXX`` in the system's
+  temporary directory: the OpenVINO child's files, a corpus worker's, a reduction's
+  candidates) carry the process id, and each new one first removes those whose process is
+  gone (:func:`scratch_directory`): a killed run's folder lasts until the next run;
 * only a regular file (or a symbolic link to one) or a new name is ever replaced: a
   device node (``/dev/null``, ``/dev/full``), a FIFO, a socket, or a link to one of them
   (``/proc/self/fd/1``) is refused in one line, checked before any work starts
@@ -29,10 +33,14 @@ Every file ovonehot writes for the user (``--output``, ``--json``, ``--save``,
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import secrets
+import shutil
 import stat
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import BinaryIO
@@ -118,6 +126,45 @@ def remove_stale_temps(directory: str | os.PathLike[str]) -> None:
             os.unlink(entry.path)
         except OSError:
             pass
+
+
+_SCRATCH = re.compile(r"ovonehot-[a-z]+-(\d+)-[0-9a-z_]+")
+
+
+def scratch_directory(prefix: str) -> str:
+    """A new directory ``{prefix}{pid}-XXXX`` in the system's temporary directory (``prefix``
+    like ``ovonehot-diff-``), made after removing those of processes that are gone."""
+    remove_stale_scratch(tempfile.gettempdir())
+    return tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-")
+
+
+@contextlib.contextmanager
+def scratch(prefix: str) -> Iterator[str]:
+    """:func:`scratch_directory`, removed with its contents at the end (as ``TemporaryDirectory``)."""
+    path = scratch_directory(prefix)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def remove_stale_scratch(directory: str) -> None:
+    """Remove this user's ``ovonehot-*-PID-*`` directories in ``directory`` whose process is gone."""
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    for entry in entries:
+        m = _SCRATCH.fullmatch(entry.name)
+        if m is None or _alive(int(m.group(1))):
+            continue
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if stat.S_ISDIR(st.st_mode) and (uid is None or st.st_uid == uid):
+            shutil.rmtree(entry.path, ignore_errors=True)
 
 
 def _alive(pid: int) -> bool:

@@ -17,7 +17,7 @@ import json
 import math
 import os
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TextIO
 
 import numpy as np
@@ -85,8 +85,14 @@ def human_output(args: argparse.Namespace) -> Iterator[None]:
         yield
 
 
-def emit(args: argparse.Namespace, data: Mapping[str, Any]) -> None:
-    """The command's report: to stdout with ``--json``, to the ``--json-out`` file."""
+def emit(args: argparse.Namespace, data: Mapping[str, Any] | Callable[[], Mapping[str, Any]]) -> None:
+    """The command's report: to stdout with ``--json``, to the ``--json-out`` file; nothing, and
+    nothing built, without either (``data`` may be a function that builds it: a 1e6-layer
+    ``validate`` report is gigabytes as JSON)."""
+    if args.json_out is None and not getattr(args, "json", False):
+        return
+    if callable(data):
+        data = data()
     text = json.dumps(plain(data), indent=2, allow_nan=False) + "\n"
     if args.json_out is not None:
         write_text(args.json_out, text)
