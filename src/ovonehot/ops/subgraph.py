@@ -35,7 +35,7 @@ shapes (cached by signature), so bodies whose shapes change across iterations ru
 What a loop grows is checked before it grows (:mod:`ovonehot.budget`): every part kept for
 a concatenated output is counted against the memory budget before it is kept (a Loop whose
 body computes its own condition grew past 6 GiB in 19 s before), and the iteration count
-is bounded by ``OVONEHOT_MAX_LOOP_ITERATIONS`` (2**24 by default; a count known to exceed it,
+is bounded by ``OVONEHOT_MAX_LOOP_ITERATIONS`` (2**20 by default, see :mod:`ovonehot.budget`; a count known to exceed it,
 a constant-true condition with a trip count of 2**62, is refused before the first
 iteration; otherwise on reaching it).
 """
@@ -711,7 +711,7 @@ def _iterate(
     """Run the body up to ``iterations`` times: the last results, and each concatenated output's parts."""
     counter = _IterationCounter.of(attrs)
     concat: dict[int, list[np.ndarray]] = {o.output: [] for o in attrs.outputs if o.slicing is not None}
-    growth = Growth("the concatenated outputs") if concat else None
+    growth = Growth("the concatenation of its outputs") if concat else None
     limit = max_loop_iterations()
     results: dict[int, np.ndarray] = {}
     for k in range(iterations):
