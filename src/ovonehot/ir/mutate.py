@@ -1011,7 +1011,7 @@ def hostile_manifest(rng: random.Random, manifest: dict[str, Any]) -> tuple[dict
         return m, f"plugin = {m['plugin']!r:.80}"
     if kind == "text":
         return rng.choice(
-            ("[]", "{", "null", '"x"', "[" * 100_000, '{"format": NaN}', "\ud800")
+            ("[]", "{", "null", '"x"', "[" * 100_000, '{"format": NaN}', r'"\ud800"')
         ), "not a manifest"
     name = rng.choice(_STRING_FIELDS)
     if name == "versions":
