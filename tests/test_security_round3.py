@@ -684,9 +684,17 @@ def test_a_loop_that_never_meets_its_condition_stops_at_the_iteration_limit(tmp_
     done = _run_limited(model, {"OVONEHOT_MAX_LOOP_ITERATIONS": "50"})
     assert done.returncode == 2, done.stderr
     one_line_error(done.stderr, "type=Loop", "still holds after 50 iterations")
-    small = _run_limited(model, {"OVONEHOT_MAX_LOOP_ITERATIONS": "lots"})
-    assert small.returncode == 2
-    one_line_error(small.stderr, "OVONEHOT_MAX_LOOP_ITERATIONS")
+
+
+def test_a_bad_loop_limit_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ovonehot.budget import DEFAULT_MAX_LOOP_ITERATIONS, max_loop_iterations
+    from ovonehot.errors import UsageError
+
+    assert max_loop_iterations() == DEFAULT_MAX_LOOP_ITERATIONS
+    for text in ("lots", "0", "-5"):
+        monkeypatch.setenv("OVONEHOT_MAX_LOOP_ITERATIONS", text)
+        with pytest.raises(UsageError, match="OVONEHOT_MAX_LOOP_ITERATIONS"):
+            max_loop_iterations()
 
 
 # --- validate's memory against run's ------------------------------------------------------------
