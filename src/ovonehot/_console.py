@@ -27,11 +27,20 @@ INTERRUPTED = 130
 
 
 def is_command() -> bool:
-    """Whether this process is the ``ovonehot`` command (not a program importing ovonehot)."""
-    if sys.argv and os.path.basename(sys.argv[0]) == "ovonehot":
-        return True
-    orig = getattr(sys, "orig_argv", [])
-    return len(orig) >= 3 and orig[1] == "-m" and orig[2] == "ovonehot"
+    """Whether this process is the ``ovonehot`` command (not a program importing ovonehot),
+    from the interpreter's own command line: the console script or ``-m ovonehot``.  (Not
+    ``sys.argv``: multiprocessing's spawned children, Dask's workers, get the parent's.)"""
+    words = iter(getattr(sys, "orig_argv", [])[1:])
+    for word in words:
+        if word in ("-X", "-W"):  # options with a value
+            next(words, None)
+        elif word == "-m":
+            return next(words, None) == "ovonehot"
+        elif word == "-c" or word == "-":
+            return False
+        elif not word.startswith("-"):
+            return os.path.basename(word) == "ovonehot"
+    return False
 
 
 def _quit(signum: int, frame: FrameType | None) -> None:
