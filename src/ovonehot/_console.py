@@ -21,6 +21,7 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 from types import FrameType
 
 INTERRUPTED = 130
@@ -30,7 +31,7 @@ def is_command() -> bool:
     """Whether this process is the ``ovonehot`` command (not a program importing ovonehot),
     from the interpreter's own command line: the console script or ``-m ovonehot``.  (Not
     ``sys.argv``: multiprocessing's spawned children, Dask's workers, get the parent's.)"""
-    words = iter(getattr(sys, "orig_argv", [])[1:])
+    words: Iterator[str] = iter(list(getattr(sys, "orig_argv", []))[1:])
     for word in words:
         if word in ("-X", "-W"):  # options with a value
             next(words, None)
