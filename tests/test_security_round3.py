@@ -794,3 +794,22 @@ def test_a_killed_runs_scratch_directory_is_removed_by_the_next(
     assert not left.exists()
     assert mine.is_dir() and other_user.is_dir() and unrelated.is_dir()
     assert mine.name.startswith(f"ovonehot-diff-{os.getpid()}-")
+
+
+def test_tile_repeats_past_int64_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by this round's campaign (seed 19, mutant 1998): repeats [2**62, -1, 2**63-1, 1] on
+    a [3, 3, 3, 3] input left the inferred shape dynamic, and NumPy's tile failed with
+    "array is too big" (a traceback)."""
+    ov = pytest.importorskip("openvino")
+    ops = pytest.importorskip("openvino.opset8")
+    x = ops.parameter([3, 3, 3, 3], np.uint8, name="x")
+    tile = ops.tile(x, ops.parameter([4], np.int64, name="repeats"))
+    ov.save_model(ov.Model([tile], [x, tile.input_value(1).get_node()]), str(tmp_path / "tile.xml"))
+    np.savez(
+        tmp_path / "in.npz",
+        x=np.zeros((3, 3, 3, 3), np.uint8),
+        repeats=np.array([2**62, -1, 2**63 - 1, 1], np.int64),
+    )
+    code, _, err = run(["run", str(tmp_path / "tile.xml"), "--inputs", str(tmp_path / "in.npz")], capsys)
+    assert code == 2
+    one_line_error(err, "type=Tile", "NumPy cannot hold")
