@@ -20,6 +20,17 @@ by the address-space limit), ``crash`` (a signal), ``multi-line-error``,
 ``OUT/failures/<index>-<command>-<class>/`` (model.xml, model.bin, inputs.npz,
 manifest.json with the seed, index, source, mutations, command and stderr).
 
+Each mutant also goes through the attack classes of the third audit (issue 19) that are
+not IR mutations (``--no-attacks`` skips them): ``run``/``validate`` writing ``--output``
+or ``--json-out`` onto a FIFO, a socket, a link to ``/dev/null`` or to a FIFO (clean only
+when refused in one line and the file is left as it was: ``output-replaced`` otherwise),
+and a replay folder made of the mutant with a hostile manifest
+(``ovonehot.ir.mutate.hostile_manifest``) through ``diff DIR`` (when the manifest breaks
+the schema, so OpenVINO is never started) and ``repro DIR``, whose script must hold every
+hostile string as data (``code-injection`` otherwise).  Children run with
+``OVONEHOT_MAX_LOOP_ITERATIONS=100000`` (unless set), so a Loop that never ends stops
+within the CPU limit.
+
 ``--openvino`` also reads each mutant with OpenVINO's ``Core().read_model`` (in a
 forked child: it can crash) and tallies where ovonehot and OpenVINO agree on
 accepting or refusing the file: ovonehot refuses when ``validate`` exits 3 or reports
@@ -33,12 +44,16 @@ stdout.
 from __future__ import annotations
 
 import argparse
+import ast
 import collections
 import json
 import os
+import random
 import resource
 import shutil
 import signal
+import socket
+import stat
 import sys
 import time
 import traceback
@@ -48,7 +63,7 @@ from typing import Any
 
 import numpy as np
 
-from ovonehot.ir.mutate import Mutant, corpus, mutant
+from ovonehot.ir.mutate import Mutant, corpus, hostile_manifest, mutant
 
 REPO = Path(__file__).resolve().parent.parent
 COMMANDS = ("validate", "inspect", "run")
@@ -268,20 +283,121 @@ def prepare_inputs(files: list[Path], work: Path) -> dict[str, Path]:
     return inputs
 
 
+def _special_file(rng: random.Random, slot: Path) -> tuple[Path, str]:
+    """A FIFO, a socket or a link to a device or FIFO in ``slot``: an output must never replace it."""
+    target = slot / "special-output"
+    kind = rng.choice(("fifo", "socket", "link-to-dev-null", "link-to-fifo"))
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "socket":
+        s = socket.socket(socket.AF_UNIX)
+        s.bind(str(target))
+        s.close()
+    elif kind == "link-to-dev-null":
+        target.symlink_to("/dev/null")
+    else:
+        os.mkfifo(slot / "fifo")
+        target.symlink_to(slot / "fifo")
+    return target, kind
+
+
+def _file_kind(path: Path) -> tuple[int, int]:
+    st = os.lstat(path)
+    return stat.S_IFMT(st.st_mode), st.st_ino
+
+
+_BASE_MANIFEST = REPO / "ir" / "replays" / "cpu-int32-saturation-i64-values" / "manifest.json"
+
+
+def _hostile_replay(rng: random.Random, slot: Path, xml: Path, inputs: Path | None) -> tuple[Path, str, bool]:
+    """A replay folder of the mutant with a hostile manifest: the folder, what was done, and
+    whether the manifest still fits the schema (then ``diff`` would start OpenVINO)."""
+    from ovonehot.differential import manifest_schema
+
+    folder = slot / "replay"
+    folder.mkdir()
+    shutil.copy(xml, folder / "model.xml")
+    shutil.copy(xml.with_suffix(".bin"), folder / "model.bin")
+    if inputs is not None:
+        shutil.copy(inputs, folder / "inputs.npz")
+        shutil.copy(inputs, folder / "ours.npz")
+    else:
+        np.savez(folder / "inputs.npz")
+        np.savez(folder / "ours.npz")
+    manifest, what = hostile_manifest(rng, json.loads(_BASE_MANIFEST.read_text()))
+    (folder / "manifest.json").write_text(manifest if isinstance(manifest, str) else json.dumps(manifest))
+    try:
+        manifest_schema.check(manifest, "manifest")
+        valid = not isinstance(manifest, str)
+    except manifest_schema.SchemaError:
+        valid = False
+    return folder, what, valid
+
+
+_INJECTED = {"__import__", "exec", "eval", "compile", "system", "popen", "getattr"}
+
+
+def code_injected(script: Path) -> bool:
+    """Whether a repro script calls anything a hostile manifest string would: every value must
+    be a literal, and the template calls none of these."""
+    tree = ast.parse(script.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            if name in _INJECTED:
+                return True
+    return False
+
+
+def attack_argvs(m: Mutant, slot: Path, xml: Path, inputs: Path | None) -> list[tuple[str, list[str], Any]]:
+    """The attack runs of one mutant: (name, argv, a check of what it left: a class or None)."""
+    rng = random.Random(f"{m.seed}:{m.index}:attacks")
+    target, kind = _special_file(rng, slot)
+    before = _file_kind(target)
+    option = rng.choice(("--output", "--json-out"))
+    argv = ["run", str(xml), *(["--inputs", str(inputs)] if inputs is not None else []), option, str(target)]
+    if option == "--json-out" and rng.random() < 0.3:
+        argv = ["validate", str(xml), "--json-out", str(target)]
+
+    def unchanged() -> str | None:
+        return None if _file_kind(target) == before else "output-replaced"
+
+    runs: list[tuple[str, list[str], Any]] = [(f"output-{kind}", argv, unchanged)]
+    folder, what, valid = _hostile_replay(rng, slot, xml, inputs)
+    script = slot / "repro.py"
+
+    def no_injection() -> str | None:
+        return "code-injection" if script.exists() and code_injected(script) else None
+
+    if not valid:
+        runs.append((f"replay-diff ({what})", ["diff", str(folder)], lambda: None))
+    runs.append((f"replay-repro ({what})", ["repro", str(folder), "--output", str(script)], no_injection))
+    return runs
+
+
 def check_mutant(
     m: Mutant, slot: Path, inputs: Path | None, args: argparse.Namespace, tally: Tally, failures: Path
 ) -> None:
     if slot.exists():
         shutil.rmtree(slot)
     xml = m.write(slot)
+    if any(d.startswith("loop-growth") for d in m.mutations):
+        inputs = None  # (the document was replaced by a Loop model without Parameters)
     outcomes = []
+    runs: list[tuple[str, list[str], Any]] = []
     for command in COMMANDS:
         argv = [command, str(xml)]
         if command == "validate":
             argv.append("--json")
         if command == "run" and inputs is not None:
             argv += ["--inputs", str(inputs)]
-        out, err = str(slot / f"{command}.out"), str(slot / f"{command}.err")
+        runs.append((command, argv, lambda: None))
+    if args.attacks:
+        runs += attack_argvs(m, slot, xml, inputs)
+    for command, argv, after in runs:
+        label = command.split(" ")[0]
+        out, err = str(slot / f"{label}.out"), str(slot / f"{label}.err")
         outcome = run_child(
             _child_cli,
             (argv, out, err, args.memory, args.exec, args.timeout),
@@ -292,6 +408,9 @@ def check_mutant(
         )
         outcomes.append(outcome)
         verdict = classify(outcome, args.max_error_chars)
+        if verdict == "clean":
+            verdict = after() or "clean"
+        command = label
         tally.classes[verdict] += 1
         tally.by_command.setdefault(command, collections.Counter())[verdict] += 1
         tally.max_rss_kib = max(tally.max_rss_kib, outcome.max_rss_kib)
@@ -303,8 +422,11 @@ def check_mutant(
             m.write(dest)
             if inputs is not None:
                 shutil.copy(inputs, dest / "inputs.npz")
+            if (slot / "replay").is_dir():
+                shutil.copytree(slot / "replay", dest / "replay", dirs_exist_ok=True)
             argv_saved = [a if a != str(xml) else "model.xml" for a in argv]
             argv_saved = ["inputs.npz" if a == str(inputs) else a for a in argv_saved]
+            argv_saved = [a.replace(str(slot), str(dest)) for a in argv_saved]
             manifest = {
                 "seed": m.seed,
                 "index": m.index,
@@ -465,11 +587,18 @@ def main() -> int:
     parser.add_argument("--out", default="mutation-campaign")
     parser.add_argument("--exec", action="store_true", help="run `python -m ovonehot` instead of forking")
     parser.add_argument("--openvino", action="store_true", help="also read each mutant with OpenVINO")
+    parser.add_argument(
+        "--no-attacks",
+        dest="attacks",
+        action="store_false",
+        help="skip the special-file outputs and hostile replay folders (only validate, inspect, run)",
+    )
     parser.add_argument("--replay", metavar="DIR", help="re-run one saved failure")
     parser.add_argument(
         "--merge", action="store_true", help="print the (partial) tallies of a campaign in --out"
     )
     args = parser.parse_args()
+    os.environ.setdefault("OVONEHOT_MAX_LOOP_ITERATIONS", "100000")
     if args.replay:
         return replay(Path(args.replay), args)
     if args.merge:

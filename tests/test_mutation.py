@@ -241,7 +241,7 @@ def test_bad_layer_id_after_a_broken_payload(tmp_path: Path, capsys: pytest.Capt
         }
     )
     for code, err in _all_clean(_write(tmp_path, xml, weights), capsys):
-        assert code == 3 and "attribute id='x' is not an integer" in err
+        assert code == 3 and "attribute id='x' is not an unsigned integer" in err
 
 
 class _CountingNodes(tuple):  # type: ignore[type-arg]

@@ -92,7 +92,7 @@ def test_dump_matches_openvino_cpu_node_by_node(tmp_path, capsys):  # type: igno
 def test_index_lists_every_key_in_run_order(tmp_path, capsys):  # type: ignore[no-untyped-def]
     _dump(tmp_path, DICE, [str(DICE_INPUTS)], capsys)
     rows = (tmp_path / "dump" / INDEX).read_text().splitlines()
-    assert rows[0] == "key\tlayer_id\ttype\tshape"
+    assert rows[0] == "key\tlayer_id\ttype\tshape\tmember"
     with np.load(tmp_path / "dump" / ARCHIVE) as archive:
         assert [r.split("\t")[0] for r in rows[1:]] == archive.files
         onehot = next(r.split("\t") for r in rows[1:] if r.startswith("aten::one_hot/OneHot:"))

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""OpenVINO reproducer: out: unexplained (cpu).
-
-Model from /tmp/tmp74ymumw8/cpu-uninitialized-rank7-eltwise.xml; made by ovonehot 0.1.0 with OpenVINO 2026.4.1-22982-e213a147257-releases/2026/4.
-Needs only numpy and openvino. Runs the embedded model on OpenVINO (cpu) with the
-embedded inputs and compares every output with the expected values (computed by
-ovonehot, an independent NumPy implementation of OpenVINO's op specifications), and,
-for the CPU plugin, with OpenVINO's own core reference (Model.evaluate) where it can
-evaluate the model. Exit 1 when the difference reproduces.
-"""
+(
+    'OpenVINO reproducer: out: unexplained (cpu).\n'
+    '\n'
+    'Model from /tmp/tmp74ymumw8/cpu-uninitialized-rank7-eltwise.xml; made by ovonehot 0.1.0 with OpenVINO 2026.4.1-22982-e213a147257-releases/2026/4.\n'
+    'Needs only numpy and openvino. Runs the embedded model on OpenVINO (cpu) with the\n'
+    'embedded inputs and compares every output with the expected values (computed by\n'
+    "ovonehot, an independent NumPy implementation of OpenVINO's op specifications), and,\n"
+    "for the CPU plugin, with OpenVINO's own core reference (Model.evaluate) where it can\n"
+    'evaluate the model. Exit 1 when the difference reproduces.\n'
+)
 
 import base64
 import io
@@ -16,10 +17,10 @@ import sys
 import numpy as np
 import openvino as ov
 
-ORACLE = "cpu"
-CPU_CONFIG = {"INFERENCE_NUM_THREADS": 1, "NUM_STREAMS": 1, "INFERENCE_PRECISION_HINT": "f32", "EXECUTION_MODE_HINT": "ACCURACY"}
+ORACLE = 'cpu'
+CPU_CONFIG = {'INFERENCE_NUM_THREADS': 1, 'NUM_STREAMS': 1, 'INFERENCE_PRECISION_HINT': 'f32', 'EXECUTION_MODE_HINT': 'ACCURACY'}
 # Per output: (exact, atol, rtol): floats bit for bit when exact, else |a - b| <= atol + rtol * |b|.
-TOLERANCES = {"out": [False, 1e-06, 1e-05]}
+TOLERANCES = {'out': (False, 1e-06, 1e-05)}
 
 MODEL_XML = base64.b64decode("""
 PD94bWwgdmVyc2lvbj0iMS4wIj8+CjxuZXQgbmFtZT0ibSIgdmVyc2lvbj0iMTEiPgoJPGxheWVycz4KCQk8bGF5ZXIgaWQ9IjAi

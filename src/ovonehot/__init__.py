@@ -7,30 +7,22 @@
 
 from __future__ import annotations
 
-import os
-import sys
+from . import _console
 
-try:
-    from . import conventions
-    from .errors import (
-        Error,
-        InputError,
-        IRError,
-        OpenVINOError,
-        UnsupportedError,
-        UsageError,
-        ValidationError,
-    )
-    from .model import Model, Request, TensorDesc, VariableDesc, load
-    from .types import Dimension, ElementType, PartialShape
-except KeyboardInterrupt:
-    # Ctrl-C while the ``ovonehot`` command (``python -m ovonehot`` or the console script) is
-    # still loading: exit 130 in one line like everywhere else.  A program importing ovonehot
-    # as a library gets its KeyboardInterrupt as usual.
-    if sys.argv[:1] == ["-m"] or os.path.basename(sys.argv[0] if sys.argv else "") == "ovonehot":
-        print("error: interrupted", file=sys.stderr)
-        raise SystemExit(130) from None
-    raise
+_console.guard_startup()  # first: a Ctrl-C while the command loads is one line, exit 130
+
+from . import conventions
+from .errors import (
+    Error,
+    InputError,
+    IRError,
+    OpenVINOError,
+    UnsupportedError,
+    UsageError,
+    ValidationError,
+)
+from .model import Model, Request, TensorDesc, VariableDesc, load
+from .types import Dimension, ElementType, PartialShape
 
 __version__ = "0.1.0"
 

@@ -1,11 +1,5 @@
-"""``python -m ovonehot``: the command-line tool."""
+"""``python -m ovonehot``: the command-line tool (Ctrl-C at any moment: one line, exit 130)."""
 
-import sys
+from ._console import run
 
-try:
-    from .cli import main
-except KeyboardInterrupt:  # Ctrl-C while the modules load: no traceback either
-    print("error: interrupted", file=sys.stderr)
-    sys.exit(130)
-
-sys.exit(main())
+run()

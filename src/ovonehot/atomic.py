@@ -17,15 +17,30 @@ Every file ovonehot writes for the user (``--output``, ``--json``, ``--save``,
 * the file gets the target's mode when it overwrites one (a 0600 file stays 0600),
   else the mode ``open()`` would give a new file (0666 less the umask);
 * a write that fails (a full disk, an exception, Ctrl-C) leaves the target as it was
-  and no temporary file.
+  and no temporary file;
+* the scratch directories ovonehot works in (``ovonehot-diff-PID-XXXX`` in the system's
+  temporary directory: the OpenVINO child's files, a corpus worker's, a reduction's
+  candidates) carry the process id, and each new one first removes those whose process is
+  gone (:func:`scratch_directory`): a killed run's folder lasts until the next run;
+* only a regular file (or a symbolic link to one) or a new name is ever replaced: a
+  device node (``/dev/null``, ``/dev/full``), a FIFO, a socket, or a link to one of them
+  (``/proc/self/fd/1``) is refused in one line, checked before any work starts
+  (:func:`check_output_file`) and again just before the rename, in case one appeared
+  meanwhile.  Renaming over ``/dev/null`` as root would replace the device node itself
+  with a regular file for every process of the machine.  A stream is written only when
+  the user names it on purpose: ``-`` for stdout where a command takes it (``--json-out -``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import secrets
+import shutil
 import stat
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import BinaryIO
@@ -45,11 +60,41 @@ def check_output_file(path: str | os.PathLike[str], option: str = "the output") 
     directory = target.parent
     if not directory.is_dir():
         raise InputError(f"{path}: the directory {directory} does not exist")
-    if target.is_dir():
-        raise InputError(f"{path}: is a directory, not a file name")
+    check_replaceable(target)
     if not os.access(directory, os.W_OK | os.X_OK):
         raise InputError(f"{path}: cannot write in the directory {directory}")
     return target
+
+
+def check_replaceable(target: Path) -> None:
+    """``target`` is a new name, a regular file or a link to one; else an InputError that says
+    what is there.  A dangling link is a new name (the rename replaces the link)."""
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise InputError(f"{target}: cannot write it ({exc.strerror or exc})") from None
+    if stat.S_ISREG(st.st_mode):
+        return
+    link = " (a symbolic link to it)" if os.path.islink(target) else ""
+    raise InputError(
+        f"{target}: is {file_kind(st.st_mode)}{link}, not a regular file; ovonehot replaces only "
+        "regular files (write to a new name, or '-' for stdout where the option takes it)"
+    )
+
+
+def file_kind(mode: int) -> str:
+    """What a non-regular file is, in words: "a directory", "a FIFO", "a device", ..."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
 
 
 def check_output_dir(path: str | os.PathLike[str], option: str = "the output directory") -> Path:
@@ -81,6 +126,45 @@ def remove_stale_temps(directory: str | os.PathLike[str]) -> None:
             os.unlink(entry.path)
         except OSError:
             pass
+
+
+_SCRATCH = re.compile(r"ovonehot-[a-z]+-(\d+)-[0-9a-z_]+")
+
+
+def scratch_directory(prefix: str) -> str:
+    """A new directory ``{prefix}{pid}-XXXX`` in the system's temporary directory (``prefix``
+    like ``ovonehot-diff-``), made after removing those of processes that are gone."""
+    remove_stale_scratch(tempfile.gettempdir())
+    return tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-")
+
+
+@contextlib.contextmanager
+def scratch(prefix: str) -> Iterator[str]:
+    """:func:`scratch_directory`, removed with its contents at the end (as ``TemporaryDirectory``)."""
+    path = scratch_directory(prefix)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def remove_stale_scratch(directory: str) -> None:
+    """Remove this user's ``ovonehot-*-PID-*`` directories in ``directory`` whose process is gone."""
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    for entry in entries:
+        m = _SCRATCH.fullmatch(entry.name)
+        if m is None or _alive(int(m.group(1))):
+            continue
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if stat.S_ISDIR(st.st_mode) and (uid is None or st.st_uid == uid):
+            shutil.rmtree(entry.path, ignore_errors=True)
 
 
 def _alive(pid: int) -> bool:
@@ -168,6 +252,7 @@ class AtomicFile:
                 self._named = self._temp_name()
                 _link_anonymous(self.file.fileno(), self._named)
             self.file.close()
+            check_replaceable(self.target)  # a device or FIFO may have appeared since the start
             os.replace(self._named, self.target)
             self._named = None
             self._done = True

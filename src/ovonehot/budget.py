@@ -10,7 +10,12 @@ size before running its kernel (``evaluate``), against:
 * half of the memory available now (Linux ``MemAvailable``): the consumers of an
   output need room too;
 * the room left under the process's address-space limit (``RLIMIT_AS``), when one is
-  set, so a limited process refuses instead of dying in ``MemoryError``.
+  set, so a limited process refuses instead of dying in ``MemoryError``;
+* ``OVONEHOT_MEMORY_BUDGET`` bytes, when set (a cap: it never raises the budget).
+
+What a model grows step by step is checked before each step, against the same budget:
+a Loop or TensorIterator's concatenated outputs (:class:`Growth`), and its iteration
+count (:func:`max_loop_iterations`).
 """
 
 from __future__ import annotations
@@ -18,9 +23,22 @@ from __future__ import annotations
 import math
 import os
 
-from .errors import ResourceLimitError
+from .errors import ResourceLimitError, UsageError
 
 MAX_OUTPUT_BYTES = 16 * 2**30
+BUDGET_ENV = "OVONEHOT_MEMORY_BUDGET"
+# The most iterations one Loop/TensorIterator run may take (OVONEHOT_MAX_LOOP_ITERATIONS).
+# OpenVINO's reference (src/core/reference/src/op/loop.cpp) takes a negative trip count as
+# INT64_MAX ("infinity") and runs until the body's condition says stop, keeping every
+# iteration's value for a concatenated output: forever, and growing, when it never does.  ovonehot's interpreter
+# takes about 20 microseconds per iteration of a three-op body (measured: 100 000
+# iterations in 2.0 s of CPU), so 2**20 (about a million) iterations are some 20 s of work for
+# the smallest body, while the loops of real models (RNN and decoder steps, beam search,
+# sequence scans) take thousands.  A count beyond the limit is refused with the layer named,
+# before the first iteration when it is known (a constant-true condition) and on reaching
+# it otherwise; the variable raises it for the rare model that needs more.
+LOOP_ENV = "OVONEHOT_MAX_LOOP_ITERATIONS"
+DEFAULT_MAX_LOOP_ITERATIONS = 2**20
 MAX_RANK = 64  # NumPy's NPY_MAXDIMS
 
 
@@ -54,12 +72,53 @@ def address_space_left() -> int | None:
         return None
 
 
+def _positive_env(name: str) -> int | None:
+    text = os.environ.get(name)
+    if text is None or not text.strip():
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise UsageError(f"{name}={text[:80]!r} is not a whole number") from None
+    if value <= 0:
+        raise UsageError(f"{name}={text[:80]!r} must be positive")
+    return value
+
+
 def memory_budget(available: int | None = None) -> int:
-    """The largest single output allowed now: the fixed cap, half the memory available, the room left."""
+    """The largest single output allowed now: the fixed cap, half the memory available, the room
+    left, ``OVONEHOT_MEMORY_BUDGET``."""
     available = available_memory() if available is None else available
     budget = MAX_OUTPUT_BYTES if available is None else min(MAX_OUTPUT_BYTES, available // 2)
     left = address_space_left()
-    return budget if left is None else min(budget, left // 2)
+    budget = budget if left is None else min(budget, left // 2)
+    cap = _positive_env(BUDGET_ENV)
+    return budget if cap is None else min(budget, cap)
+
+
+def max_loop_iterations() -> int:
+    """The most iterations one Loop/TensorIterator run may take (see ``LOOP_ENV``)."""
+    return _positive_env(LOOP_ENV) or DEFAULT_MAX_LOOP_ITERATIONS
+
+
+class Growth:
+    """Bytes a run accumulates step by step (a Loop's concatenated outputs), checked against the
+    budget taken once at the start before each step is kept.  The parts and their concatenation
+    are both held at the end, so twice the parts' total must fit."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.budget = memory_budget()
+        self.total = 0
+
+    def add(self, nbytes: int, step: int) -> None:
+        self.total += nbytes
+        if 2 * self.total > self.budget:
+            raise ResourceLimitError(
+                f"{self.what} grows past the memory budget at iteration {step}: its parts hold "
+                f"{self.total} bytes, and they and their concatenation need {2 * self.total}, more than "
+                f"the {self.budget} allowed (half the memory available, or {BUDGET_ENV})"
+            )
 
 
 def check_allocation(shape: tuple[int, ...], itemsize: int, what: str) -> None:

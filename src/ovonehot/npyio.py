@@ -19,10 +19,13 @@ from typing import BinaryIO
 
 import numpy as np
 
-from .atomic import AtomicFile, check_output_dir, target_mode
+from .atomic import AtomicFile, check_output_dir, file_kind, target_mode
 from .errors import InputError, IRError
 from .model import Model, TensorDesc, check_input
 from .types import PartialShape
+
+# The largest extent (product of the non-zero dims times the item size) NumPy can address.
+_INDEX_MAX = 2**63 - 1
 
 _KNOWN_METHODS = {
     zipfile.ZIP_STORED: "stored",
@@ -42,17 +45,7 @@ def check_input_file(path: str | os.PathLike[str], what: str = "input") -> None:
     except OSError as exc:
         raise InputError(f"{path}: cannot read it ({exc.strerror or exc})") from None
     if not stat.S_ISREG(st.st_mode):
-        kind = (
-            "a directory"
-            if stat.S_ISDIR(st.st_mode)
-            else "a FIFO"
-            if stat.S_ISFIFO(st.st_mode)
-            else "a socket"
-            if stat.S_ISSOCK(st.st_mode)
-            else "a device"
-            if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
-            else "not a regular file"
-        )
+        kind = file_kind(st.st_mode)
         raise InputError(f"{path}: is {kind}, not a regular {what} file")
 
 
@@ -106,6 +99,14 @@ def read_header(f: BinaryIO, where: str) -> ArrayHeader:
         raise InputError(f"{where}: holds Python objects (pickle), which ovonehot does not load")
     if any(d < 0 for d in shape):
         raise InputError(f"{where}: negative dims in the header {list(shape)}")
+    # NumPy refuses (ValueError "array is too big") a shape whose non-zero dims multiply past
+    # what an index can hold, even with a 0 dim and no data: checked here in Python ints.
+    extent = math.prod(max(d, 1) for d in shape) * max(dtype.itemsize, 1)
+    if extent > _INDEX_MAX:
+        raise InputError(
+            f"{where}: the header's shape {_cut(str(list(shape)))} of {dtype} spans {extent} bytes, "
+            f"more than an array can index ({_INDEX_MAX})"
+        )
     return ArrayHeader(tuple(shape), dtype, bool(fortran), f.tell())
 
 

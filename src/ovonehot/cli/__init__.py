@@ -16,9 +16,10 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from .. import __version__
+from .. import __version__, _console
 from ..errors import Error, UsageError
 from . import convert, diff, fuzz, inspect, reduce, repro, run, validate
+from ._json import stdout_json_out
 from ._options import error_message
 
 # The subcommands, one module each, in help order (one per line).
@@ -84,8 +85,10 @@ def _stop_children() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _console.release()  # Ctrl-C from here on keeps what finished (KeyboardInterrupt below)
     try:
         args = build_parser().parse_args(argv)
+        stdout_json_out(args)
         return int(args.func(args))
     except Error as exc:
         message = " ".join(error_message(exc).split("\n"))

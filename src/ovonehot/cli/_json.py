@@ -15,14 +15,19 @@ import contextlib
 import io
 import json
 import math
+import os
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TextIO
 
 import numpy as np
 
 from ..atomic import check_output_file
+from ..errors import UsageError
 from ..npyio import write_text
+
+# The file name that means stdout where an option takes it.
+STDOUT = "-"
 
 
 def add_json_options(p: argparse.ArgumentParser, what: str) -> None:
@@ -32,14 +37,40 @@ def add_json_options(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument(
         "--json-out",
         metavar="FILE",
-        help=f"also write {what} as JSON to FILE (the usual output stays on stdout)",
+        help=f"also write {what} as JSON to FILE (the usual output stays on stdout); "
+        "'-' writes it to stdout instead of the usual output, as --json does",
     )
 
 
-def check_json_out(args: argparse.Namespace) -> None:
-    """Refuse a bad ``--json-out`` path before any work starts ('' is a usage error)."""
+def check_json_out(args: argparse.Namespace, *others: tuple[str, str | None]) -> None:
+    """Refuse a bad ``--json-out`` path before any work starts ('' is a usage error, a device or
+    FIFO an input error), and the same file named by ``--json-out`` and another output option
+    (``others``: (option, path) pairs): one of the two would silently replace the other.
+    ``--json-out -`` never gets here: :func:`stdout_json_out` made it ``--json``."""
     if args.json_out is not None:
         check_output_file(args.json_out, "--json-out")
+        check_distinct(("--json-out", args.json_out), *others)
+
+
+def stdout_json_out(args: argparse.Namespace) -> None:
+    """``--json-out -``: the JSON on stdout, which is what ``--json`` does (so the human
+    output goes nowhere and stdout parses)."""
+    if getattr(args, "json_out", None) == STDOUT:
+        args.json_out = None
+        args.json = True
+
+
+def check_distinct(*outputs: tuple[str, str | None]) -> None:
+    """Two output options naming one file (also through a link or another spelling) are a
+    usage error: the second write would replace the first."""
+    seen: dict[str, str] = {}
+    for option, path in outputs:
+        if path is None or path == STDOUT:
+            continue
+        key = os.path.realpath(path)
+        if key in seen:
+            raise UsageError(f"{seen[key]} and {option} name the same file {path!r}: give each its own file")
+        seen[key] = option
 
 
 @contextlib.contextmanager
@@ -54,8 +85,14 @@ def human_output(args: argparse.Namespace) -> Iterator[None]:
         yield
 
 
-def emit(args: argparse.Namespace, data: Mapping[str, Any]) -> None:
-    """The command's report: to stdout with ``--json``, to the ``--json-out`` file."""
+def emit(args: argparse.Namespace, data: Mapping[str, Any] | Callable[[], Mapping[str, Any]]) -> None:
+    """The command's report: to stdout with ``--json``, to the ``--json-out`` file; nothing, and
+    nothing built, without either (``data`` may be a function that builds it: a 1e6-layer
+    ``validate`` report is gigabytes as JSON)."""
+    if args.json_out is None and not getattr(args, "json", False):
+        return
+    if callable(data):
+        data = data()
     text = json.dumps(plain(data), indent=2, allow_nan=False) + "\n"
     if args.json_out is not None:
         write_text(args.json_out, text)

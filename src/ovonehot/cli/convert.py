@@ -14,7 +14,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from ..atomic import check_output_file, remove_stale_temps
+from ..atomic import check_output_file, check_replaceable, remove_stale_temps
 from ..errors import IRError, UsageError
 from ..ir.reader import read_ir_bytes
 from ..npyio import check_input_file, new_file_mode
@@ -49,7 +49,8 @@ def _convert_command(args: argparse.Namespace) -> int:
     if target.suffix.lower() != ".xml":
         raise UsageError(f"{target}: the output must be an .xml path (the .bin is written beside it)")
     check_output_file(target, "--output")
-    check_json_out(args)
+    check_output_file(target.with_suffix(".bin"), "--output")
+    check_json_out(args, ("--output", str(target)), ("--output (its .bin)", str(target.with_suffix(".bin"))))
     xml, weights = convert_onnx(source)
     write_ir_pair(target, xml, weights)
     layers = _op_counts(xml, weights)
@@ -89,6 +90,8 @@ def write_ir_pair(xml_path: Path, xml: bytes, weights: bytes) -> None:
                 f.flush()
                 os.fsync(f.fileno())
             os.chmod(tmp, mode)  # mkstemp makes 0600 files; a written IR gets the usual mode
+        for target in (bin_path, xml_path):  # a device or FIFO may have appeared since the start
+            check_replaceable(target)
         had_bin = bin_path.exists()
         if had_bin:
             _keep_copy(bin_path, backup)

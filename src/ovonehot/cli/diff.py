@@ -249,7 +249,7 @@ def _diff_command(args: argparse.Namespace) -> int:
     settings = parse_input_settings(args.seed, args.val_range)
     plugin = _plugin(args)
     # Bad paths are refused before the model is read or OpenVINO started.
-    check_json_out(args)
+    check_json_out(args, ("--report", args.report))
     if args.report is not None:
         check_output_file(args.report, "--report")
         html_report.check_available()

@@ -8,6 +8,12 @@ Every node is there, Parameters and Constants included, except Results (they hav
 no outputs: their input is the producer's entry).  ``keys()`` lists the layer
 id and type of each key, in run order, for ``DIR/intermediates.tsv``.
 
+A key is the member's name in the archive unless the layer name would make it a path
+that leaves the folder it is extracted to (``..`` as a path component, a leading ``/``, a
+backslash, control characters: a hostile IR's layer ``../../x``): then the member's
+name has those replaced by ``_`` (and ``#<layer id>`` if that name is taken), and the
+.tsv's ``member`` column says which member holds the key, which keeps the real name.
+
 Arrays are written as the run goes, so the run keeps freeing what it no longer
 needs; the archive appears under its final name only when complete (a temporary
 file beside it, then a rename).  ``close(partial=True)`` still publishes what was
@@ -17,6 +23,7 @@ written, for a run that failed half way.
 from __future__ import annotations
 
 import os
+import re
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -34,6 +41,19 @@ INDEX = "intermediates.tsv"
 SKIPPED_TYPES = ("result",)
 
 
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f\\]")
+
+
+def safe_member(key: str) -> str:
+    """``key`` as an archive member name that stays inside the folder it is extracted to: no
+    ``..`` or empty leading path component, no backslash or control character."""
+    parts = _UNSAFE.sub("_", key).split("/")
+    parts = ["_" * len(p) if p in (".", "..") else p for p in parts]
+    if parts[0] == "":
+        parts[0] = "_"
+    return "/".join(parts)
+
+
 class IntermediateWriter:
     """Collects node outputs into ``directory/intermediates.npz`` (see the module doc)."""
 
@@ -48,7 +68,8 @@ class IntermediateWriter:
         self._file = AtomicFile(self.directory / ARCHIVE)
         self._zip = zipfile.ZipFile(self._file.file, "w", compression=zipfile.ZIP_STORED, allowZip64=True)
         self._names: set[str] = set()
-        self._rows: list[tuple[str, int, str, str]] = []  # key, layer id, type, shape
+        self._rows: list[tuple[str, int, str, str, str]] = []  # key, layer id, type, shape, member
+        self._members: set[str] = set()
         self.count = 0
 
     @property
@@ -64,9 +85,13 @@ class IntermediateWriter:
         self._names.add(node.name)
         for port, value in enumerate(outputs):
             key = f"{base}:{port}"
-            with self._zip.open(f"{key}.npy", "w", force_zip64=True) as member:
-                np.lib.format.write_array(member, np.asanyarray(storable(value)), allow_pickle=False)
-            self._rows.append((key, node.id, node.type_version, str(list(value.shape))))
+            member = safe_member(key)
+            if member != key and member in self._members:
+                member = safe_member(f"{node.name}#{node.id}:{port}")
+            self._members.add(member)
+            with self._zip.open(f"{member}.npy", "w", force_zip64=True) as f:
+                np.lib.format.write_array(f, np.asanyarray(storable(value)), allow_pickle=False)
+            self._rows.append((key, node.id, node.type_version, str(list(value.shape)), member))
             self.count += 1
 
     def close(self, publish: bool = True) -> None:
@@ -80,8 +105,8 @@ class IntermediateWriter:
             self._file.discard()  # no-op after a commit
 
     def _write_index(self) -> None:
-        lines = ["key\tlayer_id\ttype\tshape\n"]
-        for key, layer_id, type_version, shape in self._rows:
+        lines = ["key\tlayer_id\ttype\tshape\tmember\n"]
+        for key, layer_id, type_version, shape, member in self._rows:
             safe = key.replace("\t", "\\t").replace("\n", "\\n")
-            lines.append(f"{safe}\t{layer_id}\t{type_version}\t{shape}\n")
+            lines.append(f"{safe}\t{layer_id}\t{type_version}\t{shape}\t{member}\n")
         write_text(self.directory / INDEX, "".join(lines))

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..atomic import check_output_dir
+from ..atomic import check_output_dir, scratch
 from ..differential import replay as _replay
 from ..differential.diff import ORACLES, DiffReport, OutputVerdict, Tolerances, Verdict, diff_model
 from ..differential.gen_inputs import generate_inputs
@@ -180,7 +179,7 @@ def _save_reduction(
     args: argparse.Namespace, target: OutputVerdict, reduction: Reduction, reduced_tol: Tolerances
 ) -> tuple[DiffReport, Path]:
     """The reduced model diffed once more and saved as a replay folder: that diff and the folder."""
-    with tempfile.TemporaryDirectory(prefix="ovonehot-reduce-") as tmp:
+    with scratch("ovonehot-reduce-") as tmp:
         sub_xml = write_candidate(reduction.graph, Path(tmp))
         sub_model = load(sub_xml)
         final = diff_model(

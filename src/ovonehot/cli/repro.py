@@ -38,7 +38,7 @@ def repro_command(args: argparse.Namespace) -> int:
             raise InputError(f"{args.folder}: not a replay folder (no manifest.json)")
         target = Path(args.output) if args.output else Path(args.folder) / "repro.py"
         check_output_file(target, "--output")
-        check_json_out(args)
+        check_json_out(args, ("--output", str(target)))
         replay = _replay.load(args.folder)
         path = write_script(replay, target)
         print(f"wrote {path} (run: python {path})")

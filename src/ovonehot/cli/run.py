@@ -9,6 +9,7 @@ type, name, each output's element type and shape, milliseconds) and a total;
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -22,7 +23,7 @@ from ..model import Model, load
 from ..npyio import check_input_specs, check_model_paths, parse_input_specs, save_archive
 from ..types import ElementType, PartialShape
 from ._json import add_json_options, array_values, check_json_out, emit, human_output
-from .dump import IntermediateWriter
+from .dump import ARCHIVE, INDEX, IntermediateWriter
 
 # Print values when an output has at most this many elements.
 SMALL = 64
@@ -99,7 +100,7 @@ def _run_command(args: argparse.Namespace) -> int:
         if len(groups) > 1 or args.dump_intermediates or args.verbose:
             raise UsageError("--output-dir takes one step, without --dump-intermediates or --verbose")
         check_output_dir(args.output_dir, "--output-dir")
-    check_json_out(args)
+    check_json_out(args, ("--output", args.output), *_dump_files(args.dump_intermediates))
     model = load(args.model, args.bin_path)
     steps = [parse_input_specs(model, specs) for specs in groups]
     report: dict[str, object] = {"model": args.model, "exact": not args.fast}
@@ -141,6 +142,13 @@ def _run_command(args: argparse.Namespace) -> int:
     report["written"] = _written(args)
     emit(args, report)
     return 0
+
+
+def _dump_files(directory: str | None) -> tuple[tuple[str, str], ...]:
+    """The files ``--dump-intermediates DIR`` writes, as (option, path) pairs."""
+    if directory is None:
+        return ()
+    return tuple(("--dump-intermediates", os.path.join(directory, name)) for name in (ARCHIVE, INDEX))
 
 
 def _outputs_json(model: Model, results: dict[str, np.ndarray]) -> list[dict[str, object]]:

@@ -57,7 +57,7 @@ def validate_command(args: argparse.Namespace) -> int:
         except UnknownParameterError as exc:
             raise InputError(f"--shape names no Parameter: {', '.join(exc.names)}") from None
         print_text(args.model, report)
-        emit(args, report.to_json())
+        emit(args, report.to_json)
         return report.exit_code
 
 

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from ..atomic import scratch as _scratch
 from ..errors import (
     Error,
     NegativeDepthError,
@@ -425,7 +425,7 @@ def diff_model(
     inputs = dict(inputs)
     model.bind(inputs)  # input errors surface before anything runs
     ours, indices, refused = _run_ours_or_refusal(model, inputs)
-    with tempfile.TemporaryDirectory(prefix="ovonehot-diff-") as scratch:
+    with _scratch("ovonehot-diff-") as scratch:
         openvino_ir = None
         if is_onnx_path(xml_path):
             # OpenVINO's oracles get the very IR ovonehot runs (its conversion of the ONNX model, with

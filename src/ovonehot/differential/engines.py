@@ -42,6 +42,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol
 
 from .. import child
+from ..atomic import scratch_directory
 from ..child import Child
 from ..errors import OpenVINOError, ParameterError
 
@@ -102,7 +103,7 @@ class _Worker:
     """One isolated child with its own work directory."""
 
     def __init__(self, job: Job) -> None:
-        self.work = tempfile.mkdtemp(prefix=job.work_prefix)
+        self.work = scratch_directory(job.work_prefix)
         try:
             self.child: Child = child.start("ovonehot.differential.engines", "serve")
             self.child.conn.send((job.handler, job.settings, self.work))
@@ -158,7 +159,7 @@ class InProcess:
         self, job: Job, items: Iterator[Any], keep_going: Callable[[], bool]
     ) -> Iterator[tuple[Any, Any]]:
         handler = _function(job.handler)
-        work = tempfile.mkdtemp(prefix=job.work_prefix)
+        work = scratch_directory(job.work_prefix)
         try:
             while keep_going():
                 item = next(items, None)
@@ -320,7 +321,7 @@ class DaskEngine:
 
         n = self.workers or os.cpu_count() or 1
         # Dask's scratch space (the workers' and this process's), removed when the cluster closes.
-        self.scratch = tempfile.mkdtemp(prefix="ovonehot-dask-")
+        self.scratch = scratch_directory("ovonehot-dask-")
         self._config = dask.config.set({"temporary-directory": self.scratch})
         # Without a dashboard the scheduler still serves /health on loopback, port 8787 when free
         # (another port, with a warning, when not): the port does not matter here.

@@ -29,13 +29,13 @@ diffs a candidate (:func:`diff_predicate` builds the usual one).
 from __future__ import annotations
 
 import dataclasses
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from ..atomic import scratch
 from ..errors import Error, UsageError
 from ..graph import Graph, Node, Port, Source
 from ..infer import NodePlan, infer
@@ -310,7 +310,7 @@ def diff_predicate(judge: Callable[[Model, str, dict[str, np.ndarray]], bool]) -
     def fails(graph: Graph, feeds: dict[str, np.ndarray]) -> bool:
         from ..model import load
 
-        with tempfile.TemporaryDirectory(prefix="ovonehot-reduce-") as tmp:
+        with scratch("ovonehot-reduce-") as tmp:
             xml = write_candidate(graph, Path(tmp))
             try:
                 candidate = load(xml)

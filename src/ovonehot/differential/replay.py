@@ -6,11 +6,21 @@ A folder holds ``model.xml`` + ``model.bin`` (copied as given), ``inputs.npz``,
 its role, seed and value range), the oracles (and the plugin's device and
 configuration), tolerances, ``--allow-partial`` and ``--shape`` overrides, ovonehot's and OpenVINO's versions, the
 verdicts and the exact command.  ``ovonehot diff DIR`` replays it.
+
+Replay folders are what users exchange, so a folder is read as untrusted data
+(:mod:`.manifest_schema`): the manifest is checked against its versioned schema before
+anything uses it (every field's type, the oracle names ovonehot knows, the plugin
+configuration keys of :data:`~.manifest_schema.PLUGIN_CONFIG_KEYS` only, so a folder
+cannot point OpenVINO's ``CACHE_DIR`` anywhere), and every file read from it must be
+a regular file inside it (no link out of the folder, no device): any violation is one
+``InputError`` line.  Manifests written before ``schema_version`` existed are read when
+they are otherwise valid.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,12 +29,15 @@ import numpy as np
 
 from ..atomic import copy_file, write_bytes
 from ..errors import InputError
-from ..npyio import ensure_directory, load_archive, save_archive, write_text
+from ..npyio import check_input_file, ensure_directory, load_archive, save_archive, write_text
 from ..oracle.common import PRESETS, PluginSettings
+from . import manifest_schema
 from .diff import DiffReport, Tolerances
 
-FORMAT = "ovonehot-replay/1"
+FORMAT = manifest_schema.FORMAT
 MANIFEST = "manifest.json"
+# A manifest is a few kilobytes; anything near this is not one (and json.loads holds it all).
+MANIFEST_LIMIT = 16 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +110,7 @@ def save(
             save_archive(out / f"{name}.npz", run.outputs)
     manifest = {
         "format": FORMAT,
+        "schema_version": manifest_schema.SCHEMA_VERSION,
         "source": str(xml),
         "seed": report.seed,
         "inputs_generated": report.generated,
@@ -117,22 +131,45 @@ def save(
 
 
 def load(folder: str | Path) -> Replay:
+    """A replay folder read back, its manifest checked against the schema and every file it
+    reads checked to be a regular file inside the folder; InputError (one line) otherwise."""
     folder = Path(folder)
+    path = _member(folder, MANIFEST, required=True)
+    if path.stat().st_size > MANIFEST_LIMIT:
+        raise InputError(
+            f"{path}: {path.stat().st_size} bytes, not a replay manifest (at most {MANIFEST_LIMIT})"
+        )
     try:
-        manifest = json.loads((folder / MANIFEST).read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise InputError(f"{folder}: not a replay folder ({exc})") from None
-    if manifest.get("format") != FORMAT:
-        raise InputError(f"{folder}: {MANIFEST} is not {FORMAT}")
-    xml = folder / "model.xml"
-    if not xml.is_file():
-        raise InputError(f"{folder}: model.xml is missing")
-    inputs = load_archive(folder / "inputs.npz")
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        text = str(exc) if not isinstance(exc, RecursionError) else "nested too deeply"
+        raise InputError(f"{path}: not a replay manifest ({text[:200]})") from None
+    manifest_schema.check(manifest, str(path))
+    xml = _member(folder, "model.xml", required=True)
+    weights = _member(folder, "model.bin", required=False)
+    inputs = load_archive(_member(folder, "inputs.npz", required=True))
     saved = {}
     for name in ("ours", "reference", "cpu", "onnxruntime", "expected"):
-        if (folder / f"{name}.npz").is_file():
-            saved[name] = load_archive(folder / f"{name}.npz")
-    return Replay(folder, xml, folder / "model.bin", inputs, manifest, saved)
+        if (folder / f"{name}.npz").exists() or (folder / f"{name}.npz").is_symlink():
+            saved[name] = load_archive(_member(folder, f"{name}.npz", required=True))
+    return Replay(folder, xml, weights, inputs, manifest, saved)
+
+
+def _member(folder: Path, name: str, required: bool) -> Path:
+    """``folder/name`` when it is a regular file inside ``folder`` (a link is followed only
+    when it stays inside); InputError when it is not, or is missing and ``required``."""
+    path = folder / name
+    if not path.exists() and not path.is_symlink():
+        if required:
+            raise InputError(f"{folder}: {name} is missing (not a complete replay folder)")
+        return path
+    real, inside = os.path.realpath(path), os.path.realpath(folder)
+    if os.path.commonpath([real, inside]) != inside:
+        raise InputError(
+            f"{path}: a link out of the replay folder (to {real}); a replay folder holds its own files"
+        )
+    check_input_file(path, "replay")
+    return path
 
 
 def reproduced(replay: Replay, report: DiffReport) -> list[str]:

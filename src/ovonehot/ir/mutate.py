@@ -11,7 +11,15 @@ digits), element types and precisions, Parameter/Const shapes and port dims, Con
 offset/size and payload values, structure (layers, edges and ports deleted or
 duplicated, layers retyped, unknown types and versions, cycles), XML truncation, byte
 flips in the .xml and the .bin, huge documents and deeply nested XML, .bin truncation
-and extension.
+and extension; and the classes of the third audit (issue 19): compressed XML (gzip, xz,
+bzip2, zstd and zip magic), floods of attributes on one element, layer ids OpenVINO
+refuses (``-1``, ``1 ``, 2**64+1), and Loops that grow a concatenation or never end
+(the document replaced by such a Loop, :func:`loop_growth`).
+
+:func:`hostile_manifest` makes replay manifests of every type confusion and with
+hostile strings in the fields that reach generated code, for ``diff DIR`` and ``repro
+DIR`` (``scripts/mutation_campaign.py`` also writes outputs onto FIFOs, sockets and
+links to devices).
 
 The mutants are meant for ``ovonehot validate|inspect|run``: whatever the file, each
 must end with a result or one ``error:`` line (``scripts/mutation_campaign.py``,
@@ -20,11 +28,18 @@ must end with a result or one ``error:`` line (``scripts/mutation_campaign.py``,
 
 from __future__ import annotations
 
+import bz2
+import copy
+import gzip
+import lzma
 import random
 import struct
+import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from io import BytesIO
 from pathlib import Path
+from typing import Any
 
 from lxml import etree
 
@@ -756,6 +771,131 @@ def huge_document(rng: random.Random, xml: bytes, weights: bytes) -> tuple[bytes
     return xml[:at] + filler + xml[at:], weights, f"{kind} of {size} bytes"
 
 
+def compressed_xml(rng: random.Random, xml: bytes, weights: bytes) -> tuple[bytes, bytes, str]:
+    """The .xml compressed (libxml2 inflated gzip/xz given a path, without bound)."""
+    kind = rng.choice(("gzip", "xz", "bzip2", "zstd-magic", "zip", "gzip-bomb"))
+    if kind == "gzip":
+        return gzip.compress(xml), weights, "gzip"
+    if kind == "xz":
+        return lzma.compress(xml), weights, "xz"
+    if kind == "bzip2":
+        return bz2.compress(xml), weights, "bzip2"
+    if kind == "zstd-magic":
+        return b"\x28\xb5\x2f\xfd" + xml, weights, "zstd magic before the XML"
+    if kind == "zip":
+        buf = BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("model.xml", xml)
+        return buf.getvalue(), weights, "zip"
+    filler = b"<!--" + b" " * (64 << 20) + b"-->"  # 64 MiB of comment in 64 KiB of gzip
+    return gzip.compress(xml.replace(b"<layers>", b"<layers>" + filler, 1)), weights, "gzip bomb (64 MiB)"
+
+
+def attribute_flood(rng: random.Random, doc: Doc) -> str:
+    """Tens of thousands of attributes on one element (lxml's items() is quadratic in them)."""
+    el = _pick(rng, doc.data() + doc.layers() + doc.ports())
+    if el is None:
+        return "nothing to change"
+    n = rng.choice((10_000, 100_000))
+    # Built as text and parsed once: lxml's set() looks the name up first (quadratic here too).
+    own = " ".join(f'{k}="{_escape(v)}"' for k, v in el.items() if isinstance(k, str) and "}" not in k)
+    flood = " ".join(f'a{k}="{k}"' for k in range(n))
+    new = etree.fromstring(f"<{el.tag} {own} {flood}/>".encode(), etree.XMLParser(huge_tree=True))
+    new.extend(list(el))
+    new.tail = el.tail
+    parent = el.getparent()
+    if parent is None:
+        return "the root"
+    parent.replace(el, new)
+    return f"{_where(new)}: {n} attributes"
+
+
+def _escape(value: str) -> str:
+    return value.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+
+
+_LAYER_IDS = ("-1", "1 ", " 7", "+7", "1e3", "0x1", "18446744073709551617", "9223372036854775808", "٣")
+
+
+def odd_layer_id(rng: random.Random, doc: Doc) -> str:
+    """A layer's id (and its edges') spelled as OpenVINO refuses (``-1``, ``1 ``, 2**64+1) or takes."""
+    layer = _pick(rng, doc.layers())
+    if layer is None:
+        return "no layer"
+    old = layer.get("id") or ""
+    new = rng.choice(_LAYER_IDS)
+    layer.set("id", new)
+    for edge in doc.edges():
+        for end in ("from-layer", "to-layer"):
+            if edge.get(end) == old:
+                edge.set(end, new)
+    return f"layer id {old!r} -> {new!r}"
+
+
+_LOOP = """<net name="loop" version="11"><layers>
+<layer id="0" name="x" type="Const" version="opset1"><data element_type="f32" shape="{n}" offset="21" size="{size}"/>
+<output><port id="0" precision="FP32"><dim>{n}</dim></port></output></layer>
+<layer id="1" name="trip" type="Const" version="opset1"><data element_type="i64" shape="" offset="0" size="8"/>
+<output><port id="0" precision="I64"/></output></layer>
+<layer id="2" name="go" type="Const" version="opset1"><data element_type="boolean" shape="" offset="8" size="1"/>
+<output><port id="0" precision="BOOL"/></output></layer>
+<layer id="3" name="loop" type="Loop" version="opset5"><port_map>
+<input external_port_id="2" internal_layer_id="0"/><output external_port_id="3" internal_layer_id="6"/>
+{concat}<input external_port_id="-1" internal_layer_id="1" purpose="current_iteration"/>
+<output external_port_id="-1" internal_layer_id="7" purpose="execution_condition"/></port_map>
+<back_edges><edge from-layer="6" to-layer="0"/></back_edges>
+<input><port id="0" precision="I64"/><port id="1" precision="BOOL"/><port id="2" precision="FP32"><dim>{n}</dim></port></input>
+<output><port id="3" precision="FP32"><dim>{n}</dim></port>{concat_port}</output>
+<body><layers>
+<layer id="0" name="xi" type="Parameter" version="opset1"><data shape="{n}" element_type="f32"/>
+<output><port id="0" precision="FP32"><dim>{n}</dim></port></output></layer>
+<layer id="1" name="it" type="Parameter" version="opset1"><data shape="" element_type="i64"/>
+<output><port id="0" precision="I64"/></output></layer>
+<layer id="2" name="limit" type="Const" version="opset1"><data element_type="i64" shape="" offset="9" size="8"/>
+<output><port id="0" precision="I64"/></output></layer>
+<layer id="3" name="less" type="Less" version="opset1"><input><port id="0" precision="I64"/><port id="1" precision="I64"/>
+</input><output><port id="2" precision="BOOL"/></output></layer>
+<layer id="4" name="one" type="Const" version="opset1"><data element_type="f32" shape="" offset="17" size="4"/>
+<output><port id="0" precision="FP32"/></output></layer>
+<layer id="5" name="add" type="Add" version="opset1"><input><port id="0" precision="FP32"><dim>{n}</dim></port>
+<port id="1" precision="FP32"/></input><output><port id="2" precision="FP32"><dim>{n}</dim></port></output></layer>
+<layer id="6" name="next" type="Result" version="opset1"><input><port id="0" precision="FP32"><dim>{n}</dim></port>
+</input></layer>
+<layer id="7" name="cond" type="Result" version="opset1"><input><port id="0" precision="BOOL"/></input></layer>
+</layers><edges>
+<edge from-layer="0" from-port="0" to-layer="5" to-port="0"/><edge from-layer="1" from-port="0" to-layer="3" to-port="0"/>
+<edge from-layer="2" from-port="0" to-layer="3" to-port="1"/><edge from-layer="3" from-port="2" to-layer="7" to-port="0"/>
+<edge from-layer="4" from-port="0" to-layer="5" to-port="1"/><edge from-layer="5" from-port="2" to-layer="6" to-port="0"/>
+</edges></body></layer>
+<layer id="4" name="last" type="Result" version="opset1"><input><port id="0" precision="FP32"><dim>{n}</dim></port>
+</input></layer>{concat_result}
+</layers><edges>
+<edge from-layer="0" from-port="0" to-layer="3" to-port="2"/><edge from-layer="1" from-port="0" to-layer="3" to-port="0"/>
+<edge from-layer="2" from-port="0" to-layer="3" to-port="1"/><edge from-layer="3" from-port="3" to-layer="4" to-port="0"/>
+{concat_edge}</edges></net>"""
+_CONCAT = {
+    "concat": '<output axis="0" external_port_id="4" internal_layer_id="6" start="0" end="-1" stride="1" part_size="1"/>',
+    "concat_port": '<port id="4" precision="FP32"><dim>-1</dim></port>',
+    "concat_result": '<layer id="5" name="every" type="Result" version="opset1"><input><port id="0" precision="FP32">'
+    "<dim>-1</dim></port></input></layer>",
+    "concat_edge": '<edge from-layer="3" from-port="4" to-layer="5" to-port="0"/>',
+}
+
+
+def loop_growth(rng: random.Random, doc: Doc) -> str:
+    """The document becomes a Loop (no Parameters): a state of ``n`` floats plus one per
+    iteration, concatenated or not, its trip count -1 or huge, its condition ``i < limit``
+    computed in the body (a limit never reached) or the constant true."""
+    n = rng.choice((1, 4096, 262144))
+    trip = rng.choice((-1, 2**62, 2**31, 1000))
+    limit = rng.choice((2**62, 10, 0))
+    concat = rng.random() < 0.6
+    parts = {k: v if concat else "" for k, v in _CONCAT.items()}
+    doc.root = etree.fromstring(_LOOP.format(n=n, size=4 * n, **parts).encode())
+    doc.weights[:] = struct.pack("<q?qf", trip, True, limit, 1.0) + bytes(4 * n)
+    return f"a Loop model: state [{n}], trip count {trip}, condition i < {limit}, concatenated {concat}"
+
+
 TREE_KINDS: dict[str, Callable[[random.Random, Doc], str]] = {
     "attribute-value": attribute_value,
     "data-attribute-value": data_attribute_value,
@@ -773,6 +913,9 @@ TREE_KINDS: dict[str, Callable[[random.Random, Doc], str]] = {
     "many-parameters": many_parameters,
     "long-chain": long_chain,
     "huge-attribute": huge_attribute,
+    "attribute-flood": attribute_flood,
+    "odd-layer-id": odd_layer_id,
+    "loop-growth": loop_growth,
 }
 BYTE_KINDS: dict[str, ByteMutation] = {
     "truncate-xml": truncate_xml,
@@ -781,6 +924,7 @@ BYTE_KINDS: dict[str, ByteMutation] = {
     "resize-bin": resize_bin,
     "deep-nesting": deep_nesting,
     "huge-document": huge_document,
+    "compressed-xml": compressed_xml,
 }
 # How often each kind is drawn: the cheap, varied ones most; the huge ones rarely.
 _WEIGHTS = {
@@ -806,9 +950,90 @@ _WEIGHTS = {
     "resize-bin": 3,
     "deep-nesting": 0.4,
     "huge-document": 0.2,
+    "attribute-flood": 0.3,
+    "odd-layer-id": 2,
+    "loop-growth": 1,
+    "compressed-xml": 0.8,
 }
 KIND_NAMES = tuple(_WEIGHTS)
 KINDS = KIND_NAMES
 # The kinds that make documents of megabytes or tens of thousands of layers (slow to run
 # in a unit test; the campaign has them).
-HEAVY_KINDS = ("many-parameters", "long-chain", "huge-attribute", "deep-nesting", "huge-document")
+HEAVY_KINDS = (
+    "many-parameters",
+    "long-chain",
+    "huge-attribute",
+    "deep-nesting",
+    "huge-document",
+    "attribute-flood",
+    "loop-growth",
+)
+
+
+# -- replay manifests ------------------------------------------------------------------------------
+# A string that is code wherever a value is pasted into source text unescaped.
+HOSTILE_STRING = 'x"; __import__("os").system("touch PWNED"); X = "\n"""\'\'\'\\'
+
+
+def _bad_values() -> tuple[Any, ...]:
+    return (None, True, 5, -1, 1.5, "x", "", [], [1], {}, {"a": 1}, HOSTILE_STRING, 2**70)
+
+
+# field -> hostile values that still fit the schema (strings that reach generated code)
+_STRING_FIELDS = ("source", "versions", "verdicts", "reduced_from", "command")
+
+
+def hostile_manifest(rng: random.Random, manifest: dict[str, Any]) -> tuple[dict[str, Any] | str, str]:
+    """``manifest`` (a valid replay manifest) with one hostile change: a field of the wrong
+    type, a value of the right type out of range, an oracle or plugin property the schema
+    refuses, broken JSON, or a hostile string in a field that reaches a repro script.
+    Returns the manifest (or raw text) and what was done."""
+    m = copy.deepcopy(manifest)
+    kind = rng.choice(("type", "type", "value", "plugin", "text", "string"))
+    if kind == "type":
+        name = rng.choice([*sorted(m), "schema_version", "plugin", "reduced_from", "allow_partial"])
+        m[name] = rng.choice(_bad_values())
+        return m, f"{name} = {m[name]!r:.60}"
+    if kind == "value":
+        name, value = rng.choice(
+            (
+                ("oracles", ['reference"; import os; X = "']),
+                ("oracles", []),
+                ("tolerances", {"atol": -1.0}),
+                ("tolerances", {"rtol": "x"}),
+                ("tolerances", {"per_output_atol": {"out": None}}),
+                ("verdicts", [{}]),
+                ("shapes", {"x": [-1]}),
+                ("schema_version", 99),
+                ("format", "ovonehot-replay/2"),
+                ("reduced_from", {"model": 1, "ops_before": "x", "ops_after": 1}),
+            )
+        )
+        m[name] = value
+        return m, f"{name} = {value!r:.60}"
+    if kind == "plugin":
+        config = rng.choice(
+            ({"CACHE_DIR": "/tmp/anywhere"}, {"PERFORMANCE_HINT": "../../x"}, {"X": 1}, ["CACHE_DIR"])
+        )
+        m["plugin"] = {
+            "device": rng.choice(("CPU", "../x", "CPU; rm")),
+            "preset": "deterministic",
+            "config": config,
+        }
+        return m, f"plugin = {m['plugin']!r:.80}"
+    if kind == "text":
+        return rng.choice(
+            ("[]", "{", "null", '"x"', "[" * 100_000, '{"format": NaN}', r'"\ud800"')
+        ), "not a manifest"
+    name = rng.choice(_STRING_FIELDS)
+    if name == "versions":
+        m[name] = {"ovonehot": HOSTILE_STRING, "openvino": HOSTILE_STRING}
+    elif name == "verdicts":
+        m[name] = [{"output": HOSTILE_STRING, "oracle": HOSTILE_STRING, "verdict": HOSTILE_STRING}]
+    elif name == "reduced_from":
+        m[name] = {"model": HOSTILE_STRING, "ops_before": 2, "ops_after": 1}
+    elif name == "command":
+        m[name] = [HOSTILE_STRING]
+    else:
+        m[name] = HOSTILE_STRING
+    return m, f"hostile string in {name}"

@@ -40,7 +40,7 @@ import numpy as np
 from lxml import etree
 
 from ..budget import numpy_can_hold
-from ..errors import IRError, UnsupportedError, quote, shorten
+from ..errors import IRError, ResourceLimitError, UnsupportedError, quote, shorten
 from ..graph import Element, Graph, Node, Port, Source
 from ..problems import Problem, Severity
 from ..types import ElementType, PartialShape
@@ -116,8 +116,8 @@ def read_ir(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] |
             graph = None
         if graph is not None:
             return graph
-    # The file as libxml2 reads a path (a gzipped .xml too), checked step by step, with the
-    # messages every error has always had.
+    # The file read by the checked reader, step by step, with the messages every error has
+    # always had.
     return read_ir_tree(_parse_path(xml_path), bin_path, source=str(xml_path))
 
 
@@ -354,7 +354,7 @@ _REPEATED_MIN_SIZE = 1 << 20
 # A layer's start as OpenVINO writes it: id, then name (no character OpenVINO's or lxml's
 # reading would change or refuse: no '&', no control character, tab, newline or carriage
 # return among them: a repeat's name is never parsed), the rest after it.
-_RAW_LAYER_HEAD = re.compile(rb'<layer id="([0-9]{1,64})" name="([^"&<\x00-\x1f]{0,4096})"')
+_RAW_LAYER_HEAD = re.compile(rb'<layer id="([0-9]{1,18})" name="([^"&<\x00-\x1f]{0,4096})"')
 # The XML declarations _read_repeated takes (an ASCII file reads the same in UTF-8).
 _DECLARATION = re.compile(rb'<\?xml version="1\.0"(?: encoding="(?:UTF-8|utf-8)")?\s*\?>')
 
@@ -364,15 +364,42 @@ _DECLARATION = re.compile(rb'<\?xml version="1\.0"(?: encoding="(?:UTF-8|utf-8)"
 _STREAM_OPTIONS = dict(_PARSER_OPTIONS, remove_blank_text=True)
 
 
+# Compressed files by their first bytes.  libxml2 inflates a gzip/xz file it is given by path,
+# without bound (a 2 MB file became 6 GiB); OpenVINO reads plain XML only.  Refused by name.
+_COMPRESSED = (
+    (b"\x1f\x8b", "gzip"),
+    (b"\xfd7zXZ\x00", "xz"),
+    (b"BZh", "bzip2"),
+    (b"\x28\xb5\x2f\xfd", "zstd"),
+    (b"\x04\x22\x4d\x18", "lz4"),
+    (b"PK\x03\x04", "zip"),
+)
+
+
+def _refuse_compressed(head: bytes, source: str) -> None:
+    for magic, kind in _COMPRESSED:
+        if head.startswith(magic):
+            raise IRError(
+                f"{source}: a {kind}-compressed file, not XML; OpenVINO reads only plain IR XML (decompress it first)"
+            )
+
+
 def _paths(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | None) -> tuple[Path, Path]:
-    """The .xml (which must exist) and the .bin (by default beside it, with the suffix .bin)."""
+    """The .xml (which must exist, and not be compressed) and the .bin (by default beside it,
+    with the suffix .bin)."""
     xml_path = Path(xml_path)
     if not xml_path.is_file():
         raise IRError(f"{xml_path}: no such file")
+    try:
+        with open(xml_path, "rb") as f:
+            _refuse_compressed(f.read(8), str(xml_path))
+    except OSError as exc:
+        raise IRError(f"{xml_path}: cannot read: {exc.strerror or exc}") from None
     return xml_path, Path(bin_path) if bin_path is not None else xml_path.with_suffix(".bin")
 
 
 def _parse_bytes(xml: bytes, source: str) -> etree._ElementTree:
+    _refuse_compressed(bytes(xml[:8]), source)
     try:
         return etree.ElementTree(etree.fromstring(xml, _parser()))
     except etree.XMLSyntaxError as exc:
@@ -380,8 +407,10 @@ def _parse_bytes(xml: bytes, source: str) -> etree._ElementTree:
 
 
 def _parse_path(xml_path: Path) -> etree._ElementTree:
+    """The file parsed from a file object: libxml2 given a path inflates compressed files."""
     try:
-        tree = etree.parse(str(xml_path), _parser())
+        with open(xml_path, "rb") as f:
+            tree = etree.parse(f, _parser())
     except etree.XMLSyntaxError as exc:
         raise IRError(f"{xml_path}: not well-formed XML: {exc}") from None
     except OSError as exc:
@@ -420,10 +449,22 @@ def read_tolerant(
     (a ``size`` too small for its shape, or bytes outside the file) is a ``const-size`` problem
     and is read with its value unknown (``Node.value_unknown``, no payload); a ``size`` larger
     than needed is a ``const-size-excess`` warning (OpenVINO reads the first bytes).  Only the
-    model's own layers are read so (not a sub-graph's).  Anything else raises IRError."""
+    model's own layers are read so (not a sub-graph's).  Anything else raises IRError.
+
+    The file is first read as :func:`read_ir` reads it (its streamed and repeated paths hold
+    a fraction of the parsed tree: ``validate`` of a 1e6-layer chain ran out of 6 GiB where
+    ``run`` took 1.2 GB), and the ``const-size-excess`` warnings are found in that graph;
+    only a file that reader refuses is parsed again, whole, to record its Const problems."""
     xml_path, bin_path = _paths(xml_path, bin_path)
     problems: list[Problem] = []
-    graph = _build(_parse_path(xml_path), _Weights.open(bin_path), str(xml_path), problems)
+    try:
+        graph = read_ir(xml_path, bin_path)
+    except IRError:
+        graph = _build(_parse_path(xml_path), _Weights.open(bin_path), str(xml_path), problems)
+        return Reading(graph, tuple(problems))
+    for node in graph.nodes:
+        if _KINDS.get(node.type, node.type.lower()) in ("const", "constant"):
+            _check_payload_size(node, None, problems)
     return Reading(graph, tuple(problems))
 
 
@@ -456,16 +497,28 @@ class _Weights:
             return None
         return self._path.stat().st_size
 
+    def _map(self, node: Node) -> memoryview:
+        """The whole file, memory-mapped (as OpenVINO maps it); an error naming the file when the
+        address space cannot hold it (a .bin larger than ``RLIMIT_AS`` allows)."""
+        assert self._path is not None  # (checked by the caller)
+        try:
+            with open(self._path, "rb") as f:
+                size = os.fstat(f.fileno()).st_size
+                if size == 0:
+                    return memoryview(b"")
+                return memoryview(mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ))
+        except OSError as exc:
+            raise ResourceLimitError(
+                f"{node.describe()}: cannot map the weights file {self.name} into memory "
+                f"({exc.strerror or exc}); the process's address space is too small for it"
+            ) from None
+
     def view(self, offset: int, size: int, node: Node) -> memoryview:
         """``size`` bytes at ``offset`` (errors name ``node``)."""
         if self._data is None:
             if self._path is None or not self._path.is_file():
                 raise IRError(f"{node.describe()}: the weights file {self.name} is missing")
-            with open(self._path, "rb") as f:
-                if os.fstat(f.fileno()).st_size == 0:
-                    self._data = memoryview(b"")
-                else:
-                    self._data = memoryview(mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ))
+            self._data = self._map(node)
         if offset < 0 or size < 0 or offset + size > len(self._data):
             raise IRError(
                 f"{node.describe()}: offset={offset} size={size} lies outside the weights file "
@@ -591,7 +644,59 @@ def _with_subgraphs(node: Node, el: etree._Element, weights: _Weights, source: s
 
 def _element(el: etree._Element) -> Element:
     children = tuple(_element(c) for c in el.iterchildren() if isinstance(c.tag, str))
-    return Element(str(el.tag), tuple((str(k), str(v)) for k, v in el.attrib.items()), children)
+    return Element(str(el.tag), tuple((str(k), str(v)) for k, v in attribute_items(el)), children)
+
+
+# Up to this many attributes lxml's own items() is the fastest; beyond, it is quadratic.
+_FEW_ATTRIBUTES = 64
+
+
+class _FirstAttributes:
+    """An lxml parser target that keeps the first element's attributes (as SAX gives them)."""
+
+    def __init__(self) -> None:
+        self.items: tuple[tuple[str, str], ...] | None = None
+
+    def start(self, tag: str, attrib: dict[str, str]) -> None:
+        if self.items is None:
+            self.items = tuple(attrib.items())
+
+    def close(self) -> tuple[tuple[str, str], ...]:
+        return self.items or ()
+
+
+def attribute_items(el: etree._Element) -> tuple[tuple[str, str], ...]:
+    """``el``'s attributes as (name, value) pairs, in linear time.  lxml's ``items()`` looks each
+    value up by its name in the element's attribute list, which takes 30 s and more for one
+    element with 100 000 attributes (1 MB); such an element is serialized and parsed once more
+    by a parser target, which receives every attribute from one SAX call."""
+    if len(el.attrib) <= _FEW_ATTRIBUTES:  # (len walks the list once)
+        return tuple(el.items())
+    shallow = etree.tostring(el, with_tail=False)
+    target = _FirstAttributes()
+    items: tuple[tuple[str, str], ...] = etree.fromstring(
+        shallow, etree.XMLParser(target=target, **_PARSER_OPTIONS)
+    )
+    return items
+
+
+def _layer_id(el: etree._Element, where: str) -> int:
+    """A layer's id as OpenVINO 2026.4 reads it: an unsigned 64-bit integer (leading white space
+    and ``+`` allowed, nothing after the digits: ``-1`` and ``1 `` are refused) that ``stoll``
+    then holds (2**63 and above are refused)."""
+    text = el.get("id")
+    if text is None:
+        raise IRError(f"{where}: missing attribute 'id'")
+    try:
+        value = parse_uint(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= _INT64_MAX:
+        raise IRError(
+            f"{where} name={quote(el.get('name'))}: attribute id={quote(text)} is not an unsigned integer "
+            f"below 2**63 (digits only, nothing after them; OpenVINO refuses it too)"
+        )
+    return value
 
 
 def _int_attr(el: etree._Element, name: str, where: str) -> int:
@@ -606,7 +711,7 @@ def _int_attr(el: etree._Element, name: str, where: str) -> int:
 
 def _read_layer(el: etree._Element, weights: _Weights, problems: list[Problem] | None = None) -> Node:
     where = f"layer at line {el.sourceline}"
-    layer_id = _int_attr(el, "id", where)
+    layer_id = _layer_id(el, where)
     name = el.get("name")
     type_name = el.get("type")
     version = el.get("version")
@@ -631,7 +736,7 @@ def _read_layer(el: etree._Element, weights: _Weights, problems: list[Problem] |
             decompression = decompression or any(
                 a.get("name") == "decompression" for a in child.iterchildren("attribute")
             )
-    attrs = tuple(data_el.attrib.items()) if data_el is not None else ()
+    attrs = attribute_items(data_el) if data_el is not None else ()
     inputs = _read_ports(input_el, where)
     outputs = _read_ports(output_el, where)
     ids = [p.id for p in inputs + outputs]
@@ -714,6 +819,8 @@ def _read_plain_layer(el: etree._Element, weights: _Weights, cache: _Cache) -> N
     if not _is_plain_int(id_text) or name is None or not type_name or not version:
         return None
     assert id_text is not None  # (for mypy: _is_plain_int)
+    if len(id_text) > 18:  # (an id of 2**63 or more: the checked reader refuses it)
+        return None
     data_el = input_el = output_el = None
     decompression = False
     for child in el:
@@ -736,7 +843,7 @@ def _read_plain_layer(el: etree._Element, weights: _Weights, cache: _Cache) -> N
     if data_el is None:
         attrs: tuple[tuple[str, str], ...] = ()
     else:
-        attrs = tuple(data_el.items())
+        attrs = attribute_items(data_el)
         attrs = cache.attrs.setdefault(attrs, attrs)
     inputs = _plain_port_list(input_el, 0, cache) if input_el is not None else ()
     outputs = _plain_port_list(output_el, 1, cache) if output_el is not None else ()
@@ -962,6 +1069,12 @@ def _unreadable_payload(el: etree._Element, node: Node, weights: _Weights, probl
     the .bin: a problem recorded when they disagree; True when the payload cannot be read.
 
     Attributes that do not parse are left for :func:`_read_constant` to refuse."""
+    return _check_payload_size(node, weights.size(), problems)
+
+
+def _check_payload_size(node: Node, bin_size: int | None, problems: list[Problem]) -> bool:
+    """:func:`_unreadable_payload` for a Const read as ``node`` (``bin_size`` None: not checked
+    against the .bin, which the reader did when it read the payload)."""
     try:
         et = ElementType.from_name(node.attr("element_type", "") or "")
         shape = PartialShape.parse(node.attr("shape", "") or "")
@@ -971,8 +1084,7 @@ def _unreadable_payload(el: etree._Element, node: Node, weights: _Weights, probl
     if not shape.is_static or et in (ElementType.string, ElementType.dynamic):
         return False
     need = _payload.packed_size(et, math.prod(shape.to_shape()))
-    where = f"layer id={el.get('id')} name={node.name!r} type={node.type}-{node.version}"
-    bin_size = weights.size()
+    where = f"layer id={node.id} name={node.name!r} type={node.type}-{node.version}"
     if size < need:
         message = (
             f"{where}: size={size} bytes is too small for shape {shape} of {et} "

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..budget import check_allocation
 from ..errors import InputError, UnsupportedError, ValidationError
 from ..graph import Node
 from ..types import Dimension, PartialShape
@@ -615,6 +616,14 @@ def infer_tile(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]
 def evaluate_tile(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     data, repeats_arr = (np.asarray(a) for a in inputs)
     repeats = [max(v, 0) for v in _ints(repeats_arr)]
+    # Repeats past int64 leave the inferred shape dynamic, so evaluate could not check it:
+    # checked here, in Python ints (NumPy's own tile fails with "array is too big" otherwise).
+    rank = max(data.ndim, len(repeats))
+    dims = [1] * (rank - data.ndim) + list(data.shape)
+    reps = [1] * (rank - len(repeats)) + repeats
+    check_allocation(
+        tuple(d * r for d, r in zip(dims, reps, strict=True)), data.dtype.itemsize, "the Tile output"
+    )
     return [_fresh(np.tile(data, repeats) if repeats else data.copy())]
 
 

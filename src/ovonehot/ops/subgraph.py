@@ -31,6 +31,13 @@ references (``src/core/reference/src/op/{tensor_iterator,loop,if}.cpp``): slices
 from ``start``), concatenations in iteration order (reversed for a TensorIterator
 output with a negative stride).  Each iteration infers the body for its actual input
 shapes (cached by signature), so bodies whose shapes change across iterations run.
+
+What a loop grows is checked before it grows (:mod:`ovonehot.budget`): every part kept for
+a concatenated output is counted against the memory budget before it is kept (a Loop whose
+body computes its own condition grew past 6 GiB in 19 s before), and the iteration count
+is bounded by ``OVONEHOT_MAX_LOOP_ITERATIONS`` (2**20 by default, see :mod:`ovonehot.budget`; a count known to exceed it,
+a constant-true condition with a trip count of 2**62, is refused before the first
+iteration; otherwise on reaching it).
 """
 
 from __future__ import annotations
@@ -41,7 +48,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import Error, InputError, IRError, ValidationError
+from ..budget import Growth, max_loop_iterations
+from ..errors import Error, InputError, IRError, ResourceLimitError, ValidationError
 from ..graph import Element, Graph, Node
 from ..types import Dimension, ElementType, PartialShape
 from .common.spec import OpSpec, TensorInfo
@@ -620,14 +628,27 @@ def _loop_iterations(
         trip = 1 << 62  # -1: no limit; the body's condition ends the loop
     if sliced:  # the inputs' slices run out: the loop stops there
         return min([trip] + [len(s) for s in sliced.values()])
-    if unlimited:
-        assert attrs.condition is not None
-        if _known_bool(_result_info(_first_inference(attrs, inputs), attrs.condition)) is True:
-            raise InputError(
-                "the trip count is -1 (no limit) and the body's execution condition is the constant "
-                "true: the Loop would never end"
-            )
+    limit = max_loop_iterations()
+    if trip <= limit:
+        return trip
+    endless = attrs.condition is None or (
+        _known_bool(_result_info(_first_inference(attrs, inputs), attrs.condition)) is True
+    )
+    if unlimited and endless:
+        raise InputError(
+            "the trip count is -1 (no limit) and the body's execution condition is the constant "
+            "true: the Loop would never end"
+        )
+    if endless:
+        raise ResourceLimitError(_too_many(trip, limit))
     return trip
+
+
+def _too_many(iterations: int, limit: int) -> str:
+    return (
+        f"{iterations} iterations are more than the {limit} allowed (OVONEHOT_MAX_LOOP_ITERATIONS; "
+        "its body's condition does not end it sooner)"
+    )
 
 
 def _tensor_iterator_iterations(attrs: LoopAttrs, sliced: Mapping[int, list[np.ndarray]]) -> int:
@@ -639,6 +660,9 @@ def _tensor_iterator_iterations(attrs: LoopAttrs, sliced: Mapping[int, list[np.n
         iterations = abs(first.end - first.start) // first.part_size if first is not None else 1
     if iterations == 0:
         raise InputError("the TensorIterator runs zero iterations: its outputs would have no value")
+    limit = max_loop_iterations()
+    if iterations > limit:
+        raise ResourceLimitError(_too_many(iterations, limit))
     return iterations
 
 
@@ -687,8 +711,15 @@ def _iterate(
     """Run the body up to ``iterations`` times: the last results, and each concatenated output's parts."""
     counter = _IterationCounter.of(attrs)
     concat: dict[int, list[np.ndarray]] = {o.output: [] for o in attrs.outputs if o.slicing is not None}
+    growth = Growth("the concatenation of its outputs") if concat else None
+    limit = max_loop_iterations()
     results: dict[int, np.ndarray] = {}
     for k in range(iterations):
+        if k == limit:  # (a count known to be larger was refused before the first iteration)
+            raise ResourceLimitError(
+                f"the body's condition still holds after {limit} iterations, the most allowed "
+                "(OVONEHOT_MAX_LOOP_ITERATIONS)"
+            )
         for param, parts in sliced.items():
             feeds[param] = parts[k]
         if counter is not None:
@@ -696,6 +727,8 @@ def _iterate(
         results = _run_body(attrs.body, feeds)
         for o in attrs.outputs:
             if o.slicing is not None:
+                assert growth is not None
+                growth.add(results[o.result].nbytes, k)  # before it is kept
                 concat[o.output].append(results[o.result])
         for m in attrs.inputs:
             if m.back_edge is not None:

@@ -23,11 +23,11 @@ from __future__ import annotations
 import os
 import re
 import struct
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ..atomic import scratch
 from ..errors import InputError, OpenVINOError, UsageError
 from ..graph import Graph
 from ..infer import infer
@@ -75,7 +75,7 @@ def convert_onnx(path: str | os.PathLike[str]) -> tuple[bytes, bytes]:
     if not source.is_file():
         raise InputError(f"{source}: no such file")
     ov = _openvino()
-    with tempfile.TemporaryDirectory(prefix="ovonehot-onnx-") as tmp:
+    with scratch("ovonehot-onnx-") as tmp:
         readable = _bf16_as_raw_data(source, Path(tmp) / "bf16-raw.onnx") or source
         try:
             model = ov.Core().read_model(str(readable))

@@ -9,6 +9,12 @@ each output with the expected values, and, for the CPU plugin, also with OpenVIN
 own reference when that can evaluate the model, which is what a maintainer asks
 first.  It exits 1 when the difference reproduces and 0 when it does not.
 
+Every value that comes from the replay folder (the manifest's oracles, source, verdicts,
+versions; output names) reaches the script only as a Python literal made by
+:func:`literal` (``repr`` of plain data, checked to be plain), never spliced into code
+or a docstring by string formatting: a replay folder is something users exchange, and
+running its script must run no code from it.
+
 This module writes text; it never imports openvino.
 """
 
@@ -16,7 +22,7 @@ from __future__ import annotations
 
 import base64
 import io
-import json
+import math
 import textwrap
 import zipfile
 from pathlib import Path
@@ -52,6 +58,39 @@ def _npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
             info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))  # same bytes every run
             zf.writestr(info, item.getvalue(), compress_type=zipfile.ZIP_DEFLATED)
     return buf.getvalue()
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def literal(value: object) -> str:
+    """``value`` as a Python literal that evaluates to it and runs nothing: ``repr`` of
+    strings, ints, finite floats, booleans, None, and lists/tuples/dicts of them (a float
+    that is not finite has no literal: ValueError, as for anything else)."""
+    _check_plain(value)
+    return repr(value)
+
+
+def _check_plain(value: object) -> None:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{value!r} has no Python literal")
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            _check_plain(item)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _check_plain(k)
+            _check_plain(v)
+    elif type(value) not in _PLAIN:  # exactly these types: a str subclass could have its own repr
+        raise ValueError(f"{type(value).__name__} is not plain data")
+
+
+def _docstring(text: str) -> str:
+    """``text`` as the script's docstring: one string literal per line, concatenated in
+    parentheses (the parser joins them into one string), so it reads as text and holds any
+    character as data."""
+    lines = "".join(f"    {literal(line)}\n" for line in text.splitlines(keepends=True))
+    return f"(\n{lines})"
 
 
 def script_text(replay: Replay) -> str:
@@ -92,14 +131,20 @@ def script_text(replay: Replay) -> str:
         if reduced
         else f"from {manifest.get('source', replay.folder)}"
     )
+    header = (
+        f"OpenVINO reproducer: {summary}.\n\n"
+        f"Model {origin}; made by ovonehot {versions.get('ovonehot', '?')} with OpenVINO "
+        f"{versions.get('openvino', '?')}.\n{_ABOUT.format(oracle=oracle)}"
+    )
+    # Each value below is a literal (repr); the base64 text is ours (its alphabet only).
+    try:
+        values = {k: literal(v) for k, v in (("oracle", oracle), ("tolerances", tolerances))}
+    except ValueError as exc:
+        raise InputError(f"{replay.folder}: cannot write its values into a script ({exc})") from None
     return _TEMPLATE.format(
-        summary=summary,
-        origin=origin,
-        ovonehot=versions.get("ovonehot", "?"),
-        openvino=versions.get("openvino", "?"),
-        oracle=oracle,
-        config=json.dumps(CPU_CONFIG),
-        tolerances=json.dumps(tolerances).replace("true", "True").replace("false", "False"),
+        header=_docstring(header),
+        **values,
+        config=literal(CPU_CONFIG),
         xml=_b64(xml),
         weights=_b64(weights),
         inputs=_b64(inputs),
@@ -114,16 +159,15 @@ def write_script(replay: Replay, path: Path) -> Path:
     return path
 
 
-_TEMPLATE = '''#!/usr/bin/env python3
-"""OpenVINO reproducer: {summary}.
-
-Model {origin}; made by ovonehot {ovonehot} with OpenVINO {openvino}.
-Needs only numpy and openvino. Runs the embedded model on OpenVINO ({oracle}) with the
+_ABOUT = """Needs only numpy and openvino. Runs the embedded model on OpenVINO ({oracle}) with the
 embedded inputs and compares every output with the expected values (computed by
 ovonehot, an independent NumPy implementation of OpenVINO's op specifications), and,
 for the CPU plugin, with OpenVINO's own core reference (Model.evaluate) where it can
 evaluate the model. Exit 1 when the difference reproduces.
 """
+
+_TEMPLATE = '''#!/usr/bin/env python3
+{header}
 
 import base64
 import io
@@ -132,7 +176,7 @@ import sys
 import numpy as np
 import openvino as ov
 
-ORACLE = "{oracle}"
+ORACLE = {oracle}
 CPU_CONFIG = {config}
 # Per output: (exact, atol, rtol): floats bit for bit when exact, else |a - b| <= atol + rtol * |b|.
 TOLERANCES = {tolerances}

@@ -1,0 +1,80 @@
+"""The ``ovonehot`` command's entry point, and Ctrl-C before and after its work.
+
+Loading ovonehot, NumPy and lxml takes most of a second, and a Ctrl-C in that time used
+to end the console script with a traceback (``KeyboardInterrupt`` raised inside whatever
+module was being imported).  When the process is the ``ovonehot`` command (the console
+script, or ``python -m ovonehot``), :func:`guard_startup` runs first thing in
+``ovonehot/__init__.py`` and makes SIGINT end the process at once with the one line
+``error: interrupted`` and exit status 130 (nothing has been written yet: there is
+nothing to keep).  ``ovonehot.cli.main`` hands SIGINT back to Python
+(:func:`release`) when the work starts, so Ctrl-C during a command keeps what finished
+as before; :func:`run`, the console script's entry point, guards the exit the same way
+once ``main`` has returned.  A program importing ovonehot as a library keeps its own
+SIGINT handling: nothing here runs for it.
+
+This module imports nothing but the standard library's ``os``, ``signal`` and ``sys``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from types import FrameType
+
+INTERRUPTED = 130
+
+
+def is_command() -> bool:
+    """Whether this process is the ``ovonehot`` command (not a program importing ovonehot),
+    from the interpreter's own command line: the console script or ``-m ovonehot``.  (Not
+    ``sys.argv``: multiprocessing's spawned children, Dask's workers, get the parent's.)"""
+    words: Iterator[str] = iter(list(getattr(sys, "orig_argv", []))[1:])
+    for word in words:
+        if word in ("-X", "-W"):  # options with a value
+            next(words, None)
+        elif word == "-m":
+            return next(words, None) == "ovonehot"
+        elif word == "-c" or word == "-":
+            return False
+        elif not word.startswith("-"):
+            return os.path.basename(word) == "ovonehot"
+    return False
+
+
+def _quit(signum: int, frame: FrameType | None) -> None:
+    """SIGINT while there is nothing to keep: one line, exit 130, no traceback from anywhere."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    try:
+        os.write(2, b"error: interrupted\n")
+    finally:
+        os._exit(INTERRUPTED)
+
+
+def guard_startup() -> None:
+    """Make SIGINT quit at once, when this process is the command (see the module doc)."""
+    if is_command() and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, _quit)
+
+
+def release() -> None:
+    """SIGINT back to Python's KeyboardInterrupt, if :func:`guard_startup` had taken it."""
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is _quit:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def run() -> None:
+    """The console script: ``ovonehot.cli.main``, then exit with its status (a Ctrl-C after the
+    command's work, while the interpreter shuts down, changes nothing: one line, 130)."""
+    guard_startup()
+    from .cli import main
+
+    status = main()
+    guard_startup()
+    sys.exit(status)
