@@ -12,6 +12,7 @@ Run it in a generator virtualenv (deterministic: fixed inputs, fixed-timestamp .
     /work/gen/tf/bin/python ir/corpus/generate_regressions.py         # the TensorFlow cases
 
 Cases whose framework the interpreter lacks are skipped with a message; ``--only NAME`` picks one.
+(The ONNX case needs only ``onnx``: whichever venv has it writes the same files.)
 Expected values: OpenVINO's CPU plugin compiled deterministically (``cpu``), or OpenVINO's core
 reference (``Model.evaluate``: ``reference``) where the CPU plugin departs from the op's spec.
 """
@@ -22,6 +23,7 @@ import argparse
 import importlib.util
 import json
 import shutil
+import subprocess
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -362,7 +364,12 @@ def main() -> None:
         if importlib.util.find_spec(entry.framework) is None:
             print(f"regressions/{entry.name}: skipped ({entry.framework} is not installed here)")
             continue
-        _write(entry)
+        if args.only and len(args.only) == 1:
+            _write(entry)
+        else:
+            # One process per entry: OpenVINO numbers unnamed nodes (Constant_2877) with a
+            # process-wide counter, so an entry's IR must not depend on what ran before it.
+            subprocess.run([sys.executable, __file__, "--only", entry.name], check=True)
 
 
 if __name__ == "__main__":
