@@ -33,8 +33,21 @@ from typing import Any
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "exports"))
-from corpus_io import CPU_CONFIG, write_npz
+
+
+def _load_corpus_io() -> Any:
+    """ir/exports/corpus_io.py by path: that folder on sys.path would make its ``torch/`` and
+    ``onnx/`` data folders shadow the real packages."""
+    spec = importlib.util.spec_from_file_location("corpus_io", HERE.parent / "exports" / "corpus_io.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_corpus_io = _load_corpus_io()
+CPU_CONFIG = _corpus_io.CPU_CONFIG
+write_npz = _corpus_io.write_npz
 
 GENERATOR = "ir/corpus/generate_regressions.py"
 
@@ -85,7 +98,8 @@ class Entry:
 def _write(entry: Entry) -> None:
     import openvino as ov
 
-    folder = HERE / "regressions" / entry.name
+    final = HERE / "regressions" / entry.name
+    folder = final.with_name(entry.name + ".partial")  # the old folder stays until this one is done
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
@@ -104,7 +118,10 @@ def _write(entry: Entry) -> None:
         "notes": spec["notes"],
     }
     (folder / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
-    size = sum(p.stat().st_size for p in folder.iterdir())
+    if final.exists():
+        shutil.rmtree(final)
+    folder.rename(final)
+    size = sum(p.stat().st_size for p in final.iterdir())
     print(f"regressions/{entry.name}: {size / 1024:.0f} KB", flush=True)
 
 
