@@ -194,6 +194,15 @@ def test_declared_dims_refining_the_inference_are_compatible(tmp_path, case):  #
         assert [(p.code, p.layer) for p in report.errors] == [("output-shape", "onehot")]
 
 
+def test_optimum_t5_decoder_with_past_is_clean() -> None:
+    """The export that showed the false positive: cross-attention Reshapes declare [?,?,128]."""
+    xml = Path(__file__).resolve().parents[1] / "ir/corpus/regressions/optimum_t5_decoder_with_past/model.xml"
+    report = validate(xml)
+    assert list(report.problems) == []
+    shapes = {str(o.declared_shape) for layer in report.layers for o in layer.outputs}
+    assert "[?,?,128]" in shapes
+
+
 def test_corrupted_result_side_dim_names_both_layers(tmp_path, capsys):  # type: ignore[no-untyped-def]
     """The Result's input port corrupted, the OneHot's own port intact: the edge names both."""
     xml = save(DYNAMIC["interval-depth"](), tmp_path, "result_side")
