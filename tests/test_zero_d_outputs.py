@@ -3,7 +3,9 @@
 NumPy ufuncs return a NumPy scalar (``np.bool_``, ``np.int8``...) for a 0-d input; the
 evaluator refuses anything but an array ("output 0 is a bool, not an array").  OpenVINO's
 PyTorch frontend makes such 0-d values often (``~mask`` on a scalar, ``torch.isfinite`` of a
-0-d loss): BitwiseNot crashed in 20 of OpenVINO's own layer-test cases.  Each case runs the
+0-d loss): BitwiseNot crashed in 20 of OpenVINO's own layer-test cases.  LogicalNot, Convert
+i32 -> f16, Pad and RandomUniform (``np.ascontiguousarray`` makes a 0-d array 1-d) were found by a
+sweep of 0-d inputs through the registry.  Each case runs the
 one-op IR exactly and with ``exact=False``.  Expected values come from the CPU plugin in its
 deterministic config (exact for these ops on normal values): the core reference has no
 ``Node.evaluate`` for BitwiseNot, IsNaN, IsInf or IsFinite (it returns false).
@@ -17,7 +19,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from ovref import P, assert_same, build, cpu_outputs, export
+from ovref import C, P, assert_same, build, compare_op, cpu_outputs, export
 
 ops = pytest.importorskip("openvino.opset15")
 
@@ -53,3 +55,36 @@ def _against_cpu(tmp_path: Path, factory: Callable[[Any], Any], x: np.ndarray) -
         ours = next(iter(model.run([x], exact=exact).values()))
         assert isinstance(ours, np.ndarray) and ours.shape == ()
         assert_same(ours, expected, where=f"exact={exact}")
+
+
+def test_logical_not_0d(tmp_path: Path) -> None:
+    _against_cpu(tmp_path, ops.logical_not, np.asarray(True))
+
+
+# Found by a sweep of 0-d inputs through the registry: these are checked against the core reference.
+def _against_reference(tmp_path: Path, factory: Callable[..., Any], inputs: list[Any]) -> None:
+    out = compare_op(tmp_path, factory, inputs)
+    assert out.ours is not None and out.ours[0].shape == ()
+    feeds = [i.array for i in inputs if not i.const]
+    fast = next(iter(out.model.run(feeds, exact=False).values()))
+    assert out.theirs is not None
+    assert_same(fast, out.theirs[0], where="exact=False")
+
+
+def test_convert_i32_to_f16_0d(tmp_path: Path) -> None:
+    _against_reference(tmp_path, lambda x: ops.convert(x, "f16"), [P(np.int32(70000))])
+
+
+def test_pad_0d(tmp_path: Path) -> None:
+    empty = np.zeros(0, np.int64)
+    _against_reference(
+        tmp_path, lambda x, b, e: ops.pad(x, b, e, "constant"), [P(np.float32(1.5)), C(empty), C(empty)]
+    )
+
+
+def test_random_uniform_0d(tmp_path: Path) -> None:
+    _against_reference(
+        tmp_path,
+        lambda s, lo, hi: ops.random_uniform(s, lo, hi, "f32", 7, 11),
+        [C(np.zeros(0, np.int64)), C(np.float32(0.0)), C(np.float32(1.0))],
+    )

@@ -411,7 +411,8 @@ def infer_logical_not(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[Tens
 def evaluate_logical_not(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     (x,) = inputs
     x = np.asarray(x)
-    return [np.logical_not(x).astype(x.dtype, copy=False)]
+    # (np.asarray: on a 0-d input np.logical_not gives NumPy's bool scalar, not an array)
+    return [np.asarray(np.logical_not(x)).astype(x.dtype, copy=False)]
 
 
 # -- Select ----------------------------------------------------------------------------------

@@ -190,7 +190,8 @@ def evaluate_pad(attrs: PadAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarr
         mask = mask & inside.reshape(shape)
     if attrs.pad_mode is PadMode.CONSTANT:
         out = np.where(mask, out, fill.astype(data.dtype))
-    return [np.ascontiguousarray(out).astype(data.dtype, copy=False)]
+    # (np.asarray, not np.ascontiguousarray, which makes a 0-d result 1-d)
+    return [np.asarray(out, dtype=data.dtype, order="C")]
 
 
 SPECS = (
