@@ -17,7 +17,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from graph_builder import GraphBuilder
 from ovref import P, build, export, ov
+
+from ovonehot.errors import ValidationError
+from ovonehot.infer import infer
 
 ops = pytest.importorskip("openvino.opset15")
 
@@ -67,3 +71,21 @@ def test_0d_string_results_stay_strings(tmp_path: Path, case: str) -> None:
         ours = next(iter(model.run([WORDS], exact=exact).values()))
         assert ours.dtype == object and ours.shape == ()
         assert ours.item() == str(WORDS[pick])
+
+
+@pytest.mark.parametrize("mode", ["edge", "reflect", "symmetric"])
+def test_pad_of_strings_other_than_constant_is_refused_as_openvino(mode: str) -> None:
+    """OpenVINO refuses to build it (pad_base.cpp); ovonehot's inference refuses it the same way."""
+    p = ops.parameter([2, 4], ov.Type.string)
+    with pytest.raises(
+        RuntimeError, match="Only CONSTANT pad mode is supported for element::string"
+    ) as theirs:
+        ops.pad(p, _i64([0, 1]), _i64([1, 0]), mode)
+    b = GraphBuilder()
+    x = b.parameter("x", "string", "[2,4]")
+    pads = b.const("b", np.array([0, 1], np.int64)), b.const("e", np.array([1, 0], np.int64))
+    b.op("Pad", "opset12", [x, *pads], {"pad_mode": mode})
+    with pytest.raises(ValidationError) as ours:
+        infer(b.graph())
+    assert "Only CONSTANT pad mode is supported for element::string" in str(ours.value)
+    assert "Only CONSTANT pad mode" in str(theirs.value)
