@@ -1,8 +1,8 @@
 """Regression corpus: small models, converted by OpenVINO's own tools, that once broke ovonehot.
 
-Each folder ``ir/corpus/regressions/<name>/`` (format: ir/corpus/README.md, or the corpus helper's
-CORPUS_FORMAT) holds the IR as ``ov.convert_model`` + ``ov.save_model`` wrote it, one or more cases
-and OpenVINO's expected outputs.  The models come from issue 18's audit of OpenVINO's own PyTorch and
+Each folder ``ir/corpus/regressions/<name>/`` (format: ir/corpus/README.md) holds the IR as
+``ov.convert_model`` + ``ov.save_model`` (or optimum-intel's export) wrote it, one or more cases and
+OpenVINO's expected outputs.  The models come from issue 18's audit of OpenVINO's own PyTorch and
 TensorFlow layer tests and ONNX node tests run through ovonehot; each names the ovonehot fix and test
 that pin it in its ``notes``.
 
