@@ -131,22 +131,76 @@ DYNAMIC = {
 }
 
 
-@pytest.mark.parametrize("name", DYNAMIC)
+@pytest.mark.parametrize("name", [n for n in DYNAMIC if n != "dynamic-rank"])
 def test_corrupted_onehot_dim_is_reported(tmp_path, name):  # type: ignore[no-untyped-def]
+    """A static dim declared one more than inferred contradicts the inference."""
     xml = save(DYNAMIC[name](), tmp_path, name)
     assert validate(xml).exit_code == 0
     tree = etree.parse(str(xml))
     (port,) = tree.getroot().findall("layers/layer[@name='onehot']/output/port")
-    dims = port.findall("dim")
-    if dims:
-        dims[0].text = str(int(dims[0].text) + 1) if dims[0].text != "-1" else "5"
-    else:  # a dynamic rank has no <dim>: declare one
-        etree.SubElement(port, "dim").text = "2"
+    dim = next(d for d in port.findall("dim") if d.text != "-1")
+    dim.text = str(int(dim.text) + 1)
     tree.write(str(xml))
     ov.Core().read_model(str(xml))  # OpenVINO does not notice
     report = validate(xml)
     assert report.exit_code == 1
     assert ("output-shape", "onehot") in [(p.code, p.layer) for p in report.errors]
+
+
+def _declare(xml: Path, dims: list[int]) -> None:
+    """Declare ``dims`` on the OneHot's output port and on the Result's input (no edge finding)."""
+    tree = etree.parse(str(xml))
+    root = tree.getroot()
+    ports = root.findall("layers/layer[@name='onehot']/output/port") + root.findall(
+        "layers/layer[@type='Result']/input/port"
+    )
+    for port in ports:
+        for old in port.findall("dim"):
+            port.remove(old)
+        for d in dims:
+            etree.SubElement(port, "dim").text = str(d)
+    tree.write(str(xml))
+
+
+# Issue 18: a declared dim more specific than the inferred one (optimum-intel's T5 decoder with
+# past declares [?,?,64] where OpenVINO's inference, read_model's too, gives [?,?,?]) refines
+# the inference and is compatible; a declared dim the inference excludes is still an error.
+# (model, declared dims of the OneHot output, inferred, compatible)
+REFINEMENTS = {
+    "unknown-dims-declared-static": ("parameter-depth", [5, 4, 3], "[?,?,3]", True),
+    "interval-dim-declared-inside": ("interval-depth", [2, 7, 3], "[2,2..7,3]", True),
+    "unbounded-dim-declared-inside": ("unbounded-depth", [2, 1000, 3], "[2,2..,3]", True),
+    "dynamic-rank-declared": ("dynamic-rank", [2, -1, 4], "[...]", True),
+    "interval-dim-declared-outside": ("interval-depth", [2, 8, 3], "[2,2..7,3]", False),
+    "unbounded-dim-declared-below": ("unbounded-depth", [2, 1, 3], "[2,2..,3]", False),
+    "static-dim-declared-other": ("parameter-depth", [-1, -1, 4], "[?,?,3]", False),
+    "static-dim-declared-unknown": ("interval-depth", [2, -1, -1], "[2,2..7,3]", False),
+    "other-rank": ("parameter-depth", [-1, -1, 3, 1], "[?,?,3]", False),
+}
+
+
+@pytest.mark.parametrize("case", REFINEMENTS)
+def test_declared_dims_refining_the_inference_are_compatible(tmp_path, case):  # type: ignore[no-untyped-def]
+    model, dims, inferred, compatible = REFINEMENTS[case]
+    xml = save(DYNAMIC[model](), tmp_path, model)
+    _declare(xml, dims)
+    ov.Core().read_model(str(xml))  # OpenVINO reads either
+    report = validate(xml)
+    (onehot,) = [layer for layer in report.layers if layer.name == "onehot"]
+    assert str(onehot.outputs[0].shape) == inferred
+    if compatible:
+        assert list(report.problems) == []
+    else:
+        assert [(p.code, p.layer) for p in report.errors] == [("output-shape", "onehot")]
+
+
+def test_optimum_t5_decoder_with_past_is_clean() -> None:
+    """The export that showed the false positive: cross-attention Reshapes declare [?,?,128]."""
+    xml = Path(__file__).resolve().parents[1] / "ir/corpus/regressions/optimum_t5_decoder_with_past/model.xml"
+    report = validate(xml)
+    assert list(report.problems) == []
+    shapes = {str(o.declared_shape) for layer in report.layers for o in layer.outputs}
+    assert "[?,?,128]" in shapes
 
 
 def test_corrupted_result_side_dim_names_both_layers(tmp_path, capsys):  # type: ignore[no-untyped-def]

@@ -4,9 +4,11 @@ OpenVINO's IR reader recomputes every shape and never checks the ``<dim>`` and
 ``precision`` the file declares.  ``validate`` re-infers every layer exactly as
 OpenVINO would (``ovonehot.infer``) and reports, with stable codes:
 
-* ``output-shape``/``output-type``: an output port's dims/precision differ from the
+* ``output-shape``/``output-type``: an output port's dims/precision contradict the
   inferred ones (OpenVINO writes every dynamic or interval dim as -1, no ``<dim>`` for
-  a scalar or a dynamic rank); ``parameter-shape``/``parameter-type`` and
+  a scalar or a dynamic rank; a port more specific than the inference, a static dim
+  inside the inferred interval, refines it and is compatible: exporters know more than
+  OpenVINO's shape inference); ``parameter-shape``/``parameter-type`` and
   ``const-shape``/``const-type`` for the port of a Parameter or Const, whose data
   attributes are authoritative;
 * ``edge-shape``/``edge-type``: a consumer's input port disagrees with the producer's
@@ -67,7 +69,7 @@ from ..ops.common.spec import OpSpec, TensorInfo
 from ..ops.one_hot import OneHotAttrs
 from ..oracle.onnx_frontend import convert_onnx, is_onnx_path
 from ..problems import Problem, Severity, has_error, problem
-from ..types import ElementType, PartialShape
+from ..types import Dimension, ElementType, PartialShape
 from .onehot_rules import onehot_attribute_findings, onehot_findings
 
 __all__ = [
@@ -302,6 +304,31 @@ def serialized_dims(shape: PartialShape) -> tuple[int, ...]:
     return tuple(d.min if d.is_static else -1 for d in shape.dims)
 
 
+def dims_compatible(declared: tuple[int, ...], inferred: PartialShape) -> bool:
+    """Whether a port's ``<dim>`` list fits the inferred shape: written as OpenVINO writes it, or
+    more specific than the inference (a refinement: a static dim inside the inferred interval).
+
+    Exporters may know more than OpenVINO's shape inference: optimum-intel's T5 decoder with
+    past declares ``[?,?,64]`` where inference (``read_model`` too) gives ``[?,?,?]``.  Such a
+    port is compatible; a declared dim outside the inferred interval, a ``-1`` where inference
+    gives a static dim, or another rank, contradicts it.  A dynamic-rank inference is refined by
+    any declared rank.
+    """
+    if declared == serialized_dims(inferred):
+        return True
+    if inferred.dims is None:
+        return True
+    if len(declared) != len(inferred.dims):
+        return False
+    return all(_dim_refines(d, dim) for d, dim in zip(declared, inferred.dims, strict=True))
+
+
+def _dim_refines(declared: int, inferred: Dimension) -> bool:
+    if declared == -1:
+        return not inferred.is_static
+    return inferred.min <= declared and (inferred.max is None or declared <= inferred.max)
+
+
 def declared_type(port: Port) -> ElementType | None:
     """The port's precision as an element type; None when absent (the reader refuses unknown ones)."""
     if port.precision is None:
@@ -313,7 +340,7 @@ def _output_problems(node: Node, outs: Sequence[TensorInfo], compare_dims: bool)
     problems = []
     kind = {"parameter": "parameter", "const": "const", "constant": "const"}.get(node.type.lower(), "output")
     for port, info in zip(node.outputs, outs, strict=True):
-        if compare_dims and port.dims != serialized_dims(info.shape):
+        if compare_dims and not dims_compatible(port.dims, info.shape):
             problems.append(
                 problem(
                     f"{kind}-shape",

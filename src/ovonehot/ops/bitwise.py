@@ -57,7 +57,8 @@ def infer_bitwise_not(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[Tens
 def evaluate_bitwise_not(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     (x,) = inputs
     x = np.asarray(x)
-    return [np.logical_not(x) if x.dtype == np.bool_ else np.invert(x)]
+    # (np.asarray: on a 0-d input the ufuncs return NumPy scalars, not arrays.)
+    return [np.asarray(np.logical_not(x) if x.dtype == np.bool_ else np.invert(x))]
 
 
 SPECS = (

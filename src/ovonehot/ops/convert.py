@@ -90,7 +90,7 @@ def convert_array(x: np.ndarray, to: ElementType) -> np.ndarray:
         return f32_to_f8e8m0(x)
     if to is ElementType.f16 and x.dtype == np.int32:
         # OpenVINO's i32 -> f16 kernel saturates at +-65504 (i64, u32... overflow to inf).
-        out = np.clip(x, -65504, 65504).astype(np.float16)
+        out = np.asarray(np.clip(x, -65504, 65504)).astype(np.float16)  # (0-d: np.clip gives a scalar)
         return out
     if to.kind in (TypeKind.SIGNED, TypeKind.UNSIGNED) and _is_float(x.dtype):
         return _float_to_int(x, to)

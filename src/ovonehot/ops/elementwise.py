@@ -16,9 +16,13 @@ checked against ``Node.evaluate`` of OpenVINO 2026.4:
 * Mod is C's ``%`` on integers (sign of the dividend) and ``x - trunc(x / y) * y``
   on floats; FloorMod is ``x - y * floor(x / double(y))`` computed in double and
   cast back for signed integers and floats (so int64 beyond 2**53 loses precision,
-  as in OpenVINO) and ``%`` for unsigned.  An integer zero divisor is an error for
-  Mod and unsigned FloorMod (the reference traps) and gives the C cast of NaN for
-  signed FloorMod (INT_MIN for i32/i64, 0 for i8/i16), as OpenVINO does;
+  as in OpenVINO) and ``%`` for unsigned.  An integer zero divisor gives the C cast of
+  NaN (INT_MIN for i32/i64, 0 for 8/16-bit and u32, 2**63 for u64): signed FloorMod
+  computes exactly that in the reference; for Mod and unsigned FloorMod the reference
+  traps (SIGFPE: no value) and the CPU plugin returns values of a float path (INT_MIN
+  for i32, the same), so ovonehot applies FloorMod's rule rather than refuse a graph
+  OpenVINO runs: ``torch.gcd`` becomes a Loop computing ``a % b`` on lanes where
+  ``b == 0`` that a Select then discards (docs/openvino-behaviour.md);
 * Power on integers is ``static_cast<T>(std::pow(double(x), double(y)))``
   (``2 ** -1 == 0``, ``0 ** -1`` is the cast of inf);
 * Maximum is ``x < y ? y : x`` and Minimum ``y < x ? y : x``: a NaN first
@@ -175,16 +179,22 @@ def _mod(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
         x, y = widen(a), widen(b)
         out: np.ndarray = x - np.trunc(x / y) * y
         return out
-    _check_nonzero(b)
-    out = np.fmod(a, b)  # C's %: the sign of the dividend
-    return out
+    return _by_nonzero(np.fmod, a, b)  # C's %: the sign of the dividend
+
+
+def _by_nonzero(fn: np.ufunc, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``fn(a, b)`` for integers; where ``b`` is 0 the C cast of NaN (see the module doc)."""
+    zero = b == 0
+    if not np.any(zero):
+        out: np.ndarray = fn(a, b)
+        return out
+    nan_cast = c_cast(np.asarray(np.nan), a.dtype)
+    return np.where(zero, nan_cast, fn(a, np.where(zero, np.ones_like(b), b))).astype(a.dtype, copy=False)
 
 
 def _floor_mod(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
     if a.dtype.kind == "u":
-        _check_nonzero(b)
-        out: np.ndarray = np.remainder(a, b)
-        return out
+        return _by_nonzero(np.remainder, a, b)
     x = widen(a).astype(np.float64)
     y = widen(b).astype(np.float64)
     result = x - y * np.floor(x / y)
@@ -401,7 +411,8 @@ def infer_logical_not(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[Tens
 def evaluate_logical_not(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     (x,) = inputs
     x = np.asarray(x)
-    return [np.logical_not(x).astype(x.dtype, copy=False)]
+    # (np.asarray: on a 0-d input np.logical_not gives NumPy's bool scalar, not an array)
+    return [np.asarray(np.logical_not(x)).astype(x.dtype, copy=False)]
 
 
 # -- Select ----------------------------------------------------------------------------------

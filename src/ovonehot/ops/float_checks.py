@@ -39,12 +39,13 @@ def infer_float_check(attrs: object, inputs: Sequence[TensorInfo]) -> list[Tenso
     return [TensorInfo(ElementType.boolean, x.shape)]
 
 
+# (np.asarray around each ufunc: on a 0-d input NumPy returns its bool scalar, not an array.)
 def evaluate_is_nan(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    return [np.isnan(widen(np.asarray(inputs[0])))]
+    return [np.asarray(np.isnan(widen(np.asarray(inputs[0]))))]
 
 
 def evaluate_is_finite(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    return [np.isfinite(widen(np.asarray(inputs[0])))]
+    return [np.asarray(np.isfinite(widen(np.asarray(inputs[0]))))]
 
 
 def evaluate_is_inf(attrs: IsInfAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:

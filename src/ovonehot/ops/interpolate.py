@@ -15,7 +15,8 @@ Values follow OpenVINO's reference (``reference/interpolate.hpp``, ``interpolate
 coordinates and weights in f32, in the reference's order, so f32 results are bit for
 bit: ``nearest`` (five rounding rules), ``linear`` (triangle filter over a window, with
 ``antialias`` when downscaling, normalised by the weight sum), ``linear_onnx``
-(separable linear over the spatial axes), ``cubic`` (4 taps per axis, ``cube_coeff``),
+(separable linear over the spatial axes; on axes the reference refuses, such as TensorFlow's
+``[1, 2]`` of NHWC data, each listed axis as the CPU plugin does), ``cubic`` (4 taps per axis, ``cube_coeff``),
 ``bilinear_pillow``/``bicubic_pillow`` (Pillow's two-pass resampling in double).  In
 SIZES mode the scale of an axis is ``size / padded_dim`` in f32.  Narrow floats are
 computed in f32; integer outputs are rounded or truncated as the reference's casts are.
@@ -519,14 +520,11 @@ def _linear(
     return _cast_out(res.astype(F32), x.dtype, rounding=True)
 
 
-def _check_onnx_axes(rank: int, axes: list[int]) -> None:
-    ok = (rank == 2 and axes == [0, 1]) or (rank == 3 and axes == [0, 1, 2])
-    if rank >= 4:
-        ok = axes == list(range(rank)) or axes == list(range(2, rank))
-    if not ok:
-        raise InputError(
-            f"linear_onnx resizes all axes or all but the first two (rank {rank}), got axes {axes}"
-        )
+def _reference_onnx_axes(rank: int, axes: list[int]) -> bool:
+    """The axes the reference's linear_onnx takes (the spec's note): all, or all but the first two."""
+    if rank <= 3:
+        return rank >= 2 and axes == list(range(rank))
+    return axes == list(range(rank)) or axes == list(range(2, rank))
 
 
 def _onnx_spatial(in_shape: Sequence[int], out: Sequence[int], axes: list[int]) -> list[tuple[int, int]]:
@@ -549,10 +547,16 @@ def _linear_onnx(
     attrs: InterpolateAttrs, x: np.ndarray, axes: list[int], scales: list[np.float32], out: tuple[int, ...]
 ) -> np.ndarray:
     rank = x.ndim
-    _check_onnx_axes(rank, axes)
+    if _reference_onnx_axes(rank, axes):
+        pairs = _onnx_spatial(x.shape, out, axes)
+    else:
+        # Other axes (TensorFlow's ResizeBilinear: [1, 2] of NHWC data): the reference refuses
+        # ("Axes are not correct!"), the CPU plugin interpolates each listed axis with its own
+        # coordinate rule, the ONNX linear formula along each: what this does.
+        pairs = [(ax, k) for k, ax in enumerate(axes)]
     spatial = []
     lows, highs, d_low, d_high = [], [], [], []
-    for ax, k in _onnx_spatial(x.shape, out, axes):
+    for ax, k in pairs:
         if ax < 0:  # a leading dim of the 5-D view that the data does not have: size 1
             continue
         if k >= len(axes):

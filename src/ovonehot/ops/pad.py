@@ -22,7 +22,7 @@ import numpy as np
 
 from ..errors import InputError, ValidationError
 from ..graph import Node
-from ..types import Dimension, PartialShape
+from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import enum_attr
 from .common.bounds import kernel_bounds
 from .common.shape_util import INT64_MAX, dim_from_bounds, input_bounds, passes_integral_number_check, wrap64
@@ -114,6 +114,8 @@ def infer_pad(attrs: PadAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]
                 f"Argument element types do not match (input arg element type: {data.element_type}, "
                 f"arg_pad_value element type: {value.element_type})."
             )
+    if data.element_type is ElementType.string and attrs.pad_mode is not PadMode.CONSTANT:
+        raise ValidationError("Only CONSTANT pad mode is supported for element::string")  # pad_base.cpp
     for name, info in (("pads_begin", begin), ("pads_end", end)):
         if not (info.element_type.is_dynamic or passes_integral_number_check(info.element_type)):
             raise ValidationError(f"{name} must be an integral number, but is: {info.element_type}.")
@@ -190,7 +192,8 @@ def evaluate_pad(attrs: PadAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarr
         mask = mask & inside.reshape(shape)
     if attrs.pad_mode is PadMode.CONSTANT:
         out = np.where(mask, out, fill.astype(data.dtype))
-    return [np.ascontiguousarray(out).astype(data.dtype, copy=False)]
+    # (np.asarray, not np.ascontiguousarray, which makes a 0-d result 1-d)
+    return [np.asarray(out, dtype=data.dtype, order="C")]
 
 
 SPECS = (

@@ -272,7 +272,8 @@ def evaluate_random_uniform(attrs: RandomUniformAttrs, inputs: Sequence[np.ndarr
             flat = _tensorflow(count, et, lo, hi, (global_seed, op_seed))
         else:
             flat = _pytorch(count, et, lo, hi, global_seed)
-    return [np.ascontiguousarray(flat.astype(dtype, copy=False).reshape(dims))]
+    # (np.asarray, not np.ascontiguousarray, which makes a 0-d output 1-d)
+    return [np.asarray(flat.astype(dtype, copy=False).reshape(dims), order="C")]
 
 
 def _check_range_at_run(lo: np.ndarray, hi: np.ndarray) -> None:

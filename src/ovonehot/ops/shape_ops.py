@@ -206,7 +206,9 @@ def evaluate_gather(attrs: GatherAttrs, inputs: Sequence[np.ndarray]) -> list[np
     if b == 0 and size:  # the usual case: every index in [-size, size), as np.take reads them
         flat = indices.astype(np.int64, copy=False)
         if not flat.size or (int(flat.min()) >= -size and int(flat.max()) < size):
-            return [np.asarray(np.take(data, flat, axis=axis))]  # (a 0-d result comes as a scalar)
+            # A 0-d result comes as a scalar: give it back its array type (a str scalar would
+            # otherwise become a '<U' array, not the object array ovonehot holds strings in).
+            return [np.asarray(np.take(data, flat, axis=axis), dtype=data.dtype)]
     batch = math.prod(data.shape[:b])
     outer_shape, inner_shape = data.shape[b:axis], data.shape[axis + 1 :]
     d = data.reshape(batch, math.prod(outer_shape), size, math.prod(inner_shape))
@@ -215,7 +217,8 @@ def evaluate_gather(attrs: GatherAttrs, inputs: Sequence[np.ndarray]) -> list[np
     valid = (idx >= 0) & (idx < size)
     safe = np.where(valid, idx, 0)
     if size == 0:
-        picked = np.zeros((batch, idx.shape[1], d.shape[1], d.shape[3]), dtype=data.dtype)
+        empty = "" if data.dtype == object else 0
+        picked = np.full((batch, idx.shape[1], d.shape[1], d.shape[3]), empty, dtype=data.dtype)
     else:
         picked = d[np.arange(batch)[:, None], :, safe]  # (batch, k, outer, inner)
     picked = picked.copy()
@@ -833,7 +836,7 @@ def bind_gather(
 
     def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
         out = np.take(values[0], values[1], axis=axis)
-        return [np.asarray(out) if scalar else out]
+        return [np.asarray(out, dtype=values[0].dtype) if scalar else out]
 
     return kernel
 
