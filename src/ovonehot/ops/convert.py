@@ -311,6 +311,8 @@ def bind_convert(
             return [values[0].copy()]
 
         return copy
+    if to in _SUB_BYTE_UINT8:  # (u1/u3/u6 held in uint8: the kernel keeps their low bits)
+        return None
     if to is ElementType.boolean:
 
         def nonzero(values: Sequence[np.ndarray]) -> list[np.ndarray]:

@@ -401,7 +401,7 @@ def infer_logical_not(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[Tens
 def evaluate_logical_not(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     (x,) = inputs
     x = np.asarray(x)
-    return [np.logical_not(x).astype(x.dtype, copy=False)]
+    return [np.asarray(np.logical_not(x)).astype(x.dtype, copy=False)]  # (0-d: an array, not a scalar)
 
 
 # -- Select ----------------------------------------------------------------------------------
