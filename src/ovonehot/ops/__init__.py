@@ -71,7 +71,7 @@ from .common.spec import OpSpec, TensorInfo
 
 # One family module per line; add yours on a line of its own.
 
-__all__ = ["OpSpec", "TensorInfo", "lookup", "resolve", "supported_names", "unsupported_types"]
+__all__ = ["OpSpec", "TensorInfo", "lookup", "resolve", "specs", "supported_names", "unsupported_types"]
 
 _MODULES = (
     basic,
@@ -195,3 +195,9 @@ def unsupported_types(graph: Graph) -> list[str]:
 def supported_names() -> list[str]:
     """``Type-version`` of every supported op, for messages and docs."""
     return sorted(s.name for specs in _TABLE.values() for s in specs)
+
+
+def specs() -> list[OpSpec[Any]]:
+    """Every registered spec, one per type-version, sorted by ``Type-version`` (for generated
+    conformance cases and docs)."""
+    return sorted((s for versions in _TABLE.values() for s in versions), key=lambda s: (s.type.lower(), s.version))
