@@ -23,11 +23,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ovonehot.ops import specs  # noqa: E402
-from tests.conformance.generate import cases  # noqa: E402
-from tests.conformance.harness import Harness, Verdict  # noqa: E402
-from tests.conformance.sample import known_failure  # noqa: E402
-from tests.conformance.table import entry  # noqa: E402
+from ovonehot.ops import specs
+from tests.conformance.generate import cases
+from tests.conformance.harness import Harness, Verdict
+from tests.conformance.sample import known_failure
+from tests.conformance.table import entry
 
 
 @dataclass(slots=True)
@@ -44,7 +44,9 @@ class Row:
 
 def _reason(text: str) -> str:
     """A no-oracle reason without the case's types (so reasons group)."""
-    return re.sub(r" on \([^)]*\)", "", text.split(";")[0] + (";" + text.split(";")[1] if ";" in text else ""))[:120]
+    return re.sub(
+        r" on \([^)]*\)", "", text.split(";")[0] + (";" + text.split(";")[1] if ";" in text else "")
+    )[:120]
 
 
 def run_ops(names: list[str], n: int, seed: int) -> list[Row]:
@@ -77,30 +79,46 @@ def run_ops(names: list[str], n: int, seed: int) -> list[Row]:
 
 def table(rows: list[Row], n: int, seed: int, seconds: float) -> str:
     total = collections.Counter(
-        cases=sum(r.cases for r in rows), passed=sum(r.passed for r in rows), refused=sum(r.refused for r in rows),
-        no_oracle=sum(sum(r.no_oracle.values()) for r in rows), known=sum(sum(r.known.values()) for r in rows),
+        cases=sum(r.cases for r in rows),
+        passed=sum(r.passed for r in rows),
+        refused=sum(r.refused for r in rows),
+        no_oracle=sum(sum(r.no_oracle.values()) for r in rows),
+        known=sum(sum(r.known.values()) for r in rows),
         failed=sum(len(r.failed) for r in rows),
-    )  # fmt: skip
+    )
     lines = [
         "# Op conformance: generated cases against OpenVINO",
         "",
-        f"`python scripts/conformance.py --cases-per-op {n} --seed {seed} --jobs 1` "
-        f"({len(rows)} op-versions, {total['cases']} cases, {seconds:.0f} s).  How the cases are made and "
-        "judged: tests/conformance (generate.py, harness.py; seeds and known failures in table.py).",
+        (
+            f"`python scripts/conformance.py --cases-per-op {n} --seed {seed} --jobs 1` "
+            f"({len(rows)} op-versions, {total['cases']} cases, {seconds:.0f} s).  How the cases are made and "
+            "judged: tests/conformance (generate.py, harness.py; seeds and known failures in table.py)."
+        ),
         "",
-        f"Totals: {total['passed']} passed, {total['refused']} refused by both OpenVINO and ovonehot, "
-        f"{total['no_oracle']} without an oracle (kernels still checked against each other), "
-        f"{total['known']} known failures, {total['failed']} other failures.",
+        (
+            f"Totals: {total['passed']} passed, {total['refused']} refused by both OpenVINO and ovonehot, "
+            f"{total['no_oracle']} without an oracle (kernels still checked against each other), "
+            f"{total['known']} known failures, {total['failed']} other failures."
+        ),
         "",
         "| op-version | cases | passed | refused | no oracle (reasons) | known failures | failed (first) |",
         "|---|---:|---:|---:|---|---|---|",
     ]
     for r in rows:
-        no_oracle = f"{sum(r.no_oracle.values())}: " + "; ".join(f"{k} ({v})" for k, v in r.no_oracle.most_common(2))
+        no_oracle = f"{sum(r.no_oracle.values())}: " + "; ".join(
+            f"{k} ({v})" for k, v in r.no_oracle.most_common(2)
+        )
         known = "; ".join(f"{k} ({v})" for k, v in r.known.items())
         failed = f"{len(r.failed)}: `{r.failed[0]}`" if r.failed else "0"
-        cells = [r.op, str(r.cases), str(r.passed), str(r.refused),
-                 no_oracle if r.no_oracle else "0", known or "", failed.replace("|", "\\|")]  # fmt: skip
+        cells = [
+            r.op,
+            str(r.cases),
+            str(r.passed),
+            str(r.refused),
+            no_oracle if r.no_oracle else "0",
+            known or "",
+            failed.replace("|", "\\|"),
+        ]
         if r.note:
             cells[-1] = f"not generated: {r.note}"
         lines.append("| " + " | ".join(cells) + " |")

@@ -178,7 +178,9 @@ def _rotation(found: list[Plan], rng: np.random.Generator) -> list[Plan]:
 
 def _attr_combinations(seed: Seed, rng: np.random.Generator) -> list[tuple[tuple[str, str], ...]]:
     names = [name for name, _ in seed.attrs]
-    combos = [tuple(zip(names, values, strict=True)) for values in itertools.product(*(v for _, v in seed.attrs))]
+    combos = [
+        tuple(zip(names, values, strict=True)) for values in itertools.product(*(v for _, v in seed.attrs))
+    ]
     if len(combos) > ATTR_COMBINATIONS:
         keep = rng.choice(len(combos), ATTR_COMBINATIONS, replace=False)
         combos = [combos[int(k)] for k in sorted(keep)]
@@ -214,7 +216,9 @@ def _accepted_somewhere(
     return False
 
 
-def _case(spec: OpSpec[Any], plan: Plan, slot: tuple[str, str, bool], rng: np.random.Generator) -> Case | None:
+def _case(
+    spec: OpSpec[Any], plan: Plan, slot: tuple[str, str, bool], rng: np.random.Generator
+) -> Case | None:
     """A case of ``plan`` close to what ``slot`` prefers, or None when ``infer`` refuses them all."""
     shape_pref, values, dynamic = slot
     if values == OUT_OF_RANGE and not any(isinstance(i.values, Ints) for i in plan.seed.inputs):
@@ -236,7 +240,9 @@ def _case(spec: OpSpec[Any], plan: Plan, slot: tuple[str, str, bool], rng: np.ra
             spec.infer(attrs, [i.info(static=True) for i in inputs])
         except Error:
             continue
-        return Case(spec, plan.attrs, inputs, values, _label(spec, plan, inputs, values, dynamic), plan.seed.outputs)
+        return Case(
+            spec, plan.attrs, inputs, values, _label(spec, plan, inputs, values, dynamic), plan.seed.outputs
+        )
     return None
 
 
@@ -249,7 +255,9 @@ def _shape_choices(pref: str, n: int, rng: np.random.Generator) -> Iterator[tupl
     if n == 0:
         yield ()
         return
-    first = {"rank0": [()], "empty": [s for s in SHAPES if 0 in s]}.get(pref, [s for s in SHAPES if s and 0 not in s])
+    first = {"rank0": [()], "empty": [s for s in SHAPES if 0 in s]}.get(
+        pref, [s for s in SHAPES if s and 0 not in s]
+    )
     order = [first[int(k)] for k in rng.permutation(len(first))]
     order += [SHAPES[int(k)] for k in rng.permutation(len(SHAPES)) if SHAPES[int(k)] not in order]
     for shape in order:
@@ -307,9 +315,22 @@ def float_pool(dtype: np.dtype) -> np.ndarray:
     """NaN, +-inf, -0.0, 0, +-1, max, lowest, the smallest normal and subnormal, halves."""
     info = ml_dtypes.finfo(dtype)
     values = [
-        np.nan, np.inf, -np.inf, -0.0, 0.0, 1.0, -1.0, float(info.max), float(info.min),
-        float(info.tiny), float(info.smallest_subnormal), -float(info.smallest_subnormal), 0.5, -2.5, 3.0,
-    ]  # fmt: skip
+        np.nan,
+        np.inf,
+        -np.inf,
+        -0.0,
+        0.0,
+        1.0,
+        -1.0,
+        float(info.max),
+        float(info.min),
+        float(info.tiny),
+        float(info.smallest_subnormal),
+        -float(info.smallest_subnormal),
+        0.5,
+        -2.5,
+        3.0,
+    ]
     with np.errstate(all="ignore"):
         return np.array(values, dtype=np.float64).astype(dtype)
 
@@ -329,7 +350,12 @@ def int_pool(et: ElementType) -> np.ndarray:
 
 
 def make_values(
-    kind: object, et: ElementType, shape: tuple[int, ...], values: str, rng: np.random.Generator, offset: int = 0
+    kind: object,
+    et: ElementType,
+    shape: tuple[int, ...],
+    values: str,
+    rng: np.random.Generator,
+    offset: int = 0,
 ) -> np.ndarray:
     """An input's values of element type ``et``."""
     dtype = et.numpy_dtype
@@ -357,7 +383,9 @@ def make_values(
     return np.asarray(pool[picks]).reshape(shape)
 
 
-def _ints(kind: Ints, et: ElementType, shape: tuple[int, ...], values: str, rng: np.random.Generator) -> np.ndarray:
+def _ints(
+    kind: Ints, et: ElementType, shape: tuple[int, ...], values: str, rng: np.random.Generator
+) -> np.ndarray:
     dtype = et.numpy_dtype
     assert dtype is not None
     size = int(np.prod(shape))
@@ -372,9 +400,7 @@ def _ints(kind: Ints, et: ElementType, shape: tuple[int, ...], values: str, rng:
     return np.asarray(out.astype(dtype)).reshape(shape)
 
 
-def _label(
-    spec: OpSpec[Any], plan: Plan, inputs: Sequence[CaseInput], values: str, dynamic: bool
-) -> str:
+def _label(spec: OpSpec[Any], plan: Plan, inputs: Sequence[CaseInput], values: str, dynamic: bool) -> str:
     """``Add-1[f32,f32;rank0;boundary;dyn;axis=1]``."""
     types = ",".join(str(t) for t in plan.types)
     first = inputs[0].value.shape if inputs else ()

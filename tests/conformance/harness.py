@@ -50,7 +50,9 @@ from tests.conformance.table import entry
 from tests.exact import assert_same
 
 # The CPU plugin equals the reference only on these types (FACTS.md, tests/exact.py).
-CPU_TYPES = frozenset(ElementType(t) for t in ("f32", "f16", "bf16", "i8", "u8", "i16", "u16", "i32", "boolean"))
+CPU_TYPES = frozenset(
+    ElementType(t) for t in ("f32", "f16", "bf16", "i8", "u8", "i16", "u16", "i32", "boolean")
+)
 
 
 class Verdict(enum.Enum):
@@ -104,9 +106,13 @@ class Harness:
         a planted copy of it in the regression tests)."""
         spec = case.spec if spec is None else spec
         try:
-            expected, oracle, why = (None, "", entry(case.spec).no_oracle) if entry(case.spec).no_oracle else self._expected(case)
+            expected, oracle, why = (
+                (None, "", entry(case.spec).no_oracle) if entry(case.spec).no_oracle else self._expected(case)
+            )
         except OpenVINOError as exc:
-            return Outcome(case, Verdict.FAILED, f"OpenVINO refuses the model ovonehot accepts: {exc}", "", frozenset())
+            return Outcome(
+                case, Verdict.FAILED, f"OpenVINO refuses the model ovonehot accepts: {exc}", "", frozenset()
+            )
         checker = _Checker(case, spec, expected)
         try:
             with np.errstate(all="ignore"):
@@ -140,7 +146,9 @@ class Harness:
                 return None, "refused", f"OpenVINO's reference refuses: {_short(str(exc))}"
             if exc.cause != "no-evaluate":
                 return None, "", f"reference {exc.cause}: {_short(str(exc))}"
-            reason = f"the reference has no evaluate for {case.spec.name} on ({', '.join(map(str, case.types))})"
+            reason = (
+                f"the reference has no evaluate for {case.spec.name} on ({', '.join(map(str, case.types))})"
+            )
         outside = _outside_cpu_envelope(case)
         if outside:
             return None, "", f"{reason}; CPU plugin not exact here: {outside}"
@@ -227,7 +235,9 @@ class _Checker:
         except Error as exc:
             if refused:
                 return None
-            raise AssertionError(f"{name} refuses what OpenVINO computes: {type(exc).__name__}: {exc}") from None
+            raise AssertionError(
+                f"{name} refuses what OpenVINO computes: {type(exc).__name__}: {exc}"
+            ) from None
         assert not refused, f"{name} computes what OpenVINO refuses ({refused})"
         got = self._outputs(name, raw)
         if self.expected is not None:
@@ -261,7 +271,9 @@ class _Checker:
         if bind is None:
             return
         for folded in (False, True):
-            kernel = bind(self.attrs, self._infos(folded), [TensorInfo(t.element_type, t.shape) for t in self.static])
+            kernel = bind(
+                self.attrs, self._infos(folded), [TensorInfo(t.element_type, t.shape) for t in self.static]
+            )
             if kernel is None:
                 continue
             try:
@@ -289,8 +301,14 @@ class _Checker:
         if matching.size and matching.dtype.kind in "biuf":
             matching.view(np.uint8)[...] = 0xA5  # (garbage the kernel must overwrite)
         mismatching = np.empty((first.size + 1,), first.dtype)
-        for buffer, how in ((None, "no buffer"), (matching, "a matching buffer"), (mismatching, "a mismatching buffer")):
-            outs = self._outputs(f"evaluate_into ({how})", into(self.attrs, self.inputs, [buffer] + [None] * (len(exact) - 1)))
+        for buffer, how in (
+            (None, "no buffer"),
+            (matching, "a matching buffer"),
+            (mismatching, "a mismatching buffer"),
+        ):
+            outs = self._outputs(
+                f"evaluate_into ({how})", into(self.attrs, self.inputs, [buffer] + [None] * (len(exact) - 1))
+            )
             assert_same(outs[0], first, f"evaluate_into ({how}) vs evaluate")
             if buffer is matching:
                 assert outs[0] is matching, "evaluate_into did not write into the matching buffer"
@@ -311,7 +329,9 @@ class _Checker:
         for name, bind in (("bind", self.spec.bind), ("bind_fast", self.spec.bind_fast)):
             if bind is None:
                 continue
-            kernel = bind(self.attrs, self._infos(False), [TensorInfo(t.element_type, t.shape) for t in self.static])
+            kernel = bind(
+                self.attrs, self._infos(False), [TensorInfo(t.element_type, t.shape) for t in self.static]
+            )
             if kernel is None:
                 continue
             self.ran.add(name)
@@ -334,13 +354,17 @@ def assert_within_fast(fast: np.ndarray, exact: np.ndarray, inputs: Sequence[np.
     bit; floats within the summation bound of tests/test_fast_mode.py, taken over every input
     element as one sum of products: ``(2n + 1) * eps * n * (1 + max|x|)^2`` plus both results'
     rounding, where that sum is finite; non-finite values where the exact ones are."""
-    assert fast.dtype == exact.dtype and fast.shape == exact.shape, f"{where}: {fast.dtype}{fast.shape} != {exact.dtype}{exact.shape}"
+    assert fast.dtype == exact.dtype and fast.shape == exact.shape, (
+        f"{where}: {fast.dtype}{fast.shape} != {exact.dtype}{exact.shape}"
+    )
     if fast.dtype.kind not in "f" and fast.dtype not in _ML_FLOATS:
         assert_same(fast, exact, where)
         return
     e = exact.astype(np.float64)
     f = fast.astype(np.float64)
-    floats = [np.abs(np.asarray(x, np.float64)) for x in inputs if x.dtype.kind == "f" or x.dtype in _ML_FLOATS]
+    floats = [
+        np.abs(np.asarray(x, np.float64)) for x in inputs if x.dtype.kind == "f" or x.dtype in _ML_FLOATS
+    ]
     n = sum(x.size for x in floats) + 1
     big = max((float(x[np.isfinite(x)].max(initial=0.0)) for x in floats), default=0.0)
     if big > 1e100:  # (a square would overflow: not bounded, as below)
@@ -350,7 +374,9 @@ def assert_within_fast(fast: np.ndarray, exact: np.ndarray, inputs: Sequence[np.
     info = ml_dtypes.finfo(exact.dtype)
     if not math.isfinite(terms) or terms > float(info.max) or not all(np.isfinite(x).all() for x in floats):
         return  # overflow or non-finite inputs: the order decides inf vs NaN vs finite; not bounded
-    bound = (2 * n + 1) * eps * terms + float(info.eps) * (np.abs(e) + np.abs(f)) + float(info.smallest_subnormal)
+    bound = (
+        (2 * n + 1) * eps * terms + float(info.eps) * (np.abs(e) + np.abs(f)) + float(info.smallest_subnormal)
+    )
     both = np.isfinite(e) & np.isfinite(f)
     assert (np.isfinite(e) == np.isfinite(f)).all(), f"{where}: non-finite values differ from evaluate's"
     diff = np.abs(np.where(both, f - e, 0.0))
@@ -378,6 +404,3 @@ def oracle_available() -> str:
         return "" if importlib.util.find_spec("openvino") is not None else "openvino is not installed"
     except (ImportError, ValueError) as exc:
         return str(exc)
-
-
-

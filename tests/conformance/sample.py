@@ -34,9 +34,13 @@ def known_params() -> list[object]:
     for spec in specs():
         for k, known in enumerate(entry(spec).known):
             params.append(
-                pytest.param(spec, k, id=f"{spec.name}:{known.reason[:60]}",
-                             marks=pytest.mark.xfail(strict=True, reason=known.reason))
-            )  # fmt: skip
+                pytest.param(
+                    spec,
+                    k,
+                    id=f"{spec.name}:{known.reason[:60]}",
+                    marks=pytest.mark.xfail(strict=True, reason=known.reason),
+                )
+            )
     return params
 
 

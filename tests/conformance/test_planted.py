@@ -69,7 +69,9 @@ def harness() -> Iterator[Harness]:
 
 @pytest.mark.parametrize("type_version", [pytest.param(s, id=f"{s[0]}-{s[1]}") for s in SPECS])
 @pytest.mark.parametrize("plant", list(PLANTS))
-def test_planted_regression_fails_the_ci_sample(harness: Harness, plant: str, type_version: tuple[str, str]) -> None:
+def test_planted_regression_fails_the_ci_sample(
+    harness: Harness, plant: str, type_version: tuple[str, str]
+) -> None:
     if plant == "0-d scalar" and type_version in NO_0D_OUTPUT:
         pytest.skip("the CI sample of this spec has no 0-d output")
     spec = lookup(*type_version)

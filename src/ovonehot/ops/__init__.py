@@ -200,4 +200,6 @@ def supported_names() -> list[str]:
 def specs() -> list[OpSpec[Any]]:
     """Every registered spec, one per type-version, sorted by ``Type-version`` (for generated
     conformance cases and docs)."""
-    return sorted((s for versions in _TABLE.values() for s in versions), key=lambda s: (s.type.lower(), s.version))
+    return sorted(
+        (s for versions in _TABLE.values() for s in versions), key=lambda s: (s.type.lower(), s.version)
+    )
