@@ -44,3 +44,15 @@ def test_convert_bound_to_a_sub_byte_type_keeps_the_kernels_low_bits(target: str
         (got,) = kernel([x])
         np.testing.assert_array_equal(got, expected)
     assert expected.max() < 2 ** ElementType.from_name(target).bitwidth
+
+
+@pytest.mark.parametrize("shape", [(0,), (3, 0), (0, 2)])
+def test_unique_of_an_empty_tensor_is_refused_with_ovonehots_error(shape: tuple[int, ...]) -> None:
+    """Unique of an empty tensor crashed in NumPy's reshape before its own refusal was reached."""
+    from ovonehot.errors import InputError
+
+    spec = lookup("Unique", "opset10")
+    assert spec is not None and spec.evaluate is not None
+    node = Node(1, "u", "Unique", "opset10", (), (Port(0),), tuple(Port(k) for k in range(1, 5)))
+    with pytest.raises(InputError, match="empty tensor"):
+        spec.evaluate(spec.parse(node), [np.zeros(shape, np.float32)])
