@@ -56,3 +56,22 @@ def test_unique_of_an_empty_tensor_is_refused_with_ovonehots_error(shape: tuple[
     node = Node(1, "u", "Unique", "opset10", (), (Port(0),), tuple(Port(k) for k in range(1, 5)))
     with pytest.raises(InputError, match="empty tensor"):
         spec.evaluate(spec.parse(node), [np.zeros(shape, np.float32)])
+
+
+@pytest.mark.parametrize("version", ["opset1", "opset8", "opset14"])
+def test_max_pool_of_booleans_matches_the_cpu_plugin(version: str) -> None:
+    """MaxPool of booleans crashed (np.iinfo of bool); now False starts each window.  The core
+    reference has no boolean MaxPool: the CPU plugin (exact on booleans) is the oracle."""
+    from tests.conformance.generate import cases
+    from tests.conformance.harness import Harness, Verdict
+
+    spec = lookup("MaxPool", version)
+    assert spec is not None
+    boolean = [c for c in cases(spec, 60, 3) if c.types[0] is ElementType.boolean][:3]
+    assert boolean
+    harness = Harness()
+    try:
+        outcomes = [harness.run(c) for c in boolean]
+    finally:
+        harness.close()
+    assert all(o.verdict is Verdict.PASSED for o in outcomes), [o.detail for o in outcomes]
