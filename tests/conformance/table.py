@@ -1020,19 +1020,6 @@ for _v in (1, 3, 11):
         lambda c: len(c.inputs) > 1 and c.inputs[1].value.size == 1 and int(c.inputs[1].value) == 0,
     )
 _known(
-    "MaxPool",
-    1,
-    "boolean MaxPool crashes (np.iinfo of bool)",
-    lambda c: str(c.inputs[0].element_type) == "boolean",
-)
-for _v in (8, 14):
-    _known(
-        "MaxPool",
-        _v,
-        "boolean MaxPool crashes (np.iinfo of bool)",
-        lambda c: str(c.inputs[0].element_type) == "boolean",
-    )
-_known(
     "Interpolate",
     4,
     "OpenVINO refuses the pillow modes in Interpolate-4 at read time, ovonehot accepts them",
