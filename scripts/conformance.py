@@ -77,6 +77,15 @@ def run_ops(names: list[str], n: int, seed: int) -> list[Row]:
     return rows
 
 
+def known_lines() -> list[str]:
+    """One line per known-failure reason, with the op-versions it is declared for."""
+    by_reason: dict[str, list[str]] = {}
+    for spec in specs():
+        for known in entry(spec).known:
+            by_reason.setdefault(known.reason, []).append(spec.name)
+    return [f"- {reason}: {', '.join(names)}" for reason, names in by_reason.items()]
+
+
 def table(rows: list[Row], n: int, seed: int, seconds: float) -> str:
     total = collections.Counter(
         cases=sum(r.cases for r in rows),
@@ -100,6 +109,31 @@ def table(rows: list[Row], n: int, seed: int, seconds: float) -> str:
             f"{total['no_oracle']} without an oracle (kernels still checked against each other), "
             f"{total['known']} known failures, {total['failed']} other failures."
         ),
+        "",
+        (
+            "How a case is judged: the one-op model is built and written by ovonehot, read by OpenVINO and "
+            "computed by its core reference (`Node.evaluate`) in a child process; where the reference has no "
+            "kernel, the CPU plugin (deterministic configuration) is the oracle only inside its exact envelope "
+            "(integer/boolean or copied outputs, plugin types). Every kernel variant of the spec runs: `evaluate` "
+            "must give OpenVINO's bytes (NaN = NaN, -0.0 != +0.0, within the op's stated ulp) or refuse where "
+            "OpenVINO refuses; `evaluate_fast` within the summation bound; `bind`/`bind_fast` (inputs unfolded "
+            "and folded) the unbound bytes; `evaluate_into` with no, a matching and a mismatching buffer; every "
+            "output an `np.ndarray` of the inferred dtype and a shape inference accepts. *Refused*: OpenVINO and "
+            "ovonehot both refused at run time. *No oracle*: kernels checked against each other only."
+        ),
+        "",
+        (
+            "Planted regressions (tests/conformance/test_planted.py, in the default test run): a 0-d output "
+            "returned as NumPy's scalar, a wrong dtype, and a wrong boundary value (-0.0 -> +0.0, NaN -> 0, "
+            "integer max -> max - 1), each planted into copies of Add-1, Convert-0, Negative-0 and Gather-8 "
+            "(`dataclasses.replace` on the OpSpec), fail the CI sample; the unmodified specs pass it."
+        ),
+        "",
+        "## Known failures (tests/conformance/table.py; strict xfail per entry in the suite)",
+        "",
+        *known_lines(),
+        "",
+        "## Per op-version",
         "",
         "| op-version | cases | passed | refused | no oracle (reasons) | known failures | failed (first) |",
         "|---|---:|---:|---:|---|---|---|",
