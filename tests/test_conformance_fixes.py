@@ -75,3 +75,27 @@ def test_max_pool_of_booleans_matches_the_cpu_plugin(version: str) -> None:
     finally:
         harness.close()
     assert all(o.verdict is Verdict.PASSED for o in outcomes), [o.detail for o in outcomes]
+
+
+CONVERTIBLE = [
+    t for t in ElementType if t.numpy_dtype is not None and t not in (ElementType.string, ElementType.dynamic)
+]
+
+
+@pytest.mark.parametrize("target", CONVERTIBLE, ids=str)
+def test_convert_of_a_0d_value_is_a_0d_array_of_the_one_element_result(target: ElementType) -> None:
+    """Convert to f16 (from i32), u1/u2/u3/u4/u6 of a 0-d value gave NumPy scalars (np.clip and
+    operators on 0-d arrays return scalars); the 0-d result is the 1-element one, reshaped."""
+    from ovonehot.ops.convert import convert_array
+
+    for source in CONVERTIBLE:
+        for v in (0, 3, -1):
+            x = np.array(v).astype(source.numpy_dtype)
+            try:
+                one = convert_array(x.reshape(1), target)
+            except Exception:  # noqa: BLE001, S112 - a conversion ovonehot refuses: not this test's
+                continue
+            got = convert_array(x, target)
+            assert isinstance(got, np.ndarray), f"{source} -> {target}: {type(got).__name__}"
+            assert got.shape == () and got.dtype == one.dtype
+            assert got.tobytes() == one.tobytes()

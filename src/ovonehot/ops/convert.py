@@ -80,12 +80,12 @@ def convert_array(x: np.ndarray, to: ElementType) -> np.ndarray:
         return f32_to_f8e8m0(x)
     if to is ElementType.f16 and x.dtype == np.int32:
         # OpenVINO's i32 -> f16 kernel saturates at +-65504 (i64, u32... overflow to inf).
-        out = np.clip(x, -65504, 65504).astype(np.float16)
+        out = np.asarray(np.clip(x, -65504, 65504)).astype(np.float16)  # (0-d: np.clip gives a scalar)
         return out
     if to.kind in (TypeKind.SIGNED, TypeKind.UNSIGNED) and _is_float(x.dtype):
         return _float_to_int(x, to)
     if to in _SUB_BYTE_UINT8:  # u1/u3/u6 are held unpacked in uint8: wrap to their width
-        return (x.astype(np.int64) & ((1 << to.bitwidth) - 1)).astype(np.uint8)
+        return _wrap_int(x.astype(np.int64), to)
     if to.bitwidth < 8 and to.kind in (TypeKind.SIGNED, TypeKind.UNSIGNED):  # ml_dtypes i4/u4/u2
         return _wrap_int(x.astype(np.int64), to)
     with np.errstate(over="ignore", invalid="ignore"):
@@ -253,8 +253,9 @@ def _unsigned_via_signed(truncated: np.ndarray, bits: int) -> np.ndarray:
 
 def _wrap_int(wide: np.ndarray, to: ElementType) -> np.ndarray:
     """int64 values wrapped to the integer type ``to`` (two's complement truncation)."""
+    wide = np.asarray(wide)  # (operators on a 0-d array give NumPy scalars; the results stay arrays)
     if to in _SUB_BYTE_UINT8:
-        return (wide & ((1 << to.bitwidth) - 1)).astype(np.uint8)
+        return np.asarray(wide & ((1 << to.bitwidth) - 1)).astype(np.uint8)
     target = to.numpy_dtype
     assert target is not None
     if to.bitwidth < 8:  # i4/u4/u2 through ml_dtypes: wrap to the width first
@@ -262,7 +263,7 @@ def _wrap_int(wide: np.ndarray, to: ElementType) -> np.ndarray:
         code = wide & mask
         if to.kind is TypeKind.SIGNED:
             code = np.where(code >= (1 << (to.bitwidth - 1)), code - (1 << to.bitwidth), code)
-        return code.astype(target)
+        return np.asarray(code).astype(target)
     return wide.astype(target)
 
 
