@@ -99,3 +99,15 @@ def test_convert_of_a_0d_value_is_a_0d_array_of_the_one_element_result(target: E
             assert isinstance(got, np.ndarray), f"{source} -> {target}: {type(got).__name__}"
             assert got.shape == () and got.dtype == one.dtype
             assert got.tobytes() == one.tobytes()
+
+
+@pytest.mark.parametrize(("shift", "axes"), [(5, 0), (-3, -1), ([2, 1], [0, -1])])
+def test_roll_of_a_0d_value_is_the_value(shift: object, axes: object) -> None:
+    """Roll of a 0-d value crashed (IndexError) on the axes OpenVINO's inference allows a scalar
+    (0 and -1); one element rolled is itself, as the 1-element tensor's roll gives."""
+    spec = lookup("Roll", "opset7")
+    assert spec is not None and spec.evaluate is not None
+    x = np.array(2.5, np.float32)
+    (got,) = spec.evaluate(None, [x, np.array(shift), np.array(axes)])  # type: ignore[arg-type]
+    (one,) = spec.evaluate(None, [x.reshape(1), np.array(shift), np.array(axes)])  # type: ignore[arg-type]
+    assert isinstance(got, np.ndarray) and got.shape == () and got.tobytes() == one.tobytes()
