@@ -102,15 +102,16 @@ class Conformance:
     """An op's conformance facts.
 
     ``seeds``: empty means the derived seed.  ``ulp``: the float tolerance the op module states
-    against OpenVINO's reference (0: bit-exact).  ``cpu_exact_floats``: the CPU plugin computes
-    this op's float outputs bit-identically to the reference inside its envelope (docs/FINDINGS),
-    so it may stand in where the reference has no kernel.  ``not_generated``: why the op gets no
+    against OpenVINO's reference (0: bit-exact).  ``cpu_exact``: the CPU plugin computes this op
+    bit-identically to the reference inside its type envelope, so it may stand in where the
+    reference has no kernel (without it, only copying ops and all-integer signatures get the
+    plugin as oracle).  ``not_generated``: why the op gets no
     generated cases (a body-carrying op), checked by the coverage test.
     """
 
     seeds: tuple[Seed, ...] = ()
     ulp: int = 0
-    cpu_exact_floats: bool = False
+    cpu_exact: bool = False
     not_generated: str = ""
     extra_types: tuple[str, ...] = field(default=())
     no_oracle: str = ""  # why OpenVINO cannot compute this op alone (the kernels are still checked)
