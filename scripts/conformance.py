@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT / "src"), str(ROOT)]  # (this checkout's ovonehot and its tests/conformance)
 
 from ovonehot.ops import specs
 from tests.conformance.generate import cases
