@@ -111,3 +111,30 @@ def test_roll_of_a_0d_value_is_the_value(shift: object, axes: object) -> None:
     (got,) = spec.evaluate(None, [x, np.array(shift), np.array(axes)])  # type: ignore[arg-type]
     (one,) = spec.evaluate(None, [x.reshape(1), np.array(shift), np.array(axes)])  # type: ignore[arg-type]
     assert isinstance(got, np.ndarray) and got.shape == () and got.tobytes() == one.tobytes()
+
+
+@pytest.mark.parametrize("index", [-1, -4, 4])
+def test_scatter_update_refuses_indices_outside_0_to_size_as_openvino_does(index: int) -> None:
+    """ScatterUpdate-3 counted negative indices from the end; OpenVINO's reference refuses them
+    ("ScatterUpdate indices value -1 is out of bounds for axis 0 of size 4")."""
+    from ovonehot.errors import InputError
+    from tests.conformance.generate import Case, CaseInput
+    from tests.conformance.harness import Harness, Verdict
+
+    spec = lookup("ScatterUpdate", "opset3")
+    assert spec is not None
+    inputs = (
+        CaseInput(ElementType.f32, np.arange(12, dtype=np.float32).reshape(4, 3), False, False),
+        CaseInput(ElementType.i32, np.array([index, 0], np.int32), False, False),
+        CaseInput(ElementType.f32, np.ones((2, 3), np.float32), False, False),
+        CaseInput(ElementType.i64, np.array(0), True, False),
+    )
+    case = Case(spec, (), inputs, "out-of-range", f"ScatterUpdate-3[index {index}]")
+    harness = Harness()
+    try:
+        outcome = harness.run(case)
+    finally:
+        harness.close()
+    assert outcome.verdict is Verdict.REFUSED, outcome.detail
+    with pytest.raises(InputError, match=f"indices value {index} is out of bounds for axis 0 of size 4"):
+        spec.evaluate(None, [i.value for i in inputs])  # type: ignore[arg-type, misc]
