@@ -193,6 +193,8 @@ def _outside_cpu_envelope(case: Case) -> str:
     for t in (o.element_type for o in infos):
         if t not in CPU_TYPES:
             return f"{t} output (the plugin converts it)"
+    if case.values == "boundary" and not spec.copies_values and not entry(spec).cpu_exact:
+        return "type-limit values (the plugin saturates some: Negative of i8 -128 gives 127)"
     reals = any(t.is_real for t in (*case.types, *(o.element_type for o in infos)))
     if reals and not spec.copies_values and not entry(spec).cpu_exact:
         return "float arithmetic (the plugin's own order and precision)"
