@@ -966,7 +966,7 @@ for _t, _v in (
     _known(
         _t,
         _v,
-        "OpenVINO cannot read the empty Constant ovonehot's writer writes ('ptr is Null')",
+        "an empty Constant: OpenVINO's shape inference fails on its null data ('ptr is Null'; its Python API refuses to make one), ovonehot reads and runs the IR",
         empty_constant,
     )
 _known(
