@@ -67,14 +67,17 @@ def test_max_pool_of_booleans_matches_the_cpu_plugin(version: str) -> None:
 
     spec = lookup("MaxPool", version)
     assert spec is not None
-    boolean = [c for c in cases(spec, 60, 3) if c.types[0] is ElementType.boolean][:3]
+    boolean = [c for c in cases(spec, 80, 3) if c.types[0] is ElementType.boolean and c.values == "random"][
+        :3
+    ]
     assert boolean
     harness = Harness()
     try:
         outcomes = [harness.run(c) for c in boolean]
     finally:
         harness.close()
-    assert all(o.verdict is Verdict.PASSED for o in outcomes), [o.detail for o in outcomes]
+    assert not [o for o in outcomes if o.verdict is Verdict.FAILED], [o.detail for o in outcomes]
+    assert [o for o in outcomes if o.verdict is Verdict.PASSED], "no case had the plugin as oracle"
 
 
 CONVERTIBLE = [
