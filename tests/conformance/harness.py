@@ -414,13 +414,3 @@ def _first_lines(text: str) -> str:
 def _crash() -> str:
     lines = traceback.format_exc().strip().splitlines()
     return "kernel crashed: " + " | ".join(lines[-3:])[:800]
-
-
-def oracle_available() -> str:
-    """Why OpenVINO cannot be the oracle here (empty when it can)."""
-    try:
-        import importlib.util
-
-        return "" if importlib.util.find_spec("openvino") is not None else "openvino is not installed"
-    except (ImportError, ValueError) as exc:
-        return str(exc)

@@ -49,4 +49,4 @@ def known_cases(spec: OpSpec[Any], k: int) -> list[Case]:
     known = entry(spec).known[k]
     found = [c for c in sample() if c.spec is spec and known.applies(c)]
     labels = {c.label for c in found}
-    return found + [c for c in cases(spec, 24, SEED) if known.applies(c) and c.label not in labels][:4]
+    return found + [c for c in cases(spec, 40, SEED) if known.applies(c) and c.label not in labels][:8]
