@@ -95,7 +95,7 @@ class Harness:
                 checker.check(refused="")
         except AssertionError as exc:
             return Outcome(case, Verdict.FAILED, _first_lines(str(exc)), "", frozenset(checker.ran))
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - a kernel crashed: the case's verdict
             return Outcome(case, Verdict.FAILED, _crash(), "", frozenset(checker.ran))
         return Outcome(case, Verdict.NO_ORACLE, "kernels only", "", frozenset(checker.ran))
 
