@@ -73,7 +73,7 @@ from .common.spec import OpSpec, TensorInfo
 
 # One family module per line; add yours on a line of its own.
 
-__all__ = ["OpSpec", "TensorInfo", "lookup", "resolve", "specs_types", "supported_names", "unsupported_types"]
+__all__ = ["OpSpec", "TensorInfo", "lookup", "resolve", "specs", "specs_types", "supported_names", "unsupported_types"]
 
 _MODULES = (
     basic,
@@ -211,9 +211,17 @@ def unsupported_types(graph: Graph) -> list[str]:
 
 def specs_types() -> list[str]:
     """Every op type ovonehot implements (OpenVINO's spelling), once each."""
-    return sorted({s.type for specs in _TABLE.values() for s in specs})
+    return sorted({s.type for s in specs()})
 
 
 def supported_names() -> list[str]:
     """``Type-version`` of every supported op, for messages and docs."""
-    return sorted(s.name for specs in _TABLE.values() for s in specs)
+    return sorted(s.name for s in specs())
+
+
+def specs() -> list[OpSpec[Any]]:
+    """Every registered spec, one per type-version, sorted by ``Type-version`` (for generated
+    conformance cases and docs)."""
+    return sorted(
+        (s for versions in _TABLE.values() for s in versions), key=lambda s: (s.type.lower(), s.version)
+    )

@@ -95,7 +95,7 @@ def convert_array(x: np.ndarray, to: ElementType) -> np.ndarray:
     if to.kind in (TypeKind.SIGNED, TypeKind.UNSIGNED) and _is_float(x.dtype):
         return _float_to_int(x, to)
     if to in _SUB_BYTE_UINT8:  # u1/u3/u6 are held unpacked in uint8: wrap to their width
-        return (x.astype(np.int64) & ((1 << to.bitwidth) - 1)).astype(np.uint8)
+        return _wrap_int(x.astype(np.int64), to)
     if to.bitwidth < 8 and to.kind in (TypeKind.SIGNED, TypeKind.UNSIGNED):  # ml_dtypes i4/u4/u2
         return _wrap_int(x.astype(np.int64), to)
     with np.errstate(over="ignore", invalid="ignore"):
@@ -264,8 +264,9 @@ def _unsigned_via_signed(truncated: np.ndarray, bits: int) -> np.ndarray:
 
 def _wrap_int(wide: np.ndarray, to: ElementType) -> np.ndarray:
     """int64 values wrapped to the integer type ``to`` (two's complement truncation)."""
+    wide = np.asarray(wide)  # (operators on a 0-d array give NumPy scalars; the results stay arrays)
     if to in _SUB_BYTE_UINT8:
-        return (wide & ((1 << to.bitwidth) - 1)).astype(np.uint8)
+        return np.asarray(wide & ((1 << to.bitwidth) - 1)).astype(np.uint8)
     target = to.numpy_dtype
     assert target is not None
     if to.bitwidth < 8:  # i4/u4/u2 through ml_dtypes: wrap to the width first
@@ -273,7 +274,7 @@ def _wrap_int(wide: np.ndarray, to: ElementType) -> np.ndarray:
         code = wide & mask
         if to.kind is TypeKind.SIGNED:
             code = np.where(code >= (1 << (to.bitwidth - 1)), code - (1 << to.bitwidth), code)
-        return code.astype(target)
+        return np.asarray(code).astype(target)
     return wide.astype(target)
 
 
@@ -322,6 +323,8 @@ def bind_convert(
             return [values[0].copy()]
 
         return copy
+    if to in _SUB_BYTE_UINT8:  # (u1/u3/u6 held in uint8: the kernel keeps their low bits)
+        return None
     if to is ElementType.boolean:
 
         def nonzero(values: Sequence[np.ndarray]) -> list[np.ndarray]:

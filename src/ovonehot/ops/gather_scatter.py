@@ -638,11 +638,14 @@ def evaluate_scatter_update(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> lis
     data, indices, updates, axis_arr = (np.asarray(a) for a in inputs)
     axis = normalize_axis(int(axis_arr.reshape(-1)[0]), data.ndim)
     size = data.shape[axis]
-    idx = _normalize_indices(
-        indices.reshape(-1),
-        size,
-        lambda v: f"ScatterUpdate index {v} is out of bounds for the axis of size {size}",
-    )
+    # Indices in [0, size) only: OpenVINO's reference refuses negative ones too (unlike
+    # ScatterElementsUpdate's, they do not count from the end), with this message.
+    idx = np.asarray(indices).reshape(-1).astype(np.int64)
+    bad = (idx < 0) | (idx >= size)
+    if bad.any():
+        raise InputError(
+            f"ScatterUpdate indices value {int(idx[bad][0])} is out of bounds for axis {axis} of size {size}"
+        )
     moved = np.moveaxis(data, axis, 0).copy()
     upd = updates.reshape(data.shape[:axis] + (idx.size,) + data.shape[axis + 1 :])
     upd = np.moveaxis(upd, axis, 0)

@@ -59,6 +59,11 @@ from .common.spatial import (
 from .common.spec import BindFn, Bound, OpSpec, TensorInfo
 
 
+def _int_lowest(dtype: np.dtype) -> int:
+    """The smallest value of an integer (or boolean: False) dtype, what a MaxPool window starts from."""
+    return 0 if dtype == np.bool_ else int(np.iinfo(dtype).min)
+
+
 @dataclass(frozen=True, slots=True)
 class PoolAttrs:
     window: Window
@@ -179,7 +184,7 @@ def _max_pool_plan(attrs: PoolAttrs, shape: tuple[int, ...], dtype: np.dtype) ->
     valid = np.ascontiguousarray(pool.mask).reshape((*outs, k))
     wide = widen(np.empty(0, dtype)).dtype
     floats = is_float(dtype)
-    lowest = np.finfo(wide).min if floats else np.iinfo(dtype).min
+    lowest = np.finfo(wide).min if floats else _int_lowest(dtype)
     firsts = (np.arange(shape[0] * shape[1] * n_out, dtype=np.intp) * k).reshape(
         pool.canvas.view_shape[: 2 + n_sp]
     )
@@ -209,7 +214,7 @@ def _max_pool_plan(attrs: PoolAttrs, shape: tuple[int, ...], dtype: np.dtype) ->
         pool,
         (*pool.canvas.view_shape[: 2 + n_sp], k),
         None if valid.all() else valid,
-        -np.inf if floats else np.iinfo(dtype).min,
+        -np.inf if floats else _int_lowest(dtype),
         floats,
         np.asarray(lowest, dtype=wide),
         narrow(np.asarray(lowest, dtype=wide), dtype),

@@ -58,6 +58,8 @@ def evaluate_roll(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarr
         shifts = shifts * len(axis_list)
     if len(shifts) != len(axis_list):
         raise InputError(f"{len(shifts)} shifts for {len(axis_list)} axes")
+    if data.ndim == 0:  # (axis 0 or -1 of a scalar, as normalize_axis allows: one element, unmoved)
+        return [np.array(data, copy=True)]
     total = [0] * data.ndim
     for a, s in zip(axis_list, shifts, strict=True):
         total[a] += s

@@ -119,9 +119,9 @@ def evaluate_unique(attrs: UniqueAttrs, inputs: Sequence[np.ndarray]) -> list[np
         axis = None
         items = data.reshape(-1)
     n = items.shape[0]
-    keys = items.reshape(n, -1)
-    if n == 0:
+    if items.size == 0:  # (before the reshape, which NumPy refuses for n == 0)
         raise InputError("Unique of an empty tensor has no output OpenVINO defines")
+    keys = items.reshape(n, -1)
     # Sorted groups (lexicographic rows; == semantics, so -0.0 and 0.0 are one value) with the
     # index of each group's first occurrence; unsorted output orders groups by that index.
     sortable = widen(keys) if keys.dtype != np.bool_ else keys.astype(np.uint8)

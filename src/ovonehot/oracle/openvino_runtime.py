@@ -341,7 +341,7 @@ def _evaluate_node(ov: Any, node: Any, args: list[Any]) -> list[Any]:
     outs = [ov.Tensor(o.get_element_type(), _shape_hint(o)) for o in node.outputs()]
     try:
         ok = node.evaluate(outs, args)
-    except RuntimeError as exc:
+    except (RuntimeError, ValueError) as exc:  # (an integer division by zero comes as ValueError)
         raise OracleRefusal(
             f"OpenVINO's reference failed on {_describe(node)}: {_first_line(exc)}",
             "failed",
