@@ -908,10 +908,6 @@ def integer_data(case: Case) -> bool:
     return str(case.inputs[0].element_type) in INTEGER_TYPES
 
 
-def zero_d(case: Case) -> bool:
-    return bool(case.inputs) and case.inputs[0].value.ndim == 0
-
-
 def empty_constant(case: Case) -> bool:
     return any(i.const and i.value.size == 0 for i in case.inputs)
 
@@ -935,11 +931,6 @@ for _t, _v in (
         "integer input: OpenVINO's reference computes this op's integer results otherwise",
         integer_data,
     )
-for _t, _v in (("BitwiseNot", 13), ("IsFinite", 10), ("IsNaN", 10)):
-    _known(_t, _v, "0-d output returned as a NumPy scalar (being fixed on branch `fixes`)", zero_d)
-_known(
-    "IsFinite", 10, "OpenVINO's reference calls f32 subnormals not finite", lambda c: c.values == "boundary"
-)
 for _t, _v in (("Softmax", 1), ("Softmax", 8), ("LogSoftmax", 5)):
     _known(
         _t, _v, "integer/boolean input: ovonehot refuses (UnsupportedError), OpenVINO computes", integer_data
