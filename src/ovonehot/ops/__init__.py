@@ -42,6 +42,7 @@ from . import (
     hyperbolic,
     identity,
     interpolate,
+    inverse,
     lrn,
     matmul,
     movement,
@@ -125,6 +126,7 @@ _MODULES = (
     batch_norm,
     lrn,
     erf_inv,
+    inverse,
 )
 
 _ALIASES = {"const": "constant"}
