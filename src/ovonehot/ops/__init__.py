@@ -19,6 +19,7 @@ from ..errors import UnsupportedError
 from ..graph import Graph, Node
 from . import (
     activations,
+    adaptive_pool,
     attention,
     basic,
     batch_norm,
@@ -127,6 +128,7 @@ _MODULES = (
     lrn,
     erf_inv,
     inverse,
+    adaptive_pool,
 )
 
 _ALIASES = {"const": "constant"}
