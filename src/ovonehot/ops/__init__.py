@@ -46,6 +46,7 @@ from . import (
     inverse,
     lrn,
     matmul,
+    multinomial,
     movement,
     nms,
     non_zero,
@@ -129,6 +130,7 @@ _MODULES = (
     erf_inv,
     inverse,
     adaptive_pool,
+    multinomial,
 )
 
 _ALIASES = {"const": "constant"}
