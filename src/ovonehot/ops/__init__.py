@@ -30,6 +30,7 @@ from . import (
     convert,
     convert_like,
     convolution,
+    ctc_loss,
     cumsum,
     einsum,
     elementwise,
@@ -131,6 +132,7 @@ _MODULES = (
     inverse,
     adaptive_pool,
     multinomial,
+    ctc_loss,
 )
 
 _ALIASES = {"const": "constant"}
