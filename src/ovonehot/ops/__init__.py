@@ -23,6 +23,7 @@ from . import (
     attention,
     basic,
     batch_norm,
+    batch_space,
     bitwise,
     bucketize,
     col2im,
@@ -133,6 +134,7 @@ _MODULES = (
     adaptive_pool,
     multinomial,
     ctc_loss,
+    batch_space,
 )
 
 _ALIASES = {"const": "constant"}
