@@ -35,6 +35,7 @@ from . import (
     cumsum,
     einsum,
     elementwise,
+    embedding_bag,
     erf_inv,
     eye,
     fake_quantize,
@@ -135,6 +136,7 @@ _MODULES = (
     multinomial,
     ctc_loss,
     batch_space,
+    embedding_bag,
 )
 
 _ALIASES = {"const": "constant"}
