@@ -26,6 +26,7 @@ from . import (
     batch_space,
     bitwise,
     bucketize,
+    cells,
     col2im,
     conv_backprop,
     convert,
@@ -137,6 +138,7 @@ _MODULES = (
     ctc_loss,
     batch_space,
     embedding_bag,
+    cells,
 )
 
 _ALIASES = {"const": "constant"}
