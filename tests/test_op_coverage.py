@@ -21,8 +21,6 @@ _STRING = "string tensors: ovonehot's evaluator has no string kernels yet"
 
 NOT_YET: dict[str, str] = {
     "BinaryConvolution": "u1-packed XNOR convolution (legacy binarized nets): not yet implemented",
-    "BitwiseLeftShift": "not yet implemented (cheap; issue 22's tail)",
-    "BitwiseRightShift": "not yet implemented (cheap; issue 22's tail)",
     "CTCGreedyDecoder": "CTC decoding: not yet implemented",
     "CTCGreedyDecoderSeqLen": "CTC decoding: not yet implemented",
     "ConvertPromoteTypes": "type promotion rules of PyTorch/NumPy: not yet implemented",
@@ -56,7 +54,6 @@ NOT_YET: dict[str, str] = {
     "STFT": "short-time Fourier transform: not yet implemented",
     "SearchSorted": "not yet implemented (cheap; issue 22's tail)",
     "SegmentMax": "not yet implemented",
-    "ShuffleChannels": "not yet implemented (cheap; issue 22's tail)",
     "SliceScatter": "not yet implemented (cheap; issue 22's tail)",
     "SparseFillEmptyRows": "sparse tensors: not yet implemented",
     "StringTensorPack": _STRING,

@@ -24,6 +24,7 @@ from . import (
     basic,
     batch_norm,
     batch_space,
+    bit_shift,
     bitwise,
     bucketize,
     cells,
@@ -66,6 +67,7 @@ from . import (
     roi_align,
     roll,
     shape_ops,
+    shuffle_channels,
     softmax,
     space_depth,
     state,
@@ -139,6 +141,8 @@ _MODULES = (
     batch_space,
     embedding_bag,
     cells,
+    bit_shift,
+    shuffle_channels,
 )
 
 _ALIASES = {"const": "constant"}
