@@ -52,7 +52,6 @@ NOT_YET: dict[str, str] = {
     "RegionYolo": _DETECTION,
     "ReorgYolo": _DETECTION,
     "STFT": "short-time Fourier transform: not yet implemented",
-    "SearchSorted": "not yet implemented (cheap; issue 22's tail)",
     "SegmentMax": "not yet implemented",
     "SliceScatter": "not yet implemented (cheap; issue 22's tail)",
     "SparseFillEmptyRows": "sparse tensors: not yet implemented",

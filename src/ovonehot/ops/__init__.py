@@ -66,6 +66,7 @@ from . import (
     reverse,
     roi_align,
     roll,
+    search_sorted,
     shape_ops,
     shuffle_channels,
     softmax,
@@ -143,6 +144,7 @@ _MODULES = (
     cells,
     bit_shift,
     shuffle_channels,
+    search_sorted,
 )
 
 _ALIASES = {"const": "constant"}
