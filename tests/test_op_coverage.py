@@ -53,7 +53,6 @@ NOT_YET: dict[str, str] = {
     "ReorgYolo": _DETECTION,
     "STFT": "short-time Fourier transform: not yet implemented",
     "SegmentMax": "not yet implemented",
-    "SliceScatter": "not yet implemented (cheap; issue 22's tail)",
     "SparseFillEmptyRows": "sparse tensors: not yet implemented",
     "StringTensorPack": _STRING,
     "StringTensorUnpack": _STRING,

@@ -69,6 +69,7 @@ from . import (
     search_sorted,
     shape_ops,
     shuffle_channels,
+    slice_scatter,
     softmax,
     space_depth,
     state,
@@ -145,6 +146,7 @@ _MODULES = (
     bit_shift,
     shuffle_channels,
     search_sorted,
+    slice_scatter,
 )
 
 _ALIASES = {"const": "constant"}
