@@ -28,7 +28,6 @@ NOT_YET: dict[str, str] = {
     "DeformablePSROIPooling": _DETECTION,
     "DetectionOutput": _DETECTION,
     "ExtractImagePatches": "not yet implemented (TF extract_image_patches)",
-    "GRN": "not yet implemented (cheap; issue 22's tail)",
     "GatherTree": "beam-search back-tracking: not yet implemented",
     "GenerateProposals": _DETECTION,
     "GroupedMatMul": "opset17 MoE experts matmul: not yet implemented",

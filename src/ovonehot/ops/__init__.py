@@ -45,6 +45,7 @@ from . import (
     float_checks,
     gather_scatter,
     grid_sample,
+    grn,
     hyperbolic,
     identity,
     interpolate,
@@ -147,6 +148,7 @@ _MODULES = (
     shuffle_channels,
     search_sorted,
     slice_scatter,
+    grn,
 )
 
 _ALIASES = {"const": "constant"}
