@@ -39,6 +39,7 @@ from . import (
     elementwise,
     embedding_bag,
     erf_inv,
+    extract_patches,
     eye,
     fake_quantize,
     fft,
@@ -149,6 +150,7 @@ _MODULES = (
     search_sorted,
     slice_scatter,
     grn,
+    extract_patches,
 )
 
 _ALIASES = {"const": "constant"}
