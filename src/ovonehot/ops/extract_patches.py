@@ -98,9 +98,8 @@ def _begin_pad(attrs: PatchAttrs, axis: int, length: int) -> int:
         return 0
     k, s, r = attrs.sizes[axis], attrs.strides[axis], attrs.rates[axis]
     span = k + (r - 1) * (k - 1)
-    total = (
-        (math.ceil(np.float32(length) / np.float32(s)) - 1) * s + span - length
-    )  # the reference's 1.f * L / S
+    steps = math.ceil(float(np.float32(length) / np.float32(s)))  # the reference's ceil(1.f * L / S)
+    total = (steps - 1) * s + span - length
     if not 0 < total < span:
         return 0
     if total % 2 == 0:
