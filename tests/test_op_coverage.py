@@ -46,7 +46,6 @@ NOT_YET: dict[str, str] = {
     "PriorBoxClustered": _DETECTION,
     "Proposal": _DETECTION,
     "ROIAlignRotated": _DETECTION,
-    "ROIPooling": "not yet implemented (Fast R-CNN max/bilinear ROI pooling)",
     "RegionYolo": _DETECTION,
     "ReorgYolo": _DETECTION,
     "STFT": "short-time Fourier transform: not yet implemented",

@@ -67,6 +67,7 @@ from . import (
     reduce_norms,
     reverse,
     roi_align,
+    roi_pooling,
     roll,
     search_sorted,
     shape_ops,
@@ -151,6 +152,7 @@ _MODULES = (
     slice_scatter,
     grn,
     extract_patches,
+    roi_pooling,
 )
 
 _ALIASES = {"const": "constant"}
