@@ -53,8 +53,9 @@ from . import (
     inverse,
     lrn,
     matmul,
-    multinomial,
     movement,
+    multinomial,
+    mvn0,
     nms,
     non_zero,
     normalization,
@@ -153,6 +154,7 @@ _MODULES = (
     grn,
     extract_patches,
     roi_pooling,
+    mvn0,
 )
 
 _ALIASES = {"const": "constant"}
