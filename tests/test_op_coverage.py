@@ -39,7 +39,6 @@ NOT_YET: dict[str, str] = {
     "NMSRotated": _DETECTION,
     "NV12toBGR": _COLOR,
     "NV12toRGB": _COLOR,
-    "NonMaxSuppression@opset1-4": "NonMaxSuppression-1/3/4: only NonMaxSuppression-5/9 are implemented",
     "PSROIPooling": _DETECTION,
     "PriorBox": _DETECTION,
     "PriorBoxClustered": _DETECTION,

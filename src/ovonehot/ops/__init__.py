@@ -57,6 +57,7 @@ from . import (
     multinomial,
     mvn0,
     nms,
+    nms_legacy,
     non_zero,
     normalization,
     one_hot,
@@ -155,6 +156,7 @@ _MODULES = (
     extract_patches,
     roi_pooling,
     mvn0,
+    nms_legacy,
 )
 
 _ALIASES = {"const": "constant"}
