@@ -33,7 +33,6 @@ NOT_YET: dict[str, str] = {
     "I420toBGR": _COLOR,
     "I420toRGB": _COLOR,
     "ISTFT": "inverse short-time Fourier transform: not yet implemented",
-    "LSTMCell@opset1-3": "LSTMCell-1 (peepholes, weights_format, input_forget): only LSTMCell-4 is implemented",
     "MatrixNms": _DETECTION,
     "MulticlassNms": _DETECTION,
     "NMSRotated": _DETECTION,

@@ -179,3 +179,90 @@ def test_cell_inference_matches_openvino(cell, shapes):  # type: ignore[no-untyp
     except ValidationError as exc:
         ours = [f"error: {exc}"]
     assert ours == theirs
+
+
+# -- LSTMCell-1 --------------------------------------------------------------------------------
+o1 = pytest.importorskip("openvino.opset1")
+
+
+def _lstm1(arrays, peepholes, input_forget, weights_format):  # type: ignore[no-untyped-def]
+    """An opset1 LSTMCell with P as a Parameter and the attributes set on the node."""
+    params = [o1.parameter(list(a.shape), ov.Type(a.dtype)) for a in arrays]
+    node = o1.lstm_cell(*params, HIDDEN)
+    p = o1.parameter([3 * HIDDEN], ov.Type(arrays[0].dtype))
+    node.input(6).replace_source_output(p.output(0))
+    node.set_attribute("input_forget", input_forget)
+    node.set_attribute("weights_format", weights_format)
+    node.validate_and_infer_types()
+    return node, [*params, p], [*arrays, peepholes.astype(arrays[0].dtype)]
+
+
+def _lstm1_oracle(a, p, input_forget, fmt):  # type: ignore[no-untyped-def]
+    x, h, c0, w, r, b = a
+    order = [fmt.index(g) for g in "fico"]
+    w, r, b = (np.concatenate([np.split(m, 4)[k] for k in order]) for m in (w, r, b))
+    fz, iz, cz, oz = np.split(x @ w.T + h @ r.T + b, 4, axis=1)
+    f = _sigmoid(fz + p[:HIDDEN] * c0)
+    i = 1 - f if input_forget else _sigmoid(iz + p[HIDDEN : 2 * HIDDEN] * c0)
+    c = f * c0 + i * np.tanh(cz)
+    o = _sigmoid(oz + p[2 * HIDDEN :] * c)
+    return [o * np.tanh(c), c]
+
+
+def _export_with_p(tmp_path, node, params):  # type: ignore[no-untyped-def]
+    """Save as IR and put P back: 2026.4's ``save_model`` writes LSTMCell-1 with six input ports
+    (output ports numbered from 7) and no edge from P, dropping the peepholes."""
+    import re
+
+    import ovonehot
+
+    xml = tmp_path / "lstm_cell_1.xml"
+    ov.save_model(ov.Model(node.outputs(), params), str(xml), compress_to_fp16=False)
+    text = xml.read_text()
+    cell_id = re.search(r'<layer id="(\d+)" name="[^"]*" type="LSTMCell"', text).group(1)  # type: ignore[union-attr]
+    p_name = params[-1].get_friendly_name()
+    p_id = re.search(rf'<layer id="(\d+)" name="{p_name}"', text).group(1)  # type: ignore[union-attr]
+    start = text.index(f'<layer id="{cell_id}"')
+    end = text.index("</input>", start)
+    precision = "FP64" if node.get_output_element_type(0) == ov.Type.f64 else "FP32"
+    port = f'<port id="6" precision="{precision}"><dim>{3 * HIDDEN}</dim></port>\n'
+    text = text[:end] + port + text[end:]
+    edge = f'<edge from-layer="{p_id}" from-port="0" to-layer="{cell_id}" to-port="6" />\n'
+    text = text.replace("</edges>", edge + "</edges>")
+    xml.write_text(text)
+    return ovonehot.load(xml)
+
+
+@pytest.mark.parametrize("fmt", ["fico", "ifco", "iofc"])
+@pytest.mark.parametrize("input_forget", [False, True], ids=["separate", "input-forget"])
+@pytest.mark.parametrize("peep", [False, True], ids=["no-peepholes", "peepholes"])
+def test_lstm_cell_1_against_float64_oracle(tmp_path, peep, input_forget, fmt):  # type: ignore[no-untyped-def]
+    arrays = _arrays(4, states=2, dtype=np.float64)
+    p = RNG.standard_normal(3 * HIDDEN) if peep else np.zeros(3 * HIDDEN)
+    node, params, feeds = _lstm1(arrays, p, input_forget, fmt)
+    model = _export_with_p(tmp_path, node, params)
+    assert_inferred(model, node)
+    ours = list(model.run(feeds).values())
+    for k, e in enumerate(_lstm1_oracle(arrays, p, input_forget, fmt)):
+        np.testing.assert_allclose(ours[k], e, rtol=1e-12, atol=1e-12, err_msg=f"output {k}")
+
+
+def test_lstm_cell_1_default_matches_cpu(tmp_path):  # type: ignore[no-untyped-def]
+    arrays = _arrays(4, states=2)
+    node, params, feeds = _lstm1(arrays, np.zeros(3 * HIDDEN), False, "fico")
+    ours = list(export(tmp_path, node, params).run(feeds).values())
+    for k, theirs in enumerate(cpu_outputs(node, params, feeds)):
+        np.testing.assert_allclose(ours[k], theirs, rtol=CPU_RTOL, atol=CPU_ATOL, err_msg=f"output {k}")
+
+
+def test_cpu_plugin_ignores_lstm_cell_1_peepholes(tmp_path):  # type: ignore[no-untyped-def]
+    """A deviation pinned: the CPU plugin's result does not change with P or input_forget."""
+    arrays = _arrays(4, states=2)
+    plain = cpu_outputs(
+        *_lstm1(arrays, np.zeros(3 * HIDDEN), False, "fico")[:2], [*arrays, np.zeros(3 * HIDDEN, np.float32)]
+    )
+    node, params, feeds = _lstm1(arrays, np.ones(3 * HIDDEN), True, "fico")
+    theirs = cpu_outputs(node, params, feeds)
+    np.testing.assert_array_equal(theirs[0], plain[0])
+    (ours_h, _) = _export_with_p(tmp_path, node, params).run(feeds).values()
+    assert not np.allclose(ours_h, theirs[0], atol=1e-3)

@@ -1,4 +1,4 @@
-"""RNNCell-0, GRUCell-3 and LSTMCell-4: one time step of the recurrent sequences.
+"""RNNCell-0, GRUCell-3, LSTMCell-4 and LSTMCell-1: one time step of the recurrent sequences.
 
 Inputs: ``X [batch, input]``, ``H [batch, hidden]`` (LSTM also ``C``), ``W [gates*hidden,
 input]``, ``R [gates*hidden, hidden]``, ``B [gates*hidden]`` (GRU with ``linear_before_reset``:
@@ -12,18 +12,28 @@ part), then W/R/B's first dims checked against gates times it, or lending it whe
 unknown (LSTMCell then takes the ``hidden_size`` attribute).  Values: the step of :mod:`ovonehot.ops.recurrent` (float64, rounded once to the data
 type); the core ops have no ``evaluate`` and the CPU plugin works in f32 (the tests state the
 tolerance).
+
+LSTMCell-1 (opset1..3) adds an optional 7th input ``P [3*hidden]`` (peepholes ``Pf, Pi, Po``),
+``input_forget`` and ``weights_format`` (the gate order of W/R/B; default ``fico``).  Values as
+``reference/lstm_cell.hpp``'s ``lstm_cell_v1`` in float64: ``f = f(zf + Pf*C)``, ``i = 1 - f``
+with ``input_forget`` else ``f(zi + Pi*C)``, ``C' = f*C + i*g(zc)``, ``o = f(zo + Po*C')``,
+``H' = o*h(C')``.  Another ``weights_format`` is reordered to ``fico`` (the spec's meaning; the
+reference refuses it).  The 2026.4 CPU plugin ignores P, ``input_forget`` and ``weights_format``
+(its results do not change with them): the tests use a float64 oracle there.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
 from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, PartialShape
+from .common.attrs import bool_attr
 from .common.numeric import is_float, narrow, quiet, widen
 from .common.spec import OpSpec, TensorInfo
 from .recurrent import _ACTIVATIONS, Cell, SequenceAttrs, _divided, _parser, _stepper, _weights
@@ -135,8 +145,91 @@ def _spec(type_name: str, version: int, cell: Cell) -> OpSpec[SequenceAttrs]:
     )
 
 
-SPECS = (
+# -- LSTMCell-1 (opset1..3): peepholes, input_forget, weights_format ---------------------------
+_GATE_ORDERS = ("fico", "icof", "ifco", "ifoc", "iofc")
+
+
+@dataclass(frozen=True, slots=True)
+class LSTMCell1Attrs:
+    cell: SequenceAttrs  # hidden_size, activations, clip (LSTM, forward)
+    input_forget: bool = False
+    weights_format: str = "fico"
+
+
+def parse_lstm_cell_1(node: Node) -> LSTMCell1Attrs:
+    fmt = node.attr("weights_format")
+    fmt = "fico" if fmt is None else fmt.strip().lower()
+    if fmt not in _GATE_ORDERS:
+        raise ValidationError(
+            f"{node.describe()}: weights_format {fmt!r} is not one of {', '.join(_GATE_ORDERS)}"
+        )
+    return LSTMCell1Attrs(_cell_parser(Cell.LSTM)(node), bool_attr(node, "input_forget", False), fmt)
+
+
+def infer_lstm_cell_1(attrs: LSTMCell1Attrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    outs = infer_cell(attrs.cell, inputs[:6])
+    hidden = outs[0].shape[1]
+    if len(inputs) > 6:
+        p = inputs[6]
+        if (
+            p.shape.rank_is_static
+            and p.shape[0].is_static
+            and hidden.is_static
+            and p.shape[0].min != 3 * hidden.min
+        ):
+            raise ValidationError(
+                f"Parameter hidden_size mistmatched in P input. Current value is: {p.shape[0].min}, "
+                f"expected: {3 * hidden.min}."
+            )
+    return outs
+
+
+def _to_fico(a: np.ndarray, fmt: str) -> np.ndarray:
+    """Gate blocks (along axis 0) from ``fmt``'s order to OpenVINO's f, i, c, o."""
+    blocks = dict(zip(fmt, np.split(a, 4, axis=0), strict=True))
+    return np.concatenate([blocks[g] for g in "fico"], axis=0)
+
+
+def evaluate_lstm_cell_1(attrs: LSTMCell1Attrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The reference's ``lstm_cell_v1`` in float64: peepholes P = [Pf, Pi, Po] on C (Po on the new C)."""
+    x = np.asarray(inputs[0])
+    if not is_float(x.dtype) or x.ndim != 2:
+        raise InputError(f"LSTMCell takes 2-D float data, got {x.dtype}{list(x.shape)}")
+    h, c, w, r, b = (widen(np.asarray(a)).astype(np.float64) for a in inputs[1:6])
+    hid = h.shape[1]
+    p = widen(np.asarray(inputs[6])).astype(np.float64) if len(inputs) > 6 else np.zeros(3 * hid)
+    w, r, b = (_to_fico(a, attrs.weights_format) for a in (w, r, b))
+    f_act, g_act, h_act = (_ACTIVATIONS[a] for a in attrs.cell.activations)
+    clip = attrs.cell.clip
+
+    def gate(v: np.ndarray, act: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        return act(np.clip(v, -clip, clip) if clip > 0 else v)
+
+    with quiet():
+        z = widen(x).astype(np.float64) @ w.T + (h @ r.T + b)
+        zf, zi, zc, zo = np.split(z, 4, axis=1)
+        forget = gate(zf + p[:hid] * c, f_act)
+        inp = 1.0 - forget if attrs.input_forget else gate(zi + p[hid : 2 * hid] * c, f_act)
+        new_c = forget * c + inp * gate(zc, g_act)
+        out = gate(zo + p[2 * hid :] * new_c, f_act)
+        new_h = out * h_act(new_c)
+    cast = np.float64 if x.dtype == np.float64 else np.float32
+    return [narrow(a.astype(cast), x.dtype) for a in (new_h, new_c)]
+
+
+LSTM_CELL_1 = OpSpec(
+    type="LSTMCell",
+    version=1,
+    since=1,
+    inputs=(6, 7),
+    parse=parse_lstm_cell_1,
+    infer=infer_lstm_cell_1,
+    evaluate=evaluate_lstm_cell_1,
+    evaluate_types=(frozenset(),),  # OpenVINO's core op has no evaluate: it never folds
+)
+SPECS: tuple[OpSpec[Any], ...] = (
     _spec("RNNCell", 0, Cell.RNN),
     _spec("GRUCell", 3, Cell.GRU),
     _spec("LSTMCell", 4, Cell.LSTM),
+    LSTM_CELL_1,
 )
