@@ -27,7 +27,6 @@ NOT_YET: dict[str, str] = {
     "DeformableConvolution": "not yet implemented (bilinear sampling at learned offsets)",
     "DeformablePSROIPooling": _DETECTION,
     "DetectionOutput": _DETECTION,
-    "GatherTree": "beam-search back-tracking: not yet implemented",
     "GenerateProposals": _DETECTION,
     "GroupedMatMul": "opset17 MoE experts matmul: not yet implemented",
     "I420toBGR": _COLOR,

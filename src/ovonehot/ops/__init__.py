@@ -45,6 +45,7 @@ from . import (
     fft,
     float_checks,
     gather_scatter,
+    gather_tree,
     grid_sample,
     grn,
     hyperbolic,
@@ -157,6 +158,7 @@ _MODULES = (
     roi_pooling,
     mvn0,
     nms_legacy,
+    gather_tree,
 )
 
 _ALIASES = {"const": "constant"}
