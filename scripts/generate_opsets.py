@@ -28,7 +28,7 @@ from pathlib import Path
 from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGET = ROOT / "src" / "ovonehot" / "ops" / "openvino_opsets.py"
+TARGET = ROOT / "src" / "ovonehot" / "ops" / "common" / "openvino_opsets.py"
 
 # Ops the opset modules build from their classes rather than through the NodeFactory.
 CLASS_BUILT = ("Parameter", "Result", "Constant", "ReadValue", "Assign", "If", "Loop", "TensorIterator")
@@ -52,7 +52,12 @@ def opset_modules() -> dict[int, ModuleType]:
 
 
 def candidate_types(modules: dict[int, ModuleType]) -> set[str]:
-    names = set(CLASS_BUILT)
+    """Type names to ask each opset about: what the opset modules build, and every type ovonehot
+    implements (some ops have no Python builder: Reverse-1 is in opset1 all the same)."""
+    sys.path.insert(0, str(ROOT / "src"))
+    from ovonehot.ops import specs_types
+
+    names = set(CLASS_BUILT) | set(specs_types())
     for module in modules.values():
         for attr in dir(module):
             function = getattr(module, attr)

@@ -235,10 +235,16 @@ def test_i4_payload_is_openvinos(count: int, tmp_path: Path) -> None:
     assert ours.astype(np.int64).tolist() == _converted(c, "i8", count).astype(np.int64).tolist()
 
 
-def test_nf4_payload_is_refused_with_its_type(tmp_path: Path) -> None:
-    path, _ = _const_model(tmp_path, "nf4", 4, seed=1)
-    with pytest.raises(UnsupportedError, match=r"layer id=0 name='c' type=Const-opset1: .*nf4"):
-        read_ir(path)
+@pytest.mark.parametrize("count", [1, 5, 6])
+def test_nf4_payload_is_openvinos(count: int, tmp_path: Path) -> None:
+    """nf4 codes, unpacked, mean what OpenVINO's own Convert of the Constant says (f32 table values)."""
+    from ovonehot.types import NF4_TABLE, ElementType
+
+    path, c = _const_model(tmp_path, "nf4", count, seed=count)
+    ours = _payload(path)
+    assert ours.shape == (count,) and ours.dtype == ElementType.nf4.numpy_dtype
+    values = NF4_TABLE[ours.view(np.uint8)]
+    assert values.tobytes() == _converted(c, "f32", count).tobytes()
 
 
 def test_string_payload_is_openvinos(tmp_path: Path) -> None:

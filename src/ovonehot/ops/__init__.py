@@ -90,7 +90,7 @@ from .common.spec import OpSpec, TensorInfo
 
 # One family module per line; add yours on a line of its own.
 
-__all__ = ["OpSpec", "TensorInfo", "lookup", "resolve", "supported_names", "unsupported_types"]
+__all__ = ["OpSpec", "TensorInfo", "lookup", "resolve", "specs_types", "supported_names", "unsupported_types"]
 
 _MODULES = (
     basic,
@@ -163,11 +163,18 @@ _MODULES = (
 
 _ALIASES = {"const": "constant"}
 # The opsets the locked OpenVINO knows (the generated table): the next release is one
-# regenerate away.  Since opset17 an opset holds only the ops it adds or changes (opset17:
-# Convert, ErfInv, GroupedMatMul, Parameter, ShapeOf), so a layer resolves only when its
-# opset holds its type, as OpenVINO's IR reader resolves it.
+# regenerate away.  Opsets 1-16 are cumulative (each holds every op of the ones before; the
+# generated table misses a few of those, Reverse-1 among them, that read_model still resolves),
+# while from opset17 on an opset holds only the ops it adds or changes (opset17: Convert,
+# ErfInv, GroupedMatMul, Parameter, ShapeOf): there a layer resolves only when its opset holds
+# its type, as read_model resolves it (``Add`` in opset17 is refused).
 _MAX_OPSET = max(int(name.removeprefix("opset")) for name in OPSETS)
-_OPSET_TYPES = {name: frozenset(t.lower() for t in types) for name, types in OPSETS.items()}
+_LAST_CUMULATIVE_OPSET = 16
+_SPARSE_OPSET_TYPES = {
+    int(name.removeprefix("opset")): frozenset(t.lower() for t in types)
+    for name, types in OPSETS.items()
+    if int(name.removeprefix("opset")) > _LAST_CUMULATIVE_OPSET
+}
 
 _TABLE: dict[str, list[OpSpec[Any]]] = {}
 for _module in _MODULES:
@@ -212,7 +219,7 @@ def _lookup(type_name: str, version: str) -> OpSpec[Any] | None:
         return None
     key = type_name.lower()
     key = _ALIASES.get(key, key)
-    if key not in _OPSET_TYPES.get(f"opset{n}", frozenset((key,))):
+    if n in _SPARSE_OPSET_TYPES and key not in _SPARSE_OPSET_TYPES[n]:
         return None
     candidates = [s for s in _TABLE.get(key, ()) if s.since <= n]
     return candidates[-1] if candidates else None
@@ -234,6 +241,11 @@ def unsupported_types(graph: Graph) -> list[str]:
         for _, body in node.bodies:  # a Loop/If body's ops must be supported too
             seen.extend(t for t in unsupported_types(body) if t not in seen)
     return seen
+
+
+def specs_types() -> list[str]:
+    """Every op type ovonehot implements (OpenVINO's spelling), once each."""
+    return sorted({s.type for specs in _TABLE.values() for s in specs})
 
 
 def supported_names() -> list[str]:

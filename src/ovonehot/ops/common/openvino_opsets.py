@@ -23,9 +23,9 @@ _TYPES = {
         LogicalNot LogicalOr LogicalXor MatMul MaxPool Maximum Minimum Mod Multiply Negative
         NonMaxSuppression NormalizeL2 NotEqual OneHot PRelu PSROIPooling Pad Parameter Power PriorBox
         PriorBoxClustered Proposal RNNCell Range ReduceLogicalAnd ReduceLogicalOr ReduceMax ReduceMean
-        ReduceMin ReduceProd ReduceSum RegionYolo Relu Reshape Result ReverseSequence Select Selu ShapeOf
-        ShuffleChannels Sigmoid Sign Sin Sinh Softmax SpaceToDepth Split Sqrt SquaredDifference Squeeze
-        StridedSlice Subtract Tan Tanh TensorIterator Tile TopK Transpose Unsqueeze VariadicSplit
+        ReduceMin ReduceProd ReduceSum RegionYolo Relu Reshape Result Reverse ReverseSequence Select Selu
+        ShapeOf ShuffleChannels Sigmoid Sign Sin Sinh Softmax SpaceToDepth Split Sqrt SquaredDifference
+        Squeeze StridedSlice Subtract Tan Tanh TensorIterator Tile TopK Transpose Unsqueeze VariadicSplit
     """,
     "opset2": """
         Abs Acos Add Asin Atan AvgPool BatchNormInference BatchToSpace BinaryConvolution Broadcast
