@@ -43,7 +43,6 @@ NOT_YET: dict[str, str] = {
     "Proposal": _DETECTION,
     "ROIAlignRotated": _DETECTION,
     "RegionYolo": _DETECTION,
-    "ReorgYolo": _DETECTION,
     "STFT": "short-time Fourier transform: not yet implemented",
     "SegmentMax": "not yet implemented",
     "SparseFillEmptyRows": "sparse tensors: not yet implemented",

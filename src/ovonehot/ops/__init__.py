@@ -68,6 +68,7 @@ from . import (
     recurrent,
     reduce,
     reduce_norms,
+    reorg_yolo,
     reverse,
     roi_align,
     roi_pooling,
@@ -159,6 +160,7 @@ _MODULES = (
     mvn0,
     nms_legacy,
     gather_tree,
+    reorg_yolo,
 )
 
 _ALIASES = {"const": "constant"}
