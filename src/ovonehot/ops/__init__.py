@@ -33,6 +33,7 @@ from . import (
     convert,
     convert_like,
     convolution,
+    ctc_greedy,
     ctc_loss,
     cumsum,
     einsum,
@@ -161,6 +162,7 @@ _MODULES = (
     nms_legacy,
     gather_tree,
     reorg_yolo,
+    ctc_greedy,
 )
 
 _ALIASES = {"const": "constant"}
