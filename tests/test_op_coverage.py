@@ -42,7 +42,6 @@ NOT_YET: dict[str, str] = {
     "ROIAlignRotated": _DETECTION,
     "RegionYolo": _DETECTION,
     "STFT": "short-time Fourier transform: not yet implemented",
-    "SegmentMax": "not yet implemented",
     "SparseFillEmptyRows": "sparse tensors: not yet implemented",
     "StringTensorPack": _STRING,
     "StringTensorUnpack": _STRING,

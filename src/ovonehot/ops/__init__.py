@@ -75,6 +75,7 @@ from . import (
     roi_pooling,
     roll,
     search_sorted,
+    segment_max,
     shape_ops,
     shuffle_channels,
     slice_scatter,
@@ -163,6 +164,7 @@ _MODULES = (
     gather_tree,
     reorg_yolo,
     ctc_greedy,
+    segment_max,
 )
 
 _ALIASES = {"const": "constant"}
