@@ -89,7 +89,7 @@ def fold_decompression(model: Any) -> Any:
             continue
         feeds = [s.get_tensor_view() for s in sources]
         outs = [ov.Tensor(node.get_output_element_type(0), node.get_output_shape(0))]
-        if not node.evaluate(outs, feeds):
+        if not node.evaluate(outs, feeds) and not _evaluate_gather_widened(node, outs, feeds):
             continue
         const = ops.constant(outs[0], shared_memory=False)
         const.set_friendly_name(node.get_friendly_name() + "/folded")
@@ -99,7 +99,38 @@ def fold_decompression(model: Any) -> Any:
     model.validate_nodes_and_infer_types()
     if folded == 0:
         raise RuntimeError("fold_decompression folded nothing")
+    low = {"i8", "u8", "i4", "u4", "u3", "u2", "u1", "nf4", "f4e2m1", "f8e4m3", "f8e5m2", "f8e8m0"}
+    left = [
+        f"{op.get_friendly_name()} ({op.get_output_element_type(0).get_type_name()})"
+        for op in model.get_ops()
+        if op.get_type_name() == "Constant" and op.get_output_element_type(0).get_type_name() in low
+    ]
+    if left:
+        raise RuntimeError(f"decompression left unfolded (no reference kernel?): {', '.join(left[:5])}")
     return model
+
+
+def _evaluate_gather_widened(node: Any, outs: list[Any], feeds: list[Any]) -> bool:
+    """Gather with u8/u4 indices (NNCF's codebook formats index their table with them) has no
+    ``Node.evaluate`` kernel; the same indices widened to i64 (exact: the values are unchanged)."""
+    import openvino as ov
+
+    if node.get_type_name() != "Gather" or feeds[1].element_type not in (ov.Type.u8, ov.Type.u4, ov.Type.i8):
+        return False
+    widened = ov.Tensor(np.array(_unpacked(feeds[1]), dtype=np.int64))
+    return bool(node.evaluate(outs, [feeds[0], widened, *feeds[2:]]))
+
+
+def _unpacked(tensor: Any) -> np.ndarray:
+    """A u8/i8/u4 tensor's values as NumPy integers (u4: element 0 in the low nibble)."""
+    import openvino as ov
+
+    shape = tuple(tensor.shape)
+    if tensor.element_type == ov.Type.u4:
+        raw = np.asarray(tensor.data).view(np.uint8).reshape(-1)
+        values = np.stack([raw & 0x0F, raw >> 4], axis=1).reshape(-1)
+        return values[: int(np.prod(shape))].reshape(shape)
+    return np.asarray(tensor.data).reshape(shape)
 
 
 class Folder:
