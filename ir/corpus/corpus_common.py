@@ -227,15 +227,17 @@ def max_diff(a: Mapping[str, np.ndarray], b: Mapping[str, np.ndarray]) -> float:
 
 
 def hide_broken_torchvision() -> None:
-    """The torchvision wheel beside the CPU torch in /work/gen/torch is a CUDA build: importing it
-    fails (``operator torchvision::nms does not exist``), and transformers/timm import it. Mark it
-    absent (``import torchvision`` then raises ImportError, which they handle) unless it loads."""
-    try:
-        import torchvision  # noqa: F401
-    except Exception:  # noqa: BLE001  # RuntimeError from its C++ op registration
-        for name in [m for m in sys.modules if m == "torchvision" or m.startswith("torchvision.")]:
-            del sys.modules[name]
-        sys.modules["torchvision"] = None  # type: ignore[assignment]
+    """The torchvision wheel beside the CPU torch in /work/gen/torch is a CUDA build whose C++ ops do
+    not load; its import then fails registering fake kernels for them (``operator torchvision::nms does
+    not exist``), and transformers and timm import torchvision. Skip that registration module: the
+    Python parts of torchvision (models, ``ops.misc``) import, its C++ ops stay absent (see
+    ``register_torchvision_ops`` for the ones the vision generator needs)."""
+    import types
+
+    sys.modules.setdefault(
+        "torchvision._meta_registrations", types.ModuleType("torchvision._meta_registrations")
+    )
+    import torchvision  # noqa: F401
 
 
 def patch_transformers_tracing() -> None:
