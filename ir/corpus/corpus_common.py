@@ -219,7 +219,7 @@ def max_diff(a: Mapping[str, np.ndarray], b: Mapping[str, np.ndarray]) -> float:
     worst = 0.0
     for k, v in a.items():
         if k in b and np.asarray(v).dtype.kind == "f":
-            x, y = np.asarray(v, np.float64), np.asarray(b[k], np.float64)
+            x, y = np.atleast_1d(np.asarray(v, np.float64)), np.atleast_1d(np.asarray(b[k], np.float64))
             d = np.abs(x - y)
             d[np.isnan(x) & np.isnan(y)] = 0
             worst = max(worst, float(np.nanmax(d)) if d.size else 0.0)
