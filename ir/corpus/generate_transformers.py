@@ -11,6 +11,9 @@ ways, as users convert them:
   ("pytorch")``, ``fe.load(TorchScriptPythonDecoder(...))``, ``fe.convert``): no MOC transformations,
   so eager attention stays MatMul/Softmax and ``aten::new_ones`` stays a Convert of a 0-d value
   to boolean (what crashed every such IR in ovonehot before fc6381d); f16-compressed;
+* ``<arch>_sdpa_frontend`` (llama, qwen3, bert): the model with transformers' default attention
+  (``torch.nn.functional.scaled_dot_product_attention``) through the bare frontend, which turns
+  ``aten::scaled_dot_product_attention`` into ScaledDotProductAttention-13 itself; f16-compressed;
 * ``onnx/<arch>_hf`` (some archs): ``torch.onnx.export`` (TorchScript exporter, opset 17, every input
   dim dynamic), then ``ov.convert_model(model.onnx)``, f16-compressed; model.onnx kept beside.
 
@@ -106,6 +109,7 @@ class Arch:
     cases: Callable[[], dict[str, dict[str, np.ndarray]]] = lm_cases
     plain: bool = False
     onnx: bool = False
+    sdpa: bool = False  # also <arch>_sdpa_frontend: transformers' default SDPA attention, bare frontend
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -118,6 +122,7 @@ ARCHS = [
         "LlamaForCausalLM: GQA (4 query heads, 2 KV heads), RoPE, RMSNorm, SwiGLU MLP",
         plain=True,
         onnx=True,
+        sdpa=True,
     ),
     Arch(
         "qwen2",
@@ -132,6 +137,7 @@ ARCHS = [
         "Qwen3Config",
         {**COMMON, "head_dim": 4},
         "Qwen3ForCausalLM: per-head q/k RMSNorm, GQA, RoPE",
+        sdpa=True,
     ),
     Arch(
         "mistral",
@@ -182,6 +188,7 @@ ARCHS = [
         "BertForMaskedLM: bidirectional attention with a padding mask, token types, LayerNorm, GELU",
         plain=True,
         onnx=True,
+        sdpa=True,
     ),
     Arch(
         "t5",
@@ -204,7 +211,7 @@ ARCHS = [
 ]
 
 
-def build(arch: Arch) -> Any:
+def build(arch: Arch, attention: str = "eager") -> Any:
     import torch
     import transformers
 
@@ -214,7 +221,7 @@ def build(arch: Arch) -> Any:
         config._experts_implementation = "eager"  # the grouped default calls torch.histc (no rule)
     model_cls = getattr(transformers, arch.model_class)
     try:
-        model = model_cls._from_config(config, attn_implementation="eager")
+        model = model_cls._from_config(config, attn_implementation=attention)
     except TypeError:
         model = model_cls(config)
     return model.eval()
@@ -349,6 +356,17 @@ def generate(arch: Arch, tmp: Path) -> None:
         True,
         model,
     )
+    if arch.sdpa:
+        sdpa_model = build(arch, "sdpa")
+        write(
+            Folder("transformers", f"{arch.name}_sdpa_frontend", GENERATOR),
+            convert_frontend(sdpa_model, example),
+            arch,
+            f"transformers {arch.model_class} (tiny random config, seed 0) with its default attention "
+            "(torch scaled_dot_product_attention) by the bare PyTorch frontend, saved f16-compressed",
+            True,
+            sdpa_model,
+        )
     if arch.onnx:
         onnx_path = tmp / f"{arch.name}.onnx"
         converted = convert_onnx(model, example, onnx_path)
