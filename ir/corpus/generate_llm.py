@@ -14,7 +14,10 @@ One case, ``generate``, of three steps on one InferRequest (stored as ``generate
 3. one decode token per row, beam_idx [1, 0] (the beams swap their caches).
 
 Expected outputs: the CPU plugin compiled deterministically (corpus_common.CPU_CONFIG), all three
-steps on one request. ``generate_nncf.py`` reuses ``export`` and ``steps`` for weight-compressed models.
+steps on one request.
+
+``llama_stateless``: the same llama exported with ``stateful=False`` (past_key_values.* inputs,
+present.* outputs), the three steps as separate cases, each fed the CPU's present of the step before. ``generate_nncf.py`` reuses ``export`` and ``steps`` for weight-compressed models.
 
     /work/gen/torch/bin/python ir/corpus/generate_llm.py [--only REGEX]
 """
@@ -34,7 +37,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpus_common import Folder, hide_broken_torchvision, patch_transformers_tracing
+from corpus_common import Folder, cpu_steps, hide_broken_torchvision, patch_transformers_tracing
 
 hide_broken_torchvision()
 patch_transformers_tracing()
@@ -130,15 +133,22 @@ def build(llm: LLM) -> Any:
     return getattr(transformers, llm.model_class)(config).eval()
 
 
-def export(llm: LLM, tmp: Path) -> Path:
+def export(llm: LLM, tmp: Path, stateful: bool = True) -> Path:
     """save_pretrained + optimum-intel's main_export; returns the exported openvino_model.xml."""
     from optimum.exporters.openvino import main_export
 
-    source, out = tmp / f"{llm.name}-hf", tmp / f"{llm.name}-ov"
+    tag = "" if stateful else "-stateless"
+    source, out = tmp / f"{llm.name}-hf", tmp / f"{llm.name}{tag}-ov"
     build(llm).save_pretrained(source)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        main_export(str(source), output=str(out), task="text-generation-with-past", convert_tokenizer=False)
+        main_export(
+            str(source),
+            output=str(out),
+            task="text-generation-with-past",
+            convert_tokenizer=False,
+            stateful=stateful,
+        )
     return out / "openvino_model.xml"
 
 
@@ -192,6 +202,55 @@ def generate(llm: LLM, tmp: Path) -> None:
     )
 
 
+def stateless_cases(xml: Path, model: Any = None) -> dict[str, dict[str, np.ndarray]]:
+    """The generate steps for a stateless export (past_key_values.* inputs, present.* outputs): each
+    step is a case of its own whose past is the CPU plugin's present of the step before (reordered
+    by beam_idx, which a stateless export does not take), starting from an empty cache."""
+    import openvino as ov
+
+    ir = ov.Core().read_model(str(xml))
+    pasts = [p for p in ir.inputs if p.get_any_name().startswith("past_key_values")]
+    cases: dict[str, dict[str, np.ndarray]] = {}
+    past: dict[str, np.ndarray] = {}
+    for k, step in enumerate(steps(), start=1):
+        inputs = {n: v for n, v in step.items() if n != "beam_idx"}
+        for p in pasts:
+            name = p.get_any_name()
+            if not past:
+                shape = [
+                    2 if d.is_dynamic and i == 0 else (0 if d.is_dynamic else d.get_length())
+                    for i, d in enumerate(p.get_partial_shape())
+                ]
+                inputs[name] = np.zeros(shape, np.float32)
+            else:
+                inputs[name] = past[name.replace("past_key_values", "present")][step["beam_idx"]]
+        cases[f"step{k}"] = inputs
+        out = cpu_steps(xml if model is None else model, [inputs])[0]
+        past = {n: v for n, v in out.items() if n.startswith("present")}
+    return cases
+
+
+def generate_stateless(llm: LLM, tmp: Path) -> None:
+    xml = export(llm, tmp, stateful=False)
+    folder = Folder("llm", f"{llm.name}_stateless", GENERATOR)
+    copy_ir(xml, folder)
+    for case, inputs in stateless_cases(folder.xml).items():
+        folder.cpu_case(case, inputs)
+    folder.meta(
+        source=f"transformers {llm.model_class} (tiny random config, seed 0) exported by optimum-intel 2.2 "
+        "main_export(task='text-generation-with-past', stateful=False): the KV cache as past_key_values.* "
+        "inputs and present.* outputs",
+        expected_from="cpu",
+        atol=ATOL,
+        rtol=RTOL,
+        notes=(
+            f"{llm.what}. Cases step1..step3 are the 'generate' steps of the stateful exports run as separate "
+            "requests: step1 with an empty cache ([2,2,0,4]), each later step fed the CPU plugin's present.* "
+            f"of the step before (rows reordered by the beam indices). Tolerance: {TOL_NOTE}."
+        ),
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", default="")
@@ -201,6 +260,8 @@ def main() -> None:
             if re.search(args.only, llm.name):
                 try:
                     generate(llm, Path(tmp))
+                    if llm.name == "llama":
+                        generate_stateless(llm, Path(tmp))
                 except Exception as exc:  # noqa: BLE001  # one model failing must not stop the others
                     print(f"{llm.name}: FAILED {type(exc).__name__}: {str(exc)[:300]}", flush=True)
 
