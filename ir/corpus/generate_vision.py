@@ -17,7 +17,10 @@ the CPU plugin compiled deterministically (corpus_common.CPU_CONFIG).
 * ``unet``: a tiny UNet (two levels: Conv/BatchNorm/ReLU, MaxPool, ConvTranspose2d, skip concat) with
   logits and the argmax class map;
 * ``fcn_bilinear``: an FCN-style net whose logits are upsampled by ``F.interpolate(bilinear,
-  align_corners=False)`` (Interpolate-11), with a softmax output.
+  align_corners=False)`` (Interpolate-11), with a softmax output;
+* ``onnx/resnet_timm``, ``onnx/unet``, ``onnx/fcn_bilinear``: the same three through
+  ``torch.onnx.export`` (TorchScript exporter, opset 17, dynamic batch and spatial dims) and
+  ``ov.convert_model(model.onnx)`` (ONNX Resize becomes Interpolate linear_onnx); model.onnx kept.
 
 torchvision's C++ ops do not load in /work/gen/torch (a CUDA wheel beside the CPU torch): the
 detector traces ``torch.ops.torchvision.nms``/``roi_align`` declared here with ``torch.library``
@@ -32,10 +35,12 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import tempfile
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -202,12 +207,12 @@ class Vision:
     build: Callable[[], nn.Module]
     cases: dict[str, tuple[int, ...]]
     what: str
-    static: bool = False  # convert with the example's shape (ops that need static spatial dims)
+    onnx: bool = False  # also onnx/<name>: torch.onnx.export, then ov.convert_model(model.onnx)
 
 
 CLASSIFIER_CASES = {"typical": (1, 3, 32, 32), "batch2": (2, 3, 32, 32)}
 MODELS = [
-    Vision("resnet_timm", timm_resnet, CLASSIFIER_CASES, "timm ResNet-18 layout with tiny widths"),
+    Vision("resnet_timm", timm_resnet, CLASSIFIER_CASES, "timm ResNet-18 layout with tiny widths", onnx=True),
     Vision("convnext_timm", timm_convnext, CLASSIFIER_CASES, "timm ConvNeXt with tiny widths"),
     Vision("vit_timm", timm_vit, CLASSIFIER_CASES, "timm VisionTransformer, 16 patches + class token"),
     Vision(
@@ -222,34 +227,20 @@ MODELS = [
         {"typical": (1, 3, 32, 32), "other_image": (1, 3, 32, 32), "larger_image": (1, 3, 48, 40)},
         "tiny two-stage detector with torchvision::nms and torchvision::roi_align",
     ),
-    Vision("unet", UNet, {"typical": (1, 3, 16, 16), "batch2_32x24": (2, 3, 32, 24)}, "tiny UNet"),
+    Vision("unet", UNet, {"typical": (1, 3, 16, 16), "batch2_32x24": (2, 3, 32, 24)}, "tiny UNet", onnx=True),
     Vision(
         "fcn_bilinear",
         FCN,
         {"typical": (1, 3, 16, 16), "odd_size": (1, 3, 17, 23)},
         "FCN with bilinear upsampling",
+        onnx=True,
     ),
 ]
 
 ATOL, RTOL = 1e-6, 1e-5
 
 
-def generate(v: Vision) -> None:
-    import openvino as ov
-
-    torch.manual_seed(0)
-    model = v.build().eval()
-    with torch.no_grad():  # BatchNorm statistics away from 0/1, as a trained net has them
-        for m in model.modules():
-            if isinstance(m, nn.BatchNorm2d):
-                m.running_mean.uniform_(-0.5, 0.5)
-                m.running_var.uniform_(0.5, 2.0)
-    first = next(iter(v.cases.values()))
-    example = torch.from_numpy(images(first, 0))
-    with torch.no_grad(), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        converted = ov.convert_model(model, example_input=example)
-    folder = Folder("vision", v.name, GENERATOR)
+def write(folder: Folder, converted: Any, v: Vision, model: nn.Module, source: str) -> None:
     folder.save(converted)
     name = folder.input_names()[0]
     worst = 0.0
@@ -269,7 +260,7 @@ def generate(v: Vision) -> None:
         else "No PyTorch comparison: the torchvision ops are tracing stand-ins here (see the generator)."
     )
     folder.meta(
-        source=f"{v.what} (random init, seed 0), ov.convert_model(model, example_input=...), f16-compressed",
+        source=source,
         expected_from="cpu",
         atol=ATOL,
         rtol=RTOL,
@@ -282,6 +273,46 @@ def generate(v: Vision) -> None:
     )
 
 
+def generate(v: Vision, tmp: Path) -> None:
+    import openvino as ov
+
+    torch.manual_seed(0)
+    model = v.build().eval()
+    with torch.no_grad():  # BatchNorm statistics away from 0/1, as a trained net has them
+        for m in model.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.running_mean.uniform_(-0.5, 0.5)
+                m.running_var.uniform_(0.5, 2.0)
+    first = next(iter(v.cases.values()))
+    example = torch.from_numpy(images(first, 0))
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        converted = ov.convert_model(model, example_input=example)
+    source = f"{v.what} (random init, seed 0), ov.convert_model(model, example_input=...), f16-compressed"
+    write(Folder("vision", v.name, GENERATOR), converted, v, model, source)
+    if v.onnx:
+        path = tmp / f"{v.name}.onnx"
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            torch.onnx.export(
+                model,
+                (example,),
+                str(path),
+                input_names=["image"],
+                opset_version=17,
+                dynamo=False,
+                dynamic_axes={"image": {0: "batch", 2: "height", 3: "width"}},
+            )
+        folder = Folder("onnx", v.name, GENERATOR)
+        source = (
+            f"{v.what} (random init, seed 0), torch.onnx.export (TorchScript exporter, opset 17, dynamic batch "
+            "and spatial dims) then ov.convert_model(model.onnx), f16-compressed"
+        )
+        write(folder, ov.convert_model(str(path)), v, model, source)
+        if path.stat().st_size < 400_000:
+            (folder.path / "model.onnx").write_bytes(path.read_bytes())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", default="")
@@ -290,7 +321,8 @@ def main() -> None:
     for v in MODELS:
         if re.search(args.only, v.name):
             try:
-                generate(v)
+                with tempfile.TemporaryDirectory() as tmp:
+                    generate(v, Path(tmp))
             except Exception as exc:  # noqa: BLE001  # one model failing must not stop the others
                 print(f"{v.name}: FAILED {type(exc).__name__}: {str(exc)[:300]}", flush=True)
 
