@@ -83,7 +83,11 @@ def test_the_corpus_is_every_ir_under_ir() -> None:
     files = corpus(REPO / "ir")
     folders = {p.relative_to(REPO / "ir").parts[0] for p in files}
     assert folders == {"onehot", "exports", "invalid", "replays"}
-    assert len(files) == len(list((REPO / "ir").glob("*/**/*.xml")))
+    # ir/corpus/ (70 real-model IRs, issue 18) is not mutated: tests/test_regression_corpus.py runs it
+    everything = [
+        p for p in (REPO / "ir").glob("*/**/*.xml") if p.relative_to(REPO / "ir").parts[0] != "corpus"
+    ]
+    assert len(files) == len(everything)
 
 
 def test_mutants_are_reproducible() -> None:
