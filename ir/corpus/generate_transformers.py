@@ -191,6 +191,38 @@ ARCHS = [
         sdpa=True,
     ),
     Arch(
+        "bloom",
+        "BloomForCausalLM",
+        "BloomConfig",
+        {"vocab_size": VOCAB, "hidden_size": 16, "n_layer": 2, "n_head": 4, "use_cache": False},
+        "BloomForCausalLM: ALiBi position biases (no position embeddings), embedding LayerNorm, fused qkv",
+    ),
+    Arch(
+        "gpt_neox",
+        "GPTNeoXForCausalLM",
+        "GPTNeoXConfig",
+        dict(COMMON),
+        "GPTNeoXForCausalLM: partial rotary embeddings, parallel attention and MLP residual",
+    ),
+    Arch(
+        "deberta_v2",
+        "DebertaV2ForMaskedLM",
+        "DebertaV2Config",
+        {
+            "vocab_size": VOCAB,
+            "hidden_size": 16,
+            "intermediate_size": 32,
+            "num_hidden_layers": 2,
+            "num_attention_heads": 4,
+            "max_position_embeddings": 64,
+            "relative_attention": True,
+            "position_buckets": 8,
+            "pos_att_type": ["p2c", "c2p"],
+        },
+        "DebertaV2ForMaskedLM: disentangled relative attention (log-bucketed positions, c2p/p2c "
+        "GatherElements), padding mask",
+    ),
+    Arch(
         "t5",
         "T5ForConditionalGeneration",
         "T5Config",
@@ -303,7 +335,10 @@ def write(folder: Folder, model: Any, arch: Arch, source: str, compress: bool, t
     cases = arch.cases()
     worst_torch = 0.0
     for case, inputs in cases.items():
-        fed = {n: inputs[n] for n in names}
+        # by name; some conversions lose a name (Bloom's attention_mask becomes "51"): then by position
+        fed = (
+            {n: inputs[n] for n in names} if set(names) <= set(inputs) else dict(zip(names, inputs.values()))
+        )
         out = folder.cpu_case(case, fed)
         logits = next(v for k, v in out.items() if "logits" in k or len(out) == 1)
         want = torch_logits(torch_model, inputs)
