@@ -27,7 +27,20 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = sorted(p for p in (ROOT / "ir").rglob("*.xml") if "invalid" not in p.relative_to(ROOT / "ir").parts)
 
 
-@pytest.mark.parametrize("xml", CORPUS, ids=lambda p: str(p.relative_to(ROOT / "ir")))
+# IRs ovonehot cannot read yet (strict: the entry must go when they pass).
+REFUSED = {
+    "corpus/nncf/llama_nf4/model.xml": "issue 22 (op coverage): UnsupportedError: constants of element type nf4 "
+    "cannot be held in NumPy",
+}
+
+
+def _corpus_param(xml: Path) -> Any:
+    name = str(xml.relative_to(ROOT / "ir"))
+    marks = [pytest.mark.xfail(strict=True, reason=REFUSED[name])] if name in REFUSED else []
+    return pytest.param(xml, id=name, marks=marks)
+
+
+@pytest.mark.parametrize("xml", [_corpus_param(p) for p in CORPUS])
 def test_corpus_layers_agree(xml: Path) -> None:
     report = assert_layers_agree(xml)
     assert not report.errors, [str(p) for p in report.errors]
