@@ -28,10 +28,7 @@ CORPUS = sorted(p for p in (ROOT / "ir").rglob("*.xml") if "invalid" not in p.re
 
 
 # IRs ovonehot cannot read yet (strict: the entry must go when they pass).
-REFUSED = {
-    "corpus/nncf/llama_nf4/model.xml": "issue 22 (op coverage): UnsupportedError: constants of element type nf4 "
-    "cannot be held in NumPy",
-}
+REFUSED: dict[str, str] = {}
 
 
 def _corpus_param(xml: Path) -> Any:

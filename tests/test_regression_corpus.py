@@ -61,16 +61,7 @@ MAX_CORPUS_BYTES = 40_000_000
 
 # Known failures, strict: (folder, what) -> the precise failure. ``what`` is "exact", "fast" (a run
 # mode, every case), "exact:<case>" / "fast:<case>" (one case), or "validate".
-NF4 = (
-    "issue 22 (op coverage): ovonehot refuses nf4 weights at load: UnsupportedError: layer id=38 "
-    "name='self.model.layers.0.self_attn.q_proj.weight' type=Const-opset1: constants of element type nf4 "
-    "cannot be held in NumPy"
-)
-XFAIL: dict[tuple[str, str], str] = {
-    ("nncf/llama_nf4", "exact"): NF4,
-    ("nncf/llama_nf4", "fast"): NF4,
-    ("nncf/llama_nf4", "validate"): NF4 + " (validate raises it instead of reporting a problem)",
-}
+XFAIL: dict[tuple[str, str], str] = {}
 
 
 def _xfail(folder: str, *whats: str) -> str | None:
