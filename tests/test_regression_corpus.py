@@ -192,6 +192,8 @@ def compare(
         want = np.asarray(want)
         if want.dtype.kind == "V" and want.dtype.itemsize == have.dtype.itemsize:
             want = want.view(have.dtype)  # bf16 in an .npz: raw |V2 bits
+        if want.dtype.kind == "U" and have.dtype == object:
+            want = want.astype(object)  # strings: an .npz holds them as unicode, ovonehot as objects
         assert have.shape == want.shape, f"{what} {key!r}: shape {have.shape}, expected {want.shape}"
         assert have.dtype == want.dtype, f"{what} {key!r}: dtype {have.dtype}, expected {want.dtype}"
         if have.dtype.kind in "biuUSO":
