@@ -70,7 +70,7 @@ def convert_array(x: np.ndarray, to: ElementType) -> np.ndarray:
             "conversion to nf4 is not supported (OpenVINO's reference has no kernel for it)"
         )
     if x.dtype == _NF4:  # nf4 codes are their table's f32 values (then converted on from f32)
-        x = NF4_TABLE[x.view(np.uint8)]
+        x = np.asarray(NF4_TABLE[x.view(np.uint8)])  # (0-d codes index to a scalar: keep an array)
         if to is ElementType.f32:
             return x
     if to is ElementType.string or x.dtype == object:
