@@ -313,7 +313,7 @@ class Harness:
 
     def conversion_failed(self, exc: BaseException) -> None:
         side = {"status": CONVERSION_FAILED, "detail": _first_line(exc)}
-        self.record = {"cpu": side, "ovonehot": dict(side)}
+        self._merge({"cpu": side, "ovonehot": dict(side)})
 
     def run_engines(
         self,
@@ -345,9 +345,23 @@ class Harness:
         if status == "ran":
             why = compare(outs, names)
             ours = {"status": PASS if why is None else WRONG, "detail": why or ""}
-        self.record = {"cpu": cpu, "ovonehot": ours, "eps": eps, "ir_ops": ir_ops, **extra}
-        if self.export is not None:
+        record = {"cpu": cpu, "ovonehot": ours, "eps": eps, "ir_ops": ir_ops, **extra}
+        first_failure = self.record is None or self.record["ovonehot"]["status"] == PASS
+        self._merge(record)
+        if self.export is not None and (first_failure or not (self.export / "case.pkl").exists()):
             self._export(xml, feeds, fw_outputs, cpu_outs, names)
+
+    def _merge(self, record: dict[str, Any]) -> None:
+        """A test that calls ``_test`` several times (one case, several models): each side keeps its
+        first non-pass result, and the record says how many calls there were."""
+        if self.record is None:
+            self.record = {**record, "calls": 1}
+            return
+        self.record["calls"] = self.record.get("calls", 1) + 1
+        for side in ("cpu", "ovonehot"):
+            if self.record[side]["status"] == PASS and record[side]["status"] != PASS:
+                self.record[side] = record[side]
+        self.record["ir_ops"] = list(dict.fromkeys([*self.record.get("ir_ops", []), *record.get("ir_ops", [])]))
 
     def _export(self, xml: Path, feeds: list[Any], fw: Any, cpu: list[np.ndarray], names: list[list[str]]) -> None:
         import openvino as ov
