@@ -224,11 +224,16 @@ def ovonehot_run(
     def cap() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
-    cmd = [python, str(Path(__file__).resolve()), "_ovonehot", str(xml), str(work / "ovonehot_in.pkl"), str(out)]
+    cmd = [
+        python,
+        str(Path(__file__).resolve()),
+        "_ovonehot",
+        str(xml),
+        str(work / "ovonehot_in.pkl"),
+        str(out),
+    ]
     try:
-        done = subprocess.run(
-            cmd, env=env, capture_output=True, timeout=timeout, preexec_fn=cap, check=False
-        )
+        done = subprocess.run(cmd, env=env, capture_output=True, timeout=timeout, preexec_fn=cap, check=False)
     except subprocess.TimeoutExpired:
         return TIMEOUT, f"no result after {timeout:.0f} s", [], []
     if out.exists():
@@ -282,7 +287,9 @@ class Harness:
         self.mem_mb = mem_mb
         self.case: str | None = None
         self.record: dict[str, Any] | None = None
-        self.export: Path | None = Path(os.environ["LAYER_TESTS_EXPORT"]) if "LAYER_TESTS_EXPORT" in os.environ else None
+        self.export: Path | None = (
+            Path(os.environ["LAYER_TESTS_EXPORT"]) if "LAYER_TESTS_EXPORT" in os.environ else None
+        )
         self.work: Path | None = None
 
     def note(self, rec: dict[str, Any]) -> None:
@@ -361,9 +368,13 @@ class Harness:
         for side in ("cpu", "ovonehot"):
             if self.record[side]["status"] == PASS and record[side]["status"] != PASS:
                 self.record[side] = record[side]
-        self.record["ir_ops"] = list(dict.fromkeys([*self.record.get("ir_ops", []), *record.get("ir_ops", [])]))
+        self.record["ir_ops"] = list(
+            dict.fromkeys([*self.record.get("ir_ops", []), *record.get("ir_ops", [])])
+        )
 
-    def _export(self, xml: Path, feeds: list[Any], fw: Any, cpu: list[np.ndarray], names: list[list[str]]) -> None:
+    def _export(
+        self, xml: Path, feeds: list[Any], fw: Any, cpu: list[np.ndarray], names: list[list[str]]
+    ) -> None:
         import openvino as ov
 
         assert self.export is not None and self.record is not None
@@ -371,7 +382,9 @@ class Harness:
         shutil.copy(xml, self.export / "model.xml")
         shutil.copy(xml.with_suffix(".bin"), self.export / "model.bin")
         model = ov.Core().read_model(str(xml))
-        in_names = [p.get_any_name() if p.get_names() else p.get_node().get_friendly_name() for p in model.inputs]
+        in_names = [
+            p.get_any_name() if p.get_names() else p.get_node().get_friendly_name() for p in model.inputs
+        ]
         out_names = []
         for o, r in zip(model.outputs, model.get_results(), strict=True):
             out_names.append(o.get_any_name() if o.get_names() else r.get_friendly_name())
@@ -444,7 +457,17 @@ def _torch_runner_module() -> types.ModuleType:
     mod = types.ModuleType("pytorch_layer_test_class")
 
     class PytorchLayerTest:
-        _type_map_names = ("float64", "float32", "bool", "int32", "int64", "int16", "int8", "uint8", "float16")
+        _type_map_names = (
+            "float64",
+            "float32",
+            "bool",
+            "int32",
+            "int64",
+            "int16",
+            "int8",
+            "uint8",
+            "float16",
+        )
 
         @property
         def random(self) -> _Random:
@@ -523,7 +546,9 @@ _TORCH_TYPES = {
 }
 
 
-def run_torch_case(test: Any, model: Any, kind: Any, precision: str, dynamic: bool, kwargs: dict[str, Any]) -> None:
+def run_torch_case(
+    test: Any, model: Any, kind: Any, precision: str, dynamic: bool, kwargs: dict[str, Any]
+) -> None:
     """The PyTorch runner's ``_test_impl``: convert as it does, then both engines against the framework."""
     import openvino as ov
     import torch
@@ -561,7 +586,11 @@ def run_torch_case(test: Any, model: Any, kind: Any, precision: str, dynamic: bo
             smodel = decoder.pt_module
             if not bare:
                 if trace:
-                    example = torch_inputs if len(torch_inputs) > 1 or isinstance(torch_inputs[0], dict) else torch_inputs[0]
+                    example = (
+                        torch_inputs
+                        if len(torch_inputs) > 1 or isinstance(torch_inputs[0], dict)
+                        else torch_inputs[0]
+                    )
                     conv: dict[str, Any] = {"example_input": example}
                 else:
                     conv = {"input": [(i.dtype, ov.PartialShape([-1] * len(i.shape))) for i in torch_inputs]}
@@ -665,8 +694,8 @@ def _tf_modules() -> dict[str, types.ModuleType]:
         input_model_key = "input_model"
 
         def _prepare_input(self, inputs_dict: dict[str, Any]) -> dict[str, Any]:
-            for name in inputs_dict:
-                inputs_dict[name] = np.random.randint(-10, 10, inputs_dict[name]).astype(np.float32)
+            for name, shape in inputs_dict.items():
+                inputs_dict[name] = np.random.randint(-10, 10, shape).astype(np.float32)
             return inputs_dict
 
         def _test(
@@ -704,7 +733,16 @@ def tf_outputs(model_path: str) -> list[str]:
     for node in graph_def.node:
         for i in node.input:
             consumed.add(i.lstrip("^").split(":")[0])
-    unlikely = {"Const", "Assign", "NoOp", "Placeholder", "Assert", "switch_t", "switch_f", "TensorArrayCloseV3"}
+    unlikely = {
+        "Const",
+        "Assign",
+        "NoOp",
+        "Placeholder",
+        "Assert",
+        "switch_t",
+        "switch_f",
+        "TensorArrayCloseV3",
+    }
     return [
         n.name
         for n in graph_def.node
@@ -813,6 +851,10 @@ class Plugin:
     def use_new_frontend(self) -> bool:
         return True
 
+    @_pytest.fixture
+    def use_old_api(self) -> bool:
+        return False
+
     @_pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item: Any, nextitem: Any) -> Iterator[None]:
         self.h.begin(item.nodeid)
@@ -879,7 +921,9 @@ def collect(framework: str, ov: Path, python: str) -> list[str]:
     files = sorted(p.name for p in test_dir.glob("test_*.py"))
     done = subprocess.run(cmd + files, capture_output=True, text=True, check=False)
     log.unlink(missing_ok=True)
-    ids = [ln.strip() for ln in done.stdout.splitlines() if "::" in ln and not ln.startswith(("ERROR", "FAILED"))]
+    ids = [
+        ln.strip() for ln in done.stdout.splitlines() if "::" in ln and not ln.startswith(("ERROR", "FAILED"))
+    ]
     errors = [ln for ln in done.stdout.splitlines() if ln.startswith("ERROR ")]
     for e in errors:
         print(f"  collection: {e}", file=sys.stderr)
@@ -916,62 +960,84 @@ def pick(ids: list[str], per_file: int, rx: str | None, limit: int | None) -> li
 def _run_chunk(
     framework: str, ov: Path, python: str, names: list[str], timeout: float, out: Path, lock: threading.Lock
 ) -> None:
-    """Run ``names`` in pytest children until each has a record (a dead child costs one case)."""
+    """Run ``names`` in pytest children until each has a record (a dead child costs one case).
+
+    Each record is appended to ``out`` as soon as the child writes it, so a run stopped at any
+    point keeps every finished case (resume skips them)."""
     todo = list(names)
     while todo:
         with tempfile.NamedTemporaryFile(suffix=".jsonl", delete=False) as f:
             log = Path(f.name)
         cmd = [python, str(Path(__file__).resolve()), "_pytest", framework, str(ov), str(log), *todo]
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        current, since, seen, killed = None, time.monotonic(), 0, False
+        state = _ChunkState()
+        killed = False
         while proc.poll() is None:
             time.sleep(0.5)
-            lines = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
-            for line in lines[seen:]:
-                rec = json.loads(line)
-                if "start" in rec:
-                    current, since = rec["start"], time.monotonic()
-                elif "result" in rec:
-                    current = None
-            seen = len(lines)
+            _drain(log, state, out, lock)
             # the case's own budget: the framework, conversion, CPU, plus ovonehot's child timeout
-            if current is not None and time.monotonic() - since > 2 * timeout + 60:
+            if state.current is not None and time.monotonic() - state.since > 2 * timeout + 60:
                 proc.kill()
                 killed = True
         proc.wait()
+        _drain(log, state, out, lock)
         stderr = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-        done: set[str] = set()
-        current = None
-        phase = "framework"
-        for line in (log.read_text(encoding="utf-8").splitlines() if log.exists() else []):
-            rec = json.loads(line)
-            if "start" in rec:
-                current, phase = rec["start"], "framework"
-            elif "phase" in rec:
-                phase = rec["phase"]
-            elif "result" in rec:
-                with lock, out.open("a", encoding="utf-8") as sink:
-                    sink.write(json.dumps(rec["result"]) + "\n")
-                done.add(rec["result"]["case"])
-                current = None
         log.unlink(missing_ok=True)
-        todo = [n for n in todo if n not in done]
+        todo = [n for n in todo if n not in state.done]
+        current = state.current
         if current is not None and current in todo:
             last = [ln for ln in stderr.strip().splitlines() if ln.strip()][-1:]
-            why = "killed after the case's time budget" if killed else f"the pytest child died (exit {proc.returncode})"
-            dead = {"status": TIMEOUT if killed else CRASHED, "detail": f"during {phase}: {why}" + (f": {last[0][:200]}" if last else "")}
-            rec = {"case": current, "framework": framework, "cpu": dead, "ovonehot": dict(dead)}
-            with lock, out.open("a", encoding="utf-8") as sink:
-                sink.write(json.dumps(rec) + "\n")
+            why = (
+                "killed after the case's time budget"
+                if killed
+                else f"the pytest child died (exit {proc.returncode})"
+            )
+            detail = f"during {state.phase}: {why}" + (f": {last[0][:200]}" if last else "")
+            dead = {"status": TIMEOUT if killed else CRASHED, "detail": detail}
+            _append(out, lock, {"case": current, "framework": framework, "cpu": dead, "ovonehot": dict(dead)})
             todo.remove(current)
-        elif todo and not done:
-            print(f"  chunk ended with no result for {len(todo)} cases: {stderr.strip()[-300:]}", file=sys.stderr)
-            with lock, out.open("a", encoding="utf-8") as sink:
-                for n in todo:
-                    rec = {"case": n, "framework": framework}
-                    rec["cpu"] = rec["ovonehot"] = {"status": TEST_ERROR, "detail": "pytest did not run it (not collected)"}
-                    sink.write(json.dumps(rec) + "\n")
+        elif todo and not state.done:
+            print(
+                f"  chunk ended with no result for {len(todo)} cases: {stderr.strip()[-300:]}",
+                file=sys.stderr,
+            )
+            for n in todo:
+                side = {"status": TEST_ERROR, "detail": "pytest did not run it (not collected)"}
+                _append(out, lock, {"case": n, "framework": framework, "cpu": side, "ovonehot": dict(side)})
             todo = []
+
+
+class _ChunkState:
+    def __init__(self) -> None:
+        self.seen = 0
+        self.current: str | None = None
+        self.phase = "framework"
+        self.since = time.monotonic()
+        self.done: set[str] = set()
+
+
+def _drain(log: Path, state: _ChunkState, out: Path, lock: threading.Lock) -> None:
+    """Read the child's new log lines: starts, phases, and records (appended to ``out`` at once)."""
+    if not log.exists():
+        return
+    lines = log.read_text(encoding="utf-8").splitlines()
+    complete = lines if log.read_bytes().endswith(b"\n") else lines[:-1]
+    for line in complete[state.seen :]:
+        rec = json.loads(line)
+        if "start" in rec:
+            state.current, state.phase, state.since = rec["start"], "framework", time.monotonic()
+        elif "phase" in rec:
+            state.phase = rec["phase"]
+        elif "result" in rec:
+            _append(out, lock, rec["result"])
+            state.done.add(rec["result"]["case"])
+            state.current = None
+    state.seen = len(complete)
+
+
+def _append(out: Path, lock: threading.Lock, rec: dict[str, Any]) -> None:
+    with lock, out.open("a", encoding="utf-8") as sink:
+        sink.write(json.dumps(rec) + "\n")
 
 
 def read_results(paths: Sequence[Path]) -> dict[str, dict[str, Any]]:
@@ -1069,7 +1135,10 @@ def summary(results: dict[str, dict[str, Any]]) -> str:
         refused = collections.Counter(
             op for r in recs if r["ovonehot"]["status"] == REFUSED for op in r["ovonehot"].get("ops", [])
         )
-        lines.append(f"ovonehot refuses {len(refused)} op types: " + (", ".join(f"{op} ({n})" for op, n in refused.most_common()) or "none"))
+        lines.append(
+            f"ovonehot refuses {len(refused)} op types: "
+            + (", ".join(f"{op} ({n})" for op, n in refused.most_common()) or "none")
+        )
         lines.append("")
         ours_only = [r for r in recs if r["ovonehot"]["status"] == PASS and r["cpu"]["status"] != PASS]
         lines.append(f"ovonehot matches the framework where the CPU plugin does not: {len(ours_only)} cases")
@@ -1077,9 +1146,13 @@ def summary(results: dict[str, dict[str, Any]]) -> str:
             lines.append(f"- `{r['case']}`: CPU {r['cpu']['status']}: {r['cpu']['detail'][:200]}")
         lines.append("")
         both_fail = collections.Counter(
-            cause({"ovonehot": r["cpu"]}) for r in recs if r["cpu"]["status"] not in (PASS,) and r["ovonehot"]["status"] != PASS
+            cause({"ovonehot": r["cpu"]})
+            for r in recs
+            if r["cpu"]["status"] not in (PASS,) and r["ovonehot"]["status"] != PASS
         )
-        lines.append("Neither passes (CPU's cause): " + "; ".join(f"{n} x {w}" for w, n in both_fail.most_common(12)))
+        lines.append(
+            "Neither passes (CPU's cause): " + "; ".join(f"{n} x {w}" for w, n in both_fail.most_common(12))
+        )
         lines.append("")
     return "\n".join(lines)
 
@@ -1100,7 +1173,15 @@ def cmd_export(args: argparse.Namespace) -> int:
             "LAYER_TESTS_EXPORT": tmp,
             "LAYER_TESTS_OVONEHOT_PYTHON": args.ovonehot_python,
         }
-        cmd = [sys.executable, str(Path(__file__).resolve()), "_pytest", args.framework, str(args.ov), str(log), args.case]
+        cmd = [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "_pytest",
+            args.framework,
+            str(args.ov),
+            str(log),
+            args.case,
+        ]
         subprocess.run(cmd, env=env, capture_output=True, check=False)
         log.unlink(missing_ok=True)
         case_file = Path(tmp) / "case.pkl"
@@ -1152,7 +1233,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     if rec["ovonehot"]["status"] != PASS:
         meta["xfail"] = f"ovonehot {rec['ovonehot']['status']}: {rec['ovonehot']['detail']}"
     (target / "meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-    print(f"{target.relative_to(ROOT)}: cpu {rec['cpu']['status']}, ovonehot {rec['ovonehot']['status']}: {rec['ovonehot']['detail']}")
+    print(
+        f"{target.relative_to(ROOT)}: cpu {rec['cpu']['status']}, ovonehot {rec['ovonehot']['status']}: {rec['ovonehot']['detail']}"
+    )
     return 0
 
 
@@ -1167,7 +1250,9 @@ def main(argv: list[str] | None = None) -> int:
     run = sub.add_parser("run", help="run layer-test cases, appending one JSON line per case to --out")
     run.add_argument("--ov", type=Path, required=True, help="OpenVINO checkout (or its tests/layer_tests)")
     run.add_argument("--framework", choices=sorted(TEST_DIRS), required=True)
-    run.add_argument("--out", type=Path, required=True, help="results (JSONL; cases already there are skipped)")
+    run.add_argument(
+        "--out", type=Path, required=True, help="results (JSONL; cases already there are skipped)"
+    )
     run.add_argument("--filter", default=None, help="only case ids matching this regex")
     run.add_argument("--limit", type=int, default=None, help="at most N cases this run")
     run.add_argument("--per-file", type=int, default=0, help="at most K cases per test file (0: all)")
