@@ -420,17 +420,26 @@ class _Random:
     def __init__(self, seed: int = 0) -> None:
         self._rs = np.random.RandomState(seed)
 
+    @staticmethod
+    def _np(dtype: Any) -> Any:
+        """NumPy's dtype for a NumPy or torch dtype (tests pass either)."""
+        if type(dtype).__module__ == "torch":
+            import torch
+
+            return torch.empty(0, dtype=dtype).numpy().dtype
+        return dtype
+
     def randint(self, low: Any, high: Any = None, size: Any = None, dtype: Any = np.int64) -> Any:
-        return self._rs.randint(low, high, size).astype(dtype)
+        return self._rs.randint(low, high, size).astype(self._np(dtype))
 
     def rand(self, *shape: int, dtype: Any = np.float32) -> Any:
-        return self._rs.rand(*shape).astype(dtype)
+        return self._rs.rand(*shape).astype(self._np(dtype))
 
     def randn(self, *shape: int, dtype: Any = np.float32) -> Any:
-        return self._rs.randn(*shape).astype(dtype)
+        return self._rs.randn(*shape).astype(self._np(dtype))
 
     def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None, dtype: Any = np.float32) -> Any:
-        return self._rs.uniform(low, high, size).astype(dtype)
+        return self._rs.uniform(low, high, size).astype(self._np(dtype))
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._rs, name)
@@ -671,6 +680,13 @@ def _tf_modules() -> dict[str, types.ModuleType]:
         mask = np.random.randint(0, 2, input_array.shape).astype(bool)
         return np.where(mask, input_array, value)
 
+    def mix_array_with_several_values(input_array: np.ndarray, values: Any, rng: Any) -> np.ndarray:
+        if not len(values):
+            return input_array
+        mask = rng.integers(0, 2, input_array.shape).astype(bool)
+        picks = rng.choice(np.asarray(values), input_array.shape).astype(input_array.dtype)
+        return np.where(mask, input_array, picks)
+
     def save_to_pb(tf_model: Any, path: str, model_name: str = "model.pb") -> str:
         import tensorflow as tf
 
@@ -685,6 +701,7 @@ def _tf_modules() -> dict[str, types.ModuleType]:
 
     tf_utils.mix_array_with_value = mix_array_with_value  # type: ignore[attr-defined]
     tf_utils.save_to_pb = save_to_pb  # type: ignore[attr-defined]
+    tf_utils.mix_array_with_several_values = mix_array_with_several_values  # type: ignore[attr-defined]
     tf_utils.permute_nchw_to_nhwc = permute_nchw_to_nhwc  # type: ignore[attr-defined]
     tf_utils.permute_nhwc_to_nchw = permute_nhwc_to_nchw  # type: ignore[attr-defined]
     tf_utils.summarize_graph = lambda model_path, *a, **k: {"outputs": tf_outputs(model_path)}  # type: ignore[attr-defined]
@@ -1207,6 +1224,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     eps = float(rec.get("eps", 1e-4))
     test_file = args.case.split("::")[0]
     sub = TEST_DIRS[args.framework]
+    if args.commit is None:
+        listing = layer_tests_dir(args.ov) / "COMMITS.txt"
+        known = (
+            dict(ln.split() for ln in listing.read_text().splitlines() if ln.strip())
+            if listing.exists()
+            else {}
+        )
+        args.commit = known.get(f"{sub}/{test_file}", "unknown")
     meta: dict[str, Any] = {
         "generator": "scripts/layer_tests.py",
         "source": (
@@ -1274,7 +1299,12 @@ def main(argv: list[str] | None = None) -> int:
     exp.add_argument("--framework", choices=sorted(TEST_DIRS), required=True)
     exp.add_argument("--case", required=True, help="the case id (as in the results)")
     exp.add_argument("--name", required=True)
-    exp.add_argument("--commit", default="unknown", help="OpenVINO commit of the test file (for meta.json)")
+    exp.add_argument(
+        "--commit",
+        default=None,
+        help="OpenVINO commit of the test file (default: from COMMITS.txt beside the test folders, "
+        "lines 'pytorch_tests/test_x.py <sha>', when the checkout is assembled from several commits)",
+    )
     exp.add_argument("--note", default="", help="a sentence for meta.json's notes")
     exp.add_argument("--ovonehot-python", default=DEFAULT_OVONEHOT_PYTHON)
     args = parser.parse_args(argv)
