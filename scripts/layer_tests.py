@@ -332,6 +332,7 @@ class Harness:
         fw_outputs: Any,
     ) -> None:
         """CPU and ovonehot on ``xml``; ``compare(outputs, names)`` checks one side against the framework."""
+        feeds = _as_parameter_types(xml, feeds)
         cpu: dict[str, Any]
         names: list[list[str]] = []
         cpu_outs: list[np.ndarray] = []
@@ -398,6 +399,25 @@ class Harness:
             "case": self.case,
         }
         (self.export / "case.pkl").write_bytes(pickle.dumps(data))
+
+
+def _as_parameter_types(xml: Path, feeds: list[Any]) -> list[Any]:
+    """Each input converted to its Parameter's element type, as OpenVINO's Python API converts
+    silently (a TF test may feed float32 random integers to an i32 input); ovonehot's ``run``
+    refuses a mismatched dtype by design, so both engines get the converted arrays."""
+    import openvino as ov
+
+    model = ov.Core().read_model(str(xml))
+    out = []
+    for item, value in zip(model.inputs, feeds, strict=False):
+        arr = np.asarray(value)
+        et = item.get_element_type()
+        if et.is_dynamic() or arr.dtype.kind in "OUS" or et == ov.Type.string:
+            out.append(value)
+            continue
+        target = np.dtype(et.to_dtype())
+        out.append(arr.astype(target) if arr.dtype != target else value)
+    return out + list(feeds[len(out) :])
 
 
 def _output_names(xml: Path) -> list[list[str]]:
@@ -793,12 +813,17 @@ def run_tf_case(test: Any, graph_def: Any, precision: str, kwargs: dict[str, Any
         h.conversion_failed(exc)
         return
     model = ov.Core().read_model(str(xml))
-    info: dict[str, Any] = {}
+    info = _InputsInfo()
     for item in model.inputs:
         ps = item.partial_shape
-        info[item.get_any_name()] = ps if ps.is_dynamic else ps.to_shape()
+        info.add(item.get_any_name(), item.get_names(), ps if ps.is_dynamic else ps.to_shape())
     prep = kwargs.get("kwargs_to_prepare_input")
     feeds = test._prepare_input(info, prep) if prep else test._prepare_input(info)
+    # one value per input, whichever of its names the test used ('x' or 'x:0')
+    ordered = [
+        feeds[next(n for n in sorted(item.get_names() | {item.get_any_name()}) if n in feeds)]
+        for item in model.inputs
+    ]
     eps = kwargs.get("custom_eps") or (1e-4 if precision == "FP32" else 5e-2)
     # the framework: a TF1 session on the .pb, outputs as the runner picks them
     outputs = tf_outputs(str(pb))
@@ -807,10 +832,11 @@ def run_tf_case(test: Any, graph_def: Any, precision: str, kwargs: dict[str, Any
         gd = tf.compat.v1.GraphDef()
         gd.ParseFromString(pb.read_bytes())
         tf.compat.v1.import_graph_def(gd, name="")
-        tf_feeds = {(k if ":" in k else k + ":0"): v for k, v in feeds.items()}
+        tf_feeds = {
+            _tf_tensor_name(item.get_any_name()): v for item, v in zip(model.inputs, ordered, strict=True)
+        }
         values = sess.run([o + ":0" for o in outputs], tf_feeds)
     fw = {o + ":0": np.asarray(v) for o, v in zip(outputs, values, strict=True)}
-    ordered = [feeds[next(n for n in item.get_names() if n in feeds)] for item in model.inputs]
 
     def compare(outs: list[np.ndarray], names: list[list[str]]) -> str | None:
         got: dict[str, np.ndarray] = {}
@@ -824,6 +850,34 @@ def run_tf_case(test: Any, graph_def: Any, precision: str, kwargs: dict[str, Any
 
 class _Skip(Exception):
     pass
+
+
+class _InputsInfo(dict[str, Any]):
+    """``inputs_info`` for a TF test's ``_prepare_input``: one key per input (its ``get_any_name``,
+    as the runner gives), but every tensor name of the input is accepted: tests of different
+    OpenVINO versions ask for ``'x'`` or ``'x:0'``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.aliases: dict[str, str] = {}
+
+    def add(self, name: str, names: Any, shape: Any) -> None:
+        self[name] = shape
+        for alias in {name, *names}:
+            self.aliases[alias] = name
+            self.aliases.setdefault(alias.split(":")[0], name)
+            if ":" not in alias:
+                self.aliases.setdefault(alias + ":0", name)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.aliases
+
+    def __getitem__(self, key: str) -> Any:
+        return super().__getitem__(self.aliases.get(key, key))
+
+
+def _tf_tensor_name(name: str) -> str:
+    return name if ":" in name else name + ":0"
 
 
 # -- the pytest plugin (child side) -----------------------------------------------------------
