@@ -820,10 +820,7 @@ def run_tf_case(test: Any, graph_def: Any, precision: str, kwargs: dict[str, Any
     prep = kwargs.get("kwargs_to_prepare_input")
     feeds = test._prepare_input(info, prep) if prep else test._prepare_input(info)
     # one value per input, whichever of its names the test used ('x' or 'x:0')
-    ordered = [
-        feeds[next(n for n in sorted(item.get_names() | {item.get_any_name()}) if n in feeds)]
-        for item in model.inputs
-    ]
+    ordered = [feeds[_fed_key(item, feeds)] for item in model.inputs]
     eps = kwargs.get("custom_eps") or (1e-4 if precision == "FP32" else 5e-2)
     # the framework: a TF1 session on the .pb, outputs as the runner picks them
     outputs = tf_outputs(str(pb))
@@ -874,6 +871,16 @@ class _InputsInfo(dict[str, Any]):
 
     def __getitem__(self, key: str) -> Any:
         return super().__getitem__(self.aliases.get(key, key))
+
+
+def _fed_key(item: Any, feeds: dict[str, Any]) -> str:
+    """The key under which the test fed this input: any of its tensor names, with or without ':0'."""
+    aliases = {item.get_any_name(), *item.get_names()}
+    aliases |= {a.split(":")[0] for a in aliases} | {a + ":0" for a in aliases if ":" not in a}
+    key = next((k for k in feeds if k in aliases), None)
+    if key is None:
+        raise KeyError(f"the test fed no value for input {item.get_any_name()!r} (fed: {sorted(feeds)})")
+    return key
 
 
 def _tf_tensor_name(name: str) -> str:
