@@ -820,7 +820,7 @@ def run_tf_case(test: Any, graph_def: Any, precision: str, kwargs: dict[str, Any
     prep = kwargs.get("kwargs_to_prepare_input")
     feeds = test._prepare_input(info, prep) if prep else test._prepare_input(info)
     # one value per input, whichever of its names the test used ('x' or 'x:0')
-    ordered = [feeds[_fed_key(item, feeds)] for item in model.inputs]
+    ordered = _as_parameter_types(xml, [feeds[_fed_key(item, feeds)] for item in model.inputs])
     eps = kwargs.get("custom_eps") or (1e-4 if precision == "FP32" else 5e-2)
     # the framework: a TF1 session on the .pb, outputs as the runner picks them
     outputs = tf_outputs(str(pb))
