@@ -82,7 +82,7 @@ def inputs_dir(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def test_the_corpus_is_every_ir_under_ir() -> None:
     files = corpus(REPO / "ir")
     folders = {p.relative_to(REPO / "ir").parts[0] for p in files}
-    assert folders == {"onehot", "exports", "invalid", "replays"}
+    assert folders == {"onehot", "exports", "invalid", "replays", "corpus"}
     assert len(files) == len(list((REPO / "ir").glob("*/**/*.xml")))
 
 
