@@ -514,13 +514,7 @@ def _torch_runner_module() -> types.ModuleType:
 
         @staticmethod
         def _check_kind_exist(graph: Any, kind: str) -> bool:
-            for n in graph.nodes():
-                if n.kind() == kind:
-                    return True
-                for b in n.blocks():
-                    if PytorchLayerTest._check_kind_exist(b, kind):
-                        return True
-            return False
+            return PytorchKind.exists(graph, kind)
 
         def _prepare_input(self) -> Any:
             raise RuntimeError("Please provide inputs generation function")
@@ -654,6 +648,8 @@ def run_torch_case(
 
 
 class PytorchKind:
+    """Whether a TorchScript graph (or a block of it) holds a node of the given kind, as the runner checks."""
+
     @staticmethod
     def exists(graph: Any, kind: str) -> bool:
         for n in graph.nodes():
