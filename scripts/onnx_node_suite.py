@@ -128,6 +128,32 @@ def collect_cases() -> dict[str, NodeCase]:
     return _CASES
 
 
+def op_group(name: str) -> str:
+    """The ONNX op a case tests, from its name: the op of its one node, or, for a function's
+    expansion (``*_expanded``, ``*_expanded_verN``, many nodes), the op of the case it expands."""
+    cases = collect_cases()
+    stem = re.sub(r"_expanded(_ver\d+)?$", "", name)
+    base = cases.get(stem, cases[name])
+    node = (base.model.graph.node if len(base.model.graph.node) == 1 else cases[name].model.graph.node)[0]
+    return (f"{node.domain}." if node.domain not in ("", "ai.onnx") else "") + node.op_type
+
+
+def seeded_subset(seed: int, per_op: int) -> dict[str, list[str]]:
+    """Per ONNX op (``op_group``), ``per_op`` of its cases, chosen by a shuffle seeded with
+    ``f"{seed}:{op}"`` (deterministic; independent of the other ops' cases)."""
+    import random
+
+    groups: dict[str, list[str]] = collections.defaultdict(list)
+    for name in collect_cases():
+        groups[op_group(name)].append(name)
+    chosen = {}
+    for op, names in sorted(groups.items()):
+        names = sorted(names)
+        random.Random(f"{seed}:{op}").shuffle(names)
+        chosen[op] = names[:per_op]
+    return chosen
+
+
 def _forget_modules(prefix: str) -> None:
     for name in [m for m in sys.modules if m.startswith(prefix)]:
         del sys.modules[name]

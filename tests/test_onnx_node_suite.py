@@ -1,24 +1,26 @@
-"""ONNX's backend node cases through OpenVINO's ONNX frontend: ovonehot passes wherever OpenVINO CPU does.
+"""ONNX's backend node cases through OpenVINO's ONNX frontend: ovonehot passes wherever it can.
 
-A fixed, representative subset of ``scripts/onnx_node_suite.py`` (whose full run covers all
-~1900 cases in child processes): each case's model is converted by OpenVINO's ONNX frontend,
-run by ovonehot (``ovonehot.load(model.onnx).run``) and by the CPU plugin compiled
-deterministically, and both are compared with the outputs ONNX's own generators expect, as
-ONNX's backend runner compares them (rtol 1e-3, atol 1e-7; integers, booleans and strings
-exactly; NaN equals NaN).  The oracle is ONNX's expected output; the CPU plugin passing shows
-the conversion means what ONNX means, so ovonehot must pass too.
+A seeded subset of ``scripts/onnx_node_suite.py`` (whose full run covers all ~1900 cases in
+child processes; its last summary is docs/onnx_node_suite.md): each case's model is converted
+by OpenVINO's ONNX frontend, run by ovonehot and by the CPU plugin compiled deterministically,
+and compared with the outputs ONNX's own generators expect, as ONNX's backend runner compares
+them (rtol 1e-3, atol 1e-7; integers, booleans and strings exactly; NaN equals NaN).
 
-* ``SUBSET``: one case per ONNX op that OpenVINO CPU passes and whose converted ops ovonehot
-  supports (the quickest such case of the measured full run), plus multi-node function
-  expansions (``*_expanded``) that exercise shape subgraphs.
-* ``PENDING``: cases OpenVINO CPU passes that need an op ovonehot does not support yet (being
-  added on other branches, issue 11).  Each is skipped, naming the op, while ovonehot refuses
-  it, and runs as soon as the op lands: add cases there, keyed by the op they wait for.
-* ``EXCLUDED``: cases OpenVINO CPU passes where ovonehot differs on purpose or a fix is pending,
-  each with its reason (run as expected failures, so a fix shows up).
+* Which cases: every ONNX op (``suite.op_group``: the op of the case's one node, or of the case
+  a ``*_expanded`` function body expands) with ``PER_OP`` of its cases, picked by a shuffle
+  seeded with ``f"{SEED}:{op}"`` (``suite.seeded_subset``), plus ``EXTRA``: 526 cases, measured
+  96 s wall (24 s CPU) with collection on 2 cores shared with other test runs (budget: 120 s).
+* What is asserted: ovonehot passes.  A case OpenVINO's frontend cannot convert, or whose values
+  are sequences/optionals, is skipped with the frontend's reason (nothing to run).
+* ``KNOWN``: cases ovonehot does not pass today, each a strict xfail with the precise failure:
+  a fix (of ovonehot, or of the conversion) turns it into an XPASS that fails the run until the
+  entry is removed.  ``CONVERSION_DIFFERS`` entries: the CPU plugin gives the same wrong output,
+  so the converted model, not ovonehot, disagrees with ONNX.
+* bf16 rounding: ``test_bf16_cast_rounding`` compares the f32->bf16 Cast cases bit for bit (the
+  runner's two-ulp bf16 tolerance hides the difference) -- see the decision in
+  docs/onnx_node_suite.md.
 
-OpenVINO runs in this process: every case here was seen not to crash it (the full script
-isolates the rest).  No torch here.
+OpenVINO runs in this process: every case here was seen not to crash it in the full run.
 """
 
 from __future__ import annotations
@@ -34,206 +36,98 @@ pytest.importorskip("openvino")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import onnx_node_suite as suite
 
-SUBSET = (
-    "test_abs",  # Abs
-    "test_add_bcast",  # Add
-    "test_affine_grid_3d",  # AffineGrid
-    "test_and_bcast4v4d",  # And
-    "test_argmax_negative_axis_keepdims_example",  # ArgMax
-    "test_argmin_keepdims_random",  # ArgMin
-    "test_atan",  # Atan
-    "test_averagepool_2d_precomputed_same_upper",  # AveragePool
-    "test_averagepool_2d_dilations",  # AvgPool-16 with dilations (was wrong: issue 11)
-    "test_averagepool_3d_dilations_small",
-    "test_bitshift_left_int16",  # BitShift
-    "test_bitwise_and_ui8_bcast_4v3d",  # BitwiseAnd
-    "test_bitwise_not_4d",  # BitwiseNot
-    "test_bitwise_or_ui8_bcast_4v3d",  # BitwiseOr
-    "test_bitwise_xor_i16_3d",  # BitwiseXor
-    "test_blackmanwindow",  # BlackmanWindow
-    "test_cast_FLOAT16_to_FLOAT",  # Cast
-    "test_ceil_example",  # Ceil
-    "test_celu",  # Celu
-    "test_center_crop_pad_crop",  # CenterCropPad
-    "test_clip_inbounds",  # Clip
-    "test_compress_bfloat16",  # Compress
-    "test_concat_2d_axis_1",  # Concat
-    "test_constant",  # Constant
-    "test_constantofshape_float_ones",  # ConstantOfShape
-    "test_basic_conv_with_padding",  # Conv
-    "test_convinteger_with_padding",  # ConvInteger
-    "test_cos",  # Cos
-    "test_cumsum_1d_int32_exclusive",  # CumSum
-    "test_dequantizelinear_e4m3fn_zero_point",  # DequantizeLinear
-    "test_div_int32_trunc",  # Div
-    "test_dropout_default",  # Dropout
-    "test_dynamicquantizelinear_max_adjusted",  # DynamicQuantizeLinear
-    "test_einsum_batch_matmul_bfloat16",  # Einsum
-    "test_elu_default",  # Elu
-    "test_equal_uint64",  # Equal
-    "test_erf",  # Erf
-    "test_exp_example",  # Exp
-    "test_expand_dim_changed",  # Expand
-    "test_flatten_negative_axis3",  # Flatten
-    "test_floor",  # Floor
-    "test_gru_with_initial_bias",  # GRU
-    "test_gather_1",  # Gather
-    "test_gather_elements_negative_indices",  # GatherElements
-    "test_gathernd_example_int32",  # GatherND
-    "test_gelu_tanh_2",  # Gelu
-    "test_gemm_alpha",  # Gemm
-    "test_globalaveragepool_precomputed",  # GlobalAveragePool
-    "test_globalmaxpool",  # GlobalMaxPool
-    "test_greater_uint64",  # Greater
-    "test_greater_equal_uint32",  # GreaterOrEqual
-    "test_group_normalization_epsilon",  # GroupNormalization
-    "test_hammingwindow_symmetric",  # HammingWindow
-    "test_hannwindow_symmetric",  # HannWindow
-    "test_hardsigmoid_example",  # HardSigmoid
-    "test_hardswish",  # HardSwish
-    "test_hardmax_one_hot",  # Hardmax
-    "test_identity",  # Identity
-    "test_instancenorm_epsilon",  # InstanceNormalization
-    "test_isinf_positive",  # IsInf
-    "test_isnan",  # IsNaN
-    "test_lstm_reverse",  # LSTM
-    "test_layer_normalization_2d_axis_negative_1",  # LayerNormalization
-    "test_leakyrelu_example",  # LeakyRelu
-    "test_less_bcast",  # Less
-    "test_less_equal_int16",  # LessOrEqual
-    "test_log_example",  # Log
-    "test_logsoftmax_axis_2",  # LogSoftmax
-    "test_l1normalization_axis_0",  # LpNormalization
-    "test_matmul_4d_1d",  # MatMul
-    "test_matmulinteger",  # MatMulInteger
-    "test_max_int16",  # Max
-    "test_maxpool_with_argmax_2d_precomputed_pads",  # MaxPool
-    "test_mean_one_input",  # Mean
-    "test_mvn",  # MeanVarianceNormalization
-    "test_min_int8",  # Min
-    "test_mish",  # Mish
-    "test_mod_mixed_sign_int32",  # Mod
-    "test_mul_int16",  # Mul
-    "test_neg_example",  # Neg
-    "test_nllloss_NCd1d2",  # NegativeLogLikelihoodLoss
-    "test_nonzero_example",  # NonZero
-    "test_not_2d",  # Not
-    "test_onehot_with_negative_axis",  # OneHot
-    "test_or_bcast3v1d",  # Or
-    "test_prelu_example",  # PRelu
-    "test_reflect_pad",  # Pad
-    "test_pow_types_float32_int32",  # Pow
-    "test_rms_normalization_2d_axis0",  # RMSNormalization
-    "test_simple_rnn_bidirectional",  # RNN
-    "test_range_float_type_positive_delta",  # Range
-    # Range expanded to a Loop whose trip count is a 0-d Convert(Ceil(...)) to boolean/int: crashed
-    # ("output 0 is a bool, not an array") until Convert kept 0-d results arrays (issue 18).
-    "test_range_int32_type_negative_delta_expanded",  # Range (Loop)
-    "test_range_bfloat16_type_positive_delta_expanded",  # Range (Loop)
-    "test_reciprocal_example",  # Reciprocal
-    "test_reduce_l1_default_axes_keepdims_random",  # ReduceL1
-    "test_reduce_l2_keep_dims_random",  # ReduceL2
-    "test_reduce_log_sum_empty_set",  # ReduceLogSum
-    "test_reduce_log_sum_exp_empty_set",  # ReduceLogSumExp
-    "test_reduce_max_keepdims_example",  # ReduceMax
-    "test_reduce_mean_negative_axes_keepdims_random",  # ReduceMean
-    "test_reduce_min_negative_axes_keepdims_example",  # ReduceMin
-    "test_reduce_prod_negative_axes_keepdims_random",  # ReduceProd
-    "test_reduce_sum_negative_axes_keepdims_example",  # ReduceSum
-    "test_reduce_sum_square_default_axes_keepdims_random",  # ReduceSumSquare
-    "test_relu",  # Relu
-    "test_reshape_zero_dim",  # Reshape
-    "test_rotary_embedding_3d_input",  # RotaryEmbedding
-    "test_round",  # Round
-    "test_scatter_without_axis",  # Scatter
-    "test_scatter_elements_with_reduction_mul",  # ScatterElements
-    "test_scatternd_add",  # ScatterND
-    "test_selu_example",  # Selu
-    "test_shape",  # Shape
-    "test_shrink_soft",  # Shrink
-    "test_sigmoid_example",  # Sigmoid
-    "test_sign",  # Sign
-    "test_sin",  # Sin
-    "test_size_example",  # Size
-    "test_slice_start_out_of_bounds",  # Slice
-    "test_softmax_axis_0",  # Softmax
-    "test_sce_mean_weight_ii_4d_log_prob",  # SoftmaxCrossEntropyLoss
-    "test_softplus_example",  # Softplus
-    "test_softsign",  # Softsign
-    "test_split_equal_parts_2d",  # Split
-    "test_sqrt_example",  # Sqrt
-    "test_squeeze_negative_axes",  # Squeeze
-    "test_sub",  # Sub
-    "test_sum_one_input",  # Sum
-    "test_swish",  # Swish
-    "test_tan",  # Tan
-    "test_tanh_example",  # Tanh
-    "test_thresholdedrelu",  # ThresholdedRelu
-    "test_tile_precomputed",  # Tile
-    "test_top_k",  # TopK
-    "test_transpose_all_permutations_3",  # Transpose
-    "test_triu_square_neg",  # Trilu
-    "test_unique_sorted_without_axis",  # Unique
-    "test_where_long_example",  # Where
-    "test_xor_bcast3v1d",  # Xor
-    "test_causal_conv_with_state_decode_step_expanded",
-    "test_center_crop_pad_crop_and_pad_expanded",
-    "test_depthtospace_example_expanded",
-    "test_flexattention_prob_mod_expanded_ver26",
-    "test_group_normalization_example_expanded",
-    "test_layer_normalization_2d_axis_negative_2_expanded_ver18",
-    "test_nllloss_NCd1d2_expanded",
-    "test_rms_normalization_3d_axis2_epsilon_expanded",
-    "test_rotary_embedding_3d_input_expanded",
-    "test_sce_mean_weight_log_prob_expanded",
-    "test_spacetodepth_example_expanded",
+SEED = 3
+PER_OP = 3
+# Ops whose PER_OP seeded picks all fail to convert, while another case of theirs converts.
+EXTRA = (
+    "test_linear_attention_explicit_scale_expanded",  # LinearAttention (its one-node cases: no rule)
+    "test_attention_4d_causal_fp16_expanded",  # the one case the CPU plugin passes and ovonehot does not
+    # Range expanded to a Loop whose trip count is a 0-d Convert(Ceil(...)): crashed ("output 0 is a
+    # bool, not an array") until Convert kept 0-d results arrays (issue 18).
+    "test_range_int32_type_negative_delta_expanded",
+    "test_range_bfloat16_type_positive_delta_expanded",
 )
 
-# OpenVINO type-version the case waits for -> cases (OpenVINO CPU passes them all).
-PENDING: dict[str, tuple[str, ...]] = {
-    "ConvertLike-opset1": ("test_attention_24_qk_matmul_output_mode3_softmax_precision",),
-    "ScaledDotProductAttention-opset13": ("test_attention_3d", "test_attention_3d_causal"),
-    "Interpolate-opset11": ("test_resize_downsample_scales_nearest", "test_resize_downsample_scales_linear"),
-    "FakeQuantize-opset1": ("test_qlinearconv",),
-    "Reverse-opset1": ("test_argmax_default_axis_example_select_last_index",),
-    "GridSample-opset9": ("test_gridsample", "test_gridsample_aligncorners_true"),
-    "NonMaxSuppression-opset9": ("test_nonmaxsuppression_center_point_box_format",),
-    "ConvolutionBackpropData-opset1": ("test_convtranspose", "test_convtranspose_1d"),
-    "GroupConvolutionBackpropData-opset1": ("test_convtranspose_group_2",),
-    "Loop-opset5": ("test_loop11",),
-    "TensorIterator-opset1": ("test_scan9_sum",),
-    "If-opset8": ("test_if",),
-    "BatchNormInference-opset5": ("test_batchnorm_example", "test_batchnorm_epsilon"),
-    "Col2Im-opset15": ("test_col2im", "test_col2im_dilations"),
-    "SpaceToDepth-opset1": ("test_spacetodepth",),
-    "DepthToSpace-opset1": ("test_depthtospace_crd_mode_example",),
-    "Eye-opset9": ("test_eyelike_with_dtype",),
-    "ReverseSequence-opset1": ("test_reversesequence_batch",),
-    "ROIAlign-opset9": ("test_roialign_aligned_false",),
-    "Acos-opset1": ("test_acos",),
-    "Acosh-opset4": ("test_acosh",),
-    "Asin-opset1": ("test_asin",),
-    "Asinh-opset4": ("test_asinh",),
-    "Atanh-opset4": ("test_atanh",),
-    "Cosh-opset1": ("test_cosh",),
-    "Sinh-opset1": ("test_sinh",),
-    "LRN-opset1": ("test_lrn",),
-    "FakeConvert-opset13": ("test_quantizelinear_e4m3fn",),
-}
+_CONVERSION_DIFFERS = (
+    "the converted model differs from ONNX here, not ovonehot: the CPU plugin gives the same output"
+)
 
-# Cases OpenVINO CPU passes and ovonehot does not, on purpose or until a fix lands: name -> (reason, strict).
-# (AvgPool-16's two dilation cases left this table when its dilations landed: they are in SUBSET.)
-EXCLUDED: dict[str, tuple[str, bool]] = {
+# case -> (why it fails today, the failure text). Strict: a pass must be acknowledged here.
+KNOWN: dict[str, str] = {
     "test_attention_4d_causal_fp16_expanded": (
-        (
-            "f16 throughout: ovonehot rounds every op's result to f16, as OpenVINO's op semantics and core "
-            "reference do; the CPU plugin keeps f16 intermediates in f32 (docs/FINDINGS.md section 1), "
-            "which lands closer to ONNX's expected output: 2 of 192 values differ by 2 f16 ulps, just past "
-            "rtol 1e-3 (diff --all-layers: the first divergence from the CPU is the f16 Q*scale Multiply)"
-        ),
-        True,
+        "f16 throughout: ovonehot rounds every op's result to f16, as OpenVINO's op semantics and core "
+        "reference do; the CPU plugin keeps f16 intermediates in f32 (docs/FINDINGS.md section 1), which "
+        "lands closer to ONNX's expected output: output 'Y': values differ at 2 of 192 positions, first at "
+        "[0, 0, 1, 4]: 0.468994140625 != expected 0.469482421875"
+    ),
+    "test_attention_local_window_gqa_rank4_mask": (
+        f"{_CONVERSION_DIFFERS} (Attention-23 local window with GQA): output 'Y': values differ at 48 of "
+        "192 positions, first at [0, 0, 3, 0]: 0.3412405252456665 != expected 0.3161473572254181"
+    ),
+    "test_bernoulli_seed_expanded": (
+        f"{_CONVERSION_DIFFERS} (RandomUniform-8 with a seed draws other numbers than ONNX's reference): "
+        "output 'y': values differ at 5 of 10 positions, first at [0]: 1.0 != expected 0.0"
+    ),
+    "test_dft_inverse": (
+        f"{_CONVERSION_DIFFERS} (IDFT-7 in f32 vs ONNX's f64 reference, near-zero outputs past atol 1e-7): "
+        "output 'y': values differ at 10 of 200 positions, first at [0, 5, 0, 1]: "
+        "-5.841372967552161e-06 != expected 1.9073486612342094e-07"
+    ),
+    "test_dft_inverse_opset19": (
+        f"{_CONVERSION_DIFFERS} (IDFT-7 in f32 vs ONNX's f64 reference, near-zero outputs past atol 1e-7): "
+        "output 'y': values differ at 10 of 200 positions, first at [0, 5, 0, 1]: "
+        "-5.841372967552161e-06 != expected 1.9073486612342094e-07"
+    ),
+    "test_dft_axis": (
+        f"{_CONVERSION_DIFFERS} (DFT axis input): output 'y': values differ at 198 of 200 positions, "
+        "first at [0, 0, 0, 0]: 450.0 != expected 45.0"
+    ),
+    "test_dynamicquantizelinear": (
+        f"{_CONVERSION_DIFFERS} (Round-5 half_to_even of a scale computed in another order): output 'y': "
+        "values differ at 1 of 6 positions, first at flat index 3: 25 != expected 26"
+    ),
+    "test_gru_batchwise": (
+        f"{_CONVERSION_DIFFERS} (GRU layout=1 converted as layout 0): output 'Y': values differ at 12 of "
+        "18 positions, first at [1, 0, 0, 0]: 0.3100581765174866 != expected 0.17513680458068848"
+    ),
+    "test_quantizelinear_uint16": (
+        f"{_CONVERSION_DIFFERS} (FakeQuantize-1 rounds half away from zero, ONNX half to even): output "
+        "'y': values differ at 2 of 12 positions, first at flat index 2: 32768 != expected 32769"
+    ),
+    "test_roialign_mode_max": (
+        f"{_CONVERSION_DIFFERS} (ROIAlign-9 max mode takes the max of the bilinear samples' weighted "
+        "terms, ONNX's reference differs): output 'Y': values differ at 71 of 75 positions, first at "
+        "[0, 0, 0, 0]: 0.567097008228302 != expected 0.3445228040218353"
+    ),
+    "test_spacetodepth_crd_mode_example": (
+        f"{_CONVERSION_DIFFERS} (SpaceToDepth-1 mode): output 'y': values differ at 36 of 48 positions, "
+        "first at [0, 1, 0, 0]: 36.0 != expected 9.0"
     ),
 }
+
+# The f32 -> bf16 Cast cases, compared bit for bit (see test_bf16_cast_rounding).
+BF16_CASTS = (
+    "test_cast_FLOAT_to_BFLOAT16",
+    "test_castlike_FLOAT_to_BFLOAT16",
+    "test_castlike_FLOAT_to_BFLOAT16_expanded",
+)
+BF16_DECISION = (
+    "f32->bf16 rounding: ovonehot follows OpenVINO's reference, (bits + ((bits & 0x10000) >> 1)) >> 16, "
+    "which differs from IEEE round-to-nearest-even (ONNX's expected output and the CPU plugin) by one "
+    "bf16 ulp in 1 of 12 values; decision (issue 21, docs/onnx_node_suite.md): follow the spec "
+    "(nearest-even) and name the reference's rounding a deviation"
+)
+
+
+def _chosen() -> list[str]:
+    names = [n for picks in suite.seeded_subset(SEED, PER_OP).values() for n in picks]
+    return list(dict.fromkeys([*names, *EXTRA]))
+
+
+def _param(name: str) -> object:
+    if name in KNOWN:
+        return pytest.param(name, marks=pytest.mark.xfail(reason=KNOWN[name], strict=True), id=name)
+    return pytest.param(name, id=name)
 
 
 def _case(name: str) -> suite.NodeCase:
@@ -249,45 +143,57 @@ def _onnx_version() -> str:
     return str(onnx.__version__)
 
 
-def _assert_passes_where_cpu_does(result: suite.CaseResult) -> None:
+@pytest.mark.parametrize("name", [_param(n) for n in _chosen()])
+def test_node_case(name: str) -> None:
+    result = suite.run_case(_case(name))
     ours, cpu = result.ovonehot, result.cpu
-    assert cpu.status == suite.PASS, (
-        f"chosen because OpenVINO CPU passes it, but now: {cpu.status}: {cpu.detail}"
-    )
-    assert ours.status == suite.PASS, f"ovonehot {ours.status}: {ours.detail}"
+    if ours.status in (suite.CONVERSION_FAILED, suite.SKIPPED):
+        pytest.skip(f"{ours.status}: {ours.detail}")
+    assert ours.status == suite.PASS, f"ovonehot {ours.status}: {ours.detail} (OpenVINO CPU: {cpu.status})"
 
 
-@pytest.mark.parametrize("name", SUBSET)
-def test_subset(name: str) -> None:
-    _assert_passes_where_cpu_does(suite.run_case(_case(name)))
+def test_every_op_is_chosen() -> None:
+    """The seeded subset names every op the installed onnx has cases for, and KNOWN/EXTRA are in it."""
+    chosen = suite.seeded_subset(SEED, PER_OP)
+    ops = {suite.op_group(n) for n in suite.collect_cases()}
+    assert set(chosen) == ops and all(chosen.values())
+    every = set(_chosen())
+    assert set(KNOWN) <= every, f"KNOWN cases no longer chosen: {sorted(set(KNOWN) - every)}"
+    assert len(ops) >= 190, f"only {len(ops)} ONNX ops: check the onnx installation"
 
 
-@pytest.mark.parametrize(
-    ("op", "name"), [pytest.param(op, n, id=n) for op, names in PENDING.items() for n in names]
-)
-def test_pending(op: str, name: str) -> None:
-    result = suite.run_case(_case(name), cpu_when_refused=False)
-    if result.ovonehot.status == suite.REFUSED:
-        assert op in result.ovonehot.ops, f"waits for {op}, but ovonehot refuses {result.ovonehot.detail}"
-        pytest.skip(f"{op} is not supported yet ({result.ovonehot.detail})")
-    _assert_passes_where_cpu_does(result)
+@pytest.mark.parametrize("name", BF16_CASTS)
+@pytest.mark.xfail(reason=BF16_DECISION, strict=True)
+def test_bf16_cast_rounding(name: str) -> None:
+    """f32 -> bf16 bit for bit: ONNX's expected output (nearest-even), which the CPU plugin meets."""
+    import tempfile
 
+    import numpy as np
+    import onnx
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(reason=why, strict=strict), id=n)
-        for n, (why, strict) in EXCLUDED.items()
-    ],
-)
-def test_excluded(name: str) -> None:
-    _assert_passes_where_cpu_does(suite.run_case(_case(name)))
+    from ovonehot.infer import infer
+    from ovonehot.ir.reader import read_ir_bytes
+    from ovonehot.model import Model
+    from ovonehot.oracle.onnx_frontend import convert_onnx
+    from ovonehot.oracle.openvino_runtime import cpu_run
 
-
-def test_lists_are_disjoint() -> None:
-    pending = {n for names in PENDING.values() for n in names}
-    assert not set(SUBSET) & pending and not set(SUBSET) & set(EXCLUDED) and not pending & set(EXCLUDED)
-    assert len(set(SUBSET)) == len(SUBSET)
+    case = _case(name)
+    ((ins, outs),) = case.data_sets
+    expected = np.asarray(suite._as_array(outs[0])).view(np.uint16)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "model.onnx"
+        onnx.save(case.model, str(path))
+        xml, weights = convert_onnx(path)
+        (Path(tmp) / "model.xml").write_bytes(xml)
+        (Path(tmp) / "model.bin").write_bytes(weights)
+        graph = read_ir_bytes(xml, weights, source=name)
+        model = Model(graph, infer(graph), path)
+        feeds = suite._feeds(case, ins, model.inputs)
+        cpu = np.asarray(next(iter(dict(cpu_run(Path(tmp) / "model.xml", feeds)).values())))
+        ours = np.asarray(next(iter(model.run(feeds).values())))
+    assert np.array_equal(cpu.view(np.uint16), expected), "the CPU plugin no longer rounds to nearest-even"
+    bad = int((ours.view(np.uint16) != expected).sum())
+    assert bad == 0, f"ovonehot's bf16 bits differ from nearest-even in {bad} of {expected.size} values"
 
 
 def test_comparison_is_onnx_runners() -> None:
