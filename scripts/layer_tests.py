@@ -1290,7 +1290,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         )
         args.commit = known.get(f"{sub}/{test_file}", "unknown")
     meta: dict[str, Any] = {
-        "generator": "scripts/layer_tests.py",
+        "generator": "ir/corpus/generate_layer_tests.py",  # (which calls this script's export)
         "source": (
             f"OpenVINO layer test {sub}/{args.case} (tests/layer_tests/{sub}/{test_file} at OpenVINO commit "
             f"{args.commit}), converted as the test does ({rec.get('converted_by', 'ov.convert_model')}) "

@@ -61,7 +61,15 @@ MAX_CORPUS_BYTES = 40_000_000
 
 # Known failures, strict: (folder, what) -> the precise failure. ``what`` is "exact", "fast" (a run
 # mode, every case), "exact:<case>" / "fast:<case>" (one case), or "validate".
-XFAIL: dict[tuple[str, str], str] = {}
+DIVIDE_FLOORS = (
+    "written decision: the IR is Divide-1 with m_pythondiv=true on i32, floor division by OpenVINO's spec "
+    "and core reference (-7 here); torch's trunc mode and the CPU plugin, which ignores m_pythondiv on "
+    "integers, truncate (-6). ovonehot computes what the IR says (docs/layer_tests.md)"
+)
+XFAIL: dict[tuple[str, str], str] = {
+    ("layer_tests/div_trunc_int32_by_int64", "exact"): DIVIDE_FLOORS,
+    ("layer_tests/div_trunc_int32_by_int64", "fast"): DIVIDE_FLOORS,
+}
 
 
 def _xfail(folder: str, *whats: str) -> str | None:
