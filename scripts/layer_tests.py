@@ -1312,8 +1312,8 @@ def cmd_export(args: argparse.Namespace) -> int:
             + (f" {args.note}" if args.note else "")
         ),
     }
-    if rec["ovonehot"]["status"] != PASS:
-        meta["xfail"] = f"ovonehot {rec['ovonehot']['status']}: {rec['ovonehot']['detail']}"
+    # A case ovonehot fails today goes into tests/test_regression_corpus.py's XFAIL table (strict, with
+    # the failure printed below as its reason) until the fix lands: the folder itself holds no verdict.
     (target / "meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     print(
         f"{target.relative_to(ROOT)}: cpu {rec['cpu']['status']}, ovonehot {rec['ovonehot']['status']}: {rec['ovonehot']['detail']}"
