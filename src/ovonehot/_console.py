@@ -70,11 +70,31 @@ def release() -> None:
 
 
 def run() -> None:
-    """The console script: ``ovonehot.cli.main``, then exit with its status (a Ctrl-C after the
-    command's work, while the interpreter shuts down, changes nothing: one line, 130)."""
+    """The console script: ``ovonehot.cli.main``, then exit with its status.
+
+    A Ctrl-C after the command's work changes nothing: one line, 130.  The exit does not go
+    through the interpreter's own shutdown, where CPython puts SIGINT back to the default
+    action, so a Ctrl-C landing there killed the finished command by the signal (status -2,
+    nothing printed): the exit functions run and the streams are flushed here, then the process
+    ends at once."""
     guard_startup()
     from .cli import main
 
     status = main()
     guard_startup()
-    sys.exit(status)
+    _exit(status)
+
+
+def _exit(status: object) -> None:
+    import atexit
+
+    code = 0 if status is None else status if isinstance(status, int) else 1
+    if not isinstance(status, int) and status is not None:
+        print(status, file=sys.stderr)
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    os._exit(code)
