@@ -141,3 +141,37 @@ def test_scatter_update_refuses_indices_outside_0_to_size_as_openvino_does(index
     assert outcome.verdict is Verdict.REFUSED, outcome.detail
     with pytest.raises(InputError, match=f"indices value {index} is out of bounds for axis 0 of size 4"):
         spec.evaluate(None, [i.value for i in inputs])  # type: ignore[arg-type, misc]
+
+
+@pytest.mark.parametrize("type_name", ["BitwiseLeftShift", "BitwiseRightShift"])
+@pytest.mark.parametrize("dtype", [np.int32, np.uint8, np.int64])
+def test_bit_shift_of_0d_values_is_a_0d_array(tmp_path: Path, type_name: str, dtype: type) -> None:
+    """BitwiseLeftShift/BitwiseRightShift-15 of two 0-d values gave NumPy's scalar."""
+    spec = lookup(type_name, "opset15")
+    assert spec is not None and spec.evaluate is not None
+    node = Node(1, "s", type_name, "opset15", (), (Port(0), Port(1)), (Port(2),))
+    (out,) = spec.evaluate(spec.parse(node), [np.array(5, dtype), np.array(1, dtype)])
+    assert isinstance(out, np.ndarray) and out.shape == () and out.dtype == dtype
+    o15 = pytest.importorskip("openvino.opset15")
+    factory = o15.bitwise_left_shift if type_name == "BitwiseLeftShift" else o15.bitwise_right_shift
+    # (the reference evaluates the shifts on i32 only; the other types still compare inference)
+    compare_op(
+        tmp_path, factory, [P(np.array(5, dtype)), P(np.array(1, dtype))], require_reference=dtype is np.int32
+    )
+
+
+@pytest.mark.parametrize(("seq_shape", "val_shape"), [((3, 0), (3, 2)), ((0,), (4,)), ((2, 0), (2, 0))])
+def test_search_sorted_of_an_empty_sequence_puts_every_value_first(
+    tmp_path: Path, seq_shape: tuple[int, ...], val_shape: tuple[int, ...]
+) -> None:
+    """SearchSorted-15 with rows of no elements crashed in NumPy's reshape(-1, 0); lower_bound
+    over an empty range is its start (the CPU plugin's answer: its core op has no evaluate)."""
+    from ovref import build, cpu_outputs, export
+
+    o15 = pytest.importorskip("openvino.opset15")
+    seq = np.zeros(seq_shape, np.float16)
+    values = np.arange(int(np.prod(val_shape)), dtype=np.float16).reshape(val_shape)
+    node, params = build(lambda a, b: o15.search_sorted(a, b), [P(seq), P(values)])
+    (ours,) = export(tmp_path, node, params).run([seq, values]).values()
+    np.testing.assert_array_equal(ours, cpu_outputs(node, params, [seq, values])[0].astype(ours.dtype))
+    assert ours.shape == val_shape and not ours.any()
