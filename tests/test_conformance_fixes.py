@@ -175,3 +175,36 @@ def test_search_sorted_of_an_empty_sequence_puts_every_value_first(
     (ours,) = export(tmp_path, node, params).run([seq, values]).values()
     np.testing.assert_array_equal(ours, cpu_outputs(node, params, [seq, values])[0].astype(ours.dtype))
     assert ours.shape == val_shape and not ours.any()
+
+
+@pytest.mark.parametrize("fill", ["ZERO", "LOWEST"])
+def test_segment_max_of_booleans_fills_false(tmp_path: Path, fill: str) -> None:
+    """SegmentMax-16 of boolean data crashed in NumPy's iinfo (it has no bool) looking for the
+    type's lowest value; the CPU plugin (the core op has no evaluate) gives false."""
+    from ovref import C, build, cpu_outputs, export
+
+    o16 = pytest.importorskip("openvino.opset16")
+    data = np.array([[True, False], [False, False], [True, True], [False, True]])
+    seg = np.array([0, 0, 2, 3], np.int32)
+    node, params = build(lambda *a: o16.segment_max(*a, fill_mode=fill), [P(data), C(seg)])
+    (ours,) = export(tmp_path, node, params).run([data]).values()
+    theirs = cpu_outputs(node, params, [data])[0]
+    np.testing.assert_array_equal(ours, theirs.astype(bool))
+    assert ours.dtype == np.bool_ and not ours[1].any()
+
+
+def test_ctc_greedy_decoder_of_unsigned_data_fills_the_types_minus_one() -> None:
+    """CTCGreedyDecoder-0 of unsigned data crashed filling its rows with -1 (NumPy refuses it);
+    the reference's T(-1) is the unsigned type's largest value: the f32 result, cast as C++ does."""
+    spec = lookup("CTCGreedyDecoder", "opset1")
+    assert spec is not None and spec.evaluate is not None
+    node = Node(1, "d", "CTCGreedyDecoder", "opset1", (), (Port(0), Port(1)), (Port(2),))
+    attrs = spec.parse(node)
+    data = np.array([[[0, 2, 1]], [[3, 0, 1]], [[1, 1, 5]]], np.float32)  # [T=3, N=1, C=3]
+    mask = np.array([[1], [1], [0]], np.float32)
+    (reference,) = spec.evaluate(attrs, [data, mask])
+    for dtype in (np.uint64, np.uint8, np.uint32):
+        (out,) = spec.evaluate(attrs, [data.astype(dtype), mask.astype(dtype)])
+        assert out.dtype == dtype
+        np.testing.assert_array_equal(out, reference.astype(np.int64).astype(dtype))
+    assert (reference == -1).any()  # (a row ends before the last frame: the fill is exercised)

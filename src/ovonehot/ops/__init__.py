@@ -93,7 +93,16 @@ from .common.spec import OpSpec, TensorInfo
 
 # One family module per line; add yours on a line of its own.
 
-__all__ = ["OpSpec", "TensorInfo", "lookup", "resolve", "specs", "specs_types", "supported_names", "unsupported_types"]
+__all__ = [
+    "OpSpec",
+    "TensorInfo",
+    "lookup",
+    "resolve",
+    "specs",
+    "specs_types",
+    "supported_names",
+    "unsupported_types",
+]
 
 _MODULES = (
     basic,
