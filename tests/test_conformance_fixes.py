@@ -208,3 +208,23 @@ def test_ctc_greedy_decoder_of_unsigned_data_fills_the_types_minus_one() -> None
         assert out.dtype == dtype
         np.testing.assert_array_equal(out, reference.astype(np.int64).astype(dtype))
     assert (reference == -1).any()  # (a row ends before the last frame: the fill is exercised)
+
+
+@pytest.mark.parametrize("fill", ["zero", "lowest"])
+def test_segment_max_of_bf16_data_runs(fill: str) -> None:
+    """SegmentMax-16 of bf16 data crashed in NumPy's finfo (it has no bf16); its maxima are the
+    f32 ones rounded (exact: bf16 values), an empty segment the fill (bf16's own lowest)."""
+    import ml_dtypes
+
+    spec = lookup("SegmentMax", "opset16")
+    assert spec is not None and spec.evaluate is not None
+    node = Node(1, "s", "SegmentMax", "opset16", (("fill_mode", fill),), (Port(0), Port(1)), (Port(2),))
+    attrs = spec.parse(node)
+    data = np.array([[1.5, -2.0], [3.0, -7.0], [-0.5, 4.0]], np.float32)
+    ids = np.array([0, 0, 2], np.int64)
+    (expected,) = spec.evaluate(attrs, [data, ids])
+    (out,) = spec.evaluate(attrs, [data.astype(ml_dtypes.bfloat16), ids])
+    assert out.dtype == ml_dtypes.bfloat16
+    np.testing.assert_array_equal(out[[0, 2]].astype(np.float32), expected[[0, 2]])
+    lowest = float(ml_dtypes.finfo(ml_dtypes.bfloat16).min) if fill == "lowest" else 0.0
+    assert (out[1].astype(np.float32) == lowest).all()

@@ -19,6 +19,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import ml_dtypes
 import numpy as np
 
 from ..errors import InputError, ValidationError
@@ -87,7 +88,8 @@ def evaluate_segment_max(attrs: SegmentMaxAttrs, inputs: Sequence[np.ndarray]) -
     if wide.dtype == np.bool_:  # (numeric_limits<bool>::lowest(); NumPy's iinfo has no bool)
         lowest = np.bool_(False)
     else:
-        kind_info = np.finfo(data.dtype) if wide.dtype.kind == "f" else np.iinfo(data.dtype)
+        # (ml_dtypes' finfo knows bf16, NumPy's does not)
+        kind_info = ml_dtypes.finfo(data.dtype) if wide.dtype.kind == "f" else np.iinfo(data.dtype)
         lowest = wide.dtype.type(kind_info.min)
     empty = wide.dtype.type(0) if attrs.fill_mode is FillMode.ZERO else lowest
     out = np.full((max(count, 0), *data.shape[1:]), empty, wide.dtype)
