@@ -1372,9 +1372,18 @@ _known(
 _known(
     "AdaptiveMaxPool",
     8,
-    "NaN among the values: ovonehot keeps a NaN only where it starts a row (the reference's "
-    "std::max_element), the CPU plugin (the only oracle) otherwise",
-    lambda c: c.values == "boundary" and c.inputs[0].element_type.is_real,
+    "boundary values: ovonehot keeps a NaN only where it starts a row (the reference's "
+    "std::max_element), the CPU plugin (the only oracle) otherwise, and it moves i32 through f32 "
+    "(2147483647 -> 2147483520)",
+    lambda c: c.values == "boundary" and (c.inputs[0].element_type.is_real or _data_type(c) == "i32"),
+)
+_known(
+    "EmbeddingBagPacked",
+    15,
+    "signed integer reduction=mean of a negative sum: ovonehot divides by a size_t as "
+    "reference/embedding_bag_packed.hpp writes it (the sum's unsigned pattern), the CPU plugin (the only "
+    "oracle) divides signed",
+    lambda c: ("reduction", "mean") in c.attrs and _data_type(c) in ("i8", "i16", "i32", "i64"),
 )
 _known(
     "ROIPooling",
