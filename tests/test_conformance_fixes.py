@@ -141,3 +141,90 @@ def test_scatter_update_refuses_indices_outside_0_to_size_as_openvino_does(index
     assert outcome.verdict is Verdict.REFUSED, outcome.detail
     with pytest.raises(InputError, match=f"indices value {index} is out of bounds for axis 0 of size 4"):
         spec.evaluate(None, [i.value for i in inputs])  # type: ignore[arg-type, misc]
+
+
+@pytest.mark.parametrize("type_name", ["BitwiseLeftShift", "BitwiseRightShift"])
+@pytest.mark.parametrize("dtype", [np.int32, np.uint8, np.int64])
+def test_bit_shift_of_0d_values_is_a_0d_array(tmp_path: Path, type_name: str, dtype: type) -> None:
+    """BitwiseLeftShift/BitwiseRightShift-15 of two 0-d values gave NumPy's scalar."""
+    spec = lookup(type_name, "opset15")
+    assert spec is not None and spec.evaluate is not None
+    node = Node(1, "s", type_name, "opset15", (), (Port(0), Port(1)), (Port(2),))
+    (out,) = spec.evaluate(spec.parse(node), [np.array(5, dtype), np.array(1, dtype)])
+    assert isinstance(out, np.ndarray) and out.shape == () and out.dtype == dtype
+    o15 = pytest.importorskip("openvino.opset15")
+    factory = o15.bitwise_left_shift if type_name == "BitwiseLeftShift" else o15.bitwise_right_shift
+    # (the reference evaluates the shifts on i32 only; the other types still compare inference)
+    compare_op(
+        tmp_path, factory, [P(np.array(5, dtype)), P(np.array(1, dtype))], require_reference=dtype is np.int32
+    )
+
+
+@pytest.mark.parametrize(("seq_shape", "val_shape"), [((3, 0), (3, 2)), ((0,), (4,)), ((2, 0), (2, 0))])
+def test_search_sorted_of_an_empty_sequence_puts_every_value_first(
+    tmp_path: Path, seq_shape: tuple[int, ...], val_shape: tuple[int, ...]
+) -> None:
+    """SearchSorted-15 with rows of no elements crashed in NumPy's reshape(-1, 0); lower_bound
+    over an empty range is its start (the CPU plugin's answer: its core op has no evaluate)."""
+    from ovref import build, cpu_outputs, export
+
+    o15 = pytest.importorskip("openvino.opset15")
+    seq = np.zeros(seq_shape, np.float16)
+    values = np.arange(int(np.prod(val_shape)), dtype=np.float16).reshape(val_shape)
+    node, params = build(lambda a, b: o15.search_sorted(a, b), [P(seq), P(values)])
+    (ours,) = export(tmp_path, node, params).run([seq, values]).values()
+    np.testing.assert_array_equal(ours, cpu_outputs(node, params, [seq, values])[0].astype(ours.dtype))
+    assert ours.shape == val_shape and not ours.any()
+
+
+@pytest.mark.parametrize("fill", ["ZERO", "LOWEST"])
+def test_segment_max_of_booleans_fills_false(tmp_path: Path, fill: str) -> None:
+    """SegmentMax-16 of boolean data crashed in NumPy's iinfo (it has no bool) looking for the
+    type's lowest value; the CPU plugin (the core op has no evaluate) gives false."""
+    from ovref import C, build, cpu_outputs, export
+
+    o16 = pytest.importorskip("openvino.opset16")
+    data = np.array([[True, False], [False, False], [True, True], [False, True]])
+    seg = np.array([0, 0, 2, 3], np.int32)
+    node, params = build(lambda *a: o16.segment_max(*a, fill_mode=fill), [P(data), C(seg)])
+    (ours,) = export(tmp_path, node, params).run([data]).values()
+    theirs = cpu_outputs(node, params, [data])[0]
+    np.testing.assert_array_equal(ours, theirs.astype(bool))
+    assert ours.dtype == np.bool_ and not ours[1].any()
+
+
+def test_ctc_greedy_decoder_of_unsigned_data_fills_the_types_minus_one() -> None:
+    """CTCGreedyDecoder-0 of unsigned data crashed filling its rows with -1 (NumPy refuses it);
+    the reference's T(-1) is the unsigned type's largest value: the f32 result, cast as C++ does."""
+    spec = lookup("CTCGreedyDecoder", "opset1")
+    assert spec is not None and spec.evaluate is not None
+    node = Node(1, "d", "CTCGreedyDecoder", "opset1", (), (Port(0), Port(1)), (Port(2),))
+    attrs = spec.parse(node)
+    data = np.array([[[0, 2, 1]], [[3, 0, 1]], [[1, 1, 5]]], np.float32)  # [T=3, N=1, C=3]
+    mask = np.array([[1], [1], [0]], np.float32)
+    (reference,) = spec.evaluate(attrs, [data, mask])
+    for dtype in (np.uint64, np.uint8, np.uint32):
+        (out,) = spec.evaluate(attrs, [data.astype(dtype), mask.astype(dtype)])
+        assert out.dtype == dtype
+        np.testing.assert_array_equal(out, reference.astype(np.int64).astype(dtype))
+    assert (reference == -1).any()  # (a row ends before the last frame: the fill is exercised)
+
+
+@pytest.mark.parametrize("fill", ["zero", "lowest"])
+def test_segment_max_of_bf16_data_runs(fill: str) -> None:
+    """SegmentMax-16 of bf16 data crashed in NumPy's finfo (it has no bf16); its maxima are the
+    f32 ones rounded (exact: bf16 values), an empty segment the fill (bf16's own lowest)."""
+    import ml_dtypes
+
+    spec = lookup("SegmentMax", "opset16")
+    assert spec is not None and spec.evaluate is not None
+    node = Node(1, "s", "SegmentMax", "opset16", (("fill_mode", fill),), (Port(0), Port(1)), (Port(2),))
+    attrs = spec.parse(node)
+    data = np.array([[1.5, -2.0], [3.0, -7.0], [-0.5, 4.0]], np.float32)
+    ids = np.array([0, 0, 2], np.int64)
+    (expected,) = spec.evaluate(attrs, [data, ids])
+    (out,) = spec.evaluate(attrs, [data.astype(ml_dtypes.bfloat16), ids])
+    assert out.dtype == ml_dtypes.bfloat16
+    np.testing.assert_array_equal(out[[0, 2]].astype(np.float32), expected[[0, 2]])
+    lowest = float(ml_dtypes.finfo(ml_dtypes.bfloat16).min) if fill == "lowest" else 0.0
+    assert (out[1].astype(np.float32) == lowest).all()

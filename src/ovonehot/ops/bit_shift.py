@@ -48,7 +48,7 @@ def _shift(left: bool) -> Callable[[BinaryAttrs, Sequence[np.ndarray]], list[np.
                     if left
                     else np.right_shift(a, count.astype(a.dtype))
                 )
-                return [shifted.astype(a.dtype)]
+                return [np.asarray(shifted.astype(a.dtype))]  # (a 0-d shift gives NumPy's scalar)
             # promoted to a 32-bit int (u32: unsigned int), shifted, truncated back
             promoted = a.astype(np.uint64 if a.dtype == np.uint32 else np.int64)
             if left:
@@ -57,7 +57,8 @@ def _shift(left: bool) -> Callable[[BinaryAttrs, Sequence[np.ndarray]], list[np.
                 )
             else:
                 result = np.right_shift(promoted, count.astype(promoted.dtype))
-            return [result.astype(np.uint32).astype(a.dtype) if left else result.astype(a.dtype)]
+            out = result.astype(np.uint32).astype(a.dtype) if left else result.astype(a.dtype)
+            return [np.asarray(out)]
 
     return evaluate
 

@@ -123,7 +123,8 @@ def evaluate_greedy_0(attrs: GreedyAttrs, inputs: Sequence[np.ndarray]) -> list[
             f"data {list(data.shape)} and sequence_mask {list(mask.shape)} do not fit [T, N, C], [T, N]"
         )
     frames, batches, classes = data.shape
-    out = np.full((batches, frames, 1, 1), -1, data.dtype)
+    # -1 as the reference's T(-1) gives it: an unsigned type's largest value (NumPy refuses -1 there)
+    out = np.full((batches, frames, 1, 1), np.array(-1).astype(data.dtype), data.dtype)
     best = _best_classes(widen(data))
     for b in range(batches):
         live = np.flatnonzero(mask[:, b] == 0)

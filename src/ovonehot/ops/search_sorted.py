@@ -96,8 +96,9 @@ def evaluate_search_sorted(attrs: SearchSortedAttrs, inputs: Sequence[np.ndarray
         return [_positions(seq, values, attrs.right_mode).astype(out_dtype).reshape(values.shape)]
     if values.ndim != seq.ndim or values.shape[:-1] != seq.shape[:-1]:
         raise InputError(f"sorted sequence {list(seq.shape)} and values {list(values.shape)} do not fit")
-    rows_seq = seq.reshape(-1, seq.shape[-1])
-    rows_val = values.reshape(-1, values.shape[-1])
+    rows = int(np.prod(seq.shape[:-1]))  # (not -1: NumPy cannot infer it when a row is empty)
+    rows_seq = seq.reshape(rows, seq.shape[-1])
+    rows_val = values.reshape(rows, values.shape[-1])
     out = np.zeros(rows_val.shape, out_dtype)
     for r in range(rows_seq.shape[0]):
         out[r] = _positions(rows_seq[r], rows_val[r], attrs.right_mode)

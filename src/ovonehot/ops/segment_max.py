@@ -19,6 +19,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import ml_dtypes
 import numpy as np
 
 from ..errors import InputError, ValidationError
@@ -84,8 +85,12 @@ def evaluate_segment_max(attrs: SegmentMaxAttrs, inputs: Sequence[np.ndarray]) -
     )
     wide = widen(data)
     # the data type's own lowest (f16: -65504, exact in the f32 the narrow floats are computed in)
-    kind_info = np.finfo(data.dtype) if wide.dtype.kind == "f" else np.iinfo(data.dtype)
-    lowest = wide.dtype.type(kind_info.min)
+    if wide.dtype == np.bool_:  # (numeric_limits<bool>::lowest(); NumPy's iinfo has no bool)
+        lowest = np.bool_(False)
+    else:
+        # (ml_dtypes' finfo knows bf16, NumPy's does not)
+        kind_info = ml_dtypes.finfo(data.dtype) if wide.dtype.kind == "f" else np.iinfo(data.dtype)
+        lowest = wide.dtype.type(kind_info.min)
     empty = wide.dtype.type(0) if attrs.fill_mode is FillMode.ZERO else lowest
     out = np.full((max(count, 0), *data.shape[1:]), empty, wide.dtype)
     with quiet():
