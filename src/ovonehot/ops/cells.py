@@ -36,7 +36,7 @@ from ..types import Dimension, PartialShape
 from .common.attrs import bool_attr
 from .common.numeric import is_float, narrow, quiet, widen
 from .common.spec import OpSpec, TensorInfo
-from .recurrent import _ACTIVATIONS, Cell, SequenceAttrs, _divided, _parser, _stepper, _weights
+from .recurrent import _ACTIVATIONS, Cell, SequenceAttrs, _divided, _parser, _stepper, _weights, float_type_of
 
 
 def _cell_parser(cell: Cell) -> Callable[[Node], SequenceAttrs]:
@@ -93,14 +93,7 @@ def infer_cell(attrs: SequenceAttrs, inputs: Sequence[TensorInfo]) -> list[Tenso
             raise ValidationError(
                 f"Shape rank of input at {i} is incompatible. Expected rank: {rank}, actual shape: {info.shape}."
             )
-    et = x.element_type
-    for info in (*states, w, r, b):
-        merged = et.merge(info.element_type)
-        if merged is None:
-            raise ValidationError(f"Element types of inputs do not match: {et} and {info.element_type}")
-        et = merged
-    if not (et.is_dynamic or et.is_real):
-        raise ValidationError(f"The element type of the inputs must be a float type. Got: {et}")
+    et = float_type_of(x, (*states, w, r, b))
     batch, hidden = _dim(x, 0), _dim(states[0], 1)
     for s in states:
         batch = _merge_into(batch, _dim(s, 0), "batch_size")

@@ -36,7 +36,7 @@ import numpy as np
 
 from ..errors import InputError, UnsupportedError, ValidationError
 from ..graph import Node
-from ..types import Dimension, PartialShape
+from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import bool_attr, enum_attr, float_attr, int_attr, str_attr
 from .common.binding import dtype_of, folded, shape_of
 from .common.numeric import is_float, narrow, quiet, widen
@@ -173,18 +173,24 @@ def _hidden_dim(
     return hidden
 
 
-def infer_sequence(attrs: SequenceAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
-    n_states = 2 if attrs.cell is Cell.LSTM else 1
-    x, states, lengths = inputs[0], inputs[1 : 1 + n_states], inputs[1 + n_states]
-    w, r, b = inputs[2 + n_states : 5 + n_states]
+def float_type_of(x: TensorInfo, others: Sequence[TensorInfo]) -> ElementType:
+    """The one element type of a recurrent op's X, states and weights (OpenVINO's merge), a float."""
     et = x.element_type
-    for info in (*states, w, r, b):
+    for info in others:
         merged = et.merge(info.element_type)
         if merged is None:
             raise ValidationError(f"Element types of inputs do not match: {et} and {info.element_type}")
         et = merged
     if not (et.is_dynamic or et.is_real):
         raise ValidationError(f"The element type of the inputs must be a float type. Got: {et}")
+    return et
+
+
+def infer_sequence(attrs: SequenceAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    n_states = 2 if attrs.cell is Cell.LSTM else 1
+    x, states, lengths = inputs[0], inputs[1 : 1 + n_states], inputs[1 + n_states]
+    w, r, b = inputs[2 + n_states : 5 + n_states]
+    et = float_type_of(x, (*states, w, r, b))
     if not (lengths.element_type.is_dynamic or lengths.element_type.is_integral_number):
         raise ValidationError(f"sequence_lengths must be integers. Got: {lengths.element_type}")
     if attrs.hidden_size <= 0:
