@@ -13,12 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 
 from ...graph import Node
 from ...types import ElementType, PartialShape
+
+if TYPE_CHECKING:
+    from ...infer import NodePlan
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +63,52 @@ class Variables:
 
 
 A = TypeVar("A")  # an op's typed attributes (a frozen dataclass)
+
+# A kernel of the inputs alone: what ``OpSpec.specialize`` returns, and what a plan runs.
+Kernel = Callable[[Sequence[np.ndarray]], Sequence[np.ndarray]]
+# The key of a node in hooks: its index in the top-level graph, or for a node of a sub-graph
+# body the path (outer node's key..., body, iteration, inner index) (see ``RunMode.scope``).
+NodeKey = int | tuple[int, ...]
+# Sees every node's outputs as they are made: (key, plan, outputs, seconds).
+Observer = Callable[[NodeKey, "NodePlan", Sequence[np.ndarray], float], None]
+# Replaces a node's kernel: (key, plan, input values) -> outputs, or None to run the kernel.
+Override = Callable[[NodeKey, "NodePlan", list[np.ndarray]], Sequence[np.ndarray] | None]
+
+
+@dataclass(frozen=True, slots=True)
+class RunMode:
+    """How a run runs: what ``OpSpec.specialize`` and the evaluator's plans are made for.
+
+    * ``exact``: bit-exact with OpenVINO's reference (True), or speed over exactness (float
+      sums in NumPy's order, MatMul by BLAS; values within rounding of the exact ones).
+    * ``variables``: the state of a stateful model (ReadValue/Assign); None: every
+      variable in its initial state and what Assign writes is dropped (a stateless run).
+    * ``out``: buffers offered for this node's outputs (one per output, or None each): a
+      kernel may write an output into its buffer when shape and dtype fit (``share_outputs``);
+      a None entry still asks for a fresh array the caller may keep.
+    * ``observer`` / ``override``: the per-node hooks (``--dump-intermediates``, diff's model
+      of the CPU plugin); they see the nodes of sub-graph bodies too, keyed by path.
+    * ``scope``: the key prefix of the body being run (() at the top level).
+    """
+
+    exact: bool = True
+    variables: Variables | None = None
+    out: tuple[np.ndarray | None, ...] | None = None
+    observer: Observer | None = None
+    override: Override | None = None
+    scope: tuple[int, ...] = ()
+
+    @property
+    def hooked(self) -> bool:
+        return self.observer is not None or self.override is not None
+
+    def key(self, index: int) -> NodeKey:
+        """The hooks' key of node ``index`` of the graph this mode runs."""
+        return (*self.scope, index) if self.scope else index
+
+
+# specialize(attrs, input infos, output infos, mode) -> a kernel of the inputs alone, or None.
+SpecializeFn = Callable[[A, Sequence["TensorInfo"], Sequence["TensorInfo"], RunMode], Kernel | None]
 
 # A kernel of the inputs alone (``OpSpec.bind``'s result).
 Bound = Callable[[Sequence[np.ndarray]], Sequence[np.ndarray]]
@@ -116,6 +165,23 @@ class OpSpec(Generic[A]):
     evaluate_types: tuple[frozenset[ElementType] | None, ...] | None = None
     lower_is_value: bool = False
     copies_values: bool = False
+    # The one way to run an op other than ``evaluate``: a kernel made for one plan (see
+    # ``SpecializeFn`` and :mod:`ovonehot.evaluate`), or None for ``evaluate`` itself.
+    #
+    # Asked once per node when a plan is made, with the infos the plan knows (shapes may be
+    # partial and element types dynamic in a signature's first plan; an input's ``value`` is
+    # the folded array every call of the plan gets there, else None) and the run's mode.
+    # With ``mode.exact`` its kernel gives exactly the bytes ``evaluate`` gives for every input
+    # the infos allow (it may drop the checks they settle); without, it may sum in another
+    # order (within a bound its tests check).  It may raise a non-``Error`` exception for an
+    # input it does not decide (NumPy refusing a broadcast): ``evaluate`` then runs, and
+    # words the error.  Run-dependent parts of the mode (``variables``, ``out``, hooks) reach
+    # it only for ops that declare ``uses_run``.
+    specialize: SpecializeFn[A] | None = None
+    # ``specialize`` reads the run's variables or hooks (ReadValue/Assign read and write
+    # ``mode.variables``; Loop/If/TensorIterator run their bodies with the mode): the evaluator
+    # asks it again for each run that has them.
+    uses_run: bool = False
     # A variant of ``evaluate`` that writes each output into a given array (one per output,
     # or None) when that array has the output's shape and dtype, else makes a fresh one;
     # ``Model.run(share_outputs=True)`` reuses output buffers through it.
