@@ -29,7 +29,7 @@ import numpy as np
 
 from .atomic import AtomicFile
 from .errors import ResourceLimitError, UsageError
-from .evaluate import evaluate
+from .evaluate import RunMode, evaluate
 from .graph import Graph
 from .infer import Inference, infer
 from .model import Model
@@ -245,7 +245,7 @@ def _run_without(
     """The values of the Results ``results`` (by output position), from a run of only the layers they need."""
     graph = inference.graph
     if not chunked:
-        values = evaluate(inference, feeds, exact=exact)
+        values = evaluate(inference, feeds, RunMode(exact=exact))
     else:
         needed: set[int] = set()
         todo = list(results)
@@ -266,7 +266,7 @@ def _run_without(
             sub, tuple(inference.plans[i] for i in keep), tuple(inference.outputs[i] for i in keep)
         )
         sub_feeds = {position[i]: a for i, a in feeds.items() if i in position}
-        sub_values = evaluate(sub_inference, sub_feeds, exact=exact)
+        sub_values = evaluate(sub_inference, sub_feeds, RunMode(exact=exact))
         values = {(old, 0): sub_values[(position[old], 0)] for old in results}
     out = {}
     for k, r in enumerate(model._results):

@@ -33,9 +33,32 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
 
 
 class Error(Exception):
-    """Base of every error a user can cause; ``exit_code`` is the CLI status."""
+    """Base of every error a user can cause; ``exit_code`` is the CLI status.
+
+    An op's rules raise it with a bare message ("depth input must be scalar"); the one place
+    that knows which layer was running (reading, inference, a run) attaches the layer with
+    :meth:`at`, which keeps the exception object, its class and its fields, and puts the
+    layer in front of the message.  A body layer inside a Loop gets the Loop too, outermost
+    first.
+
+    >>> str(InputError("depth input must be scalar").at("layer 3 (oh, OneHot)"))
+    'layer 3 (oh, OneHot): depth input must be scalar'
+    """
 
     exit_code = 2
+    # Where the error happened, outermost layer first (``at``).
+    layers: tuple[str, ...] = ()
+
+    def at(self, layer: object) -> Error:
+        """This error, said to have happened at ``layer`` (a Node, or its description)."""
+        describe = getattr(layer, "describe", None)
+        where = describe() if callable(describe) else str(layer)
+        self.layers = (where, *self.layers)
+        return self
+
+    def __str__(self) -> str:
+        message = super().__str__()
+        return ": ".join((*self.layers, message)) if self.layers else message
 
 
 class UsageError(Error):

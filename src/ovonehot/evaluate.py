@@ -1,52 +1,45 @@
 """Interpreter 2: run the graph on NumPy arrays.
 
-Walks the plans in topological order, calls each op's kernel, and drops every
-intermediate as soon as its last consumer has run, so peak memory is the live
-set, not the whole graph.  Each value is checked against its inferred element
-type and partial shape (a mismatch is an ovonehot bug, and stays loud).
+One path runs every graph, the top level and every sub-graph body alike:
 
-How it walks is compiled once per :class:`Inference` into a :class:`Program`
-(kernels bound to their parsed attributes, each input's slot, what to free after
-each node) and, per input signature (the feeds' shapes and dtypes), a :class:`Record`:
-the output shapes the first run with that signature checked (later runs compare shapes
-for equality instead of re-checking them against the partial shapes; a value whose
-shape differs from the record, as NonZero's, is checked in full again) and, from the
-signature's second run on, its :class:`Folded` plan.
+1. :func:`program` compiles an :class:`Inference` once: each node's value slots, what to free
+   after it, whether its output sizes need checking before its kernel runs.
+2. Per input signature (the feeds' shapes and dtypes) and exactness, a :class:`Plan` is made:
+   each running node becomes one callable (its inputs read from the slots, its output sizes
+   checked when its shapes are not settled, its kernel called, its outputs checked against
+   the inferred types and shapes and stored, dead slots freed).  Its kernel is the one place
+   a kernel is chosen: the op's ``OpSpec.specialize`` for the plan's infos and the run's
+   :class:`RunMode`, else its reference ``evaluate``.
+3. :func:`_run` -- the one loop -- calls a plan's callables in order.
 
-Folding per signature: shapes are inferred again with the feeds' static shapes, so a
-shape subgraph (ShapeOf -> Gather -> Concat -> a Reshape's target, a Range's bounds, a
-mask built from shapes) depends on nothing a run can change.  Every node whose inputs
-are all known then (Constants, ShapeOf of a statically shaped tensor, nodes fed only by
-those) is computed once, by its own kernel on the same inputs (so the values are
-bit-identical to a run's), when its outputs are small (``FOLD_LIMIT`` elements), its op
-is ``foldable`` and ``deterministic``, and it is not stateful; runs then skip it and
-start from its values.  Runs with an ``override`` skip nothing; an observer still sees
-every node, the folded ones with their folded values.  A signature is folded only on its
-second run, after a first run checked that its shapes are the inferred ones (a model run
-once, as by the CLI, pays no second inference).  What folds from Constants alone (a
-decompression Convert of a small weight) is the same for every signature: the model keeps
-it once (``CONSTANT_BYTES``); the rest counts against a signature's ``FOLDED_BYTES``.
+Folding per signature: on a signature's second run, shapes are inferred again with the feeds'
+static shapes, so a shape subgraph (ShapeOf -> Gather -> Concat -> a Reshape's target) depends
+on nothing a run can change.  Every node whose inputs are all known then (Constants, ShapeOf of
+a statically shaped tensor, nodes fed only by those) is computed once, by its own ``evaluate``
+(so the values are bit-identical to a run's), when its outputs are small (``FOLD_LIMIT``
+elements) and its op is ``foldable`` and ``deterministic``; the plan then starts from those
+values, and ``specialize`` sees them as the inputs' ``value``.  A signature is folded only on
+its second run, after a first run checked that its shapes are the inferred ones (a model run
+once, as by the CLI, pays no second inference).  What folds from Constants alone is the same
+for every signature: the model keeps it once (``CONSTANT_BYTES``); the rest counts against a
+signature's ``FOLDED_BYTES``.
 
-Bound kernels: a folded plan (made on a signature's second run, even when nothing folds)
-also asks each running node's op for a kernel specialised to the signature (``OpSpec.bind``:
-the attributes and the folded inputs -- a Gather's axis, a Reshape's pattern, a OneHot's
-depth and values -- decoded once, the checks the signature settles dropped).  A bound kernel
-gives exactly the bytes of the op's own kernel for inputs of those shapes and types
-(``tests/test_bind.py``); what it does not decide (an index out of range, shapes NumPy
-refuses to broadcast) goes to the op's own kernel, which words the error.  Its outputs are
-checked as any kernel's, and a step whose output size a run decides still has it checked
-before the kernel runs.
+What a run brings beyond its exactness reaches the plan per run, without recompiling it:
 
-Exactness: ``exact=False`` runs each op's ``OpSpec.evaluate_fast`` where it has one (float
-sums in NumPy's order, MatMul by BLAS: not bit-exact with OpenVINO's reference), bound by
-``OpSpec.bind_fast`` in a folded plan to the same bytes as unbound, so a fast result does not
-depend on folding either.
+* ``mode.variables`` (a Request's state): the ``uses_run`` ops (ReadValue/Assign, and the body
+  ops, whose bodies may hold them) are specialized again for the run;
+* ``out`` buffers (``share_outputs``): the producers of the Results given a buffer are
+  specialized again with ``mode.out``;
+* hooks (an observer, an override) and kept outputs: every node runs (none is skipped as
+  folded when there is an override; an observer sees folded nodes with their values), each
+  callable wrapped with the hooks, and the body ops get a mode whose hooks see their bodies'
+  nodes, keyed by path (``RunMode.scope``).
 
-Per-node hooks: an optional ``observer(index, plan, outputs, seconds)`` sees every
-node's outputs as they are made (for ``--dump-intermediates`` and ``--verbose``); an
-optional ``override(index, plan, args)`` may replace a node's kernel: what it returns
-(when not None) becomes the node's outputs, checked like a kernel's (``diff``'s model of
-the CPU plugin runs this way, :mod:`ovonehot.differential.deviations`).
+Errors: an op raises a bare message; the callable that ran it attaches the layer
+(``Error.at``), the one place a run error gets its layer.  A specialized kernel that raises
+anything else (NumPy refusing a broadcast the signature left open) hands over to the op's
+``evaluate``, which words the error.  A value whose type or shape differs from the inferred
+one is an ovonehot bug, and stays loud.
 """
 
 from __future__ import annotations
@@ -66,44 +59,29 @@ from .errors import Error, InputError
 from .graph import Graph
 from .infer import FOLD_LIMIT, Inference, NodePlan, infer
 from .ops.common.bounds import shape_of_bounds
-from .ops.common.spec import BindFn, Bound, TensorInfo, Variables
+from .ops.common.spec import Kernel, NodeKey, Observer, Override, RunMode, TensorInfo
 from .types import ElementType, PartialShape
 
-Observer = Callable[[int, NodePlan, Sequence[np.ndarray], float], None]
-# Replaces a node's kernel: (node index, plan, input values) -> outputs, or None to run the kernel.
-Override = Callable[[int, NodePlan, list[np.ndarray]], Sequence[np.ndarray] | None]
+__all__ = ["Observer", "Override", "Plan", "RunMode", "check_output_sizes", "evaluate", "plan_of", "program"]
+
 # Shapes and dtypes of the feeds, by Parameter node index: what a plan's checks hold for.
 Signature = tuple[tuple[int, tuple[int, ...], np.dtype], ...]
+# One node as a plan runs it: reads the value slots, writes its outputs there.
+Call = Callable[[list[Any]], None]
+# Per slot, the (shape, dtype) a run of the signature checked.
+Seen = list[tuple[tuple[int, ...], np.dtype] | None]
 
 # Signatures remembered per Inference (the oldest is dropped beyond this).
 MAX_SIGNATURES = 8
 # Bytes of folded values (other than Constants' own arrays) one signature may keep, and the
 # bytes of those computed from Constants alone, which a model keeps once for all signatures.
 FOLDED_BYTES = 32 << 20
-# Whether folded plans use the ops' bound kernels (``OpSpec.bind``); off only to compare.
-BIND = True
 CONSTANT_BYTES = 256 << 20
-
-# How the hook-free loop runs a step (``Folded.loop``); _BOUND: a kernel ``OpSpec.bind`` made.
-(
-    _PLAIN,
-    _SIZED,
-    _STATEFUL,
-    _FEED,
-    _RESULT,
-    _RESULT_COPY,
-    _BOUND,
-    _BOUND_FAST,
-    _SIZED_BOUND,
-    _SIZED_BOUND_FAST,
-) = range(10)
-# (kind, node index, kernel, attributes, input slots -- a getter for a bound step --, first output slot, frees)
-LoopStep = tuple[int, int, Any, Any, Any, int, tuple[int, ...]]
 
 
 @dataclass(slots=True)
 class Step:
-    """One node as the program runs it."""
+    """One node as the program knows it, whatever the signature."""
 
     index: int
     plan: NodePlan
@@ -111,36 +89,55 @@ class Step:
     first: int  # slot of its output 0 (output k is first + k)
     n_out: int
     frees: tuple[int, ...]  # slots nobody reads after this node
-    stateful: bool
-    result: int  # a Result (its input is a run's output): 1, or 2 when that input is a folded value
-    kernel: object  # the spec's evaluate (or evaluate_stateful) function, None for a Parameter
-    attrs: object
+    feed: bool  # a Parameter: its value is fed
+    result: bool  # a Result: its input is a run's output
     sized: bool  # the output sizes need checking before the kernel runs (check_output_sizes)
 
 
 @dataclass(slots=True)
 class Folded:
-    """A signature's plan without the nodes whose outputs the signature alone decides."""
+    """What a signature's second run decided: the nodes its shapes alone compute."""
 
-    steps: tuple[Step, ...]  # the nodes that still run, with what to free after each of them
-    every: tuple[Step, ...]  # every node (for an observer), Results reading folded values marked
-    initial: tuple[np.ndarray | None, ...]  # per slot: the folded value running nodes read, if any
+    infos: Sequence[Sequence[TensorInfo]]  # every node's outputs inferred with the feeds' shapes
     known: dict[int, Sequence[np.ndarray]]  # folded node index -> its outputs
-    # ``steps`` as (kind, index, kernel, attrs, args, first, frees) for the hook-free loop,
-    # with the kernels ``OpSpec.bind`` specialised to the signature; ``loop_fast`` the same
-    # with each op's ``evaluate_fast`` where it has one (runs with ``exact=False``).
-    loop: tuple[LoopStep, ...]
-    loop_fast: tuple[LoopStep, ...]
+    slots: list[np.ndarray | None]  # per slot, the folded value there, if any
+
+
+@dataclass(slots=True)
+class Plan:
+    """A signature's run, compiled: one callable per running node, in order."""
+
+    calls: list[Call]
+    steps: tuple[Step, ...]  # the running nodes, as ``calls``
+    kernels: tuple[Kernel | None, ...]  # each running node's kernel (None: a feed or a Result)
+    specialized: frozenset[int]  # the nodes whose kernel ``specialize`` made
+    initial: tuple[np.ndarray | None, ...]  # per slot, the folded value a run starts from
+    results: tuple[tuple[int, int, bool], ...]  # (Result index, slot, copy: a folded value)
+    position: dict[int, int]  # node index -> its position in ``steps``
+    infos: Sequence[Sequence[TensorInfo]]  # what ``specialize`` was told of each node's outputs
+    known: dict[int, Sequence[np.ndarray]]  # folded node index -> its outputs
+    folded: bool  # made from a folded signature (``infos`` the signature's, values folded)
+    feeds: tuple[tuple[int, int], ...]  # (slot, Parameter index) of each feed
+
+    def kernel_of(self, index: int) -> str:
+        """How node ``index`` runs in this plan: "folded", "specialized", "evaluate", or "fed"."""
+        if index in self.known:
+            return "folded"
+        if index in self.specialized:
+            return "specialized"
+        pos = self.position.get(index)
+        return "evaluate" if pos is not None and self.kernels[pos] is not None else "fed"
 
 
 @dataclass(slots=True)
 class Record:
-    """What runs with one input signature know: the shapes checked, and the folded plan."""
+    """What runs with one input signature know: the shapes checked, the plans made."""
 
-    seen: list[tuple[tuple[int, ...], np.dtype] | None]  # per slot, as the first run checked it
+    seen: Seen  # per slot, as the first run checked it
     runs: int = 0  # runs that completed
     folded: Folded | None = None
     tried: bool = False  # folding was attempted (``folded`` stays None when nothing could fold)
+    plans: dict[tuple[bool, bool, bool], Plan] = field(default_factory=dict)  # (exact, specialized, folded)
 
 
 @dataclass(slots=True)
@@ -178,8 +175,11 @@ def program(inference: Inference) -> Program:
     for n, reader in enumerate(last_reader):
         if reader >= 0:
             frees[reader].extend(range(firsts[n], firsts[n] + len(inference.outputs[n])))
+    results = {i for i, p in enumerate(inference.plans) if p.node.type.lower() == "result"}
+    outputs = {firsts[s.node] + s.output for r in results for s in graph.sources[r]}  # (never freed)
     steps = []
     for i, p in enumerate(inference.plans):
+        result = i in results
         steps.append(
             Step(
                 i,
@@ -187,11 +187,9 @@ def program(inference: Inference) -> Program:
                 tuple(firsts[s.node] + s.output for s in graph.sources[i]),
                 firsts[i],
                 len(inference.outputs[i]),
-                tuple(frees[i]),
-                p.spec.evaluate_stateful is not None,
-                int(p.node.type.lower() == "result"),
-                p.spec.evaluate_stateful if p.spec.evaluate_stateful is not None else p.spec.evaluate,
-                p.attrs,
+                tuple(f for f in frees[i] if f not in outputs),
+                p.spec.evaluate is None and not result,
+                result,
                 not all(_small_static(t.shape, t.element_type.numpy_dtype) for t in inference.outputs[i]),
             )
         )
@@ -201,25 +199,6 @@ def program(inference: Inference) -> Program:
     return prog
 
 
-def _small_static(shape: PartialShape, dtype: np.dtype | None) -> bool:
-    """An output of this inferred shape always passes check_allocation (static, at most 1 MiB):
-    the check is decided once, when the program is compiled."""
-    if not shape.is_static:
-        return False
-    dims = shape.to_shape()
-    itemsize = 8 if dtype is None else dtype.itemsize
-    return len(dims) <= 64 and math.prod(d for d in dims if d) * max(itemsize, 1) <= 1 << 20
-
-
-def _small_bounded(shape: PartialShape, dtype: np.dtype | None) -> bool:
-    """Every shape within these bounds passes check_allocation (at most 1 MiB): a node whose
-    shape depends on values (after a NonZero) but is bounded by the signature's shapes."""
-    if not shape.rank_is_static or shape.rank > 64 or any(d.max is None for d in shape):
-        return False
-    itemsize = 8 if dtype is None else dtype.itemsize
-    return math.prod(d.max for d in shape if d.max) * max(itemsize, 1) <= 1 << 20
-
-
 def signature(feeds: Mapping[int, np.ndarray]) -> Signature:
     return tuple((i, a.shape, a.dtype) for i, a in feeds.items())
 
@@ -227,35 +206,60 @@ def signature(feeds: Mapping[int, np.ndarray]) -> Signature:
 def evaluate(
     inference: Inference,
     feeds: Mapping[int, np.ndarray],
-    observer: Observer | None = None,
+    mode: RunMode = RunMode(),  # noqa: B008 - frozen: one shared default
     keep: Sequence[tuple[int, int]] = (),
-    variables: Variables | None = None,
     out: Mapping[int, np.ndarray | None] | None = None,
-    override: Override | None = None,
-    exact: bool = True,
 ) -> dict[tuple[int, int], np.ndarray]:
     """Run the graph.  ``feeds`` maps Parameter node indices to arrays.
 
-    Returns the value of every Result's input, keyed by (Result node index, 0), plus
-    the outputs named in ``keep`` as (node index, output index).  ``variables`` is the
-    state ReadValue reads and Assign updates (committed when the run ends); without it
-    the run starts from the initial state and forgets what Assign wrote.
+    Returns the value of every Result's input, keyed by (Result node index, 0), plus the
+    outputs named in ``keep`` as (node index, output index).  ``mode`` says how (see
+    :class:`RunMode`): exactness, the state ReadValue reads and Assign updates (committed
+    when the run ends; None: the initial state, and what Assign writes is dropped), the hooks.
 
-    ``out`` offers buffers by Result node index: a kernel that can write into a given
-    array (``OpSpec.evaluate_into``) and makes that Result's value writes into the buffer when
-    its shape and dtype fit (the value returned is then the buffer itself); None offers
-    no buffer but still lets such a kernel make a fresh array the caller may keep.
-
-    ``override`` is asked first for every node that is not fed (Results included); what it
-    returns replaces the node's kernel (and its errors get the layer context, as a kernel's).
-    A value the run returns is never one a later run returns again (folded values are copied).
-
-    ``exact=False`` runs each op's ``OpSpec.evaluate_fast`` where it has one (float sums in
-    NumPy's order, MatMul by BLAS: not bit-exact with OpenVINO's reference); the values
-    folded for a signature are the exact kernels' either way.
+    ``out`` offers buffers by Result node index: a kernel that can write into a given array
+    (OneHot's) writes that Result's value into the buffer when its shape and dtype fit (the
+    value returned is then the buffer itself).  A value the run returns is never one a later
+    run returns again (folded values are copied).
     """
-    if variables is None:
-        variables = Variables()
+    record = _record(inference, feeds, mode)
+    plan = _plan(inference, record, mode)
+    values: list[Any] = list(plan.initial)
+    for slot, i in plan.feeds:
+        values[slot] = feeds[i]
+    kept: dict[tuple[int, int], np.ndarray] = {}
+    if mode.hooked or keep:
+        calls = _hooked_calls(inference, plan, record.seen, mode, set(keep), kept)
+    else:
+        calls = _calls_for(inference, plan, record.seen, mode, out or {})
+    with np.errstate(all="ignore"):  # once for the run: each kernel says what it checks
+        _run(calls, values)
+    record.runs += 1
+    if mode.variables is not None:
+        mode.variables.commit()
+    results = {(r, 0): values[slot].copy() if copy else values[slot] for r, slot, copy in plan.results}
+    for i, k in set(keep) - kept.keys():  # kept outputs of nodes the run skipped (folded)
+        kept[(i, k)] = np.array(plan.known[i][k], copy=True)
+    return {**results, **kept}
+
+
+def _run(calls: Sequence[Call], values: list[Any]) -> None:
+    """The loop: each running node of a plan, in order (see :func:`_compile`)."""
+    for call in calls:
+        call(values)
+
+
+def plan_of(inference: Inference, feeds: Mapping[int, np.ndarray], mode: RunMode = RunMode()) -> Plan:  # noqa: B008
+    """The plan the next run of ``feeds``'s signature in ``mode`` runs (made now if needed): how
+    each node runs, for tests and ``--verbose``."""
+    record = _record(inference, feeds, mode, count=False)
+    return _plan(inference, record, mode)
+
+
+def _record(
+    inference: Inference, feeds: Mapping[int, np.ndarray], mode: RunMode, count: bool = True
+) -> Record:
+    """The signature's record, folded on its second run (runs with an override fold nothing)."""
     prog = program(inference)
     sig = signature(feeds)
     record = prog.signatures.get(sig)
@@ -263,189 +267,306 @@ def evaluate(
         if len(prog.signatures) >= MAX_SIGNATURES:
             del prog.signatures[next(iter(prog.signatures))]
         record = prog.signatures[sig] = Record([None] * prog.slots)
-        prog.compiles += 1
-    elif record.runs and not record.tried and override is None:
+        prog.compiles += count
+    elif record.runs and not record.tried and mode.override is None:
         record.tried = True
-        record.folded = fold(inference, prog, feeds, record.seen)
+        record.folded = _fold(inference, prog, feeds, record.seen)
         prog.folds += record.folded is not None
-    folded = record.folded if override is None else None
-    targets = _into_targets(inference, prog, out) if out else {}
-    if folded is not None and observer is None and not keep and not targets:
-        loop = folded.loop if exact else folded.loop_fast
-        with np.errstate(all="ignore"):  # once for the run
-            results = _run_folded(inference, loop, folded.initial, feeds, record.seen, variables)
-    else:
-        results = _run(
-            inference, prog, folded, feeds, record.seen, observer, keep, variables, targets, override, exact
+        record.plans.clear()
+    return record
+
+
+def _plan(inference: Inference, record: Record, mode: RunMode) -> Plan:
+    """The record's plan for ``mode``'s exactness (an override runs the unfolded one)."""
+    folded = record.folded if mode.override is None else None
+    key = (mode.exact, mode.specialized, folded is not None)
+    plan = record.plans.get(key)
+    if plan is None:
+        static = RunMode(mode.exact, specialized=mode.specialized)
+        plan = record.plans[key] = _make_plan(inference, program(inference), record.seen, folded, static)
+    return plan
+
+
+def _make_plan(inference: Inference, prog: Program, seen: Seen, folded: Folded | None, mode: RunMode) -> Plan:
+    """The plan that skips what ``folded`` computed (everything runs without it)."""
+    known = folded.known if folded is not None else {}
+    slots: Sequence[np.ndarray | None] = folded.slots if folded is not None else [None] * prog.slots
+    infos = folded.infos if folded is not None else inference.outputs
+    running = [s for s in prog.steps if s.index not in known]
+    last: dict[int, int] = {}  # slot -> position of the last running step that reads it
+    for pos, s in enumerate(running):
+        for a in s.args:
+            last[a] = pos
+    frees: list[list[int]] = [[] for _ in running]
+    pinned = {a for s in running if s.result for a in s.args}
+    for slot, pos in last.items():
+        if slot not in pinned:
+            frees[pos].append(slot)
+    initial: list[np.ndarray | None] = [None] * prog.slots
+    steps: list[Step] = []
+    calls: list[Call] = []
+    kernels: list[Kernel | None] = []
+    specialized: set[int] = set()
+    for pos, s in enumerate(running):
+        for a in s.args:
+            initial[a] = slots[a]
+        sized = s.sized and (
+            folded is None
+            or not all(_small_bounded(t.shape, t.element_type.numpy_dtype) for t in infos[s.index])
         )
-    record.runs += 1
-    variables.commit()
-    return results
+        s = replace(s, frees=tuple(sorted(frees[pos])), sized=sized)
+        steps.append(s)
+        kernel, made = _kernel(s, _infos(s, prog, infos, slots, folded is not None), mode)
+        specialized.update((s.index,) if made else ())
+        kernels.append(kernel)
+        calls.append(_compile(inference, s, kernel, made, seen))
+    results = tuple((s.index, s.args[0], slots[s.args[0]] is not None) for s in steps if s.result)
+    position = {s.index: pos for pos, s in enumerate(steps)}
+    feeds = tuple((s.first, s.index) for s in steps if s.feed)
+    return Plan(
+        calls,
+        tuple(steps),
+        tuple(kernels),
+        frozenset(specialized),
+        tuple(initial),
+        results,
+        position,
+        infos,
+        known,
+        folded is not None,
+        feeds,
+    )
 
 
-def _run_folded(
-    inference: Inference,
-    loop: tuple[LoopStep, ...],
-    initial: tuple[np.ndarray | None, ...],
-    feeds: Mapping[int, np.ndarray],
-    seen: list[tuple[tuple[int, ...], np.dtype] | None],
-    variables: Variables,
-) -> dict[tuple[int, int], np.ndarray]:
-    """The hook-free loop over a folded plan (what ``Model.run`` takes from a signature's second
-    run), called with NumPy's warnings off: bound kernels do not set them per call."""
-    values = list(initial)
-    results: dict[tuple[int, int], np.ndarray] = {}
-    outs: Sequence[np.ndarray]
-    for kind, i, kernel, attrs, args, first, frees in loop:
-        if kind >= _BOUND:
-            inputs = args(values)  # (a bound step's ``args`` is its getter: ``_getter``)
-            if kind >= _SIZED_BOUND:
-                _check_sizes(inference, i, inputs)
-            try:
-                outs = kernel(inputs)
-            except Exception:  # noqa: BLE001 - NumPy refused the inputs (or a value the bound
-                # kernel does not decide): the op's own kernel runs, and words any error
-                outs = _run_general(inference, i, attrs, list(inputs), kind in (_BOUND, _SIZED_BOUND))
-        elif kind == _FEED:
-            outs = (feeds[i],)
-        elif kind >= _RESULT:
-            value = values[args[0]]
-            results[(i, 0)] = value if kind == _RESULT else value.copy()
-            outs = ()
-        else:
-            inputs = [values[a] for a in args]
-            if kind == _SIZED:
-                _check_sizes(inference, i, inputs)
-            try:
-                if kind == _STATEFUL:
-                    outs = kernel(attrs, inputs, variables)
-                else:
-                    outs = kernel(attrs, inputs)
-            except Error as exc:
-                raise type(exc)(f"{inference.plans[i].node.describe()}: {exc}") from None
-        slot = first
-        for value in outs:
-            known = seen[slot]
-            if (
-                known is None
-                or value.shape != known[0]
-                or (value.dtype is not known[1] and value.dtype != known[1])
-            ):
-                _check(inference, i, slot - first, value)
-                seen[slot] = (value.shape, value.dtype)
-            values[slot] = value
-            slot += 1
+def _infos(
+    step: Step,
+    prog: Program,
+    infos: Sequence[Sequence[TensorInfo]],
+    slots: Sequence[np.ndarray | None],
+    signature_infos: bool,
+) -> tuple[list[TensorInfo], list[TensorInfo]]:
+    """What ``specialize`` is told of a step's inputs and outputs: types and shapes as the plan
+    knows them, an input's value only where the plan folded it (what every call gets there)."""
+    ins = []
+    for slot in step.args:
+        owner = prog.owners[slot]
+        info = infos[owner][slot - prog.steps[owner].first]
+        ins.append(TensorInfo(info.element_type, info.shape, slots[slot] if signature_infos else None))
+    return ins, [TensorInfo(t.element_type, t.shape) for t in infos[step.index]]
+
+
+def _kernel(
+    step: Step, infos: tuple[list[TensorInfo], list[TensorInfo]], mode: RunMode
+) -> tuple[Kernel | None, bool]:
+    """The one place a kernel is chosen: the op's ``specialize`` for these infos and ``mode``,
+    else its reference ``evaluate``; and whether ``specialize`` made it."""
+    spec = step.plan.spec
+    if step.feed or step.result:
+        return None, False
+    if spec.specialize is not None and (mode.specialized or spec.uses_run):  # (the run's state and hooks)
+        if spec.uses_run:  # (its bodies' nodes are keyed under its own key)
+            mode = replace(mode, scope=(*mode.scope, step.index))
+        kernel = spec.specialize(step.plan.attrs, infos[0], infos[1], mode)
+        if kernel is not None:
+            return kernel, True
+    assert spec.evaluate is not None, f"{spec.name} has no kernel"
+    return functools.partial(_reference, spec.evaluate, step.plan.attrs), False
+
+
+def _reference(
+    evaluate: Callable[[Any, Sequence[np.ndarray]], Sequence[np.ndarray]],
+    attrs: Any,
+    inputs: Sequence[np.ndarray],
+) -> Sequence[np.ndarray]:
+    return evaluate(attrs, list(inputs))
+
+
+def _compile(inference: Inference, step: Step, kernel: Kernel | None, made: bool, seen: Seen) -> Call:
+    """``step`` as one callable of the value slots: inputs read, sizes checked when the plan
+    left them open, the kernel run (errors get the layer), outputs checked and stored, dead
+    slots freed."""
+    index, first, frees, node = step.index, step.first, step.frees, step.plan.node
+    if kernel is None:  # a feed (the loop's caller put it in its slot) or a Result
+
+        def check(values: list[Any]) -> None:
+            if step.feed:
+                _store(inference, index, first, (values[first],), values, seen)
+
+        return check
+    get = _getter(step.args)
+    sized = step.sized
+
+    def call(values: list[Any]) -> None:
+        inputs = get(values)
+        if sized:
+            _check_sizes(inference, index, inputs)
+        try:
+            outs = kernel(inputs)
+        except Error as exc:
+            raise exc.at(node) from None
+        except Exception:
+            if not made:
+                raise  # an ovonehot bug in a reference kernel: loud
+            outs = _reference_at(step, inputs)
+        _store(inference, index, first, outs, values, seen)
         for f in frees:  # free what no later node reads
             values[f] = None
-    return results
+
+    return call
 
 
-def _run(
-    inference: Inference,
-    prog: Program,
-    folded: Folded | None,
-    feeds: Mapping[int, np.ndarray],
-    seen: list[tuple[tuple[int, ...], np.dtype] | None],
-    observer: Observer | None,
-    keep: Sequence[tuple[int, int]],
-    variables: Variables,
-    targets: Mapping[int, list[np.ndarray | None]],
-    override: Override | None,
-    exact: bool,
-) -> dict[tuple[int, int], np.ndarray]:
-    """The loop with every hook: an observer, an override, kept outputs, buffers to write into."""
-    known: Mapping[int, Sequence[np.ndarray]] = {}
-    steps = prog.steps
-    values: list[np.ndarray | None] = [None] * prog.slots
-    if folded is not None:
-        if observer is not None:  # every node, the folded ones with their values
-            steps, known = folded.every, folded.known
-        else:
-            steps, values = folded.steps, list(folded.initial)
-    pinned = set(keep)
-    results: dict[tuple[int, int], np.ndarray] = {}
-    perf_counter = time.perf_counter
-    for step in steps:
-        i = step.index
-        p = step.plan
-        args = [values[a] for a in step.args]
-        start = perf_counter() if observer is not None else 0.0
-        outs: Sequence[np.ndarray]
-        folded_outs = known.get(i) if known else None
-        if i in feeds:
-            outs = [feeds[i]]
-        elif folded_outs is not None:
-            outs = folded_outs
-        elif (
-            override is not None
-            and (
-                replaced := _overridden(override, i, p, args)  # type: ignore[arg-type]
-            )
-            is not None
+def _reference_at(step: Step, inputs: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
+    """The op's ``evaluate``, where what ``specialize`` made refused the inputs (a shape the
+    plan left open): it computes them, or raises the error the op words, with the layer."""
+    p = step.plan
+    assert p.spec.evaluate is not None
+    try:
+        return p.spec.evaluate(p.attrs, list(inputs))
+    except Error as exc:
+        raise exc.at(p.node) from None
+
+
+def _store(
+    inference: Inference, index: int, first: int, outs: Sequence[np.ndarray], values: list[Any], seen: Seen
+) -> None:
+    """Node ``index``'s outputs into their slots, each checked against its inferred type and
+    shape unless it has the shape and dtype a run of the signature checked there."""
+    slot = first
+    for value in outs:
+        record = seen[slot]
+        if (
+            record is None
+            or value.shape != record[0]
+            or (value.dtype is not record[1] and value.dtype != record[1])
         ):
-            outs = replaced
-        else:
-            outs = _run_step(inference, step, args, variables, targets.get(i) if targets else None, exact)
-        if step.result:
-            results[(i, 0)] = args[0] if step.result == 1 else args[0].copy()  # type: ignore[union-attr,assignment]
-        slot = step.first
-        for k, value in enumerate(outs):
-            record = seen[slot]
-            if (
-                record is None
-                or value.shape != record[0]
-                or (value.dtype is not record[1] and value.dtype != record[1])
-            ):
-                _check(inference, i, k, value)
-                seen[slot] = (value.shape, value.dtype)
-            values[slot] = value
-            slot += 1
-            if pinned and (i, k) in pinned:
-                results[(i, k)] = value if folded_outs is None else value.copy()
-        if observer is not None:
-            observer(i, p, outs, perf_counter() - start)
-        for f in step.frees:  # free what no later node reads
-            values[f] = None
-    if folded is not None and pinned:  # kept outputs of nodes the loop skipped
-        for i, k in pinned - results.keys():
-            if i in folded.known:
-                results[(i, k)] = np.array(folded.known[i][k], copy=True)
-    return results
+            _check(inference, index, slot - first, value)
+            seen[slot] = (value.shape, value.dtype)
+        values[slot] = value
+        slot += 1
 
 
-def _run_step(
+def _getter(args: tuple[int, ...]) -> Callable[[list[Any]], Sequence[np.ndarray]]:
+    """The inputs of a step from the value slots, as a tuple (``itemgetter`` for several:
+    cheaper per step than building a list)."""
+    if len(args) == 1:
+        (a,) = args
+        return lambda values: (values[a],)
+    if not args:
+        return lambda values: ()
+    return operator.itemgetter(*args)
+
+
+def _calls_for(
+    inference: Inference, plan: Plan, seen: Seen, mode: RunMode, out: Mapping[int, np.ndarray | None]
+) -> list[Call]:
+    """The plan's callables for this run: the ``uses_run`` nodes specialized again when the run
+    has variables, the producers of Results given a buffer again with the buffer."""
+    again: dict[int, RunMode] = {}
+    if mode.variables is not None:
+        for s in plan.steps:
+            if s.plan.spec.uses_run:
+                again[s.index] = mode
+    graph = inference.graph
+    for r, buffer in out.items():
+        src = graph.sources[r][0]
+        if src.node in plan.position and not plan.steps[plan.position[src.node]].feed:
+            buffers: list[np.ndarray | None] = [None] * len(inference.outputs[src.node])
+            buffers[src.output] = buffer
+            again[src.node] = replace(again.get(src.node, mode), out=tuple(buffers))
+    if not again:
+        return plan.calls
+    calls = list(plan.calls)
+    prog = program(inference)
+    for i, node_mode in again.items():
+        pos = plan.position[i]
+        step = plan.steps[pos]
+        kernel, made = _kernel(step, _infos(step, prog, plan.infos, plan.initial, plan.folded), node_mode)
+        calls[pos] = _compile(inference, step, kernel, made, seen)
+    return calls
+
+
+def _hooked_calls(
+    inference: Inference,
+    plan: Plan,
+    seen: Seen,
+    mode: RunMode,
+    keep: set[tuple[int, int]],
+    kept: dict[tuple[int, int], np.ndarray],
+) -> list[Call]:
+    """The plan's callables with the run's hooks: every node (the folded ones with their
+    values, for an observer), an override asked first, the outputs in ``keep`` recorded; the
+    ``uses_run`` nodes specialized again with the hooks, so they reach the bodies too."""
+    prog = program(inference)
+    calls: list[Call] = []
+    steps = prog.steps if mode.observer is not None or keep else plan.steps
+    for step in steps:
+        pos = plan.position.get(step.index)
+        if pos is None:  # folded: its values, for the observer and ``keep``
+            calls.append(
+                _hooked(inference, step, None, False, seen, mode, keep, kept, plan.known[step.index])
+            )
+            continue
+        kernel, made = plan.kernels[pos], step.index in plan.specialized
+        step = plan.steps[pos]
+        if step.plan.spec.uses_run:
+            infos = _infos(step, prog, plan.infos, plan.initial, plan.folded)
+            kernel, made = _kernel(step, infos, mode)
+        calls.append(_hooked(inference, step, kernel, made, seen, mode, keep, kept, None))
+    return calls
+
+
+def _hooked(
     inference: Inference,
     step: Step,
-    args: list[np.ndarray | None],
-    variables: Variables,
-    target: list[np.ndarray | None] | None,
-    exact: bool = True,
-) -> Sequence[np.ndarray]:
-    """One node's kernel, after its output size check (writing into ``target`` when it can)."""
-    p = step.plan
-    kernel = step.kernel if exact or p.spec.evaluate_fast is None else p.spec.evaluate_fast
-    assert kernel is not None, f"{p.spec.name} has no kernel and no feed"
-    if step.sized and not step.stateful:
-        _check_sizes(inference, step.index, args)
+    kernel: Kernel | None,
+    made: bool,
+    seen: Seen,
+    mode: RunMode,
+    keep: set[tuple[int, int]],
+    kept: dict[tuple[int, int], np.ndarray],
+    known: Sequence[np.ndarray] | None,
+) -> Call:
+    """``_compile`` with the hooks around the kernel (a folded node: its ``known`` values)."""
+    plain = _compile(inference, step, kernel, made, seen) if known is None else None
+    key, index, p = mode.key(step.index), step.index, step.plan
+    observer, override = mode.observer, mode.override
+
+    def call(values: list[Any]) -> None:
+        start = time.perf_counter()
+        outs: Sequence[np.ndarray] | None = known
+        if outs is None:
+            if override is not None and not step.feed:
+                outs = _overridden(override, key, p, [values[a] for a in step.args])
+            if outs is None:
+                assert plain is not None
+                plain(values)
+                outs = [values[step.first + k] for k in range(step.n_out)]
+            else:
+                _store(inference, index, step.first, outs, values, seen)
+                for f in step.frees:
+                    values[f] = None
+        for k, value in enumerate(outs):
+            if (index, k) in keep:
+                kept[(index, k)] = value if known is None else np.array(value, copy=True)
+        if observer is not None:
+            observer(key, p, outs, time.perf_counter() - start)
+
+    return call
+
+
+def _overridden(
+    override: Override, key: NodeKey, p: NodePlan, args: list[np.ndarray]
+) -> Sequence[np.ndarray] | None:
     try:
-        if step.stateful:
-            return kernel(step.attrs, args, variables)  # type: ignore[operator,no-any-return]
-        if target is not None and (into := p.spec.evaluate_into) is not None and kernel is p.spec.evaluate:
-            return into(step.attrs, args, target)  # type: ignore[arg-type]
-        return kernel(step.attrs, args)  # type: ignore[operator,no-any-return]
+        return override(key, p, args)
     except Error as exc:
-        raise type(exc)(f"{p.node.describe()}: {exc}") from None
+        raise exc.at(p.node) from None
 
 
-def fold(
-    inference: Inference,
-    prog: Program,
-    feeds: Mapping[int, np.ndarray],
-    seen: Sequence[tuple[tuple[int, ...], np.dtype] | None],
-) -> Folded | None:
-    """The folded plan of the signature of ``feeds`` (see the module docstring), or None when
-    shape inference with the feeds' shapes disagrees with ``seen`` (the shapes a completed
-    run with this signature checked)."""
+def _fold(inference: Inference, prog: Program, feeds: Mapping[int, np.ndarray], seen: Seen) -> Folded | None:
+    """What the signature of ``feeds`` decides (see the module docstring), or None when shape
+    inference with the feeds' shapes disagrees with ``seen`` (the shapes a completed run with
+    this signature checked)."""
     graph = inference.graph
     params = {}
     for i, feed in feeds.items():
@@ -466,15 +587,15 @@ def fold(
             if t.shape.is_static and (record is None or record[0] != t.shape.to_shape()):
                 return None
     known: list[np.ndarray | None] = [None] * prog.slots
-    done = _fold_values(prog, graph, sig, seen, known)  # (when nothing folds, the plan still binds kernels)
-    return _folded_plan(prog, feeds, sig, done, known)
+    done = _fold_values(prog, graph, sig, seen, known)  # (when nothing folds, the plan still specializes)
+    return Folded(sig, done, known)
 
 
 def _fold_values(
     prog: Program,
     graph: Graph,
     sig: Sequence[Sequence[TensorInfo]],
-    seen: Sequence[tuple[tuple[int, ...], np.dtype] | None],
+    seen: Seen,
     known: list[np.ndarray | None],
 ) -> dict[int, Sequence[np.ndarray]]:
     """Node index -> outputs of every node the signature decides (``known`` gets them by slot)."""
@@ -500,93 +621,23 @@ def _fold_values(
     return done
 
 
-def _folded_plan(
-    prog: Program,
-    feeds: Mapping[int, np.ndarray],
-    sig: Sequence[Sequence[TensorInfo]],
-    done: dict[int, Sequence[np.ndarray]],
-    known: list[np.ndarray | None],
-) -> Folded:
-    """The plan that skips the nodes in ``done``: what to free after each running node, the
-    values a run starts from, the size checks the signature's bounds leave."""
-    running = [s for s in prog.steps if s.index not in done]
-    last: dict[int, int] = {}  # slot -> position of the last running step that reads it
-    for pos, s in enumerate(running):
-        for a in s.args:
-            last[a] = pos
-    frees: list[list[int]] = [[] for _ in running]
-    for slot, pos in last.items():
-        frees[pos].append(slot)
-    initial: list[np.ndarray | None] = [None] * prog.slots
-    steps = []
-    loop: list[LoopStep] = []
-    loop_fast: list[LoopStep] = []
-    every = list(prog.steps)  # (an observer's run frees as the full program does)
-    for pos, s in enumerate(running):
-        for a in s.args:
-            if known[a] is not None:
-                initial[a] = known[a]
-        result = 2 if s.result and known[s.args[0]] is not None else s.result
-        sized = s.sized and not all(_small_bounded(t.shape, t.element_type.numpy_dtype) for t in sig[s.index])
-        every[s.index] = replace(s, result=result, sized=sized)
-        s = replace(s, frees=tuple(sorted(frees[pos])), result=result, sized=sized)
-        steps.append(s)
-        if s.index in feeds:
-            kind = _FEED
-        elif s.result:
-            kind = _RESULT if s.result == 1 else _RESULT_COPY
-        elif s.stateful:
-            kind = _STATEFUL
-        else:
-            kind = _SIZED if s.sized else _PLAIN
-        entry: LoopStep = (kind, s.index, s.kernel, s.attrs, s.args, s.first, s.frees)
-        spec = s.plan.spec
-        if kind in (_PLAIN, _SIZED) and spec.bind is not None and BIND:
-            bound = _bind(spec.bind, s, sig, prog, known)
-            if bound is not None:
-                bound_kind = _BOUND if kind == _PLAIN else _SIZED_BOUND
-                entry = (bound_kind, s.index, bound, s.attrs, _getter(s.args), s.first, s.frees)
-        loop.append(entry)
-        if spec.evaluate_fast is not None and kind in (_PLAIN, _SIZED):
-            entry = (kind, s.index, spec.evaluate_fast, s.attrs, s.args, s.first, s.frees)
-            if spec.bind_fast is not None and BIND:
-                bound = _bind(spec.bind_fast, s, sig, prog, known)
-                if bound is not None:
-                    fast_kind = _BOUND_FAST if kind == _PLAIN else _SIZED_BOUND_FAST
-                    entry = (fast_kind, s.index, bound, s.attrs, _getter(s.args), s.first, s.frees)
-        loop_fast.append(entry)
-    return Folded(tuple(steps), tuple(every), tuple(initial), done, tuple(loop), tuple(loop_fast))
+def _small_static(shape: PartialShape, dtype: np.dtype | None) -> bool:
+    """An output of this inferred shape always passes check_allocation (static, at most 1 MiB):
+    the check is decided once, when the program is compiled."""
+    if not shape.is_static:
+        return False
+    dims = shape.to_shape()
+    itemsize = 8 if dtype is None else dtype.itemsize
+    return len(dims) <= 64 and math.prod(d for d in dims if d) * max(itemsize, 1) <= 1 << 20
 
 
-def _getter(args: tuple[int, ...]) -> Callable[[list[np.ndarray | None]], Sequence[np.ndarray | None]]:
-    """The inputs of a bound step from the value slots, as a tuple (``itemgetter`` for several:
-    cheaper per step than building a list)."""
-    if len(args) == 1:
-        (a,) = args
-        return lambda values: (values[a],)
-    if not args:
-        return lambda values: ()
-    return operator.itemgetter(*args)
-
-
-def _bind(
-    bind: BindFn[Any],
-    step: Step,
-    sig: Sequence[Sequence[TensorInfo]],
-    prog: Program,
-    known: Sequence[np.ndarray | None],
-) -> Bound | None:
-    """``step``'s kernel specialised to the signature's input and output infos, when they are
-    all typed (each op's ``bind`` decides what it needs static).
-    An input's ``value`` is the folded array every run of the plan reads there, else None."""
-    infos = []
-    for slot in step.args:  # an input's value: the folded one the runs read, or unknown
-        info = sig[prog.owners[slot]][slot - prog.steps[prog.owners[slot]].first]
-        infos.append(TensorInfo(info.element_type, info.shape, known[slot]))
-    outs = [TensorInfo(t.element_type, t.shape) for t in sig[step.index]]
-    if not all(t.element_type.numpy_dtype is not None for t in (*infos, *outs)):
-        return None
-    return bind(step.attrs, infos, outs)
+def _small_bounded(shape: PartialShape, dtype: np.dtype | None) -> bool:
+    """Every shape within these bounds passes check_allocation (at most 1 MiB): a node whose
+    shape depends on values (after a NonZero) but is bounded by the signature's shapes."""
+    if not shape.rank_is_static or shape.rank > 64 or any(d.max is None for d in shape):
+        return False
+    itemsize = 8 if dtype is None else dtype.itemsize
+    return math.prod(d.max for d in shape if d.max) * max(itemsize, 1) <= 1 << 20
 
 
 def _fold_step(
@@ -598,14 +649,7 @@ def _fold_step(
 ) -> Sequence[np.ndarray] | None:
     """The outputs of ``step`` computed now by its kernel, when the signature decides them."""
     spec = step.plan.spec
-    if (
-        step.kernel is None
-        or step.stateful
-        or step.result
-        or not step.n_out
-        or not spec.foldable
-        or not spec.deterministic
-    ):
+    if step.feed or step.result or not step.n_out or not spec.foldable or not spec.deterministic:
         return None
     infos = sig[step.index]
     if not all(t.shape.is_static and math.prod(t.shape.to_shape()) <= FOLD_LIMIT for t in infos):
@@ -625,7 +669,8 @@ def _fold_step(
         if len(args) != len(step.args):
             return None
     try:
-        outs = step.kernel(step.attrs, args)  # type: ignore[operator]
+        assert spec.evaluate is not None
+        outs = spec.evaluate(step.plan.attrs, args)
     except Error:  # the run raises it, with the layer context
         return None
     if len(outs) != step.n_out:
@@ -642,56 +687,14 @@ def _fold_step(
     return tuple(outs)
 
 
-def _overridden(
-    override: Override, index: int, p: NodePlan, args: list[np.ndarray]
-) -> Sequence[np.ndarray] | None:
-    try:
-        return override(index, p, args)
-    except Error as exc:
-        raise type(exc)(f"{p.node.describe()}: {exc}") from None
-
-
-def _into_targets(
-    inference: Inference, prog: Program, out: Mapping[int, np.ndarray | None]
-) -> dict[int, list[np.ndarray | None]]:
-    """Producer node index -> [buffer] for the Results in ``out`` whose producer can write into one."""
-    targets: dict[int, list[np.ndarray | None]] = {}
-    for r, buffer in out.items():
-        src = inference.graph.sources[r][0]
-        step = prog.steps[src.node]
-        if (
-            src.output == 0
-            and step.n_out == 1
-            and not step.stateful
-            and step.plan.spec.evaluate_into is not None
-        ):
-            targets[src.node] = [buffer]
-    return targets
-
-
-def _run_general(
-    inference: Inference, i: int, attrs: Any, inputs: list[np.ndarray | None], exact: bool
-) -> Sequence[np.ndarray]:
-    """Node ``i``'s own kernel (``evaluate_fast`` for a fast bound one), where NumPy refused
-    what its bound kernel was given (a shape the signature left open): it raises the error
-    the op words, with the layer named."""
-    p = inference.plans[i]
-    kernel = p.spec.evaluate if exact else p.spec.evaluate_fast
-    assert kernel is not None
-    try:
-        return kernel(attrs, inputs)  # type: ignore[arg-type]
-    except Error as exc:
-        raise type(exc)(f"{p.node.describe()}: {exc}") from None
-
-
-def _check_sizes(inference: Inference, i: int, inputs: list[np.ndarray | None]) -> None:
+def _check_sizes(inference: Inference, i: int, inputs: Sequence[np.ndarray]) -> None:
     """``check_output_sizes`` before a node's kernel runs: its refusal raised, the layer named."""
     try:
-        refused = check_output_sizes(inference, i, inputs)  # type: ignore[arg-type]
+        refused = check_output_sizes(inference, i, inputs)
         if refused is not None:
-            _run_refused(inference.plans[i], inputs, refused)  # type: ignore[arg-type]
+            _run_refused(inference.plans[i], inputs, refused)
     except Error as exc:
-        raise type(exc)(f"{inference.plans[i].node.describe()}: {exc}") from None
+        raise exc.at(inference.plans[i].node) from None
 
 
 def _run_refused(p: NodePlan, args: Sequence[np.ndarray], refused: InputError) -> NoReturn:

@@ -404,7 +404,7 @@ def infer_node(p: NodePlan, ins: Sequence[TensorInfo]) -> tuple[TensorInfo, ...]
     try:
         outs = tuple(p.spec.infer(p.attrs, ins))
     except Error as exc:
-        raise type(exc)(f"{node.describe()}: {exc}") from None
+        raise exc.at(node) from None
     if len(outs) != len(node.outputs):
         raise IRError(
             f"{node.describe()}: declares {len(node.outputs)} output ports, {p.spec.name} has {len(outs)}"

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import InputError, quote, shorten
-from .evaluate import Observer, evaluate, program
+from .evaluate import Observer, RunMode, evaluate
 from .graph import Graph
 from .infer import Inference, infer, parameter_infos
 from .ir.reader import read_ir
@@ -133,8 +133,6 @@ class Model:
         self._accepted: list[set[tuple[int, ...]]] = [set() for _ in self.inputs]
         # share_outputs=True: per output, the buffer runs write it into (None until the first).
         self._shared: list[np.ndarray | None] = [None] * len(self._results)
-        # Per output, whether its producer writes into a given buffer (known at the first shared run).
-        self._into: list[bool] | None = None
 
     @property
     def outputs(self) -> tuple[TensorDesc, ...]:
@@ -248,25 +246,23 @@ class Model:
             for a, cast in zip(self.bind(inputs), self._input_casts, strict=True)
         ]
         feeds = dict(zip(self._params, arrays, strict=True))
+        mode = RunMode(exact=exact, variables=variables, observer=observer)
         if not share_outputs:
-            values = evaluate(self.inference, feeds, observer, variables=variables, exact=exact)
+            values = evaluate(self.inference, feeds, mode)
             return {
                 name: values[(r, 0)] if cast is None else convert_array(values[(r, 0)], cast)
                 for (name, _, _), r, cast in zip(
                     self._output_names, self._results, self._output_casts, strict=True
                 )
             }
-        # Results made by a kernel that writes into a given array get their buffer (or none
-        # yet, and the kernel's fresh array becomes the buffer); the others are copied in.
-        into = self._into
-        if into is None:
-            steps = program(self.inference).steps
-            into = self._into = [
-                cast is None and steps[self.graph.sources[r][0].node].plan.spec.evaluate_into is not None
-                for r, cast in zip(self._results, self._output_casts, strict=True)
-            ]
-        out = {r: self._shared[k] for k, r in enumerate(self._results) if into[k]}
-        values = evaluate(self.inference, feeds, observer, variables=variables, out=out, exact=exact)
+        # Each Result's producer is offered its buffer (or none yet: a fresh array, which then
+        # becomes the buffer); a value not written into its buffer is copied in.
+        out = {
+            r: self._shared[k]
+            for k, (r, cast) in enumerate(zip(self._results, self._output_casts, strict=True))
+            if cast is None
+        }
+        values = evaluate(self.inference, feeds, mode, out=out)
         shared = {}
         for k, ((name, _, _), r, cast) in enumerate(
             zip(self._output_names, self._results, self._output_casts, strict=True)
@@ -282,8 +278,7 @@ class Model:
             ):
                 buffer = None
             if buffer is None:
-                owned = into[k] and value.flags.writeable  # the kernel made it fresh
-                buffer = value if owned else np.array(value, copy=True, order="C")
+                buffer = np.array(value, copy=True, order="C")
             elif buffer is not value:
                 np.copyto(buffer, value, casting="no")
             self._shared[k] = buffer

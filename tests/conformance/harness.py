@@ -11,12 +11,12 @@ it computes exactly, and only the plugin's exact types); else the case has no or
 the reason.
 
 Kernels: ``evaluate`` must give OpenVINO's bytes (NaN equals NaN, -0.0 is not +0.0, within the
-op's stated ulp), or refuse with ovonehot's own error where OpenVINO refuses at run time;
-``evaluate_fast`` stays within a bound derived from the data (tests/test_fast_mode.py's
-summation bound); ``bind``/``bind_fast`` built for the static signature with inputs unfolded
-and folded give their unbound kernel's bytes; ``evaluate_into`` gives ``evaluate``'s bytes with
-no buffer, a matching buffer (written in place) and a mismatching one; ``evaluate_stateful``
-runs on fresh variables.  Every output must be an ``np.ndarray`` (never a NumPy scalar) of the
+op's stated ulp), or refuse with ovonehot's own error where OpenVINO refuses at run time.  Every
+kernel ``specialize`` makes -- for the infos a plan may give it (declared partial shapes; static
+shapes with inputs unfolded and folded) and each mode (exact; fast; an output buffer offered;
+fresh variables) -- is run: exact ones give ``evaluate``'s bytes, fast ones the same bytes for
+every plan and within a bound derived from the data (tests/test_fast_mode.py's summation
+bound); a kernel offered a matching buffer that takes it writes into it.  Every output must be an ``np.ndarray`` (never a NumPy scalar) of the
 inferred element type's dtype, with a shape the inferred partial shape accepts.
 
 The verdict records which variants really ran (``Outcome.variants``) so a test can insist that
@@ -42,7 +42,7 @@ from ovonehot.infer import infer
 from ovonehot.ir.builder import GraphBuilder, Out
 from ovonehot.ir.writer import write_ir
 from ovonehot.ops import OpSpec, TensorInfo
-from ovonehot.ops.common.spec import Variables
+from ovonehot.ops.common.spec import RunMode, Variables
 from ovonehot.oracle.process import IsolatedOracle
 from ovonehot.types import ElementType
 from tests.conformance.generate import Case
@@ -218,42 +218,36 @@ class _Checker:
 
     def check(self, refused: str) -> None:
         exact = self._evaluate(refused)
-        if exact is None:  # refused, as OpenVINO did: the other variants must refuse too
-            self._variants_refuse()
+        if exact is None:  # refused, as OpenVINO did: what specialize makes must not compute
+            self._specialized_refuse()
             return
-        if self.spec.evaluate_fast is not None:
-            self.ran.add("evaluate_fast")
-            fast = self._outputs("evaluate_fast", self.spec.evaluate_fast(self.attrs, self.inputs))
-            for k, (f, e) in enumerate(zip(fast, exact, strict=True)):
-                assert_within_fast(f, e, self.inputs, f"evaluate_fast output {k}")
-            self._bound("bind_fast", self.spec.bind_fast, fast)
-        self._bound("bind", self.spec.bind, exact)
+        self._specialized(RunMode(), exact, "exact")
+        fast = self._specialized(RunMode(exact=False), None, "fast")
+        for k, (f, e) in enumerate(zip(fast or (), exact, strict=False)):
+            assert_within_fast(f, e, self.inputs, f"specialize (fast) output {k}")
         self._into(exact)
+        self._specialized(RunMode(variables=Variables()), exact, "variables")
 
     def _evaluate(self, refused: str) -> list[np.ndarray] | None:
         spec = self.spec
-        name = "evaluate_stateful" if spec.evaluate_stateful is not None else "evaluate"
-        self.ran.add(name)
+        self.ran.add("evaluate")
         try:
-            if spec.evaluate_stateful is not None:
-                raw = spec.evaluate_stateful(self.attrs, self.inputs, Variables())
-            else:
-                assert spec.evaluate is not None
-                raw = spec.evaluate(self.attrs, self.inputs)
+            assert spec.evaluate is not None
+            raw = spec.evaluate(self.attrs, self.inputs)
         except Error as exc:
             if refused or self.expected is None:  # (no oracle: a refusal nobody contradicts)
                 self.refusal = f"{type(exc).__name__}: {exc}"
                 return None
             raise AssertionError(
-                f"{name} refuses what OpenVINO computes: {type(exc).__name__}: {exc}"
+                f"evaluate refuses what OpenVINO computes: {type(exc).__name__}: {exc}"
             ) from None
-        assert not refused, f"{name} computes what OpenVINO refuses ({refused})"
-        got = self._outputs(name, raw)
+        assert not refused, f"evaluate computes what OpenVINO refuses ({refused})"
+        got = self._outputs("evaluate", raw)
         if self.expected is not None:
             assert len(got) == len(self.expected), f"{len(got)} outputs, OpenVINO {len(self.expected)}"
             for k, (g, e) in enumerate(zip(got, self.expected, strict=True)):
-                assert g.shape == e.shape, f"{name} output {k}: shape {g.shape} != OpenVINO's {e.shape}"
-                assert_expected(g, e, f"{name} output {k}", self._ulp(g))
+                assert g.shape == e.shape, f"evaluate output {k}: shape {g.shape} != OpenVINO's {e.shape}"
+                assert_expected(g, e, f"evaluate output {k}", self._ulp(g))
         return got
 
     def _ulp(self, value: np.ndarray) -> int:
@@ -275,24 +269,46 @@ class _Checker:
                 )
         return list(raw)
 
-    def _bound(self, name: str, bind: Any, unbound: list[np.ndarray]) -> None:
-        """``bind``/``bind_fast`` with inputs unfolded (Parameters unknown) and folded (all known)."""
-        if bind is None:
-            return
-        for folded in (False, True):
-            kernel = bind(
-                self.attrs, self._infos(folded), [TensorInfo(t.element_type, t.shape) for t in self.static]
-            )
+    def _plans(self) -> list[tuple[str, list[TensorInfo], list[TensorInfo]]]:
+        """The infos a plan may hand ``specialize``: the declared (partial) shapes, unfolded (a
+        signature's first plan); the static shapes with inputs unfolded and folded."""
+        declared_outs = [TensorInfo(t.element_type, t.shape) for t in self.declared]
+        static_outs = [TensorInfo(t.element_type, t.shape) for t in self.static]
+        return [
+            ("declared", [i.info() for i in self.case.inputs], declared_outs),
+            ("unfolded", self._infos(False), static_outs),
+            ("folded", self._infos(True), static_outs),
+        ]
+
+    def _specialized(
+        self, mode: RunMode, expected: list[np.ndarray] | None, how: str
+    ) -> list[np.ndarray] | None:
+        """Every kernel ``specialize`` makes for ``mode``, on each plan's infos: ``expected``'s
+        bytes when given (exact modes), else all the same bytes (a fast run's values do not
+        depend on its plan).  The first kernel's outputs (None when it made none)."""
+        if self.spec.specialize is None:
+            return None
+        first: list[np.ndarray] | None = None
+        for plan, ins, outs in self._plans():
+            kernel = self.spec.specialize(self.attrs, ins, outs, mode)
             if kernel is None:
                 continue
             try:
                 raw = kernel(self.inputs)
-            except Exception:  # noqa: BLE001, S112 - not decided by the bound kernel: a plan runs the op's own
+            except Error:
+                raise AssertionError(f"specialize ({how}, {plan}) refuses what evaluate computes") from None
+            except Exception:  # noqa: BLE001, S112 - not decided by the kernel: a plan runs evaluate
                 continue
-            self.ran.add(name)
-            got = self._outputs(f"{name} ({'folded' if folded else 'unfolded'})", raw)
-            for k, (g, e) in enumerate(zip(got, unbound, strict=True)):
-                assert_same(g, e, f"{name} ({'folded' if folded else 'unfolded'}) output {k} vs unbound")
+            self.ran.add(f"specialize/{how}")
+            name = f"specialize ({how}, {plan})"
+            got = self._outputs(name, raw)
+            want = expected if expected is not None else first
+            for k, (g, e) in enumerate(zip(got, want or got, strict=True)):
+                assert_same(
+                    g, e, f"{name} output {k} vs {'evaluate' if expected is not None else 'the first'}"
+                )
+            first = first or got
+        return first
 
     def _infos(self, folded: bool) -> list[TensorInfo]:
         return [
@@ -301,55 +317,48 @@ class _Checker:
         ]
 
     def _into(self, exact: list[np.ndarray]) -> None:
-        into = self.spec.evaluate_into
-        if into is None:
+        """``specialize`` offered output buffers (``share_outputs``): ``evaluate``'s bytes with no
+        buffer, a matching one (a kernel that takes it must write into it) and a mismatching one."""
+        if self.spec.specialize is None:
             return
-        self.ran.add("evaluate_into")
         first = exact[0]
         matching = np.empty_like(first)
         if matching.size and matching.dtype.kind in "biuf":
-            matching.view(np.uint8)[...] = 0xA5  # (garbage the kernel must overwrite)
+            matching.reshape(-1).view(np.uint8)[...] = 0xA5  # (garbage the kernel must overwrite)
         mismatching = np.empty((first.size + 1,), first.dtype)
-        for buffer, how in (
-            (None, "no buffer"),
-            (matching, "a matching buffer"),
-            (mismatching, "a mismatching buffer"),
-        ):
-            outs = self._outputs(
-                f"evaluate_into ({how})", into(self.attrs, self.inputs, [buffer] + [None] * (len(exact) - 1))
-            )
-            assert_same(outs[0], first, f"evaluate_into ({how}) vs evaluate")
-            if buffer is matching:
-                assert outs[0] is matching, "evaluate_into did not write into the matching buffer"
-            if buffer is mismatching:
-                assert outs[0] is not mismatching, "evaluate_into returned a buffer of the wrong shape"
-
-    def _variants_refuse(self) -> None:
-        """Where ``evaluate`` refuses, ``evaluate_fast`` refuses with ovonehot's error too; a bound
-        kernel may raise anything (the plan then runs the op's own kernel) but must not compute."""
-        if self.spec.evaluate_fast is not None:
-            self.ran.add("evaluate_fast")
-            try:
-                self.spec.evaluate_fast(self.attrs, self.inputs)
-            except Error:
-                pass
-            else:
-                raise AssertionError("evaluate_fast computes what evaluate and OpenVINO refuse")
-        for name, bind in (("bind", self.spec.bind), ("bind_fast", self.spec.bind_fast)):
-            if bind is None:
-                continue
-            kernel = bind(
-                self.attrs, self._infos(False), [TensorInfo(t.element_type, t.shape) for t in self.static]
-            )
+        _, ins, outs = self._plans()[1]
+        for buffer, how in ((matching, "a matching buffer"), (mismatching, "a mismatching buffer")):
+            mode = RunMode(out=(buffer,) + (None,) * (len(exact) - 1))
+            kernel = self.spec.specialize(self.attrs, ins, outs, mode)
             if kernel is None:
                 continue
-            self.ran.add(name)
             try:
-                kernel(self.inputs)
-            except Exception:  # noqa: BLE001, S110 - any refusal: the plan defers to the op's kernel
-                pass
-            else:
-                raise AssertionError(f"{name} computes what evaluate and OpenVINO refuse")
+                raw = kernel(self.inputs)
+            except Exception:  # noqa: BLE001, S112 - not decided by the kernel: a plan runs evaluate
+                continue
+            got = self._outputs(f"specialize ({how})", raw)
+            assert_same(got[0], first, f"specialize ({how}) vs evaluate")
+            if buffer is matching and got[0] is matching:
+                self.ran.add("specialize/out")
+            if buffer is mismatching:
+                assert got[0] is not mismatching, "specialize returned a buffer of the wrong shape"
+
+    def _specialized_refuse(self) -> None:
+        """Where ``evaluate`` refuses, a kernel ``specialize`` makes may raise anything (the plan
+        then runs ``evaluate``, which refuses) but must not compute."""
+        if self.spec.specialize is None:
+            return
+        for mode, how in ((RunMode(), "exact"), (RunMode(exact=False), "fast")):
+            for plan, ins, outs in self._plans():
+                kernel = self.spec.specialize(self.attrs, ins, outs, mode)
+                if kernel is None:
+                    continue
+                self.ran.add(f"specialize/{how}")
+                try:
+                    kernel(self.inputs)
+                except Exception:  # noqa: BLE001, S112 - any refusal: the plan defers to evaluate
+                    continue
+                raise AssertionError(f"specialize ({how}, {plan}) computes what evaluate and OpenVINO refuse")
 
 
 _ML_FLOATS = frozenset(

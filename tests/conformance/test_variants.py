@@ -1,7 +1,9 @@
-"""Every kernel variant a spec has is exercised by its generated cases: adding a ``bind``,
-``bind_fast``, ``evaluate_fast``, ``evaluate_into`` or ``evaluate_stateful`` that no case reaches
-(``bind`` always None on them, say) turns this red.  Read from the harness's own record of what
-ran (``Outcome.variants``), on the CI sample's cases, plus more of the spec's cases if needed."""
+"""Every kernel a spec's ``specialize`` can make is exercised by its generated cases: a
+``specialize`` whose kernels no case reaches (None on all of them, say, or raising) turns this
+red.  Read from the harness's own record of what ran (``Outcome.variants``: ``specialize/exact``,
+``specialize/fast``, ``specialize/out``, ``specialize/variables``), on the CI sample's cases,
+plus more of the spec's cases if needed.  Which modes a spec's kernels must serve is a fact
+written here, per op family, and checked against what its ``specialize`` does."""
 
 from __future__ import annotations
 
@@ -15,11 +17,36 @@ from tests.conformance.generate import cases
 from tests.conformance.harness import Harness
 from tests.conformance.sample import SEED, sample
 
-VARIANTS = ("evaluate_fast", "bind", "bind_fast", "evaluate_into", "evaluate_stateful")
+# The ops whose ``specialize`` has a fast variant, writes into an offered buffer, or keeps state.
+FAST = {
+    "MatMul",
+    "Softmax",
+    "LogSoftmax",
+    "ReduceSum",
+    "ReduceMean",
+    "ReduceL1",
+    "ReduceL2",
+    "MVN",
+    "NormalizeL2",
+    "ScaledDotProductAttention",
+}
+INTO = {"OneHot"}
+STATEFUL = {"ReadValue", "Assign"}
+# Ops run by a plan only with a run's hooks or state (their bodies): no generated case.
+BODIES = {"Loop", "If", "TensorIterator"}
 
 
 def required(spec: OpSpec[Any]) -> frozenset[str]:
-    return frozenset(v for v in VARIANTS if getattr(spec, v) is not None)
+    if spec.specialize is None or spec.type in BODIES:
+        return frozenset()
+    if spec.type in STATEFUL:
+        return frozenset({"specialize/variables"})
+    need = {"specialize/fast"} if spec.type in FAST else set()
+    if spec.type in INTO:
+        need.add("specialize/out")
+    if spec.type not in ("ReduceL1", "ReduceL2", "NormalizeL2", "MVN"):  # (exact: evaluate itself)
+        need.add("specialize/exact")
+    return frozenset(need)
 
 
 WITH_VARIANTS = [pytest.param(s, id=s.name) for s in specs() if required(s)]

@@ -76,18 +76,20 @@ class IntermediateWriter:
     def path(self) -> Path:
         return self.directory / ARCHIVE
 
-    def add(self, plan: NodePlan, outputs: Sequence[np.ndarray]) -> None:
-        """Write one node's outputs (nothing for Results, which have none)."""
+    def add(self, plan: NodePlan, outputs: Sequence[np.ndarray], path: str = "") -> None:
+        """Write one node's outputs (nothing for Results, which have none); ``path``: where
+        in a sub-graph body it ran (``loop/body0.iteration2/``), "" at the top level."""
         node = plan.node
         if node.type.lower() in SKIPPED_TYPES:
             return
-        base = node.name if node.name not in self._names else f"{node.name}#{node.id}"
-        self._names.add(node.name)
+        name = path + node.name
+        base = name if name not in self._names else f"{name}#{node.id}"
+        self._names.add(name)
         for port, value in enumerate(outputs):
             key = f"{base}:{port}"
             member = safe_member(key)
             if member != key and member in self._members:
-                member = safe_member(f"{node.name}#{node.id}:{port}")
+                member = safe_member(f"{name}#{node.id}:{port}")
             self._members.add(member)
             with self._zip.open(f"{member}.npy", "w", force_zip64=True) as f:
                 np.lib.format.write_array(f, np.asanyarray(storable(value)), allow_pickle=False)

@@ -21,6 +21,7 @@ from ..errors import Error, UsageError
 from ..infer import NodePlan
 from ..model import Model, load
 from ..npyio import check_input_specs, check_model_paths, parse_input_specs, save_archive
+from ..ops.common.spec import NodeKey
 from ..types import ElementType, PartialShape
 from ._json import add_json_options, array_values, check_json_out, emit, human_output
 from .dump import ARCHIVE, INDEX, IntermediateWriter
@@ -196,11 +197,11 @@ def _run(
     writer = IntermediateWriter(dump_dir) if dump_dir is not None else None
     progress = _Progress(model) if verbose else None
 
-    def observe(index: int, plan: NodePlan, outputs: Sequence[np.ndarray], seconds: float) -> None:
+    def observe(key: NodeKey, plan: NodePlan, outputs: Sequence[np.ndarray], seconds: float) -> None:
         if progress is not None:
-            progress.node(index, plan, outputs, seconds)
+            progress.node(key, plan, outputs, seconds)
         if writer is not None:
-            writer.add(plan, outputs)
+            writer.add(plan, outputs, body_path(model, key))
 
     start = time.perf_counter()
     try:
@@ -230,21 +231,24 @@ class _Progress:
     """``--verbose``: one stderr line per node as it finishes."""
 
     def __init__(self, model: Model) -> None:
+        self.model = model
         self.inference = model.inference
         self.n = len(model.graph.nodes)
         self.width = len(str(self.n))
         self.busy = 0.0
 
-    def node(self, index: int, plan: NodePlan, outputs: Sequence[np.ndarray], seconds: float) -> None:
+    def node(self, key: NodeKey, plan: NodePlan, outputs: Sequence[np.ndarray], seconds: float) -> None:
         node = plan.node
-        infos = self.inference.outputs[index]
-        shapes = (
-            ", ".join(_describe(v, info.element_type) for v, info in zip(outputs, infos, strict=True)) or "-"
-        )
-        self.busy += seconds
+        if isinstance(key, int):
+            types = [info.element_type for info in self.inference.outputs[key]]
+            where = f"[{key + 1:>{self.width}}/{self.n}]"
+            self.busy += seconds  # (a body's nodes count in their Loop's time)
+        else:
+            types = [ElementType.from_numpy(v.dtype) for v in outputs]
+            where = f"  [{body_path(self.model, key)}]"
+        shapes = ", ".join(_describe(v, et) for v, et in zip(outputs, types, strict=True)) or "-"
         print(
-            f"[{index + 1:>{self.width}}/{self.n}] id={node.id} {node.type_version} {node.name!r}: "
-            f"{shapes} {seconds * 1e3:.3f} ms",
+            f"{where} id={node.id} {node.type_version} {node.name!r}: {shapes} {seconds * 1e3:.3f} ms",
             file=sys.stderr,
             flush=True,
         )
@@ -255,6 +259,20 @@ class _Progress:
             file=sys.stderr,
             flush=True,
         )
+
+
+def body_path(model: Model, key: NodeKey) -> str:
+    """Where a node of a sub-graph body ran, for ``--verbose`` and ``--dump-intermediates``:
+    ``loop/body0.iteration2/`` (deeper bodies by their layer's index in the body); "" for a
+    node of the model itself."""
+    if isinstance(key, int):
+        return ""
+    parts = [model.graph.nodes[key[0]].name]
+    for level in range(0, len(key) - 1, 3):
+        if level:
+            parts.append(f"#{key[level]}")
+        parts.append(f"body{key[level + 1]}.iteration{key[level + 2]}")
+    return "/".join(parts) + "/"
 
 
 def _describe(value: np.ndarray, element_type: ElementType) -> str:

@@ -39,11 +39,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import Error
-from ..evaluate import evaluate
+from ..evaluate import RunMode, evaluate
 from ..graph import Graph, Node
 from ..infer import Inference, NodePlan, infer, parameter_infos
 from ..model import Model
-from ..ops.common.spec import TensorInfo
+from ..ops.common.spec import NodeKey, TensorInfo
 from ..ops.convert import convert_array
 from ..oracle.common import Refusal
 from ..types import ElementType
@@ -575,7 +575,9 @@ def _evaluate(
     # do; a scalar an eltwise op fuses keeps its subnormal (seen with Multiply by 1.4e-45).
     one_hot_inputs = {s.node for i in graph.kind_indices("OneHot") for s in graph.sources[i]}
 
-    def cpu(i: int, plan: NodePlan, args: list[np.ndarray]) -> Sequence[np.ndarray] | None:
+    def cpu(i: NodeKey, plan: NodePlan, args: list[np.ndarray]) -> Sequence[np.ndarray] | None:
+        if not isinstance(i, int):
+            return None  # (a node of a sub-graph body: the reference's)
         if i in folded:
             return _folded_as_held(i, plan.node, folded[i], i in one_hot_inputs, i in frontier, events)
         kind = plan.node.type.lower()
@@ -586,7 +588,7 @@ def _evaluate(
         return None
 
     keep = [(i, k) for i, outs in enumerate(inference.outputs) for k in range(len(outs))]
-    return evaluate(inference, feeds, keep=keep, override=cpu)
+    return evaluate(inference, feeds, RunMode(override=cpu), keep=keep)
 
 
 def _folded_as_held(
@@ -768,12 +770,14 @@ def _attribute(
     """
     exact: dict[tuple[int, int], np.ndarray] = {}
 
-    def observe(index: int, plan: object, outs: Sequence[np.ndarray], seconds: float) -> None:
+    def observe(index: NodeKey, plan: object, outs: Sequence[np.ndarray], seconds: float) -> None:
+        if not isinstance(index, int):
+            return  # (a node of a sub-graph body)
         for k, out in enumerate(outs):
             exact[(index, k)] = out
 
     try:
-        evaluate(model.inference, dict(zip(params, arrays, strict=True)), observer=observe)
+        evaluate(model.inference, dict(zip(params, arrays, strict=True)), RunMode(observer=observe))
     except Error:
         return  # ovonehot refuses the inputs: nothing exact to compare with
     graph = model.graph

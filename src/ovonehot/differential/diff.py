@@ -54,6 +54,7 @@ from ..errors import (
 from ..infer import NodePlan
 from ..ir.writer import write_ir
 from ..model import Model
+from ..ops.common.spec import NodeKey
 from ..ops.one_hot import OneHotAttrs
 from ..oracle import openvino_runtime
 from ..oracle.common import CPU_CONFIG, OracleOutputs, PluginSettings, Refusal
@@ -364,7 +365,9 @@ def _run_ours(
     seen: dict[int, np.ndarray] = {}
     last = [-1]
 
-    def observe(index: int, plan: NodePlan, outs: Sequence[np.ndarray], seconds: float) -> None:
+    def observe(index: NodeKey, plan: NodePlan, outs: Sequence[np.ndarray], seconds: float) -> None:
+        if not isinstance(index, int):
+            return  # (a node of a sub-graph body)
         last[0] = index
         for k, out in enumerate(outs):
             for src, one_hot in wanted.items():
@@ -1217,7 +1220,9 @@ def _as_output(dtype: np.dtype | None, value: np.ndarray) -> np.ndarray:
 def _intermediates(model: Model, inputs: Mapping[str, np.ndarray]) -> dict[tuple[int, int], np.ndarray]:
     seen: dict[tuple[int, int], np.ndarray] = {}
 
-    def observe(index: int, plan: NodePlan, outs: Sequence[np.ndarray], seconds: float) -> None:
+    def observe(index: NodeKey, plan: NodePlan, outs: Sequence[np.ndarray], seconds: float) -> None:
+        if not isinstance(index, int):
+            return  # (a node of a sub-graph body)
         for k, out in enumerate(outs):
             seen[(index, k)] = out
 

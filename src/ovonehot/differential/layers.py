@@ -21,6 +21,7 @@ import numpy as np
 
 from ..errors import Error, OpenVINOError
 from ..infer import NodePlan
+from ..ops.common.spec import NodeKey
 from .compare import Tolerance, compare, error_size
 
 if TYPE_CHECKING:
@@ -37,7 +38,9 @@ def compare_layers(ctx: _Context, oracles: Sequence[str]) -> list[LayerRow]:
     model = ctx.model
     mine: dict[tuple[int, int], np.ndarray] = {}
 
-    def observe(index: int, plan: NodePlan, outs: Sequence[np.ndarray], seconds: float) -> None:
+    def observe(index: NodeKey, plan: NodePlan, outs: Sequence[np.ndarray], seconds: float) -> None:
+        if not isinstance(index, int):
+            return  # (a node of a sub-graph body)
         for k, out in enumerate(outs):
             mine[(index, k)] = out
 

@@ -41,6 +41,7 @@ from ..graph import Graph, Node, Port, Source
 from ..infer import NodePlan, infer
 from ..ir.writer import write_ir
 from ..model import Model
+from ..ops.common.spec import NodeKey
 
 Value = tuple[int, int]  # (node index, output index) in the original graph
 Fails = Callable[[Graph, dict[str, np.ndarray]], bool]
@@ -72,7 +73,9 @@ def record_values(model: Model, inputs: Mapping[str, np.ndarray]) -> dict[Value,
     """Every node output of one ovonehot run (the values a cut feeds its Parameters with)."""
     seen: dict[Value, np.ndarray] = {}
 
-    def observe(index: int, plan: NodePlan, outs: Sequence[np.ndarray], seconds: float) -> None:
+    def observe(index: NodeKey, plan: NodePlan, outs: Sequence[np.ndarray], seconds: float) -> None:
+        if not isinstance(index, int):
+            return  # (a node of a sub-graph body)
         for k, out in enumerate(outs):
             seen[(index, k)] = out
 

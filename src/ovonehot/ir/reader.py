@@ -1021,7 +1021,7 @@ def _read_constant(node: Node, weights: _Weights, cache: _Cache | None = None) -
     try:
         return _payload.decode(element_type, shape, raw)
     except IRError as exc:
-        raise type(exc)(f"{node.describe()}: {exc}") from None
+        raise exc.at(node) from None
 
 
 def _constant_type(node: Node, et_text: str | None, shape_text: str | None) -> _ConstantType:

@@ -40,9 +40,9 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import ElementType
 from .common.attrs import NoAttrs, enum_attr, float_attr, parse_no_attrs
-from .common.binding import dtype_of, folded
+from .common.binding import dtype_of, folded, mode_independent
 from .common.numeric import c_cast, is_float, libm, narrow, quiet, round_half_away, widen
-from .common.spec import Bound, OpSpec, TensorInfo
+from .common.spec import Kernel, OpSpec, TensorInfo
 from .unary import infer_unary
 
 F64Kernel = Callable[[np.ndarray], np.ndarray]
@@ -232,7 +232,7 @@ def evaluate_swish(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndar
     return _in_working_type(swish)(attrs, [x])
 
 
-def bind_swish(attrs: NoAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Bound | None:
+def bind_swish(attrs: NoAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Kernel | None:
     """f32 Swish (beta absent or folded): ``evaluate_swish``'s steps with beta read once."""
     if dtype_of(inputs[0]) != np.float32 or not (outputs[0].shape.rank_is_static and outputs[0].shape.rank):
         return None
@@ -442,7 +442,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_swish,
         evaluate=evaluate_swish,
-        bind=bind_swish,
+        specialize=mode_independent(bind_swish),
     ),
     OpSpec(type="Elu", version=0, since=1, inputs=1, parse=parse_elu, infer=infer_elu, evaluate=evaluate_elu),
     OpSpec(

@@ -55,9 +55,9 @@ from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import bool_attr
 from .common.autobroadcast import AutoBroadcastSpec, AutoBroadcastType, broadcast_merge_dim, broadcast_shapes
-from .common.binding import PLAIN_FLOATS, dtype_of, folded
+from .common.binding import PLAIN_FLOATS, Binder, dtype_of, folded, typed, with_attrs
 from .common.numeric import is_float, narrow, quiet, widen
-from .common.spec import BindFn, Bound, OpSpec, TensorInfo
+from .common.spec import Kernel, OpSpec, RunMode, TensorInfo
 from .matmul import MatMulAttrs, matmul
 from .softmax import SoftmaxAttrs, softmax, softmax_values
 
@@ -298,12 +298,12 @@ def _attend(
     return out
 
 
-def _binder(exact: bool) -> BindFn[SDPAAttrs]:
+def _binder(exact: bool) -> Binder[SDPAAttrs]:
     """``bind`` (``bind_fast``) of attention on f32/f64 query, key and value of static ranks >= 3,
     without a sink: the scale (folded or the default of a static head size) and a causal or
     folded mask's bias made once, then ``_attend``."""
 
-    def bind(attrs: SDPAAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Bound | None:
+    def bind(attrs: SDPAAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Kernel | None:
         query, key, value = inputs[:3]
         dtype = dtype_of(query)
         if dtype not in PLAIN_FLOATS or dtype_of(key) != dtype or dtype_of(value) != dtype or len(inputs) > 5:
@@ -339,7 +339,7 @@ def _binder(exact: bool) -> BindFn[SDPAAttrs]:
     return bind
 
 
-def _with_runtime_mask(scale: np.ndarray, dtype: np.dtype, exact: bool) -> Bound:
+def _with_runtime_mask(scale: np.ndarray, dtype: np.dtype, exact: bool) -> Kernel:
     """Attention whose float mask of the query's type a run gives (its values are the bias)."""
 
     def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -360,6 +360,24 @@ def _softmax_with_sink(qk: np.ndarray, sink: np.ndarray, exact: bool) -> np.ndar
     return probabilities[..., :-1]
 
 
+_BOUND_EXACT, _BOUND_FAST = _binder(True), _binder(False)
+
+
+def specialize_sdpa(
+    attrs: SDPAAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
+) -> Kernel | None:
+    """Attention for a plan: the scale and a causal or folded mask's bias made once where the
+    signature allows; fast, MatMul by BLAS and sums in NumPy's order everywhere."""
+    bound = (
+        (_BOUND_EXACT if mode.exact else _BOUND_FAST)(attrs, inputs, outputs)
+        if typed(inputs, outputs)
+        else None
+    )
+    if bound is not None or mode.exact:
+        return bound
+    return with_attrs(evaluate_sdpa_fast, attrs)
+
+
 # No `evaluate` in OpenVINO: its values never fold into shape inference.
 SPECS = (
     OpSpec(
@@ -370,9 +388,7 @@ SPECS = (
         parse=parse_sdpa,
         infer=infer_sdpa,
         evaluate=evaluate_sdpa,
-        evaluate_fast=evaluate_sdpa_fast,
-        bind=_binder(True),
-        bind_fast=_binder(False),
+        specialize=specialize_sdpa,
         foldable=False,
     ),
 )

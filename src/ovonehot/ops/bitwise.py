@@ -17,7 +17,7 @@ from ..errors import InputError, ValidationError
 from ..types import ElementType
 from .common.attrs import NoAttrs, parse_no_attrs
 from .common.autobroadcast import align_arrays, infer_broadcast
-from .common.binding import PLAIN_INTEGERS
+from .common.binding import PLAIN_INTEGERS, mode_independent
 from .common.spec import OpSpec, TensorInfo
 from .elementwise import BinaryAttrs, binary_binder, merge_types, parse_binary
 
@@ -70,7 +70,7 @@ SPECS = (
         parse=parse_binary,
         infer=infer_bitwise_binary,
         evaluate=_binary(np.bitwise_and),
-        bind=binary_binder(np.bitwise_and, _BITWISE_TYPES),
+        specialize=mode_independent(binary_binder(np.bitwise_and, _BITWISE_TYPES)),
     ),
     OpSpec(
         type="BitwiseOr",
@@ -80,7 +80,7 @@ SPECS = (
         parse=parse_binary,
         infer=infer_bitwise_binary,
         evaluate=_binary(np.bitwise_or),
-        bind=binary_binder(np.bitwise_or, _BITWISE_TYPES),
+        specialize=mode_independent(binary_binder(np.bitwise_or, _BITWISE_TYPES)),
     ),
     OpSpec(
         type="BitwiseXor",
@@ -90,7 +90,7 @@ SPECS = (
         parse=parse_binary,
         infer=infer_bitwise_binary,
         evaluate=_binary(np.bitwise_xor),
-        bind=binary_binder(np.bitwise_xor, _BITWISE_TYPES),
+        specialize=mode_independent(binary_binder(np.bitwise_xor, _BITWISE_TYPES)),
     ),
     OpSpec(
         type="BitwiseNot",

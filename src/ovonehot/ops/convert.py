@@ -29,9 +29,9 @@ from ..errors import Error, ValidationError
 from ..graph import Node
 from ..types import NF4_TABLE, ElementType, TypeKind
 from .common.attrs import element_type_attr
-from .common.binding import PLAIN_INTEGERS, PLAIN_NUMBERS, dtype_of
+from .common.binding import PLAIN_INTEGERS, PLAIN_NUMBERS, dtype_of, mode_independent
 from .common.bounds import bounds_of, max_of
-from .common.spec import Bound, Bounds, OpSpec, TensorInfo
+from .common.spec import Bounds, Kernel, OpSpec, TensorInfo
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,7 +310,7 @@ def _small_integral(et: ElementType) -> bool:
 
 def bind_convert(
     attrs: ConvertAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-) -> Bound | None:
+) -> Kernel | None:
     """The conversions ``convert_array`` does as NumPy's ``astype`` (integers and booleans to
     NumPy's numbers, f32 <-> f64), to boolean (``!= 0``), or a copy; the rest keep the kernel."""
     source, to = dtype_of(inputs[0]), attrs.destination_type
@@ -346,7 +346,7 @@ def bind_convert(
 _F32_F64 = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
 
 
-def _bind_float_to_int(to: ElementType, target: np.dtype) -> Bound:
+def _bind_float_to_int(to: ElementType, target: np.dtype) -> Kernel:
     """f32/f64 -> an integer type through int32 (int64 for 64-bit targets), as ``_float_to_int``:
     values all within the intermediate type's range are truncated by NumPy's C cast, the
     same as truncating then casting; anything else (NaN, inf, out of range, empty) goes to it."""
@@ -372,7 +372,7 @@ SPECS = (
         parse=parse_convert,
         infer=infer_convert,
         evaluate=evaluate_convert,
-        bind=bind_convert,
+        specialize=mode_independent(bind_convert),
         bounds=_convert_bounds,
         lower_is_value=True,
         copies_values=True,

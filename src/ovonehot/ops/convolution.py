@@ -23,10 +23,10 @@ import numpy as np
 from ..errors import Error, InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
-from .common.binding import dtype_of, folded, shape_of
+from .common.binding import dtype_of, folded, mode_independent, shape_of
 from .common.numeric import is_float, narrow, quiet, widen
 from .common.spatial import Canvas, Window, canvas_for, check_window, pads_for, parse_window, spatial_dims
-from .common.spec import Bound, OpSpec, TensorInfo
+from .common.spec import Kernel, OpSpec, TensorInfo
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +190,7 @@ def evaluate_convolution(attrs: ConvAttrs, inputs: Sequence[np.ndarray]) -> list
 
 def bind_convolution(
     attrs: ConvAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-) -> Bound | None:
+) -> Kernel | None:
     """Static data and filter shapes of one type: the canvas and window geometry once, and the
     filters' accumulator-type matrices once when they are folded (a Constant, the usual case);
     each run lays the data into its canvas and multiplies."""
@@ -228,7 +228,7 @@ SPECS = (
         parse=parse_convolution,
         infer=infer_convolution,
         evaluate=evaluate_convolution,
-        bind=bind_convolution,
+        specialize=mode_independent(bind_convolution),
     ),
     OpSpec(
         type="GroupConvolution",
@@ -238,6 +238,6 @@ SPECS = (
         parse=parse_group_convolution,
         infer=infer_convolution,
         evaluate=evaluate_convolution,
-        bind=bind_convolution,
+        specialize=mode_independent(bind_convolution),
     ),
 )

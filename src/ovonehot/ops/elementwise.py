@@ -50,7 +50,16 @@ from .common.autobroadcast import (
     infer_broadcast,
     parse_auto_broadcast,
 )
-from .common.binding import PLAIN_FLOATS, PLAIN_INTEGERS, PLAIN_NUMBERS, bind_ufunc, dtype_of, folded
+from .common.binding import (
+    PLAIN_FLOATS,
+    PLAIN_INTEGERS,
+    PLAIN_NUMBERS,
+    Binder,
+    bind_ufunc,
+    dtype_of,
+    folded,
+    mode_independent,
+)
 from .common.bounds import (
     FLOATS,
     INTEGERS,
@@ -67,7 +76,7 @@ from .common.bounds import (
     run_kernel,
 )
 from .common.numeric import c_cast, is_float, is_narrow_float, libm_pow, narrow, quiet, widen
-from .common.spec import BindFn, Bound, Bounds, BoundsFn, OpSpec, TensorInfo
+from .common.spec import Bounds, BoundsFn, Kernel, OpSpec, SpecializeFn, TensorInfo
 from .reduce import Reduction, reduce_array
 
 
@@ -117,11 +126,11 @@ def _infer(family: Family) -> Callable[[BinaryAttrs, Sequence[TensorInfo]], list
     return infer
 
 
-Kernel = Callable[[np.ndarray, np.ndarray, BinaryAttrs], np.ndarray]
+BinaryKernel = Callable[[np.ndarray, np.ndarray, BinaryAttrs], np.ndarray]
 
 
 def _evaluate(
-    kernel: Kernel, boolean_out: bool
+    kernel: BinaryKernel, boolean_out: bool
 ) -> Callable[[BinaryAttrs, Sequence[np.ndarray]], list[np.ndarray]]:
     def evaluate(attrs: BinaryAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         a, b = (np.asarray(x) for x in inputs)
@@ -226,7 +235,7 @@ def _minimum(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
     return np.where(b < a, b, a)
 
 
-def _ufunc(f: np.ufunc) -> Kernel:
+def _ufunc(f: np.ufunc) -> BinaryKernel:
     def kernel(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
         out: np.ndarray = f(a, b)
         return out
@@ -234,11 +243,13 @@ def _ufunc(f: np.ufunc) -> Kernel:
     return kernel
 
 
-def binary_binder(f: np.ufunc, dtypes: frozenset[np.dtype]) -> BindFn[BinaryAttrs]:
+def binary_binder(f: np.ufunc, dtypes: frozenset[np.dtype]) -> Binder[BinaryAttrs]:
     """``OpSpec.bind`` of a binary op that is ``f`` itself on inputs of one dtype in ``dtypes``,
     broadcast the NumPy way (or not at all)."""
 
-    def bind(attrs: BinaryAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Bound | None:
+    def bind(
+        attrs: BinaryAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+    ) -> Kernel | None:
         kind = attrs.auto_broadcast.type
         if kind is AutoBroadcastType.PDPD or (
             kind is not AutoBroadcastType.NUMPY and not all(t.shape.is_static for t in inputs)
@@ -251,7 +262,7 @@ def binary_binder(f: np.ufunc, dtypes: frozenset[np.dtype]) -> BindFn[BinaryAttr
 
 def _bind_power(
     attrs: BinaryAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-) -> Bound | None:
+) -> Kernel | None:
     """f32 Power, NumPy broadcast: ``_power``'s f64 power rounded to f32, the exponent widened
     once when folded; a folded exponent of exactly 2 (one element, adding no dimension) is
     ``x * x`` in f32: the square of an f32 is exact in f64, so both round the same exact value."""
@@ -282,11 +293,13 @@ def _bind_power(
     return power
 
 
-def _integer_binder(kernel: Kernel) -> BindFn[BinaryAttrs]:
+def _integer_binder(kernel: BinaryKernel) -> Binder[BinaryAttrs]:
     """``bind`` of integer Divide/Mod (NumPy broadcast, one plain integer type): the op's own
     arithmetic (its zero-divisor check included) without the checks the signature settles."""
 
-    def bind(attrs: BinaryAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Bound | None:
+    def bind(
+        attrs: BinaryAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+    ) -> Kernel | None:
         dtype = dtype_of(inputs[0])
         if attrs.auto_broadcast.type is not AutoBroadcastType.NUMPY or dtype != dtype_of(inputs[1]):
             return None
@@ -303,7 +316,7 @@ def _integer_binder(kernel: Kernel) -> BindFn[BinaryAttrs]:
 
 def _divide_bind(
     attrs: BinaryAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-) -> Bound | None:
+) -> Kernel | None:
     """Divide: floats by NumPy's true divide, integers by ``_divide``'s own arithmetic."""
     if dtype_of(inputs[0]) in PLAIN_INTEGERS:
         return _integer_binder(_divide)(attrs, inputs, outputs)
@@ -316,13 +329,13 @@ _BOOL = frozenset({np.dtype(np.bool_)})
 
 def _arithmetic(
     name: str,
-    kernel: Kernel,
+    kernel: BinaryKernel,
     *,
     bounds: BoundsFn[BinaryAttrs],
     evaluate_types: frozenset[ElementType],
     lower_is_value: bool = False,
     parse: Callable[[Node], BinaryAttrs] = parse_binary,
-    bind: BindFn[BinaryAttrs] | None = None,
+    specialize: SpecializeFn[BinaryAttrs] | None = None,
 ) -> OpSpec[BinaryAttrs]:
     return OpSpec(
         type=name,
@@ -335,7 +348,7 @@ def _arithmetic(
         bounds=bounds,
         evaluate_types=(evaluate_types,),
         lower_is_value=lower_is_value,
-        bind=bind,
+        specialize=specialize,
     )
 
 
@@ -349,7 +362,7 @@ def _comparison(name: str, f: np.ufunc, bounds: BoundsFn[BinaryAttrs] | None = N
         infer=_infer(Family.COMPARISON),
         evaluate=_evaluate(_ufunc(f), True),
         bounds=bounds,
-        bind=binary_binder(f, _ANY_PLAIN),
+        specialize=mode_independent(binary_binder(f, _ANY_PLAIN)),
     )
 
 
@@ -362,7 +375,7 @@ def _logical(name: str, f: np.ufunc) -> OpSpec[BinaryAttrs]:
         parse=parse_binary,
         infer=_infer(Family.LOGICAL),
         evaluate=_evaluate(_ufunc(f), True),
-        bind=binary_binder(f, _BOOL),
+        specialize=mode_independent(binary_binder(f, _BOOL)),
     )
 
 
@@ -466,7 +479,7 @@ def evaluate_select(attrs: SelectAttrs, inputs: Sequence[np.ndarray]) -> list[np
 
 def bind_select(
     attrs: SelectAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-) -> Bound | None:
+) -> Kernel | None:
     """NumPy-broadcast Select of a boolean condition and two values of one type: ``np.where``
     (shapes that do not broadcast make NumPy raise, and the kernel words it)."""
     cond, then, other = inputs
@@ -493,21 +506,21 @@ SPECS = (
         _add,
         bounds=_interval_bounds,
         evaluate_types=FLOATS | INTEGERS,
-        bind=binary_binder(np.add, PLAIN_NUMBERS),
+        specialize=mode_independent(binary_binder(np.add, PLAIN_NUMBERS)),
     ),
     _arithmetic(
         "Subtract",
         _subtract,
         bounds=_interval_bounds,
         evaluate_types=FLOATS | _SUBTRACT_INTEGERS,
-        bind=binary_binder(np.subtract, PLAIN_NUMBERS),
+        specialize=mode_independent(binary_binder(np.subtract, PLAIN_NUMBERS)),
     ),
     _arithmetic(
         "Multiply",
         _multiply,
         bounds=_interval_bounds,
         evaluate_types=FLOATS | WIDE_INTEGERS | {ElementType.f64},
-        bind=binary_binder(np.multiply, PLAIN_NUMBERS),
+        specialize=mode_independent(binary_binder(np.multiply, PLAIN_NUMBERS)),
     ),
     _arithmetic(
         "Divide",
@@ -516,7 +529,7 @@ SPECS = (
         bounds=divide_bounds,
         evaluate_types=FLOATS | WIDE_INTEGERS,
         lower_is_value=True,
-        bind=_divide_bind,
+        specialize=mode_independent(_divide_bind),
     ),
     _arithmetic("Maximum", _maximum, bounds=_interval_bounds, evaluate_types=FLOATS | WIDE_INTEGERS),
     _arithmetic(
@@ -526,7 +539,11 @@ SPECS = (
         evaluate_types=FLOATS | WIDE_INTEGERS | {ElementType.u8, ElementType.u16},
     ),
     _arithmetic(
-        "Power", _power, bounds=_interval_bounds, evaluate_types=FLOATS | WIDE_INTEGERS, bind=_bind_power
+        "Power",
+        _power,
+        bounds=_interval_bounds,
+        evaluate_types=FLOATS | WIDE_INTEGERS,
+        specialize=mode_independent(_bind_power),
     ),
     _arithmetic(
         "Mod",
@@ -534,7 +551,7 @@ SPECS = (
         bounds=mod_bounds,
         evaluate_types=INTEGERS,
         lower_is_value=True,
-        bind=_integer_binder(_mod),
+        specialize=mode_independent(_integer_binder(_mod)),
     ),
     _arithmetic("FloorMod", _floor_mod, bounds=_interval_bounds, evaluate_types=FLOATS | _SUBTRACT_INTEGERS),
     _arithmetic(
@@ -559,7 +576,7 @@ SPECS = (
         parse=parse_binary,
         infer=_infer(Family.LOGICAL),
         evaluate=_evaluate(_ufunc(np.logical_xor), True),
-        bind=binary_binder(np.logical_xor, _BOOL),
+        specialize=mode_independent(binary_binder(np.logical_xor, _BOOL)),
     ),
     OpSpec(
         type="LogicalNot",
@@ -578,7 +595,7 @@ SPECS = (
         parse=parse_select,
         infer=infer_select,
         evaluate=evaluate_select,
-        bind=bind_select,
+        specialize=mode_independent(bind_select),
         bounds=kernel_bounds(exact=(0,)),
         copies_values=True,
     ),

@@ -44,11 +44,11 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import NoAttrs, bool_attr, enum_attr, int_attr, parse_no_attrs
-from .common.binding import PLAIN_NUMBERS, dtype_of, folded
+from .common.binding import PLAIN_NUMBERS, dtype_of, folded, mode_independent
 from .common.bounds import kernel_bounds
 from .common.numeric import is_float, narrow, quiet, widen
 from .common.shape_util import known_ints, mul, normalize_axis, passes_integral_number_check
-from .common.spec import Bound, OpSpec, TensorInfo
+from .common.spec import Kernel, OpSpec, TensorInfo
 
 
 def _merge_dim(a: Dimension, b: Dimension, message: str) -> Dimension:
@@ -499,7 +499,7 @@ def evaluate_scatter_elements(attrs: ScatterElementsAttrs, inputs: Sequence[np.n
 
 def bind_scatter_elements(
     attrs: ScatterElementsAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-) -> Bound | None:
+) -> Kernel | None:
     """A folded axis, data of a static rank: the flat targets are the indices times the axis
     stride plus the other coordinates' offsets, remembered per indices shape; then the
     kernel's ``scatter_rows`` (``ufunc.at`` directly for a sum or product, what it does there).
@@ -689,7 +689,7 @@ SPECS = (
         parse=parse_scatter_elements_3,
         infer=infer_scatter_elements,
         evaluate=evaluate_scatter_elements,
-        bind=bind_scatter_elements,
+        specialize=mode_independent(bind_scatter_elements),
         bounds=kernel_bounds(exact=(1,)),
     ),
     OpSpec(
@@ -700,7 +700,7 @@ SPECS = (
         parse=parse_scatter_elements_12,
         infer=infer_scatter_elements,
         evaluate=evaluate_scatter_elements,
-        bind=bind_scatter_elements,
+        specialize=mode_independent(bind_scatter_elements),
         bounds=kernel_bounds(exact=(1,)),
     ),
     OpSpec(

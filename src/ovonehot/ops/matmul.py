@@ -33,9 +33,9 @@ from ..graph import Node
 from ..types import Dimension, PartialShape
 from .common.attrs import bool_attr
 from .common.autobroadcast import broadcast_merge_dim
-from .common.binding import PLAIN_FLOATS, dtype_of
+from .common.binding import PLAIN_FLOATS, dtype_of, typed, with_attrs
 from .common.numeric import is_float, narrow, quiet, widen
-from .common.spec import Bound, OpSpec, TensorInfo
+from .common.spec import Kernel, OpSpec, RunMode, TensorInfo
 
 # Above this many multiply-adds the exact sequential sum is too slow; BLAS takes over.
 SEQUENTIAL_LIMIT = 1 << 26
@@ -157,7 +157,7 @@ def matmul(attrs: MatMulAttrs, inputs: Sequence[np.ndarray], exact: bool) -> lis
 
 def bind_matmul(
     attrs: MatMulAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-) -> Bound | None:
+) -> Kernel | None:
     """The exact kernel on f32/f64 inputs of static shapes of rank >= 2: the transposes, the
     output shape and the choice of sum (``_sequential`` in k order, or BLAS past
     ``SEQUENTIAL_LIMIT``) made once, as ``matmul`` makes them."""
@@ -194,7 +194,7 @@ def bind_matmul(
 
 def bind_matmul_fast(
     attrs: MatMulAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-) -> Bound | None:
+) -> Kernel | None:
     """The fast kernel on f32/f64 inputs of static rank >= 2: ``np.matmul`` of the (swapped)
     inputs, what ``matmul(exact=False)`` computes (NumPy refuses what does not fit)."""
     a, b = inputs
@@ -210,6 +210,17 @@ def bind_matmul_fast(
         return [np.matmul(np.swapaxes(x, -1, -2) if ta else x, np.swapaxes(y, -1, -2) if tb else y)]
 
     return kernel
+
+
+def specialize_matmul(
+    attrs: MatMulAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
+) -> Kernel | None:
+    """MatMul for a plan: exact, bound to a static signature (``bind_matmul``); fast, by BLAS
+    (``bind_matmul_fast`` where the ranks are known, else ``matmul(exact=False)``)."""
+    if mode.exact:
+        return bind_matmul(attrs, inputs, outputs) if typed(inputs, outputs) else None
+    bound = bind_matmul_fast(attrs, inputs, outputs) if typed(inputs, outputs) else None
+    return bound or with_attrs(evaluate_matmul_fast, attrs)
 
 
 # Products held at once by the blocked sum (elements of its scratch array).
@@ -254,8 +265,6 @@ SPECS = (
         parse=parse_matmul,
         infer=infer_matmul,
         evaluate=evaluate_matmul,
-        evaluate_fast=evaluate_matmul_fast,
-        bind=bind_matmul,
-        bind_fast=bind_matmul_fast,
+        specialize=specialize_matmul,
     ),
 )

@@ -27,11 +27,11 @@ from ..graph import Node
 from ..types import Dimension, PartialShape
 from .common.attrs import NoAttrs, enum_attr, int_attr, parse_no_attrs
 from .common.autobroadcast import NUMPY, broadcast_merge_dim, broadcast_shapes
-from .common.binding import folded
+from .common.binding import folded, mode_independent
 from .common.bounds import kernel_bounds
 from .common.shape_util import dim_from_bounds, input_bounds, known_ints, mul, normalize_axis
 from .common.slicing import make_dim
-from .common.spec import Bound, OpSpec, TensorInfo
+from .common.spec import Kernel, OpSpec, TensorInfo
 
 # The most outputs a Split may declare: each is a port in the IR, so real models stay far below.
 MAX_SPLITS = 1 << 16
@@ -153,7 +153,7 @@ def _split(data: np.ndarray, axis: int, num_splits: int) -> list[np.ndarray]:
 
 def bind_split(
     attrs: SplitAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-) -> Bound | None:
+) -> Kernel | None:
     """A folded axis of a static-rank input: its split (the kernel's check of the length)."""
     axis_value = folded(inputs[1])
     if axis_value is None or not inputs[0].shape.rank_is_static:
@@ -290,7 +290,7 @@ def _variadic_indexes(rank: int, axis: int, dim: int, lengths: list[int]) -> lis
     return indexes
 
 
-def _split_by_runtime_lengths(axis: int, lengths_info: TensorInfo) -> Bound | None:
+def _split_by_runtime_lengths(axis: int, lengths_info: TensorInfo) -> Kernel | None:
     """VariadicSplit on a folded axis with lengths (i32/i64) or a dimension known only when it
     runs: the kernel's ``_variadic_indexes`` per run (lengths that do not fit raise its error,
     and the plan then runs the kernel itself, which names the layer)."""
@@ -307,7 +307,7 @@ def _split_by_runtime_lengths(axis: int, lengths_info: TensorInfo) -> Bound | No
 
 def bind_variadic_split(
     attrs: VariadicSplitAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-) -> Bound | None:
+) -> Kernel | None:
     """A folded axis and folded lengths, the split dimension static: the parts' indexes."""
     data, axis_info, lengths_info = inputs
     axis_value, lengths = folded(axis_info), folded(lengths_info)
@@ -388,7 +388,7 @@ def _permutation(order: list[int], rank: int, shape: object) -> list[int]:
 
 def bind_transpose(
     attrs: NoAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-) -> Bound | None:
+) -> Kernel | None:
     """A folded permutation of a static-rank input."""
     order_value = folded(inputs[1])
     if order_value is None or not inputs[0].shape.rank_is_static:
@@ -722,7 +722,7 @@ def _slice_index(rank: int, params: list[list[int]]) -> tuple[slice, ...]:
     return tuple(index)
 
 
-def bind_slice(attrs: NoAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Bound | None:
+def bind_slice(attrs: NoAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Kernel | None:
     """Folded start, stop, step (and axes) of a static-rank input: the index, made once."""
     params = [folded(t) for t in inputs[1:]]
     if not inputs[0].shape.rank_is_static or any(v is None for v in params):
@@ -754,7 +754,7 @@ def _broadcast_pair(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
 
 def bind_broadcast(
     attrs: BroadcastAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-) -> Bound | None:
+) -> Kernel | None:
     """A folded target shape in numpy or bidirectional mode (NumPy refuses what does not
     broadcast, and the kernel words it)."""
     target_value = folded(inputs[1])
@@ -796,7 +796,7 @@ SPECS = (
         parse=parse_split,
         infer=infer_split,
         evaluate=evaluate_split,
-        bind=bind_split,
+        specialize=mode_independent(bind_split),
         bounds=kernel_bounds(exact=(1,)),
         copies_values=True,
     ),
@@ -808,7 +808,7 @@ SPECS = (
         parse=parse_variadic_split,
         infer=infer_variadic_split,
         evaluate=evaluate_variadic_split,
-        bind=bind_variadic_split,
+        specialize=mode_independent(bind_variadic_split),
         bounds=kernel_bounds(exact=(1, 2)),
         copies_values=True,
     ),
@@ -820,7 +820,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_transpose,
         evaluate=evaluate_transpose,
-        bind=bind_transpose,
+        specialize=mode_independent(bind_transpose),
         bounds=kernel_bounds(exact=(1,)),
         copies_values=True,
     ),
@@ -832,7 +832,7 @@ SPECS = (
         parse=parse_broadcast_1,
         infer=infer_broadcast,
         evaluate=evaluate_broadcast,
-        bind=bind_broadcast,
+        specialize=mode_independent(bind_broadcast),
         bounds=kernel_bounds(exact=(1, 2)),
         copies_values=True,
     ),
@@ -844,7 +844,7 @@ SPECS = (
         parse=parse_broadcast_3,
         infer=infer_broadcast,
         evaluate=evaluate_broadcast,
-        bind=bind_broadcast,
+        specialize=mode_independent(bind_broadcast),
         bounds=kernel_bounds(exact=(1, 2)),
         copies_values=True,
     ),
@@ -867,7 +867,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_slice,
         evaluate=evaluate_slice,
-        bind=bind_slice,
+        specialize=mode_independent(bind_slice),
         bounds=kernel_bounds(exact=(1, 2, 3, 4)),
         copies_values=True,
     ),

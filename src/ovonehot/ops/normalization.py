@@ -38,10 +38,10 @@ from ..errors import ValidationError
 from ..graph import Node
 from ..types import Dimension
 from .common.attrs import bool_attr, enum_attr, float_attr, int_attr
-from .common.binding import PLAIN_FLOATS, dtype_of
+from .common.binding import PLAIN_FLOATS, dtype_of, typed, with_attrs
 from .common.numeric import narrow, quiet, widen
 from .common.shape_util import known_ints, normalize_axes, passes_integral_number_check
-from .common.spec import Bound, OpSpec, TensorInfo
+from .common.spec import Kernel, OpSpec, RunMode, TensorInfo
 from .reduce import Reduction, folded_axes, reduce_array
 
 
@@ -124,7 +124,7 @@ def mvn(attrs: MVNAttrs, inputs: Sequence[np.ndarray], exact: bool) -> list[np.n
 
 def bind_mvn_fast(
     attrs: MVNAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-) -> Bound | None:
+) -> Kernel | None:
     """The fast MVN of f32/f64 over folded axes: the steps of ``mvn(exact=False)``, its means
     by ``np.add.reduce`` kept in place (the same sums as ``reduce_array``'s)."""
     x = inputs[0]
@@ -270,6 +270,24 @@ def evaluate_group_norm(attrs: GroupNormAttrs, inputs: Sequence[np.ndarray]) -> 
     return [narrow(out.astype(cast), data.dtype)]
 
 
+def specialize_mvn(
+    attrs: MVNAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
+) -> Kernel | None:
+    """MVN-6 for a plan: fast, sums in NumPy's order, the axes decoded once where they are
+    folded (``bind_mvn_fast``); exact: ``evaluate``."""
+    if mode.exact:
+        return None
+    bound = bind_mvn_fast(attrs, inputs, outputs) if typed(inputs, outputs) else None
+    return bound or with_attrs(evaluate_mvn_fast, attrs)
+
+
+def specialize_normalize_l2(
+    attrs: NormalizeL2Attrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
+) -> Kernel | None:
+    """NormalizeL2 for a plan: fast, sums in NumPy's order; exact: ``evaluate``."""
+    return None if mode.exact else with_attrs(evaluate_normalize_l2_fast, attrs)
+
+
 SPECS = (
     OpSpec(
         type="MVN",
@@ -279,8 +297,7 @@ SPECS = (
         parse=parse_mvn_6,
         infer=infer_mvn,
         evaluate=evaluate_mvn,
-        evaluate_fast=evaluate_mvn_fast,
-        bind_fast=bind_mvn_fast,
+        specialize=specialize_mvn,
     ),
     OpSpec(
         type="NormalizeL2",
@@ -290,7 +307,7 @@ SPECS = (
         parse=parse_normalize_l2,
         infer=infer_normalize_l2,
         evaluate=evaluate_normalize_l2,
-        evaluate_fast=evaluate_normalize_l2_fast,
+        specialize=specialize_normalize_l2,
     ),
     OpSpec(
         type="GroupNormalization",

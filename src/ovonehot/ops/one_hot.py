@@ -34,10 +34,10 @@ from ..errors import InputError, NegativeDepthError, ResourceLimitError, Validat
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import enum_attr, int_attr
-from .common.binding import folded
+from .common.binding import folded, typed
 from .common.bounds import depth_interval
 from .common.shape_util import normalize_axis
-from .common.spec import Bound, OpSpec, TensorInfo
+from .common.spec import Kernel, OpSpec, RunMode, TensorInfo
 
 # Largest output one OneHot may allocate, and half of what is available when less: see
 # ovonehot.budget (a depth fed from a Parameter can be anything).
@@ -130,8 +130,6 @@ def evaluate_one_hot_into(
     n = int(depth.astype(np.int64)) if depth.dtype != np.uint64 else _u64_depth(depth)
     if n < 0:
         raise NegativeDepthError(f"OneHot depth value can't be negative. Got {n}.")
-    if out[0] is None:  # (the plain call: a kernel swapped in by a test need not know ``out``)
-        return [one_hot(indices, n, on_value, off_value, axis, attrs.negative_indices_mode)]
     return [one_hot(indices, n, on_value, off_value, axis, attrs.negative_indices_mode, out=out[0])]
 
 
@@ -339,7 +337,7 @@ _RUNTIME_DEPTH = frozenset({np.dtype(np.int32), np.dtype(np.int64)})
 
 def bind_one_hot(
     attrs: OneHotAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-) -> Bound | None:
+) -> Kernel | None:
     """Folded on and off values, indices of a static rank: the output's type, fill and bits
     decided once (and the depth, when folded; an i32/i64 scalar depth a run decides, such as a
     max of the labels + 1, is read per run); each run allocates (zeros when off is all-zero
@@ -389,6 +387,17 @@ def bind_one_hot(
     return kernel
 
 
+def specialize_one_hot(
+    attrs: OneHotAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
+) -> Kernel | None:
+    """OneHot for a plan: writing into the buffer ``mode.out`` offers (``share_outputs``), else
+    bound to the signature (``bind_one_hot``)."""
+    buffer = mode.out[0] if mode.out else None
+    if buffer is not None:
+        return lambda arrays: evaluate_one_hot_into(attrs, arrays, (buffer,))
+    return bind_one_hot(attrs, inputs, outputs) if typed(inputs, outputs) else None
+
+
 SPECS = (
     OpSpec(
         type="OneHot",
@@ -398,8 +407,7 @@ SPECS = (
         parse=parse_one_hot_1,
         infer=infer_one_hot,
         evaluate=evaluate_one_hot,
-        evaluate_into=evaluate_one_hot_into,
-        bind=bind_one_hot,
+        specialize=specialize_one_hot,
         copies_values=True,
     ),
     OpSpec(
@@ -410,8 +418,7 @@ SPECS = (
         parse=parse_one_hot_16,
         infer=infer_one_hot,
         evaluate=evaluate_one_hot,
-        evaluate_into=evaluate_one_hot_into,
-        bind=bind_one_hot,
+        specialize=specialize_one_hot,
         copies_values=True,
     ),
 )

@@ -43,7 +43,7 @@ from ..errors import ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import bool_attr, element_type_attr, int_attr, ints_attr
-from .common.binding import dtype_of, shape_of
+from .common.binding import Binder, dtype_of, mode_independent, shape_of
 from .common.numeric import is_float, narrow, quiet, widen
 from .common.shape_util import normalize_axis
 from .common.spatial import (
@@ -56,7 +56,7 @@ from .common.spatial import (
     parse_window,
     spatial_dims,
 )
-from .common.spec import BindFn, Bound, OpSpec, TensorInfo
+from .common.spec import Kernel, OpSpec, TensorInfo
 
 
 def _int_lowest(dtype: np.dtype) -> int:
@@ -299,11 +299,11 @@ def evaluate_avg_pool(attrs: PoolAttrs, inputs: Sequence[np.ndarray]) -> list[np
 def _binder(
     make: Callable[[PoolAttrs, tuple[int, ...], np.dtype], _P],
     run: Callable[[_P, np.ndarray], list[np.ndarray]],
-) -> BindFn[PoolAttrs]:
+) -> Binder[PoolAttrs]:
     """``bind`` of a pooling: for a static data shape with nonzero sizes and non-negative pads,
     the kernel's plan made once; each run only lays the data into its canvas and computes."""
 
-    def bind(attrs: PoolAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Bound | None:
+    def bind(attrs: PoolAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Kernel | None:
         data = inputs[0]
         if not data.shape.is_static or any(p < 0 for p in (*attrs.window.pads_begin, *attrs.window.pads_end)):
             return None
@@ -332,7 +332,7 @@ SPECS = (
         parse=_parser("max", 1),
         infer=infer_max_pool,
         evaluate=evaluate_max_pool,
-        bind=_binder(_max_pool_plan, _max_pool),
+        specialize=mode_independent(_binder(_max_pool_plan, _max_pool)),
     ),
     OpSpec(
         type="MaxPool",
@@ -342,7 +342,7 @@ SPECS = (
         parse=_parser("max", 8),
         infer=infer_max_pool,
         evaluate=evaluate_max_pool,
-        bind=_binder(_max_pool_plan, _max_pool),
+        specialize=mode_independent(_binder(_max_pool_plan, _max_pool)),
     ),
     OpSpec(
         type="MaxPool",
@@ -352,7 +352,7 @@ SPECS = (
         parse=_parser("max", 14),
         infer=infer_max_pool,
         evaluate=evaluate_max_pool,
-        bind=_binder(_max_pool_plan, _max_pool),
+        specialize=mode_independent(_binder(_max_pool_plan, _max_pool)),
     ),
     OpSpec(
         type="AvgPool",
@@ -362,7 +362,7 @@ SPECS = (
         parse=_parser("avg", 1),
         infer=infer_avg_pool,
         evaluate=evaluate_avg_pool,
-        bind=_binder(_avg_pool_plan, _avg_pool),
+        specialize=mode_independent(_binder(_avg_pool_plan, _avg_pool)),
     ),
     OpSpec(
         type="AvgPool",
@@ -372,7 +372,7 @@ SPECS = (
         parse=_parser("avg", 14),
         infer=infer_avg_pool,
         evaluate=evaluate_avg_pool,
-        bind=_binder(_avg_pool_plan, _avg_pool),
+        specialize=mode_independent(_binder(_avg_pool_plan, _avg_pool)),
     ),
     OpSpec(
         type="AvgPool",
@@ -382,6 +382,6 @@ SPECS = (
         parse=_parser("avg", 16),
         infer=infer_avg_pool,
         evaluate=evaluate_avg_pool,
-        bind=_binder(_avg_pool_plan, _avg_pool),
+        specialize=mode_independent(_binder(_avg_pool_plan, _avg_pool)),
     ),
 )

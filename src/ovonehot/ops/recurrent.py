@@ -38,9 +38,9 @@ from ..errors import InputError, UnsupportedError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import bool_attr, enum_attr, float_attr, int_attr, str_attr
-from .common.binding import dtype_of, folded, shape_of
+from .common.binding import dtype_of, folded, mode_independent, shape_of
 from .common.numeric import is_float, narrow, quiet, widen
-from .common.spec import Bound, OpSpec, TensorInfo
+from .common.spec import Kernel, OpSpec, TensorInfo
 
 
 class Cell(enum.Enum):
@@ -358,7 +358,7 @@ def evaluate_sequence(attrs: SequenceAttrs, inputs: Sequence[np.ndarray]) -> lis
 
 def bind_sequence(
     attrs: SequenceAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-) -> Bound | None:
+) -> Kernel | None:
     """Float data of a static shape: the weights' float64 gate slices once when W, R and B are
     folded (the usual case), the time steps once when the sequence lengths are (a model's
     lengths from the input's shape); each run steps through the same per-step arithmetic."""
@@ -445,7 +445,7 @@ SPECS = (
         parse=_parser(Cell.RNN),
         infer=infer_sequence,
         evaluate=evaluate_sequence,
-        bind=bind_sequence,
+        specialize=mode_independent(bind_sequence),
     ),
     OpSpec(
         type="GRUSequence",
@@ -455,7 +455,7 @@ SPECS = (
         parse=_parser(Cell.GRU),
         infer=infer_sequence,
         evaluate=evaluate_sequence,
-        bind=bind_sequence,
+        specialize=mode_independent(bind_sequence),
     ),
     OpSpec(
         type="LSTMSequence",
@@ -465,6 +465,6 @@ SPECS = (
         parse=_parser(Cell.LSTM),
         infer=infer_sequence,
         evaluate=evaluate_sequence,
-        bind=bind_sequence,
+        specialize=mode_independent(bind_sequence),
     ),
 )

@@ -40,11 +40,21 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import bool_attr
-from .common.binding import PLAIN_FLOATS, PLAIN_INTEGERS, PLAIN_NUMBERS, dtype_of, folded
+from .common.binding import (
+    PLAIN_FLOATS,
+    PLAIN_INTEGERS,
+    PLAIN_NUMBERS,
+    Binder,
+    dtype_of,
+    folded,
+    mode_independent,
+    typed,
+    with_attrs,
+)
 from .common.bounds import FLOATS, WIDE_INTEGERS, kernel_bounds, reduce_prod_bounds
 from .common.numeric import kahan_sum_leading
 from .common.shape_util import known_ints, normalize_axes, passes_integral_number_check
-from .common.spec import BindFn, Bound, BoundsFn, OpSpec, TensorInfo
+from .common.spec import BoundsFn, Kernel, OpSpec, RunMode, TensorInfo
 
 
 class Reduction(enum.Enum):
@@ -242,7 +252,7 @@ def folded_axes(info: TensorInfo, rank: int) -> tuple[int, ...] | None:
         return None
 
 
-def _integer_extreme(kind: Reduction, dtype: np.dtype, axes: tuple[int, ...], keep: bool) -> Bound:
+def _integer_extreme(kind: Reduction, dtype: np.dtype, axes: tuple[int, ...], keep: bool) -> Kernel:
     """ReduceMax/Min of integers over folded axes: NumPy's reduce from the reference's start
     value (integers have no ties to order)."""
     ufunc = np.maximum if kind is Reduction.MAX else np.minimum
@@ -258,7 +268,7 @@ def _integer_extreme(kind: Reduction, dtype: np.dtype, axes: tuple[int, ...], ke
 
 def bind_sum_fast(
     attrs: ReduceAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-) -> Bound | None:
+) -> Kernel | None:
     """The fast ReduceSum (of NumPy's numbers) or ReduceMean (f32/f64) over folded axes (not
     none, output not 0-d): ``np.add.reduce`` and the mean's division, as
     ``reduce_array(exact=False)``."""
@@ -289,12 +299,14 @@ def bind_sum_fast(
     return kernel
 
 
-def _binder(exact: bool) -> BindFn[ReduceAttrs]:
+def _binder(exact: bool) -> Binder[ReduceAttrs]:
     """``bind`` (``bind_fast``) of any reduction over folded axes: ``reduce_array`` with the axes
     decoded once (integer sums, and the fast float sums of outputs that are not 0-d, take
     ``np.add.reduce`` directly: ``bind_sum_fast``)."""
 
-    def bind(attrs: ReduceAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Bound | None:
+    def bind(
+        attrs: ReduceAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+    ) -> Kernel | None:
         x = inputs[0]
         dtype = dtype_of(x)
         if dtype == np.bool_ or dtype == object or not x.shape.rank_is_static or not x.shape.rank:
@@ -321,6 +333,24 @@ def _binder(exact: bool) -> BindFn[ReduceAttrs]:
     return bind
 
 
+_BOUND_EXACT, _BOUND_FAST = _binder(True), _binder(False)
+
+
+def _specialize_sums(
+    attrs: ReduceAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
+) -> Kernel | None:
+    """ReduceSum/ReduceMean for a plan: the axes decoded once where they are folded; fast,
+    float sums in NumPy's order (``evaluate_reduce_fast``) everywhere."""
+    bound = (
+        (_BOUND_EXACT if mode.exact else _BOUND_FAST)(attrs, inputs, outputs)
+        if typed(inputs, outputs)
+        else None
+    )
+    if bound is not None or mode.exact:
+        return bound
+    return with_attrs(evaluate_reduce_fast, attrs)
+
+
 def _reduction(
     kind: Reduction, evaluate_types: frozenset[ElementType], bounds: BoundsFn[ReduceAttrs] | None = None
 ) -> OpSpec[ReduceAttrs]:
@@ -333,9 +363,7 @@ def _reduction(
         parse=_parser(kind),
         infer=infer_reduce,
         evaluate=evaluate_reduce,
-        evaluate_fast=evaluate_reduce_fast if sums else None,
-        bind=_binder(True),
-        bind_fast=_binder(False) if sums else None,
+        specialize=_specialize_sums if sums else mode_independent(_BOUND_EXACT),
         bounds=bounds,
         evaluate_types=(evaluate_types,),
     )

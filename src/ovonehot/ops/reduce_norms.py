@@ -29,10 +29,10 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import ElementType, PartialShape
 from .common.attrs import bool_attr
-from .common.binding import dtype_of
+from .common.binding import dtype_of, mode_independent, with_attrs
 from .common.numeric import c_cast, is_float, narrow, quiet, widen
 from .common.shape_util import known_ints, normalize_axes, passes_integral_number_check
-from .common.spec import Bound, OpSpec, TensorInfo
+from .common.spec import Kernel, OpSpec, RunMode, TensorInfo
 from .reduce import folded_axes, reduce_shape
 
 
@@ -123,7 +123,7 @@ def norm_reduce(x: np.ndarray, axes: Sequence[int], kind: NormReduction, exact: 
 
 def bind_logical_reduce(
     attrs: NormReduceAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-) -> Bound | None:
+) -> Kernel | None:
     """ReduceLogicalAnd/Or of booleans over folded axes: ``np.logical_and``/``or`` reduce (what
     ``np.all``/``np.any`` compute, in one call)."""
     x = inputs[0]
@@ -167,6 +167,13 @@ def reduce_norm(attrs: NormReduceAttrs, inputs: Sequence[np.ndarray], exact: boo
     return [out]
 
 
+def specialize_norm_reduce(
+    attrs: NormReduceAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
+) -> Kernel | None:
+    """ReduceL1/ReduceL2 for a plan: fast, float sums in NumPy's order (exact: ``evaluate``)."""
+    return None if mode.exact else with_attrs(evaluate_norm_reduce_fast, attrs)
+
+
 SPECS = (
     OpSpec(
         type="ReduceLogicalAnd",
@@ -176,7 +183,7 @@ SPECS = (
         parse=_parser(NormReduction.LOGICAL_AND),
         infer=infer_norm_reduce,
         evaluate=evaluate_norm_reduce,
-        bind=bind_logical_reduce,
+        specialize=mode_independent(bind_logical_reduce),
     ),
     OpSpec(
         type="ReduceLogicalOr",
@@ -186,7 +193,7 @@ SPECS = (
         parse=_parser(NormReduction.LOGICAL_OR),
         infer=infer_norm_reduce,
         evaluate=evaluate_norm_reduce,
-        bind=bind_logical_reduce,
+        specialize=mode_independent(bind_logical_reduce),
     ),
     OpSpec(
         type="ReduceL1",
@@ -196,7 +203,7 @@ SPECS = (
         parse=_parser(NormReduction.L1),
         infer=infer_norm_reduce,
         evaluate=evaluate_norm_reduce,
-        evaluate_fast=evaluate_norm_reduce_fast,
+        specialize=specialize_norm_reduce,
     ),
     OpSpec(
         type="ReduceL2",
@@ -206,6 +213,6 @@ SPECS = (
         parse=_parser(NormReduction.L2),
         infer=infer_norm_reduce,
         evaluate=evaluate_norm_reduce,
-        evaluate_fast=evaluate_norm_reduce_fast,
+        specialize=specialize_norm_reduce,
     ),
 )

@@ -30,7 +30,7 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import NoAttrs, bool_attr, element_type_attr, int_attr, ints_attr, parse_no_attrs
-from .common.binding import dtype_of, folded
+from .common.binding import dtype_of, folded, mode_independent
 from .common.bounds import FLOATS, WIDE_INTEGERS, kernel_bounds, shape_of_bounds, strided_slice_bounds
 from .common.shape_util import (
     INT64_MAX,
@@ -46,7 +46,7 @@ from .common.shape_util import (
     passes_integral_number_check,
 )
 from .common.slicing import SliceMasks, apply_slice_plan, make_slice_plan, strided_slice_dim
-from .common.spec import Bound, OpSpec, TensorInfo
+from .common.spec import Kernel, OpSpec, TensorInfo
 
 
 def _static(shape: Sequence[int]) -> PartialShape:
@@ -92,7 +92,7 @@ def evaluate_shape_of(attrs: ShapeOfAttrs, inputs: Sequence[np.ndarray]) -> list
 
 def bind_shape_of(
     attrs: ShapeOfAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-) -> Bound | None:
+) -> Kernel | None:
     """ShapeOf of a shape the signature leaves open (a static one folds): i32/i64 out."""
     dtype = attrs.output_type.numpy_dtype
     if dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
@@ -818,7 +818,7 @@ _GATHER_INDEX_TYPES = frozenset({ElementType.i32, ElementType.i64})
 # =========================================================================================
 def bind_gather(
     attrs: GatherAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-) -> Bound | None:
+) -> Kernel | None:
     """``np.take`` along a folded axis, batch_dims 0, i32/i64 indices: what the kernel does for
     indices in range; an index out of range makes ``np.take`` raise, and the kernel runs."""
     data, indices, axis_info = inputs
@@ -844,7 +844,7 @@ def bind_gather(
 _TAKE_INDICES = frozenset({np.dtype(np.int32), np.dtype(np.int64)})
 
 
-def _reshaping(outputs: Sequence[TensorInfo]) -> Bound | None:
+def _reshaping(outputs: Sequence[TensorInfo]) -> Kernel | None:
     """A view of the input in the output's static shape."""
     if not outputs[0].shape.is_static:
         return None
@@ -858,7 +858,7 @@ def _reshaping(outputs: Sequence[TensorInfo]) -> Bound | None:
 
 def bind_reshape(
     attrs: ReshapeAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-) -> Bound | None:
+) -> Kernel | None:
     """A folded pattern: the static output shape, or for a shape the signature leaves open a
     pattern NumPy reads as the kernel does (positive dims and one -1; NumPy refuses a size
     that does not fit, and the kernel words it)."""
@@ -884,7 +884,7 @@ def bind_reshape(
 
 def bind_squeeze(
     attrs: SqueezeAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-) -> Bound | None:
+) -> Kernel | None:
     """Folded axes (or none) and a static output shape: a view in that shape; folded axes that
     are all static 1s of a shape the signature leaves open: those dimensions dropped."""
     if len(inputs) > 1 and folded(inputs[1]) is None:
@@ -908,7 +908,7 @@ def bind_squeeze(
 
 def bind_unsqueeze(
     attrs: NoAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-) -> Bound | None:
+) -> Kernel | None:
     """Folded axes, every one in range (as the kernel's usual case): 1s inserted, a view."""
     axes = folded(inputs[1])
     if axes is None:
@@ -931,7 +931,7 @@ def bind_unsqueeze(
 
 def bind_concat(
     attrs: ConcatAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-) -> Bound | None:
+) -> Kernel | None:
     """Inputs of one static rank (at least 1): ``np.concatenate`` on the axis, which refuses
     dims that differ off the axis (and the kernel words it)."""
     ranks = {t.shape.rank if t.shape.rank_is_static else -1 for t in inputs}
@@ -956,7 +956,7 @@ SPECS = (
         parse=parse_shape_of_1,
         infer=infer_shape_of,
         evaluate=evaluate_shape_of,
-        bind=bind_shape_of,
+        specialize=mode_independent(bind_shape_of),
         bounds=shape_of_bounds,
     ),
     OpSpec(
@@ -967,7 +967,7 @@ SPECS = (
         parse=parse_shape_of_3,
         infer=infer_shape_of,
         evaluate=evaluate_shape_of,
-        bind=bind_shape_of,
+        specialize=mode_independent(bind_shape_of),
         bounds=shape_of_bounds,
     ),
     OpSpec(
@@ -978,7 +978,7 @@ SPECS = (
         parse=parse_gather_1,
         infer=infer_gather,
         evaluate=evaluate_gather,
-        bind=bind_gather,
+        specialize=mode_independent(bind_gather),
         bounds=kernel_bounds(exact=(1, 2)),
         evaluate_types=(_GATHER_DATA_TYPES, _GATHER_INDEX_TYPES),
         copies_values=True,
@@ -991,7 +991,7 @@ SPECS = (
         parse=parse_gather_7,
         infer=infer_gather,
         evaluate=evaluate_gather,
-        bind=bind_gather,
+        specialize=mode_independent(bind_gather),
         bounds=kernel_bounds(exact=(1, 2)),
         evaluate_types=(_GATHER_DATA_TYPES, _GATHER_INDEX_TYPES),
         copies_values=True,
@@ -1004,7 +1004,7 @@ SPECS = (
         parse=parse_gather_7,
         infer=infer_gather,
         evaluate=evaluate_gather,
-        bind=bind_gather,
+        specialize=mode_independent(bind_gather),
         bounds=kernel_bounds(exact=(1, 2)),
         evaluate_types=(_GATHER_DATA_TYPES, _GATHER_INDEX_TYPES),
         copies_values=True,
@@ -1017,7 +1017,7 @@ SPECS = (
         parse=parse_squeeze_0,
         infer=infer_squeeze,
         evaluate=evaluate_squeeze,
-        bind=bind_squeeze,
+        specialize=mode_independent(bind_squeeze),
         bounds=kernel_bounds(exact=(1,)),
         copies_values=True,
     ),
@@ -1029,7 +1029,7 @@ SPECS = (
         parse=parse_squeeze_15,
         infer=infer_squeeze,
         evaluate=evaluate_squeeze,
-        bind=bind_squeeze,
+        specialize=mode_independent(bind_squeeze),
         bounds=kernel_bounds(exact=(1,)),
         copies_values=True,
     ),
@@ -1041,7 +1041,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unsqueeze,
         evaluate=evaluate_unsqueeze,
-        bind=bind_unsqueeze,
+        specialize=mode_independent(bind_unsqueeze),
         bounds=kernel_bounds(exact=(1,)),
         copies_values=True,
     ),
@@ -1053,7 +1053,7 @@ SPECS = (
         parse=parse_concat,
         infer=infer_concat,
         evaluate=evaluate_concat,
-        bind=bind_concat,
+        specialize=mode_independent(bind_concat),
         bounds=kernel_bounds(exact=()),
         copies_values=True,
     ),
@@ -1065,7 +1065,7 @@ SPECS = (
         parse=parse_reshape,
         infer=infer_reshape,
         evaluate=evaluate_reshape,
-        bind=bind_reshape,
+        specialize=mode_independent(bind_reshape),
         bounds=kernel_bounds(exact=(1,)),
         copies_values=True,
     ),

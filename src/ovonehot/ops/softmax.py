@@ -28,9 +28,9 @@ from ..errors import UnsupportedError, ValidationError
 from ..graph import Node
 from ..types import ElementType
 from .common.attrs import int_attr
-from .common.binding import PLAIN_FLOATS, dtype_of
+from .common.binding import PLAIN_FLOATS, Binder, dtype_of, typed, with_attrs
 from .common.numeric import is_float, kahan_sum_leading, narrow, quiet, widen
-from .common.spec import BindFn, Bound, OpSpec, TensorInfo
+from .common.spec import Kernel, OpSpec, RunMode, TensorInfo
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,12 +108,12 @@ def softmax_values(w: np.ndarray, axis: int, log: bool, exact: bool) -> np.ndarr
     return out
 
 
-def _binder(exact: bool) -> BindFn[SoftmaxAttrs]:
+def _binder(exact: bool) -> Binder[SoftmaxAttrs]:
     """``bind`` (``bind_fast``) of Softmax/LogSoftmax on f32/f64 of a static rank: the axis once."""
 
     def bind(
         attrs: SoftmaxAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
-    ) -> Bound | None:
+    ) -> Kernel | None:
         x = inputs[0]
         if dtype_of(x) not in PLAIN_FLOATS or not x.shape.rank_is_static or not x.shape.rank:
             return None
@@ -132,6 +132,24 @@ def _binder(exact: bool) -> BindFn[SoftmaxAttrs]:
         return kernel
 
     return bind
+
+
+_BOUND_EXACT, _BOUND_FAST = _binder(True), _binder(False)
+
+
+def specialize_softmax(
+    attrs: SoftmaxAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
+) -> Kernel | None:
+    """Softmax/LogSoftmax for a plan: the axis decoded once where the rank is known; fast, the
+    sum in NumPy's order (``evaluate_softmax_fast``) everywhere."""
+    bound = (
+        (_BOUND_EXACT if mode.exact else _BOUND_FAST)(attrs, inputs, outputs)
+        if typed(inputs, outputs)
+        else None
+    )
+    if bound is not None or mode.exact:
+        return bound
+    return with_attrs(evaluate_softmax_fast, attrs)
 
 
 def _exp(x: np.ndarray) -> np.ndarray:
@@ -161,9 +179,7 @@ SPECS = (
         parse=parse_softmax_1,
         infer=infer_softmax,
         evaluate=evaluate_softmax,
-        evaluate_fast=evaluate_softmax_fast,
-        bind=_binder(True),
-        bind_fast=_binder(False),
+        specialize=specialize_softmax,
     ),
     OpSpec(
         type="Softmax",
@@ -173,9 +189,7 @@ SPECS = (
         parse=parse_softmax_8,
         infer=infer_softmax,
         evaluate=evaluate_softmax,
-        evaluate_fast=evaluate_softmax_fast,
-        bind=_binder(True),
-        bind_fast=_binder(False),
+        specialize=specialize_softmax,
     ),
     OpSpec(
         type="LogSoftmax",
@@ -185,8 +199,6 @@ SPECS = (
         parse=parse_log_softmax,
         infer=infer_softmax,
         evaluate=evaluate_softmax,
-        evaluate_fast=evaluate_softmax_fast,
-        bind=_binder(True),
-        bind_fast=_binder(False),
+        specialize=specialize_softmax,
     ),
 )

@@ -26,7 +26,7 @@ from ..errors import IRError, ValidationError
 from ..graph import Node
 from ..types import ElementType, PartialShape
 from .common.attrs import element_type_attr, str_attr
-from .common.spec import OpSpec, TensorInfo, Variables
+from .common.spec import Kernel, OpSpec, RunMode, TensorInfo
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,12 +85,8 @@ def infer_read_value(attrs: ReadValueAttrs, inputs: Sequence[TensorInfo]) -> lis
     return [TensorInfo(et, shape)]
 
 
-def evaluate_read_value(
-    attrs: ReadValueAttrs, inputs: Sequence[np.ndarray], variables: Variables
-) -> list[np.ndarray]:
-    held = variables.values.get(attrs.variable_id)
-    if held is not None:
-        return [held]
+def evaluate_read_value(attrs: ReadValueAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The variable in its initial state (a stateless run): the init input, or zeros."""
     if inputs:
         return [inputs[0]]
     assert attrs.variable_type is not None and attrs.variable_shape is not None  # ReadValue-3 has an input
@@ -116,15 +112,40 @@ def infer_assign(attrs: AssignAttrs, inputs: Sequence[TensorInfo]) -> list[Tenso
     return [TensorInfo(inputs[0].element_type, inputs[0].shape)]
 
 
-def evaluate_assign(
-    attrs: AssignAttrs, inputs: Sequence[np.ndarray], variables: Variables
-) -> list[np.ndarray]:
-    variables.pending[attrs.variable_id] = inputs[0]
+def evaluate_assign(attrs: AssignAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Assign in a stateless run: its output is its input, and what it writes is dropped."""
     return [inputs[0]]
 
 
-def _no_state(attrs: object, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    raise AssertionError("ovonehot bug: a stateful op was run without its variables")
+def specialize_read_value(
+    attrs: ReadValueAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
+) -> Kernel | None:
+    """ReadValue in a run with ``mode.variables``: the value the variable holds, or its initial one."""
+    variables = mode.variables
+    if variables is None:
+        return None
+
+    def read(arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
+        held = variables.values.get(attrs.variable_id)
+        return [held] if held is not None else evaluate_read_value(attrs, arrays)
+
+    return read
+
+
+def specialize_assign(
+    attrs: AssignAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
+) -> Kernel | None:
+    """Assign in a run with ``mode.variables``: its input becomes the variable's value when the
+    run ends (:meth:`Variables.commit`)."""
+    variables = mode.variables
+    if variables is None:
+        return None
+
+    def assign(arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
+        variables.pending[attrs.variable_id] = arrays[0]
+        return [arrays[0]]
+
+    return assign
 
 
 SPECS = (
@@ -135,9 +156,10 @@ SPECS = (
         inputs=1,
         parse=parse_read_value_3,
         infer=infer_read_value,
-        evaluate=_no_state,
+        evaluate=evaluate_read_value,
+        specialize=specialize_read_value,
+        uses_run=True,
         foldable=False,
-        evaluate_stateful=evaluate_read_value,
     ),
     OpSpec(
         type="ReadValue",
@@ -146,9 +168,10 @@ SPECS = (
         inputs=(0, 1),
         parse=parse_read_value_6,
         infer=infer_read_value,
-        evaluate=_no_state,
+        evaluate=evaluate_read_value,
+        specialize=specialize_read_value,
+        uses_run=True,
         foldable=False,
-        evaluate_stateful=evaluate_read_value,
     ),
     OpSpec(
         type="Assign",
@@ -157,9 +180,10 @@ SPECS = (
         inputs=1,
         parse=parse_assign,
         infer=infer_assign,
-        evaluate=_no_state,
+        evaluate=evaluate_assign,
+        specialize=specialize_assign,
+        uses_run=True,
         foldable=False,
-        evaluate_stateful=evaluate_assign,
     ),
     OpSpec(
         type="Assign",
@@ -168,8 +192,9 @@ SPECS = (
         inputs=1,
         parse=parse_assign,
         infer=infer_assign,
-        evaluate=_no_state,
+        evaluate=evaluate_assign,
+        specialize=specialize_assign,
+        uses_run=True,
         foldable=False,
-        evaluate_stateful=evaluate_assign,
     ),
 )

@@ -43,7 +43,7 @@ iteration; otherwise on reaching it).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -52,7 +52,7 @@ from ..budget import Growth, max_loop_iterations
 from ..errors import Error, InputError, IRError, ResourceLimitError, ValidationError
 from ..graph import Element, Graph, Node
 from ..types import Dimension, ElementType, PartialShape
-from .common.spec import OpSpec, TensorInfo
+from .common.spec import Kernel, OpSpec, RunMode, TensorInfo
 
 # The interpreters import the op registry, which imports this module: they are imported
 # where a body is planned, inferred or run, not at module load.
@@ -133,7 +133,7 @@ def _body(node: Node, tag: str) -> Body:
     try:
         plans = plan(graph)
     except Error as exc:
-        raise type(exc)(f"{node.describe()} <{tag}>: {exc}") from None
+        raise exc.at(f"{node.describe()} <{tag}>") from None
     params = {graph.nodes[i].id: i for i in graph.kind_indices("Parameter")}
     results = {graph.nodes[i].id: i for i in graph.kind_indices("Result")}
     return Body(graph, plans, params, results)
@@ -535,8 +535,13 @@ def infer_if(attrs: IfAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
 # -- running -------------------------------------------------------------------------------
 
 
-def _run_body(body: Body, feeds: Mapping[int, np.ndarray]) -> dict[int, np.ndarray]:
-    """Run a body on arrays (Parameter node index -> array); Result node index -> value."""
+def _run_body(
+    body: Body, feeds: Mapping[int, np.ndarray], mode: RunMode, where: tuple[int, int]
+) -> dict[int, np.ndarray]:
+    """Run a body on arrays (Parameter node index -> array); Result node index -> value.
+
+    It runs as the graph around it runs (``mode``: exactness, variables, hooks), its nodes
+    keyed for the hooks by the body op's key then ``where``: (body, iteration)."""
     from ..evaluate import evaluate
 
     unfed = [body.graph.nodes[i] for i in body.parameter_by_id.values() if i not in feeds]
@@ -551,7 +556,7 @@ def _run_body(body: Body, feeds: Mapping[int, np.ndarray]) -> dict[int, np.ndarr
         inference = _infer_body(body, infos)
         if len(body.cache) < 64:
             body.cache[key] = inference
-    values = evaluate(inference, dict(feeds))
+    values = evaluate(inference, dict(feeds), replace(mode, scope=(*mode.scope, *where), out=None))
     return {r: values[(r, 0)] for r in body.result_by_id.values()}
 
 
@@ -587,7 +592,11 @@ def _scalar_int(array: np.ndarray, what: str) -> int:
     return int(array.reshape(-1)[0])
 
 
-def evaluate_loop(attrs: LoopAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+def evaluate_loop(
+    attrs: LoopAttrs,
+    inputs: Sequence[np.ndarray],
+    mode: RunMode = RunMode(),  # noqa: B008 - frozen: one shared default
+) -> list[np.ndarray]:
     if attrs.is_loop:
         trip = _scalar_int(inputs[0], "the trip count")
         if not bool(inputs[1].reshape(-1)[0]) or trip == 0:
@@ -605,7 +614,7 @@ def evaluate_loop(attrs: LoopAttrs, inputs: Sequence[np.ndarray]) -> list[np.nda
             return _zero_iterations(attrs, inputs, by_condition=False)
     else:
         iterations = _tensor_iterator_iterations(attrs, sliced)
-    results, concat = _iterate(attrs, feeds, sliced, iterations)
+    results, concat = _iterate(attrs, feeds, sliced, iterations, mode)
     outs: list[np.ndarray] = [np.empty(0)] * len(attrs.outputs)
     for o in attrs.outputs:
         if o.slicing is None:
@@ -707,6 +716,7 @@ def _iterate(
     feeds: dict[int, np.ndarray],
     sliced: Mapping[int, list[np.ndarray]],
     iterations: int,
+    mode: RunMode,
 ) -> tuple[dict[int, np.ndarray], dict[int, list[np.ndarray]]]:
     """Run the body up to ``iterations`` times: the last results, and each concatenated output's parts."""
     counter = _IterationCounter.of(attrs)
@@ -724,7 +734,7 @@ def _iterate(
             feeds[param] = parts[k]
         if counter is not None:
             counter.feed(feeds, k)
-        results = _run_body(attrs.body, feeds)
+        results = _run_body(attrs.body, feeds, mode, (0, k))
         for o in attrs.outputs:
             if o.slicing is not None:
                 assert growth is not None
@@ -789,18 +799,46 @@ def _zero_iterations(attrs: LoopAttrs, inputs: Sequence[np.ndarray], by_conditio
     return outs
 
 
-def evaluate_if(attrs: IfAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+def evaluate_if(
+    attrs: IfAttrs,
+    inputs: Sequence[np.ndarray],
+    mode: RunMode = RunMode(),  # noqa: B008 - frozen: one shared default
+) -> list[np.ndarray]:
     if inputs[0].size != 1:
         raise InputError(f"the condition must hold one value, got shape {list(inputs[0].shape)}")
-    if bool(inputs[0].reshape(-1)[0]):
+    branch = 0 if bool(inputs[0].reshape(-1)[0]) else 1
+    if branch == 0:
         body, maps, outputs = attrs.then_body, attrs.then_inputs, attrs.then_outputs
     else:
         body, maps, outputs = attrs.else_body, attrs.else_inputs, attrs.else_outputs
-    results = _run_body(body, {m.parameter: inputs[m.input] for m in maps})
+    results = _run_body(body, {m.parameter: inputs[m.input] for m in maps}, mode, (branch, 0))
     outs: list[np.ndarray] = [np.empty(0)] * len(outputs)
     for o in outputs:
         outs[o.output] = results[o.result]
     return outs
+
+
+def specialize_loop(
+    attrs: LoopAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
+) -> Kernel | None:
+    """The Loop/TensorIterator run with ``mode`` reaching its body (None: the default run)."""
+    if _default(mode):
+        return None
+    return lambda arrays: evaluate_loop(attrs, arrays, mode)
+
+
+def specialize_if(
+    attrs: IfAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
+) -> Kernel | None:
+    """The If run with ``mode`` reaching the branch it takes (None: the default run)."""
+    if _default(mode):
+        return None
+    return lambda arrays: evaluate_if(attrs, arrays, mode)
+
+
+def _default(mode: RunMode) -> bool:
+    """A body run in ``mode`` runs as ``evaluate`` runs it (exact, no state, no hooks)."""
+    return replace(mode, scope=(), out=None) == RunMode()
 
 
 SPECS = (
@@ -812,6 +850,8 @@ SPECS = (
         parse=parse_tensor_iterator,
         infer=infer_loop,
         evaluate=evaluate_loop,
+        specialize=specialize_loop,
+        uses_run=True,
         foldable=False,
     ),
     OpSpec(
@@ -822,6 +862,8 @@ SPECS = (
         parse=parse_loop,
         infer=infer_loop,
         evaluate=evaluate_loop,
+        specialize=specialize_loop,
+        uses_run=True,
         foldable=False,
     ),
     OpSpec(
@@ -832,6 +874,8 @@ SPECS = (
         parse=parse_if,
         infer=infer_if,
         evaluate=evaluate_if,
+        specialize=specialize_if,
+        uses_run=True,
         foldable=False,
     ),
 )

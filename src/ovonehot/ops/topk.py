@@ -27,9 +27,9 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import bool_attr, element_type_attr, enum_attr, int_attr
-from .common.binding import folded
+from .common.binding import folded, mode_independent
 from .common.shape_util import input_bounds, normalize_axis
-from .common.spec import Bound, OpSpec, TensorInfo
+from .common.spec import Kernel, OpSpec, TensorInfo
 
 
 class TopKMode(enum.Enum):
@@ -154,7 +154,7 @@ def _top(data: np.ndarray, k: int, axis: int, attrs: TopKAttrs) -> list[np.ndarr
     ]
 
 
-def bind_topk(attrs: TopKAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Bound | None:
+def bind_topk(attrs: TopKAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Kernel | None:
     """A folded K of a static-rank input: K and the axis read once (a K past the axis's length,
     which a shape the signature leaves open may bring, goes to the kernel)."""
     data, k_value = inputs[0], folded(inputs[1])
@@ -191,7 +191,7 @@ SPECS = (
         parse=parse_topk_1,
         infer=infer_topk,
         evaluate=evaluate_topk,
-        bind=bind_topk,
+        specialize=mode_independent(bind_topk),
     ),
     OpSpec(
         type="TopK",
@@ -201,7 +201,7 @@ SPECS = (
         parse=parse_topk_1,
         infer=infer_topk,
         evaluate=evaluate_topk,
-        bind=bind_topk,
+        specialize=mode_independent(bind_topk),
     ),
     OpSpec(
         type="TopK",
@@ -211,6 +211,6 @@ SPECS = (
         parse=parse_topk_11,
         infer=infer_topk,
         evaluate=evaluate_topk,
-        bind=bind_topk,
+        specialize=mode_independent(bind_topk),
     ),
 )

@@ -30,10 +30,10 @@ from ..errors import ValidationError
 from ..graph import Node
 from ..types import ElementType
 from .common.attrs import NoAttrs, float_attr, parse_no_attrs
-from .common.binding import PLAIN_FLOATS, dtype_of
+from .common.binding import PLAIN_FLOATS, Binder, dtype_of, mode_independent
 from .common.bounds import FLOATS, WIDE_INTEGERS, abs_bounds, kernel_bounds
 from .common.numeric import c_cast, is_float, libm, narrow, quiet, round_half_away, widen
-from .common.spec import BindFn, Bound, OpSpec, TensorInfo
+from .common.spec import Kernel, OpSpec, TensorInfo
 
 
 def infer_unary(attrs: object, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
@@ -46,10 +46,10 @@ def infer_unary(attrs: object, inputs: Sequence[TensorInfo]) -> list[TensorInfo]
 UnaryKernel = Callable[[np.ndarray], np.ndarray]
 
 
-def _bind_unary(float_fn: UnaryKernel) -> BindFn[NoAttrs]:
+def _bind_unary(float_fn: UnaryKernel) -> Binder[NoAttrs]:
     """``OpSpec.bind`` of a ``_unary`` op: on f32/f64 (not 0-d), ``float_fn`` alone."""
 
-    def bind(attrs: NoAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Bound | None:
+    def bind(attrs: NoAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Kernel | None:
         dtype = dtype_of(inputs[0])
         if dtype not in PLAIN_FLOATS or not (outputs[0].shape.rank_is_static and outputs[0].shape.rank):
             return None
@@ -238,7 +238,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(_relu, _relu),
-        bind=_bind_unary(_relu),
+        specialize=mode_independent(_bind_unary(_relu)),
     ),
     OpSpec(
         type="Sigmoid",
@@ -248,7 +248,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(_float_sigmoid, _int_sigmoid),
-        bind=_bind_unary(_float_sigmoid),
+        specialize=mode_independent(_bind_unary(_float_sigmoid)),
     ),
     OpSpec(
         type="Tanh",
@@ -258,7 +258,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(_float_via_f64(np.tanh), _int_rounded(np.tanh)),
-        bind=_bind_unary(_float_via_f64(np.tanh)),
+        specialize=mode_independent(_bind_unary(_float_via_f64(np.tanh))),
     ),
     OpSpec(
         type="Erf",
@@ -268,7 +268,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(_float_via_f64(_erf64), _int_rounded(_erf64)),
-        bind=_bind_unary(_float_via_f64(_erf64)),
+        specialize=mode_independent(_bind_unary(_float_via_f64(_erf64))),
     ),
     OpSpec(
         type="Floor",
@@ -278,7 +278,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(np.floor, _copy),
-        bind=_bind_unary(np.floor),
+        specialize=mode_independent(_bind_unary(np.floor)),
     ),
     OpSpec(
         type="Ceiling",
@@ -288,7 +288,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(np.ceil, _copy),
-        bind=_bind_unary(np.ceil),
+        specialize=mode_independent(_bind_unary(np.ceil)),
     ),
     OpSpec(
         type="Sign",
@@ -298,7 +298,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(_sign, _sign),
-        bind=_bind_unary(_sign),
+        specialize=mode_independent(_bind_unary(_sign)),
     ),
     OpSpec(
         type="Abs",
@@ -308,7 +308,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(np.abs, _int_abs),
-        bind=_bind_unary(np.abs),
+        specialize=mode_independent(_bind_unary(np.abs)),
         bounds=abs_bounds,
         evaluate_types=(FLOATS | WIDE_INTEGERS,),
     ),
@@ -320,7 +320,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(np.negative, np.negative),
-        bind=_bind_unary(np.negative),
+        specialize=mode_independent(_bind_unary(np.negative)),
     ),
     OpSpec(
         type="Exp",
@@ -330,7 +330,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(_f32_via_double("exp"), _via_libm("exp")),
-        bind=_bind_unary(_f32_via_double("exp")),
+        specialize=mode_independent(_bind_unary(_f32_via_double("exp"))),
     ),
     OpSpec(
         type="Log",
@@ -340,7 +340,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(_f32_via_double("log"), _via_libm("log")),
-        bind=_bind_unary(_f32_via_double("log")),
+        specialize=mode_independent(_bind_unary(_f32_via_double("log"))),
     ),
     OpSpec(
         type="Sqrt",
@@ -350,7 +350,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(np.sqrt, _int_sqrt),
-        bind=_bind_unary(np.sqrt),
+        specialize=mode_independent(_bind_unary(np.sqrt)),
     ),
     OpSpec(
         type="Clamp",

@@ -1,19 +1,28 @@
-"""What the ops' ``bind`` functions share (``OpSpec.bind``: a kernel specialised to one input
-signature of a folded plan, see :mod:`ovonehot.evaluate`).
+"""What the ops' ``specialize`` functions share (``OpSpec.specialize``: a kernel made for one
+plan, see :mod:`ovonehot.evaluate`).
 
-A bound kernel must give exactly the bytes the op's ``evaluate`` gives for inputs of the
-signature's shapes and types: it may only drop what the signature settles (shape checks,
-attribute decoding, the reading of folded index inputs), never change how a value is
-computed.  ``tests/test_bind.py`` runs every bound kernel against its ``evaluate``.
+Most ops run alike in every mode: their ``specialize`` is a *binder* (``mode_independent``), a
+kernel for the plan's input and output infos that gives exactly the bytes the op's ``evaluate``
+gives for inputs the infos allow: it may only drop what the infos settle (shape checks,
+attribute decoding, the reading of folded index inputs), never change how a value is computed.
+The ops with a fast variant (MatMul, the sums) branch on ``mode.exact`` in their own
+``specialize``.  ``tests/test_bind.py`` and the conformance harness run every kernel
+``specialize`` makes against ``evaluate``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import numpy as np
 
-from .spec import Bound, TensorInfo
+from .spec import Kernel, RunMode, SpecializeFn, TensorInfo
+
+A = TypeVar("A")
+# A kernel for one plan's infos, the same in every mode (see the module docstring).
+Binder = Callable[[A, Sequence[TensorInfo], Sequence[TensorInfo]], Kernel | None]
 
 # NumPy's own types whose arithmetic is OpenVINO's (no narrow float rounded by hand, no
 # sub-byte integer held wide, no string).
@@ -22,9 +31,36 @@ PLAIN_FLOATS = frozenset(np.dtype(t) for t in ("f4", "f8"))
 PLAIN_NUMBERS = PLAIN_INTEGERS | PLAIN_FLOATS
 
 
+def typed(inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> bool:
+    """Every element type is known (what a binder needs to pick its arithmetic)."""
+    return all(t.element_type.numpy_dtype is not None for t in (*inputs, *outputs))
+
+
+def mode_independent(bind: Binder[A]) -> SpecializeFn[A]:
+    """The ``specialize`` of an op that runs alike in every mode: ``bind``, asked when every
+    element type is known."""
+
+    @functools.wraps(bind)
+    def specialize(
+        attrs: A, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
+    ) -> Kernel | None:
+        return bind(attrs, inputs, outputs) if typed(inputs, outputs) else None
+
+    return specialize
+
+
+def with_attrs(kernel: Callable[[A, list[np.ndarray]], Sequence[np.ndarray]], attrs: A) -> Kernel:
+    """``kernel`` (an ``evaluate``-like function, a fast variant) as a kernel of the inputs alone."""
+
+    def run(inputs: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
+        return kernel(attrs, list(inputs))
+
+    return run
+
+
 def dtype_of(info: TensorInfo) -> np.dtype:
     dtype = info.element_type.numpy_dtype
-    assert dtype is not None  # (bind is only asked with typed infos)
+    assert dtype is not None  # (binders are only asked with typed infos)
     return dtype
 
 
@@ -39,7 +75,7 @@ def folded(info: TensorInfo) -> np.ndarray | None:
 
 def bind_ufunc(
     f: np.ufunc, dtypes: frozenset[np.dtype], a: TensorInfo, b: TensorInfo, out: TensorInfo
-) -> Bound | None:
+) -> Kernel | None:
     """``f(x, y)`` for two inputs of one dtype in ``dtypes`` whose NumPy broadcast is the op's
     (the caller checked the broadcast rule: shapes that do not broadcast make NumPy raise
     ValueError, and the op's kernel words the error) and whose result has ``out``'s dtype

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 import numpy as np
 
@@ -88,10 +88,15 @@ class RunMode:
       a None entry still asks for a fresh array the caller may keep.
     * ``observer`` / ``override``: the per-node hooks (``--dump-intermediates``, diff's model
       of the CPU plugin); they see the nodes of sub-graph bodies too, keyed by path.
-    * ``scope``: the key prefix of the body being run (() at the top level).
+    * ``specialized``: False runs every op's reference ``evaluate`` (no ``specialize``): what
+      the specialized kernels are compared against, and a way to rule them out of a bug.
+    * ``scope``: the key prefix of the body being run (() at the top level); in the mode an
+      op's ``specialize`` gets (``uses_run`` ops), the op's own key, which a body op extends
+      with (body, iteration) for the nodes of its bodies.
     """
 
     exact: bool = True
+    specialized: bool = True
     variables: Variables | None = None
     out: tuple[np.ndarray | None, ...] | None = None
     observer: Observer | None = None
@@ -110,9 +115,6 @@ class RunMode:
 # specialize(attrs, input infos, output infos, mode) -> a kernel of the inputs alone, or None.
 SpecializeFn = Callable[[A, Sequence["TensorInfo"], Sequence["TensorInfo"], RunMode], Kernel | None]
 
-# A kernel of the inputs alone (``OpSpec.bind``'s result).
-Bound = Callable[[Sequence[np.ndarray]], Sequence[np.ndarray]]
-BindFn = Callable[[A, Sequence["TensorInfo"], Sequence["TensorInfo"]], Bound | None]
 Bounds = tuple[np.ndarray, np.ndarray]  # element-wise (lower, upper) of one tensor
 # A bound propagation rule: spec, attributes, input infos, output infos -> each output's bounds.
 BoundsFn = Callable[["OpSpec[A]", A, Sequence[TensorInfo], Sequence[TensorInfo]], list["Bounds | None"]]
@@ -129,15 +131,15 @@ class OpSpec(Generic[A]):
     * ``inputs``: the number of inputs, or a (min, max) range.
     * ``parse``: raw ``<data>`` strings -> typed attributes ``A`` (a frozen dataclass).
     * ``infer``: attributes + input infos -> output infos (element type, partial shape).
-    * ``evaluate``: attributes + input arrays -> output arrays; ``None`` for ops the
-      executor handles itself (Parameter).
+    * ``evaluate``: attributes + input arrays -> output arrays, the op's reference kernel
+      (what OpenVINO's reference computes, or its spec where the two differ); ``None`` for
+      ops the executor handles itself (Parameter).  ``specialize`` (below) is the only other
+      way to run an op.
     * ``foldable``: whether inference may evaluate the op on known values (constant
       folding).  Off for ops whose values are not knowable (Parameter).
     * ``deterministic``: the kernel's outputs depend on nothing but its inputs and attributes,
       so the evaluator may compute a node once per input signature when its inputs are known
       then (:mod:`ovonehot.evaluate`).  Off for RandomUniform (both seeds 0 draw afresh).
-    * ``evaluate_stateful``: the kernel of an op that reads or writes the model's
-      :class:`Variables` (ReadValue, Assign); the executor calls it instead of ``evaluate``.
     * ``bounds``: the op's value/bound propagation rule, OpenVINO's ``evaluate_lower`` /
       ``evaluate_upper`` (machinery and shared rules: :mod:`ovonehot.ops.common.bounds`);
       ``None``: the op has none, its values still fold.
@@ -160,7 +162,6 @@ class OpSpec(Generic[A]):
     evaluate: Callable[[A, Sequence[np.ndarray]], Sequence[np.ndarray]] | None
     foldable: bool = True
     deterministic: bool = True
-    evaluate_stateful: Callable[[A, Sequence[np.ndarray], Variables], Sequence[np.ndarray]] | None = None
     bounds: BoundsFn[A] | None = None
     evaluate_types: tuple[frozenset[ElementType] | None, ...] | None = None
     lower_is_value: bool = False
@@ -172,41 +173,20 @@ class OpSpec(Generic[A]):
     # partial and element types dynamic in a signature's first plan; an input's ``value`` is
     # the folded array every call of the plan gets there, else None) and the run's mode.
     # With ``mode.exact`` its kernel gives exactly the bytes ``evaluate`` gives for every input
-    # the infos allow (it may drop the checks they settle); without, it may sum in another
-    # order (within a bound its tests check).  It may raise a non-``Error`` exception for an
-    # input it does not decide (NumPy refusing a broadcast): ``evaluate`` then runs, and
-    # words the error.  Run-dependent parts of the mode (``variables``, ``out``, hooks) reach
-    # it only for ops that declare ``uses_run``.
+    # the infos allow (it may drop the checks they settle).  Without (``Model.run(...,
+    # exact=False)``) it may give a variant that is not bit-exact with OpenVINO's reference:
+    # float sums in NumPy's pairwise order instead of the reference's sequential (Kahan) one,
+    # MatMul by BLAS; same output shapes, types and errors, values within rounding (each
+    # variant's tests bound the difference).  With ``mode.out`` it may write an output into
+    # its buffer.  It may raise a non-``Error`` exception for an input it does not decide
+    # (NumPy refusing a broadcast): ``evaluate`` then runs, and words the error.  The
+    # run-dependent parts of the mode (``variables``, hooks) reach it only for ops that
+    # declare ``uses_run``.
     specialize: SpecializeFn[A] | None = None
     # ``specialize`` reads the run's variables or hooks (ReadValue/Assign read and write
     # ``mode.variables``; Loop/If/TensorIterator run their bodies with the mode): the evaluator
-    # asks it again for each run that has them.
+    # asks it again for each run that has them, whether or not ``mode.specialized``.
     uses_run: bool = False
-    # A variant of ``evaluate`` that writes each output into a given array (one per output,
-    # or None) when that array has the output's shape and dtype, else makes a fresh one;
-    # ``Model.run(share_outputs=True)`` reuses output buffers through it.
-    evaluate_into: (
-        Callable[[A, Sequence[np.ndarray], Sequence[np.ndarray | None]], Sequence[np.ndarray]] | None
-    ) = None
-    # A variant of ``evaluate`` that is not bit-exact with OpenVINO's reference, for runs that
-    # ask for speed over exactness (``Model.run(..., exact=False)``): float sums in NumPy's
-    # pairwise order instead of the reference's sequential (Kahan) one, MatMul by BLAS.  Same
-    # output shapes and types, same errors; values within rounding of the exact kernel's
-    # (each variant's test bounds the difference).
-    evaluate_fast: Callable[[A, Sequence[np.ndarray]], Sequence[np.ndarray]] | None = None
-    # A kernel specialised to one input signature: given the attributes and the input and
-    # output infos (every shape static, every element type known; an input's ``value`` is
-    # the array every call will get there when the plan folded it, else None), a function
-    # of the inputs alone that gives exactly the bytes ``evaluate`` gives for inputs of those
-    # shapes and types (the checks the signature settles dropped), or None when it has
-    # nothing faster.
-    # A folded plan (:mod:`ovonehot.evaluate`) calls it once per node and signature; runs
-    # call what it returns with NumPy's floating-point warnings off.
-    bind: BindFn[A] | None = None
-    # ``bind`` for ``evaluate_fast``: a kernel specialised to one signature that gives exactly
-    # the bytes ``evaluate_fast`` gives (so a fast run's values do not depend on whether its
-    # plan is folded), or None.
-    bind_fast: BindFn[A] | None = None
 
     @property
     def name(self) -> str:
