@@ -1,8 +1,12 @@
-"""Differential campaign: folded plans with bound kernels against the same plans unbound.
+"""Differential campaign: folded plans with the kernels ``OpSpec.specialize`` makes against
+plans without them.
 
-A bound kernel (``OpSpec.bind``/``bind_fast``) must give the bytes of the op's own kernel, and
+A kernel ``specialize`` makes for a signature must give the bytes of the op's own kernel, and
 where it does not decide a value (an index out of range, a zero divisor, shapes NumPy will not
-broadcast) the op's own kernel must run and word the error.  The unit tests check chosen cases;
+broadcast) the op's own kernel must run and word the error.  Exact runs are compared with runs
+of ``RunMode(specialized=False)`` (every op's ``evaluate``); fast runs with a first run of a
+fresh plan (the model's declared shapes, nothing folded), so a fast result does not depend on
+folding.  The unit tests check chosen cases;
 this runs whole graphs many times with *new values of one signature* (what a folded plan sees
 in use): every IR under ``ir/`` and random graphs of ``ovonehot.differential.fuzz_graphs``, each
 with inputs drawn by ``generate_inputs`` (one seed fixes the shapes, later seeds draw values,
@@ -57,26 +61,25 @@ def models(graphs: int, seed: int, irs: bool = True) -> Iterator[tuple[str, Mode
         )
 
 
-def outcome(model: Model, inputs: dict[str, np.ndarray], exact: bool) -> tuple[str, ...]:
+def outcome(model: Model, inputs: dict[str, np.ndarray], mode: ev.RunMode) -> tuple[str, ...]:
     try:
-        results = model.run(inputs, exact=exact)
+        feeds = dict(zip(model._params, model.bind(inputs), strict=True))
+        results = ev.evaluate(model.inference, feeds, mode)
     except ovonehot.Error as exc:
         return ("error", type(exc).__name__, str(exc))
     return ("ok", *(f"{k}:{v.dtype}:{v.shape}:{v.tobytes().hex()}" for k, v in results.items()))
 
 
-def bound_steps(model: Model, exact: bool) -> int:
-    kinds = (
-        (ev._BOUND, ev._SIZED_BOUND)
-        if exact
-        else (ev._BOUND_FAST, ev._SIZED_BOUND_FAST, ev._BOUND, ev._SIZED_BOUND)
-    )
-    total = 0
-    for record in ev.program(model.inference).signatures.values():
-        if record.folded is not None:
-            loop = record.folded.loop if exact else record.folded.loop_fast
-            total += sum(entry[0] in kinds for entry in loop)
-    return total
+def bound_steps(model: Model, inputs: dict[str, np.ndarray], exact: bool) -> int:
+    """The nodes the signature's folded plan runs by a kernel ``specialize`` made."""
+    try:
+        feeds = dict(zip(model._params, model.bind(inputs), strict=True))
+    except ovonehot.Error:
+        return 0
+    plan = ev.plan_of(model.inference, feeds, ev.RunMode(exact=exact))
+    if not plan.folded:
+        return 0
+    return sum(plan.kernel_of(i) == "specialized" for i in range(len(model.graph.nodes)))
 
 
 def campaign(graphs: int, seeds: int, seed: int, irs: bool = True) -> tuple[int, int, int, list[str]]:
@@ -98,17 +101,15 @@ def campaign(graphs: int, seeds: int, seed: int, irs: bool = True) -> tuple[int,
                     )
                 except ovonehot.Error:
                     continue
-                a = outcome(with_bind, inputs, exact)
-                ev.BIND = False
-                try:
-                    b = outcome(without, inputs, exact)
-                finally:
-                    ev.BIND = True
+                a = outcome(with_bind, inputs, ev.RunMode(exact=exact))
+                if not exact:
+                    without.inference.cache.clear()  # (a first run's plan: nothing folded)
+                b = outcome(without, inputs, ev.RunMode(exact=exact, specialized=not exact))
                 runs += 1
                 if a != b:
                     divergences.append(f"{name} exact={exact} seed {k}: {a[:3]} != {b[:3]}")
                     print(f"DIVERGES {divergences[-1]}")
-            bound += bound_steps(with_bind, exact)
+            bound += bound_steps(with_bind, first, exact)
     print(
         f"{count} models, {runs} runs bound and unbound, {bound} bound steps in their plans, "
         f"{len(divergences)} divergences"

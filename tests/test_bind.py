@@ -1,23 +1,27 @@
-"""Kernels bound to a folded signature (``OpSpec.bind``) give exactly the bytes of the op's
+"""Kernels ``OpSpec.specialize`` makes for a folded signature give exactly the bytes of the op's
 own ``evaluate``: per op on chosen cases (special values, broadcasting, value-dependent
 shapes), and on every exported model with its stored inputs against the same run unbound."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 import ovonehot
 from ovonehot import evaluate as ev
-from ovonehot.infer import infer
+from ovonehot.evaluate import RunMode
+from ovonehot.infer import Inference, NodePlan, infer
 from ovonehot.model import Model
+from ovonehot.ops import OpSpec
 from ovonehot.ops.common.numeric import c_cast
 from ovonehot.ops.common.spec import TensorInfo
-from ovonehot.types import PartialShape
+from ovonehot.types import ElementType, PartialShape
 from tests.exact import assert_same
 from tests.graph_builder import GraphBuilder
 
@@ -74,19 +78,35 @@ def bound_run(
     graph = b.graph()
     model = Model(graph, infer(graph))
     feeds = dict(enumerate(runtime))
+    mode = RunMode(exact=not fast)
     for _ in range(2):
-        ev.evaluate(model.inference, feeds, exact=not fast)
-    got = ev.evaluate(model.inference, feeds, exact=not fast)
-    record = next(iter(ev.program(model.inference).signatures.values()))
-    assert record.folded is not None
-    plan = model.inference.plans[op]
-    fast = fast and plan.spec.evaluate_fast is not None  # (an op without a fast kernel runs its own)
-    kinds = {entry[1]: entry[0] for entry in (record.folded.loop_fast if fast else record.folded.loop)}
-    bound_kinds = (ev._BOUND_FAST, ev._SIZED_BOUND_FAST) if fast else (ev._BOUND, ev._SIZED_BOUND)
-    assert (kinds[op] in bound_kinds) == expect_bound, f"{type_name} was {'not ' * expect_bound}bound"
-    kernel = plan.spec.evaluate_fast if fast else plan.spec.evaluate
-    expected = kernel(plan.attrs, [*runtime, *folded])
+        ev.evaluate(model.inference, feeds, mode)
+    got = ev.evaluate(model.inference, feeds, mode)
+    plan = ev.plan_of(model.inference, feeds, mode)
+    assert plan.folded
+    assert (plan.kernel_of(op) == "specialized") == expect_bound, (
+        f"{type_name} was {'not ' * expect_bound}bound"
+    )
+    spec, attrs = model.inference.plans[op].spec, model.inference.plans[op].attrs
+    expected = (unbound_fast(spec, attrs) if fast else spec.evaluate)(attrs, [*runtime, *folded])
     return [got[(r, 0)] for r in results], list(expected)
+
+
+def unbound_fast(
+    spec: OpSpec[Any], attrs: Any
+) -> Callable[[Any, Sequence[np.ndarray]], Sequence[np.ndarray]]:
+    """The kernel a fast plan runs where it knows nothing of the op's inputs (a first run of
+    dynamic shapes), or ``evaluate`` for an op without a fast variant."""
+    assert spec.evaluate is not None
+
+    def run(attrs: Any, inputs: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
+        unknown = [TensorInfo(ElementType.dynamic, PartialShape.dynamic()) for _ in inputs]
+        kernel = (
+            spec.specialize(attrs, unknown, unknown[:1], RunMode(exact=False)) if spec.specialize else None
+        )
+        return kernel(inputs) if kernel is not None else spec.evaluate(attrs, list(inputs))  # type: ignore[misc]
+
+    return run
 
 
 def check(type_name: str, version: str, *args: object, **kwargs: object) -> None:
@@ -148,8 +168,7 @@ def test_a_bound_op_on_value_dependent_shapes_raises_the_kernels_error_with_the_
     same = {0: np.array([1, 0, 2, 0], np.float32), 1: np.array([0, 3, 0, 4], np.float32)}
     for _ in range(3):
         (value,) = ev.evaluate(model.inference, same).values()
-    record = next(iter(ev.program(model.inference).signatures.values()))
-    assert record.folded is not None and {e[1]: e[0] for e in record.folded.loop}[mul] == ev._BOUND
+    assert ev.plan_of(model.inference, same).kernel_of(mul) == "specialized"
     assert_same(value, np.array(np.nonzero(same[0])) * np.array(np.nonzero(same[1])))
     with pytest.raises(
         ovonehot.Error, match=r"name='product' type=Multiply.*Argument shapes are inconsistent"
@@ -166,39 +185,39 @@ def exported_cases() -> list[tuple[Path, Path]]:
     return cases
 
 
-def _runs(xml: Path, inputs: dict[str, np.ndarray], exact: bool) -> tuple[dict[str, np.ndarray], int]:
+def _runs(xml: Path, inputs: dict[str, np.ndarray], mode: RunMode) -> tuple[list[np.ndarray], int]:
+    """A folded run's outputs (the third of its signature) and how many nodes it ran by a kernel
+    ``specialize`` made."""
     model = ovonehot.load(xml)
+    feeds = dict(zip(model._params, model.bind(inputs), strict=True))
     for _ in range(2):
-        model.run(inputs, exact=exact)
-    got = model.run(inputs, exact=exact)
-    bound = sum(
-        entry[0] in (ev._BOUND, ev._BOUND_FAST, ev._SIZED_BOUND, ev._SIZED_BOUND_FAST)
-        for record in ev.program(model.inference).signatures.values()
-        if record.folded is not None
-        for entry in (record.folded.loop if exact else record.folded.loop_fast)
-    )
-    return got, bound
+        ev.evaluate(model.inference, feeds, mode)
+    got = list(ev.evaluate(model.inference, feeds, mode).values())
+    plan = ev.plan_of(model.inference, feeds, mode)
+    return got, sum(plan.kernel_of(i) == "specialized" for i in range(len(model.graph.nodes)))
 
 
 @pytest.mark.parametrize("exact", [True, False], ids=["exact", "fast"])
-def test_exported_models_run_bound_give_the_same_bytes_as_unbound(
-    monkeypatch: pytest.MonkeyPatch, exact: bool
-) -> None:
-    """Exact runs: bound kernels are the ops' own bytes.  Fast runs (``exact=False``): the fast
-    bound kernels give ``evaluate_fast``'s bytes, so a fast result does not depend on folding."""
+def test_exported_models_run_bound_give_the_same_bytes_as_unbound(exact: bool) -> None:
+    """Exact runs: the kernels ``specialize`` makes give the ops' own bytes (a run with
+    ``specialized=False``).  Fast runs: a folded plan's kernels give the bytes of the fast
+    kernels a first run of unknown shapes makes, so a fast result does not depend on folding."""
     total = 0
     for xml, inputs_file in exported_cases():
         with np.load(inputs_file, allow_pickle=False) as archive:
             inputs = {k: archive[k] for k in archive.files}
-        got, bound = _runs(xml, inputs, exact)
-        monkeypatch.setattr(ev, "BIND", False)
-        expected, none = _runs(xml, inputs, exact)
-        monkeypatch.setattr(ev, "BIND", True)
-        assert none == 0
+        got, bound = _runs(xml, inputs, RunMode(exact=exact))
+        if exact:
+            expected, none = _runs(xml, inputs, RunMode(specialized=False))
+            assert none == 0
+        else:
+            fresh = ovonehot.load(xml)  # a first run: a plan of the model's declared shapes
+            feeds = dict(zip(fresh._params, fresh.bind(inputs), strict=True))
+            expected = list(ev.evaluate(fresh.inference, feeds, RunMode(exact=False)).values())
         total += bound
-        assert got.keys() == expected.keys()
-        for name in got:
-            assert_same(got[name], expected[name], f"{xml.name} {name}")
+        assert len(got) == len(expected)
+        for k, (g, e) in enumerate(zip(got, expected, strict=True)):
+            assert_same(g, e, f"{xml.name} output {k}")
     assert total > 100, f"only {total} bound kernels ran over the exported models"
 
 
@@ -731,17 +750,24 @@ def test_a_bound_kernel_giving_a_wrong_shape_is_caught_as_an_ovonehot_bug() -> N
     graph = b.graph()
     model = Model(graph, infer(graph))
     feeds = {0: np.array([1.0, -2.0, 3.0], np.float32)}
-    for _ in range(2):
+    for _ in range(3):
         ev.evaluate(model.inference, feeds)
-    record = next(iter(ev.program(model.inference).signatures.values()))
-    assert record.folded is not None
-    loop = list(record.folded.loop)
-    position = next(k for k, entry in enumerate(loop) if entry[1] == relu)
-    assert loop[position][0] == ev._BOUND
-    loop[position] = (ev._BOUND, relu, lambda values: [values[0][:2]], *loop[position][3:])
-    record.folded.loop = tuple(loop)
+    assert ev.plan_of(model.inference, feeds).kernel_of(relu) == "specialized"
+    # the same model with Relu's specialize planted with a bug (a fixture, not a patched global)
+    spec, attrs = model.inference.plans[relu].spec, model.inference.plans[relu].attrs
+    assert spec.specialize is not None
+    real = spec.specialize
+
+    def short(attrs: Any, ins: Sequence[TensorInfo], outs: Sequence[TensorInfo], mode: RunMode) -> Any:
+        kernel = real(attrs, ins, outs, mode)
+        assert kernel is not None
+        return lambda values: [kernel(values)[0][:2]]
+
+    plans = list(model.inference.plans)
+    plans[relu] = NodePlan(plans[relu].node, dataclasses.replace(spec, specialize=short), attrs)
+    buggy = Inference(graph, tuple(plans), model.inference.outputs)
     with pytest.raises(AssertionError, match="ovonehot bug"):
-        ev.evaluate(model.inference, feeds)
+        ev.evaluate(buggy, feeds)
 
 
 def f32(*shape: int, seed: int = 0) -> np.ndarray:
@@ -913,7 +939,7 @@ def test_summing_ops_bound_give_their_kernels_bytes(
 ) -> None:
     """Exact: ``bind`` where the op has one (MatMul, Softmax, attention, the reductions), else the
     plan keeps the kernel; fast:
-    ``bind_fast`` gives ``evaluate_fast``'s bytes."""
+    the fast kernel made for the signature gives the bytes of the one made for unknown inputs."""
     spec_binds = fast or op != "MVN"  # (exact MVN keeps its kernel)
     got, expected = bound_run(
         op, version, runtime, folded, attrs, declared=declared, fast=fast, expect_bound=spec_binds
@@ -1036,8 +1062,7 @@ def test_bound_kernels_hand_unusual_values_to_the_ops_kernel() -> None:
     good = {0: f32(4, 2), 1: np.array([[1, -1]], np.int64), 2: f32(1, 2, seed=1)}
     for _ in range(3):
         ev.evaluate(model.inference, good)
-    record = next(iter(ev.program(model.inference).signatures.values()))
-    assert record.folded is not None and {e[1]: e[0] for e in record.folded.loop}[scatter] == ev._BOUND
+    assert ev.plan_of(model.inference, good).kernel_of(scatter) == "specialized"
     with pytest.raises(ovonehot.Error, match=r"name='scatter'.*out of bounds"):
         ev.evaluate(model.inference, {**good, 1: np.array([[4, 0]], np.int64)})
 
@@ -1123,8 +1148,7 @@ def test_a_sized_bound_kernel_is_refused_an_output_past_the_budget_first() -> No
     feeds = {0: np.array([1, 2], np.int64), 1: np.array(3, np.int64)}
     for _ in range(3):
         ev.evaluate(model.inference, feeds)
-    record = next(iter(ev.program(model.inference).signatures.values()))
-    assert record.folded is not None and {e[1]: e[0] for e in record.folded.loop}[node] == ev._SIZED_BOUND
+    assert ev.plan_of(model.inference, feeds).kernel_of(node) == "specialized"
     with pytest.raises(ovonehot.Error, match="name='hot'.*bytes"):
         ev.evaluate(model.inference, {**feeds, 1: np.array(10**12, np.int64)})
 

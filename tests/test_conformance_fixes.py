@@ -10,7 +10,7 @@ from ovref import P, compare_op
 
 from ovonehot.graph import Node, Port
 from ovonehot.ops import lookup
-from ovonehot.ops.common.spec import TensorInfo
+from ovonehot.ops.common.spec import RunMode, TensorInfo
 from ovonehot.types import ElementType, PartialShape
 
 ov = pytest.importorskip("openvino", reason="expected values come from OpenVINO's reference")
@@ -30,15 +30,15 @@ def test_logical_not_of_a_0d_value_is_a_0d_array(tmp_path: Path, dtype: type) ->
 
 @pytest.mark.parametrize("target", ["u1", "u3", "u6"])
 def test_convert_bound_to_a_sub_byte_type_keeps_the_kernels_low_bits(target: str) -> None:
-    """bind gave f32 -> u1 as uint8's wrap-around (255) where the kernel keeps the low bits (1)."""
+    """A bound Convert gave f32 -> u1 as uint8's wrap-around (255) where the kernel keeps the low bits (1)."""
     spec = lookup("Convert", "opset1")
-    assert spec is not None and spec.evaluate is not None and spec.bind is not None
+    assert spec is not None and spec.evaluate is not None and spec.specialize is not None
     node = Node(1, "c", "Convert", "opset1", (("destination_type", target),), (Port(0),), (Port(1),))
     attrs = spec.parse(node)
     x = np.array([-1.0, 0.0, 1.0, 2.0, 7.5, 255.0, -3.0], np.float32)
     info = TensorInfo(ElementType.f32, PartialShape.of(x.shape))
     out = TensorInfo(ElementType.from_name(target), PartialShape.of(x.shape))
-    kernel = spec.bind(attrs, [info], [out])
+    kernel = spec.specialize(attrs, [info], [out], RunMode())
     (expected,) = spec.evaluate(attrs, [x])
     if kernel is not None:
         (got,) = kernel([x])

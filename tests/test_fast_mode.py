@@ -33,12 +33,14 @@ import ovonehot
 from ovonehot import evaluate as evaluate_module
 from ovonehot.cli import main
 from ovonehot.errors import Error
-from ovonehot.ops import attention, lookup, matmul, normalization, reduce, reduce_norms, softmax
+from ovonehot.evaluate import RunMode
+from ovonehot.ops import TensorInfo, attention, lookup, matmul
 from ovonehot.ops.matmul import MatMulAttrs
 from ovonehot.ops.normalization import MVNAttrs, MVNEpsMode, NormalizeEpsMode, NormalizeL2Attrs
 from ovonehot.ops.reduce import ReduceAttrs, Reduction
 from ovonehot.ops.reduce_norms import NormReduceAttrs, NormReduction
 from ovonehot.ops.softmax import SoftmaxAttrs
+from ovonehot.types import ElementType, PartialShape
 
 ROOT = Path(__file__).resolve().parent.parent
 EXPORTS = ROOT / "ir" / "exports"
@@ -46,10 +48,23 @@ BF16 = np.dtype(ml_dtypes.bfloat16)
 
 
 def kernels(type_name: str, version: str) -> tuple[Callable[..., Any], Callable[..., Any]]:
-    """The registry's exact and fast kernels of one op (so the wiring is what is tested)."""
+    """The registry's exact kernel of one op and the fast kernel its ``specialize`` makes for a
+    plan that knows the inputs' types and shapes (so the wiring is what is tested)."""
     spec = lookup(type_name, version)
-    assert spec is not None and spec.evaluate is not None and spec.evaluate_fast is not None
-    return spec.evaluate, spec.evaluate_fast
+    assert spec is not None and spec.evaluate is not None and spec.specialize is not None
+
+    def fast(attrs: Any, inputs: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
+        infos = [TensorInfo(ElementType.from_numpy(x.dtype), PartialShape.of(x.shape)) for x in inputs]
+        try:
+            outs = list(spec.infer(attrs, infos))
+        except Error:  # (inputs the rules refuse: a plan that knows nothing of the output)
+            outs = [TensorInfo(ElementType.dynamic, PartialShape.dynamic())]
+        kernel = spec.specialize(attrs, infos, outs, RunMode(exact=False))
+        assert kernel is not None, f"{spec.name} has no fast kernel"
+        with np.errstate(all="ignore"):  # (as a plan runs its kernels)
+            return kernel(inputs)
+
+    return spec.evaluate, fast
 
 
 def both(
@@ -265,10 +280,23 @@ def test_reductions_fast_non_finite_positions(type_name, version, attrs) -> None
 
 
 def test_reduce_max_min_prod_have_no_fast_kernel() -> None:
-    # No sum in them: the exact kernel runs in both modes.
+    # No sum in them: a fast plan makes the kernel an exact plan makes.
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    axes = np.array([1], np.int64)
+    infos = [
+        TensorInfo(ElementType.f32, PartialShape.of(x.shape)),
+        TensorInfo(ElementType.i64, PartialShape.of([1]), axes),
+    ]
     for type_name in ("ReduceMax", "ReduceMin", "ReduceProd"):
         spec = lookup(type_name, "opset1")
-        assert spec is not None and spec.evaluate_fast is None
+        assert spec is not None and spec.specialize is not None
+        attrs = ReduceAttrs(Reduction(type_name), False)
+        outs = spec.infer(attrs, infos)
+        (want,) = spec.evaluate(attrs, [x, axes])  # type: ignore[misc]
+        for exact in (True, False):
+            kernel = spec.specialize(attrs, infos, outs, RunMode(exact=exact))
+            got = kernel([x, axes]) if kernel is not None else spec.evaluate(attrs, [x, axes])  # type: ignore[misc]
+            assert got[0].tobytes() == want.tobytes(), (type_name, exact)
 
 
 # -- Softmax, LogSoftmax ------------------------------------------------------------------------
@@ -540,29 +568,8 @@ def _cases() -> list[Any]:
     return params
 
 
-class FastCalls:
-    """Counts the shared kernels' calls by ``exact`` flag (each fast kernel goes through one)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.calls = {True: 0, False: 0}
-        for module, name in (
-            (matmul, "matmul"),
-            (attention, "matmul"),
-            (softmax, "softmax"),
-            (attention, "softmax"),
-            (reduce, "reduce_array"),
-            (normalization, "reduce_array"),
-            (reduce_norms, "norm_reduce"),
-        ):
-            monkeypatch.setattr(module, name, self._counting(getattr(module, name)))
-
-    def _counting(self, fn: Callable[..., Any]) -> Callable[..., Any]:
-        def counted(*args: Any, **kwargs: Any) -> Any:
-            exact = kwargs.get("exact", args[-1] if isinstance(args[-1], bool) else True)
-            self.calls[exact] += 1
-            return fn(*args, **kwargs)
-
-        return counted
+def _bytes(outputs: dict[str, np.ndarray]) -> list[bytes]:
+    return [v.tobytes() for v in outputs.values()]
 
 
 # Float outputs: each fast kernel is within its derived bound of the exact one (tests above);
@@ -596,23 +603,24 @@ def _same_up_to_rounding(e: dict[str, np.ndarray], f: dict[str, np.ndarray]) -> 
 
 
 @pytest.mark.parametrize(("xml", "steps"), _cases())
-def test_model_fast_run_matches_exact(monkeypatch: pytest.MonkeyPatch, xml: Path, steps: list[Path]) -> None:
+def test_model_fast_run_matches_exact(xml: Path, steps: list[Path]) -> None:
     model = ovonehot.load(xml)
-    calls = FastCalls(monkeypatch)
-    if len(steps) > 1:  # (exact and fast steps share a signature's folded plan, whose bound fast
-        # kernels call no shared function: count unbound; tests/test_bind.py compares the two)
-        monkeypatch.setattr(evaluate_module, "BIND", False)
+    differs = False  # some fast output differs from the exact one (so fast kernels ran)
     exact_request, fast_request = model.create_request(), model.create_request()
     for step in steps:
         with np.load(step, allow_pickle=False) as archive:
             inputs = {name: archive[name] for name in archive.files}
         if len(steps) > 1:  # a stateful model's steps, each once (its variables move on)
-            _same_up_to_rounding(exact_request.run(inputs), fast_request.run(inputs, exact=False))
+            exact, fast_step = exact_request.run(inputs), fast_request.run(inputs, exact=False)
+            _same_up_to_rounding(exact, fast_step)
+            differs |= _bytes(exact) != _bytes(fast_step)
             continue
         fast = []
         for _ in range(2):  # the second run of a signature goes through its folded plan
             fast.append(model.run(inputs, exact=False))
-            _same_up_to_rounding(model.run(inputs), fast[-1])
+            exact = model.run(inputs)
+            _same_up_to_rounding(exact, fast[-1])
+            differs |= _bytes(exact) != _bytes(fast[-1])
         # every loop runs the same fast kernels: the first run's (every hook), the folded
         # plan's, an observed run's and a run into shared buffers give the same bytes
         fast.append(model.run(inputs, observer=lambda *_: None, exact=False))
@@ -620,21 +628,21 @@ def test_model_fast_run_matches_exact(monkeypatch: pytest.MonkeyPatch, xml: Path
         for other in fast[1:]:
             assert [v.tobytes() for v in other.values()] == [v.tobytes() for v in fast[0].values()]
     if xml.parent.name == "transformers" or "stateful" in xml.parts:
-        assert calls.calls[False] > 0, "no fast kernel ran"
+        assert differs, "every fast output has the exact bytes: did a fast kernel run?"
 
 
-def test_exact_runs_call_no_fast_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_exact_runs_give_the_reference_kernels_bytes() -> None:
+    """Exact runs (first, folded) give the bytes of every op's reference ``evaluate`` (a run with
+    ``RunMode(specialized=False)``); a fast run does not."""
     xml = EXPORTS / "transformers" / "tiny_gpt2.xml"
     model = ovonehot.load(xml)
     with np.load(_cases_of(xml)[0], allow_pickle=False) as archive:
         inputs = {name: archive[name] for name in archive.files}
-    calls = FastCalls(monkeypatch)
-    monkeypatch.setattr(evaluate_module, "BIND", False)  # (bound kernels call no shared function)
+    feeds = dict(zip(model._params, model.bind(inputs), strict=True))
+    reference = evaluate_module.evaluate(model.inference, feeds, RunMode(specialized=False))
     for _ in range(3):
-        model.run(inputs)
-    assert calls.calls == {True: calls.calls[True], False: 0} and calls.calls[True] > 0
-    model.run(inputs, exact=False)
-    assert calls.calls[False] > 0
+        assert _bytes(model.run(inputs)) == [v.tobytes() for v in reference.values()]
+    assert _bytes(model.run(inputs, exact=False)) != [v.tobytes() for v in reference.values()]
 
 
 def _cases_of(xml: Path) -> list[Path]:
@@ -644,12 +652,9 @@ def _cases_of(xml: Path) -> list[Path]:
 # -- the CLI ------------------------------------------------------------------------------------
 
 
-def test_cli_run_fast(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_cli_run_fast(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     xml = EXPORTS / "transformers" / "tiny_bert.xml"
     case = _cases_of(xml)[0]
-    calls = FastCalls(monkeypatch)
     outputs = {}
     for flag in ([], ["--fast"]):
         out = tmp_path / f"out{len(flag)}.npz"
@@ -659,12 +664,12 @@ def test_cli_run_fast(
         assert "logits: shape [1, 4, 64] element_type f32" in stdout
         with np.load(out) as archive:
             outputs[len(flag)] = archive["logits"]
-        assert (calls.calls[False] > 0) == bool(flag)
     model = ovonehot.load(xml)
     with np.load(case) as archive:
         inputs = {name: archive[name] for name in archive.files}
     assert outputs[0].tobytes() == model.run(inputs)["logits"].tobytes()
     assert outputs[1].tobytes() == model.run(inputs, exact=False)["logits"].tobytes()
+    assert outputs[1].tobytes() != outputs[0].tobytes()  # (so the flag made a difference)
     assert np.allclose(outputs[1], outputs[0], rtol=1e-4, atol=1e-5)
     for flag, exact in (([], True), (["--fast"], False)):  # the JSON report says which it was
         assert main(["run", str(xml), "--inputs", str(case), "--json", *flag]) == 0
@@ -672,23 +677,22 @@ def test_cli_run_fast(
         assert report["exact"] is exact and report["outputs"][0]["name"] == "logits"
 
 
-def test_cli_run_fast_steps_of_a_stateful_model(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_cli_run_fast_steps_of_a_stateful_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     xml = EXPORTS / "stateful" / "tiny_llama" / "tiny_llama.xml"
     steps = _cases_of(xml)
-    calls = FastCalls(monkeypatch)
     out = tmp_path / "out.npz"
     argv = ["run", str(xml), *(a for step in steps for a in ("--inputs", str(step))), "--fast"]
     code = main([*argv, "--output", str(out)])
     _, stderr = capsys.readouterr()
     assert (code, stderr) == (0, ""), stderr
-    assert calls.calls[False] > 0
-    request = ovonehot.load(xml).create_request()
+    request, exact_request = ovonehot.load(xml).create_request(), ovonehot.load(xml).create_request()
+    differs = False
     with np.load(out) as written:
         for k, step in enumerate(steps, start=1):
             with np.load(step) as archive:
                 inputs = {name: archive[name] for name in archive.files}
             expected = request.run(inputs, exact=False)
+            differs |= _bytes(expected) != _bytes(exact_request.run(inputs))
             for name, value in expected.items():
                 assert written[f"step{k}/{name}"].tobytes() == value.tobytes()
+    assert differs  # (a fast kernel ran: some step's bytes are not the exact ones)

@@ -8,17 +8,20 @@ models' values themselves are checked against OpenVINO in test_exports.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import ovonehot
-from ovonehot import evaluate as evaluate_module
-from ovonehot.evaluate import program
-from ovonehot.infer import infer
+from ovonehot.evaluate import RunMode, plan_of, program
+from ovonehot.infer import Inference, NodePlan, infer
 from ovonehot.model import Model
 from ovonehot.ops import one_hot as one_hot_module
+from ovonehot.ops.common.spec import Kernel
 from ovonehot.ops.one_hot import NegativeIndicesMode, one_hot
 from tests.graph_builder import GraphBuilder
 
@@ -105,19 +108,44 @@ def test_plan_is_reused_while_the_signature_holds_and_compiled_again_when_it_cha
     assert prog.compiles == 3
 
 
-def test_a_wrong_output_shape_is_caught_after_the_plan_recorded_the_right_one(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def with_kernels(model: Model, wrap: Callable[[int, Kernel], Kernel]) -> Model:
+    """``model`` with each op's reference kernel wrapped by ``wrap(node index, kernel)`` and no
+    ``specialize`` (a fixture: a planted bug, a call counter), built through public constructors."""
+    plans = []
+    for i, p in enumerate(model.inference.plans):
+        spec = p.spec
+        if spec.evaluate is not None:
+            evaluate = spec.evaluate
+            wrapped = wrap(
+                i, functools.partial(lambda f, attrs, inputs: f(attrs, list(inputs)), evaluate, p.attrs)
+            )
+            spec = dataclasses.replace(
+                spec, evaluate=lambda attrs, inputs, k=wrapped: k(inputs), specialize=None
+            )
+        plans.append(NodePlan(p.node, spec, p.attrs))
+    inference = Inference(model.graph, tuple(plans), model.inference.outputs)
+    return Model(model.graph, inference)
+
+
+def test_a_wrong_output_shape_is_caught_after_the_plan_recorded_the_right_one() -> None:
     """The per-signature record must not hide a kernel bug: a shape differing from the record is
     checked against the inferred partial shape again (a bound kernel's too: tests/test_bind.py)."""
-    monkeypatch.setattr(evaluate_module, "BIND", False)  # (the bound OneHot does not call one_hot)
     model = onehot_model(shape="[3]")
     x = np.array([0, 1, 2], np.int64)
     model.run({"indices": x})
-    real = one_hot_module.one_hot
-    monkeypatch.setattr(one_hot_module, "one_hot", lambda *a, **k: real(*a, **k)[:2])
+    oh = node_index(model, "oh")
+    planted = {"on": False}
+
+    def wrong_shape_when_planted(i: int, kernel: Kernel) -> Kernel:
+        if i != oh:
+            return kernel
+        return lambda inputs: [kernel(inputs)[0][:2]] if planted["on"] else kernel(inputs)
+
+    buggy = with_kernels(model, wrong_shape_when_planted)
+    buggy.run({"indices": x})  # the record holds the right shape
+    planted["on"] = True
     with pytest.raises(AssertionError, match="ovonehot bug"):
-        model.run({"indices": x})
+        buggy.run({"indices": x})
 
 
 CASES = [
@@ -254,7 +282,7 @@ def test_override_replaces_a_kernel_and_its_outputs_are_checked() -> None:
         seen.append(index)
         return [-args[0]] if index == relu else None
 
-    values = evaluate(model.inference, feeds, override=negate_relu)
+    values = evaluate(model.inference, feeds, RunMode(override=negate_relu))
     expected = -slow_one_hot(feeds[params[0]], 5, 2.5, -1.0, 1, np.float32)
     np.testing.assert_array_equal(values[(relu_out, 0)], expected)
     assert relu in seen and params[0] not in seen  # asked for every node that is not fed
@@ -263,7 +291,7 @@ def test_override_replaces_a_kernel_and_its_outputs_are_checked() -> None:
         return [args[0].astype(np.float64)] if index == relu else None
 
     with pytest.raises(AssertionError, match="relu.*float64"):
-        evaluate(model.inference, feeds, override=wrong_dtype)
+        evaluate(model.inference, feeds, RunMode(override=wrong_dtype))
 
     def refusing(index: int, plan: object, args: list[np.ndarray]) -> list[np.ndarray] | None:
         if index == relu:
@@ -271,7 +299,7 @@ def test_override_replaces_a_kernel_and_its_outputs_are_checked() -> None:
         return None
 
     with pytest.raises(IRError, match=r"name='relu'.*refused here"):
-        evaluate(model.inference, feeds, override=refusing)
+        evaluate(model.inference, feeds, RunMode(override=refusing))
 
 
 # -- the per-signature folded plan --------------------------------------------------------------
@@ -299,16 +327,10 @@ def node_index(model: Model, name: str) -> int:
     return next(i for i, n in enumerate(model.graph.nodes) if n.name == name)
 
 
-def test_a_signature_folds_its_shape_subgraph_on_its_second_run_and_skips_it(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(evaluate_module, "BIND", False)  # (a bound Reshape would not call its kernel)
-    model = shape_model()
-    prog = program(model.inference)
+def test_a_signature_folds_its_shape_subgraph_on_its_second_run_and_skips_it() -> None:
     calls: list[int] = []
-    for step in prog.steps:  # count every kernel call, by node
-        if step.kernel is not None:
-            monkeypatch.setattr(step, "kernel", _counting(step.kernel, step.index, calls))
+    model = with_kernels(shape_model(), lambda i, kernel: _counting(kernel, i, calls))  # by node
+    prog = program(model.inference)
     x = np.arange(12, dtype=np.float32).reshape(4, 3)
     first = model.run({"x": x})
     assert prog.folds == 0 and node_index(model, "doubled") in calls  # the first run folds nothing
@@ -323,14 +345,15 @@ def test_a_signature_folds_its_shape_subgraph_on_its_second_run_and_skips_it(
         np.testing.assert_array_equal(got["out"], x.reshape(6, -1))
         np.testing.assert_array_equal(got["shape_out"], np.array([4, 3]))
     np.testing.assert_array_equal(third["out"], (x + 1).reshape(6, -1))
-    record = next(iter(prog.signatures.values()))
-    assert record.folded is not None and {doubled, shape} <= record.folded.known.keys()
+    plan = plan_of(model.inference, {node_index(model, "x"): x})
+    assert plan.kernel_of(doubled) == plan.kernel_of(shape) == "folded"
+    assert plan.kernel_of(reshape) == "evaluate"
 
 
-def _counting(kernel: object, index: int, calls: list[int]) -> object:
-    def counted(*args: object) -> object:
+def _counting(kernel: Kernel, index: int, calls: list[int]) -> Kernel:
+    def counted(inputs: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
         calls.append(index)
-        return kernel(*args)  # type: ignore[operator]
+        return kernel(inputs)
 
     return counted
 
@@ -383,7 +406,7 @@ def test_an_observer_sees_every_node_of_a_folded_plan_and_an_override_skips_noth
 
     asked: list[int] = []
     feeds = {node_index(model, "x"): x}
-    evaluate(model.inference, feeds, override=lambda i, p, args: asked.append(i))
+    evaluate(model.inference, feeds, RunMode(override=lambda i, p, args: asked.append(i)))
     assert sorted(asked) == [i for i in range(len(model.graph.nodes)) if i not in feeds]
 
 

@@ -101,7 +101,9 @@ def if_model() -> tuple[Any, Callable[[Callable[..., np.ndarray]], np.ndarray]]:
 MODELS = {"Loop": loop_model, "TensorIterator": tensor_iterator_model, "If": if_model}
 
 
-def _load(tmp_path: Path, kind: str) -> tuple[ovonehot.Model, dict[str, np.ndarray], Callable[..., np.ndarray]]:
+def _load(
+    tmp_path: Path, kind: str
+) -> tuple[ovonehot.Model, dict[str, np.ndarray], Callable[..., np.ndarray]]:
     model, expected = MODELS[kind]()
     xml = tmp_path / "model.xml"
     ov.save_model(model, str(xml), compress_to_fp16=False)

@@ -395,6 +395,10 @@ def _compile(inference: Inference, step: Step, kernel: Kernel | None, made: bool
         return check
     get = _getter(step.args)
     sized = step.sized
+    # What a kernel ``specialize`` made for the plan's infos does not decide (an index out of
+    # range, a shape the plan left open) it hands to ``evaluate``, which computes it or words the
+    # error; a kernel that carries the run (a body op's, a stateful one's) is not run twice.
+    fallback = Exception if made and not step.plan.spec.uses_run else ()
 
     def call(values: list[Any]) -> None:
         inputs = get(values)
@@ -402,12 +406,10 @@ def _compile(inference: Inference, step: Step, kernel: Kernel | None, made: bool
             _check_sizes(inference, index, inputs)
         try:
             outs = kernel(inputs)
+        except fallback:
+            outs = _reference_at(step, inputs)
         except Error as exc:
             raise exc.at(node) from None
-        except Exception:
-            if not made:
-                raise  # an ovonehot bug in a reference kernel: loud
-            outs = _reference_at(step, inputs)
         _store(inference, index, first, outs, values, seen)
         for f in frees:  # free what no later node reads
             values[f] = None

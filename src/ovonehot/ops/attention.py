@@ -55,7 +55,7 @@ from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import bool_attr
 from .common.autobroadcast import AutoBroadcastSpec, AutoBroadcastType, broadcast_merge_dim, broadcast_shapes
-from .common.binding import PLAIN_FLOATS, Binder, dtype_of, folded, typed, with_attrs
+from .common.binding import PLAIN_FLOATS, Binder, dtype_of, fast_kernel, folded, typed, with_attrs
 from .common.numeric import is_float, narrow, quiet, widen
 from .common.spec import Kernel, OpSpec, RunMode, TensorInfo
 from .matmul import MatMulAttrs, matmul
@@ -373,9 +373,7 @@ def specialize_sdpa(
         if typed(inputs, outputs)
         else None
     )
-    if bound is not None or mode.exact:
-        return bound
-    return with_attrs(evaluate_sdpa_fast, attrs)
+    return bound if mode.exact else fast_kernel(bound, with_attrs(evaluate_sdpa_fast, attrs))
 
 
 # No `evaluate` in OpenVINO: its values never fold into shape inference.

@@ -33,7 +33,7 @@ from ..graph import Node
 from ..types import Dimension, PartialShape
 from .common.attrs import bool_attr
 from .common.autobroadcast import broadcast_merge_dim
-from .common.binding import PLAIN_FLOATS, dtype_of, typed, with_attrs
+from .common.binding import PLAIN_FLOATS, dtype_of, fast_kernel, typed, with_attrs
 from .common.numeric import is_float, narrow, quiet, widen
 from .common.spec import Kernel, OpSpec, RunMode, TensorInfo
 
@@ -220,7 +220,7 @@ def specialize_matmul(
     if mode.exact:
         return bind_matmul(attrs, inputs, outputs) if typed(inputs, outputs) else None
     bound = bind_matmul_fast(attrs, inputs, outputs) if typed(inputs, outputs) else None
-    return bound or with_attrs(evaluate_matmul_fast, attrs)
+    return fast_kernel(bound, with_attrs(evaluate_matmul_fast, attrs))
 
 
 # Products held at once by the blocked sum (elements of its scratch array).

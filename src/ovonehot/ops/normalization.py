@@ -38,7 +38,7 @@ from ..errors import ValidationError
 from ..graph import Node
 from ..types import Dimension
 from .common.attrs import bool_attr, enum_attr, float_attr, int_attr
-from .common.binding import PLAIN_FLOATS, dtype_of, typed, with_attrs
+from .common.binding import PLAIN_FLOATS, dtype_of, fast_kernel, typed, with_attrs
 from .common.numeric import narrow, quiet, widen
 from .common.shape_util import known_ints, normalize_axes, passes_integral_number_check
 from .common.spec import Kernel, OpSpec, RunMode, TensorInfo
@@ -278,7 +278,7 @@ def specialize_mvn(
     if mode.exact:
         return None
     bound = bind_mvn_fast(attrs, inputs, outputs) if typed(inputs, outputs) else None
-    return bound or with_attrs(evaluate_mvn_fast, attrs)
+    return fast_kernel(bound, with_attrs(evaluate_mvn_fast, attrs))
 
 
 def specialize_normalize_l2(

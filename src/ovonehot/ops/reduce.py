@@ -46,6 +46,7 @@ from .common.binding import (
     PLAIN_NUMBERS,
     Binder,
     dtype_of,
+    fast_kernel,
     folded,
     mode_independent,
     typed,
@@ -346,9 +347,7 @@ def _specialize_sums(
         if typed(inputs, outputs)
         else None
     )
-    if bound is not None or mode.exact:
-        return bound
-    return with_attrs(evaluate_reduce_fast, attrs)
+    return bound if mode.exact else fast_kernel(bound, with_attrs(evaluate_reduce_fast, attrs))
 
 
 def _reduction(

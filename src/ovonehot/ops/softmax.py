@@ -28,7 +28,7 @@ from ..errors import UnsupportedError, ValidationError
 from ..graph import Node
 from ..types import ElementType
 from .common.attrs import int_attr
-from .common.binding import PLAIN_FLOATS, Binder, dtype_of, typed, with_attrs
+from .common.binding import PLAIN_FLOATS, Binder, dtype_of, fast_kernel, typed, with_attrs
 from .common.numeric import is_float, kahan_sum_leading, narrow, quiet, widen
 from .common.spec import Kernel, OpSpec, RunMode, TensorInfo
 
@@ -147,9 +147,7 @@ def specialize_softmax(
         if typed(inputs, outputs)
         else None
     )
-    if bound is not None or mode.exact:
-        return bound
-    return with_attrs(evaluate_softmax_fast, attrs)
+    return bound if mode.exact else fast_kernel(bound, with_attrs(evaluate_softmax_fast, attrs))
 
 
 def _exp(x: np.ndarray) -> np.ndarray:

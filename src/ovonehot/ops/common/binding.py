@@ -58,6 +58,22 @@ def with_attrs(kernel: Callable[[A, list[np.ndarray]], Sequence[np.ndarray]], at
     return run
 
 
+def fast_kernel(bound: Kernel | None, general: Kernel) -> Kernel:
+    """A fast variant for a plan: ``bound`` (made for the plan's infos) where it decides the
+    inputs, else ``general`` (the op's fast kernel for any inputs), so a fast run's values do
+    not depend on which plan runs it (an exact kernel's refusal goes to ``evaluate`` instead)."""
+    if bound is None:
+        return general
+
+    def kernel(inputs: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
+        try:
+            return bound(inputs)
+        except Exception:  # noqa: BLE001 - not decided by the bound kernel: the general one words it
+            return general(inputs)
+
+    return kernel
+
+
 def dtype_of(info: TensorInfo) -> np.dtype:
     dtype = info.element_type.numpy_dtype
     assert dtype is not None  # (binders are only asked with typed infos)
