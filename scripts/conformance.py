@@ -116,8 +116,8 @@ def table(rows: list[Row], n: int, seed: int, seconds: float) -> str:
             "kernel, the CPU plugin (deterministic configuration) is the oracle only inside its exact envelope "
             "(integer/boolean or copied outputs, plugin types). Every kernel variant of the spec runs: `evaluate` "
             "must give OpenVINO's bytes (NaN = NaN, -0.0 != +0.0, within the op's stated ulp) or refuse where "
-            "OpenVINO refuses; `evaluate_fast` within the summation bound; `bind`/`bind_fast` (inputs unfolded "
-            "and folded) the unbound bytes; `evaluate_into` with no, a matching and a mismatching buffer; every "
+            "OpenVINO refuses; every kernel `specialize` makes (declared shapes; static shapes with inputs unfolded and "
+            "folded; exact, fast, an offered buffer, fresh variables) gives `evaluate`'s bytes, fast ones within the summation bound; every "
             "output an `np.ndarray` of the inferred dtype and a shape inference accepts. *Refused*: OpenVINO and "
             "ovonehot both refused at run time. *No oracle*: kernels checked against each other only."
         ),

@@ -1,4 +1,4 @@
-"""``exact=False``: the fast kernels (``OpSpec.evaluate_fast``) against the exact ones.
+"""``exact=False``: the fast kernels (what ``OpSpec.specialize`` makes for ``RunMode(exact=False)``) against the exact ones.
 
 The exact kernels are bit-exact with OpenVINO's reference (their own tests hold that); the
 fast ones sum in NumPy's order and multiply by BLAS.  So each fast kernel is checked against

@@ -378,7 +378,7 @@ def assert_expected(ours: np.ndarray, theirs: np.ndarray, where: str, ulp: int) 
 
 
 def assert_within_fast(fast: np.ndarray, exact: np.ndarray, inputs: Sequence[np.ndarray], where: str) -> None:
-    """``evaluate_fast`` against ``evaluate``: same dtype and shape; integers and booleans bit for
+    """A fast kernel against ``evaluate``: same dtype and shape; integers and booleans bit for
     bit; floats within the summation bound of tests/test_fast_mode.py, taken over every input
     element as one sum of products: ``(2n + 1) * eps * n * (1 + max|x|)^2`` plus both results'
     rounding, where that sum is finite; non-finite values where the exact ones are."""

@@ -38,7 +38,7 @@ chain evaluated by OpenVINO's core reference bit for bit, up to Softmax's ``exp`
 rounds the float64 result (``softmax.py``).  The CPU plugin's fused attention kernel sums in
 another order: see ``tests/test_ops_attention.py`` for the measured differences.
 
-The fast kernel (``evaluate_fast``, runs with ``exact=False``) takes the same steps with
+The fast kernel (``evaluate_sdpa_fast``, made by ``specialize`` for runs with ``exact=False``) takes the same steps with
 both MatMuls by BLAS and the softmax sum by NumPy (``matmul.matmul`` and
 ``softmax.softmax`` with ``exact=False``): see those modules for what may differ.
 """
@@ -299,7 +299,7 @@ def _attend(
 
 
 def _binder(exact: bool) -> Binder[SDPAAttrs]:
-    """``bind`` (``bind_fast``) of attention on f32/f64 query, key and value of static ranks >= 3,
+    """The binder (exact, or fast) of attention on f32/f64 query, key and value of static ranks >= 3,
     without a sink: the scale (folded or the default of a static head size) and a causal or
     folded mask's bias made once, then ``_attend``."""
 

@@ -244,7 +244,7 @@ def _ufunc(f: np.ufunc) -> BinaryKernel:
 
 
 def binary_binder(f: np.ufunc, dtypes: frozenset[np.dtype]) -> Binder[BinaryAttrs]:
-    """``OpSpec.bind`` of a binary op that is ``f`` itself on inputs of one dtype in ``dtypes``,
+    """The binder (``OpSpec.specialize``) of a binary op that is ``f`` itself on inputs of one dtype in ``dtypes``,
     broadcast the NumPy way (or not at all)."""
 
     def bind(

@@ -11,7 +11,7 @@ does the same sum in the same order, so f32 results are bit-exact; integers wrap
 and are exact in any order.  Products larger than ``SEQUENTIAL_LIMIT`` multiply-adds
 use NumPy's BLAS matmul instead, whose summation order differs (a few ulp).
 
-The fast kernel (``evaluate_fast``, runs with ``exact=False``) multiplies every float
+The fast kernel (``evaluate_matmul_fast``, made by ``specialize`` for runs with ``exact=False``) multiplies every float
 product by BLAS in the working type (f32 for f16/bf16, rounded back once as the exact
 kernel rounds; f64 in f64); integers and booleans take the exact kernel's path, which is
 exact in any order.  Non-finite outputs: NaN or inf inputs give a non-finite output in the

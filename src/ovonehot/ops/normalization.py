@@ -20,7 +20,7 @@ channels of one batch item is normalized by its mean and biased variance
 (``(x - mean) / sqrt(var + epsilon)``), then scaled and shifted per channel.  Computed in
 float64 and rounded once; no core evaluate exists, the CPU plugin is the oracle.
 
-The fast kernels of MVN and NormalizeL2 (``evaluate_fast``, runs with ``exact=False``) take
+The fast kernels of MVN and NormalizeL2 (made by ``specialize`` for runs with ``exact=False``) take
 the same steps with their sums by ``np.add.reduce`` (``reduce.reduce_array(exact=False)``)
 instead of the reference's Kahan sums.  GroupNormalization has none (NumPy's float64 means
 already).

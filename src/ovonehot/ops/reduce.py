@@ -18,7 +18,7 @@ habits NumPy does not share (checked against ``Node.evaluate`` of OpenVINO 2026.
   integers; an empty product is 1;
 * integer arithmetic wraps.
 
-The fast kernels of ReduceSum/ReduceMean (``evaluate_fast``, runs with ``exact=False``)
+The fast kernels of ReduceSum/ReduceMean (``evaluate_reduce_fast``, made by ``specialize`` for runs with ``exact=False``)
 sum by ``np.add.reduce`` in the working type (NumPy's pairwise order on the innermost axis,
 no compensation), then divide as the exact kernel does; integer sums wrap the same in any
 order, so they equal the exact kernel's bit for bit.  Non-finite sums: a NaN or inf term
@@ -301,7 +301,7 @@ def bind_sum_fast(
 
 
 def _binder(exact: bool) -> Binder[ReduceAttrs]:
-    """``bind`` (``bind_fast``) of any reduction over folded axes: ``reduce_array`` with the axes
+    """The binder (exact, or fast) of any reduction over folded axes: ``reduce_array`` with the axes
     decoded once (integer sums, and the fast float sums of outputs that are not 0-d, take
     ``np.add.reduce`` directly: ``bind_sum_fast``)."""
 

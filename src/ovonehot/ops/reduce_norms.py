@@ -10,7 +10,7 @@ Kernels (OpenVINO's ``reference/reduce_l1.hpp``, ``reduce_l2.hpp``,
 sum of ``x * x``, both accumulated in the data type in row-major order; f16/bf16 are
 computed in f32 and rounded back.  An empty ``all`` is true, an empty ``any`` false.
 
-The fast kernels of ReduceL1/ReduceL2 (``evaluate_fast``, runs with ``exact=False``) sum
+The fast kernels of ReduceL1/ReduceL2 (``evaluate_norm_reduce_fast``, made by ``specialize`` for runs with ``exact=False``) sum
 by ``np.add.reduce`` in the same type (NumPy's pairwise order); integer sums wrap the same
 in any order, so only float results may differ (by rounding; and partial sums of finite
 terms that overflow in one order may stay finite in another).

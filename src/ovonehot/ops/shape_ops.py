@@ -814,7 +814,7 @@ _GATHER_INDEX_TYPES = frozenset({ElementType.i32, ElementType.i64})
 
 
 # =========================================================================================
-# Kernels bound to a folded signature (``OpSpec.bind``, see ops/common/binding.py)
+# Kernels bound to a folded signature (``OpSpec.specialize``, see ops/common/binding.py)
 # =========================================================================================
 def bind_gather(
     attrs: GatherAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]

@@ -11,7 +11,7 @@ computed in f32.  Every step here is the same IEEE operation in the same order
 except ``exp``/``log``, which round the float64 result once where OpenVINO calls
 glibc's ``expf``/``logf``: results can differ by an ulp or two (the tests allow 2).
 
-The fast kernel (``evaluate_fast``, runs with ``exact=False``) takes the same steps but
+The fast kernel (``evaluate_softmax_fast``, made by ``specialize`` for runs with ``exact=False``) takes the same steps but
 sums ``e`` by ``np.add.reduce`` (NumPy's order, no compensation).  Non-finite inputs give
 non-finite outputs in the same positions: the max, the shift and ``exp`` are the exact
 kernel's, and a NaN or inf in ``e`` makes the sum non-finite in any order.
@@ -109,7 +109,7 @@ def softmax_values(w: np.ndarray, axis: int, log: bool, exact: bool) -> np.ndarr
 
 
 def _binder(exact: bool) -> Binder[SoftmaxAttrs]:
-    """``bind`` (``bind_fast``) of Softmax/LogSoftmax on f32/f64 of a static rank: the axis once."""
+    """The binder (exact, or fast) of Softmax/LogSoftmax on f32/f64 of a static rank: the axis once."""
 
     def bind(
         attrs: SoftmaxAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]

@@ -47,7 +47,7 @@ UnaryKernel = Callable[[np.ndarray], np.ndarray]
 
 
 def _bind_unary(float_fn: UnaryKernel) -> Binder[NoAttrs]:
-    """``OpSpec.bind`` of a ``_unary`` op: on f32/f64 (not 0-d), ``float_fn`` alone."""
+    """The binder (``OpSpec.specialize``) of a ``_unary`` op: on f32/f64 (not 0-d), ``float_fn`` alone."""
 
     def bind(attrs: NoAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Kernel | None:
         dtype = dtype_of(inputs[0])
