@@ -254,8 +254,10 @@ def test_failing_case_is_saved_as_a_replay(
 
     real = one_hot.one_hot
 
-    def shifted(indices, depth, on_value, off_value, axis, mode=one_hot.NegativeIndicesMode.IGNORE_NEGATIVE):  # type: ignore[no-untyped-def]
-        return real(indices + np.ones((), indices.dtype), depth, on_value, off_value, axis, mode)
+    def shifted(
+        indices, depth, on_value, off_value, axis, mode=one_hot.NegativeIndicesMode.IGNORE_NEGATIVE, **kw
+    ):  # type: ignore[no-untyped-def]
+        return real(indices + np.ones((), indices.dtype), depth, on_value, off_value, axis, mode, **kw)
 
     monkeypatch.setattr(one_hot, "one_hot", shifted)
     index = next(i for i in range(100) if _plain_single(9, i))

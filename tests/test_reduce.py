@@ -130,7 +130,7 @@ def test_nothing_to_reduce_exits_1(tmp_path: Path, capsys) -> None:  # type: ign
 def test_wrong_kernel_is_ours_wrong_and_reduces_to_that_layer(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     (relu,) = op_registry._TABLE["relu"]
     monkeypatch.setitem(
-        op_registry._TABLE, "relu", [dataclasses.replace(relu, evaluate=lambda a, xs: [xs[0]])]
+        op_registry._TABLE, "relu", [dataclasses.replace(relu, evaluate=lambda a, xs: [xs[0]], specialize=None)]
     )
     xml, inputs = planted_model(tmp_path, saturating=False)
     out = tmp_path / "reduced"
