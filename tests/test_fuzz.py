@@ -8,6 +8,7 @@ the issue's full campaign; no test asserts how long anything takes).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -16,6 +17,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -246,27 +248,24 @@ def test_cli_fuzz_out_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert err == f"error: {tmp_path / 'a_file'}: exists and is not a directory\n"
 
 
-def test_failing_case_is_saved_as_a_replay(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_failing_case_is_saved_as_a_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A deliberately wrong OneHot kernel in ovonehot: the case fails and its replay folder reproduces it."""
-    from ovonehot.ops import one_hot
+    from ovonehot import ops
 
-    real = one_hot.one_hot
+    def shifted(spec: Any) -> Any:  # the spec's kernel on indices + 1
+        def evaluate(attrs: Any, inputs: Any) -> Any:
+            return spec.evaluate(attrs, [inputs[0] + np.ones((), inputs[0].dtype), *inputs[1:]])
 
-    def shifted(
-        indices, depth, on_value, off_value, axis, mode=one_hot.NegativeIndicesMode.IGNORE_NEGATIVE, **kw
-    ):  # type: ignore[no-untyped-def]
-        return real(indices + np.ones((), indices.dtype), depth, on_value, off_value, axis, mode, **kw)
+        return dataclasses.replace(spec, evaluate=evaluate, specialize=None)
 
-    monkeypatch.setattr(one_hot, "one_hot", shifted)
+    planted = [shifted(ops.lookup("OneHot", f"opset{v}")) for v in (1, 16)]
     index = next(i for i in range(100) if _plain_single(9, i))
-    result = run_case(9, index, ("reference",), tmp_path, tmp_path / "work")
-    assert result.failing and result.folder
-    folder = Path(result.folder)
-    manifest = json.loads((folder / "manifest.json").read_text())
-    assert manifest["fuzz"]["case"] == index and manifest["fuzz"]["seed"] == 9
-    assert cli.main(["diff", str(folder)]) == 1
-    assert "ours wrong" in capsys.readouterr().out
-    monkeypatch.setattr(one_hot, "one_hot", real)
+    with ops.overlay(*planted):
+        result = run_case(9, index, ("reference",), tmp_path, tmp_path / "work")
+        assert result.failing and result.folder
+        folder = Path(result.folder)
+        manifest = json.loads((folder / "manifest.json").read_text())
+        assert manifest["fuzz"]["case"] == index and manifest["fuzz"]["seed"] == 9
+        assert cli.main(["diff", str(folder)]) == 1
+        assert "ours wrong" in capsys.readouterr().out
     assert cli.main(["diff", str(folder)]) == 0

@@ -127,14 +127,13 @@ def test_nothing_to_reduce_exits_1(tmp_path: Path, capsys) -> None:  # type: ign
     assert not (tmp_path / "r").exists()
 
 
-def test_wrong_kernel_is_ours_wrong_and_reduces_to_that_layer(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    (relu,) = op_registry._TABLE["relu"]
-    monkeypatch.setitem(
-        op_registry._TABLE, "relu", [dataclasses.replace(relu, evaluate=lambda a, xs: [xs[0]], specialize=None)]
-    )
+def test_wrong_kernel_is_ours_wrong_and_reduces_to_that_layer(tmp_path: Path) -> None:
+    relu = op_registry.lookup("Relu", "opset1")
+    assert relu is not None
     xml, inputs = planted_model(tmp_path, saturating=False)
     out = tmp_path / "reduced"
-    assert cli.main(["reduce", str(xml), "--inputs", str(inputs), "--out", str(out)]) == 0
+    with op_registry.overlay(dataclasses.replace(relu, evaluate=lambda a, xs: [xs[0]], specialize=None)):
+        assert cli.main(["reduce", str(xml), "--inputs", str(inputs), "--out", str(out)]) == 0
     m = manifest(out)
     assert m["reduced_from"]["verdict"] == "ours wrong"
     layers = ovonehot.load(out / "model.xml").graph.nodes

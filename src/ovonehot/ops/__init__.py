@@ -11,8 +11,10 @@ that opset holds: the newest spec whose ``since`` is ``<= N``.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from ..errors import UnsupportedError
@@ -214,18 +216,37 @@ def opset_number(version: str) -> int | None:
 def lookup(type_name: str, version: str) -> OpSpec[Any] | None:
     """The spec for a layer's type and version, or None when unsupported."""
     key = (type_name, version)
-    cached = _LOOKUPS.get(key)
-    if cached is not None and _TABLE.get(cached[0]) is cached[1]:  # (the table's entry may be replaced)
-        return cached[2]
+    if key in _LOOKUPS:
+        return _LOOKUPS[key]
     spec = _lookup(type_name, version)
     if len(_LOOKUPS) < 4096:  # (a hostile file could name many distinct types)
-        table_key = _ALIASES.get(type_name.lower(), type_name.lower())
-        _LOOKUPS[key] = (table_key, _TABLE.get(table_key), spec)
+        _LOOKUPS[key] = spec
     return spec
 
 
-# (type, version) -> (table key, the table's list when looked up, the spec found)
-_LOOKUPS: dict[tuple[str, str], tuple[str, list[OpSpec[Any]] | None, OpSpec[Any] | None]] = {}
+# (type, version) -> the spec found (None: unsupported)
+_LOOKUPS: dict[tuple[str, str], OpSpec[Any] | None] = {}
+
+
+@contextlib.contextmanager
+def overlay(*replacements: OpSpec[Any]) -> Iterator[None]:
+    """Run with ``replacements`` in the registry in place of the specs of the same type and
+    version (a kernel under test, a planted bug), for models read while it lasts: a file-driven
+    pipeline (``ovonehot reduce``, ``diff`` of a replay) then runs them.  Not thread-safe: the
+    registry is the process's."""
+    saved = {key: list(versions) for key, versions in _TABLE.items()}
+    for spec in replacements:
+        versions = _TABLE.get(spec.type.lower())
+        if not versions or not any(s.version == spec.version for s in versions):
+            raise ValueError(f"overlay: {spec.name} replaces no registered spec")
+        _TABLE[spec.type.lower()] = [spec if s.version == spec.version else s for s in versions]
+    _LOOKUPS.clear()
+    try:
+        yield
+    finally:
+        _TABLE.clear()
+        _TABLE.update(saved)
+        _LOOKUPS.clear()
 
 
 def _lookup(type_name: str, version: str) -> OpSpec[Any] | None:
