@@ -45,7 +45,7 @@ from ..infer import Inference, NodePlan, infer, parameter_infos
 from ..model import Model
 from ..ops.common.spec import TensorInfo
 from ..ops.convert import convert_array
-from ..oracle.common import Refusal
+from ..oracle.common import OracleKind, Refusal
 from ..types import ElementType
 
 
@@ -218,7 +218,7 @@ class Simulation:
 # -- refusals -----------------------------------------------------------------------------
 
 
-def explain_refusal(model: Model, oracle: str, refusal: Refusal) -> list[Event]:
+def explain_refusal(model: Model, oracle: OracleKind, refusal: Refusal) -> list[Event]:
     """The known deviations that make ``oracle`` refuse ``model``; empty when unexplained.
 
     Refusals ovonehot's oracle modules make themselves carry their deviation code and
@@ -238,20 +238,20 @@ def explain_refusal(model: Model, oracle: str, refusal: Refusal) -> list[Event]:
     events: list[Event] = []
     for i in graph.kind_indices("OneHot"):
         events.extend(_one_hot_refusals(model, oracle, refusal, i))
-    if oracle == "cpu":
+    if oracle is OracleKind.CPU:
         events.extend(_parameter_refusals(model, refusal))
         events.extend(_convert_refusals(model, refusal))
     return events
 
 
-def _one_hot_refusals(model: Model, oracle: str, refusal: Refusal, i: int) -> list[Event]:
+def _one_hot_refusals(model: Model, oracle: OracleKind, refusal: Refusal, i: int) -> list[Event]:
     """What OpenVINO's complaints explain about OneHot node ``i``."""
     inference = model.inference
     node = model.graph.nodes[i]
     infos = inference.input_infos(i)
     idx_type = infos[0].element_type
     events = []
-    if oracle == "cpu":
+    if oracle is OracleKind.CPU:
         if idx_type not in CPU_INDEX_TYPES and refusal.complains("only-i32-indices"):
             events.append(Event("refused-index-type", i, node.describe(), f"indices are {idx_type}"))
         output = inference.outputs[i][0].shape
@@ -271,7 +271,7 @@ def _one_hot_refusals(model: Model, oracle: str, refusal: Refusal, i: int) -> li
                 events.append(Event("refused-nonconst-values", i, node.describe(), detail))
     axis = getattr(inference.plans[i].attrs, "axis", 0)
     if (
-        oracle == "reference"
+        oracle is OracleKind.REFERENCE
         and i in _refusing_nodes(model, refusal)
         and axis < 0
         and not infos[0].shape.rank_is_static
@@ -462,10 +462,10 @@ def _cpu_constant(et: ElementType, value: np.ndarray, flush: bool = True) -> np.
     return _flush_subnormals(new) if flush and new.dtype == np.float32 else new
 
 
-def simulate(model: Model, inputs: Mapping[str, np.ndarray], oracle: str) -> Simulation:
+def simulate(model: Model, inputs: Mapping[str, np.ndarray], oracle: OracleKind) -> Simulation:
     """Predict ``oracle``'s outputs under its known deviations (raises ovonehot.Error if it cannot)."""
     events: list[Event] = []
-    if oracle == "cpu":
+    if oracle is OracleKind.CPU:
         outputs = _simulate_cpu(model, inputs, events)
     else:
         outputs = _run_plain(model, inputs)
@@ -575,7 +575,9 @@ def _evaluate(
     # do; a scalar an eltwise op fuses keeps its subnormal (seen with Multiply by 1.4e-45).
     one_hot_inputs = {s.node for i in graph.kind_indices("OneHot") for s in graph.sources[i]}
 
-    def cpu(i: int, plan: NodePlan, args: list[np.ndarray]) -> Sequence[np.ndarray] | None:
+    def cpu(i: object, plan: NodePlan, args: list[np.ndarray]) -> Sequence[np.ndarray] | None:
+        if not isinstance(i, int):
+            return None  # a node inside a sub-graph body (its key is a path): run as ovonehot does
         if i in folded:
             return _folded_as_held(i, plan.node, folded[i], i in one_hot_inputs, i in frontier, events)
         kind = plan.node.type.lower()
@@ -768,7 +770,9 @@ def _attribute(
     """
     exact: dict[tuple[int, int], np.ndarray] = {}
 
-    def observe(index: int, plan: object, outs: Sequence[np.ndarray], seconds: float) -> None:
+    def observe(index: object, plan: object, outs: Sequence[np.ndarray], seconds: float) -> None:
+        if not isinstance(index, int):
+            return  # a node inside a sub-graph body (its key is a path)
         for k, out in enumerate(outs):
             exact[(index, k)] = out
 
