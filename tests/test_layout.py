@@ -44,7 +44,9 @@ def _imported_modules(path: Path) -> list[str]:
 
 
 def _cli_imports(path: Path) -> list[str]:
-    return sorted({m for m in _imported_modules(path) if m == "ovonehot.cli" or m.startswith("ovonehot.cli.")})
+    return sorted(
+        {m for m in _imported_modules(path) if m == "ovonehot.cli" or m.startswith("ovonehot.cli.")}
+    )
 
 
 def test_only_the_cli_imports_the_cli() -> None:
@@ -54,7 +56,9 @@ def test_only_the_cli_imports_the_cli() -> None:
     outside = [
         f"{path.relative_to(PACKAGE)}: {', '.join(_cli_imports(path))}"
         for path in sorted(PACKAGE.rglob("*.py"))
-        if path.relative_to(PACKAGE).parts[0] != "cli" and path.name not in entry_points and _cli_imports(path)
+        if path.relative_to(PACKAGE).parts[0] != "cli"
+        and path.name not in entry_points
+        and _cli_imports(path)
     ]
     assert outside == []
 

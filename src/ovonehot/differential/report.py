@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ..oracle.common import OracleKind
 from .compare import element_type_name
 from .deviations import KNOWN
 from .layers import LayerRow, render_layers
@@ -123,7 +124,7 @@ def render(report: DiffReport) -> str:
     if report.ours_error:
         lines.append(f"ovonehot refuses the inputs: {report.ours_error}")
     for oracle, how in report.oracle_notes.items():
-        if oracle != "reference" or len(report.oracle_notes) > 1:
+        if oracle != OracleKind.REFERENCE or len(report.oracle_notes) > 1:  # (the default needs no note)
             lines.append(f"{oracle}: {how}")
     for oracle, run in report.runs.items():
         if run.error:

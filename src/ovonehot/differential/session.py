@@ -148,8 +148,9 @@ def _replayed(
     model = load(xml, bin_path)
     expected_source = settings.expected or ""
     oracles = _oracles(settings.oracles, replay.oracles, expected is not None)
-    if OracleKind.EXPECTED in oracles and expected is None and "expected" in replay.saved:
-        expected, expected_source = replay.saved["expected"], str(replay.folder / "expected.npz")
+    saved = OracleKind.EXPECTED.value  # the saved outputs' file stem
+    if OracleKind.EXPECTED in oracles and expected is None and saved in replay.saved:
+        expected, expected_source = replay.saved[saved], str(replay.folder / f"{saved}.npz")
     return Prepared(
         model,
         xml,
