@@ -348,20 +348,20 @@ def reduced_tolerances(target: OutputVerdict) -> Tolerances:
 
 
 def diff_candidate(
-    model: Model, xml: str, feeds: Mapping[str, np.ndarray], target: OutputVerdict
+    model: Model, xml: str, feeds: Mapping[str, np.ndarray], target: OutputVerdict, locate: bool = True
 ) -> DiffReport:
     """A candidate (or the reduced model) diffed against the target's oracle, OpenVINO isolated."""
     runners = oracle_runners((oracle_kind(target.oracle),), model, xml, isolate=True)
-    return diff_model(model, feeds, runners, DiffOptions(reduced_tolerances(target), source=xml))
+    return diff_model(
+        model, feeds, runners, DiffOptions(reduced_tolerances(target), locate=locate, source=xml)
+    )
 
 
 def keeps_difference(target: OutputVerdict) -> Fails:
     """The ``fails`` predicate of :func:`reduce_model`: a candidate keeps ``target``'s difference."""
 
     def judge(candidate: Model, xml: str, feeds: dict[str, np.ndarray]) -> bool:
-        runners = oracle_runners((oracle_kind(target.oracle),), candidate, xml, isolate=True)
-        options = DiffOptions(reduced_tolerances(target), locate=False, source=xml)
-        report = diff_model(candidate, feeds, runners, options)
+        report = diff_candidate(candidate, xml, feeds, target, locate=False)
         return any(same_difference(v, target) for v in report.verdicts)
 
     return diff_predicate(judge)
