@@ -48,13 +48,17 @@ from ..ops.convert import convert_array
 from ..oracle.common import OracleKind, Refusal
 from ..types import ElementType
 
+_CPU = (OracleKind.CPU,)
+_REFERENCE = (OracleKind.REFERENCE,)
+_BOTH = (OracleKind.REFERENCE, OracleKind.CPU)
+
 
 @dataclass(frozen=True, slots=True)
 class Deviation:
     """A known way one oracle departs from OpenVINO's op semantics."""
 
     code: str
-    oracle: str  # "cpu", "reference" or "both"
+    oracles: tuple[OracleKind, ...]  # the OpenVINO oracles that depart this way
     summary: str
 
 
@@ -63,116 +67,116 @@ KNOWN: dict[str, Deviation] = {
     for d in (
         Deviation(
             "int32-wrap",
-            "cpu",
+            _CPU,
             "i64/u32/u64 values (fed at run time or computed) are held as int32, wrapped "
             "(OneHot index 2**32+1 acts as 1)",
         ),
         Deviation(
             "int32-saturation",
-            "cpu",
+            _CPU,
             "i64/u32/u64 constants (OneHot on/off) are saturated to the int32 range",
         ),
         Deviation(
-            "f64-through-f32", "cpu", "f64 is computed as f32 (constants saturate to +-f32 max, inf included)"
+            "f64-through-f32", _CPU, "f64 is computed as f32 (constants saturate to +-f32 max, inf included)"
         ),
         Deviation(
             "subnormal-flush",
-            "cpu",
+            _CPU,
             "f32 constants holding subnormals (OneHot on/off) are flushed to +0.0 when compiled",
         ),
         Deviation(
             "negative-depth-unchecked",
-            "cpu",
+            _CPU,
             "a negative OneHot depth fed at run time is not caught and corrupts the heap "
             "(the next compile crashes): not run",
         ),
         Deviation(
             "i16-as-i32",
-            "cpu",
+            _CPU,
             "i16/u16 are computed as i32: a Convert to i16/u16 inside the graph does not narrow "
             "(i32 -> Convert(i16) -> OneHot: 65536 is not 0)",
         ),
         Deviation(
             "f16-as-f32",
-            "cpu",
+            _CPU,
             "f16 is computed as f32: a Convert to f16 inside the graph neither rounds nor overflows, "
             "and f16 signalling NaNs come out quieted",
         ),
         Deviation(
             "nondeterministic-output",
-            "cpu",
+            _CPU,
             "the output changes between identical runs (the plugin reads memory it never wrote; "
             "seen after Eltwise -> OneHot -> Eltwise with a rank-7 dynamic OneHot output): every "
             "stable value is checked against the prediction",
         ),
         Deviation(
             "float-convert-saturates",
-            "cpu",
+            _CPU,
             "a Convert from a float to an integer saturates when the source is f64 or has a dynamic "
             "shape (-2.5 -> u8 gives 0; the reference wraps through int32 and gives 254)",
         ),
         Deviation(
             "divide-truncates",
-            "cpu",
+            _CPU,
             "an integer Divide with m_pythondiv=true (floor division, the default; PyTorch's and "
             "ONNX's integer Div become it) truncates toward zero: -7 / 2 gives -3, not -4",
         ),
         Deviation(
             "bf16-nearest-even",
-            "cpu",
+            _CPU,
             "at run time f32 -> bf16 rounds to nearest even; OpenVINO's reference (and constant "
             "folding) rounds up only when the kept last bit is odd",
         ),
         Deviation(
             "refused-index-type",
-            "cpu",
+            _CPU,
             'OneHot indices must be i16/i32/i64/u16/u32/u64 ("Only I32 is supported!")',
         ),
-        Deviation("refused-sub-byte-input", "cpu", "u1/u3/u6 Parameters are refused"),
+        Deviation("refused-sub-byte-input", _CPU, "u1/u3/u6 Parameters are refused"),
         Deviation(
             "refused-nonconst-values",
-            "cpu",
+            _CPU,
             "OneHot whose on/off values are not constants runs on the reference's evaluate, "
             "which takes only i32/i64 indices: otherwise refused (\"Only const 'on_value' input is "
             "supported\", or 'off_value')",
         ),
-        Deviation("refused-dynamic-rank", "cpu", "dynamic-rank Parameters are refused at compile time"),
+        Deviation("refused-dynamic-rank", _CPU, "dynamic-rank Parameters are refused at compile time"),
         Deviation(
             "f16-convert-clamps",
-            "cpu",
+            _CPU,
             "an f16 -> integer Convert to 16 bits or wider clamps to the f16 range first "
             "(inf -> i32 gives 65504 where the reference gives -2147483648)",
         ),
         Deviation(
             "refused-convert-type",
-            "cpu",
+            _CPU,
             "a Convert from f8e8m0 to anything but f16/bf16/f32/f64, or to f8e8m0 from another f8 "
             'type, is refused ("cpu_convert can\'t convert from: f8e8m0 precision to: i32"); '
             'from f8e4m3/f8e5m2 to boolean too, with static shapes ("unsupported src_prc")',
         ),
         Deviation(
             "refused-scalar-indices",
-            "cpu",
+            _CPU,
             "OneHot of scalar indices with a depth unknown at compile time is refused "
             '("incorrect number of input/output dimensions")',
         ),
         Deviation(
             "no-reference-evaluate",
-            "reference",
+            _REFERENCE,
             "OpenVINO's core reference has no evaluate for this op with these input types",
         ),
         Deviation(
             "negative-axis-dynamic-rank",
-            "reference",
+            _REFERENCE,
             "a negative OneHot axis stays unnormalized when the indices rank is dynamic, and "
             'evaluate then fails ("Invalid axis value.")',
         ),
         Deviation(
             "sub-byte-one-hot",
-            "both",
+            _BOTH,
             "OneHot with sub-byte values writes one byte per element past its buffer (not run)",
         ),
-        Deviation("string-one-hot", "both", "OneHot with string values aborts the process (not run)"),
+        Deviation("string-one-hot", _BOTH, "OneHot with string values aborts the process (not run)"),
     )
 }
 
