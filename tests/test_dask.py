@@ -42,10 +42,10 @@ _now = {{}}
 def run_case(seed, index, *args, **kwargs):
     _now["case"] = (seed, index)
     return _case(seed, index, *args, **kwargs)
-def diff_model(model, xml, *args, **kwargs):
-    if _now.get("case") == ({CRASH_SEED}, 2) or "crash-me" in str(xml):
+def diff_model(model, *args, **kwargs):
+    if _now.get("case") == ({CRASH_SEED}, 2) or "crash-me" in str(model.path):
         os.kill(os.getpid(), signal.SIGSEGV)
-    return _diff(model, xml, *args, **kwargs)
+    return _diff(model, *args, **kwargs)
 fuzz.run_case = run_case
 diff.diff_model = diff_model
 """

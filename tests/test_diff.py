@@ -22,10 +22,10 @@ from openvino import opset1, opset16
 
 from ovonehot import cli
 from ovonehot.cli._options import parse_tolerances
-from ovonehot.cli.diff_report import render
 from ovonehot.differential.compare import Tolerance, compare
-from ovonehot.differential.diff import Tolerances, Verdict, diff_model
+from ovonehot.differential.diff import DiffOptions, Tolerances, Verdict, diff_model, oracle_runners
 from ovonehot.differential.gen_inputs import generate_inputs, index_values
+from ovonehot.differential.report import render
 from ovonehot.model import Model, load
 from ovonehot.ops.one_hot import OneHotAttrs, evaluate_one_hot, one_hot
 from ovonehot.oracle.common import Complaint
@@ -62,7 +62,7 @@ def with_kernel(
 ) -> Model:
     """The same model, its OneHot computed by ``kernel`` (a deliberately wrong evaluator)."""
     plans = tuple(
-        dataclasses.replace(p, spec=dataclasses.replace(p.spec, evaluate=kernel))
+        dataclasses.replace(p, spec=dataclasses.replace(p.spec, evaluate=kernel, specialize=None))
         if p.node.type == "OneHot"
         else p
         for p in model.inference.plans
@@ -122,7 +122,7 @@ def test_wrong_evaluator_is_ours_wrong(tmp_path: Path, name: str, oracles: tuple
     xml = one_hot_model(tmp_path, **overrides)
     model = with_kernel(load(xml), kernel)
     inputs = generate_inputs(model, seed=1)
-    report = diff_model(model, str(xml), inputs, oracles)
+    report = diff_model(model, inputs, oracle_runners(oracles, model, str(xml)))
     by_oracle = {v.oracle: v for v in report.verdicts}
     # A bug the CPU plugin shares cannot show against the CPU alone; the reference catches it.
     shared = name == "wraps-like-cpu"  # and the generated indices make ours equal the CPU's output
@@ -137,7 +137,9 @@ def test_wrong_evaluator_is_ours_wrong(tmp_path: Path, name: str, oracles: tuple
 def test_wrong_evaluator_report_locates_the_node_and_index(tmp_path: Path) -> None:
     xml = one_hot_model(tmp_path)
     model = with_kernel(load(xml), off_by_one)
-    report = diff_model(model, str(xml), generate_inputs(model, seed=1), ("reference",))
+    report = diff_model(
+        model, generate_inputs(model, seed=1), oracle_runners(("reference",), model, str(xml))
+    )
     (v,) = report.verdicts
     assert v.verdict is Verdict.OURS_WRONG
     assert v.first_node.startswith("layer id=4 name='OneHot_") and "output 0" in v.first_node
@@ -173,7 +175,9 @@ def test_cpu_deviation_is_named(tmp_path: Path, name: str) -> None:
     overrides, codes = CPU_DEVIATIONS[name]
     xml = one_hot_model(tmp_path, **overrides)
     model = load(xml)
-    report = diff_model(model, str(xml), generate_inputs(model, seed=2), ("reference", "cpu"))
+    report = diff_model(
+        model, generate_inputs(model, seed=2), oracle_runners(("reference", "cpu"), model, str(xml))
+    )
     verdicts = {v.oracle: v for v in report.verdicts}
     ref = verdicts["reference"]
     # The reference has no OneHot evaluate for u64 indices: that output is not compared (never a PASS),
@@ -186,10 +190,18 @@ def test_cpu_deviation_is_named(tmp_path: Path, name: str) -> None:
     assert codes <= {e.code for e in verdicts["cpu"].events}
     assert report.exit_code == (1 if no_reference else 0)
     partial = diff_model(
-        model, str(xml), generate_inputs(model, seed=2), ("reference", "cpu"), allow_partial=True
+        model,
+        generate_inputs(model, seed=2),
+        oracle_runners(("reference", "cpu"), model, str(xml)),
+        DiffOptions(allow_partial=True),
     )
     assert partial.exit_code == 0, render(partial)
-    report_strict = diff_model(model, str(xml), generate_inputs(model, seed=2), ("cpu",), strict=True)
+    report_strict = diff_model(
+        model,
+        generate_inputs(model, seed=2),
+        oracle_runners(("cpu",), model, str(xml)),
+        DiffOptions(strict=True),
+    )
     assert report_strict.exit_code == 1
 
 
@@ -228,7 +240,9 @@ def test_known_refusals_are_named(tmp_path: Path, name: str) -> None:
     overrides, codes = REFUSALS[name]
     xml = one_hot_model(tmp_path, **overrides)
     model = load(xml)
-    report = diff_model(model, str(xml), generate_inputs(model, seed=3), ("reference", "cpu"))
+    report = diff_model(
+        model, generate_inputs(model, seed=3), oracle_runners(("reference", "cpu"), model, str(xml))
+    )
     for v in report.verdicts:
         if v.oracle in codes:
             assert v.verdict is Verdict.NOT_COMPARED and v.known, render(report)
@@ -251,7 +265,7 @@ def test_nonconstant_on_or_off_with_i8_indices_is_a_named_refusal(tmp_path: Path
     xml = tmp_path / "m.xml"
     ov.save_model(ov.Model([node.output(0)], [p, v], "m"), str(xml), compress_to_fp16=False)
     model = load(xml)
-    report = diff_model(model, str(xml), generate_inputs(model, seed=0), ("cpu",))
+    report = diff_model(model, generate_inputs(model, seed=0), oracle_runners(("cpu",), model, str(xml)))
     (verdict,) = report.verdicts
     assert verdict.verdict is Verdict.NOT_COMPARED, render(report)
     assert {e.code for e in verdict.events} == {"refused-nonconst-values"}
@@ -280,7 +294,8 @@ def test_cpu_convert_from_f8_with_dynamic_shape_is_not_saturating(tmp_path: Path
     xml = tmp_path / "m.xml"
     ov.save_model(ov.Model([node.output(0), conv.output(0)], [p], "m"), str(xml), compress_to_fp16=False)
     inputs = {"idx": np.array([2**32 + 1, 0, -1], np.int64)}
-    report = diff_model(load(xml), str(xml), inputs, ("cpu",))
+    model = load(xml)
+    report = diff_model(model, inputs, oracle_runners(("cpu",), model, str(xml)))
     for v in report.verdicts:
         assert v.verdict is Verdict.DEVIATION, render(report)
         assert {e.code for e in v.events} == {"int32-wrap"}
@@ -293,7 +308,7 @@ def test_cpu_convert_from_f8e8m0_to_int_is_a_named_refusal(tmp_path: Path) -> No
     xml = tmp_path / "m.xml"
     ov.save_model(ov.Model([node.output(0)], [p], "m"), str(xml), compress_to_fp16=False)
     model = load(xml)
-    report = diff_model(model, str(xml), generate_inputs(model, seed=0), ("cpu",))
+    report = diff_model(model, generate_inputs(model, seed=0), oracle_runners(("cpu",), model, str(xml)))
     (v,) = report.verdicts
     assert v.verdict is Verdict.NOT_COMPARED, render(report)
     assert {e.code for e in v.events} == {"refused-convert-type"}
@@ -325,7 +340,7 @@ def test_cpu_float_to_int_convert_is_predicted(tmp_path: Path, src: str, dst: st
     dtype = model.inputs[0].element_type.numpy_dtype
     with np.errstate(all="ignore"):
         x = np.array(CONVERT_SPECIALS, np.float64).astype(dtype)
-    report = diff_model(model, str(xml), {"x": x}, ("cpu",))
+    report = diff_model(model, {"x": x}, oracle_runners(("cpu",), model, str(xml)))
     (v,) = report.verdicts
     assert v.verdict.ok, render(report)
 
@@ -338,7 +353,7 @@ def test_negative_depth_at_run_time(tmp_path: Path) -> None:
     ov.save_model(ov.Model([node.output(0)], [p, d], "m"), str(xml))
     model = load(xml)
     inputs = {"idx": np.array([0, 1, 2], np.int32), "depth": np.array(-2, np.int64)}
-    report = diff_model(model, str(xml), inputs, ("reference", "cpu"))
+    report = diff_model(model, inputs, oracle_runners(("reference", "cpu"), model, str(xml)))
     verdicts = {v.oracle: v for v in report.verdicts}
     assert report.ours_error and "negative" in report.ours_error
     assert verdicts["reference"].verdict is Verdict.PASS  # both refuse, at the same OneHot
@@ -465,7 +480,7 @@ def test_generated_depth_and_values_of_dynamic_rank_are_scalars(tmp_path: Path) 
     model = load(xml)
     inputs = generate_inputs(model, seed=0)
     assert [inputs[n].shape for n in ("depth", "on", "off")] == [(), (), ()]
-    report = diff_model(model, str(xml), inputs, ("reference",))
+    report = diff_model(model, inputs, oracle_runners(("reference",), model, str(xml)))
     (v,) = report.verdicts
     assert v.verdict is Verdict.PASS and v.comparison is not None, render(report)
 

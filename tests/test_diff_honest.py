@@ -22,10 +22,10 @@ from openvino import opset16
 
 from ovonehot import cli
 from ovonehot.cli._options import parse_input_settings, parse_plugin, parse_tolerances
-from ovonehot.cli.diff_report import reason, render
 from ovonehot.differential import engines
-from ovonehot.differential.diff import Verdict, diff_model
+from ovonehot.differential.diff import DiffOptions, Verdict, diff_model, oracle_runners
 from ovonehot.differential.gen_inputs import generate_inputs
+from ovonehot.differential.report import reason, render
 from ovonehot.errors import InputError, ParameterError, UsageError
 from ovonehot.model import load
 from ovonehot.oracle.common import PluginSettings, parse_oracles
@@ -110,7 +110,7 @@ def test_reference_runs_up_to_the_op_it_cannot_evaluate(tmp_path: Path) -> None:
     xml = middle_op_model(tmp_path)
     model = load(xml)
     inputs = generate_inputs(model, seed=1)
-    report = diff_model(model, str(xml), inputs, ("reference",))
+    report = diff_model(model, inputs, oracle_runners(("reference",), model, str(xml)))
     by_name = {v.name: v for v in report.verdicts}
     assert by_name["relu"].verdict is Verdict.PASS
     soft = by_name["soft"]
@@ -119,10 +119,12 @@ def test_reference_runs_up_to_the_op_it_cannot_evaluate(tmp_path: Path) -> None:
     assert "type=LogSoftmax-opset5" in soft.reason and soft.try_oracles == ("cpu",)
     assert "try --oracle" not in soft.reason and reason(soft).endswith("; try --oracle cpu")
     assert report.exit_code == 1
-    partial = diff_model(model, str(xml), inputs, ("reference",), allow_partial=True)
+    partial = diff_model(
+        model, inputs, oracle_runners(("reference",), model, str(xml)), DiffOptions(allow_partial=True)
+    )
     assert partial.exit_code == 0
     assert "1 output(s) not compared (--allow-partial); 1 compared" in render(partial)
-    both = diff_model(model, str(xml), inputs, ("reference", "cpu"))
+    both = diff_model(model, inputs, oracle_runners(("reference", "cpu"), model, str(xml)))
     assert {(v.oracle, v.name): v.verdict for v in both.verdicts}[("cpu", "soft")] is Verdict.PASS
 
 
@@ -147,7 +149,9 @@ def test_cpu_defaults_report_a_precision_difference_never_ours_wrong(name: str) 
     model = load(f"{base}.xml")
     inputs = dict(np.load(f"{base}.typical.inputs.npz"))
     plugin = parse_plugin(preset="openvino-defaults")
-    report = diff_model(model, f"{base}.xml", inputs, ("cpu",), plugin=plugin, isolate=True)
+    report = diff_model(
+        model, inputs, oracle_runners(("cpu",), model, f"{base}.xml", plugin=plugin, isolate=True)
+    )
     default_hint = str(ov.Core().get_property("CPU", "INFERENCE_PRECISION_HINT"))
     for v in report.verdicts:
         assert v.verdict in (Verdict.PASS, Verdict.PRECISION), render(report)
@@ -159,7 +163,12 @@ def test_cpu_defaults_report_a_precision_difference_never_ours_wrong(name: str) 
     if name in ("onehot_embedding", "char_cnn_gru") and "bfloat16" in default_hint:
         # Float matmuls in bf16 differ from f32 (measured: 0.011 and 0.007 abs here).
         assert [v.verdict for v in report.verdicts] == [Verdict.PRECISION], render(report)
-    strict = diff_model(model, f"{base}.xml", inputs, ("cpu",), plugin=plugin, strict=True, isolate=True)
+    strict = diff_model(
+        model,
+        inputs,
+        oracle_runners(("cpu",), model, f"{base}.xml", plugin=plugin, isolate=True),
+        DiffOptions(strict=True),
+    )
     assert strict.exit_code == (1 if any(v.verdict is Verdict.PRECISION for v in report.verdicts) else 0)
 
 
@@ -205,7 +214,7 @@ def test_onnxruntime_oracle_on_exports(name: str, case: str) -> None:
     base = EXPORTS / "onnx" / name
     model = load(f"{base}.onnx")
     inputs = dict(np.load(f"{base}.{case}.inputs.npz"))
-    report = diff_model(model, f"{base}.onnx", inputs, ("onnxruntime",), isolate=True)
+    report = diff_model(model, inputs, oracle_runners(("onnxruntime",), model, f"{base}.onnx", isolate=True))
     assert [v.verdict for v in report.verdicts] == [Verdict.PASS], render(report)
     assert report.versions["onnxruntime"] == "1.31.1"
 
@@ -229,11 +238,9 @@ def test_onnxruntime_without_a_kernel_is_a_known_refusal() -> None:
     model = load(f"{base}.onnx")
     report = diff_model(
         model,
-        f"{base}.onnx",
         dict(np.load(f"{base}.typical.inputs.npz")),
-        ("reference", "onnxruntime"),
-        allow_partial=True,
-        isolate=True,
+        oracle_runners(("reference", "onnxruntime"), model, f"{base}.onnx", isolate=True),
+        DiffOptions(allow_partial=True),
     )
     by_oracle = {v.oracle: v for v in report.verdicts}
     assert by_oracle["reference"].verdict is Verdict.PASS
@@ -245,7 +252,7 @@ def test_onnxruntime_without_a_kernel_is_a_known_refusal() -> None:
 def test_onnxruntime_needs_an_onnx_model(tmp_path: Path) -> None:
     xml = middle_op_model(tmp_path)
     model = load(xml)
-    report = diff_model(model, str(xml), generate_inputs(model), ("onnxruntime",))
+    report = diff_model(model, generate_inputs(model), oracle_runners(("onnxruntime",), model, str(xml)))
     assert {v.verdict for v in report.verdicts} == {Verdict.NOT_COMPARED}
     assert "onnxruntime runs ONNX models only" in report.verdicts[0].reason
 
@@ -351,7 +358,7 @@ def test_generated_integer_inputs_stay_in_range(tmp_path: Path) -> None:
     inputs = generate_inputs(model, seed=0)
     assert inputs["labels"].min() >= 0 and inputs["labels"].max() <= 8  # Gather indices into 9 rows
     assert {2**63 - 1, -(2**63), -1, 4} <= set(inputs["idx"].tolist())  # OneHot boundaries kept
-    report = diff_model(model, str(model.path), inputs, ("reference",))
+    report = diff_model(model, inputs, oracle_runners(("reference",), model, str(model.path)))
     assert [v.verdict for v in report.verdicts] == [Verdict.PASS] * 3, render(report)
 
 
@@ -372,7 +379,7 @@ def test_gather_indices_stay_inside_the_gathered_axis(tmp_path: Path) -> None:
     assert set(inputs["ids"].tolist()) == {0, 1, 2}  # 50 draws reach every row, never beyond
     assert "[0, 2] (the gathered axis)" in how["ids"]["values"]
     assert inputs["counts"].min() >= 0 and inputs["counts"].max() <= 8
-    report = diff_model(model, str(xml), inputs, ("reference",))
+    report = diff_model(model, inputs, oracle_runners(("reference",), model, str(xml)))
     assert [v.verdict for v in report.verdicts] == [Verdict.PASS, Verdict.PASS], render(report)
 
 
@@ -462,14 +469,16 @@ def test_all_layers_finds_the_first_divergent_layer_and_where_the_error_grows(tm
         return [np.maximum(inputs[0], 0) + np.float32(1e-4)]  # a deliberately wrong kernel
 
     plans = tuple(
-        dataclasses.replace(p, spec=dataclasses.replace(p.spec, evaluate=relu_off_by_a_bit))
+        dataclasses.replace(p, spec=dataclasses.replace(p.spec, evaluate=relu_off_by_a_bit, specialize=None))
         if p.node.type == "ReLU"
         else p
         for p in model.inference.plans
     )
     wrong = Model(model.graph, dataclasses.replace(model.inference, plans=plans), model.path)
     inputs = {"x": np.array([-2, -1, 0, 1, 2, 3], np.float32)}
-    report = diff_model(wrong, str(xml), inputs, ("reference",), all_layers=True)
+    report = diff_model(
+        wrong, inputs, oracle_runners(("reference",), wrong, str(xml)), DiffOptions(all_layers=True)
+    )
     assert report.layers is not None
     rows = {r.type: r for r in report.layers}
     assert [r.type for r in report.layers] == ["ReLU-opset1", "Multiply-opset1", "Add-opset1"]
@@ -516,11 +525,9 @@ def test_a_device_openvino_does_not_have_is_not_compared(tmp_path: Path) -> None
     missing = next(d for d in ("NPU", "GPU", "FPGA") if d not in devices)
     report = diff_model(
         model,
-        str(xml),
         generate_inputs(model),
-        ("cpu",),
-        plugin=PluginSettings(device=missing),
-        allow_partial=True,
+        oracle_runners(("cpu",), model, str(xml), plugin=PluginSettings(device=missing)),
+        DiffOptions(allow_partial=True),
     )
     assert {v.verdict for v in report.verdicts} == {Verdict.NOT_COMPARED}
     assert f"OpenVINO has no device {missing!r} here" in report.verdicts[0].reason
@@ -546,7 +553,7 @@ def test_both_refusing_at_different_layers_is_not_a_pass(tmp_path: Path) -> None
         "idx": np.arange(4, dtype=np.int32),
         "depth": np.array(-1, np.int64),
     }
-    report = diff_model(model, str(xml), inputs, ("reference",))
+    report = diff_model(model, inputs, oracle_runners(("reference",), model, str(xml)))
     (v,) = report.verdicts
     assert report.ours_error and "negative" in report.ours_error
     assert v.verdict is Verdict.NOT_COMPARED, render(report)

@@ -14,17 +14,17 @@ import argparse
 import contextlib
 import io
 import json
-import math
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TextIO
 
-import numpy as np
-
 from ..atomic import check_output_file
 from ..errors import UsageError
+from ..jsondata import array_values, plain
 from ..npyio import write_text
+
+__all__ = ["array_values", "plain"]  # (re-exported: the commands use them beside the options)
 
 # The file name that means stdout where an option takes it.
 STDOUT = "-"
@@ -100,44 +100,6 @@ def emit(args: argparse.Namespace, data: Mapping[str, Any] | Callable[[], Mappin
         out: TextIO = getattr(args, "_json_stdout", sys.stdout)
         out.write(text)
         out.flush()
-
-
-def plain(value: Any) -> Any:
-    """``value`` as JSON-able data: NumPy scalars and arrays as numbers and lists, non-finite
-    floats as strings, anything else unknown as its ``str``."""
-    if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else _non_finite(value)
-    if isinstance(value, np.ndarray):
-        return plain(array_values(value))
-    if isinstance(value, np.generic):
-        return plain(array_values(np.asarray(value)))
-    return str(value)
-
-
-def _non_finite(x: float) -> str:
-    return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
-
-
-def array_values(value: np.ndarray) -> Any:
-    """An array's values as nested lists of Python numbers (bf16/f16/f8 as floats)."""
-    arr = np.asarray(value)
-    if arr.dtype.kind == "V" or arr.dtype.kind == "f" or (arr.dtype.kind not in "biuOSUc"):
-        try:
-            with np.errstate(invalid="ignore"):  # NaN in a narrow float type
-                arr = arr.astype(np.float64)
-        except (TypeError, ValueError):
-            return str(arr.tolist())
-    if arr.dtype.kind == "c":
-        return plain({"real": arr.real.tolist(), "imag": arr.imag.tolist()})
-    if arr.dtype.kind in "SU":
-        return arr.astype(str).tolist()
-    return arr.tolist()
 
 
 class _Null(io.TextIOBase):

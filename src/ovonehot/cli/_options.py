@@ -3,7 +3,7 @@ library parameters named by the flags that set them.
 
 The library (``ovonehot.differential``, ``ovonehot.oracle``) takes typed settings
 (:class:`~ovonehot.differential.gen_inputs.InputSettings`,
-:class:`~ovonehot.differential.diff.Tolerances`, :class:`~ovonehot.oracle.common.PluginSettings`,
+:class:`~ovonehot.differential.comparator.Tolerances`, :class:`~ovonehot.oracle.common.PluginSettings`,
 shapes as tuples) and speaks of its parameters in errors
 (:class:`~ovonehot.errors.ParameterError`); only this module knows ``--seed 3``,
 ``--val-range labels:0,9``, ``--atol out:1e-3``, ``--shape x=[2,3]``, ``--config KEY=VALUE``.
@@ -15,7 +15,7 @@ import argparse
 import math
 from collections.abc import Sequence
 
-from ..differential.diff import Tolerances
+from ..differential.comparator import Tolerances
 from ..differential.engines import ENGINES
 from ..differential.gen_inputs import InputSettings
 from ..errors import Error, InputError, ParameterError, UsageError

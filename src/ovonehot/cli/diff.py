@@ -10,25 +10,25 @@ else was compared); 2-4 for errors as everywhere.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+import dataclasses
+from collections.abc import Sequence
 
 from ..atomic import check_output_dir, check_output_file
 from ..differential import corpus, engines
-from ..differential import replay as _replay
-from ..differential.diff import DiffReport, Tolerances, diff_model
-from ..differential.gen_inputs import InputSettings, generate_inputs
+from ..differential.session import DiffSettings, diff_path
 from ..errors import InputError, UsageError
-from ..model import Model, load
-from ..npyio import check_input_specs, check_model_paths, ensure_directory, load_archive, parse_input_specs
+from ..npyio import ensure_directory
 from ..oracle.common import ORACLES, PRESETS, PluginSettings, parse_oracles
 from . import html_report
 from ._json import add_json_options, check_json_out, emit, human_output
-from ._options import add_engine_options, parse_input_settings, parse_plugin, parse_shape, parse_tolerances
-from .diff_report import render, report_json
+from ._options import (
+    add_engine_options,
+    error_message,
+    parse_input_settings,
+    parse_plugin,
+    parse_shape,
+    parse_tolerances,
+)
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -164,22 +164,38 @@ def _add_verdict_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _oracles(choice: list[str], default: tuple[str, ...], expected: bool) -> tuple[str, ...]:
-    if not choice:
-        return ("expected",) if expected else default
-    chosen = parse_oracles(choice)
-    if expected and "expected" not in chosen:
-        chosen = (*chosen, "expected")
-    return chosen
-
-
-def _plugin(args: argparse.Namespace) -> PluginSettings:
+def _plugin(args: argparse.Namespace) -> PluginSettings | None:
+    """The cpu oracle's configuration, None when no option sets it (a replay folder's then)."""
+    if not (args.device or args.config or args.config_preset or args.cpu_defaults):
+        return None
     preset = args.config_preset
     if args.cpu_defaults:
         if preset not in (None, "openvino-defaults"):
             raise InputError("--cpu-defaults and --config-preset deterministic contradict each other")
         preset = "openvino-defaults"
     return parse_plugin(args.device, preset, args.config)
+
+
+def _settings(args: argparse.Namespace) -> DiffSettings:
+    """The options as the library's settings (parsed here, once)."""
+    # In the order the options were always checked; oracle names last.
+    tolerances = parse_tolerances(args.atol, args.rtol)
+    shapes = dict(parse_shape(s) for s in args.shape)
+    input_settings = parse_input_settings(args.seed, args.val_range)
+    plugin = _plugin(args)
+    return DiffSettings(
+        bin_path=args.bin_path,
+        inputs=tuple(args.inputs),
+        input_settings=input_settings,
+        shapes=shapes,
+        oracles=parse_oracles(args.oracle),
+        plugin=plugin,
+        expected=args.expected,
+        tolerances=tolerances if args.atol or args.rtol else None,
+        strict=args.strict,
+        allow_partial=args.allow_partial,
+        all_layers=args.all_layers,
+    )
 
 
 def command_line(args: argparse.Namespace) -> list[str]:
@@ -235,7 +251,7 @@ def diff_command(args: argparse.Namespace) -> int:
 
 def _diff_command(args: argparse.Namespace) -> int:
     models = args.model if isinstance(args.model, list) else [args.model]
-    if corpus.is_corpus(models):  # several models: ovonehot.differential.corpus runs this command on each
+    if corpus.is_corpus(models):  # several models: ovonehot.differential.corpus diffs each alike
         return _corpus_command(args, models)
     if (
         getattr(args, "engine", "process") != "process"
@@ -244,10 +260,7 @@ def _diff_command(args: argparse.Namespace) -> int:
     ):
         raise UsageError("--jobs, --dask and --scheduler are for a corpus (several models or a directory)")
     args.model = models[0]
-    tolerances = parse_tolerances(args.atol, args.rtol)
-    shapes = dict(parse_shape(s) for s in args.shape)
-    settings = parse_input_settings(args.seed, args.val_range)
-    plugin = _plugin(args)
+    settings = _settings(args)
     # Bad paths are refused before the model is read or OpenVINO started.
     check_json_out(args, ("--report", args.report))
     if args.report is not None:
@@ -255,44 +268,14 @@ def _diff_command(args: argparse.Namespace) -> int:
         html_report.check_available()
     if args.save is not None:
         check_output_dir(args.save, "--save")
-    replay = _replay.load(args.model) if _replay.is_replay(args.model) else None
-    if replay is None:
-        check_model_paths(args.model, args.bin_path)
-        check_input_specs(args.inputs)
-    expected = load_archive(args.expected) if args.expected else None
-    if replay is not None:
-        run = _replayed_run(args, replay, expected, settings, tolerances, plugin)
-    else:
-        run = _new_run(args, expected, settings, shapes, tolerances, plugin)
-    if "expected" in run.oracles and run.expected is None:
-        raise UsageError("the expected oracle needs saved outputs (--expected out.npz)")
-    # OpenVINO runs in a child process: a crash inside it is reported, not the end of the command.
-    report = diff_model(
-        run.model,
-        run.xml,
-        run.inputs,
-        run.oracles,
-        run.tolerances,
-        run.bin_path,
-        seed=run.seed,
-        generated=run.generated,
-        strict=run.strict,
-        isolate=True,
-        allow_partial=run.allow_partial,
-        plugin=run.plugin,
-        expected=run.expected,
-        expected_source=run.expected_source,
-        all_layers=args.all_layers,
-    )
-    print(render(report))
-    data = report_json(report)
-    if replay is not None:
-        data["replay"] = _replay.reproduced(replay, report)
-        for line in data["replay"]:
-            print(line)
-    _write_files(args, report, run, shapes, data)
-    emit(args, data)
-    return report.exit_code
+    settings = dataclasses.replace(settings, save=args.save, command=tuple(command_line(args)))
+    outcome = diff_path(args.model, settings)
+    if args.report is not None:
+        html_report.write(args.report, outcome.report, command_line(args))
+        print(f"wrote the HTML report {args.report}")
+        outcome.data["html_report"] = args.report
+    emit(args, outcome.data)
+    return outcome.report.exit_code
 
 
 def _corpus_command(args: argparse.Namespace, models: list[str]) -> int:
@@ -314,12 +297,13 @@ def _run_corpus(args: argparse.Namespace, options: Sequence[str]) -> int:
         raise UsageError("--inputs is for one model; a corpus runs on generated inputs (--seed, --shape)")
     if getattr(args, "expected", None):
         raise UsageError("--expected is for one model: saved outputs belong to one model")
+    settings = corpus.CorpusSettings(_settings(args), tuple(options), error_message)
     engine = engines.make(args.engine, args.jobs, args.scheduler, default_jobs=0)
     check_json_out(args)
     if args.save is not None:
         check_output_dir(args.save, "--save")
         ensure_directory(args.save)
-    summary = corpus.run(corpus.collect(args.model), options, args.save, engine)
+    summary = corpus.run(corpus.collect(args.model), settings, args.save, engine)
     for r in summary.results:
         if r.exit_code != 0:
             print(f"== {r.model}: exit {r.exit_code}")
@@ -327,136 +311,3 @@ def _run_corpus(args: argparse.Namespace, options: Sequence[str]) -> int:
     print(summary.table())
     emit(args, summary.as_json())
     return summary.exit_code
-
-
-@dataclass(frozen=True, slots=True)
-class _Run:
-    """What one diff runs on and how: from the command line, or from a replay folder and it."""
-
-    model: Model
-    xml: str
-    bin_path: str | None
-    inputs: Mapping[str, np.ndarray]
-    oracles: tuple[str, ...]
-    tolerances: Tolerances
-    plugin: PluginSettings
-    expected: Mapping[str, np.ndarray] | None
-    expected_source: str
-    seed: int | None
-    generated: bool
-    strict: bool
-    allow_partial: bool
-    input_notes: Mapping[str, Any]
-
-
-def _replayed_run(
-    args: argparse.Namespace,
-    replay: _replay.Replay,
-    expected: Mapping[str, np.ndarray] | None,
-    settings: InputSettings,
-    tolerances: Tolerances,
-    plugin: PluginSettings,
-) -> _Run:
-    """A replay folder's run; options given on the command line take precedence."""
-    if args.inputs:
-        raise InputError("a replay folder brings its own inputs; drop --inputs")
-    xml, bin_path = str(replay.xml), str(replay.bin)
-    model = load(xml, bin_path)
-    expected_source = args.expected or ""
-    oracles = _oracles(args.oracle, replay.oracles, expected is not None)
-    if "expected" in oracles and expected is None and "expected" in replay.saved:
-        expected, expected_source = replay.saved["expected"], str(replay.folder / "expected.npz")
-    if not args.atol and not args.rtol:
-        tolerances = replay.tolerances
-    if not (args.device or args.config or args.config_preset or args.cpu_defaults):
-        plugin = replay.plugin
-    return _Run(
-        model,
-        xml,
-        bin_path,
-        replay.inputs,
-        oracles,
-        tolerances,
-        plugin,
-        expected,
-        expected_source,
-        replay.manifest.get("seed"),
-        bool(replay.manifest.get("inputs_generated")),
-        args.strict or bool(replay.manifest.get("strict")),
-        args.allow_partial or bool(replay.manifest.get("allow_partial")),
-        replay.manifest.get("input_generation") or {},
-    )
-
-
-def _new_run(
-    args: argparse.Namespace,
-    expected: Mapping[str, np.ndarray] | None,
-    settings: InputSettings,
-    shapes: dict[str, tuple[int, ...]],
-    tolerances: Tolerances,
-    plugin: PluginSettings,
-) -> _Run:
-    """A model's run on given inputs (``--inputs``) or on inputs generated from its graph."""
-    xml, bin_path = args.model, args.bin_path
-    model = load(xml, bin_path)
-    oracles = _oracles(args.oracle, ("reference",), expected is not None)
-    inputs: Mapping[str, np.ndarray]
-    input_notes: Mapping[str, Any]
-    if args.inputs:
-        if shapes or args.val_range or settings.per_input_seeds:
-            raise InputError(
-                "--shape, --val-range and NAME:S seeds are for generated inputs; the given inputs have their own"
-            )
-        inputs = parse_input_specs(model, args.inputs)
-        seed, generated, input_notes = None, False, {}
-    else:
-        inputs, input_notes = generate_inputs(model, settings.seed, shapes, settings=settings, report=True)
-        seed, generated = settings.seed, True
-    return _Run(
-        model,
-        xml,
-        bin_path,
-        inputs,
-        oracles,
-        tolerances,
-        plugin,
-        expected,
-        args.expected or "",
-        seed,
-        generated,
-        args.strict,
-        args.allow_partial,
-        input_notes,
-    )
-
-
-def _write_files(
-    args: argparse.Namespace,
-    report: DiffReport,
-    run: _Run,
-    shapes: dict[str, tuple[int, ...]],
-    data: dict[str, Any],
-) -> None:
-    """The replay folder (``--save``) and the HTML report (``--report``), when asked for."""
-    if args.save is not None:
-        folder = _replay.save(
-            args.save,
-            report,
-            run.xml,
-            run.bin_path,
-            run.oracles,
-            run.tolerances,
-            command_line(args),
-            {k: list(v) for k, v in shapes.items()},
-            extra={
-                "plugin": run.plugin.as_json(),
-                "allow_partial": run.allow_partial,
-                "input_generation": run.input_notes,
-            },
-        )
-        print(f"saved a replay folder: {folder} (replay: ovonehot diff {folder})")
-        data["saved"] = str(folder)
-    if args.report is not None:
-        html_report.write(args.report, report, command_line(args))
-        print(f"wrote the HTML report {args.report}")
-        data["html_report"] = args.report

@@ -11,6 +11,7 @@ from ..differential import engines
 from ..differential.diff import ORACLES
 from ..differential.fuzz import campaign
 from ..errors import OpenVINOError, UsageError
+from ..oracle.common import parse_oracles
 from ._json import add_json_options, check_json_out, emit, human_output
 from ._options import add_engine_options
 
@@ -31,7 +32,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "--oracle",
-        choices=[*ORACLES, "both"],
+        choices=[*(kind.value for kind in ORACLES), "both"],
         default="both",
         help="oracle(s) to diff against (default both)",
     )
@@ -72,7 +73,7 @@ def _fuzz_command(args: argparse.Namespace) -> int:
     if args.out is not None:
         check_output_dir(args.out, "--out")
     check_json_out(args)
-    oracles = ORACLES if args.oracle == "both" else (args.oracle,)
+    oracles = parse_oracles([args.oracle])
     summary = campaign(
         args.cases,
         args.seed,

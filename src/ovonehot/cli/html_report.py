@@ -28,7 +28,9 @@ from ..errors import UsageError
 from ..npyio import write_text
 
 if TYPE_CHECKING:
-    from ..differential.diff import DiffReport, LayerRow, OutputVerdict
+    from ..differential.layers import LayerRow
+    from ..differential.report import DiffReport
+    from ..differential.verdicts import OutputVerdict
 
 # A heatmap shows at most this many rows and columns; larger outputs are max-pooled down to it.
 HEATMAP_MAX = 400
@@ -59,7 +61,7 @@ def write(path: str | os.PathLike[str], report: DiffReport, command: Sequence[st
 
 
 def render(report: DiffReport, command: Sequence[str]) -> str:
-    from ..differential.diff import Verdict
+    from ..differential.verdicts import Verdict
 
     e = html.escape
     parts = [_HEAD.replace("TITLE", e(f"ovonehot diff {report.model}"))]
@@ -150,7 +152,7 @@ def _explanation(v: OutputVerdict) -> list[str]:
 
     lines = []
     if v.reason:
-        from .diff_report import reason
+        from ..differential.report import reason
 
         lines.append(reason(v))
     if v.size is not None:

@@ -19,19 +19,27 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from ..atomic import check_output_dir, scratch
 from ..differential import replay as _replay
-from ..differential.diff import ORACLES, DiffReport, OutputVerdict, Tolerances, Verdict, diff_model
+from ..differential.diff import ORACLES, DiffOptions, diff_model, oracle_runners
 from ..differential.gen_inputs import generate_inputs
-from ..differential.reduce import Reduction, diff_predicate, reduce_model, write_candidate
+from ..differential.reduce import (
+    Reduction,
+    diff_candidate,
+    failing_verdicts,
+    keeps_difference,
+    reduce_model,
+    reduced_tolerances,
+    write_candidate,
+)
+from ..differential.report import DiffReport, render, report_json
+from ..differential.verdicts import OutputVerdict
 from ..errors import UsageError
 from ..model import Model, load
 from ..npyio import check_input_specs, check_model_paths, parse_input_specs
+from ..oracle.common import oracle_kind, parse_oracles
 from ._json import add_json_options, check_json_out, emit, human_output
 from ._options import parse_shape, parse_tolerances
-from .diff_report import render, report_json
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -60,7 +68,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "--oracle",
-        choices=[*ORACLES, "both"],
+        choices=[*(kind.value for kind in ORACLES), "both"],
         default="reference",
         help="the oracle whose difference to keep (default: reference)",
     )
@@ -75,22 +83,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--out", required=True, metavar="DIR", help="where to write the reduced replay folder")
     add_json_options(p, "what was written (the reduced replay folder, the sizes, the final diff)")
     p.set_defaults(func=reduce_command)
-
-
-def _same(verdict: OutputVerdict, target: OutputVerdict) -> bool:
-    if verdict.oracle != target.oracle or verdict.verdict is not target.verdict:
-        return False
-    if target.verdict is Verdict.DEVIATION:
-        return {e.code for e in verdict.events} >= {e.code for e in target.events}
-    return True
-
-
-def _reduced_tolerances(target: OutputVerdict) -> Tolerances:
-    """The failing output's tolerance, for every output of a candidate (their names differ)."""
-    tol = target.tolerance
-    if tol.is_exact:
-        return Tolerances(atol=0.0, rtol=0.0)
-    return Tolerances(atol=tol.atol, rtol=tol.rtol)
 
 
 def reduce_command(args: argparse.Namespace) -> int:
@@ -109,14 +101,13 @@ def _reduce_command(args: argparse.Namespace) -> int:
     check_output_dir(args.out, "--out")
     check_json_out(args)
     model = load(args.model, args.bin_path)
-    oracles = ORACLES if args.oracle == "both" else (args.oracle,)
+    oracles = parse_oracles([args.oracle])
     if args.inputs:
         inputs = parse_input_specs(model, args.inputs)
     else:
         inputs = generate_inputs(model, args.seed, shapes)
-    report = diff_model(
-        model, args.model, inputs, oracles, tolerances, args.bin_path, locate=False, isolate=True
-    )
+    runners = oracle_runners(oracles, model, args.model, args.bin_path, isolate=True)
+    report = diff_model(model, inputs, runners, DiffOptions(tolerances, locate=False, source=args.model))
     target = _target(args, model, report)
     if target is None:
         print(f"nothing to reduce: {render(report).splitlines()[-1]}")
@@ -132,18 +123,10 @@ def _reduce_command(args: argparse.Namespace) -> int:
         )
         return 1
     print(f"reducing around output {target.name!r}: {target.verdict.value} against {target.oracle}")
-    reduced_tol = _reduced_tolerances(target)
-
-    def judge(candidate: Model, candidate_xml: str, feeds: dict[str, np.ndarray]) -> bool:
-        r = diff_model(
-            candidate, candidate_xml, feeds, (target.oracle,), reduced_tol, locate=False, isolate=True
-        )
-        return any(_same(v, target) for v in r.verdicts)
-
     reduction = reduce_model(
-        model, inputs, target.name, diff_predicate(judge), log=lambda m: print(f"  {m}", file=sys.stderr)
+        model, inputs, target.name, keeps_difference(target), log=lambda m: print(f"  {m}", file=sys.stderr)
     )
-    final, folder = _save_reduction(args, target, reduction, reduced_tol)
+    final, folder = _save_reduction(args, target, reduction)
     print(render(final))
     print(
         f"reduced {reduction.original_ops} ops to {len(reduction.candidate.keep)} "
@@ -166,32 +149,29 @@ def _reduce_command(args: argparse.Namespace) -> int:
 
 def _target(args: argparse.Namespace, model: Model, report: DiffReport) -> OutputVerdict | None:
     """The first output that fails (the one ``--output`` names, if given), or None."""
-    failing = [v for v in report.verdicts if v.verdict not in (Verdict.PASS, Verdict.NOT_COMPARED)]
     if args.output_name:
         names = [d.name for d in model.outputs]
         if args.output_name not in names:
             raise UsageError(f"--output {args.output_name!r}: the model's outputs are {', '.join(names)}")
-        failing = [v for v in failing if v.name == args.output_name]
+    failing = failing_verdicts(report, args.output_name or None)
     return failing[0] if failing else None
 
 
 def _save_reduction(
-    args: argparse.Namespace, target: OutputVerdict, reduction: Reduction, reduced_tol: Tolerances
+    args: argparse.Namespace, target: OutputVerdict, reduction: Reduction
 ) -> tuple[DiffReport, Path]:
     """The reduced model diffed once more and saved as a replay folder: that diff and the folder."""
     with scratch("ovonehot-reduce-") as tmp:
         sub_xml = write_candidate(reduction.graph, Path(tmp))
         sub_model = load(sub_xml)
-        final = diff_model(
-            sub_model, str(sub_xml), reduction.inputs, (target.oracle,), reduced_tol, isolate=True
-        )
+        final = diff_candidate(sub_model, str(sub_xml), reduction.inputs, target)
         folder = _replay.save(
             args.out,
             final,
             sub_xml,
             None,
-            (target.oracle,),
-            reduced_tol,
+            (oracle_kind(target.oracle),),
+            reduced_tolerances(target),
             ["ovonehot", "diff", args.out],
             extra={
                 "reduced_from": {

@@ -1,7 +1,7 @@
 """``ovonehot diff`` over a corpus: several models, replay folders, or directories of them.
 
-Each model is diffed exactly as ``ovonehot diff MODEL`` would (the same options, the same
-report), on an engine (:mod:`ovonehot.differential.engines`): one after the other in this process (the
+Each model is diffed exactly as ``ovonehot diff MODEL`` would (:func:`~.session.diff_path`:
+the same settings, the same report), on an engine (:mod:`ovonehot.differential.engines`): one after the other in this process (the
 default), on ``--jobs N`` worker processes, or on Dask distributed.  The result is a table, one
 row per model (its verdict counts and exit status), the reports of the models that did not exit
 0, and an overall exit status: the worst (highest) of the models'.  The table and the reports do
@@ -10,20 +10,20 @@ not depend on the engine.
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
+import dataclasses
 import sys
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import Error, InputError
+from ..jsondata import plain
 from . import engines
 from .replay import is_replay
+from .session import DiffSettings, diff_path
 
 CRASH_EXIT = 4  # an isolated child died on the model: OpenVINO failing, as everywhere
 
@@ -82,34 +82,40 @@ def _name(path: str) -> str:
     return p.name if p.is_dir() else p.stem
 
 
-def diff_handler(settings: tuple[str, ...], work: str, item: tuple[int, str, str | None]) -> dict[str, Any]:
-    """One model, as ``ovonehot diff MODEL OPTIONS --json-out ... [--save ...]`` (its own OpenVINO
-    child isolates OpenVINO's crashes, as for a single diff)."""
-    from ..cli import build_parser
-    from ..cli._options import error_message
-    from ..cli.diff import diff_command
+@dataclass(frozen=True, slots=True)
+class CorpusSettings:
+    """What every model of a corpus is diffed with: the same settings (``save`` and ``command``
+    are set per model), ``options``, the command-line words that set them (recorded in each
+    replay folder's command), and ``describe``, how an error is told (the command line names
+    parameters by their flags)."""
 
+    diff: DiffSettings
+    options: tuple[str, ...] = ()
+    describe: Callable[[Error], str] = str
+
+
+def diff_handler(settings: CorpusSettings, work: str, item: tuple[int, str, str | None]) -> dict[str, Any]:
+    """One model, as ``ovonehot diff MODEL OPTIONS [--save ...]`` (its own OpenVINO child
+    isolates OpenVINO's crashes, as for a single diff)."""
     position, model, save = item
     result = ModelResult(position, model, saved=save or "")
-    report_file = Path(work) / f"report-{position}.json"
-    argv = ["diff", model, *settings, "--json-out", str(report_file)] + (["--save", save] if save else [])
+    command = ("ovonehot", "diff", model, *settings.options) + (("--save", save) if save else ())
+    one = dataclasses.replace(settings.diff, save=save, command=command)
     start = time.perf_counter()
-    printed = io.StringIO()
+    printed: list[str] = []
     try:
-        with contextlib.redirect_stdout(printed):
-            args = build_parser().parse_args(argv)
-            result.exit_code = int(diff_command(args))
+        outcome = diff_path(model, one, printed.append)
     except Error as exc:
-        result.exit_code, result.error = exc.exit_code, " ".join(error_message(exc).split())
+        result.exit_code, result.error = exc.exit_code, " ".join(settings.describe(exc).split())
     except Exception:  # noqa: BLE001 - an ovonehot bug on one model is that model's result, loudly
         result.exit_code = 1
         result.error = f"internal error: {traceback.format_exc().strip().splitlines()[-1]}"
         result.output = traceback.format_exc()
-    result.output = printed.getvalue() + result.output
-    if report_file.is_file():
-        result.report = json.loads(report_file.read_text())
-        report_file.unlink()
-        result.counts = dict(result.report.get("counts", {}))
+    else:
+        result.exit_code = outcome.report.exit_code
+        result.report = plain(outcome.data)
+        result.counts = dict(outcome.report.counts())
+    result.output = "".join(line + "\n" for line in printed) + result.output
     if save and not Path(save).is_dir():
         result.saved = ""
     result.seconds = time.perf_counter() - start
@@ -117,7 +123,7 @@ def diff_handler(settings: tuple[str, ...], work: str, item: tuple[int, str, str
 
 
 def diff_crashed(
-    settings: tuple[str, ...],
+    settings: CorpusSettings,
     work: str | None,
     item: tuple[int, str, str | None],
     returncode: int | None,
@@ -181,14 +187,14 @@ class CorpusSummary:
 
 
 def run(
-    models: Sequence[str], options: Sequence[str], save: str | None, engine: engines.Engine
+    models: Sequence[str], settings: CorpusSettings, save: str | None, engine: engines.Engine
 ) -> CorpusSummary:
-    """Diff every model with the same ``options`` (diff's command-line options, as strings)."""
+    """Diff every model with the same ``settings`` (each model's replay folder under ``save``)."""
     folders = [str(Path(save) / f"{i:04d}-{_name(m)}") if save else None for i, m in enumerate(models)]
     job = engines.Job(
         "ovonehot.differential.corpus:diff_handler",
         "ovonehot.differential.corpus:diff_crashed",
-        tuple(options),
+        settings,
         "ovonehot-corpus-",
     )
     start = time.perf_counter()

@@ -45,8 +45,12 @@ from ..infer import Inference, NodePlan, infer, parameter_infos
 from ..model import Model
 from ..ops.common.spec import NodeKey, TensorInfo
 from ..ops.convert import convert_array
-from ..oracle.common import Refusal
+from ..oracle.common import OracleKind, Refusal
 from ..types import ElementType
+
+_CPU = (OracleKind.CPU,)
+_REFERENCE = (OracleKind.REFERENCE,)
+_BOTH = (OracleKind.REFERENCE, OracleKind.CPU)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +58,7 @@ class Deviation:
     """A known way one oracle departs from OpenVINO's op semantics."""
 
     code: str
-    oracle: str  # "cpu", "reference" or "both"
+    oracles: tuple[OracleKind, ...]  # the OpenVINO oracles that depart this way
     summary: str
 
 
@@ -63,116 +67,116 @@ KNOWN: dict[str, Deviation] = {
     for d in (
         Deviation(
             "int32-wrap",
-            "cpu",
+            _CPU,
             "i64/u32/u64 values (fed at run time or computed) are held as int32, wrapped "
             "(OneHot index 2**32+1 acts as 1)",
         ),
         Deviation(
             "int32-saturation",
-            "cpu",
+            _CPU,
             "i64/u32/u64 constants (OneHot on/off) are saturated to the int32 range",
         ),
         Deviation(
-            "f64-through-f32", "cpu", "f64 is computed as f32 (constants saturate to +-f32 max, inf included)"
+            "f64-through-f32", _CPU, "f64 is computed as f32 (constants saturate to +-f32 max, inf included)"
         ),
         Deviation(
             "subnormal-flush",
-            "cpu",
+            _CPU,
             "f32 constants holding subnormals (OneHot on/off) are flushed to +0.0 when compiled",
         ),
         Deviation(
             "negative-depth-unchecked",
-            "cpu",
+            _CPU,
             "a negative OneHot depth fed at run time is not caught and corrupts the heap "
             "(the next compile crashes): not run",
         ),
         Deviation(
             "i16-as-i32",
-            "cpu",
+            _CPU,
             "i16/u16 are computed as i32: a Convert to i16/u16 inside the graph does not narrow "
             "(i32 -> Convert(i16) -> OneHot: 65536 is not 0)",
         ),
         Deviation(
             "f16-as-f32",
-            "cpu",
+            _CPU,
             "f16 is computed as f32: a Convert to f16 inside the graph neither rounds nor overflows, "
             "and f16 signalling NaNs come out quieted",
         ),
         Deviation(
             "nondeterministic-output",
-            "cpu",
+            _CPU,
             "the output changes between identical runs (the plugin reads memory it never wrote; "
             "seen after Eltwise -> OneHot -> Eltwise with a rank-7 dynamic OneHot output): every "
             "stable value is checked against the prediction",
         ),
         Deviation(
             "float-convert-saturates",
-            "cpu",
+            _CPU,
             "a Convert from a float to an integer saturates when the source is f64 or has a dynamic "
             "shape (-2.5 -> u8 gives 0; the reference wraps through int32 and gives 254)",
         ),
         Deviation(
             "divide-truncates",
-            "cpu",
+            _CPU,
             "an integer Divide with m_pythondiv=true (floor division, the default; PyTorch's and "
             "ONNX's integer Div become it) truncates toward zero: -7 / 2 gives -3, not -4",
         ),
         Deviation(
             "bf16-nearest-even",
-            "cpu",
+            _CPU,
             "at run time f32 -> bf16 rounds to nearest even; OpenVINO's reference (and constant "
             "folding) rounds up only when the kept last bit is odd",
         ),
         Deviation(
             "refused-index-type",
-            "cpu",
+            _CPU,
             'OneHot indices must be i16/i32/i64/u16/u32/u64 ("Only I32 is supported!")',
         ),
-        Deviation("refused-sub-byte-input", "cpu", "u1/u3/u6 Parameters are refused"),
+        Deviation("refused-sub-byte-input", _CPU, "u1/u3/u6 Parameters are refused"),
         Deviation(
             "refused-nonconst-values",
-            "cpu",
+            _CPU,
             "OneHot whose on/off values are not constants runs on the reference's evaluate, "
             "which takes only i32/i64 indices: otherwise refused (\"Only const 'on_value' input is "
             "supported\", or 'off_value')",
         ),
-        Deviation("refused-dynamic-rank", "cpu", "dynamic-rank Parameters are refused at compile time"),
+        Deviation("refused-dynamic-rank", _CPU, "dynamic-rank Parameters are refused at compile time"),
         Deviation(
             "f16-convert-clamps",
-            "cpu",
+            _CPU,
             "an f16 -> integer Convert to 16 bits or wider clamps to the f16 range first "
             "(inf -> i32 gives 65504 where the reference gives -2147483648)",
         ),
         Deviation(
             "refused-convert-type",
-            "cpu",
+            _CPU,
             "a Convert from f8e8m0 to anything but f16/bf16/f32/f64, or to f8e8m0 from another f8 "
             'type, is refused ("cpu_convert can\'t convert from: f8e8m0 precision to: i32"); '
             'from f8e4m3/f8e5m2 to boolean too, with static shapes ("unsupported src_prc")',
         ),
         Deviation(
             "refused-scalar-indices",
-            "cpu",
+            _CPU,
             "OneHot of scalar indices with a depth unknown at compile time is refused "
             '("incorrect number of input/output dimensions")',
         ),
         Deviation(
             "no-reference-evaluate",
-            "reference",
+            _REFERENCE,
             "OpenVINO's core reference has no evaluate for this op with these input types",
         ),
         Deviation(
             "negative-axis-dynamic-rank",
-            "reference",
+            _REFERENCE,
             "a negative OneHot axis stays unnormalized when the indices rank is dynamic, and "
             'evaluate then fails ("Invalid axis value.")',
         ),
         Deviation(
             "sub-byte-one-hot",
-            "both",
+            _BOTH,
             "OneHot with sub-byte values writes one byte per element past its buffer (not run)",
         ),
-        Deviation("string-one-hot", "both", "OneHot with string values aborts the process (not run)"),
+        Deviation("string-one-hot", _BOTH, "OneHot with string values aborts the process (not run)"),
     )
 }
 
@@ -218,7 +222,7 @@ class Simulation:
 # -- refusals -----------------------------------------------------------------------------
 
 
-def explain_refusal(model: Model, oracle: str, refusal: Refusal) -> list[Event]:
+def explain_refusal(model: Model, oracle: OracleKind, refusal: Refusal) -> list[Event]:
     """The known deviations that make ``oracle`` refuse ``model``; empty when unexplained.
 
     Refusals ovonehot's oracle modules make themselves carry their deviation code and
@@ -238,20 +242,20 @@ def explain_refusal(model: Model, oracle: str, refusal: Refusal) -> list[Event]:
     events: list[Event] = []
     for i in graph.kind_indices("OneHot"):
         events.extend(_one_hot_refusals(model, oracle, refusal, i))
-    if oracle == "cpu":
+    if oracle is OracleKind.CPU:
         events.extend(_parameter_refusals(model, refusal))
         events.extend(_convert_refusals(model, refusal))
     return events
 
 
-def _one_hot_refusals(model: Model, oracle: str, refusal: Refusal, i: int) -> list[Event]:
+def _one_hot_refusals(model: Model, oracle: OracleKind, refusal: Refusal, i: int) -> list[Event]:
     """What OpenVINO's complaints explain about OneHot node ``i``."""
     inference = model.inference
     node = model.graph.nodes[i]
     infos = inference.input_infos(i)
     idx_type = infos[0].element_type
     events = []
-    if oracle == "cpu":
+    if oracle is OracleKind.CPU:
         if idx_type not in CPU_INDEX_TYPES and refusal.complains("only-i32-indices"):
             events.append(Event("refused-index-type", i, node.describe(), f"indices are {idx_type}"))
         output = inference.outputs[i][0].shape
@@ -271,7 +275,7 @@ def _one_hot_refusals(model: Model, oracle: str, refusal: Refusal, i: int) -> li
                 events.append(Event("refused-nonconst-values", i, node.describe(), detail))
     axis = getattr(inference.plans[i].attrs, "axis", 0)
     if (
-        oracle == "reference"
+        oracle is OracleKind.REFERENCE
         and i in _refusing_nodes(model, refusal)
         and axis < 0
         and not infos[0].shape.rank_is_static
@@ -462,10 +466,10 @@ def _cpu_constant(et: ElementType, value: np.ndarray, flush: bool = True) -> np.
     return _flush_subnormals(new) if flush and new.dtype == np.float32 else new
 
 
-def simulate(model: Model, inputs: Mapping[str, np.ndarray], oracle: str) -> Simulation:
+def simulate(model: Model, inputs: Mapping[str, np.ndarray], oracle: OracleKind) -> Simulation:
     """Predict ``oracle``'s outputs under its known deviations (raises ovonehot.Error if it cannot)."""
     events: list[Event] = []
-    if oracle == "cpu":
+    if oracle is OracleKind.CPU:
         outputs = _simulate_cpu(model, inputs, events)
     else:
         outputs = _run_plain(model, inputs)

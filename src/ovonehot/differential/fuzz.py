@@ -97,7 +97,7 @@ def run_case(seed: int, index: int, oracles: Sequence[str], out: Path | None, wo
     from ..model import load
     from ..npyio import save_archive
     from . import replay
-    from .diff import Verdict, diff_model
+    from .diff import DiffOptions, Verdict, diff_model, oracle_runners
     from .fuzz_graphs import generate
     from .gen_inputs import generate_inputs
 
@@ -123,9 +123,10 @@ def run_case(seed: int, index: int, oracles: Sequence[str], out: Path | None, wo
         model = load(xml)
         inputs = generate_inputs(model, input_seed(seed, index), case.shapes)
         save_archive(folder / "inputs.npz", inputs)  # kept if OpenVINO crashes the worker
-        report = diff_model(
-            model, str(xml), inputs, oracles, seed=input_seed(seed, index), generated=True, allow_partial=True
+        options = DiffOptions(
+            allow_partial=True, source=str(xml), seed=input_seed(seed, index), generated=True
         )
+        report = diff_model(model, inputs, oracle_runners(oracles, model, str(xml)), options)
     except Error as exc:
         result.failing, result.problem = True, f"{ERROR}: {exc}"
     except Exception:  # noqa: BLE001 - an ovonehot bug found by fuzzing is a result, not the end
@@ -168,7 +169,7 @@ def run_case(seed: int, index: int, oracles: Sequence[str], out: Path | None, wo
 
 
 def _tolerances() -> Any:
-    from .diff import Tolerances
+    from .comparator import Tolerances
 
     return Tolerances()
 

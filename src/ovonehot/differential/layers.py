@@ -14,97 +14,118 @@ layers where the error grows tenfold or more over the largest error seen before.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from ..errors import Error, OpenVINOError
-from ..infer import NodePlan
-from ..ops.common.spec import NodeKey
+from ..errors import OpenVINOError
+from ..model import Model
+from ..oracle.common import Refusal
+from .comparator import Tolerances
 from .compare import Tolerance, compare, error_size
+from .explain import NOT_COMPUTED
+from .runners import Intermediates, OracleRunner, OvonehotRunner
 
-if TYPE_CHECKING:
-    from .diff import LayerRow, _Context
-
-SKIPPED = frozenset({"parameter", "constant", "const", "result"})
 GROWTH = 10.0  # an error this many times the largest before it is where the error grows
 
 
-def compare_layers(ctx: _Context, oracles: Sequence[str]) -> list[LayerRow]:
-    """One row per (oracle, computed node output), in topological order."""
-    from .diff import LayerRow
+@dataclass(frozen=True, slots=True)
+class LayerRow:
+    """One node output compared against one oracle (``--all-layers``)."""
 
-    model = ctx.model
-    mine: dict[tuple[int, int], np.ndarray] = {}
+    oracle: str
+    layer: str  # node.describe()
+    port: int
+    type: str
+    max_abs: float | None
+    max_rel: float | None
+    tolerance: str
+    verdict: str  # "PASS", "differs", "not compared"
+    note: str = ""
 
-    def observe(index: NodeKey, plan: NodePlan, outs: Sequence[np.ndarray], seconds: float) -> None:
-        if not isinstance(index, int):
-            return  # (a node of a sub-graph body)
-        for k, out in enumerate(outs):
-            mine[(index, k)] = out
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "oracle": self.oracle,
+            "layer": self.layer,
+            "port": self.port,
+            "type": self.type,
+            "max_abs_error": self.max_abs,
+            "max_rel_error": self.max_rel,
+            "tolerance": self.tolerance,
+            "verdict": self.verdict,
+            "note": self.note,
+        }
 
-    try:
-        model.run(ctx.inputs, observer=observe)
-    except Error:
-        pass  # ovonehot refuses the inputs: the layers it computed before are still compared
+
+def compare_layers(
+    model: Model, inputs: Mapping[str, np.ndarray], runners: Sequence[OracleRunner], tolerances: Tolerances
+) -> list[LayerRow]:
+    """One row per (oracle, computed node output), in topological order, for each runner that
+    keeps intermediate tensors (OpenVINO's)."""
+    # ovonehot refusing the inputs: the layers it computed before are still compared.
+    mine = OvonehotRunner(model).intermediates(inputs, partial=True)
     rows: list[LayerRow] = []
-    for oracle in oracles:
+    for runner in runners:
+        if not runner.keeps_intermediates:
+            continue
         try:
-            theirs = ctx._oracle(oracle, keep_intermediates=True)
+            theirs = runner.run(inputs, keep_intermediates=True)
         except OpenVINOError as exc:
             rows.append(
-                LayerRow(oracle, "(the whole model)", 0, "", None, None, "", "not compared", str(exc))
+                LayerRow(runner.name, "(the whole model)", 0, "", None, None, "", "not compared", str(exc))
             )
             continue
-        for i, plan in enumerate(model.inference.plans):
-            node = plan.node
-            kind = node.type.lower()
-            if kind in SKIPPED:
-                continue
-            for k, info in enumerate(model.inference.outputs[i]):
-                copy = plan.spec.copies_values  # OpSpec.copies_values: compared bit for bit
-                tol = (
-                    Tolerance.exact()
-                    if copy or not info.element_type.is_real
-                    else ctx.tolerances.for_output("", copy=False)
-                )
-                op = f"{node.type}-{node.version}"
-                key = (node.name, k)
-                if (i, k) not in mine:
-                    rows.append(
-                        LayerRow(
-                            oracle,
-                            node.describe(),
-                            k,
-                            op,
-                            None,
-                            None,
-                            str(tol),
-                            "not compared",
-                            "ovonehot did not compute it (it refused the inputs earlier)",
-                        )
-                    )
-                    continue
-                if key not in theirs.intermediates:
-                    refusal = theirs.blocked.get(node.name)
-                    why = (
-                        f"{oracle} did not compute it: {refusal.message}"
-                        if refusal is not None
-                        else f"{oracle} has no output {node.name!r}:{k} (renamed or folded away)"
-                    )
-                    rows.append(
-                        LayerRow(oracle, node.describe(), k, op, None, None, str(tol), "not compared", why)
-                    )
-                    continue
-                ours, other = mine[(i, k)], theirs.intermediates[key]
-                cmp = compare(ours, other, tol)
-                size = _size(ours, other)
-                verdict = "PASS" if cmp.equal else "differs"
-                note = "" if cmp.equal else cmp.summary()
+        rows.extend(_rows(model, runner.name, mine, theirs.intermediates, theirs.blocked, tolerances))
+    return rows
+
+
+def _rows(
+    model: Model,
+    oracle: str,
+    mine: Intermediates,
+    theirs: Mapping[tuple[str, int], np.ndarray],
+    blocked: Mapping[str, Refusal],
+    tolerances: Tolerances,
+) -> list[LayerRow]:
+    rows = []
+    for i, plan in enumerate(model.inference.plans):
+        node = plan.node
+        if node.type.lower() in NOT_COMPUTED:
+            continue
+        op = f"{node.type}-{node.version}"
+        for k, info in enumerate(model.inference.outputs[i]):
+            copy = plan.spec.copies_values  # OpSpec.copies_values: compared bit for bit
+            tol = (
+                Tolerance.exact()
+                if copy or not info.element_type.is_real
+                else tolerances.for_output("", copy=False)
+            )
+            key = (node.name, k)
+            if (i, k) not in mine:
+                why = "ovonehot did not compute it (it refused the inputs earlier)"
                 rows.append(
-                    LayerRow(oracle, node.describe(), k, op, size[0], size[1], str(tol), verdict, note)
+                    LayerRow(oracle, node.describe(), k, op, None, None, str(tol), "not compared", why)
                 )
+                continue
+            if key not in theirs:
+                refusal = blocked.get(node.name)
+                why = (
+                    f"{oracle} did not compute it: {refusal.message}"
+                    if refusal is not None
+                    else f"{oracle} has no output {node.name!r}:{k} (renamed or folded away)"
+                )
+                rows.append(
+                    LayerRow(oracle, node.describe(), k, op, None, None, str(tol), "not compared", why)
+                )
+                continue
+            ours, other = mine[(i, k)], theirs[key]
+            cmp = compare(ours, other, tol)
+            size = _size(ours, other)
+            verdict = "PASS" if cmp.equal else "differs"
+            note = "" if cmp.equal else cmp.summary()
+            rows.append(LayerRow(oracle, node.describe(), k, op, size[0], size[1], str(tol), verdict, note))
     return rows
 
 

@@ -22,14 +22,15 @@ Bisection assumes a difference, once present, stays visible downstream; where it
 does not, the search still ends with a subgraph that fails (every step keeps only
 candidates that were run and failed), just not always the smallest one.
 
-This module knows nothing of OpenVINO: the caller passes ``fails``, a predicate that
-diffs a candidate (:func:`diff_predicate` builds the usual one).
+The search knows nothing of OpenVINO: the caller passes ``fails``, a predicate that diffs a
+candidate (:func:`keeps_difference` builds the usual one: a diff against the oracle that
+differed, with the library's runners).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,10 +39,15 @@ import numpy as np
 from ..atomic import scratch
 from ..errors import Error, UsageError
 from ..graph import Graph, Node, Port, Source
-from ..infer import NodePlan, infer
+from ..infer import infer
 from ..ir.writer import write_ir
 from ..model import Model
-from ..ops.common.spec import NodeKey
+from ..oracle.common import oracle_kind
+from .comparator import Tolerances
+from .diff import DiffOptions, diff_model
+from .report import DiffReport
+from .runners import OvonehotRunner, oracle_runners
+from .verdicts import OutputVerdict, Verdict
 
 Value = tuple[int, int]  # (node index, output index) in the original graph
 Fails = Callable[[Graph, dict[str, np.ndarray]], bool]
@@ -71,16 +77,7 @@ class Reduction:
 
 def record_values(model: Model, inputs: Mapping[str, np.ndarray]) -> dict[Value, np.ndarray]:
     """Every node output of one ovonehot run (the values a cut feeds its Parameters with)."""
-    seen: dict[Value, np.ndarray] = {}
-
-    def observe(index: NodeKey, plan: NodePlan, outs: Sequence[np.ndarray], seconds: float) -> None:
-        if not isinstance(index, int):
-            return  # (a node of a sub-graph body)
-        for k, out in enumerate(outs):
-            seen[(index, k)] = out
-
-    model.run(inputs, observer=observe)
-    return seen
+    return OvonehotRunner(model).intermediates(inputs)
 
 
 def _is_op(node: Node) -> bool:
@@ -322,3 +319,49 @@ def diff_predicate(judge: Callable[[Model, str, dict[str, np.ndarray]], bool]) -
                 return False
 
     return fails
+
+
+# -- the difference kept: a diff of each candidate against the oracle that differed ---------------
+
+
+def failing_verdicts(report: DiffReport, output: str | None = None) -> list[OutputVerdict]:
+    """The outputs that differ (of ``output`` only, when given), in report order."""
+    failing = [v for v in report.verdicts if v.verdict not in (Verdict.PASS, Verdict.NOT_COMPARED)]
+    return failing if output is None else [v for v in failing if v.name == output]
+
+
+def same_difference(verdict: OutputVerdict, target: OutputVerdict) -> bool:
+    """The same verdict from the same oracle (for a plugin deviation, the same named deviations too)."""
+    if verdict.oracle != target.oracle or verdict.verdict is not target.verdict:
+        return False
+    if target.verdict is Verdict.DEVIATION:
+        return {e.code for e in verdict.events} >= {e.code for e in target.events}
+    return True
+
+
+def reduced_tolerances(target: OutputVerdict) -> Tolerances:
+    """The failing output's tolerance, for every output of a candidate (their names differ)."""
+    tol = target.tolerance
+    if tol.is_exact:
+        return Tolerances(atol=0.0, rtol=0.0)
+    return Tolerances(atol=tol.atol, rtol=tol.rtol)
+
+
+def diff_candidate(
+    model: Model, xml: str, feeds: Mapping[str, np.ndarray], target: OutputVerdict, locate: bool = True
+) -> DiffReport:
+    """A candidate (or the reduced model) diffed against the target's oracle, OpenVINO isolated."""
+    runners = oracle_runners((oracle_kind(target.oracle),), model, xml, isolate=True)
+    return diff_model(
+        model, feeds, runners, DiffOptions(reduced_tolerances(target), locate=locate, source=xml)
+    )
+
+
+def keeps_difference(target: OutputVerdict) -> Fails:
+    """The ``fails`` predicate of :func:`reduce_model`: a candidate keeps ``target``'s difference."""
+
+    def judge(candidate: Model, xml: str, feeds: dict[str, np.ndarray]) -> bool:
+        report = diff_candidate(candidate, xml, feeds, target, locate=False)
+        return any(same_difference(v, target) for v in report.verdicts)
+
+    return diff_predicate(judge)

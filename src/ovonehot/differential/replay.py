@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,9 +31,10 @@ import numpy as np
 from ..atomic import copy_file, write_bytes
 from ..errors import InputError
 from ..npyio import check_input_file, ensure_directory, load_archive, save_archive, write_text
-from ..oracle.common import PRESETS, PluginSettings
+from ..oracle.common import PRESETS, OracleKind, PluginSettings
 from . import manifest_schema
-from .diff import DiffReport, Tolerances
+from .comparator import Tolerances
+from .report import DiffReport
 
 FORMAT = manifest_schema.FORMAT
 MANIFEST = "manifest.json"
@@ -52,8 +54,8 @@ class Replay:
     saved: dict[str, dict[str, np.ndarray]]  # "ours" / oracle name -> outputs
 
     @property
-    def oracles(self) -> tuple[str, ...]:
-        return tuple(self.manifest.get("oracles", ("reference",)))
+    def oracles(self) -> tuple[OracleKind, ...]:
+        return tuple(OracleKind(name) for name in self.manifest.get("oracles", ("reference",)))
 
     @property
     def plugin(self) -> PluginSettings:
@@ -86,7 +88,7 @@ def save(
     report: DiffReport,
     xml: str | Path,
     bin_path: str | Path | None,
-    oracles: tuple[str, ...],
+    oracles: Sequence[OracleKind | str],
     tolerances: Tolerances,
     command: list[str],
     shapes: dict[str, list[int]] | None = None,
@@ -114,7 +116,7 @@ def save(
         "source": str(xml),
         "seed": report.seed,
         "inputs_generated": report.generated,
-        "oracles": list(oracles),
+        "oracles": [str(oracle) for oracle in oracles],
         "tolerances": tolerances.as_json(),
         "shapes": shapes or {},
         "strict": report.strict,
@@ -149,7 +151,7 @@ def load(folder: str | Path) -> Replay:
     weights = _member(folder, "model.bin", required=False)
     inputs = load_archive(_member(folder, "inputs.npz", required=True))
     saved = {}
-    for name in ("ours", "reference", "cpu", "onnxruntime", "expected"):
+    for name in ("ours", *(kind.value for kind in OracleKind)):
         if (folder / f"{name}.npz").exists() or (folder / f"{name}.npz").is_symlink():
             saved[name] = load_archive(_member(folder, f"{name}.npz", required=True))
     return Replay(folder, xml, weights, inputs, manifest, saved)

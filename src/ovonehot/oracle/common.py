@@ -19,6 +19,7 @@ other modules of this package do.
 
 from __future__ import annotations
 
+import enum
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -28,8 +29,25 @@ import numpy as np
 
 from ..errors import OpenVINOError, OracleRefusal, UsageError
 
-ORACLES = ("reference", "cpu", "onnxruntime", "expected")
-ALIASES = {"both": ("reference", "cpu")}
+
+class OracleKind(str, enum.Enum):
+    """The oracles ``ovonehot diff`` compares with; the value is the name the command line,
+    reports and replay manifests use (a ``str`` so that names read from those compare equal)."""
+
+    REFERENCE = "reference"
+    CPU = "cpu"
+    ONNXRUNTIME = "onnxruntime"
+    EXPECTED = "expected"
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+
+ORACLES = tuple(kind.value for kind in OracleKind)
+ALIASES = {"both": (OracleKind.REFERENCE, OracleKind.CPU)}
 
 # The CPU plugin compiled so that it is deterministic and computes in f32 (docs/openvino-behaviour.md).
 CPU_CONFIG: dict[str, Any] = {
@@ -143,23 +161,25 @@ class PluginSettings:
         }
 
 
-def parse_oracles(items: Sequence[str]) -> tuple[str, ...]:
-    """``["reference,cpu", "onnxruntime"]`` -> the oracle names, in order, without repeats."""
-    out: list[str] = []
+def parse_oracles(items: Sequence[str]) -> tuple[OracleKind, ...]:
+    """``["reference,cpu", "onnxruntime"]`` -> the oracles, in order, without repeats."""
+    out: list[OracleKind] = []
     for item in items:
         for name in (n.strip() for n in item.split(",")):
             if not name:
                 continue
-            names = ALIASES.get(name, (name,))
-            for n in names:
-                if n not in ORACLES:
-                    raise UsageError(
-                        f"unknown oracle {n!r}; expected one of: {', '.join(ORACLES)} "
-                        "(comma-separated or repeated)"
-                    )
-                if n not in out:
-                    out.append(n)
+            for kind in ALIASES.get(name) or (oracle_kind(name, " (comma-separated or repeated)"),):
+                if kind not in out:
+                    out.append(kind)
     return tuple(out)
+
+
+def oracle_kind(name: str, hint: str = "") -> OracleKind:
+    """The oracle a name means; UsageError for a name that is none."""
+    try:
+        return OracleKind(name)
+    except ValueError:
+        raise UsageError(f"unknown oracle {name!r}; expected one of: {', '.join(ORACLES)}{hint}") from None
 
 
 def import_openvino(needed_for: str = "") -> Any:

@@ -115,7 +115,7 @@ def script_text(replay: Replay) -> str:
             f"{replay.folder}: {size} bytes of model and data are too many to embed in a script "
             f"(limit {EMBED_LIMIT}); shrink it first with ovonehot reduce"
         )
-    from ..differential.diff import output_tolerances
+    from ..differential.comparator import output_tolerances
     from ..model import load
 
     tolerances = {

@@ -1,14 +1,102 @@
-"""``ovonehot diff``'s report as the command line shows it: the text report, and the reasons with
-the options worth trying (the library's verdicts carry those as data: ``OutputVerdict.try_oracles``)."""
+"""A diff's report: the data (:class:`DiffReport`, its JSON) and the text ``ovonehot diff`` prints.
+
+The verdicts carry the oracles worth trying instead as data (``OutputVerdict.try_oracles``);
+the text names them as ``--oracle`` options, the one piece of the command line's syntax here.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
-from ..differential.compare import element_type_name
-from ..differential.deviations import KNOWN
-from ..differential.diff import DiffReport, OutputVerdict, Verdict
-from ..differential.layers import render_layers
+import numpy as np
+
+from ..oracle.common import OracleKind
+from .compare import element_type_name
+from .deviations import KNOWN
+from .layers import LayerRow, render_layers
+from .runners import OracleRun
+from .verdicts import OutputVerdict, Verdict
+
+
+@dataclass
+class DiffReport:
+    model: str
+    seed: int | None
+    generated: bool
+    inputs: dict[str, np.ndarray]
+    ours: dict[str, np.ndarray] | None
+    ours_error: str | None
+    runs: dict[str, OracleRun]
+    verdicts: list[OutputVerdict]
+    versions: dict[str, str]
+    strict: bool = False
+    allow_partial: bool = False
+    oracle_notes: dict[str, str] = field(default_factory=dict)  # oracle -> how it ran (plugin config, file)
+    layers: list[LayerRow] | None = None  # --all-layers
+
+    @property
+    def differences(self) -> list[OutputVerdict]:
+        return [v for v in self.verdicts if v.verdict not in (Verdict.PASS, Verdict.NOT_COMPARED)]
+
+    @property
+    def not_compared(self) -> list[OutputVerdict]:
+        return [v for v in self.verdicts if v.verdict is Verdict.NOT_COMPARED]
+
+    @property
+    def compared(self) -> list[OutputVerdict]:
+        return [v for v in self.verdicts if v.verdict is not Verdict.NOT_COMPARED]
+
+    @property
+    def failures(self) -> list[OutputVerdict]:
+        """What no known cause explains: ours wrong, unexplained, and outputs not compared for a reason
+        nobody has explained (an oracle crashing or failing where ovonehot ran)."""
+        return [
+            v
+            for v in self.verdicts
+            if v.verdict in (Verdict.OURS_WRONG, Verdict.UNEXPLAINED)
+            or (v.verdict is Verdict.NOT_COMPARED and not v.known)
+        ]
+
+    @property
+    def exit_code(self) -> int:
+        """1 for a difference (``strict``: any, known deviations too), for an output not compared
+        (``allow_partial``: only when nobody knows why, or when nothing at all was compared)."""
+        if self.strict and self.differences:
+            return 1
+        if any(v.verdict in (Verdict.OURS_WRONG, Verdict.UNEXPLAINED) for v in self.verdicts):
+            return 1
+        partial_ok = self.allow_partial and bool(self.compared) and all(v.known for v in self.not_compared)
+        return 1 if self.not_compared and not partial_ok else 0
+
+    def counts(self) -> dict[str, int]:
+        out = {v.value: 0 for v in Verdict}
+        for v in self.verdicts:
+            out[v.verdict.value] += 1
+        return out
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "seed": self.seed,
+            "inputs_generated": self.generated,
+            "inputs": {
+                k: {"element_type": element_type_name(v), "shape": list(v.shape)}
+                for k, v in self.inputs.items()
+            },
+            "ours_error": self.ours_error,
+            "oracles": {
+                k: {"error": r.error, "how": self.oracle_notes.get(k, ""), "missing": sorted(r.missing)}
+                for k, r in self.runs.items()
+            },
+            "verdicts": [v.as_json() for v in self.verdicts],
+            "counts": self.counts(),
+            "exit_code": self.exit_code,
+            "strict": self.strict,
+            "allow_partial": self.allow_partial,
+            "versions": self.versions,
+            "layers": None if self.layers is None else [row.as_json() for row in self.layers],
+        }
 
 
 def reason(v: OutputVerdict) -> str:
@@ -36,7 +124,7 @@ def render(report: DiffReport) -> str:
     if report.ours_error:
         lines.append(f"ovonehot refuses the inputs: {report.ours_error}")
     for oracle, how in report.oracle_notes.items():
-        if oracle != "reference" or len(report.oracle_notes) > 1:
+        if oracle != OracleKind.REFERENCE or len(report.oracle_notes) > 1:  # (the default needs no note)
             lines.append(f"{oracle}: {how}")
     for oracle, run in report.runs.items():
         if run.error:

@@ -1,0 +1,232 @@
+"""One diff of one model from files: what ``ovonehot diff MODEL`` does, as a library call.
+
+:func:`diff_path` reads a model (``.xml``/``.onnx``, with given or generated inputs) or a
+replay folder (its model, inputs, oracles, tolerances and plugin configuration, each
+overridden by what the caller sets), runs :func:`~.diff.diff_model`, says the text report
+(and, for a replay, whether each saved output set was reproduced), and writes a replay folder
+when asked.  The command line and :mod:`.corpus` (every model of a corpus) both call it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..atomic import check_output_dir
+from ..errors import InputError, UsageError
+from ..model import Model, load
+from ..npyio import check_input_specs, check_model_paths, load_archive, parse_input_specs
+from ..oracle.common import OracleKind, PluginSettings
+from . import replay as _replay
+from .comparator import Tolerances
+from .diff import DiffOptions, diff_model
+from .gen_inputs import InputSettings, generate_inputs
+from .report import DiffReport, render, report_json
+from .runners import oracle_runners
+
+
+@dataclass(frozen=True, slots=True)
+class DiffSettings:
+    """How to diff a model.  ``None`` (or empty) means "not set": the default for a model,
+    what the folder says for a replay folder.
+
+    ``inputs`` are input files (``x.npy``, ``NAME=x.npy``, ``all.npz``), else inputs are
+    generated (``input_settings``, ``shapes``); ``expected`` is an ``.npz`` of saved outputs
+    (the expected oracle); ``save`` a replay folder to write, recording ``command``."""
+
+    bin_path: str | None = None
+    inputs: tuple[str, ...] = ()
+    input_settings: InputSettings = field(default_factory=InputSettings)
+    shapes: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    oracles: tuple[OracleKind, ...] = ()
+    plugin: PluginSettings | None = None
+    expected: str | None = None
+    tolerances: Tolerances | None = None
+    strict: bool = False
+    allow_partial: bool = False
+    all_layers: bool = False
+    save: str | None = None
+    command: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DiffOutcome:
+    """The report, its JSON (with the replay check and the saved folder) and the run it came from."""
+
+    report: DiffReport
+    data: dict[str, Any]
+    run: Prepared
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """What one diff runs on and how: from the settings, or from a replay folder and them."""
+
+    model: Model
+    xml: str
+    bin_path: str | None
+    inputs: Mapping[str, np.ndarray]
+    oracles: tuple[OracleKind, ...]
+    tolerances: Tolerances
+    plugin: PluginSettings
+    expected: Mapping[str, np.ndarray] | None
+    expected_source: str
+    seed: int | None
+    generated: bool
+    strict: bool
+    allow_partial: bool
+    input_notes: Mapping[str, Any]
+
+
+def diff_path(path: str, settings: DiffSettings, say: Callable[[str], None] = print) -> DiffOutcome:
+    """Diff the model or replay folder at ``path``; ``say`` gets the text report line by line
+    (as ``ovonehot diff`` prints it).  OpenVINO runs in a child process: a crash inside it is
+    reported as that oracle's failure, not the end of the call."""
+    if settings.save is not None:
+        check_output_dir(settings.save, "save")
+    replay = _replay.load(path) if _replay.is_replay(path) else None
+    if replay is None:
+        check_model_paths(path, settings.bin_path)
+        check_input_specs(settings.inputs)
+    expected = load_archive(settings.expected) if settings.expected else None
+    run = _replayed(replay, settings, expected) if replay is not None else _new(path, settings, expected)
+    if OracleKind.EXPECTED in run.oracles and run.expected is None:
+        raise UsageError("the expected oracle needs saved outputs (--expected out.npz)")
+    runners = oracle_runners(
+        run.oracles,
+        run.model,
+        run.xml,
+        run.bin_path,
+        plugin=run.plugin,
+        expected=run.expected,
+        expected_source=run.expected_source,
+        isolate=True,
+    )
+    options = DiffOptions(
+        run.tolerances,
+        run.strict,
+        run.allow_partial,
+        all_layers=settings.all_layers,
+        source=str(run.xml),
+        seed=run.seed,
+        generated=run.generated,
+    )
+    report = diff_model(run.model, run.inputs, runners, options)
+    say(render(report))
+    data = report_json(report)
+    if replay is not None:
+        data["replay"] = _replay.reproduced(replay, report)
+        for line in data["replay"]:
+            say(line)
+    if settings.save is not None:
+        folder = _save(settings, report, run)
+        say(f"saved a replay folder: {folder} (replay: ovonehot diff {folder})")
+        data["saved"] = folder
+    return DiffOutcome(report, data, run)
+
+
+def _oracles(
+    chosen: tuple[OracleKind, ...], default: tuple[OracleKind, ...], expected: bool
+) -> tuple[OracleKind, ...]:
+    if not chosen:
+        return (OracleKind.EXPECTED,) if expected else default
+    if expected and OracleKind.EXPECTED not in chosen:
+        return (*chosen, OracleKind.EXPECTED)
+    return chosen
+
+
+def _replayed(
+    replay: _replay.Replay, settings: DiffSettings, expected: Mapping[str, np.ndarray] | None
+) -> Prepared:
+    """A replay folder's run; what the settings set takes precedence."""
+    if settings.inputs:
+        raise InputError("a replay folder brings its own inputs; drop --inputs")
+    xml, bin_path = str(replay.xml), str(replay.bin)
+    model = load(xml, bin_path)
+    expected_source = settings.expected or ""
+    oracles = _oracles(settings.oracles, replay.oracles, expected is not None)
+    saved = OracleKind.EXPECTED.value  # the saved outputs' file stem
+    if OracleKind.EXPECTED in oracles and expected is None and saved in replay.saved:
+        expected, expected_source = replay.saved[saved], str(replay.folder / f"{saved}.npz")
+    return Prepared(
+        model,
+        xml,
+        bin_path,
+        replay.inputs,
+        oracles,
+        replay.tolerances if settings.tolerances is None else settings.tolerances,
+        replay.plugin if settings.plugin is None else settings.plugin,
+        expected,
+        expected_source,
+        replay.manifest.get("seed"),
+        bool(replay.manifest.get("inputs_generated")),
+        settings.strict or bool(replay.manifest.get("strict")),
+        settings.allow_partial or bool(replay.manifest.get("allow_partial")),
+        replay.manifest.get("input_generation") or {},
+    )
+
+
+def _new(path: str, settings: DiffSettings, expected: Mapping[str, np.ndarray] | None) -> Prepared:
+    """A model's run on given inputs or on inputs generated from its graph."""
+    model = load(path, settings.bin_path)
+    oracles = _oracles(settings.oracles, (OracleKind.REFERENCE,), expected is not None)
+    inputs: Mapping[str, np.ndarray]
+    input_notes: Mapping[str, Any]
+    generation = settings.input_settings
+    if settings.inputs:
+        if (
+            settings.shapes
+            or generation.value_range is not None
+            or generation.per_input_ranges
+            or generation.per_input_seeds
+        ):
+            raise InputError(
+                "--shape, --val-range and NAME:S seeds are for generated inputs; the given inputs have their own"
+            )
+        inputs = parse_input_specs(model, list(settings.inputs))
+        seed, generated, input_notes = None, False, {}
+    else:
+        inputs, input_notes = generate_inputs(
+            model, generation.seed, settings.shapes, settings=generation, report=True
+        )
+        seed, generated = generation.seed, True
+    return Prepared(
+        model,
+        path,
+        settings.bin_path,
+        inputs,
+        oracles,
+        settings.tolerances or Tolerances(),
+        settings.plugin or PluginSettings(),
+        expected,
+        settings.expected or "",
+        seed,
+        generated,
+        settings.strict,
+        settings.allow_partial,
+        input_notes,
+    )
+
+
+def _save(settings: DiffSettings, report: DiffReport, run: Prepared) -> str:
+    """The replay folder (``settings.save``) of this run."""
+    assert settings.save is not None
+    folder = _replay.save(
+        settings.save,
+        report,
+        run.xml,
+        run.bin_path,
+        run.oracles,
+        run.tolerances,
+        list(settings.command),
+        {k: list(v) for k, v in settings.shapes.items()},
+        extra={
+            "plugin": run.plugin.as_json(),
+            "allow_partial": run.allow_partial,
+            "input_generation": run.input_notes,
+        },
+    )
+    return str(folder)

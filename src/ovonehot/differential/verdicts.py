@@ -1,0 +1,457 @@
+"""The verdict logic: comparisons (:mod:`.comparator`) and facts about the runners in, one
+verdict per output and oracle out, each with what explains it.
+
+* ``PASS``: equal (or both refuse the inputs, at the same layer);
+* ``plugin deviation``: the oracle differs exactly as one of its known, named deviations
+  predicts (:mod:`.deviations` recomputes its output under the deviation, and the observed
+  output must equal that prediction);
+* ``precision difference``: a plugin compiled with a non-deterministic configuration differs,
+  and compiled deterministically (or OpenVINO's reference) it equals ovonehot;
+* ``ours wrong``: OpenVINO's reference (consulted even when only the CPU was asked for) says
+  something else, and nothing known explains the difference;
+* ``not compared``: the oracle could not compute this output; the reason names the op that
+  refused.  Never a PASS;
+* ``unexplained``: anything else.
+
+Which oracle is which is read from the runner objects (:mod:`.runners`): its kind, whether it
+defines the semantics, whether its plugin configuration is deterministic.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import OpenVINOError
+from ..oracle.common import OracleKind, Refusal
+from .comparator import agree, compare_run
+from .compare import Comparison, Tolerance, compare, error_size
+from .deviations import KNOWN, Event, Simulation, explain_refusal, refusing_node
+from .evidence import Evidence
+from .explain import origin
+from .runners import OracleRun, OracleRunner, PluginRunner
+
+# Refusal causes that are a known limitation of the oracle, not a failure nobody understands.
+KNOWN_CAUSES = frozenset({"no-evaluate", "no-kernel", "not-run", "unavailable"})
+
+
+class Verdict(enum.Enum):
+    PASS = "PASS"
+    DEVIATION = "plugin deviation"
+    PRECISION = "precision difference"
+    OURS_WRONG = "ours wrong"
+    UNEXPLAINED = "unexplained"
+    NOT_COMPARED = "not compared"
+
+    @property
+    def ok(self) -> bool:
+        """A comparison that passed, or differs only as known and named (NOT_COMPARED is not ok)."""
+        return self in (Verdict.PASS, Verdict.DEVIATION, Verdict.PRECISION)
+
+    @property
+    def failing(self) -> bool:
+        """A difference nothing known explains."""
+        return self in (Verdict.OURS_WRONG, Verdict.UNEXPLAINED)
+
+
+@dataclass(frozen=True, slots=True)
+class OutputVerdict:
+    """The verdict for one output against one oracle, with what explains it."""
+
+    name: str
+    oracle: str
+    verdict: Verdict
+    tolerance: Tolerance
+    comparison: Comparison | None = None
+    events: tuple[Event, ...] = ()
+    reason: str = ""
+    origin: tuple[str, ...] = ()  # OneHot index values behind the first differing positions
+    first_node: str = ""
+    refusal: Refusal | None = None  # why the oracle did not compute this output (NOT_COMPARED)
+    size: tuple[float, float] | None = None  # max abs and rel error over the output (PRECISION)
+    try_oracles: tuple[str, ...] = ()  # NOT_COMPARED: oracles that may compute it instead
+
+    @property
+    def known(self) -> bool:
+        """For NOT_COMPARED: the oracle's refusal has a known cause (a limitation, a named deviation)."""
+        return self.refusal is not None and (self.refusal.cause in KNOWN_CAUSES or bool(self.events))
+
+    def as_json(self) -> dict[str, Any]:
+        r = self.refusal
+        return {
+            "output": self.name,
+            "oracle": self.oracle,
+            "verdict": self.verdict.value,
+            "tolerance": str(self.tolerance),
+            "reason": self.reason,
+            "try_oracles": list(self.try_oracles),
+            "refusal": None
+            if r is None
+            else {
+                "cause": r.cause,
+                "layer": r.layer,
+                "op": r.op,
+                "code": r.code,
+                "message": r.message,
+                "known": self.known,
+            },
+            "error_size": None if self.size is None else {"max_abs": self.size[0], "max_rel": self.size[1]},
+            "deviations": [
+                {
+                    "code": e.code,
+                    "where": e.where,
+                    "detail": e.detail,
+                    "summary": KNOWN[e.code].summary if e.code in KNOWN else "",
+                }
+                for e in self.events
+            ],
+            "comparison": None if self.comparison is None else _comparison_json(self.comparison),
+            "origin": list(self.origin),
+            "first_differing_node": self.first_node,
+        }
+
+
+def _comparison_json(c: Comparison) -> dict[str, Any]:
+    return {
+        "kind": c.kind,
+        "summary": c.summary(),
+        "count": c.count,
+        "total": c.total,
+        "positions": [list(p) for p in c.positions],
+        "ours": list(c.ours),
+        "theirs": list(c.theirs),
+        "max_abs_error": c.max_abs_error,
+        "passing_atol": c.passing_atol,
+        "passing_rtol": c.passing_rtol,
+        "notes": list(c.notes),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class _Case:
+    """One output that differs: ovonehot's value and the oracle's, compared."""
+
+    runner: OracleRunner
+    name: str
+    tolerance: Tolerance
+    comparison: Comparison
+    ours: np.ndarray
+    theirs: np.ndarray
+    origin: tuple[str, ...] = ()
+
+    def verdict(self, verdict: Verdict, reason: str, **more: Any) -> OutputVerdict:
+        return OutputVerdict(
+            self.name,
+            self.runner.name,
+            verdict,
+            self.tolerance,
+            self.comparison,
+            reason=reason,
+            origin=self.origin,
+            **more,
+        )
+
+
+class Judge:
+    """Gives each output of a run its verdict, consulting other runs through ``evidence``."""
+
+    def __init__(self, evidence: Evidence) -> None:
+        self.evidence = evidence
+
+    def judge(self, runner: OracleRunner, run: OracleRun) -> list[OutputVerdict]:
+        """Every output of the model against ``run`` (the run of ``runner``)."""
+        ev = self.evidence
+        verdicts = []
+        for c in compare_run(ev.output_names, ev.ours, run, ev.tolerances):
+            if c.refusal is not None:
+                verdicts.append(self._not_compared(runner, c.name, c.refusal))
+            elif c.comparison is None or ev.ours is None or run.outputs is None:
+                verdicts.append(self._we_refused(runner, run, c.name))
+            elif c.comparison.equal:
+                verdicts.append(OutputVerdict(c.name, runner.name, Verdict.PASS, c.tolerance, c.comparison))
+            else:
+                case = _Case(runner, c.name, c.tolerance, c.comparison, ev.ours[c.name], run.outputs[c.name])
+                if isinstance(runner, PluginRunner) and not runner.deterministic:
+                    verdicts.append(self._configured(runner, case))
+                else:
+                    verdicts.append(self._classify(case))
+        return verdicts
+
+    def _configured(self, runner: PluginRunner, case: _Case) -> OutputVerdict:
+        """A plugin compiled with another configuration (OpenVINO's defaults: bf16 here) differs:
+        a precision difference, with its size, when the deterministic CPU equals ovonehot;
+        otherwise the difference is judged against the deterministic CPU."""
+        name, tol = case.name, case.tolerance
+        size = error_size(case.ours, case.theirs)
+        hint = runner.precision_hint()
+        label = (
+            f"precision-hint difference (INFERENCE_PRECISION_HINT={hint})"
+            if hint and hint != "f32"
+            else "configuration difference"
+        )
+        plugin = runner.plugin.describe()
+        det = self.evidence.run(runner.deterministic_cpu())
+        if det.outputs is not None and name in det.outputs:
+            vs_det = compare(case.ours, det.outputs[name], tol)
+            if vs_det.equal:
+                return case.verdict(
+                    Verdict.PRECISION,
+                    f"{label} of the {plugin}; compiled deterministically (1 thread, f32, "
+                    "accuracy) the CPU plugin equals ovonehot",
+                    size=size,
+                )
+            judged = self._classify(dataclasses.replace(case, comparison=vs_det, theirs=det.outputs[name]))
+            return dataclasses.replace(
+                judged,
+                reason=f"compiled deterministically the CPU plugin still differs: {judged.reason}",
+                size=size,
+            )
+        ref = self.evidence.run(runner.reference())
+        if agree(case.ours, ref.outputs, name, tol):
+            return case.verdict(
+                Verdict.PRECISION, f"{label} of the {plugin}; OpenVINO's reference equals ovonehot", size=size
+            )
+        return case.verdict(
+            Verdict.UNEXPLAINED,
+            f"{label}, but nothing could check that it is only that: the deterministic "
+            f"CPU run and the reference are not available ({det.error or 'no output'})",
+            size=size,
+        )
+
+    def _classify(self, case: _Case) -> OutputVerdict:
+        ev = self.evidence
+        case = dataclasses.replace(
+            case, origin=origin(ev.model, ev.results, case.name, case.comparison, ev.one_hot_indices)
+        )
+        runner = case.runner
+        if isinstance(runner, PluginRunner):
+            wrong = self._reference_says_wrong(runner, case)
+            if wrong is not None:
+                return wrong
+        sim = ev.simulation(runner.simulated) if runner.simulated is not None else None
+        if sim is not None and case.name in sim.outputs:
+            predicted = self._predicted_deviation(case, sim)
+            if predicted is not None:
+                return predicted
+        if runner.simulated is None:  # onnxruntime, saved outputs
+            return self._third_party(case)
+        if isinstance(runner, PluginRunner):
+            best_guess = case.ours if sim is None or case.name not in sim.outputs else sim.outputs[case.name]
+            return self._cpu_differs(runner, case, best_guess)
+        return self._reference_differs(case)
+
+    def _reference_says_wrong(self, runner: PluginRunner, case: _Case) -> OutputVerdict | None:
+        """Against the CPU plugin, ours is wrong exactly when OpenVINO's reference says so; a CPU
+        deviation is only named when ovonehot agrees with the reference (it explains the CPU, not us)."""
+        ref = self.evidence.run(runner.reference())
+        if ref.outputs is None or case.name not in ref.outputs:
+            return None
+        expected = ref.outputs[case.name]
+        if compare(case.ours, expected, case.tolerance).equal or self._reference_explains(case, expected):
+            return None
+        same = compare(expected, case.theirs, case.tolerance).equal
+        return case.verdict(
+            Verdict.OURS_WRONG,
+            "OpenVINO's reference disagrees with ovonehot"
+            + (" and agrees with the CPU plugin" if same else ""),
+        )
+
+    def _reference_explains(self, case: _Case, ref: np.ndarray) -> bool:
+        sim = self.evidence.simulation(OracleKind.REFERENCE)
+        if sim is None or case.name not in sim.outputs or not self.evidence.events_for(sim, case.name):
+            return False
+        return compare(sim.outputs[case.name], ref, case.tolerance).equal
+
+    def _predicted_deviation(self, case: _Case, sim: Simulation) -> OutputVerdict | None:
+        """A DEVIATION when the oracle's output is what its known deviations predict (and ours is not)."""
+        predicted = sim.outputs[case.name]
+        events = self.evidence.events_for(sim, case.name)
+        if (
+            not events
+            or not compare(predicted, case.theirs, case.tolerance).equal
+            or compare(predicted, case.ours, case.tolerance).equal
+        ):
+            return None
+        codes = ", ".join(dict.fromkeys(e.code for e in events))
+        return case.verdict(
+            Verdict.DEVIATION,
+            f"{case.runner.name} output equals the prediction of its known deviations: {codes}",
+            events=events,
+        )
+
+    def _cpu_differs(self, runner: PluginRunner, case: _Case, best_guess: np.ndarray) -> OutputVerdict:
+        """The CPU plugin differs and no known deviation predicts it: a nondeterministic output
+        (a DEVIATION), else unexplained, saying what the reference thinks."""
+        unstable = (
+            self._unstable(runner, case.name, best_guess, case.tolerance) if runner.deterministic else None
+        )
+        if unstable is not None:
+            return case.verdict(
+                Verdict.DEVIATION,
+                "the CPU plugin's output changes from run to run; every position "
+                "that does not change is what its known deviations predict",
+                events=(unstable,),
+            )
+        ref = self.evidence.run(runner.reference())
+        why = "no known deviation of the CPU plugin predicts its output; "
+        if ref.outputs is not None and case.name in ref.outputs:
+            why += "OpenVINO's reference agrees with ovonehot"
+        else:
+            refusal = ref.refusal or ref.missing.get(case.name)
+            why += f"the reference could not arbitrate ({refusal.message if refusal else ref.error})"
+        return case.verdict(Verdict.UNEXPLAINED, why)
+
+    def _reference_differs(self, case: _Case) -> OutputVerdict:
+        """The reference defines the semantics: ours is wrong, unless the CPU plugin agrees with
+        ovonehot *inside its exact envelope* (no known deviation touches this output), which
+        makes the reference the odd one out."""
+        ev = self.evidence
+        cpu = ev.finished(OracleKind.CPU)
+        cpu_sim = ev.simulation(OracleKind.CPU) if cpu is not None else None
+        if (
+            cpu is not None
+            and agree(case.ours, cpu.outputs, case.name, case.tolerance)
+            and cpu_sim is not None
+            and not ev.events_for(cpu_sim, case.name)
+        ):
+            return case.verdict(
+                Verdict.UNEXPLAINED, "OpenVINO's reference disagrees with both ovonehot and the CPU plugin"
+            )
+        return case.verdict(Verdict.OURS_WRONG, "OpenVINO's reference computes something else")
+
+    def _third_party(self, case: _Case) -> OutputVerdict:
+        """onnxruntime or saved outputs disagree: unexplained, saying what OpenVINO's oracles (when run) think."""
+        what = case.runner.disagreement()
+        for other in (OracleKind.REFERENCE, OracleKind.CPU):
+            got = self.evidence.finished(other)
+            if got is None or got.outputs is None or case.name not in got.outputs:
+                continue
+            if compare(case.ours, got.outputs[case.name], case.tolerance).equal:
+                what += f"; OpenVINO's {other.value} agrees with ovonehot"
+            elif compare(case.theirs, got.outputs[case.name], case.tolerance).equal:
+                what += f"; OpenVINO's {other.value} agrees with {case.runner.name}"
+        return case.verdict(Verdict.UNEXPLAINED, what)
+
+    def _unstable(
+        self, runner: PluginRunner, name: str, predicted: np.ndarray, tol: Tolerance
+    ) -> Event | None:
+        """Run the CPU plugin twice more: if some positions change between runs (it reads memory it
+        never wrote) and every stable position equals the prediction, name that; else None."""
+        first = self.evidence.run(runner).outputs
+        assert first is not None
+        runs = [first[name]]
+        for _ in range(2):
+            try:
+                runs.append(runner.run(self.evidence.inputs)[name])
+            except (OpenVINOError, KeyError):
+                return None
+        if any(r.shape != predicted.shape or r.dtype != predicted.dtype for r in runs):
+            return None
+        if predicted.dtype == object or not predicted.size:
+            return None
+        bits = [np.ascontiguousarray(r).reshape(-1).view(np.uint8).reshape(r.size, -1) for r in runs]
+        varies = np.zeros(predicted.size, dtype=bool)
+        for other in bits[1:]:
+            varies |= np.any(other != bits[0], axis=1)
+        if not varies.any():
+            return None
+        stable = ~varies.reshape(predicted.shape)
+        if not compare(predicted[stable], runs[0][stable], tol).equal:
+            return None
+        return Event(
+            "nondeterministic-output",
+            -1,
+            f"output {name!r}",
+            f"{int(varies.sum())} of {predicted.size} values change between three identical runs",
+        )
+
+    def _not_compared(self, runner: OracleRunner, name: str, refusal: Refusal) -> OutputVerdict:
+        """The oracle did not compute this output: never a PASS or a deviation, unless ovonehot refused
+        the same inputs at the same layer (both refuse: that is an agreement)."""
+        ev = self.evidence
+        tol = ev.tolerances[name]
+        refused = ev.refused
+        at = refusing_node(ev.model, refusal)
+        if refused is not None and refusal.cause == "failed" and at is not None and at == refused.node:
+            return OutputVerdict(
+                name,
+                runner.name,
+                Verdict.PASS,
+                tol,
+                refusal=None,
+                reason=f"both refuse the inputs at {ev.model.graph.nodes[at].describe()} "
+                f"({runner.name}: {refusal.message})",
+            )
+        events = tuple(explain_refusal(ev.model, runner.kind, refusal))
+        reason, try_oracles = self._refusal_reason(runner, refusal, at, bool(events))
+        return OutputVerdict(
+            name,
+            runner.name,
+            Verdict.NOT_COMPARED,
+            tol,
+            events=events,
+            reason=reason,
+            refusal=refusal,
+            try_oracles=tuple(kind.value for kind in try_oracles),
+        )
+
+    def _refusal_reason(
+        self, runner: OracleRunner, refusal: Refusal, at: int | None, known: bool
+    ) -> tuple[str, tuple[OracleKind, ...]]:
+        """Why ``runner`` did not compute an output, and the oracles worth trying instead."""
+        where = self.evidence.model.graph.nodes[at].describe() if at is not None else ""
+        openvino = (OracleKind.REFERENCE, OracleKind.CPU)
+        other = (OracleKind.CPU,) if runner.kind is OracleKind.REFERENCE else (OracleKind.REFERENCE,)
+        if refusal.cause == "no-evaluate":
+            layer = where or f"layer name={refusal.layer!r} type={refusal.op}"
+            return (
+                f"OpenVINO's reference has no evaluate for {layer} with {refusal.detail or 'these input types'}",
+                other,
+            )
+        if refusal.cause == "not-run":
+            return refusal.message, other if runner.kind in openvino else ()
+        if refusal.cause == "unavailable":
+            return refusal.message, ()
+        if refusal.cause == "no-kernel":
+            return f"{runner.name} has no kernel for an op of this model: {refusal.message}", openvino
+        why = f"{runner.name} could not compute it: {refusal.message}"
+        if refusal.cause == "crashed":
+            return why, ()
+        if known:
+            return why + " (a known refusal, named below)", ()
+        return why + " (no known cause: look at it)", ()
+
+    def _we_refused(self, runner: OracleRunner, run: OracleRun, name: str) -> OutputVerdict:
+        ev = self.evidence
+        assert run.outputs is not None
+        tol = ev.tolerances[name]
+        ours_error = ev.ours_error or ""
+        sim = ev.simulation(runner.simulated) if runner.simulated is not None else None
+        if (
+            sim is not None
+            and name in sim.outputs
+            and name in run.outputs
+            and compare(sim.outputs[name], run.outputs[name], tol).equal
+        ):
+            events = ev.events_for(sim, name)
+            if events:
+                return OutputVerdict(
+                    name,
+                    runner.name,
+                    Verdict.DEVIATION,
+                    tol,
+                    events=events,
+                    reason=f"ovonehot refuses the inputs ({ours_error}); {runner.name} "
+                    "computes what its known deviations predict",
+                )
+        return OutputVerdict(
+            name,
+            runner.name,
+            Verdict.OURS_WRONG if runner.defines_semantics else Verdict.UNEXPLAINED,
+            tol,
+            reason=f"ovonehot refuses the inputs ({ours_error}) but {runner.name} computes them",
+        )
