@@ -159,10 +159,7 @@ def ov_allclose(cur: np.ndarray, ref: np.ndarray, atol: float, rtol: float) -> b
     if cur.dtype.kind in "USO" or ref.dtype.kind in "USO":
         return _texts(cur) == _texts(ref)
     with np.errstate(all="ignore"):
-        if cur.dtype == bool:
-            diff = np.absolute(cur ^ ref)
-        else:
-            diff = np.absolute(cur - ref)
+        diff = np.absolute(cur ^ ref) if cur.dtype == bool else np.absolute(cur - ref)
         top = np.maximum(np.absolute(cur), np.absolute(ref))
         return bool(((diff < atol) | (diff < rtol * top)).all())
 
@@ -1222,7 +1219,7 @@ def summary(results: dict[str, dict[str, Any]]) -> str:
         both_fail = collections.Counter(
             cause({"ovonehot": r["cpu"]})
             for r in recs
-            if r["cpu"]["status"] not in (PASS,) and r["ovonehot"]["status"] != PASS
+            if r["cpu"]["status"] != PASS and r["ovonehot"]["status"] != PASS
         )
         lines.append(
             "Neither passes (CPU's cause): " + "; ".join(f"{n} x {w}" for w, n in both_fail.most_common(12))

@@ -253,7 +253,7 @@ def _feeds(case: NodeCase, inputs: Sequence[Any], model_inputs: Sequence[Any]) -
     onnx_names = [i.name for i in case.model.graph.input]
     arrays = {n: _as_array(a) for n, a in zip(onnx_names, inputs, strict=False)}
     feeds: dict[str, Any] = {}
-    free = [d for d in model_inputs]
+    free = list(model_inputs)
     unmatched = []
     for name, array in arrays.items():
         desc = next((d for d in free if name == d.name or name in d.names), None)

@@ -725,7 +725,7 @@ def main() -> int:
     args = parser.parse_args()
 
     base_items = bases(Path(args.cache))
-    indices = args.only if args.only else list(range(args.start, args.start + args.count))
+    indices = args.only or list(range(args.start, args.start + args.count))
     if args.keep:
         for index in indices:
             base, xml, weights, done = mutant(base_items, args.seed, index)

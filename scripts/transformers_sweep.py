@@ -634,8 +634,7 @@ def _tuple_module(model: Any, names: list[str]) -> Any:
 
         def forward(self, *args: Any) -> Any:
             out = self.model(**dict(zip(names, args, strict=True)))
-            first = out[0] if isinstance(out, tuple) else next(iter(out.values()))
-            return first
+            return out[0] if isinstance(out, tuple) else next(iter(out.values()))
 
     return Wrapped().eval()
 

@@ -148,7 +148,8 @@ def _dump_files(directory: str | None) -> tuple[tuple[str, str], ...]:
     """The files ``--dump-intermediates DIR`` writes, as (option, path) pairs."""
     if directory is None:
         return ()
-    return tuple(("--dump-intermediates", os.path.join(directory, name)) for name in (ARCHIVE, INDEX))
+    paths = (os.path.join(directory, name) for name in (ARCHIVE, INDEX))  # noqa: PTH118 - the user's spelling
+    return tuple(("--dump-intermediates", path) for path in paths)
 
 
 def _outputs_json(model: Model, results: dict[str, np.ndarray]) -> list[dict[str, object]]:
