@@ -234,7 +234,7 @@ def ovonehot_run(
     except subprocess.TimeoutExpired:
         return TIMEOUT, f"no result after {timeout:.0f} s", [], []
     if out.exists():
-        record = pickle.loads(out.read_bytes())
+        record = pickle.loads(out.read_bytes())  # noqa: S301 - written by our own child just now
         return record["status"], record["detail"], record["outputs"], record["ir_ops"]
     err = done.stderr.decode(errors="replace").strip().splitlines()
     last = next((line for line in reversed(err) if line.strip()), "")
@@ -262,7 +262,7 @@ def ovonehot_child(xml: str, inputs: str, out: str) -> int:
             record.update(status=REFUSED, detail="unsupported " + ", ".join(missing))
         else:
             model = Model(graph, infer(graph), Path(xml))
-            feeds = pickle.loads(Path(inputs).read_bytes())
+            feeds = pickle.loads(Path(inputs).read_bytes())  # noqa: S301 - written by our own parent
             record["outputs"] = [np.asarray(v) for v in model.run(feeds).values()]
     except Exception as exc:  # noqa: BLE001 - any failure is this side's verdict, reported as one line
         record.update(status=CRASHED, detail=_first_line(exc))
@@ -704,7 +704,7 @@ def _tf_modules() -> dict[str, types.ModuleType]:
         import tensorflow as tf
 
         tf.io.write_graph(tf_model, path, model_name, False)
-        return os.path.join(path, model_name)
+        return str(Path(path) / model_name)
 
     def permute_nchw_to_nhwc(shape: Any, use_new_frontend: bool = True) -> Any:
         return shape
@@ -1009,7 +1009,7 @@ def pick(ids: list[str], per_file: int, rx: str | None, limit: int | None) -> li
     for i in ids:
         by_file[i.split("::")[0]].append(i)
     chosen: list[str] = []
-    for file, cases in sorted(by_file.items()):
+    for _file, cases in sorted(by_file.items()):
         if per_file <= 0 or per_file >= len(cases):
             chosen.extend(cases)
             continue
@@ -1022,9 +1022,7 @@ def pick(ids: list[str], per_file: int, rx: str | None, limit: int | None) -> li
     order: list[str] = []
     queues = [list(v) for _, v in sorted(rounds.items())]
     while any(queues):
-        for q in queues:
-            if q:
-                order.append(q.pop(0))
+        order.extend(q.pop(0) for q in queues if q)
     return order[:limit] if limit else order
 
 
@@ -1186,9 +1184,7 @@ def summary(results: dict[str, dict[str, Any]]) -> str:
         lines.append("|---|---:|---:|")
         cpu = collections.Counter(r["cpu"]["status"] for r in recs)
         ours = collections.Counter(r["ovonehot"]["status"] for r in recs)
-        for s in STATUSES:
-            if cpu[s] or ours[s]:
-                lines.append(f"| {s} | {cpu[s]} | {ours[s]} |")
+        lines.extend(f"| {s} | {cpu[s]} | {ours[s]} |" for s in STATUSES if cpu[s] or ours[s])
         lines.append("")
         cpu_only = [r for r in recs if r["cpu"]["status"] == PASS and r["ovonehot"]["status"] != PASS]
         lines.append(f"CPU plugin passes, ovonehot does not: {len(cpu_only)} cases")
@@ -1198,8 +1194,7 @@ def summary(results: dict[str, dict[str, Any]]) -> str:
             groups[cause(r)].append(r["case"])
         for why, cases in sorted(groups.items(), key=lambda kv: -len(kv[1])):
             lines.append(f"- {len(cases)} x {why}")
-            for c in cases[:4]:
-                lines.append(f"  - `{c}`")
+            lines.extend(f"  - `{c}`" for c in cases[:4])
             if len(cases) > 4:
                 lines.append(f"  - and {len(cases) - 4} more")
         lines.append("")
@@ -1213,8 +1208,9 @@ def summary(results: dict[str, dict[str, Any]]) -> str:
         lines.append("")
         ours_only = [r for r in recs if r["ovonehot"]["status"] == PASS and r["cpu"]["status"] != PASS]
         lines.append(f"ovonehot matches the framework where the CPU plugin does not: {len(ours_only)} cases")
-        for r in ours_only:
-            lines.append(f"- `{r['case']}`: CPU {r['cpu']['status']}: {r['cpu']['detail'][:200]}")
+        lines.extend(
+            f"- `{r['case']}`: CPU {r['cpu']['status']}: {r['cpu']['detail'][:200]}" for r in ours_only
+        )
         lines.append("")
         both_fail = collections.Counter(
             cause({"ovonehot": r["cpu"]})
@@ -1258,7 +1254,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         case_file = Path(tmp) / "case.pkl"
         if not case_file.exists():
             raise SystemExit(f"error: {args.case} produced no converted model")
-        data = pickle.loads(case_file.read_bytes())
+        data = pickle.loads(case_file.read_bytes())  # noqa: S301 - written by this script's own child
         rec = data["record"]
         if target.exists():
             shutil.rmtree(target)

@@ -112,7 +112,7 @@ def _child_cli(argv: list[str], out: str, err: str, limit: int, use_exec: bool, 
         os.setsid()
         _limit_memory(limit, cpu_seconds)
         if use_exec:
-            os.execv(sys.executable, [sys.executable, "-m", "ovonehot", *argv])
+            os.execv(sys.executable, [sys.executable, "-m", "ovonehot", *argv])  # noqa: S606 - no shell wanted
         from ovonehot.cli import main
 
         sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 - fresh text streams on the new fds
@@ -187,8 +187,8 @@ def run_child(
         time.sleep(0.005)
     seconds = time.perf_counter() - start
     code = os.waitstatus_to_exitcode(status)
-    stdout = Path(out).read_bytes() if os.path.exists(out) else b""
-    stderr = Path(err).read_bytes() if os.path.exists(err) and err != out else b""
+    stdout = Path(out).read_bytes() if Path(out).exists() else b""
+    stderr = Path(err).read_bytes() if Path(err).exists() and err != out else b""
     lines = stderr.decode("utf-8", "replace").splitlines()
     return Outcome(
         command,

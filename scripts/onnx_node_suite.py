@@ -594,8 +594,7 @@ def summary(results: dict[str, CaseResult]) -> str:
     lines.append(f"  {'status':<{width}}  {'ovonehot':>8}  {'CPU':>6}")
     ours = collections.Counter(r.ovonehot.status for r in results.values())
     cpu = collections.Counter(r.cpu.status for r in results.values())
-    for s in STATUSES:
-        lines.append(f"  {s:<{width}}  {ours[s]:>8}  {cpu[s]:>6}")
+    lines.extend(f"  {s:<{width}}  {ours[s]:>8}  {cpu[s]:>6}" for s in STATUSES)
     both = sum(1 for r in results.values() if r.ovonehot.status == PASS and r.cpu.status == PASS)
     lines.append(f"  both pass: {both}")
 
@@ -624,16 +623,17 @@ def summary(results: dict[str, CaseResult]) -> str:
         f"OpenVINO CPU passes, ovonehot does not: {len(cpu_only)} "
         f"({', '.join(f'{n} {s}' for s, n in by.most_common())})"
     )
-    for r in cpu_only:
-        if r.ovonehot.status != REFUSED:
-            lines.append(f"  {r.name}: {r.ovonehot.status}: {r.ovonehot.detail}")
+    lines.extend(
+        f"  {r.name}: {r.ovonehot.status}: {r.ovonehot.detail}"
+        for r in cpu_only
+        if r.ovonehot.status != REFUSED
+    )
     lines.append(f"  (and {by[REFUSED]} refused: the ops above)")
 
     wrong = [r for r in results.values() if r.ovonehot.status == WRONG and r.cpu.status == PASS]
     lines.append("")
     lines.append(f"ovonehot wrong where OpenVINO CPU is right: {len(wrong)}")
-    for r in wrong:
-        lines.append(f"  {r.name} [{', '.join(r.ir_ops)}]: {r.ovonehot.detail}")
+    lines.extend(f"  {r.name} [{', '.join(r.ir_ops)}]: {r.ovonehot.detail}" for r in wrong)
 
     ours_only = [r for r in results.values() if r.ovonehot.status == PASS and r.cpu.status != PASS]
     lines.append("")

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import gzip
 import hashlib
 import multiprocessing as mp
@@ -719,7 +720,11 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per mutant")
     parser.add_argument("--memory", type=int, default=3 << 30, help="address-space limit per worker")
     parser.add_argument("--infer-every", type=int, default=4, help="infer every n-th mutant (0: never)")
-    parser.add_argument("--cache", default="/tmp/reader_paths_campaign", help="where the bases are kept")
+    parser.add_argument(
+        "--cache",
+        default=str(Path(tempfile.gettempdir()) / "reader_paths_campaign"),
+        help="where the bases are kept",
+    )
     parser.add_argument("--keep", help="write the mutants of --only into this directory")
     parser.add_argument("--budget", type=float, default=0, help="stop after this many seconds (0: none)")
     args = parser.parse_args()
@@ -790,10 +795,8 @@ def main() -> int:
                 workers[k] = spawn()
         time.sleep(0.002)
     for proc, conn, _, _ in workers:
-        try:
+        with contextlib.suppress(BrokenPipeError, OSError):
             conn.send(None)  # type: ignore[attr-defined]
-        except (BrokenPipeError, OSError):
-            pass
         proc.join(5)  # type: ignore[attr-defined]
     elapsed = time.monotonic() - started
     agreements = sum(v for k, v in verdicts.items() if k.startswith("agree"))

@@ -444,7 +444,9 @@ def test_float64_arithmetic_without_reference_kernel_is_ieee(tmp_path):  # type:
     for factory, fn in ((ops.add, lambda x, y: x + y), (ops.divide, lambda x, y: x / y)):
         out = compare_op(tmp_path, factory, [P(np.array(a)), P(np.array(b))], require_reference=False)
         assert out.ours is not None
-        want = np.array([fn(x, y) if not (fn(1.0, 2.0) == 0.5 and y == 0) else np.inf for x, y in zip(a, b)])
+        want = np.array(
+            [fn(x, y) if not (fn(1.0, 2.0) == 0.5 and y == 0) else np.inf for x, y in zip(a, b, strict=True)]
+        )
         assert_same(out.ours[0], want)
 
 
