@@ -302,15 +302,20 @@ def parse_input_specs(model: Model, specs: Sequence[str]) -> dict[str, np.ndarra
             for member, value in load_archive(spec, budget, check_member).items():
                 put(model.inputs[model.input_index(member)].name, value)
         else:
-            if len(model.inputs) != 1:
-                names = ", ".join(d.name for d in model.inputs)
-                raise InputError(
-                    f"{spec}: the model has {len(model.inputs)} inputs ({names}); "
-                    "name each one as NAME=FILE.npy or give one .npz"
-                )
-            key = canonical(model.inputs[0].name, spec)
+            key = canonical(_sole_input(model, spec), spec)
             put(key, load_array(spec, budget, checker(key, spec)))
     return inputs
+
+
+def _sole_input(model: Model, spec: str) -> str:
+    """The input a bare ``x.npy`` feeds: the model's only one, else an InputError."""
+    if len(model.inputs) != 1:
+        names = ", ".join(d.name for d in model.inputs)
+        raise InputError(
+            f"{spec}: the model has {len(model.inputs)} inputs ({names}); "
+            "name each one as NAME=FILE.npy or give one .npz"
+        )
+    return model.inputs[0].name
 
 
 def check_header(desc: TensorDesc, header: ArrayHeader, origin: str) -> None:
