@@ -566,6 +566,25 @@ _TORCH_TYPES = {
 }
 
 
+def _convert_model(
+    decoder: Any, torch_inputs: list[Any], ov_inputs: list[Any], trace: bool, dynamic: bool
+) -> Any:
+    """ov.convert_model as the runner's convert_via_mo calls it: an example input when traced, else
+    inputs of dynamic shape (the inputs' own shapes unless ``dynamic``)."""
+    import openvino as ov
+
+    if trace:
+        example = (
+            torch_inputs if len(torch_inputs) > 1 or isinstance(torch_inputs[0], dict) else torch_inputs[0]
+        )
+        conv: dict[str, Any] = {"example_input": example}
+    else:
+        conv = {"input": [(i.dtype, ov.PartialShape([-1] * len(i.shape))) for i in torch_inputs]}
+    if not dynamic:
+        conv["input"] = [inp.shape for inp in ov_inputs]
+    return ov.convert_model(decoder, **conv)
+
+
 def run_torch_case(
     test: Any, model: Any, kind: Any, precision: str, dynamic: bool, kwargs: dict[str, Any]
 ) -> None:
@@ -605,18 +624,7 @@ def run_torch_case(
                 decoder = TorchScriptPythonDecoder(model, skip_freeze=not freeze)
             smodel = decoder.pt_module
             if not bare:
-                if trace:
-                    example = (
-                        torch_inputs
-                        if len(torch_inputs) > 1 or isinstance(torch_inputs[0], dict)
-                        else torch_inputs[0]
-                    )
-                    conv: dict[str, Any] = {"example_input": example}
-                else:
-                    conv = {"input": [(i.dtype, ov.PartialShape([-1] * len(i.shape))) for i in torch_inputs]}
-                if not dynamic:
-                    conv["input"] = [inp.shape for inp in ov_inputs]
-                om = ov.convert_model(decoder, **conv)
+                om = _convert_model(decoder, torch_inputs, ov_inputs, trace, dynamic)
             else:
                 fe = FrontEndManager().load_by_framework("pytorch")
                 om = fe.convert(fe.load(decoder))
@@ -802,7 +810,7 @@ def run_tf_case(test: Any, graph_def: Any, precision: str, kwargs: dict[str, Any
     try:
         om = ov.convert_model(str(pb), **conv)
         ov.save_model(om, str(xml), compress_to_fp16=False)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - OpenVINO cannot convert: both sides' verdict
         h.conversion_failed(exc)
         return
     model = ov.Core().read_model(str(xml))

@@ -237,7 +237,7 @@ def hide_broken_torchvision() -> None:
     sys.modules.setdefault(
         "torchvision._meta_registrations", types.ModuleType("torchvision._meta_registrations")
     )
-    import torchvision  # noqa: F401
+    import torchvision  # noqa: F401 - imported for its op registrations
 
 
 def patch_transformers_tracing() -> None:

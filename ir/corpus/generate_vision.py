@@ -50,8 +50,8 @@ from corpus_common import Folder, hide_broken_torchvision, max_diff
 hide_broken_torchvision()
 
 import torch  # noqa: E402 - after hide_broken_torchvision(), which must run before torch loads
-import torch.nn.functional as F  # noqa: E402
-from torch import nn  # noqa: E402
+import torch.nn.functional as F  # noqa: E402 - as above
+from torch import nn  # noqa: E402 - as above
 
 GENERATOR = "ir/corpus/generate_vision.py"
 
