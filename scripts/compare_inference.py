@@ -174,7 +174,7 @@ def _type(op: Any, port: int) -> str:
 # -- PyTorch modules converted on the fly (torch only here, never in tests or src) --------------
 
 
-def torch_cases() -> list[tuple[str, Callable[[], Any]]]:
+def torch_cases() -> list[tuple[str, Callable[[], Any]]]:  # noqa: C901 - a table of nested torch modules
     """(name, build) pairs; ``build()`` returns the ov.Model ``ov.convert_model`` makes."""
     import openvino as ov
     import torch
@@ -502,21 +502,27 @@ def main(argv: list[str] | None = None) -> int:
         results.update({f"onnx:{k}": v for k, v in compare_onnx_node(args.onnx_node, args.dynamic).items()})
     if args.torch:
         results.update({f"torch:{k}": v for k, v in compare_torch(args.save_torch, args.dynamic).items()})
+    bad = _print_results(results, args.quiet)
+    return 1 if bad else 0
+
+
+def _print_results(results: dict[str, list[Mismatch]], quiet: bool) -> int:
+    """Print each model's mismatches (and, unless ``quiet``, the agreeing ones); how many mismatch."""
     bad = gaps = 0
     for name, problems in results.items():
         if problems and all(p.what == UNSUPPORTED for p in problems):
             gaps += 1
-            if not args.quiet:
+            if not quiet:
                 print(f"{name}: {problems[0]}")
         elif problems:
             bad += 1
             print(f"{name}: {len(problems)} mismatch(es)")
             for p in problems:
                 print(f"  {p}")
-        elif not args.quiet:
+        elif not quiet:
             print(f"{name}: every layer agrees")
     print(f"{len(results)} models, {bad} with mismatches, {gaps} not compared (unsupported ops)")
-    return 1 if bad else 0
+    return bad
 
 
 if __name__ == "__main__":

@@ -23,11 +23,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]  # (this checkout's ovonehot and its tests/conformance)
 
-from ovonehot.ops import specs
-from tests.conformance.generate import cases
-from tests.conformance.harness import Harness, Verdict
-from tests.conformance.sample import known_failure
-from tests.conformance.table import entry
+from ovonehot.ops import specs  # noqa: E402 - after the sys.path line above
+from tests.conformance.generate import cases  # noqa: E402 - after the sys.path line above
+from tests.conformance.harness import Harness, Verdict  # noqa: E402 - after the sys.path line above
+from tests.conformance.sample import known_failure  # noqa: E402 - after the sys.path line above
+from tests.conformance.table import entry  # noqa: E402 - after the sys.path line above
 
 
 @dataclass(slots=True)

@@ -159,10 +159,7 @@ def ov_allclose(cur: np.ndarray, ref: np.ndarray, atol: float, rtol: float) -> b
     if cur.dtype.kind in "USO" or ref.dtype.kind in "USO":
         return _texts(cur) == _texts(ref)
     with np.errstate(all="ignore"):
-        if cur.dtype == bool:
-            diff = np.absolute(cur ^ ref)
-        else:
-            diff = np.absolute(cur - ref)
+        diff = np.absolute(cur ^ ref) if cur.dtype == bool else np.absolute(cur - ref)
         top = np.maximum(np.absolute(cur), np.absolute(ref))
         return bool(((diff < atol) | (diff < rtol * top)).all())
 
@@ -237,7 +234,7 @@ def ovonehot_run(
     except subprocess.TimeoutExpired:
         return TIMEOUT, f"no result after {timeout:.0f} s", [], []
     if out.exists():
-        record = pickle.loads(out.read_bytes())
+        record = pickle.loads(out.read_bytes())  # noqa: S301 - written by our own child just now
         return record["status"], record["detail"], record["outputs"], record["ir_ops"]
     err = done.stderr.decode(errors="replace").strip().splitlines()
     last = next((line for line in reversed(err) if line.strip()), "")
@@ -265,7 +262,7 @@ def ovonehot_child(xml: str, inputs: str, out: str) -> int:
             record.update(status=REFUSED, detail="unsupported " + ", ".join(missing))
         else:
             model = Model(graph, infer(graph), Path(xml))
-            feeds = pickle.loads(Path(inputs).read_bytes())
+            feeds = pickle.loads(Path(inputs).read_bytes())  # noqa: S301 - written by our own parent
             record["outputs"] = [np.asarray(v) for v in model.run(feeds).values()]
     except Exception as exc:  # noqa: BLE001 - any failure is this side's verdict, reported as one line
         record.update(status=CRASHED, detail=_first_line(exc))
@@ -569,6 +566,25 @@ _TORCH_TYPES = {
 }
 
 
+def _convert_model(
+    decoder: Any, torch_inputs: list[Any], ov_inputs: list[Any], trace: bool, dynamic: bool
+) -> Any:
+    """ov.convert_model as the runner's convert_via_mo calls it: an example input when traced, else
+    inputs of dynamic shape (the inputs' own shapes unless ``dynamic``)."""
+    import openvino as ov
+
+    if trace:
+        example = (
+            torch_inputs if len(torch_inputs) > 1 or isinstance(torch_inputs[0], dict) else torch_inputs[0]
+        )
+        conv: dict[str, Any] = {"example_input": example}
+    else:
+        conv = {"input": [(i.dtype, ov.PartialShape([-1] * len(i.shape))) for i in torch_inputs]}
+    if not dynamic:
+        conv["input"] = [inp.shape for inp in ov_inputs]
+    return ov.convert_model(decoder, **conv)
+
+
 def run_torch_case(
     test: Any, model: Any, kind: Any, precision: str, dynamic: bool, kwargs: dict[str, Any]
 ) -> None:
@@ -608,18 +624,7 @@ def run_torch_case(
                 decoder = TorchScriptPythonDecoder(model, skip_freeze=not freeze)
             smodel = decoder.pt_module
             if not bare:
-                if trace:
-                    example = (
-                        torch_inputs
-                        if len(torch_inputs) > 1 or isinstance(torch_inputs[0], dict)
-                        else torch_inputs[0]
-                    )
-                    conv: dict[str, Any] = {"example_input": example}
-                else:
-                    conv = {"input": [(i.dtype, ov.PartialShape([-1] * len(i.shape))) for i in torch_inputs]}
-                if not dynamic:
-                    conv["input"] = [inp.shape for inp in ov_inputs]
-                om = ov.convert_model(decoder, **conv)
+                om = _convert_model(decoder, torch_inputs, ov_inputs, trace, dynamic)
             else:
                 fe = FrontEndManager().load_by_framework("pytorch")
                 om = fe.convert(fe.load(decoder))
@@ -707,7 +712,7 @@ def _tf_modules() -> dict[str, types.ModuleType]:
         import tensorflow as tf
 
         tf.io.write_graph(tf_model, path, model_name, False)
-        return os.path.join(path, model_name)
+        return str(Path(path) / model_name)
 
     def permute_nchw_to_nhwc(shape: Any, use_new_frontend: bool = True) -> Any:
         return shape
@@ -805,7 +810,7 @@ def run_tf_case(test: Any, graph_def: Any, precision: str, kwargs: dict[str, Any
     try:
         om = ov.convert_model(str(pb), **conv)
         ov.save_model(om, str(xml), compress_to_fp16=False)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - OpenVINO cannot convert: both sides' verdict
         h.conversion_failed(exc)
         return
     model = ov.Core().read_model(str(xml))
@@ -1012,7 +1017,7 @@ def pick(ids: list[str], per_file: int, rx: str | None, limit: int | None) -> li
     for i in ids:
         by_file[i.split("::")[0]].append(i)
     chosen: list[str] = []
-    for file, cases in sorted(by_file.items()):
+    for _file, cases in sorted(by_file.items()):
         if per_file <= 0 or per_file >= len(cases):
             chosen.extend(cases)
             continue
@@ -1025,9 +1030,7 @@ def pick(ids: list[str], per_file: int, rx: str | None, limit: int | None) -> li
     order: list[str] = []
     queues = [list(v) for _, v in sorted(rounds.items())]
     while any(queues):
-        for q in queues:
-            if q:
-                order.append(q.pop(0))
+        order.extend(q.pop(0) for q in queues if q)
     return order[:limit] if limit else order
 
 
@@ -1189,9 +1192,7 @@ def summary(results: dict[str, dict[str, Any]]) -> str:
         lines.append("|---|---:|---:|")
         cpu = collections.Counter(r["cpu"]["status"] for r in recs)
         ours = collections.Counter(r["ovonehot"]["status"] for r in recs)
-        for s in STATUSES:
-            if cpu[s] or ours[s]:
-                lines.append(f"| {s} | {cpu[s]} | {ours[s]} |")
+        lines.extend(f"| {s} | {cpu[s]} | {ours[s]} |" for s in STATUSES if cpu[s] or ours[s])
         lines.append("")
         cpu_only = [r for r in recs if r["cpu"]["status"] == PASS and r["ovonehot"]["status"] != PASS]
         lines.append(f"CPU plugin passes, ovonehot does not: {len(cpu_only)} cases")
@@ -1201,8 +1202,7 @@ def summary(results: dict[str, dict[str, Any]]) -> str:
             groups[cause(r)].append(r["case"])
         for why, cases in sorted(groups.items(), key=lambda kv: -len(kv[1])):
             lines.append(f"- {len(cases)} x {why}")
-            for c in cases[:4]:
-                lines.append(f"  - `{c}`")
+            lines.extend(f"  - `{c}`" for c in cases[:4])
             if len(cases) > 4:
                 lines.append(f"  - and {len(cases) - 4} more")
         lines.append("")
@@ -1216,13 +1216,14 @@ def summary(results: dict[str, dict[str, Any]]) -> str:
         lines.append("")
         ours_only = [r for r in recs if r["ovonehot"]["status"] == PASS and r["cpu"]["status"] != PASS]
         lines.append(f"ovonehot matches the framework where the CPU plugin does not: {len(ours_only)} cases")
-        for r in ours_only:
-            lines.append(f"- `{r['case']}`: CPU {r['cpu']['status']}: {r['cpu']['detail'][:200]}")
+        lines.extend(
+            f"- `{r['case']}`: CPU {r['cpu']['status']}: {r['cpu']['detail'][:200]}" for r in ours_only
+        )
         lines.append("")
         both_fail = collections.Counter(
             cause({"ovonehot": r["cpu"]})
             for r in recs
-            if r["cpu"]["status"] not in (PASS,) and r["ovonehot"]["status"] != PASS
+            if r["cpu"]["status"] != PASS and r["ovonehot"]["status"] != PASS
         )
         lines.append(
             "Neither passes (CPU's cause): " + "; ".join(f"{n} x {w}" for w, n in both_fail.most_common(12))
@@ -1261,7 +1262,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         case_file = Path(tmp) / "case.pkl"
         if not case_file.exists():
             raise SystemExit(f"error: {args.case} produced no converted model")
-        data = pickle.loads(case_file.read_bytes())
+        data = pickle.loads(case_file.read_bytes())  # noqa: S301 - written by this script's own child
         rec = data["record"]
         if target.exists():
             shutil.rmtree(target)

@@ -112,11 +112,11 @@ def _child_cli(argv: list[str], out: str, err: str, limit: int, use_exec: bool, 
         os.setsid()
         _limit_memory(limit, cpu_seconds)
         if use_exec:
-            os.execv(sys.executable, [sys.executable, "-m", "ovonehot", *argv])
+            os.execv(sys.executable, [sys.executable, "-m", "ovonehot", *argv])  # noqa: S606 - no shell wanted
         from ovonehot.cli import main
 
         sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 - fresh text streams on the new fds
-        sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115
+        sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115 - as stdout above
         try:
             code = main(argv)
         except SystemExit as exc:
@@ -149,7 +149,7 @@ def _child_openvino(xml: str, out: str, limit: int, cpu_seconds: float) -> None:
             os.write(1, f"refused: {lines[-1] if lines else type(exc).__name__}"[:500].encode())
             os._exit(10)
         os._exit(0)
-    except BaseException:  # noqa: BLE001
+    except BaseException:  # noqa: BLE001 - the forked child must never return into the parent's loop
         os._exit(99)
 
 
@@ -187,8 +187,8 @@ def run_child(
         time.sleep(0.005)
     seconds = time.perf_counter() - start
     code = os.waitstatus_to_exitcode(status)
-    stdout = Path(out).read_bytes() if os.path.exists(out) else b""
-    stderr = Path(err).read_bytes() if os.path.exists(err) and err != out else b""
+    stdout = Path(out).read_bytes() if Path(out).exists() else b""
+    stderr = Path(err).read_bytes() if Path(err).exists() and err != out else b""
     lines = stderr.decode("utf-8", "replace").splitlines()
     return Outcome(
         command,
@@ -376,6 +376,55 @@ def attack_argvs(m: Mutant, slot: Path, xml: Path, inputs: Path | None) -> list[
     return runs
 
 
+def _command_runs(xml: Path, inputs: Path | None) -> list[tuple[str, list[str], Any]]:
+    """(command, argv, after-check) for each command of COMMANDS on the mutant ``xml``."""
+    runs: list[tuple[str, list[str], Any]] = []
+    for command in COMMANDS:
+        argv = [command, str(xml)]
+        if command == "validate":
+            argv.append("--json")
+        if command == "run" and inputs is not None:
+            argv += ["--inputs", str(inputs)]
+        runs.append((command, argv, lambda: None))
+    return runs
+
+
+def _keep_failure(
+    m: Mutant,
+    slot: Path,
+    xml: Path,
+    inputs: Path | None,
+    argv: list[str],
+    outcome: Outcome,
+    verdict: str,
+    dest: Path,
+) -> None:
+    """Copy the mutant, its inputs and replay into ``dest`` with a manifest that reruns the command."""
+    dest.mkdir(parents=True, exist_ok=True)
+    m.write(dest)
+    if inputs is not None:
+        shutil.copy(inputs, dest / "inputs.npz")
+    if (slot / "replay").is_dir():
+        shutil.copytree(slot / "replay", dest / "replay", dirs_exist_ok=True)
+    argv_saved = [a if a != str(xml) else "model.xml" for a in argv]
+    argv_saved = ["inputs.npz" if a == str(inputs) else a for a in argv_saved]
+    argv_saved = [a.replace(str(slot), str(dest)) for a in argv_saved]
+    manifest = {
+        "seed": m.seed,
+        "index": m.index,
+        "source": m.source,
+        "mutations": list(m.mutations),
+        "command": ["python", "-m", "ovonehot", *argv_saved],
+        "class": verdict,
+        "status": outcome.status,
+        "signal": outcome.signal,
+        "seconds": round(outcome.seconds, 2),
+        "max_rss_mib": outcome.max_rss_kib // 1024,
+        "stderr_tail": outcome.stderr.decode("utf-8", "replace")[-3000:],
+    }
+    (dest / "manifest.json").write_text(json.dumps(manifest, indent=2))
+
+
 def check_mutant(
     m: Mutant, slot: Path, inputs: Path | None, args: argparse.Namespace, tally: Tally, failures: Path
 ) -> None:
@@ -385,14 +434,7 @@ def check_mutant(
     if any(d.startswith("loop-growth") for d in m.mutations):
         inputs = None  # (the document was replaced by a Loop model without Parameters)
     outcomes = []
-    runs: list[tuple[str, list[str], Any]] = []
-    for command in COMMANDS:
-        argv = [command, str(xml)]
-        if command == "validate":
-            argv.append("--json")
-        if command == "run" and inputs is not None:
-            argv += ["--inputs", str(inputs)]
-        runs.append((command, argv, lambda: None))
+    runs = _command_runs(xml, inputs)
     if args.attacks:
         runs += attack_argvs(m, slot, xml, inputs)
     for command, argv, after in runs:
@@ -417,30 +459,7 @@ def check_mutant(
         tally.slowest = sorted([*tally.slowest, (outcome.seconds, f"{m.index} {command}")], reverse=True)[:10]
         if verdict != "clean":
             name = f"{m.index}-{command}-{verdict}"
-            dest = failures / name
-            dest.mkdir(parents=True, exist_ok=True)
-            m.write(dest)
-            if inputs is not None:
-                shutil.copy(inputs, dest / "inputs.npz")
-            if (slot / "replay").is_dir():
-                shutil.copytree(slot / "replay", dest / "replay", dirs_exist_ok=True)
-            argv_saved = [a if a != str(xml) else "model.xml" for a in argv]
-            argv_saved = ["inputs.npz" if a == str(inputs) else a for a in argv_saved]
-            argv_saved = [a.replace(str(slot), str(dest)) for a in argv_saved]
-            manifest = {
-                "seed": m.seed,
-                "index": m.index,
-                "source": m.source,
-                "mutations": list(m.mutations),
-                "command": ["python", "-m", "ovonehot", *argv_saved],
-                "class": verdict,
-                "status": outcome.status,
-                "signal": outcome.signal,
-                "seconds": round(outcome.seconds, 2),
-                "max_rss_mib": outcome.max_rss_kib // 1024,
-                "stderr_tail": outcome.stderr.decode("utf-8", "replace")[-3000:],
-            }
-            (dest / "manifest.json").write_text(json.dumps(manifest, indent=2))
+            _keep_failure(m, slot, xml, inputs, argv, outcome, verdict, failures / name)
             last = outcome.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["(no stderr)"]
             tally.note(verdict, f"{name}: {'; '.join(m.mutations)[:200]} -> {last[0][:300]}")
     if args.openvino:
@@ -480,7 +499,7 @@ def campaign(args: argparse.Namespace) -> dict[str, Any]:
     import ovonehot.cli  # noqa: F401 - imported once here, so each forked child starts warm
 
     if args.openvino:
-        import openvino  # noqa: F401
+        import openvino  # noqa: F401 - loaded once here too, for the same reason
     failures = out / "failures"
     start = time.perf_counter()
     indices = range(args.first, args.first + args.mutants)

@@ -253,7 +253,7 @@ def _feeds(case: NodeCase, inputs: Sequence[Any], model_inputs: Sequence[Any]) -
     onnx_names = [i.name for i in case.model.graph.input]
     arrays = {n: _as_array(a) for n, a in zip(onnx_names, inputs, strict=False)}
     feeds: dict[str, Any] = {}
-    free = [d for d in model_inputs]
+    free = list(model_inputs)
     unmatched = []
     for name, array in arrays.items():
         desc = next((d for d in free if name == d.name or name in d.names), None)
@@ -454,29 +454,10 @@ def _run_chunk(
             log = Path(f.name)
         cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", str(log), *todo]
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        current, phase, since = None, "", time.monotonic()
-        seen = 0
-        timed_out = False
-        while True:
-            try:
-                proc.wait(timeout=0.5)
-                break
-            except subprocess.TimeoutExpired:
-                pass
-            lines = log.read_text(encoding="utf-8").splitlines()
-            for line in lines[seen:]:
-                rec = json.loads(line)
-                if "start" in rec:
-                    current, phase, since = rec["start"], "convert", time.monotonic()
-                elif "phase" in rec:
-                    phase = rec["phase"]
-            seen = len(lines)
-            if current is not None and time.monotonic() - since > timeout:
-                proc.kill()
-                proc.wait()
-                timed_out = True
-                break
+        timed_out = _wait_or_kill(proc, log, timeout)
         stderr = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+        current: str | None = None
+        phase = ""
         done: set[str] = set()
         for line in log.read_text(encoding="utf-8").splitlines():
             rec = json.loads(line)
@@ -494,28 +475,53 @@ def _run_chunk(
         log.unlink()
         todo = [n for n in todo if n not in done]
         if current is not None and current in todo:
-            status = TIMEOUT if timed_out else CRASHED
-            last = stderr.strip().splitlines()[-1:]
-            why = (
-                f"no result after {timeout:.0f} s"
-                if timed_out
-                else f"the process died (exit {proc.returncode})" + (f": {last[0][:200]}" if last else "")
-            )
-            dead = Outcome(status, f"during {phase}: {why}")
-            if phase == "cpu":  # ovonehot's result was not written yet: run its side alone
-                r = _rerun_ovonehot(current, dead)
-            elif phase == "ovonehot":
-                r = CaseResult(
-                    current, (), dead, Outcome(SKIPPED, "not run: the child died in ovonehot's phase")
-                )
-            else:  # OpenVINO's ONNX frontend took the process down: neither side has a model
-                r = CaseResult(current, (), dead, dead)
+            if timed_out:
+                dead = Outcome(TIMEOUT, f"during {phase}: no result after {timeout:.0f} s")
+            else:
+                last = stderr.strip().splitlines()[-1:]
+                why = f"the process died (exit {proc.returncode})" + (f": {last[0][:200]}" if last else "")
+                dead = Outcome(CRASHED, f"during {phase}: {why}")
+            r = _dead_case(current, phase, dead)
             with lock:
                 results[current] = r
             todo.remove(current)
             progress()
         elif todo and proc.returncode == 0:
             raise RuntimeError(f"worker finished without results for {todo[:3]}...: {stderr[-500:]}")
+
+
+def _wait_or_kill(proc: subprocess.Popen[bytes], log: Path, timeout: float) -> bool:
+    """Wait for the worker, killing it when one case (from its "start" in ``log``) runs longer than
+    ``timeout`` seconds; whether it was killed."""
+    current, since = None, time.monotonic()
+    seen = 0
+    while True:
+        try:
+            proc.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
+            pass
+        else:
+            return False
+        lines = log.read_text(encoding="utf-8").splitlines()
+        for line in lines[seen:]:
+            rec = json.loads(line)
+            if "start" in rec:
+                current, since = rec["start"], time.monotonic()
+        seen = len(lines)
+        if current is not None and time.monotonic() - since > timeout:
+            proc.kill()
+            proc.wait()
+            return True
+
+
+def _dead_case(name: str, phase: str, dead: Outcome) -> CaseResult:
+    """The result of the case whose child died (or hung) in ``phase``."""
+    if phase == "cpu":  # ovonehot's result was not written yet: run its side alone
+        return _rerun_ovonehot(name, dead)
+    if phase == "ovonehot":
+        return CaseResult(name, (), dead, Outcome(SKIPPED, "not run: the child died in ovonehot's phase"))
+    # OpenVINO's ONNX frontend took the process down: neither side has a model
+    return CaseResult(name, (), dead, dead)
 
 
 def _rerun_ovonehot(name: str, cpu: Outcome) -> CaseResult:
@@ -594,8 +600,7 @@ def summary(results: dict[str, CaseResult]) -> str:
     lines.append(f"  {'status':<{width}}  {'ovonehot':>8}  {'CPU':>6}")
     ours = collections.Counter(r.ovonehot.status for r in results.values())
     cpu = collections.Counter(r.cpu.status for r in results.values())
-    for s in STATUSES:
-        lines.append(f"  {s:<{width}}  {ours[s]:>8}  {cpu[s]:>6}")
+    lines.extend(f"  {s:<{width}}  {ours[s]:>8}  {cpu[s]:>6}" for s in STATUSES)
     both = sum(1 for r in results.values() if r.ovonehot.status == PASS and r.cpu.status == PASS)
     lines.append(f"  both pass: {both}")
 
@@ -624,16 +629,17 @@ def summary(results: dict[str, CaseResult]) -> str:
         f"OpenVINO CPU passes, ovonehot does not: {len(cpu_only)} "
         f"({', '.join(f'{n} {s}' for s, n in by.most_common())})"
     )
-    for r in cpu_only:
-        if r.ovonehot.status != REFUSED:
-            lines.append(f"  {r.name}: {r.ovonehot.status}: {r.ovonehot.detail}")
+    lines.extend(
+        f"  {r.name}: {r.ovonehot.status}: {r.ovonehot.detail}"
+        for r in cpu_only
+        if r.ovonehot.status != REFUSED
+    )
     lines.append(f"  (and {by[REFUSED]} refused: the ops above)")
 
     wrong = [r for r in results.values() if r.ovonehot.status == WRONG and r.cpu.status == PASS]
     lines.append("")
     lines.append(f"ovonehot wrong where OpenVINO CPU is right: {len(wrong)}")
-    for r in wrong:
-        lines.append(f"  {r.name} [{', '.join(r.ir_ops)}]: {r.ovonehot.detail}")
+    lines.extend(f"  {r.name} [{', '.join(r.ir_ops)}]: {r.ovonehot.detail}" for r in wrong)
 
     ours_only = [r for r in results.values() if r.ovonehot.status == PASS and r.cpu.status != PASS]
     lines.append("")

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import gzip
 import hashlib
 import multiprocessing as mp
@@ -150,7 +151,7 @@ ID_VALUES = (
 )
 
 
-def head_edit(rng: random.Random, xml: bytes) -> tuple[bytes, str]:
+def head_edit(rng: random.Random, xml: bytes) -> tuple[bytes, str]:  # noqa: C901 - a flat table of mutation kinds
     span = _layer_span(rng, xml)
     if span is None:
         return xml, "no layer"
@@ -210,7 +211,7 @@ def head_edit(rng: random.Random, xml: bytes) -> tuple[bytes, str]:
     return xml[: s + hs] + new + xml[s + he :], f"head {what}"
 
 
-def layer_body_edit(rng: random.Random, xml: bytes) -> tuple[bytes, str]:
+def layer_body_edit(rng: random.Random, xml: bytes) -> tuple[bytes, str]:  # noqa: C901 - a flat table of mutation kinds
     span = _layer_span(rng, xml)
     if span is None:
         return xml, "no layer"
@@ -235,60 +236,11 @@ def layer_body_edit(rng: random.Random, xml: bytes) -> tuple[bytes, str]:
         )
     )
     what = kind
-    if kind == "data":
-        m = re.search(rb"<data ([^>]*?)\s*/?>", layer)
-        if m is None:
-            return xml, "no data"
-        attrs = re.findall(rb'(\w+)="([^"]*)"', m.group(1))
-        op = rng.choice(("value", "add", "drop", "reorder", "dup", "entity"))
-        if op == "value" and attrs:
-            k = rng.randrange(len(attrs))
-            attrs[k] = (
-                attrs[k][0],
-                rng.choice((b"", b" 1", b"+1", b"-0", b"1,2", b"\xc3\xa9", b"a&amp;b", b"9" * 30)),
-            )
-        elif op == "add":
-            attrs.append((b"extra", b"1"))
-        elif op == "drop" and attrs:
-            attrs.pop(rng.randrange(len(attrs)))
-        elif op == "reorder":
-            rng.shuffle(attrs)
-        elif op == "dup" and attrs:
-            attrs.append(attrs[0])
-        elif op == "entity" and attrs:
-            attrs[0] = (attrs[0][0], attrs[0][1] + b"&#32;")
-        new = b"<data " + b" ".join(a + b'="' + v + b'"' for a, v in attrs) + b"/>"
-        closing = m.group(0).endswith(b"/>")
-        if not closing:
-            new = new[:-2] + b">"
-        layer = layer[: m.start()] + new + layer[m.end() :]
-        what = f"data {op}"
-    elif kind == "port":
-        ports = list(re.finditer(rb"<port [^>]*?(/>|>.*?</port>)", layer, re.DOTALL))
-        if not ports:
-            return xml, "no port"
-        p = rng.choice(ports)
-        op = rng.choice(("drop", "dup", "id", "names"))
-        text = p.group(0)
-        if op == "drop":
-            text = b""
-        elif op == "dup":
-            text = text + text
-        elif op == "id":
-            text = re.sub(
-                rb'id="[^"]*"',
-                lambda _: b'id="' + rng.choice((b"7", b"07", b"+1", b"0", b"-1", b"")) + b'"',
-                text,
-                count=1,
-            )
-        else:
-            text = text.replace(
-                b"<port ",
-                b'<port names="' + rng.choice((b"a,b", b"a\\,b", b" , ", b"x", b"\xc3\xa9")) + b'" ',
-                1,
-            )
-        layer = layer[: p.start()] + text + layer[p.end() :]
-        what = f"port {op}"
+    if kind in ("data", "port"):
+        edited = (_data_edit if kind == "data" else _port_edit)(rng, layer)
+        if edited is None:
+            return xml, f"no {kind}"
+        layer, what = edited
     elif kind == "dims":
         dims = list(re.finditer(rb"<dim>([^<]*)</dim>", layer))
         if not dims:
@@ -334,18 +286,7 @@ def layer_body_edit(rng: random.Random, xml: bytes) -> tuple[bytes, str]:
         layer = layer[:at] + insert + layer[at:]
         what = f"{kind} inside a layer"
     elif kind == "ns":
-        op = rng.choice(("decl", "prefixed-attr", "prefixed-elem", "undeclared"))
-        if op == "decl":
-            layer = layer.replace(b"<layer ", b'<layer xmlns:a="urn:a" ', 1)
-        elif op == "prefixed-attr":
-            layer = layer.replace(b"<layer ", b'<layer xmlns:a="urn:a" a:x="1" ', 1)
-        elif op == "prefixed-elem":
-            layer = layer.replace(b"<data ", b'<a:data xmlns:a="urn:a" ', 1).replace(
-                b"</data>", b"</a:data>", 1
-            )
-        else:
-            layer = layer.replace(b"<layer ", b'<layer a:x="1" ', 1)
-        what = f"namespace {op}"
+        layer, what = _namespace_edit(rng, layer)
     elif kind == "selfclose":
         head_end = layer.find(b">")
         layer = layer[:head_end].rstrip(b"/") + b"/>"
@@ -358,6 +299,78 @@ def layer_body_edit(rng: random.Random, xml: bytes) -> tuple[bytes, str]:
         layer = layer.replace(b'type="', b'type="&#x41;', 1)
         what = "type with a character reference"
     return xml[:s] + layer + xml[e:], f"layer {what}"
+
+
+def _data_edit(rng: random.Random, layer: bytes) -> tuple[bytes, str] | None:
+    """The layer's <data> with an attribute's value changed, one added, dropped, duplicated..."""
+    m = re.search(rb"<data ([^>]*?)\s*/?>", layer)
+    if m is None:
+        return None
+    attrs = re.findall(rb'(\w+)="([^"]*)"', m.group(1))
+    op = rng.choice(("value", "add", "drop", "reorder", "dup", "entity"))
+    if op == "value" and attrs:
+        k = rng.randrange(len(attrs))
+        attrs[k] = (
+            attrs[k][0],
+            rng.choice((b"", b" 1", b"+1", b"-0", b"1,2", b"\xc3\xa9", b"a&amp;b", b"9" * 30)),
+        )
+    elif op == "add":
+        attrs.append((b"extra", b"1"))
+    elif op == "drop" and attrs:
+        attrs.pop(rng.randrange(len(attrs)))
+    elif op == "reorder":
+        rng.shuffle(attrs)
+    elif op == "dup" and attrs:
+        attrs.append(attrs[0])
+    elif op == "entity" and attrs:
+        attrs[0] = (attrs[0][0], attrs[0][1] + b"&#32;")
+    new = b"<data " + b" ".join(a + b'="' + v + b'"' for a, v in attrs) + b"/>"
+    closing = m.group(0).endswith(b"/>")
+    if not closing:
+        new = new[:-2] + b">"
+    return layer[: m.start()] + new + layer[m.end() :], f"data {op}"
+
+
+def _port_edit(rng: random.Random, layer: bytes) -> tuple[bytes, str] | None:
+    """A port of the layer dropped, duplicated, or with another id or names."""
+    ports = list(re.finditer(rb"<port [^>]*?(/>|>.*?</port>)", layer, re.DOTALL))
+    if not ports:
+        return None
+    p = rng.choice(ports)
+    op = rng.choice(("drop", "dup", "id", "names"))
+    text = p.group(0)
+    if op == "drop":
+        text = b""
+    elif op == "dup":
+        text = text + text
+    elif op == "id":
+        text = re.sub(
+            rb'id="[^"]*"',
+            lambda _: b'id="' + rng.choice((b"7", b"07", b"+1", b"0", b"-1", b"")) + b'"',
+            text,
+            count=1,
+        )
+    else:
+        text = text.replace(
+            b"<port ",
+            b'<port names="' + rng.choice((b"a,b", b"a\\,b", b" , ", b"x", b"\xc3\xa9")) + b'" ',
+            1,
+        )
+    return layer[: p.start()] + text + layer[p.end() :], f"port {op}"
+
+
+def _namespace_edit(rng: random.Random, layer: bytes) -> tuple[bytes, str]:
+    """A namespace declared, used on an attribute or an element, or used undeclared."""
+    op = rng.choice(("decl", "prefixed-attr", "prefixed-elem", "undeclared"))
+    if op == "decl":
+        layer = layer.replace(b"<layer ", b'<layer xmlns:a="urn:a" ', 1)
+    elif op == "prefixed-attr":
+        layer = layer.replace(b"<layer ", b'<layer xmlns:a="urn:a" a:x="1" ', 1)
+    elif op == "prefixed-elem":
+        layer = layer.replace(b"<data ", b'<a:data xmlns:a="urn:a" ', 1).replace(b"</data>", b"</a:data>", 1)
+    else:
+        layer = layer.replace(b"<layer ", b'<layer a:x="1" ', 1)
+    return layer, f"namespace {op}"
 
 
 EDGE = re.compile(rb"<edge [^>]*/>")
@@ -408,7 +421,7 @@ def edge_edit(rng: random.Random, xml: bytes) -> tuple[bytes, str]:
     return without[:at] + text + without[at:], f"edge {k} moved into <layers>"
 
 
-def document_edit(rng: random.Random, xml: bytes, weights: bytes) -> tuple[bytes, bytes, str]:
+def document_edit(rng: random.Random, xml: bytes, weights: bytes) -> tuple[bytes, bytes, str]:  # noqa: C901 - a flat table of mutation kinds
     kind = rng.choice(
         (
             "bom",
@@ -709,7 +722,31 @@ def _worker(conn: object, cache: str, memory: int, infer_every: int) -> None:
         conn.send((index, base, read_by, done, verdict, detail))  # type: ignore[attr-defined]
 
 
-def main() -> int:
+def _keep_mutants(
+    base_items: dict[str, tuple[bytes, bytes]], seed: int, indices: list[int], keep: Path
+) -> None:
+    """--keep: write each mutant of ``indices`` into ``keep``/INDEX/model.xml and .bin."""
+    for index in indices:
+        base, xml, weights, done = mutant(base_items, seed, index)
+        out = keep / str(index)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "model.xml").write_bytes(xml)
+        (out / "model.bin").write_bytes(weights)
+        print(index, base, done, out)
+
+
+def _lost_job(proc: typing.Any, job: int, since: float, timeout: float) -> tuple[str, str] | None:
+    """(verdict, finding) when the worker running ``job`` died or overran ``timeout`` (then it is
+    killed); None while it is still working."""
+    if not proc.is_alive():
+        return "crash:worker-died", f"#{job} worker died (exit {proc.exitcode})"
+    if time.monotonic() - since > timeout:
+        proc.kill()
+        return "hang", f"#{job} hang (over {timeout:.0f} s)"
+    return None
+
+
+def main() -> int:  # noqa: C901 - the worker pool's event loop, one branch per worker state
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--start", type=int, default=0)
@@ -719,21 +756,19 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per mutant")
     parser.add_argument("--memory", type=int, default=3 << 30, help="address-space limit per worker")
     parser.add_argument("--infer-every", type=int, default=4, help="infer every n-th mutant (0: never)")
-    parser.add_argument("--cache", default="/tmp/reader_paths_campaign", help="where the bases are kept")
+    parser.add_argument(
+        "--cache",
+        default=str(Path(tempfile.gettempdir()) / "reader_paths_campaign"),
+        help="where the bases are kept",
+    )
     parser.add_argument("--keep", help="write the mutants of --only into this directory")
     parser.add_argument("--budget", type=float, default=0, help="stop after this many seconds (0: none)")
     args = parser.parse_args()
 
     base_items = bases(Path(args.cache))
-    indices = args.only if args.only else list(range(args.start, args.start + args.count))
+    indices = args.only or list(range(args.start, args.start + args.count))
     if args.keep:
-        for index in indices:
-            base, xml, weights, done = mutant(base_items, args.seed, index)
-            out = Path(args.keep) / str(index)
-            out.mkdir(parents=True, exist_ok=True)
-            (out / "model.xml").write_bytes(xml)
-            (out / "model.bin").write_bytes(weights)
-            print(index, base, done, out)
+        _keep_mutants(base_items, args.seed, indices, Path(args.keep))
     ctx = mp.get_context("fork")
     workers: list[tuple[object, object, int | None, float]] = []
 
@@ -775,25 +810,16 @@ def main() -> int:
                     line = f"#{index} [{base}] {verdict}: {'; '.join(done)}\n    {detail}"
                     findings.append(line)
                     print(line, flush=True)
-            elif job is not None and not proc.is_alive():  # type: ignore[attr-defined]
+            elif job is not None and (lost := _lost_job(proc, job, since, args.timeout)) is not None:
                 ran += 1
-                verdicts["crash:worker-died"] += 1
-                findings.append(f"#{job} worker died (exit {proc.exitcode})")  # type: ignore[attr-defined]
-                print(findings[-1], flush=True)
-                workers[k] = spawn()
-            elif job is not None and time.monotonic() - since > args.timeout:
-                proc.kill()  # type: ignore[attr-defined]
-                ran += 1
-                verdicts["hang"] += 1
-                findings.append(f"#{job} hang (over {args.timeout:.0f} s)")
+                verdicts[lost[0]] += 1
+                findings.append(lost[1])
                 print(findings[-1], flush=True)
                 workers[k] = spawn()
         time.sleep(0.002)
     for proc, conn, _, _ in workers:
-        try:
+        with contextlib.suppress(BrokenPipeError, OSError):
             conn.send(None)  # type: ignore[attr-defined]
-        except (BrokenPipeError, OSError):
-            pass
         proc.join(5)  # type: ignore[attr-defined]
     elapsed = time.monotonic() - started
     agreements = sum(v for k, v in verdicts.items() if k.startswith("agree"))

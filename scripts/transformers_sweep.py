@@ -634,8 +634,7 @@ def _tuple_module(model: Any, names: list[str]) -> Any:
 
         def forward(self, *args: Any) -> Any:
             out = self.model(**dict(zip(names, args, strict=True)))
-            first = out[0] if isinstance(out, tuple) else next(iter(out.values()))
-            return first
+            return out[0] if isinstance(out, tuple) else next(iter(out.values()))
 
     return Wrapped().eval()
 
@@ -696,12 +695,37 @@ def _errors(stage: str, exc: BaseException) -> str:
     return f"{stage}: {type(exc).__name__}: {' '.join(str(exc).split())[:160]}"
 
 
-def check(name: str, variant: str, path: Path, inputs: dict[str, np.ndarray]) -> Row:
-    """``path``: an IR .xml (or an .onnx, which ovonehot converts itself through OpenVINO)."""
+def _validate_and_infer(row: Row, xml: Path) -> None:
+    """``ovonehot validate``'s errors and inference's mismatches with OpenVINO's, noted in ``row``."""
     from compare_inference import compare
 
-    import ovonehot
     from ovonehot.check.validate import validate
+
+    try:
+        report = validate(xml)
+        errs = report.errors
+        row.validate_errors = len(errs)
+        if errs:
+            row.note += (
+                "validate: " + "; ".join(f"{p.code} {p.layer}: {p.message}"[:200] for p in errs[:3]) + " "
+            )
+    except Exception as exc:  # noqa: BLE001 - a crash is this row's finding
+        row.validate_errors = "crash"
+        row.note += _errors("validate", exc) + " "
+    try:
+        found = compare(xml) + compare(xml, dynamic=True)  # as saved, then every input dim dynamic
+        real = [m for m in found if m.what != "unsupported"]
+        row.mismatches = len(real)
+        if real:
+            row.note += "infer: " + "; ".join(str(m)[:200] for m in real[:3]) + " "
+    except Exception as exc:  # noqa: BLE001 - a crash is this row's finding
+        row.mismatches = "crash"
+        row.note += _errors("compare_inference", exc) + " "
+
+
+def check(name: str, variant: str, path: Path, inputs: dict[str, np.ndarray]) -> Row:
+    """``path``: an IR .xml (or an .onnx, which ovonehot converts itself through OpenVINO)."""
+    import ovonehot
     from ovonehot.ir.reader import read_ir
     from ovonehot.ops import unsupported_types
     from ovonehot.oracle import openvino_runtime
@@ -713,7 +737,7 @@ def check(name: str, variant: str, path: Path, inputs: dict[str, np.ndarray]) ->
 
         try:
             text, weights = convert_onnx(path)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - the failure is noted in the row; the sweep goes on
             row.note = _errors("onnx frontend", exc)
             return row
         xml = path.with_name(path.stem + ".fromonnx.xml")
@@ -721,48 +745,29 @@ def check(name: str, variant: str, path: Path, inputs: dict[str, np.ndarray]) ->
         xml.with_suffix(".bin").write_bytes(weights)
     try:
         graph = read_ir(xml)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - the failure is noted in the row; the sweep goes on
         row.note = _errors("read", exc)
         return row
     row.layers = len(graph.nodes)
     row.refused = ", ".join(unsupported_types(graph))
-    try:
-        report = validate(xml)
-        errs = report.errors
-        row.validate_errors = len(errs)
-        if errs:
-            row.note += (
-                "validate: " + "; ".join(f"{p.code} {p.layer}: {p.message}"[:200] for p in errs[:3]) + " "
-            )
-    except Exception as exc:  # noqa: BLE001
-        row.validate_errors = "crash"
-        row.note += _errors("validate", exc) + " "
-    try:
-        found = compare(xml) + compare(xml, dynamic=True)  # as saved, then every input dim dynamic
-        real = [m for m in found if m.what != "unsupported"]
-        row.mismatches = len(real)
-        if real:
-            row.note += "infer: " + "; ".join(str(m)[:200] for m in real[:3]) + " "
-    except Exception as exc:  # noqa: BLE001
-        row.mismatches = "crash"
-        row.note += _errors("compare_inference", exc) + " "
+    _validate_and_infer(row, xml)
     if row.refused:
         return row
     try:
         loaded = ovonehot.load(path if path.suffix == ".onnx" else xml)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - the failure is noted in the row; the sweep goes on
         row.note += _errors("ovonehot load", exc) + " "
         return row
     worst_abs = worst_rel = 0.0
     for case, feed in (("typical", inputs), ("short", shorter(inputs)), ("padded", padded(inputs))):
         try:
             got = loaded.run(feed)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - the failure is noted in the row; the sweep goes on
             row.note += _errors(f"ovonehot run ({case})", exc) + " "
             continue
         try:
             want = openvino_runtime.cpu_run(xml, feed)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - the failure is noted in the row; the sweep goes on
             row.note += _errors(f"openvino cpu ({case})", exc) + " "
             continue
         if list(got) != list(want) and len(got) == len(want):
@@ -832,11 +837,11 @@ def sweep(arch: Arch, tmp: Path, do_onnx: bool, export: bool, all_onnx: bool = F
     inputs = arch.inputs()
     try:
         model = build(arch)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - the failure is noted in the row; the sweep goes on
         return [Row(arch.name, "-", note=_errors("build", exc))]
     try:
         converted = convert(arch, model, inputs)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - the failure is noted in the row; the sweep goes on
         return [Row(arch.name, "-", note=_errors("ov.convert_model", exc))]
     # Inputs by the converted model's names (ov.convert_model keeps the forward() argument names).
     # Some lose the name (Jamba's attention_mask becomes "94"): then they are in example order.
@@ -862,7 +867,7 @@ def sweep(arch: Arch, tmp: Path, do_onnx: bool, export: bool, all_onnx: bool = F
         onnx_path = tmp / f"{arch.name}.onnx"
         try:
             export_onnx(model, inputs, onnx_path)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - the failure is noted in the row; the sweep goes on
             rows.append(Row(arch.name, "onnx", note=_errors("torch.onnx.export", exc)))
             return rows
         rows.append(check(arch.name, "onnx", onnx_path, inputs))
@@ -871,7 +876,7 @@ def sweep(arch: Arch, tmp: Path, do_onnx: bool, export: bool, all_onnx: bool = F
             xml = tmp / f"{arch.name}.onnx-ov.xml"
             ov.save_model(via, str(xml))
             rows.append(check(arch.name, "onnx->ir f16", xml, inputs))
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - the failure is noted in the row; the sweep goes on
             rows.append(Row(arch.name, "onnx->ir", note=_errors("ov.convert_model(onnx)", exc)))
     del torch
     return rows
@@ -915,7 +920,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             try:
                 got = sweep(arch, tmp, not args.no_onnx, args.export, args.all_onnx)
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:  # noqa: BLE001 - the failure is noted in the row; the sweep goes on
                 traceback.print_exc()
                 got = [Row(arch.name, "-", note=_errors("sweep", exc))]
             for r in got:

@@ -99,10 +99,7 @@ def build(factory: Callable[..., Any], inputs: Sequence[In]) -> tuple[Any, list[
     for k, spec in enumerate(inputs):
         arr = spec.array
         if spec.const:
-            if arr.dtype == ml_dtypes.bfloat16:
-                node = ops.constant(to_tensor(arr))
-            else:
-                node = ops.constant(arr)
+            node = ops.constant(to_tensor(arr)) if arr.dtype == ml_dtypes.bfloat16 else ops.constant(arr)
         else:
             shape = (
                 ov.PartialShape(f"[{spec.shape}]")

@@ -74,7 +74,7 @@ def test_documented_examples(name, indices, index_type, values, sizes, axis, exp
 def test_examples_1_to_3_hold_at_every_feature_level() -> None:
     # UINT32 indices, 4 dimensions and FLOAT32 values are in every table, 2.0 included.
     for level in DIRECTML_FEATURE_LEVELS[1:]:
-        for name, indices, index_type, values, sizes, axis, expected in EXAMPLES[:3]:
+        for _name, indices, index_type, values, sizes, axis, expected in EXAMPLES[:3]:
             out = directml_one_hot(
                 np.array(indices, index_type), np.array(values, np.float32), sizes, axis, level
             )

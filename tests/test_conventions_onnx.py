@@ -32,7 +32,7 @@ def slow_onnx(
     d = math.trunc(float(np.asarray(depth).reshape(())))
     r = indices.ndim
     ax = axis + r + 1 if axis < 0 else axis
-    out = np.empty(indices.shape[:ax] + (d,) + indices.shape[ax:], dtype=values.dtype)
+    out = np.empty((*indices.shape[:ax], d, *indices.shape[ax:]), dtype=values.dtype)
     out[...] = values[0]
     for pos in np.ndindex(indices.shape):
         raw = indices[pos]
@@ -40,7 +40,7 @@ def slow_onnx(
         if opset >= 11 and -d <= v < 0:
             v += d
         if 0 <= v < d:
-            out[pos[:ax] + (v,) + pos[ax:]] = values[1]
+            out[(*pos[:ax], v, *pos[ax:])] = values[1]
     return out
 
 

@@ -55,7 +55,7 @@ def every_convention(indices, depth, off, on, axis):  # type: ignore[no-untyped-
     depth64 = np.int64(depth)
     pair = np.array([off, on])
     dml_values = pair.reshape((1,) * r + (2,))
-    sizes = indices.shape[:ax] + (depth,) + indices.shape[ax:]
+    sizes = (*indices.shape[:ax], depth, *indices.shape[ax:])
     return {
         "openvino-1": openvino_one_hot(indices, depth64, on, off, axis),
         "openvino-16-ignore_negative": openvino_one_hot(indices, depth64, on, off, axis, "ignore_negative"),
@@ -135,7 +135,7 @@ def test_onnx_truncates_float_indices_while_openvino_and_directml_refuse_them(in
         directml_one_hot(
             np.expand_dims(indices, -1),
             values.reshape((1,) * indices.ndim + (2,)),
-            indices.shape + (depth,),
+            (*indices.shape, depth),
             indices.ndim,
         )
 

@@ -136,7 +136,7 @@ def test_partial_reference_gives_openvinos_values_for_what_it_computes(tmp_path:
     out = openvino_runtime.reference_run(xml, {"x": x}, partial=True)
     assert set(out) == {"relu"} and set(out.missing) == {"soft"}
     assert out["relu"].tobytes() == np.maximum(x, 0).tobytes()
-    with pytest.raises(Exception, match="no evaluate for layer name='.*' type=LogSoftmax-opset5"):
+    with pytest.raises(Exception, match=r"no evaluate for layer name='.*' type=LogSoftmax-opset5"):
         openvino_runtime.reference_run(xml, {"x": x})
 
 
@@ -304,7 +304,7 @@ def test_unknown_tolerance_name_is_a_usage_error(tmp_path: Path, capsys: pytest.
     assert code == 2
     assert "--atol sof:0: the model has no output 'sof'; its outputs are: 'soft', 'relu'" in err
     with pytest.raises(
-        ParameterError, match="^per_output_rtol nope:1: the model has no output 'nope'"
+        ParameterError, match=r"^per_output_rtol nope:1: the model has no output 'nope'"
     ) as caught:
         parse_tolerances(rtol=["nope:1"]).check_names(["soft"])
     assert caught.value.parameter == "per_output_rtol" and isinstance(caught.value, UsageError)
@@ -399,7 +399,7 @@ def test_val_range_and_per_input_seed(tmp_path: Path) -> None:
     assert np.array_equal(again["x"], inputs["x"])
     with pytest.raises(
         ParameterError,
-        match="^per_input_seeds nope:...: the model has no input 'nope'; its inputs are: 'labels', 'idx', 'x'",
+        match=r"^per_input_seeds nope:\.\.\.: the model has no input 'nope'; its inputs are: 'labels', 'idx', 'x'",
     ):
         generate_inputs(model, settings=parse_input_settings(["nope:1"]))
     with pytest.raises(InputError, match="expected finite LO <= HI"):

@@ -249,6 +249,8 @@ def test_bad_layer_id_after_a_broken_payload(tmp_path: Path, capsys: pytest.Capt
 class _CountingNodes(tuple):  # type: ignore[type-arg]
     """A tuple of nodes that counts how often it is walked."""
 
+    __slots__ = ()
+
     walks = 0
 
     def __iter__(self):  # type: ignore[no-untyped-def]

@@ -44,7 +44,9 @@ def write_model(tmp_path: Path, depth_type: str) -> Path:
         elif layer.get("type") == "Parameter":
             layer.find("output/port").set("precision", "I64")
         elif layer.get("type") == "OneHot":
-            for port, precision in zip(layer.iter("port"), ["I64", et.precision, "FP32", "FP32", "FP32"]):
+            for port, precision in zip(
+                layer.iter("port"), ["I64", et.precision, "FP32", "FP32", "FP32"], strict=True
+            ):
                 port.set("precision", precision)
         elif layer.get("type") == "Result":
             layer.find("input/port").set("precision", "FP32")

@@ -60,12 +60,13 @@ def _stats(c: int, dtype: Any = np.float32) -> list[np.ndarray]:
 def test_batch_norm_matches_cpu(tmp_path, shape, version, epsilon):  # type: ignore[no-untyped-def]
     x = RNG.standard_normal(shape).astype(np.float32)
     gamma, beta, mean, variance = _stats(shape[1])
-    if version == 5:
-        factory = lambda *a: ops.batch_norm_inference(*a, epsilon)
-        arrays = [x, gamma, beta, mean, variance]
-    else:  # opset1's Python wrapper takes the data first too and builds v0's gamma, beta, data order
-        factory = lambda *a: opset1.batch_norm_inference(*a, epsilon)
-        arrays = [x, gamma, beta, mean, variance]
+    # opset1's Python wrapper takes the data first too and builds v0's gamma, beta, data order
+    batch_norm = ops.batch_norm_inference if version == 5 else opset1.batch_norm_inference
+
+    def factory(*a):  # type: ignore[no-untyped-def]
+        return batch_norm(*a, epsilon)
+
+    arrays = [x, gamma, beta, mean, variance]
     ours, theirs = _run(tmp_path, factory, arrays)
     assert ours.shape == theirs.shape and ours.dtype == theirs.dtype
     np.testing.assert_allclose(ours, theirs, rtol=BN_RTOL, atol=BN_ATOL)

@@ -64,7 +64,9 @@ def test_rnn_cell(tmp_path, activation, clip, dtype):  # type: ignore[no-untyped
         pre = x @ w.T + h @ r.T + b
         return [f(np.clip(pre, -bound, bound) if clip else pre)]
 
-    factory = lambda *a: o15.rnn_cell(*a, HIDDEN, [activation], [], [], clip)
+    def factory(*a):  # type: ignore[no-untyped-def]
+        return o15.rnn_cell(*a, HIDDEN, [activation], [], [], clip)
+
     _check(tmp_path, factory, _arrays(1, dtype=dtype), oracle)
 
 
@@ -87,7 +89,9 @@ def test_gru_cell(tmp_path, lbr, clip, dtype):  # type: ignore[no-untyped-def]
             hh = np.tanh(c(x @ wh.T + (rg * h) @ rh.T + bh))
         return [(1 - z) * hh + z * h]
 
-    factory = lambda *a: o15.gru_cell(*a, HIDDEN, clip=clip, linear_before_reset=lbr)
+    def factory(*a):  # type: ignore[no-untyped-def]
+        return o15.gru_cell(*a, HIDDEN, clip=clip, linear_before_reset=lbr)
+
     _check(tmp_path, factory, _arrays(3, 4 if lbr else 3, dtype=dtype), oracle)
 
 
@@ -109,7 +113,9 @@ def test_lstm_cell(tmp_path, acts, clip, dtype):  # type: ignore[no-untyped-def]
         c = f(fg) * c0 + f(ig) * g(cg)
         return [f(og) * hfun(c), c]
 
-    factory = lambda *a: o15.lstm_cell(*a, HIDDEN, acts, [], [], clip)
+    def factory(*a):  # type: ignore[no-untyped-def]
+        return o15.lstm_cell(*a, HIDDEN, acts, [], [], clip)
+
     _check(tmp_path, factory, _arrays(4, states=2, dtype=dtype), oracle)
 
 

@@ -167,7 +167,7 @@ def test_ctc_loss_inference_matches_openvino(logits, logit_length, labels, label
     types = [ov.Type.f32] + [ov.Type.i32] * (len(shapes) - 1)
     params = [
         o4.parameter(ov.PartialShape(f"[{s}]") if s != "..." else ov.PartialShape.dynamic(), t)
-        for s, t in zip(shapes, types)
+        for s, t in zip(shapes, types, strict=True)
     ]
     try:
         node = o4.ctc_loss(*params)

@@ -38,24 +38,24 @@ def _divide_trunc(a, b):  # type: ignore[no-untyped-def]
 SQUARED_DIFFERENCE_TYPES = [np.float32]  # the only type the core reference evaluates
 ARITHMETIC = {
     "Add": (ops.add, SIGNED + UNSIGNED + FLOATS),
-    "Subtract": (ops.subtract, [np.int8, np.int32, np.int64, np.uint8, np.uint32, np.uint64] + FLOATS),
-    "Multiply": (ops.multiply, [np.int32, np.int64, np.uint32, np.uint64] + FLOATS + [np.float64]),
-    "Divide": (ops.divide, [np.int32, np.int64, np.uint32, np.uint64] + FLOATS),
-    "DivideTrunc": (_divide_trunc, [np.int32, np.int64, np.uint32, np.uint64] + FLOATS),
-    "Maximum": (ops.maximum, [np.int32, np.int64, np.uint32, np.uint64] + FLOATS),
-    "Minimum": (ops.minimum, [np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64] + FLOATS),
-    "Power": (ops.power, [np.int32, np.int64, np.uint32, np.uint64] + FLOATS),
+    "Subtract": (ops.subtract, [np.int8, np.int32, np.int64, np.uint8, np.uint32, np.uint64, *FLOATS]),
+    "Multiply": (ops.multiply, [np.int32, np.int64, np.uint32, np.uint64, *FLOATS, np.float64]),
+    "Divide": (ops.divide, [np.int32, np.int64, np.uint32, np.uint64, *FLOATS]),
+    "DivideTrunc": (_divide_trunc, [np.int32, np.int64, np.uint32, np.uint64, *FLOATS]),
+    "Maximum": (ops.maximum, [np.int32, np.int64, np.uint32, np.uint64, *FLOATS]),
+    "Minimum": (ops.minimum, [np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64, *FLOATS]),
+    "Power": (ops.power, [np.int32, np.int64, np.uint32, np.uint64, *FLOATS]),
     "Mod": (ops.mod, SIGNED + UNSIGNED),
     "SquaredDifference": (ops.squared_difference, SQUARED_DIFFERENCE_TYPES),
-    "FloorMod": (ops.floor_mod, [np.int8, np.int32, np.int64, np.uint8, np.uint32, np.uint64] + FLOATS),
+    "FloorMod": (ops.floor_mod, [np.int8, np.int32, np.int64, np.uint8, np.uint32, np.uint64, *FLOATS]),
 }
 COMPARISON = {
     "Equal": (ops.equal, SIGNED + UNSIGNED + FLOATS + [np.float64, np.bool_]),
-    "NotEqual": (ops.not_equal, [np.int32, np.int64, np.uint32, np.uint64] + FLOATS + [np.bool_]),
-    "Less": (ops.less, [np.int32, np.int64, np.uint32, np.uint64] + FLOATS + [np.bool_]),
-    "LessEqual": (ops.less_equal, [np.int32, np.int64, np.uint32, np.uint64] + FLOATS + [np.bool_]),
-    "Greater": (ops.greater, [np.int32, np.int64, np.uint32, np.uint64] + FLOATS + [np.bool_]),
-    "GreaterEqual": (ops.greater_equal, [np.int32, np.int64, np.uint32, np.uint64] + FLOATS + [np.bool_]),
+    "NotEqual": (ops.not_equal, [np.int32, np.int64, np.uint32, np.uint64, *FLOATS, np.bool_]),
+    "Less": (ops.less, [np.int32, np.int64, np.uint32, np.uint64, *FLOATS, np.bool_]),
+    "LessEqual": (ops.less_equal, [np.int32, np.int64, np.uint32, np.uint64, *FLOATS, np.bool_]),
+    "Greater": (ops.greater, [np.int32, np.int64, np.uint32, np.uint64, *FLOATS, np.bool_]),
+    "GreaterEqual": (ops.greater_equal, [np.int32, np.int64, np.uint32, np.uint64, *FLOATS, np.bool_]),
 }
 LOGICAL = {"LogicalAnd": ops.logical_and, "LogicalOr": ops.logical_or, "LogicalXor": ops.logical_xor}
 
@@ -444,7 +444,9 @@ def test_float64_arithmetic_without_reference_kernel_is_ieee(tmp_path):  # type:
     for factory, fn in ((ops.add, lambda x, y: x + y), (ops.divide, lambda x, y: x / y)):
         out = compare_op(tmp_path, factory, [P(np.array(a)), P(np.array(b))], require_reference=False)
         assert out.ours is not None
-        want = np.array([fn(x, y) if not (fn(1.0, 2.0) == 0.5 and y == 0) else np.inf for x, y in zip(a, b)])
+        want = np.array(
+            [fn(x, y) if not (fn(1.0, 2.0) == 0.5 and y == 0) else np.inf for x, y in zip(a, b, strict=True)]
+        )
         assert_same(out.ours[0], want)
 
 

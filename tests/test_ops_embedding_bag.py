@@ -191,9 +191,9 @@ def _ours(spec_name, shapes_types, version):  # type: ignore[no-untyped-def]
     infos = [TensorInfo(ElementType.from_name(t), PartialShape.parse(s)) for s, t in shapes_types]
     try:
         (out,) = spec.infer(attrs, infos)
-        return f"{out.element_type}{out.shape}"
     except ValidationError as exc:
         return f"error: {exc}"
+    return f"{out.element_type}{out.shape}"
 
 
 OFFSETS_SHAPES = [

@@ -201,7 +201,9 @@ BROADCAST_INFER = [
 
 @pytest.mark.parametrize(("mode", "shape", "target"), BROADCAST_INFER)
 def test_broadcast_infer_agrees(tmp_path, mode, shape, target):  # type: ignore[no-untyped-def]
-    factory = lambda d, t: ops3.broadcast(d, t, broadcast_spec=mode)
+    def factory(d, t):  # type: ignore[no-untyped-def]
+        return ops3.broadcast(d, t, broadcast_spec=mode)
+
     for target_in in (C(np.array(target, np.int64)), P(np.array(target, np.int64))):
         ours, theirs = infer_shapes(tmp_path, factory, [P(np.zeros((), np.float32), shape=shape), target_in])
         assert ours == theirs

@@ -63,7 +63,10 @@ def _cases():  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize(("align", "et", "lo", "hi", "seeds", "shape"), list(_cases()))
 def test_bit_exact_with_reference(tmp_path, align, et, lo, hi, seeds, shape):  # type: ignore[no-untyped-def]
     dtype = DTYPES[et]
-    factory = lambda s, a, b: ops.random_uniform(s, a, b, et, seeds[0], seeds[1], align)
+
+    def factory(s, a, b):  # type: ignore[no-untyped-def]
+        return ops.random_uniform(s, a, b, et, seeds[0], seeds[1], align)
+
     lo_v, hi_v = np.array(lo, np.float64).astype(dtype), np.array(hi, np.float64).astype(dtype)
     if et in ("i32", "i64"):
         lo_v, hi_v = np.array(lo, dtype), np.array(hi, dtype)
@@ -87,7 +90,10 @@ def test_seed_sweep(align, et, seed):  # type: ignore[no-untyped-def]
         )
     )
     shape = np.array([37], np.int32)
-    factory = lambda s, a, b: ops.random_uniform(s, a, b, et, seed, seed // 3, align)
+
+    def factory(s, a, b):  # type: ignore[no-untyped-def]
+        return ops.random_uniform(s, a, b, et, seed, seed // 3, align)
+
     node, _ = build(factory, [C(shape), P(lo), P(hi)])
     theirs = reference(node, [shape, lo, hi])
     assert theirs is not None
@@ -116,7 +122,9 @@ def test_span_past_the_type_range(align, et, lo, hi):  # type: ignore[no-untyped
 
 
 def test_shape_from_a_parameter_and_min_max_as_one_element_tensors(tmp_path):  # type: ignore[no-untyped-def]
-    factory = lambda s, a, b: ops.random_uniform(s, a, b, "f32", 11, 12)
+    def factory(s, a, b):  # type: ignore[no-untyped-def]
+        return ops.random_uniform(s, a, b, "f32", 11, 12)
+
     compare_op(
         tmp_path, factory, [P(np.array([4, 3], np.int32)), P(np.array([-2.0], np.float32)), C(np.float32(5))]
     )
@@ -148,7 +156,10 @@ def test_cpu_plugin_agrees(align, et, seeds):  # type: ignore[no-untyped-def]
         )
     )
     shape = np.array([3, 5], np.int64)
-    factory = lambda s, a, b: ops.random_uniform(s, a, b, et, seeds[0], seeds[1], align)
+
+    def factory(s, a, b):  # type: ignore[no-untyped-def]
+        return ops.random_uniform(s, a, b, et, seeds[0], seeds[1], align)
+
     node, params = build(factory, [P(shape), C(lo), C(hi)])
     (theirs,) = cpu_outputs(node, params, [shape])
     attrs = ru.RandomUniformAttrs(ElementType(et), seeds[0], seeds[1], ru.Alignment(align))
@@ -251,7 +262,9 @@ RU_INFER = [
 
 @pytest.mark.parametrize("shape_in", RU_INFER)
 def test_inference_agrees(tmp_path, shape_in):  # type: ignore[no-untyped-def]
-    factory = lambda s, a, b: ops.random_uniform(s, a, b, "f32", 1, 2)
+    def factory(s, a, b):  # type: ignore[no-untyped-def]
+        return ops.random_uniform(s, a, b, "f32", 1, 2)
+
     ours, theirs = infer_shapes(tmp_path, factory, [shape_in, C(np.float32(0)), C(np.float32(1))])
     assert ours == theirs
 

@@ -34,7 +34,10 @@ RANGE4_CASES = [
 @pytest.mark.parametrize(("values", "in_type", "out_type"), RANGE4_CASES)
 def test_range4_matches_reference(tmp_path, values, in_type, out_type):  # type: ignore[no-untyped-def]
     start, stop, step = (np.array(v, dtype=in_type) for v in values)
-    factory = lambda a, b, c: ops.range(a, b, c, out_type)
+
+    def factory(a, b, c):  # type: ignore[no-untyped-def]
+        return ops.range(a, b, c, out_type)
+
     compare_op(tmp_path, factory, [C(start), C(stop), C(step)])
     compare_op(tmp_path, factory, [P(start), P(stop), P(step)])  # computed at run time
 

@@ -66,7 +66,9 @@ def test_sort_none_picks_the_same_set(tmp_path):  # type: ignore[no-untyped-def]
 def test_k0_follows_inference_not_the_reference_kernel(tmp_path):  # type: ignore[no-untyped-def]
     # OpenVINO infers [3,0] for k = 0, but its reference kernel then returns every element
     # sorted (the legacy "k = 0 means all"): the two disagree, ovonehot keeps the inferred shape.
-    factory = lambda a, b: ops11.topk(a, b, 1, "max", "value", "i32")
+    def factory(a, b):  # type: ignore[no-untyped-def]
+        return ops11.topk(a, b, 1, "max", "value", "i32")
+
     out = compare_op(tmp_path, factory, [P(DATA), C(np.int64(0))], evaluate=False)
     assert out.ours is not None and [o.shape for o in out.ours] == [(3, 0), (3, 0)]
     node, _ = build(factory, [P(DATA), C(np.int64(0))])
@@ -91,7 +93,10 @@ TOPK_INFER = [
 @pytest.mark.parametrize(("shape", "k"), TOPK_INFER)
 def test_topk_infer_agrees(tmp_path, shape, k):  # type: ignore[no-untyped-def]
     k_in = C(np.int64(k)) if k is not None else P(np.int64(1))
-    factory = lambda a, b: ops11.topk(a, b, 1, "max", "value", "i64")
+
+    def factory(a, b):  # type: ignore[no-untyped-def]
+        return ops11.topk(a, b, 1, "max", "value", "i64")
+
     ours, theirs = infer_shapes(tmp_path, factory, [P(np.zeros((), np.float32), shape=shape), k_in])
     assert ours == theirs
 

@@ -66,7 +66,7 @@ def test_errors_keep_their_type(model_xml: Path) -> None:
     try:
         with pytest.raises(InputError, match="missing inputs: idx"):
             isolated.run("reference", model_xml, {})
-        with pytest.raises(IRError, match="missing.xml: no such file"):
+        with pytest.raises(IRError, match=r"missing\.xml: no such file"):
             isolated.run("reference", model_xml.with_name("missing.xml"), INPUTS)
     finally:
         isolated.close()

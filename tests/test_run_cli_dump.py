@@ -8,7 +8,6 @@ partial dumps of failing runs and atomicity against the documented rules.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
@@ -150,7 +149,7 @@ def test_failing_run_publishes_what_ran(tmp_path, capsys):  # type: ignore[no-un
     assert lines[1].startswith("error: ") and "negative" in lines[1]
     with np.load(tmp_path / "dump" / ARCHIVE) as archive:
         assert len(archive.files) == 4 and all(k.endswith(":0") for k in archive.files)  # the four Parameters
-    assert not [p for p in os.listdir(tmp_path / "dump") if p.endswith(".tmp")]
+    assert not [p for p in (tmp_path / "dump").iterdir() if p.name.endswith(".tmp")]
 
 
 def test_nothing_is_written_when_no_node_ran(tmp_path, capsys):  # type: ignore[no-untyped-def]
@@ -158,7 +157,7 @@ def test_nothing_is_written_when_no_node_ran(tmp_path, capsys):  # type: ignore[
     model = _two_layers_named_alike(tmp_path)
     code, _, err = _dump(tmp_path, model, [str(tmp_path / "x.npy")], capsys)
     assert code == 2 and err.startswith("error: ")
-    assert not (tmp_path / "dump").exists() or os.listdir(tmp_path / "dump") == []
+    assert not (tmp_path / "dump").exists() or not any((tmp_path / "dump").iterdir())
 
 
 def test_dump_directory_must_be_a_directory(tmp_path, capsys):  # type: ignore[no-untyped-def]

@@ -120,7 +120,7 @@ def test_a_device_appearing_during_the_run_is_not_replaced(tmp_path: Path) -> No
     with pytest.raises(InputError, match="is a FIFO"):
         writer.commit()
     assert stat.S_ISFIFO(os.lstat(target).st_mode)
-    assert os.listdir(tmp_path) == ["out.json"]  # no temporary file left
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]  # no temporary file left
 
 
 def test_regular_files_and_links_to_them_are_still_replaced(
@@ -158,7 +158,7 @@ def test_two_outputs_to_one_file_are_refused(
     code, _, err = run(argv, capsys)
     assert code == 2
     one_line_error(err, "name the same file")
-    assert sorted(os.listdir(tmp_path)) == ["x.npy"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.npy"]
 
 
 def _root_namespace_available() -> str | None:
@@ -166,7 +166,7 @@ def _root_namespace_available() -> str | None:
         return "needs root to make device nodes"
     if shutil.which("unshare") is None:
         return "needs unshare (util-linux) for a private mount namespace"
-    probe = subprocess.run(["unshare", "-m", "true"], capture_output=True, check=False)
+    probe = subprocess.run(["unshare", "-m", "true"], capture_output=True, check=False)  # noqa: S607 - found on PATH above
     if probe.returncode != 0:
         return f"unshare -m refused here: {probe.stderr.decode(errors='replace').strip()}"
     return None
@@ -191,7 +191,7 @@ def test_device_nodes_are_never_replaced(tmp_path: Path, indices: Path, case: st
     )
     env = {**os.environ, "PYTHONPATH": SRC}
     done = subprocess.run(
-        ["unshare", "-m", "sh", "-c", script],
+        ["unshare", "-m", "sh", "-c", script],  # noqa: S607 - found on PATH by the skip check
         capture_output=True,
         check=False,
         text=True,
@@ -262,7 +262,8 @@ HOSTILE_MANIFESTS: dict[str, Any] = {
     "shapes-negative": _set("shapes", {"x": [-1]}),
     "unknown-field": _set("exec", "print(1)"),
     "plugin-cache-dir": _set(
-        "plugin", {"device": "CPU", "preset": "deterministic", "config": {"CACHE_DIR": "/tmp"}}
+        "plugin",
+        {"device": "CPU", "preset": "deterministic", "config": {"CACHE_DIR": "/tmp"}},  # noqa: S108 - refused, never used
     ),
     "plugin-value-path": _set("plugin", {"config": {"PERFORMANCE_HINT": "/any/where"}}),
     "plugin-preset-unknown": _set("plugin", {"preset": "fastest"}),
@@ -501,7 +502,7 @@ def test_openvino_reads_layer_ids_so(tmp_path: Path) -> None:
 def test_npy_shape_past_what_numpy_can_index(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """(0, 2**62, 2**62): no data, yet NumPy's reshape says "array is too big" (a traceback before)."""
     path = tmp_path / "x.npy"
-    with open(path, "wb") as f:
+    with path.open("wb") as f:
         np.lib.format.write_array_header_1_0(
             f, {"descr": "<i8", "fortran_order": False, "shape": (0, 2**62, 2**62)}
         )
@@ -518,7 +519,7 @@ def test_npy_shape_past_what_numpy_can_index(tmp_path: Path, capsys: pytest.Capt
 
 def test_a_bin_larger_than_the_address_space_names_the_file(tmp_path: Path) -> None:
     weights = tmp_path / "sparse.bin"
-    with open(weights, "wb") as f:
+    with weights.open("wb") as f:
         f.write(MODEL.with_suffix(".bin").read_bytes())
         f.truncate(8 << 30)  # sparse: no disk used
     np.save(tmp_path / "x.npy", INDICES)

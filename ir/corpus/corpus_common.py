@@ -25,7 +25,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(ROOT / "ir" / "exports"))
-from corpus_io import CPU_CONFIG, from_tensor, to_tensor, write_npz
+from corpus_io import CPU_CONFIG, from_tensor, to_tensor, write_npz  # noqa: E402 - after sys.path.insert
 
 __all__ = ["CPU_CONFIG", "Folder", "fold_decompression", "output_key", "write_npz"]
 
@@ -237,7 +237,7 @@ def hide_broken_torchvision() -> None:
     sys.modules.setdefault(
         "torchvision._meta_registrations", types.ModuleType("torchvision._meta_registrations")
     )
-    import torchvision  # noqa: F401
+    import torchvision  # noqa: F401 - imported for its op registrations
 
 
 def patch_transformers_tracing() -> None:

@@ -363,8 +363,8 @@ def _hide_broken_torchvision() -> None:
     """The torchvision beside the CPU torch in /work/gen/torch is a CUDA build that fails to import;
     transformers imports it when present. Mark it absent (ImportError, which they handle)."""
     try:
-        import torchvision  # noqa: F401
-    except Exception:  # noqa: BLE001  # RuntimeError from its C++ op registration
+        import torchvision  # noqa: F401 - does it import at all?
+    except Exception:  # noqa: BLE001 - RuntimeError from its C++ op registration
         for name in [m for m in sys.modules if m == "torchvision" or m.startswith("torchvision.")]:
             del sys.modules[name]
         sys.modules["torchvision"] = None  # type: ignore[assignment]

@@ -337,7 +337,9 @@ def write(folder: Folder, model: Any, arch: Arch, source: str, compress: bool, t
     for case, inputs in cases.items():
         # by name; some conversions lose a name (Bloom's attention_mask becomes "51"): then by position
         fed = (
-            {n: inputs[n] for n in names} if set(names) <= set(inputs) else dict(zip(names, inputs.values()))
+            {n: inputs[n] for n in names}
+            if set(names) <= set(inputs)
+            else dict(zip(names, inputs.values(), strict=True))
         )
         out = folder.cpu_case(case, fed)
         logits = next(v for k, v in out.items() if "logits" in k or len(out) == 1)

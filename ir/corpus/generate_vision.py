@@ -49,9 +49,9 @@ from corpus_common import Folder, hide_broken_torchvision, max_diff
 
 hide_broken_torchvision()
 
-import torch
-import torch.nn.functional as F
-from torch import nn
+import torch  # noqa: E402 - after hide_broken_torchvision(), which must run before torch loads
+import torch.nn.functional as F  # noqa: E402 - as above
+from torch import nn  # noqa: E402 - as above
 
 GENERATOR = "ir/corpus/generate_vision.py"
 
@@ -62,9 +62,10 @@ def register_torchvision_ops() -> None:
     if hasattr(torch.ops.torchvision, "nms") and hasattr(torch.ops.torchvision, "roi_align"):
         try:
             torch.ops.torchvision.nms(torch.zeros(1, 4), torch.zeros(1), 0.5)
-            return
-        except Exception:  # noqa: BLE001, S110  # declared but without a kernel: declare ours
+        except Exception:  # noqa: BLE001, S110 - declared but without a kernel: declare ours
             pass
+        else:
+            return
     lib = torch.library.Library("torchvision", "DEF")
     lib.define("nms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor")
     lib.define(

@@ -12,11 +12,13 @@ as before; :func:`run`, the console script's entry point, guards the exit the sa
 once ``main`` has returned.  A program importing ovonehot as a library keeps its own
 SIGINT handling: nothing here runs for it.
 
-This module imports nothing but the standard library's ``os``, ``signal`` and ``sys``.
+This module imports only small standard-library modules (``os``, ``signal``, ``sys``,
+``contextlib``, ``threading``), not even ``pathlib``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -40,21 +42,24 @@ def is_command() -> bool:
         elif word == "-c" or word == "-":
             return False
         elif not word.startswith("-"):
-            return os.path.basename(word) == "ovonehot"
+            return os.path.basename(word) == "ovonehot"  # noqa: PTH119 - runs before pathlib is loaded
     return False
 
 
 def _quit(signum: int, frame: FrameType | None) -> None:
     """SIGINT while there is nothing to keep: one line, exit 130, no traceback from anywhere."""
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError, AttributeError):
-            pass
+    _flush_streams()
     try:
         os.write(2, b"error: interrupted\n")
     finally:
         os._exit(INTERRUPTED)
+
+
+def _flush_streams() -> None:
+    """Flush stdout and stderr; a closed, broken or replaced stream is left as it is."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            stream.flush()
 
 
 def guard_startup() -> None:
@@ -92,9 +97,5 @@ def _exit(status: object) -> None:
     if not isinstance(status, int) and status is not None:
         print(status, file=sys.stderr)
     atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError, AttributeError):
-            pass
+    _flush_streams()
     os._exit(code)

@@ -70,14 +70,14 @@ def check_replaceable(target: Path) -> None:
     """``target`` is a new name, a regular file or a link to one; else an InputError that says
     what is there.  A dangling link is a new name (the rename replaces the link)."""
     try:
-        st = os.stat(target)
+        st = target.stat()
     except FileNotFoundError:
         return
     except OSError as exc:
         raise InputError(f"{target}: cannot write it ({exc.strerror or exc})") from None
     if stat.S_ISREG(st.st_mode):
         return
-    link = " (a symbolic link to it)" if os.path.islink(target) else ""
+    link = " (a symbolic link to it)" if target.is_symlink() else ""
     raise InputError(
         f"{target}: is {file_kind(st.st_mode)}{link}, not a regular file; ovonehot replaces only "
         "regular files (write to a new name, or '-' for stdout where the option takes it)"
@@ -122,10 +122,8 @@ def remove_stale_temps(directory: str | os.PathLike[str]) -> None:
         m = _TEMP.fullmatch(entry.name)
         if m is None or _alive(int(m.group(1))):
             continue
-        try:
-            os.unlink(entry.path)
-        except OSError:
-            pass
+        with contextlib.suppress(OSError):
+            Path(entry.path).unlink()
 
 
 _SCRATCH = re.compile(r"ovonehot-[a-z]+-(\d+)-[0-9a-z_]+")
@@ -194,7 +192,7 @@ def _umask() -> int:
     """The process umask, read without changing it where Linux says it (os.umask sets it, which
     another thread creating a file at that moment would see)."""
     try:
-        with open("/proc/self/status", encoding="ascii") as f:
+        with Path("/proc/self/status").open(encoding="ascii") as f:
             for line in f:
                 if line.startswith("Umask:"):
                     return int(line.split()[1], 8)
@@ -217,7 +215,7 @@ class AtomicFile:
         self.directory = self.target.parent
         remove_stale_temps(self.directory)
         self._mode = target_mode(self.target)
-        self._named: str | None = None
+        self._named: Path | None = None
         fd = self._open_anonymous()
         if fd is None:
             self._named = self._temp_name()
@@ -228,13 +226,13 @@ class AtomicFile:
         self.file: BinaryIO = os.fdopen(fd, "w+b")
         self._done = False
 
-    def _temp_name(self) -> str:
+    def _temp_name(self) -> Path:
         name = self.target.name[:120]
-        return str(self.directory / f".{name}.ovonehot-{os.getpid()}-{secrets.token_hex(4)}.tmp")
+        return self.directory / f".{name}.ovonehot-{os.getpid()}-{secrets.token_hex(4)}.tmp"
 
     def _open_anonymous(self) -> int | None:
         flag = getattr(os, "O_TMPFILE", None)
-        if flag is None or not os.path.isdir("/proc/self/fd"):
+        if flag is None or not Path("/proc/self/fd").is_dir():
             return None
         try:
             return os.open(self.directory, flag | os.O_RDWR | os.O_CLOEXEC, 0o600)
@@ -253,7 +251,7 @@ class AtomicFile:
                 _link_anonymous(self.file.fileno(), self._named)
             self.file.close()
             check_replaceable(self.target)  # a device or FIFO may have appeared since the start
-            os.replace(self._named, self.target)
+            self._named.replace(self.target)
             self._named = None
             self._done = True
         except BaseException as exc:
@@ -266,15 +264,11 @@ class AtomicFile:
         """Forget what was written: the target stays as it was, no temporary file remains
         (nothing to do after a commit)."""
         self._done = True
-        try:
+        with contextlib.suppress(OSError):
             self.file.close()
-        except OSError:
-            pass
         if self._named is not None:
-            try:
-                os.unlink(self._named)
-            except FileNotFoundError:
-                pass
+            with contextlib.suppress(FileNotFoundError):
+                self._named.unlink()
 
     def __enter__(self) -> BinaryIO:
         return self.file
@@ -290,13 +284,13 @@ class AtomicFile:
                 raise InputError(f"{self.target}: cannot write it ({exc.strerror or exc})") from None
 
 
-def _link_anonymous(fd: int, name: str) -> None:
+def _link_anonymous(fd: int, name: Path) -> None:
     """Give the ``O_TMPFILE`` file ``fd`` the name ``name``.  ``linkat`` must follow the
     ``/proc/self/fd`` link (AT_SYMLINK_FOLLOW); ``os.link`` calls plain ``link()``, which
     does not, unless a directory fd is passed."""
-    directory = os.open(os.path.dirname(name) or ".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    directory = os.open(name.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
-        os.link(f"/proc/self/fd/{fd}", os.path.basename(name), dst_dir_fd=directory, follow_symlinks=True)
+        os.link(f"/proc/self/fd/{fd}", name.name, dst_dir_fd=directory, follow_symlinks=True)
     finally:
         os.close(directory)
 
@@ -308,6 +302,6 @@ def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
 
 def copy_file(source: str | os.PathLike[str], path: str | os.PathLike[str]) -> None:
     """Copy ``source`` to ``path`` atomically, in bounded chunks."""
-    with open(source, "rb") as src, AtomicFile(path) as f:
+    with Path(source).open("rb") as src, AtomicFile(path) as f:
         while chunk := src.read(1 << 20):
             f.write(chunk)

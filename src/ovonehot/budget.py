@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import os
+from pathlib import Path
 
 from .errors import ResourceLimitError, UsageError
 
@@ -45,7 +46,7 @@ MAX_RANK = 64  # NumPy's NPY_MAXDIMS
 def available_memory() -> int | None:
     """Bytes of memory the system can give without swapping (Linux MemAvailable), or None."""
     try:
-        with open("/proc/meminfo", encoding="ascii") as f:
+        with Path("/proc/meminfo").open(encoding="ascii") as f:
             for line in f:
                 if line.startswith("MemAvailable:"):
                     return int(line.split()[1]) * 1024
@@ -65,8 +66,8 @@ def address_space_left() -> int | None:
         limit = resource.getrlimit(resource.RLIMIT_AS)[0]
         if limit == resource.RLIM_INFINITY:
             return None
-        with open("/proc/self/statm", encoding="ascii") as f:
-            used = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        pages = int(Path("/proc/self/statm").read_text(encoding="ascii").split()[0])
+        used = pages * os.sysconf("SC_PAGE_SIZE")
         return max(limit - used, 0)
     except (ImportError, OSError, ValueError, IndexError):
         return None

@@ -14,6 +14,7 @@ exits 130); a child must not die half way with a traceback of its own.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -35,10 +36,8 @@ class Child:
 
     def stop(self, timeout: float = 10) -> None:
         """Ask the child to end (a ``None`` message), then wait; kill it if it does not."""
-        try:
+        with contextlib.suppress(OSError):
             self.conn.send(None)
-        except OSError:
-            pass
         self.conn.close()
         try:
             self.proc.wait(timeout=timeout)

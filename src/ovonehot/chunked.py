@@ -204,16 +204,9 @@ def _chunk_plan(
             break
         if len(n.outputs) != 1:
             raise refuse(f"{n.describe()} is not an element-wise layer")
-        if t in UNARY and len(graph.sources[node]) == 1:
-            data = graph.sources[node][0].node
-        elif t in BINARY and n.attr("auto_broadcast", "numpy") in ("numpy", "none"):
-            ins = [s.node for s in graph.sources[node]]
-            known = [inference.outputs[s.node][s.output].value is not None for s in graph.sources[node]]
-            if known.count(False) != 1:
-                raise refuse(f"{n.describe()} has more than one computed input")
-            data = ins[known.index(False)]
-        else:
-            raise refuse(f"{n.describe()} is not an element-wise layer ovonehot can slice")
+        data = _computed_input(graph, inference, node)
+        if isinstance(data, str):
+            raise refuse(f"{n.describe()} {data}")
         if inference.outputs[data][0].shape != inference.outputs[node][0].shape:
             raise refuse(f"{n.describe()} broadcasts its computed input")
         chain.append(node)
@@ -232,6 +225,22 @@ def _chunk_plan(
         if inference.outputs[s.node][s.output].value is None and src.type.lower() != "parameter":
             raise refuse(f"{n.describe()} has an input computed by {src.describe()}")
     return ChunkPlan(node, tuple(reversed(chain)), shape, dtype)
+
+
+def _computed_input(graph: Graph, inference: Inference, node: int) -> int | str:
+    """The one computed input of the element-wise layer ``node`` (the others are constants),
+    or why there is none a chunk can follow."""
+    n = graph.nodes[node]
+    t = n.type.lower()
+    if t in UNARY and len(graph.sources[node]) == 1:
+        return graph.sources[node][0].node
+    if t in BINARY and n.attr("auto_broadcast", "numpy") in ("numpy", "none"):
+        ins = [s.node for s in graph.sources[node]]
+        known = [inference.outputs[s.node][s.output].value is not None for s in graph.sources[node]]
+        if known.count(False) != 1:
+            return "has more than one computed input"
+        return ins[known.index(False)]
+    return "is not an element-wise layer ovonehot can slice"
 
 
 def _run_without(
@@ -296,7 +305,7 @@ def _write_chunked(
         if i in feeds:
             return feeds[i]
         known = inference.outputs[i][output].value
-        assert known is not None
+        assert known is not None  # noqa: S101 - the plan reads only fed inputs and values infer folded
         return known
 
     oh = inference.plans[plan.one_hot]
@@ -318,7 +327,7 @@ def _write_chunked(
                 args.append(None)
             else:
                 args.append(value_of(s.node, s.output))
-        assert p.spec.evaluate is not None
+        assert p.spec.evaluate is not None  # noqa: S101 - the plan chains only layers that have a kernel
         steps.append((p.spec.evaluate, p.attrs, args, data_at))
     bar = _bar(rows, path.name, progress)
     with AtomicFile(path) as f:

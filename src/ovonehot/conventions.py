@@ -218,7 +218,7 @@ def onnx_one_hot(
     mode = NegativeIndicesMode.IGNORE_NEGATIVE if version == 9 else NegativeIndicesMode.NORMALIZE
     off, on = vals[0:1].reshape(()), vals[1:2].reshape(())
     if vals.dtype.kind == "c":  # the kernel copies bits through a same-width uint; complex128 has none
-        out = np.empty(idx.shape[:ax] + (n,) + idx.shape[ax:], dtype=vals.dtype)
+        out = np.empty((*idx.shape[:ax], n, *idx.shape[ax:]), dtype=vals.dtype)
         out.real = one_hot(idx, n, on.real, off.real, ax, mode)
         out.imag = one_hot(idx, n, on.imag, off.imag, ax, mode)
         return out
@@ -454,7 +454,7 @@ def _check_dml_shapes(idx: np.ndarray, vals: np.ndarray, sizes: tuple[int, ...],
             f"DirectML DML_ONE_HOT: the OutputTensor size on Axis {ax} must be greater than 0 "
             f"(and no size negative), got sizes {list(sizes)}"
         )
-    expected = sizes[:ax] + (1,) + sizes[ax + 1 :]
+    expected = (*sizes[:ax], 1, *sizes[ax + 1 :])
     if idx.shape != expected:
         raise InputError(
             f"DirectML DML_ONE_HOT: IndicesTensor must have the OutputTensor sizes except 1 on "

@@ -15,7 +15,7 @@ import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -39,7 +39,7 @@ def check_input_file(path: str | os.PathLike[str], what: str = "input") -> None:
     """``path`` is an existing regular file, checked before it is opened: a FIFO with no
     writer would block the open forever, a device or socket is no input file."""
     try:
-        st = os.stat(path)
+        st = Path(path).stat()
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except OSError as exc:
@@ -74,16 +74,21 @@ class ArrayHeader:
         return f"{self.dtype}{list(self.shape)}"
 
 
+def _header_fields(f: BinaryIO) -> tuple[tuple[int, ...], bool, np.dtype[Any]]:
+    """(shape, fortran order, dtype) from the .npy header at the start of ``f``; NumPy's errors,
+    or ValueError for a version NumPy does not name."""
+    version = np.lib.format.read_magic(f)
+    if version == (1, 0):
+        return np.lib.format.read_array_header_1_0(f)
+    if version in ((2, 0), (3, 0)):
+        return np.lib.format.read_array_header_2_0(f)
+    raise ValueError(f"unknown .npy version {version}")
+
+
 def read_header(f: BinaryIO, where: str) -> ArrayHeader:
     """The .npy header at the start of ``f`` (no pickled object arrays), or InputError."""
     try:
-        version = np.lib.format.read_magic(f)
-        if version == (1, 0):
-            shape, fortran, dtype = np.lib.format.read_array_header_1_0(f)
-        elif version in ((2, 0), (3, 0)):
-            shape, fortran, dtype = np.lib.format.read_array_header_2_0(f)
-        else:
-            raise ValueError(f"unknown .npy version {version}")
+        shape, fortran, dtype = _header_fields(f)
     except (
         ValueError,
         OSError,
@@ -144,7 +149,7 @@ def load_array(
     """An .npy file, its header checked (``check``, the memory budget) before its data is read."""
     check_input_file(path, ".npy")
     try:
-        with open(path, "rb") as f:
+        with Path(path).open("rb") as f:
             if f.read(4) == b"PK\x03\x04":
                 raise InputError(f"{path}: is an .npz archive; name it alone to feed every input from it")
             f.seek(0)
@@ -297,15 +302,20 @@ def parse_input_specs(model: Model, specs: Sequence[str]) -> dict[str, np.ndarra
             for member, value in load_archive(spec, budget, check_member).items():
                 put(model.inputs[model.input_index(member)].name, value)
         else:
-            if len(model.inputs) != 1:
-                names = ", ".join(d.name for d in model.inputs)
-                raise InputError(
-                    f"{spec}: the model has {len(model.inputs)} inputs ({names}); "
-                    "name each one as NAME=FILE.npy or give one .npz"
-                )
-            key = canonical(model.inputs[0].name, spec)
+            key = canonical(_sole_input(model, spec), spec)
             put(key, load_array(spec, budget, checker(key, spec)))
     return inputs
+
+
+def _sole_input(model: Model, spec: str) -> str:
+    """The input a bare ``x.npy`` feeds: the model's only one, else an InputError."""
+    if len(model.inputs) != 1:
+        names = ", ".join(d.name for d in model.inputs)
+        raise InputError(
+            f"{spec}: the model has {len(model.inputs)} inputs ({names}); "
+            "name each one as NAME=FILE.npy or give one .npz"
+        )
+    return model.inputs[0].name
 
 
 def check_header(desc: TensorDesc, header: ArrayHeader, origin: str) -> None:

@@ -440,9 +440,8 @@ class PartialShape:
         return self.dims is not None and all(d.is_static for d in self.dims)
 
     def to_shape(self) -> tuple[int, ...]:
-        if not self.is_static:
+        if self.dims is None or not self.is_static:
             raise ValueError(f"shape {self} is not static")
-        assert self.dims is not None
         return tuple(d.min for d in self.dims)
 
     def accepts(self, shape: Sequence[int]) -> bool:

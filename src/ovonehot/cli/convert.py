@@ -75,51 +75,51 @@ def write_ir_pair(xml_path: Path, xml: bytes, weights: bytes) -> None:
     (from a hard link, or a copy, taken before) so the old pair stays whole.  Only
     a hard kill between the two renames can leave the new .bin beside the old .xml.
     """
-    directory = xml_path.parent if str(xml_path.parent) else Path(".")
+    directory = xml_path.parent  # "." for a bare name
     if not directory.is_dir():
         raise UsageError(f"{xml_path}: the directory {directory} does not exist")
     bin_path = xml_path.with_suffix(".bin")
     remove_stale_temps(directory)  # what a killed conversion left
-    temps: list[str] = []
+    temps: list[Path] = []
     try:
         tmp_bin, tmp_xml, backup = (_temp_name(directory, bin_path.name, temps) for _ in range(3))
         for data, tmp, target in ((weights, tmp_bin, bin_path), (xml, tmp_xml, xml_path)):
             mode = new_file_mode(target)
-            with open(tmp, "wb") as f:
+            with tmp.open("wb") as f:
                 f.write(data)
                 f.flush()
                 os.fsync(f.fileno())
-            os.chmod(tmp, mode)  # mkstemp makes 0600 files; a written IR gets the usual mode
+            tmp.chmod(mode)  # mkstemp makes 0600 files; a written IR gets the usual mode
         for target in (bin_path, xml_path):  # a device or FIFO may have appeared since the start
             check_replaceable(target)
         had_bin = bin_path.exists()
         if had_bin:
             _keep_copy(bin_path, backup)
-        os.replace(tmp_bin, bin_path)
+        tmp_bin.replace(bin_path)
         try:
-            os.replace(tmp_xml, xml_path)
+            tmp_xml.replace(xml_path)
         except BaseException:
             if had_bin:
-                os.replace(backup, bin_path)
+                backup.replace(bin_path)
             else:
                 bin_path.unlink(missing_ok=True)
             raise
     finally:
         for tmp in temps:
-            Path(tmp).unlink(missing_ok=True)
+            tmp.unlink(missing_ok=True)
 
 
-def _temp_name(directory: Path, name: str, temps: list[str]) -> str:
+def _temp_name(directory: Path, name: str, temps: list[Path]) -> Path:
     # The name ovonehot.atomic recognises: a kill leaves it, the next write removes it.
     fd, tmp = tempfile.mkstemp(prefix=f".{name[:120]}.ovonehot-{os.getpid()}-", suffix=".tmp", dir=directory)
     os.close(fd)
-    temps.append(tmp)
-    return tmp
+    temps.append(Path(tmp))
+    return temps[-1]
 
 
-def _keep_copy(path: Path, backup: str) -> None:
+def _keep_copy(path: Path, backup: Path) -> None:
     """``backup`` becomes a hard link to ``path`` (a copy where links are not allowed)."""
-    os.unlink(backup)
+    backup.unlink()
     try:
         os.link(path, backup)
     except OSError:

@@ -87,8 +87,7 @@ def render(report: DiffReport, command: Sequence[str]) -> str:
         parts.append("<h2>Per layer (--all-layers)</h2>")
         from ..differential.layers import summary
 
-        for line in summary(report.layers):
-            parts.append(f'<p class="layer-summary">{e(line.strip())}</p>')
+        parts.extend(f'<p class="layer-summary">{e(line.strip())}</p>' for line in summary(report.layers))
         plot = _layers_plot(report.layers)
         if plot is not None:
             parts.append(_img(plot, "error per layer"))
@@ -217,9 +216,9 @@ def _img(png: bytes, alt: str) -> str:
 
 
 def _pyplot() -> Any:
-    import matplotlib
+    import matplotlib as mpl
 
-    matplotlib.use("Agg")
+    mpl.use("Agg")
     import matplotlib.pyplot as plt
 
     return plt

@@ -80,6 +80,26 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def _run_command(args: argparse.Namespace) -> int:
+    groups = _input_groups(args)
+    _check_paths(args, groups)  # bad paths are refused before the model is read or anything runs
+    model = load(args.model, args.bin_path)
+    steps = [parse_input_specs(model, specs) for specs in groups]
+    report: dict[str, object] = {"model": args.model, "exact": not args.fast}
+    if args.output_dir is not None:
+        _write_output_dir(args, model, steps[0], report)
+    elif len(steps) == 1:
+        results = _run(model, steps[0], args.dump_intermediates, args.verbose, not args.fast)
+        _print_outputs(model, results, args.output)
+        report["outputs"] = _outputs_json(model, results)
+        report["written"] = _written(args)
+    else:
+        _run_steps(args, model, steps, report)
+    emit(args, report)
+    return 0
+
+
+def _input_groups(args: argparse.Namespace) -> list[list[str]]:
+    """The --inputs of each step (one step without --steps), with --steps' usage checked."""
     groups: list[list[str]] = args.inputs or [[]]
     if args.steps is not None:
         if args.steps < 1:
@@ -89,7 +109,11 @@ def _run_command(args: argparse.Namespace) -> int:
         groups = groups * args.steps
     if len(groups) > 1 and args.dump_intermediates:
         raise UsageError("--dump-intermediates takes one step; run the step you want to look at alone")
-    # Bad paths are refused before the model is read or anything runs.
+    return groups
+
+
+def _check_paths(args: argparse.Namespace, groups: list[list[str]]) -> None:
+    """Every path the command reads or writes, and the options that take one step only."""
     check_model_paths(args.model, args.bin_path)
     for specs in groups:
         check_input_specs(specs)
@@ -102,30 +126,28 @@ def _run_command(args: argparse.Namespace) -> int:
             raise UsageError("--output-dir takes one step, without --dump-intermediates or --verbose")
         check_output_dir(args.output_dir, "--output-dir")
     check_json_out(args, ("--output", args.output), *_dump_files(args.dump_intermediates))
-    model = load(args.model, args.bin_path)
-    steps = [parse_input_specs(model, specs) for specs in groups]
-    report: dict[str, object] = {"model": args.model, "exact": not args.fast}
-    if args.output_dir is not None:
-        from ..chunked import write_outputs
 
-        paths = write_outputs(model, steps[0], args.output_dir, exact=not args.fast)
-        for name, path in paths.items():
-            print(f"{name}: wrote {path}")
-        if args.output is not None:
-            save_archive(args.output, {name: np.load(path, mmap_mode="r") for name, path in paths.items()})
-            print(f"wrote {len(paths)} output(s) to {args.output}")
-        report["written"] = {**_written(args), "output_dir": args.output_dir}
-        report["output_files"] = {name: str(path) for name, path in paths.items()}
-        emit(args, report)
-        return 0
-    if len(steps) == 1:
-        results = _run(model, steps[0], args.dump_intermediates, args.verbose, not args.fast)
-        _print_outputs(model, results, args.output)
-        report["outputs"] = _outputs_json(model, results)
-        report["written"] = _written(args)
-        emit(args, report)
-        return 0
-    # Several steps: one request, so what Assign writes in a step is what ReadValue reads in the next.
+
+def _write_output_dir(
+    args: argparse.Namespace, model: Model, inputs: dict[str, np.ndarray], report: dict[str, object]
+) -> None:
+    """--output-dir: each output written to its own .npy file, in chunks (and --output's archive)."""
+    from ..chunked import write_outputs
+
+    paths = write_outputs(model, inputs, args.output_dir, exact=not args.fast)
+    for name, path in paths.items():
+        print(f"{name}: wrote {path}")
+    if args.output is not None:
+        save_archive(args.output, {name: np.load(path, mmap_mode="r") for name, path in paths.items()})
+        print(f"wrote {len(paths)} output(s) to {args.output}")
+    report["written"] = {**_written(args), "output_dir": args.output_dir}
+    report["output_files"] = {name: str(path) for name, path in paths.items()}
+
+
+def _run_steps(
+    args: argparse.Namespace, model: Model, steps: list[dict[str, np.ndarray]], report: dict[str, object]
+) -> None:
+    """Several steps: one request, so what Assign writes in a step is what ReadValue reads in the next."""
     request = model.create_request()
     everything: dict[str, np.ndarray] = {}
     per_step: list[dict[str, object]] = []
@@ -141,15 +163,14 @@ def _run_command(args: argparse.Namespace) -> int:
         print(f"wrote {len(everything)} output(s) of {len(steps)} steps to {args.output}")
     report["steps"] = per_step
     report["written"] = _written(args)
-    emit(args, report)
-    return 0
 
 
 def _dump_files(directory: str | None) -> tuple[tuple[str, str], ...]:
     """The files ``--dump-intermediates DIR`` writes, as (option, path) pairs."""
     if directory is None:
         return ()
-    return tuple(("--dump-intermediates", os.path.join(directory, name)) for name in (ARCHIVE, INDEX))
+    paths = (os.path.join(directory, name) for name in (ARCHIVE, INDEX))  # noqa: PTH118 - the user's spelling
+    return tuple(("--dump-intermediates", path) for path in paths)
 
 
 def _outputs_json(model: Model, results: dict[str, np.ndarray]) -> list[dict[str, object]]:

@@ -347,8 +347,7 @@ def mutate(
         root = None
     if tree_kinds and root is not None:
         doc = Doc(root, bytearray(weights))
-        for kind in tree_kinds:
-            done.append(f"{kind}: {TREE_KINDS[kind](rng, doc)}")
+        done.extend(f"{kind}: {TREE_KINDS[kind](rng, doc)}" for kind in tree_kinds)
         xml = etree.tostring(doc.root, xml_declaration=True, encoding="utf-8")
         weights = bytes(doc.weights)
     for kind in byte_kinds:
@@ -603,7 +602,7 @@ def edge_change(rng: random.Random, doc: Doc) -> str:
         edge.addnext(etree.fromstring(etree.tostring(edge)))
     elif action == "reroute":
         other = _pick(rng, doc.edges())
-        assert other is not None
+        assert other is not None  # noqa: S101 - edge is one of the edges: there is one to pick
         edge.set("from-layer", other.get("from-layer", ""))
         edge.set("from-port", other.get("from-port", ""))
     else:  # feed a layer from one of its own consumers
@@ -1013,7 +1012,12 @@ def hostile_manifest(rng: random.Random, manifest: dict[str, Any]) -> tuple[dict
         return m, f"{name} = {value!r:.60}"
     if kind == "plugin":
         config = rng.choice(
-            ({"CACHE_DIR": "/tmp/anywhere"}, {"PERFORMANCE_HINT": "../../x"}, {"X": 1}, ["CACHE_DIR"])
+            (
+                {"CACHE_DIR": "/tmp/anywhere"},  # noqa: S108 - a hostile manifest value, never opened
+                {"PERFORMANCE_HINT": "../../x"},
+                {"X": 1},
+                ["CACHE_DIR"],
+            )
         )
         m["plugin"] = {
             "device": rng.choice(("CPU", "../x", "CPU; rm")),

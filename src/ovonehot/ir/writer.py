@@ -77,7 +77,7 @@ def _write_graph(
             attrs.setdefault("shape", ",".join(str(n) for n in node.payload.shape))
             weights.extend(raw)
         if attrs or node.type.lower() in ("parameter", "const", "constant"):
-            etree.SubElement(layer, "data", {k: v for k, v in attrs.items()})
+            etree.SubElement(layer, "data", attrs)
         if node.decompression:
             rt_info = etree.SubElement(layer, "rt_info")
             etree.SubElement(rt_info, "attribute", name="decompression", version="0")

@@ -63,8 +63,8 @@ KINDS: dict[str, tuple[re.Pattern[str], str]] = {
 def complaints(message: str) -> tuple[Complaint, ...]:
     """Every complaint :data:`KINDS` recognises in OpenVINO's ``message`` (its whole text, line
     breaks kept: a layer name runs to the end of its line), in table order."""
-    found = []
-    for kind, (pattern, _) in KINDS.items():
-        for match in pattern.finditer(message):
-            found.append(Complaint(kind, tuple(match.groups())))
-    return tuple(found)
+    return tuple(
+        Complaint(kind, tuple(match.groups()))
+        for kind, (pattern, _) in KINDS.items()
+        for match in pattern.finditer(message)
+    )

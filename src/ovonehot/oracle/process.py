@@ -137,6 +137,27 @@ def abandon() -> None:
         _SHARED.kill()
 
 
+def _error_fields(exc: errors.Error) -> dict[str, Any]:
+    """The structured fields of ``exc`` that the parent rebuilds it with (its message aside)."""
+    if isinstance(exc, OracleRefusal):
+        return {
+            "cause": exc.cause,
+            "layer": exc.layer,
+            "op": exc.op,
+            "code": exc.code,
+            "detail": exc.detail,
+            "complaints": exc.complaints,
+        }
+    if isinstance(exc, errors.ParameterError):
+        return {
+            "parameter": exc.parameter,
+            "problem": exc.problem,
+            "value": exc.value,
+            "mentions": exc.mentions,
+        }
+    return {}
+
+
 def serve(conn: Connection) -> None:
     """The child: run each requested oracle, send back the outputs or the error."""
     from . import openvino_runtime
@@ -158,24 +179,7 @@ def serve(conn: Connection) -> None:
                 out = openvino_runtime.run(oracle, xml, inputs, bin_path, keep, **options)
             reply: tuple[Any, ...] = ("ok", dict(out), out.intermediates, out.missing, out.blocked)
         except errors.Error as exc:
-            fields: dict[str, Any] = {}
-            if isinstance(exc, OracleRefusal):
-                fields = {
-                    "cause": exc.cause,
-                    "layer": exc.layer,
-                    "op": exc.op,
-                    "code": exc.code,
-                    "detail": exc.detail,
-                    "complaints": exc.complaints,
-                }
-            elif isinstance(exc, errors.ParameterError):
-                fields = {
-                    "parameter": exc.parameter,
-                    "problem": exc.problem,
-                    "value": exc.value,
-                    "mentions": exc.mentions,
-                }
-            reply = ("error", type(exc).__name__, str(exc), fields)
+            reply = ("error", type(exc).__name__, str(exc), _error_fields(exc))
         except MemoryError:  # std::bad_alloc in OpenVINO (pybind11 makes it MemoryError) or NumPy
             reply = ("error", "OpenVINOResourceError", f"{xml}: the {oracle} oracle ran out of memory")
         except OSError as exc:  # ENOMEM from mmap of a huge .bin, an unreadable file
