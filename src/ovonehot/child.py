@@ -10,6 +10,12 @@ forked either.  The child imports this very ovonehot, installed or not.
 Children ignore SIGINT and run in a session of their own: a Ctrl-C on the terminal reaches the
 foreground process group, the parent, which handles it (it stops its children, keeps what finished and
 exits 130); a child must not die half way with a traceback of its own.
+
+A child's stderr goes to an anonymous file, not the terminal: what a dying runtime prints (glibc's
+"double free or corruption (out)", a fatal Python error) becomes part of how the child ended
+(:meth:`Child.death`), which the reports show, instead of noise on the user's terminal.  The file is
+emptied after each request a child answers (:meth:`Child.answered`), so it holds what one request
+printed, and only its last ``LAST_WORDS`` characters are read.
 """
 
 from __future__ import annotations
@@ -20,11 +26,16 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import IO
 
-from .errors import OpenVINOError
+from .errors import OpenVINOError, shorten
+
+# The characters of a dead child's stderr its death's description quotes (the end of it).
+LAST_WORDS = 600
 
 
 @dataclass
@@ -33,6 +44,7 @@ class Child:
 
     proc: subprocess.Popen[bytes]
     conn: Connection
+    log: IO[bytes]  # the child's stderr (opened for appending: emptying it is safe while it runs)
 
     def stop(self, timeout: float = 10) -> None:
         """Ask the child to end (a ``None`` message), then wait; kill it if it does not."""
@@ -44,15 +56,36 @@ class Child:
         except (subprocess.TimeoutExpired, KeyboardInterrupt):  # Ctrl-C while waiting: do not wait
             self.proc.kill()
             self.proc.wait()
+        self.log.close()
 
     def kill(self) -> None:
         """End the child now (its work is abandoned), without waiting for it to finish a request."""
         self.conn.close()
         self.proc.kill()
         self.proc.wait()
+        self.log.close()
+
+    def answered(self) -> None:
+        """A request was answered: forget what the child printed for it."""
+        with contextlib.suppress(OSError, ValueError):
+            self.log.truncate(0)
+
+    def last_words(self) -> str:
+        """The end of what the child printed on stderr since its last answer, on one line."""
+        try:
+            self.log.seek(0, os.SEEK_END)
+            size = self.log.tell()
+            self.log.seek(max(0, size - 4 * LAST_WORDS))
+            text = self.log.read().decode("utf-8", "replace")
+        except (OSError, ValueError):
+            return ""
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        words = " | ".join(lines)
+        return words if len(words) <= LAST_WORDS else "..." + words[-LAST_WORDS:]
 
     def death(self, timeout: float = 10) -> str:
-        """How the child ended, once its connection has closed: "killed by SIGSEGV", "exit status 1"."""
+        """How the child ended, once its connection has closed: "killed by SIGSEGV", "exit status 1",
+        with the end of what it printed: "killed by SIGABRT (it printed: double free or corruption (out))"."""
         self.conn.close()
         try:
             code = self.proc.wait(timeout=timeout)
@@ -61,10 +94,14 @@ class Child:
             code = self.proc.wait()
         if code < 0:
             try:
-                return f"killed by {signal.Signals(-code).name}"
+                how = f"killed by {signal.Signals(-code).name}"
             except ValueError:
-                return f"killed by signal {-code}"
-        return f"exit status {code}"
+                how = f"killed by signal {-code}"
+        else:
+            how = f"exit status {code}"
+        words = self.last_words()
+        self.log.close()
+        return f"{how} (it printed: {shorten(words, LAST_WORDS + 3)})" if words else how
 
 
 def start(module: str, function: str) -> Child:
@@ -80,6 +117,7 @@ def start(module: str, function: str) -> Child:
     env = dict(os.environ)
     package_root = str(Path(__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+    log = tempfile.TemporaryFile(mode="a+b")  # noqa: SIM115 - the Child owns it and closes it
     try:
         # A session of its own: a terminal Ctrl-C (sent to the foreground process group) never
         # reaches the child, not even while its interpreter is still starting, before the
@@ -90,12 +128,14 @@ def start(module: str, function: str) -> Child:
             [sys.executable, "-c", code],
             pass_fds=(fd,),
             stdin=subprocess.DEVNULL,
+            stderr=log,
             env=env,
             start_new_session=True,
         )
     except OSError as exc:
         mine.close()
+        log.close()
         raise OpenVINOError(f"cannot start a child process for OpenVINO ({exc})") from None
     finally:
         theirs.close()
-    return Child(proc, Connection(mine.detach()))
+    return Child(proc, Connection(mine.detach()), log)

@@ -123,6 +123,8 @@ class _Worker:
             data = self.child.conn.recv()
         except (EOFError, OSError):
             data = None
+        else:
+            self.child.answered()  # (what it printed for this item is forgotten)
         return self.settle(job, data)
 
     def settle(self, job: Job, data: Any) -> Any:

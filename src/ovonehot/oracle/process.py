@@ -75,6 +75,7 @@ class IsolatedOracle:
             try:
                 worker.conn.send(request)
                 reply = worker.conn.recv()
+                worker.answered()
                 self._served += 1
                 break
             except (EOFError, OSError):
