@@ -336,6 +336,28 @@ REFERENCE_LOOPS = [
 ]
 
 
+@pytest.mark.parametrize("trip", [-7, int(np.iinfo(I64).min)])
+def test_a_negative_trip_count_is_no_limit_as_in_the_core_reference(trip: int, tmp_path: Path) -> None:
+    """Any negative trip count means no limit in OpenVINO's core reference, as -1 does (the body's
+    condition ends the loop); ovonehot agrees, run after run (a signature's folded plan re-infers the
+    Loop's shapes from the fed count: a count below -1 once crashed that inference).  The CPU plugin
+    returns uninitialized memory for counts below -1, so it is no oracle here."""
+    case = loop_doubling(None, 3)
+    model = ovonehot.load(_save(tmp_path, case))
+    loop = case.outputs[0].get_node()
+    x = np.array([1, -2, 3], F32)
+    feeds = [np.array(trip, I64), x]
+    for _ in range(3):  # the first run, then the folded plan's
+        ours = list(model.run(feeds).values())
+        outs = [
+            ov.Tensor(loop.get_output_element_type(k), ov.Shape(list(a.shape))) for k, a in enumerate(ours)
+        ]
+        args = [ov.Tensor(feeds[0]), ov.Tensor(np.array(True)), ov.Tensor(x)]
+        assert loop.evaluate(outs, args)
+        for k, a in enumerate(ours):
+            np.testing.assert_array_equal(a, outs[k].data, err_msg=f"output {k}")
+
+
 @pytest.mark.parametrize("name", REFERENCE_LOOPS)
 def test_loop_against_the_core_reference(name: str, tmp_path: Path) -> None:
     """Loop-5 has an evaluate in OpenVINO's core: the Loop node alone, fed like ovonehot."""
@@ -475,6 +497,10 @@ def test_loop_that_would_never_end_is_refused(tmp_path: Path) -> None:
     model = ovonehot.load(_save(tmp_path, case))
     with pytest.raises(ovonehot.InputError, match=r"type=Loop-opset5: the trip count is -1 .* never end"):
         model.run([np.array(-1, I64), np.array([[1]], F32)])
+    for trip in (-7, int(np.iinfo(I64).min)):  # any negative count is no limit (the core reference's
+        # reading); its shapes were inferred from the count first, which crashed below -1
+        with pytest.raises(ovonehot.InputError, match=r"type=Loop-opset5: the trip count is .* never end"):
+            model.run([np.array(trip, I64), np.array([[1]], F32)])
 
 
 @pytest.mark.parametrize(
@@ -530,3 +556,18 @@ def test_if_merges_branch_shapes_as_openvino(
     xml = _save(tmp_path, Case([cond, a, b], [node.set_output(tr, er)], []))
     assert str(ov.Core().read_model(str(xml)).outputs[0].get_partial_shape()) == merged
     assert str(ovonehot.load(xml).outputs[0].shape) == merged
+
+
+def test_onnx_range_expanded_with_a_zero_delta_is_refused_not_crashed() -> None:
+    """The regression corpus's ONNX Range expansion (``ir/corpus/regressions``) fed delta 0: its
+    trip count is Ceil(1 / 0) = inf converted to i64, the most negative count, and the body's
+    condition is the constant true.  The Loop is refused as endless on every run; the folded
+    plan's shape inference read the negative count and crashed (found by scripts/bind_campaign.py)."""
+    xml = Path(__file__).resolve().parents[1] / "ir/corpus/regressions/onnx_range_int32_expanded/model.xml"
+    model = ovonehot.load(xml)
+    inputs = {"start": np.array(6, np.int32), "limit": np.array(7, np.int32), "delta": np.array(0, np.int32)}
+    for _ in range(3):
+        with pytest.raises(
+            ovonehot.InputError, match=r"type=Loop-opset5: the trip count is -9223372036854775808"
+        ):
+            model.run(inputs)

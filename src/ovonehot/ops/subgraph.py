@@ -412,7 +412,8 @@ def _known_loop_iterations(attrs: LoopAttrs, inputs: Sequence[TensorInfo], infer
         return 1  # do-while: the body runs once
     trip = inputs[0].value
     if condition is True and trip is not None:
-        return int(np.asarray(trip).reshape(-1)[0])
+        count = int(np.asarray(trip).reshape(-1)[0])
+        return count if count >= 0 else -1  # (any negative count: no limit, as in the core reference)
     return -1
 
 
@@ -632,9 +633,9 @@ def _loop_iterations(
     attrs: LoopAttrs, inputs: Sequence[np.ndarray], trip: int, sliced: Mapping[int, list[np.ndarray]]
 ) -> int:
     """The most iterations a Loop runs (its body's condition may end it sooner)."""
-    unlimited = trip < 0
+    given, unlimited = trip, trip < 0
     if unlimited:
-        trip = 1 << 62  # -1: no limit; the body's condition ends the loop
+        trip = 1 << 62  # negative (-1 by the spec): no limit; the body's condition ends the loop
     if sliced:  # the inputs' slices run out: the loop stops there
         return min([trip] + [len(s) for s in sliced.values()])
     limit = max_loop_iterations()
@@ -645,8 +646,8 @@ def _loop_iterations(
     )
     if unlimited and endless:
         raise InputError(
-            "the trip count is -1 (no limit) and the body's execution condition is the constant "
-            "true: the Loop would never end"
+            f"the trip count is {given} (negative: no limit) and the body's execution condition is the "
+            "constant true: the Loop would never end"
         )
     if endless:
         raise ResourceLimitError(_too_many(trip, limit))
