@@ -178,3 +178,33 @@ def test_an_existing_archive_is_replaced_whole(tmp_path, capsys):  # type: ignor
     assert code == 0
     with np.load(tmp_path / "dump" / ARCHIVE) as archive:
         assert "stale" not in archive.files and "x:0" in archive.files
+
+
+def test_dump_includes_the_nodes_of_a_loop_body_per_iteration(tmp_path: Path) -> None:
+    """``--dump-intermediates`` reaches sub-graph bodies: each body node's outputs per iteration,
+    named ``<loop>/body0.iteration<k>/<node>``; the Loop's concatenation of a body Result is those
+    iterations' values (torch.gcd's IR from the regression corpus, a Loop of Mod/Select)."""
+    folder = Path(__file__).resolve().parents[1] / "ir" / "corpus" / "regressions" / "torch_gcd"
+    out = tmp_path / "dump"
+    code = main(
+        [
+            "run",
+            str(folder / "model.xml"),
+            "--inputs",
+            str(folder / "with_zeros.inputs.npz"),
+            "--dump-intermediates",
+            str(out),
+        ]
+    )
+    assert code == 0
+    rows = [line.split("\t") for line in (out / INDEX).read_text().splitlines()[1:]]
+    body = [r for r in rows if "/body0.iteration" in r[0]]
+    iterations = {r[0].split("/body0.iteration")[1].split("/")[0] for r in body}
+    assert body and iterations == {str(k) for k in range(len(iterations))}
+    with np.load(out / ARCHIVE) as archive:
+        for k in iterations:
+            a = archive[next(r[4] for r in body if r[0].endswith(f"iteration{k}/Parameter_11:0"))]
+            b = archive[next(r[4] for r in body if r[0].endswith(f"iteration{k}/Parameter_12:0"))]
+            mod = archive[next(r[4] for r in body if r[0].endswith(f"iteration{k}/Mod_15:0"))]
+            safe = b != 0  # (Mod by zero: the value the CPU plugin gives, tested elsewhere)
+            np.testing.assert_array_equal(mod[safe], np.fmod(a[safe], b[safe]))
