@@ -107,7 +107,7 @@ def _add_oracle_options(p: argparse.ArgumentParser) -> None:
         default=[],
         metavar="NAME[,NAME...]",
         help=f"oracles to compare with, comma-separated or repeated: {', '.join(ORACLES)} "
-        "(both = reference,cpu); default reference",
+        "(both = reference,cpu); default reference, and cpu for the outputs the reference cannot compute",
     )
     p.add_argument("--device", metavar="NAME", help="OpenVINO device of the cpu oracle (default CPU)")
     p.add_argument(

@@ -6,6 +6,7 @@ the text names them as ``--oracle`` options, the one piece of the command line's
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -106,6 +107,29 @@ def reason(v: OutputVerdict) -> str:
     return f"{v.reason}; try --oracle {' or '.join(v.try_oracles)}"
 
 
+def with_fallback(report: DiffReport, fallback: DiffReport) -> DiffReport:
+    """``report`` with each output its oracle could not compute judged by ``fallback``'s oracle
+    instead (the default's fallback to the CPU plugin), each such verdict saying what it stands
+    in for and why; the fallback's runs and versions join the report's."""
+    stand_ins = {v.name: v for v in fallback.verdicts}
+    verdicts = []
+    for v in report.verdicts:
+        stand_in = stand_ins.get(v.name) if v.verdict is Verdict.NOT_COMPARED else None
+        if stand_in is None:
+            verdicts.append(v)
+            continue
+        verdicts.append(
+            dataclasses.replace(stand_in, instead_of=f"{v.oracle} could not compute it: {v.reason}")
+        )
+    return dataclasses.replace(
+        report,
+        verdicts=verdicts,
+        runs={**report.runs, **fallback.runs},
+        versions={**fallback.versions, **report.versions},
+        oracle_notes={**report.oracle_notes, **fallback.oracle_notes},
+    )
+
+
 def report_json(report: DiffReport) -> dict[str, Any]:
     """The report's JSON, each reason as the text report says it."""
     data = report.as_json()
@@ -135,8 +159,12 @@ def render(report: DiffReport) -> str:
             extra = reason(v) or f"compared {v.tolerance}"
             notes = f"; note: {'; '.join(v.comparison.notes)}" if v.comparison and v.comparison.notes else ""
             lines.append(f"{head} ({extra}){notes}")
+            if v.instead_of:
+                lines.append(f"    instead of: {v.instead_of}")
             continue
         lines.append(head)
+        if v.instead_of:
+            lines.append(f"    instead of: {v.instead_of}")
         if v.reason:
             lines.append(f"    why: {reason(v)}")
         if v.size is not None:

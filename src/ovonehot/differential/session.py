@@ -9,6 +9,7 @@ when asked.  The command line and :mod:`.corpus` (every model of a corpus) both 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,7 +25,7 @@ from . import replay as _replay
 from .comparator import Tolerances
 from .diff import DiffOptions, diff_model
 from .gen_inputs import InputSettings, generate_inputs
-from .report import DiffReport, render, report_json
+from .report import DiffReport, render, report_json, with_fallback
 from .runners import oracle_runners
 
 
@@ -115,6 +116,8 @@ def diff_path(path: str, settings: DiffSettings, say: Callable[[str], None] = pr
         generated=run.generated,
     )
     report = diff_model(run.model, run.inputs, runners, options)
+    if replay is None and not settings.oracles and run.expected is None and report.not_compared:
+        report = _cpu_fallback(report, run, options)
     say(render(report))
     data = report_json(report)
     if replay is not None:
@@ -126,6 +129,17 @@ def diff_path(path: str, settings: DiffSettings, say: Callable[[str], None] = pr
         say(f"saved a replay folder: {folder} (replay: ovonehot diff {folder})")
         data["saved"] = folder
     return DiffOutcome(report, data, run)
+
+
+def _cpu_fallback(report: DiffReport, run: Prepared, options: DiffOptions) -> DiffReport:
+    """The default oracle (the reference) could not compute some outputs: the CPU plugin judges
+    those instead, each verdict naming the reference's reason (``--oracle reference`` keeps the
+    strict behaviour: "not compared")."""
+    cpu = oracle_runners(
+        (OracleKind.CPU,), run.model, run.xml, run.bin_path, plugin=run.plugin, expected=None, isolate=True
+    )
+    fallback = diff_model(run.model, run.inputs, cpu, dataclasses.replace(options, all_layers=False))
+    return with_fallback(report, fallback)
 
 
 def _oracles(

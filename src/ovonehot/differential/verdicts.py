@@ -74,6 +74,8 @@ class OutputVerdict:
     refusal: Refusal | None = None  # why the oracle did not compute this output (NOT_COMPARED)
     size: tuple[float, float] | None = None  # max abs and rel error over the output (PRECISION)
     try_oracles: tuple[str, ...] = ()  # NOT_COMPARED: oracles that may compute it instead
+    # This verdict stands in for another oracle's "not compared" (the default's fallback): which, and why.
+    instead_of: str = ""
 
     @property
     def known(self) -> bool:
@@ -89,6 +91,7 @@ class OutputVerdict:
             "tolerance": str(self.tolerance),
             "reason": self.reason,
             "try_oracles": list(self.try_oracles),
+            "instead_of": self.instead_of,
             "refusal": None
             if r is None
             else {
