@@ -118,9 +118,9 @@ def with_fallback(report: DiffReport, fallback: DiffReport) -> DiffReport:
         if stand_in is None:
             verdicts.append(v)
             continue
-        verdicts.append(
-            dataclasses.replace(stand_in, instead_of=f"{v.oracle} could not compute it: {v.reason}")
-        )
+        said = f"{v.oracle} could not compute it"
+        why = v.reason if v.reason.startswith(said) else f"{said}: {v.reason}"
+        verdicts.append(dataclasses.replace(stand_in, instead_of=why))
     return dataclasses.replace(
         report,
         verdicts=verdicts,
