@@ -123,11 +123,14 @@ class Model:
             info = inference.outputs[i][0]
             variables.setdefault(vid, VariableDesc(vid, info.element_type, info.shape))
         self.variables: tuple[VariableDesc, ...] = tuple(variables.values())
-        # Input names (layer name and every tensor name) -> position; the first input wins a clash.
+        # Input names -> position: tensor names first (the names OpenVINO's API addresses inputs
+        # by), then layer names no tensor name took; the first input wins a clash among either.
         self._input_keys: dict[str, int] = {}
         for k, desc in enumerate(self.inputs):
-            for key in (desc.name, *desc.names):
+            for key in desc.names:
                 self._input_keys.setdefault(key, k)
+        for k, desc in enumerate(self.inputs):
+            self._input_keys.setdefault(desc.name, k)
         # Per input, the shapes an array of exactly its dtype was accepted with (check_input
         # need not look at such an array again).
         self._accepted: list[set[tuple[int, ...]]] = [set() for _ in self.inputs]
@@ -168,6 +171,16 @@ class Model:
         if len(self.inputs) > 20:
             known += f" and {len(self.inputs) - 20} more"
         raise InputError(f"the model has no input named {quote(key)}; its inputs are: {known}")
+
+    def input_key(self, k: int) -> str:
+        """A name that addresses input ``k`` and no other: its layer name, unless another input
+        has that tensor name (a T5 export's decoder Parameter is called ``input_ids``, the
+        encoder's tensor name), then one of its own tensor names."""
+        desc = self.inputs[k]
+        for key in (desc.name, *desc.names):
+            if self._input_keys.get(key) == k:
+                return key
+        raise InputError(f"input {k} ({quote(desc.name)}) has no name of its own: other inputs take them all")
 
     def bind(self, inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray]) -> list[np.ndarray]:
         """Match and check user inputs; return one array per Parameter, in order."""

@@ -265,7 +265,7 @@ def parse_input_specs(model: Model, specs: Sequence[str]) -> dict[str, np.ndarra
     budget = memory_budget()
 
     def canonical(name: str, origin: str) -> str:
-        key = model.inputs[model.input_index(name)].name
+        key = model.input_key(model.input_index(name))
         if key in inputs:
             raise InputError(f"{origin}: input {key!r} is given twice")
         return key
@@ -300,7 +300,7 @@ def parse_input_specs(model: Model, specs: Sequence[str]) -> dict[str, np.ndarra
                 check_header(model.inputs[model.input_index(key)], header, f"{spec}: {member!r}")
 
             for member, value in load_archive(spec, budget, check_member).items():
-                put(model.inputs[model.input_index(member)].name, value)
+                put(model.input_key(model.input_index(member)), value)
         else:
             key = canonical(_sole_input(model, spec), spec)
             put(key, load_array(spec, budget, checker(key, spec)))
@@ -315,7 +315,7 @@ def _sole_input(model: Model, spec: str) -> str:
             f"{spec}: the model has {len(model.inputs)} inputs ({names}); "
             "name each one as NAME=FILE.npy or give one .npz"
         )
-    return model.inputs[0].name
+    return model.input_key(0)
 
 
 def check_header(desc: TensorDesc, header: ArrayHeader, origin: str) -> None:
