@@ -97,6 +97,13 @@ KNOWN: dict[str, Deviation] = {
             "(i32 -> Convert(i16) -> OneHot: 65536 is not 0)",
         ),
         Deviation(
+            "f16-decompression-in-f32",
+            _CPU,
+            "weights the IR decompresses in f16 (NNCF: scale x (w - zero point), from int8/int4/nf4/"
+            "f8/... constants) are computed in f32: the f16 rounding of the decompressed weights is "
+            "skipped, which moves outputs by more than the plugin's summation order does",
+        ),
+        Deviation(
             "f16-as-f32",
             _CPU,
             "f16 is computed as f32: a Convert to f16 inside the graph neither rounds nor overflows, "
@@ -575,6 +582,11 @@ def _evaluate(
     """
     graph = inference.graph
     frontier = {s.node for i, srcs in enumerate(graph.sources) if i not in folded for s in srcs} & set(folded)
+    # Nodes the IR computes in f16 (the CPU plugin computes them in f32), and which of them
+    # compute from Constants alone (weight decompression).
+    f16 = {i for i, outs in enumerate(original.outputs) if outs and outs[0].element_type is ElementType.f16}
+    from_constants = _from_constants(graph)
+    decompression = _decompression(original)
     # Subnormal flushing happens where a constant stays a plugin Input node, as OneHot's on/off
     # do; a scalar an eltwise op fuses keeps its subnormal (seen with Multiply by 1.4e-45).
     one_hot_inputs = {s.node for i in graph.kind_indices("OneHot") for s in graph.sources[i]}
@@ -582,6 +594,8 @@ def _evaluate(
     def cpu(i: NodeKey, plan: NodePlan, args: list[np.ndarray]) -> Sequence[np.ndarray] | None:
         if not isinstance(i, int):
             return None  # (a node of a sub-graph body: the reference's)
+        if i in decompression:  # (not folded by the plugin: computed in f32 from the constants)
+            return _cpu_f16_as_f32(i, plan, args, i in f16, True, events)
         if i in folded:
             return _folded_as_held(i, plan.node, folded[i], i in one_hot_inputs, i in frontier, events)
         kind = plan.node.type.lower()
@@ -589,10 +603,81 @@ def _evaluate(
             return _cpu_convert(i, plan, args, original, events)
         if kind == "divide":
             return _cpu_divide(i, plan, args, events)
+        if i in f16:
+            return _cpu_f16_as_f32(i, plan, args, True, i in from_constants, events)
         return None
 
     keep = [(i, k) for i, outs in enumerate(inference.outputs) for k in range(len(outs))]
     return evaluate(inference, feeds, RunMode(override=cpu), keep=keep)
+
+
+def _from_constants(graph: Graph) -> set[int]:
+    """The nodes computed from Constants alone (no Parameter, state or random draw upstream)."""
+    out: set[int] = set()
+    for i, node in enumerate(graph.nodes):
+        kind = node.type.lower()
+        if kind == "const" or (
+            graph.sources[i]
+            and kind not in ("parameter", "readvalue", "randomuniform", "multinomial")
+            and all(s.node in out for s in graph.sources[i])
+        ):
+            out.add(i)
+    return out
+
+
+def _decompression(original: Inference) -> set[int]:
+    """The weight decompression subgraphs the CPU plugin keeps and computes in f32 (instead of
+    folding them in f16 with the reference): a Convert of a compressed constant (int8/int4/nf4/
+    f8/f4...), Subtract/Multiply with such a value (zero points, scales), and the reshapes and
+    Converts that carry it to its consumer."""
+    graph = original.graph
+    marked: set[int] = set()
+    for i, node in enumerate(graph.nodes):
+        kind, srcs = node.type.lower(), graph.sources[i]
+        if not srcs or kind == "const":
+            continue
+        first = srcs[0].node
+        decompressed = (
+            (kind == "convert" and (first in marked or _compressed_constant(original, first)))
+            or (kind in ("subtract", "multiply") and any(s.node in marked for s in srcs))
+            or (kind in ("reshape", "transpose", "unsqueeze", "squeeze") and first in marked)
+        )
+        if decompressed:
+            marked.add(i)
+    return marked
+
+
+_COMPRESSED = frozenset(
+    ElementType.from_name(n)
+    for n in ("i8", "u8", "i4", "u4", "u2", "u3", "u6", "u1", "nf4", "f8e4m3", "f8e5m2", "f8e8m0", "f4e2m1")
+)
+
+
+def _compressed_constant(original: Inference, i: int) -> bool:
+    node = original.graph.nodes[i]
+    outs = original.outputs[i]
+    return node.type.lower() == "const" and bool(outs) and outs[0].element_type in _COMPRESSED
+
+
+def _cpu_f16_as_f32(
+    i: int, plan: NodePlan, args: list[np.ndarray], in_f16: bool, decompression: bool, events: list[Event]
+) -> Sequence[np.ndarray]:
+    """A node computed in f32 as the CPU plugin does (the rewritten graph's f32): where the IR
+    computes it in f16 (``in_f16``) and f32 keeps precision f16 would round away, the deviation
+    is recorded -- as weight decompression when the node decompresses weights."""
+    if plan.spec.evaluate is None:
+        return []
+    outs = plan.spec.evaluate(plan.attrs, args)
+    for out in outs if in_f16 else ():
+        if isinstance(out, np.ndarray) and out.dtype == np.float32:
+            with np.errstate(over="ignore", invalid="ignore"):
+                rounded = out.astype(np.float16).astype(np.float32)
+            n, detail = _changed(rounded, out)
+            if n:
+                code = "f16-decompression-in-f32" if decompression else "f16-as-f32"
+                events.append(Event(code, i, plan.node.describe(), f"kept in f32 where f16 rounds: {detail}"))
+                break
+    return outs
 
 
 def _folded_as_held(

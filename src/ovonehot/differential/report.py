@@ -138,6 +138,28 @@ def report_json(report: DiffReport) -> dict[str, Any]:
     return data
 
 
+# Layers listed per deviation code in the text report (the JSON lists them all).
+EVENT_LINES = 3
+
+
+def _event_lines(v: OutputVerdict) -> list[str]:
+    """Each deviation (or known refusal) once, with the first layers where it acts."""
+    kind = "known refusal" if v.verdict is Verdict.NOT_COMPARED else "deviation"
+    by_code: dict[str, list[str]] = {}
+    for e in v.events:
+        by_code.setdefault(e.code, []).append(f"{e.where}" + (f": {e.detail}" if e.detail else ""))
+    lines = []
+    for code, places in by_code.items():
+        summary = KNOWN[code].summary if code in KNOWN else ""
+        lines.append(f"    {kind} {code}: {summary}")
+        if v.refusal is not None and v.refusal.cause == "no-evaluate":  # (the why line names that op)
+            continue
+        lines.extend(f"      at {p}" for p in places[:EVENT_LINES])
+        if len(places) > EVENT_LINES:
+            lines.append(f"      and at {len(places) - EVENT_LINES} more layers")
+    return lines
+
+
 def render(report: DiffReport) -> str:
     """The text report: inputs, each oracle's verdict per output with why, the summary line."""
     lines = []
@@ -169,12 +191,7 @@ def render(report: DiffReport) -> str:
             lines.append(f"    why: {reason(v)}")
         if v.size is not None:
             lines.append(f"    size: max abs error {v.size[0]:.3g}, max rel error {v.size[1]:.3g}")
-        for e in v.events:
-            summary = KNOWN[e.code].summary if e.code in KNOWN else ""
-            kind = "known refusal" if v.verdict is Verdict.NOT_COMPARED else "deviation"
-            lines.append(f"    {kind} {e.code}: {summary}")
-            if v.refusal is None or v.refusal.cause != "no-evaluate":  # (the why line names that op already)
-                lines.append(f"      at {e.where}" + (f": {e.detail}" if e.detail else ""))
+        lines.extend(_event_lines(v))
         c = v.comparison
         if c is not None:
             lines.append(f"    compared {v.tolerance}: {c.summary()}")
