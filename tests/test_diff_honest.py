@@ -68,7 +68,10 @@ def test_label_smoothing_by_default_is_compared_with_the_cpu_plugin(
     code, out, _ = run_cli(capsys, f"{SMOOTHING}.onnx", "--inputs", f"{SMOOTHING}.typical.inputs.npz")
     assert code == 0, out
     assert verdict_lines(out) == ["[cpu] out: PASS (compared atol=1e-06 rtol=1e-05)"]
-    assert "instead of: reference could not compute it: OpenVINO's reference has no evaluate for layer id=31 name='/LogSoftmax'" in out
+    assert (
+        "instead of: reference could not compute it: OpenVINO's reference has no evaluate for layer id=31 name='/LogSoftmax'"
+        in out
+    )
 
 
 def test_label_smoothing_passes_against_the_cpu(capsys: pytest.CaptureFixture[str]) -> None:
