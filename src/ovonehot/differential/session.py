@@ -144,7 +144,8 @@ def _replayed(
     """A replay folder's run; what the settings set takes precedence."""
     if settings.inputs:
         raise InputError("a replay folder brings its own inputs; drop --inputs")
-    xml, bin_path = str(replay.xml), str(replay.bin)
+    xml = str(replay.model)
+    bin_path = str(replay.bin) if replay.model == replay.xml else None
     model = load(xml, bin_path)
     expected_source = settings.expected or ""
     oracles = _oracles(settings.oracles, replay.oracles, expected is not None)
@@ -228,5 +229,6 @@ def _save(settings: DiffSettings, report: DiffReport, run: Prepared) -> str:
             "allow_partial": run.allow_partial,
             "input_generation": run.input_notes,
         },
+        model=run.model,
     )
     return str(folder)
