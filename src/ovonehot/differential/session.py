@@ -87,14 +87,7 @@ def diff_path(path: str, settings: DiffSettings, say: Callable[[str], None] = pr
     reported as that oracle's failure, not the end of the call."""
     if settings.save is not None:
         check_output_dir(settings.save, "save")
-    replay = _replay.load(path) if _replay.is_replay(path) else None
-    if replay is None:
-        check_model_paths(path, settings.bin_path)
-        check_input_specs(settings.inputs)
-    expected = load_archive(settings.expected) if settings.expected else None
-    run = _replayed(replay, settings, expected) if replay is not None else _new(path, settings, expected)
-    if OracleKind.EXPECTED in run.oracles and run.expected is None:
-        raise UsageError("the expected oracle needs saved outputs (--expected out.npz)")
+    run, replay = _prepare(path, settings)
     runners = oracle_runners(
         run.oracles,
         run.model,
@@ -126,6 +119,24 @@ def diff_path(path: str, settings: DiffSettings, say: Callable[[str], None] = pr
         say(f"saved a replay folder: {folder} (replay: ovonehot diff {folder})")
         data["saved"] = folder
     return DiffOutcome(report, data, run)
+
+
+def prepare(path: str, settings: DiffSettings) -> Prepared:
+    """What :func:`diff_path` runs for ``path`` (a model or a replay folder) and ``settings``:
+    the model, its inputs (given or generated), oracles, tolerances and plugin configuration."""
+    return _prepare(path, settings)[0]
+
+
+def _prepare(path: str, settings: DiffSettings) -> tuple[Prepared, _replay.Replay | None]:
+    replay = _replay.load(path) if _replay.is_replay(path) else None
+    if replay is None:
+        check_model_paths(path, settings.bin_path)
+        check_input_specs(settings.inputs)
+    expected = load_archive(settings.expected) if settings.expected else None
+    run = _replayed(replay, settings, expected) if replay is not None else _new(path, settings, expected)
+    if OracleKind.EXPECTED in run.oracles and run.expected is None:
+        raise UsageError("the expected oracle needs saved outputs (--expected out.npz)")
+    return run, replay
 
 
 def _oracles(
