@@ -9,6 +9,7 @@ when asked.  The command line and :mod:`.corpus` (every model of a corpus) both 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +26,8 @@ from .comparator import Tolerances
 from .diff import DiffOptions, diff_model
 from .gen_inputs import InputSettings, generate_inputs
 from .report import DiffReport, render, report_json
-from .runners import oracle_runners
+from .runners import OracleRunner, oracle_runners
+from .verdicts import OutputVerdict, Verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +110,15 @@ def diff_path(path: str, settings: DiffSettings, say: Callable[[str], None] = pr
         generated=run.generated,
     )
     report = diff_model(run.model, run.inputs, runners, options)
+    regenerated = None
+    if replay is None and run.generated and report.ours_error is not None:
+        regenerated = f"ovonehot refuses the generated inputs ({report.ours_error})"
+        run, report = _regenerate(run, settings, runners, options)
+        say(f"{regenerated}: made again within the declared shapes and dims")
     say(render(report))
     data = report_json(report)
+    if regenerated is not None:
+        data["inputs_regenerated"] = regenerated
     if replay is not None:
         data["replay"] = _replay.reproduced(replay, report)
         for line in data["replay"]:
@@ -137,6 +146,34 @@ def _prepare(path: str, settings: DiffSettings) -> tuple[Prepared, _replay.Repla
     if OracleKind.EXPECTED in run.oracles and run.expected is None:
         raise UsageError("the expected oracle needs saved outputs (--expected out.npz)")
     return run, replay
+
+
+def _regenerate(
+    run: Prepared, settings: DiffSettings, runners: tuple[OracleRunner, ...], options: DiffOptions
+) -> tuple[Prepared, DiffReport]:
+    """Generated inputs ovonehot refused, made again from the model's declared shapes and dims
+    (integers index any axis, dims shared between inputs equal) and diffed again.  When the model
+    still refuses them on both sides, no output was compared: never a PASS."""
+    generation = dataclasses.replace(settings.input_settings, within_dims=True)
+    inputs, notes = generate_inputs(
+        run.model, generation.seed, settings.shapes, settings=generation, report=True
+    )
+    report = diff_model(run.model, inputs, runners, options)
+    if report.ours_error is not None:
+        report.verdicts = [_uncompared(v) for v in report.verdicts]
+    return dataclasses.replace(run, inputs=inputs, input_notes=notes), report
+
+
+def _uncompared(verdict: OutputVerdict) -> OutputVerdict:
+    """A PASS with no comparison behind it (both sides refuse generated inputs) as NOT_COMPARED."""
+    if verdict.verdict is not Verdict.PASS or verdict.comparison is not None:
+        return verdict
+    return dataclasses.replace(
+        verdict,
+        verdict=Verdict.NOT_COMPARED,
+        reason=f"nothing compared: {verdict.reason}, for generated inputs made again within the "
+        "declared shapes and dims too; give inputs the model accepts (--inputs, --val-range)",
+    )
 
 
 def _oracles(
