@@ -18,6 +18,7 @@ when nothing differs (0 when every output passed; 1 when some could not be compa
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from pathlib import Path
@@ -91,7 +92,9 @@ def _reduce_command(args: argparse.Namespace) -> int:
             f"reduce diffs each cut-down IR against the reference or the cpu oracle; "
             f"{', '.join(o.value for o in run.oracles)} cannot run one (add --oracle reference or cpu)"
         )
+    started = time.monotonic()
     report = _diff(run)
+    seconds = time.monotonic() - started
     target = _target(args, run, report)
     if target is None:
         print(render(report))
@@ -108,6 +111,7 @@ def _reduce_command(args: argparse.Namespace) -> int:
         )
         return report.exit_code
     print(f"reducing around output {target.name!r}: {target.verdict.value} against {target.oracle}")
+    print(_estimate(run, seconds), file=sys.stderr, flush=True)
     fails = _with_progress(keeps_difference(target, run.plugin))
     reduction = reduce_model(
         run.model, run.inputs, target.name, fails, log=lambda m: print(f"  {m}", file=sys.stderr)
@@ -161,6 +165,18 @@ def _target(args: argparse.Namespace, run: Prepared, report: DiffReport) -> Outp
     failing = failing_verdicts(report, args.output_name or None)
     reducible = [v for v in failing if candidate_oracle(v) in REDUCIBLE]
     return reducible[0] if reducible else None
+
+
+def _estimate(run: Prepared, seconds: float) -> str:
+    """How long the search may take: its bisections over the model's ops, timed by the model's
+    own diff (a candidate is smaller, so usually quicker)."""
+    ops = sum(1 for n in run.model.graph.nodes if n.type not in ("Parameter", "Const", "Result"))
+    bisections = 2 * math.ceil(math.log2(ops + 1)) + 2
+    return (
+        f"  estimate: {ops} ops; bisecting them takes about {bisections} diffs "
+        f"(~{bisections * seconds:.0f} s at {seconds:.1f} s a diff, the model's own), then one diff "
+        "per op tried for removal"
+    )
 
 
 def _with_progress(fails: Fails) -> Fails:
