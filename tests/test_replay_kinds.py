@@ -162,3 +162,27 @@ def test_a_script_that_cannot_run_exits_2_with_one_line(tmp_path: Path) -> None:
     )
     assert run.returncode == 2, run.stdout + run.stderr
     assert run.stdout.startswith("could not run: ") and "Traceback" not in run.stdout + run.stderr
+
+
+@pytest.mark.parametrize(
+    ("model_format", "fragment"),
+    [("../model.onnx", "expected a model format (ir, onnx)"), ("onnx", "model.onnx is missing")],
+)
+def test_a_replays_model_format_is_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], model_format: str, fragment: str
+) -> None:
+    """The manifest's model_format is untrusted: a known word only, and an ONNX folder must hold
+    its own model.onnx (one error line, exit 2)."""
+    xml, inputs = saturating_model(tmp_path)
+    folder = tmp_path / "ir"
+    assert (
+        cli.main(["diff", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--save", str(folder)]) == 0
+    )
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["model_format"] = model_format
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    capsys.readouterr()
+    for command in (["diff", str(folder)], ["repro", str(folder)]):
+        assert cli.main(command) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("error: ") and fragment in err, err
