@@ -268,4 +268,14 @@ def test_failing_case_is_saved_as_a_replay(tmp_path: Path, capsys: pytest.Captur
         assert manifest["fuzz"]["case"] == index and manifest["fuzz"]["seed"] == 9
         assert cli.main(["diff", str(folder)]) == 1
         assert "ours wrong" in capsys.readouterr().out
+        # its repro script (OpenVINO alone) shows ovonehot's planted outputs differ: exit 1
+        assert cli.main(["repro", str(folder)]) == 0
+        run = subprocess.run(
+            [sys.executable, "-I", str(folder / "repro.py")],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert run.returncode == 1 and "the difference reproduces" in run.stdout, run.stdout + run.stderr
     assert cli.main(["diff", str(folder)]) == 0

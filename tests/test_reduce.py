@@ -66,7 +66,14 @@ def manifest(folder: Path) -> dict:  # type: ignore[type-arg]
 def test_cpu_deviation_reduces_to_the_one_hot_and_repro_shows_it(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     xml, inputs = planted_model(tmp_path)
     out = tmp_path / "reduced"
+    # a named plugin deviation kept: diff exits 0 on the reduced model, and so does reduce
     assert cli.main(["reduce", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert "summary: 1 plugin deviation -> exit 0" in captured.out
+    progress = [line for line in captured.err.splitlines() if line.startswith("  diff ")]
+    assert (
+        progress[0].startswith("  diff 1: ") and len(progress) <= manifest(out)["reduced_from"]["diffs_run"]
+    )
     reduced = manifest(out)["reduced_from"]
     assert reduced["ops_before"] > 140
     assert reduced["ops_after"] == 1
@@ -115,16 +122,31 @@ def test_repro_of_a_passing_replay_says_it_does_not_reproduce(tmp_path: Path) ->
     assert "does not reproduce" in run.stdout
 
 
-def test_nothing_to_reduce_exits_1(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_nothing_to_reduce_exits_as_diff(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Nothing differs: diff exits 0 on the model, and so does reduce, its summary saying so."""
     xml, inputs = planted_model(tmp_path, saturating=False)
-    assert (
-        cli.main(
-            ["reduce", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out", str(tmp_path / "r")]
-        )
-        == 1
-    )
-    assert "nothing to reduce" in capsys.readouterr().out
+    argv = [str(xml), "--inputs", str(inputs), "--oracle", "cpu"]
+    assert cli.main(["diff", *argv]) == 0
+    capsys.readouterr()
+    assert cli.main(["reduce", *argv, "--out", str(tmp_path / "r")]) == 0
+    out = capsys.readouterr().out
+    assert "nothing to reduce" in out and "-> exit 0" in out
     assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("case", ["a-file", "unwritable", "no-parent"])
+def test_a_bad_out_is_refused_before_the_search(tmp_path: Path, capsys, case: str) -> None:  # type: ignore[no-untyped-def]
+    xml, inputs = planted_model(tmp_path)
+    (tmp_path / "a-file").write_text("x")
+    out = {
+        "a-file": tmp_path / "a-file",
+        "unwritable": Path("/proc/ovonehot-reduce"),  # procfs: nobody, root included, makes files there
+        "no-parent": tmp_path / "a-file" / "r",  # a file where its parent directory would be
+    }[case]
+    code = cli.main(["reduce", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out", str(out)])
+    captured = capsys.readouterr()
+    assert code == 2, captured
+    assert captured.out == "" and "reducing" not in captured.err and captured.err.count("\n") == 1, captured
 
 
 def test_wrong_kernel_is_ours_wrong_and_reduces_to_that_layer(tmp_path: Path) -> None:
@@ -133,11 +155,26 @@ def test_wrong_kernel_is_ours_wrong_and_reduces_to_that_layer(tmp_path: Path) ->
     xml, inputs = planted_model(tmp_path, saturating=False)
     out = tmp_path / "reduced"
     with op_registry.overlay(dataclasses.replace(relu, evaluate=lambda a, xs: [xs[0]], specialize=None)):
-        assert cli.main(["reduce", str(xml), "--inputs", str(inputs), "--out", str(out)]) == 0
+        # ours wrong is what diff exits 1 for: reduce too, on the reduced model
+        assert cli.main(["reduce", str(xml), "--inputs", str(inputs), "--out", str(out)]) == 1
     m = manifest(out)
     assert m["reduced_from"]["verdict"] == "ours wrong"
     layers = ovonehot.load(out / "model.xml").graph.nodes
     assert [n.type for n in layers if n.type not in ("Parameter", "Const", "Result")] == ["ReLU"]
+
+
+def test_reduce_takes_diffs_input_and_oracle_options(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Generated inputs (per-input seed and range) and a plugin property, as diff takes them."""
+    xml, _ = planted_model(tmp_path)
+    out = tmp_path / "reduced"
+    options = ["--seed", "labels:3", "--val-range", "x:-2,2", "--oracle", "cpu"]
+    options += ["--config", "INFERENCE_PRECISION_HINT=f32"]
+    assert cli.main(["reduce", str(xml), *options, "--out", str(out)]) == 0
+    m = manifest(out)
+    assert m["reduced_from"]["ops_after"] == 1 and m["plugin"]["config"]["INFERENCE_PRECISION_HINT"] == "f32"
+    capsys.readouterr()
+    assert cli.main(["diff", str(out)]) == 0
+    assert "cpu outputs identical to the saved ones" in capsys.readouterr().out
 
 
 def test_unknown_output_name_is_a_usage_error(tmp_path: Path) -> None:

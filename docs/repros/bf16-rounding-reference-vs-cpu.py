@@ -7,20 +7,31 @@
     'embedded inputs and compares every output with the expected values (computed by\n'
     "ovonehot, an independent NumPy implementation of OpenVINO's op specifications), and,\n"
     "for the CPU plugin, with OpenVINO's own core reference (Model.evaluate) where it can\n"
-    'evaluate the model. Exit 1 when the difference reproduces.\n'
+    'evaluate the model. Exit 0: no difference; 1: the difference reproduces; 2: it could not run.\n'
 )
 
 import base64
 import io
 import sys
 
-import numpy as np
-import openvino as ov
+try:
+    import numpy as np
+    import openvino as ov
+except ImportError as exc:
+    print(f"could not run: {exc} (this script needs numpy and openvino)")
+    sys.exit(2)
 
 ORACLE = 'cpu'
-CPU_CONFIG = {'INFERENCE_NUM_THREADS': 1, 'NUM_STREAMS': 1, 'INFERENCE_PRECISION_HINT': 'f32', 'EXECUTION_MODE_HINT': 'ACCURACY'}
+DEVICE = 'CPU'
+CPU_CONFIG = {'INFERENCE_NUM_THREADS': '1', 'NUM_STREAMS': '1', 'INFERENCE_PRECISION_HINT': 'f32', 'EXECUTION_MODE_HINT': 'ACCURACY'}
+# Whether the plugin refusing the model is the finding (the replay recorded that refusal).
+REFUSAL_IS_FINDING = False
+# Inputs and outputs by position; OpenVINO's are matched by Parameter / Result layer name.
+INPUT_LAYERS = ['x']
+OUTPUT_LAYERS = ['Result_37227']
+NAMES = ['out']
 # Per output: (exact, atol, rtol): floats bit for bit when exact, else |a - b| <= atol + rtol * |b|.
-TOLERANCES = {'out': (True, 0.0, 0.0)}
+TOLERANCES = [(True, 0.0, 0.0)]
 
 MODEL_XML = base64.b64decode("""
 PD94bWwgdmVyc2lvbj0iMS4wIj8+CjxuZXQgbmFtZT0ibSIgdmVyc2lvbj0iMTEiPgoJPGxheWVycz4KCQk8bGF5ZXIgaWQ9IjAi
@@ -42,20 +53,24 @@ MODEL_BIN = base64.b64decode("""
 
 """)
 INPUTS_NPZ = base64.b64decode("""
-UEsDBBQAAAAIAAAAIQCLj19YVQAAAJAAAAAFAAAAeC5ucHmb7BfqGxDJyFDGUK2eklqcXKRupaBuk2airqOgnpZfVFKUmBefX5SS
+UEsDBBQAAAAIAAAAIQCLj19YVQAAAJAAAAAFAAAAMC5ucHmb7BfqGxDJyFDGUK2eklqcXKRupaBuk2airqOgnpZfVFKUmBefX5SS
 ChJ3S8wpTgWKF2ckFqQC+RomOpo6CrUKFAAuhgMN9gwNjfb//9fXMzQ0/AcAUEsBAhQDFAAAAAgAAAAhAIuPX1hVAAAAkAAAAAUA
-AAAAAAAAAAAAAIABAAAAAHgubnB5UEsFBgAAAAABAAEAMwAAAHgAAAAAAA==
+AAAAAAAAAAAAAIABAAAAADAubnB5UEsFBgAAAAABAAEAMwAAAHgAAAAAAA==
 """)
 EXPECTED_NPZ = base64.b64decode("""
-UEsDBBQAAAAIAAAAIQDGwbZATAAAAIgAAAAHAAAAb3V0Lm5weZvsF+obEMnIUMZQrZ6SWpxcpG6loF4TZqSuo6Cell9UUpSYF59f
-lJIKEndLzClOBYoXZyQWpAL5GiY6mjoKtQoUAK4G+yb7hvqG/wBQSwECFAMUAAAACAAAACEAxsG2QEwAAACIAAAABwAAAAAAAAAA
-AAAAgAEAAAAAb3V0Lm5weVBLBQYAAAAAAQABADUAAABxAAAAAAA=
+UEsDBBQAAAAIAAAAIQDGwbZATAAAAIgAAAAFAAAAMC5ucHmb7BfqGxDJyFDGUK2eklqcXKRupaBeE2akrqOgnpZfVFKUmBefX5SS
+ChJ3S8wpTgWKF2ckFqQC+RomOpo6CrUKFACuBvsm+4b6hv8AUEsBAhQDFAAAAAgAAAAhAMbBtkBMAAAAiAAAAAUAAAAAAAAAAAAA
+AIABAAAAADAubnB5UEsFBgAAAAABAAEAMwAAAG8AAAAAAA==
 """)
+
+
+class CouldNotRun(Exception):
+    """Something this script needs did not work: exit 2, not a finding."""
 
 
 def load_npz(data):
     with np.load(io.BytesIO(data), allow_pickle=False) as archive:
-        return {name: archive[name] for name in archive.files}
+        return [archive[str(k)] for k in range(len(archive.files))]
 
 
 def to_tensor(array, element_type):
@@ -75,9 +90,19 @@ def bits(array):
 
 
 def message(exc):
-    """OpenVINO's exception text on one line (its first lines only name source files)."""
+    """An exception's text on one line (OpenVINO's first lines only name source files)."""
     lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
-    return " | ".join(lines)[-600:]
+    return " | ".join(lines)[-600:] or type(exc).__name__
+
+
+def positions(ports, layers):
+    """For each of OpenVINO's ports, the position of its array: by layer name, else in order."""
+    found = [port.get_node().get_friendly_name() for port in ports]
+    if sorted(found) == sorted(layers) and len(set(layers)) == len(layers):
+        return [layers.index(name) for name in found]
+    if len(ports) != len(layers):
+        raise CouldNotRun(f"OpenVINO reads {len(ports)} ports where the replay has {len(layers)}")
+    return list(range(len(ports)))
 
 
 def shown(array, k, element_type):
@@ -91,8 +116,9 @@ def shown(array, k, element_type):
     return repr(value)
 
 
-def compare(name, got, want, against, element_type):
-    exact, atol, rtol = TOLERANCES.get(name, (True, 0.0, 0.0))
+def compare(k, got, want, against, element_type):
+    name = NAMES[k]
+    exact, atol, rtol = TOLERANCES[k]
     got, want = np.asarray(got), np.asarray(want)
     if got.dtype.itemsize == want.dtype.itemsize and got.dtype != want.dtype:
         want = want.view(got.dtype)  # bf16/f8 kept as raw bits
@@ -109,9 +135,9 @@ def compare(name, got, want, against, element_type):
         print(f"{name}: equal to {against}")
         return False
     first = np.flatnonzero(differs)[:5]
-    positions = [np.unravel_index(int(k), got.shape) if got.shape else () for k in first]
+    where = [np.unravel_index(int(k), got.shape) if got.shape else () for k in first]
     print(f"{name}: {count} of {got.size} elements differ from {against}")
-    for pos, k in zip(positions, first):
+    for pos, k in zip(where, first):
         print(f"  at {list(map(int, pos))}: openvino {shown(got, k, element_type)}, "
               f"{against} {shown(want, k, element_type)}")
     if got.dtype.kind == "f" and element_type != ov.Type.bf16:
@@ -120,48 +146,67 @@ def compare(name, got, want, against, element_type):
     return True
 
 
+def reference_outputs(model, tensors, expected, where):
+    """OpenVINO's core reference (Model.evaluate), or None where it cannot evaluate the model."""
+    try:
+        outs = [ov.Tensor(o.get_element_type(), list(expected[k].shape)) for o, k in zip(model.outputs, where)]
+        if model.evaluate(outs, tensors):
+            return [np.array(t.data, copy=True) for t in outs]
+        print("OpenVINO's core reference cannot evaluate this model (Model.evaluate returned false)")
+    except Exception as exc:  # the core reference has no kernel for some op of the model
+        print(f"OpenVINO's core reference cannot evaluate this model: {message(exc)}")
+    return None
+
+
+def plugin_outputs(core, model, tensors):
+    """The plugin's outputs, or None when it refuses the model (printed)."""
+    try:
+        request = core.compile_model(model, DEVICE, CPU_CONFIG).create_infer_request()
+        for k, t in enumerate(tensors):
+            request.set_input_tensor(k, t)
+        request.infer()
+    except Exception as exc:
+        print(f"the {DEVICE} plugin refuses the model: {message(exc)}")
+        return None
+    return [np.array(request.get_output_tensor(k).data, copy=True) for k in range(len(model.outputs))]
+
+
 def main():
     core = ov.Core()
     model = core.read_model(model=MODEL_XML, weights=ov.Tensor(np.frombuffer(MODEL_BIN, np.uint8).copy()))
-    inputs = load_npz(INPUTS_NPZ)
-    expected = load_npz(EXPECTED_NPZ)
-    tensors = []
-    for port in model.inputs:
-        key = next((n for n in sorted(port.get_names()) if n in inputs), port.get_any_name())
-        tensors.append(to_tensor(inputs[key], port.get_element_type()))
-    names = [next((n for n in sorted(o.get_names()) if n in expected), o.get_any_name()) for o in model.outputs]
-    reference = None
-    try:
-        outs = [ov.Tensor(o.get_element_type(), list(expected[n].shape)) for o, n in zip(model.outputs, names)]
-        if model.evaluate(outs, tensors):
-            reference = [np.array(t.data, copy=True) for t in outs]
-    except Exception as exc:  # the core reference has no kernel for some op of the model
-        print(f"OpenVINO's core reference cannot evaluate this model: {message(exc)}")
+    inputs, expected = load_npz(INPUTS_NPZ), load_npz(EXPECTED_NPZ)
+    tensors = [
+        to_tensor(inputs[j], port.get_element_type())
+        for port, j in zip(model.inputs, positions(model.inputs, INPUT_LAYERS))
+    ]
+    where = positions(model.outputs, OUTPUT_LAYERS)
+    reference = reference_outputs(model, tensors, expected, where)
     if ORACLE == "cpu":
-        try:
-            request = core.compile_model(model, "CPU", CPU_CONFIG).create_infer_request()
-            for k, t in enumerate(tensors):
-                request.set_input_tensor(k, t)
-            request.infer()
-        except Exception as exc:  # a refusal is the finding when the model is valid
-            print(f"the CPU plugin refuses the model: {message(exc)}")
+        got = plugin_outputs(core, model, tensors)
+        if got is None and REFUSAL_IS_FINDING:
             print("expected: it runs (OpenVINO's core reference and ovonehot compute the outputs)")
+            print("the difference reproduces: the plugin refuses the model")
             return 1
-        got = [np.array(request.get_output_tensor(k).data, copy=True) for k in range(len(model.outputs))]
+        if got is None:
+            raise CouldNotRun(f"the {DEVICE} plugin refuses the model (the replay ran it)")
+    elif reference is None:
+        raise CouldNotRun("the core reference, this replay's oracle, cannot evaluate the model")
     else:
-        if reference is None:
-            print("nothing ran: the core reference is the oracle here")
-            return 2
         got = reference
     differs = False
-    for k, (name, value) in enumerate(zip(names, got)):
+    for k, value in enumerate(got):
         element_type = model.outputs[k].get_element_type()
-        differs |= compare(name, value, expected[name], "expected (ovonehot)", element_type)
+        differs |= compare(where[k], value, expected[where[k]], "expected (ovonehot)", element_type)
         if ORACLE == "cpu" and reference is not None:
-            compare(name, value, reference[k], "OpenVINO core reference", element_type)
+            compare(where[k], value, reference[k], "OpenVINO core reference", element_type)
     print("the difference reproduces" if differs else "no difference: it does not reproduce here")
     return 1 if differs else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        status = main()
+    except Exception as exc:  # exit 2: the script could not run, which is not a finding
+        print(f"could not run: {message(exc)}")
+        status = 2
+    sys.exit(status)

@@ -112,6 +112,23 @@ def check_output_dir(path: str | os.PathLike[str], option: str = "the output dir
     return folder
 
 
+def check_writable_dir(path: str | os.PathLike[str], option: str = "the output directory") -> None:
+    """``path`` (a directory, or the nearest existing parent it would be made in) lets this
+    process write: a file is made there and removed (permission bits say nothing of a
+    read-only mount or of root); InputError otherwise."""
+    folder = Path(path).absolute()
+    existing = next((p for p in (folder, *folder.parents) if p.exists()), None)
+    if existing is None or not existing.is_dir():
+        raise InputError(f"{path}: its parent directory does not exist")
+    try:
+        fd, name = tempfile.mkstemp(prefix=".ovonehot-check-", dir=existing)
+    except OSError as exc:
+        raise InputError(f"{option} {path}: cannot write in {existing} ({exc.strerror or exc})") from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        Path(name).unlink()
+
+
 def remove_stale_temps(directory: str | os.PathLike[str]) -> None:
     """Delete the temporary files of ovonehot writes in ``directory`` whose process is gone."""
     try:

@@ -7,6 +7,9 @@ The library (``ovonehot.differential``, ``ovonehot.oracle``) takes typed setting
 shapes as tuples) and speaks of its parameters in errors
 (:class:`~ovonehot.errors.ParameterError`); only this module knows ``--seed 3``,
 ``--val-range labels:0,9``, ``--atol out:1e-3``, ``--shape x=[2,3]``, ``--config KEY=VALUE``.
+The input, oracle and tolerance options that ``diff`` and ``reduce`` share are declared here
+once (``add_input_options``, ``add_oracle_options``, ``add_tolerance_options``) and read back
+as :class:`~ovonehot.differential.session.DiffSettings` by :func:`parse_diff_settings`.
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from collections.abc import Sequence
 from ..differential.comparator import Tolerances
 from ..differential.engines import ENGINES
 from ..differential.gen_inputs import InputSettings
+from ..differential.session import DiffSettings
 from ..errors import Error, InputError, ParameterError, UsageError
-from ..oracle.common import PluginSettings
+from ..oracle.common import ORACLES, PRESETS, PluginSettings, parse_oracles
 from ..types import PartialShape
 
 # Library parameter -> the flag that sets it, where the two names differ.
@@ -150,4 +154,122 @@ def add_engine_options(p: argparse.ArgumentParser, jobs_help: str) -> None:
         help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786); implies "
         "--engine dask.  Every worker needs this ovonehot and OpenVINO, and the paths given "
         "(models, --out, --save) must be the same on every worker (a shared file system)",
+    )
+
+
+def add_input_options(p: argparse.ArgumentParser) -> None:
+    """Where the inputs come from: files, or generated (seeds, ranges, shapes)."""
+    p.add_argument(
+        "--inputs",
+        nargs="+",
+        default=[],
+        metavar="SPEC",
+        help="x.npy (single-input model), NAME=x.npy, or all.npz; default: generated from the graph",
+    )
+    p.add_argument(
+        "--seed",
+        action="append",
+        default=[],
+        metavar="[NAME:]S",
+        help="seed for generated inputs (default 0); NAME:S seeds one input (repeatable)",
+    )
+    p.add_argument(
+        "--val-range",
+        action="append",
+        default=[],
+        metavar="[NAME:]LO,HI",
+        help="range of generated values, for all inputs or one (repeatable); OneHot indices keep "
+        "their boundary values unless named",
+    )
+    p.add_argument(
+        "--shape",
+        action="append",
+        default=[],
+        metavar="NAME=[d0,...]",
+        help="concrete shape for a generated input with dynamic dims (repeatable)",
+    )
+
+
+def add_oracle_options(p: argparse.ArgumentParser) -> None:
+    """What ovonehot is compared with: the oracles and the plugin's configuration."""
+    p.add_argument(
+        "--oracle",
+        action="append",
+        default=[],
+        metavar="NAME[,NAME...]",
+        help=f"oracles to compare with, comma-separated or repeated: {', '.join(ORACLES)} "
+        "(both = reference,cpu); default reference, and cpu for the outputs the reference cannot compute",
+    )
+    p.add_argument("--device", metavar="NAME", help="OpenVINO device of the cpu oracle (default CPU)")
+    p.add_argument(
+        "--config",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="compile property for the cpu oracle, over its preset (repeatable)",
+    )
+    p.add_argument(
+        "--config-preset",
+        choices=list(PRESETS),
+        default=None,
+        help="the cpu oracle's base configuration: deterministic (default: 1 thread, f32, accuracy) "
+        "or openvino-defaults (what users get: bf16 on CPUs with AVX-512 BF16)",
+    )
+    p.add_argument("--cpu-defaults", action="store_true", help="same as --config-preset openvino-defaults")
+    p.add_argument(
+        "--expected",
+        metavar="OUT.npz",
+        help="saved outputs keyed by output name (or Result layer / tensor name): the expected oracle",
+    )
+
+
+def add_tolerance_options(p: argparse.ArgumentParser) -> None:
+    """``--atol`` and ``--rtol``: global or per output, repeatable."""
+    p.add_argument(
+        "--atol",
+        action="append",
+        default=[],
+        metavar="[NAME:]X",
+        help="absolute tolerance for float outputs, global or per output (repeatable)",
+    )
+    p.add_argument(
+        "--rtol",
+        action="append",
+        default=[],
+        metavar="[NAME:]X",
+        help="relative tolerance for float outputs, global or per output (repeatable)",
+    )
+
+
+def parse_plugin_options(args: argparse.Namespace) -> PluginSettings | None:
+    """The cpu oracle's configuration, None when no option sets it (a replay folder's then)."""
+    if not (args.device or args.config or args.config_preset or args.cpu_defaults):
+        return None
+    preset = args.config_preset
+    if args.cpu_defaults:
+        if preset not in (None, "openvino-defaults"):
+            raise InputError("--cpu-defaults and --config-preset deterministic contradict each other")
+        preset = "openvino-defaults"
+    return parse_plugin(args.device, preset, args.config)
+
+
+def parse_diff_settings(args: argparse.Namespace) -> DiffSettings:
+    """The options as the library's settings (parsed here, once)."""
+    # In the order the options were always checked; oracle names last.
+    tolerances = parse_tolerances(args.atol, args.rtol)
+    shapes = dict(parse_shape(s) for s in args.shape)
+    input_settings = parse_input_settings(args.seed, args.val_range)
+    plugin = parse_plugin_options(args)
+    return DiffSettings(
+        bin_path=args.bin_path,
+        inputs=tuple(args.inputs),
+        input_settings=input_settings,
+        shapes=shapes,
+        oracles=parse_oracles(args.oracle),
+        plugin=plugin,
+        expected=args.expected,
+        tolerances=tolerances if args.atol or args.rtol else None,
+        strict=getattr(args, "strict", False),
+        allow_partial=getattr(args, "allow_partial", False),
+        all_layers=getattr(args, "all_layers", False),
     )

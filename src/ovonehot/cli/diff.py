@@ -15,19 +15,18 @@ from collections.abc import Sequence
 
 from ..atomic import check_output_dir, check_output_file
 from ..differential import corpus, engines
-from ..differential.session import DiffSettings, diff_path
-from ..errors import InputError, UsageError
+from ..differential.session import diff_path
+from ..errors import UsageError
 from ..npyio import ensure_directory
-from ..oracle.common import ORACLES, PRESETS, PluginSettings, parse_oracles
 from . import html_report
 from ._json import add_json_options, check_json_out, emit, human_output
 from ._options import (
     add_engine_options,
+    add_input_options,
+    add_oracle_options,
+    add_tolerance_options,
     error_message,
-    parse_input_settings,
-    parse_plugin,
-    parse_shape,
-    parse_tolerances,
+    parse_diff_settings,
 )
 
 
@@ -45,8 +44,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "directories of them, make a corpus: each diffed alike, one table row per model",
     )
     p.add_argument("--bin", dest="bin_path", help="weights file, when not MODEL.bin")
-    _add_input_options(p)
-    _add_oracle_options(p)
+    add_input_options(p)
+    add_oracle_options(p)
     _add_verdict_options(p)
     add_json_options(p, "the report (verdicts, explanations, per-layer rows)")
     p.add_argument(
@@ -66,72 +65,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(func=diff_command)
 
 
-def _add_input_options(p: argparse.ArgumentParser) -> None:
-    """Where the inputs come from: files, or generated (seeds, ranges, shapes)."""
-    p.add_argument(
-        "--inputs",
-        nargs="+",
-        default=[],
-        metavar="SPEC",
-        help="x.npy (single-input model), NAME=x.npy, or all.npz; default: generated from the graph",
-    )
-    p.add_argument(
-        "--seed",
-        action="append",
-        default=[],
-        metavar="[NAME:]S",
-        help="seed for generated inputs (default 0); NAME:S seeds one input (repeatable)",
-    )
-    p.add_argument(
-        "--val-range",
-        action="append",
-        default=[],
-        metavar="[NAME:]LO,HI",
-        help="range of generated values, for all inputs or one (repeatable); OneHot indices keep "
-        "their boundary values unless named",
-    )
-    p.add_argument(
-        "--shape",
-        action="append",
-        default=[],
-        metavar="NAME=[d0,...]",
-        help="concrete shape for a generated input with dynamic dims (repeatable)",
-    )
-
-
-def _add_oracle_options(p: argparse.ArgumentParser) -> None:
-    """What ovonehot is compared with: the oracles and the plugin's configuration."""
-    p.add_argument(
-        "--oracle",
-        action="append",
-        default=[],
-        metavar="NAME[,NAME...]",
-        help=f"oracles to compare with, comma-separated or repeated: {', '.join(ORACLES)} "
-        "(both = reference,cpu); default reference, and cpu for the outputs the reference cannot compute",
-    )
-    p.add_argument("--device", metavar="NAME", help="OpenVINO device of the cpu oracle (default CPU)")
-    p.add_argument(
-        "--config",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="compile property for the cpu oracle, over its preset (repeatable)",
-    )
-    p.add_argument(
-        "--config-preset",
-        choices=list(PRESETS),
-        default=None,
-        help="the cpu oracle's base configuration: deterministic (default: 1 thread, f32, accuracy) "
-        "or openvino-defaults (what users get: bf16 on CPUs with AVX-512 BF16)",
-    )
-    p.add_argument("--cpu-defaults", action="store_true", help="same as --config-preset openvino-defaults")
-    p.add_argument(
-        "--expected",
-        metavar="OUT.npz",
-        help="saved outputs keyed by output name (or Result layer / tensor name): the expected oracle",
-    )
-
-
 def _add_verdict_options(p: argparse.ArgumentParser) -> None:
     """How outputs are judged: partial runs, per-layer rows, tolerances, strictness."""
     p.add_argument(
@@ -145,56 +78,9 @@ def _add_verdict_options(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also compare every node's outputs against the reference/cpu oracles: a per-layer table",
     )
-    p.add_argument(
-        "--atol",
-        action="append",
-        default=[],
-        metavar="[NAME:]X",
-        help="absolute tolerance for float outputs, global or per output (repeatable)",
-    )
-    p.add_argument(
-        "--rtol",
-        action="append",
-        default=[],
-        metavar="[NAME:]X",
-        help="relative tolerance for float outputs, global or per output (repeatable)",
-    )
+    add_tolerance_options(p)
     p.add_argument(
         "--strict", action="store_true", help="exit 1 for any difference, known deviations included"
-    )
-
-
-def _plugin(args: argparse.Namespace) -> PluginSettings | None:
-    """The cpu oracle's configuration, None when no option sets it (a replay folder's then)."""
-    if not (args.device or args.config or args.config_preset or args.cpu_defaults):
-        return None
-    preset = args.config_preset
-    if args.cpu_defaults:
-        if preset not in (None, "openvino-defaults"):
-            raise InputError("--cpu-defaults and --config-preset deterministic contradict each other")
-        preset = "openvino-defaults"
-    return parse_plugin(args.device, preset, args.config)
-
-
-def _settings(args: argparse.Namespace) -> DiffSettings:
-    """The options as the library's settings (parsed here, once)."""
-    # In the order the options were always checked; oracle names last.
-    tolerances = parse_tolerances(args.atol, args.rtol)
-    shapes = dict(parse_shape(s) for s in args.shape)
-    input_settings = parse_input_settings(args.seed, args.val_range)
-    plugin = _plugin(args)
-    return DiffSettings(
-        bin_path=args.bin_path,
-        inputs=tuple(args.inputs),
-        input_settings=input_settings,
-        shapes=shapes,
-        oracles=parse_oracles(args.oracle),
-        plugin=plugin,
-        expected=args.expected,
-        tolerances=tolerances if args.atol or args.rtol else None,
-        strict=args.strict,
-        allow_partial=args.allow_partial,
-        all_layers=args.all_layers,
     )
 
 
@@ -260,7 +146,7 @@ def _diff_command(args: argparse.Namespace) -> int:
     ):
         raise UsageError("--jobs, --dask and --scheduler are for a corpus (several models or a directory)")
     args.model = models[0]
-    settings = _settings(args)
+    settings = parse_diff_settings(args)
     # Bad paths are refused before the model is read or OpenVINO started.
     check_json_out(args, ("--report", args.report))
     if args.report is not None:
@@ -297,7 +183,7 @@ def _run_corpus(args: argparse.Namespace, options: Sequence[str]) -> int:
         raise UsageError("--inputs is for one model; a corpus runs on generated inputs (--seed, --shape)")
     if getattr(args, "expected", None):
         raise UsageError("--expected is for one model: saved outputs belong to one model")
-    settings = corpus.CorpusSettings(_settings(args), tuple(options), error_message)
+    settings = corpus.CorpusSettings(parse_diff_settings(args), tuple(options), error_message)
     engine = engines.make(args.engine, args.jobs, args.scheduler, default_jobs=0)
     check_json_out(args)
     if args.save is not None:

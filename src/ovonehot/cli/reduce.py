@@ -1,30 +1,36 @@
 """``ovonehot reduce MODEL``: shrink a model to the few layers behind a difference.
 
-Runs ``diff`` on the model (same oracles, tolerances and inputs), picks the first
-output that does not pass (or ``--output NAME``), and searches for the smallest
+Runs ``diff`` on the model (same inputs, oracles, tolerances and plugin options as
+``diff``; a replay folder brings its own), picks the first output that differs against
+the reference or the plugin (or ``--output NAME``), and searches for the smallest
 subgraph that keeps that verdict: bisection over the topological order, then
 single-layer removal; inputs of the cut become Parameters fed with the values
-ovonehot computed for them.  The result is written as a replay folder
-(``ovonehot diff DIR`` replays it; ``ovonehot repro DIR`` turns it into a standalone
-OpenVINO script for a bug report).
+ovonehot computed for them.  Each diff of the search is one progress line on stderr.
+The result is written as a replay folder (``ovonehot diff DIR`` replays it;
+``ovonehot repro DIR`` turns it into a standalone OpenVINO script for a bug report).
 
-Exit 0 when a reduced replay was written, 1 when nothing differs (nothing to
-reduce), 2-4 for errors as everywhere.
+Exit status as ``diff`` gives it: for the reduced model when a difference was reduced
+(1 when it is one nothing explains; 0 for a named plugin deviation), for the model itself
+when nothing differs (0 when every output passed; 1 when some could not be compared);
+2-4 for errors as everywhere (a bad ``--out`` is refused before anything runs).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
-from ..atomic import check_output_dir, scratch
+from ..atomic import check_output_dir, check_writable_dir, scratch
 from ..differential import replay as _replay
-from ..differential.diff import ORACLES, DiffOptions, diff_model, oracle_runners
-from ..differential.gen_inputs import generate_inputs
+from ..differential.diff import DiffOptions, diff_model, oracle_runners
 from ..differential.reduce import (
+    Fails,
     Reduction,
+    candidate_oracle,
     diff_candidate,
     failing_verdicts,
     keeps_difference,
@@ -33,13 +39,17 @@ from ..differential.reduce import (
     write_candidate,
 )
 from ..differential.report import DiffReport, render, report_json
+from ..differential.session import Prepared, prepare
 from ..differential.verdicts import OutputVerdict
 from ..errors import UsageError
-from ..model import Model, load
-from ..npyio import check_input_specs, check_model_paths, parse_input_specs
-from ..oracle.common import oracle_kind, parse_oracles
+from ..graph import Graph
+from ..model import load
+from ..oracle.common import OracleKind
 from ._json import add_json_options, check_json_out, emit, human_output
-from ._options import parse_shape, parse_tolerances
+from ._options import add_input_options, add_oracle_options, add_tolerance_options, parse_diff_settings
+
+# The oracles that can run a cut-down IR: onnxruntime needs the .onnx, saved outputs the whole model.
+REDUCIBLE = (OracleKind.REFERENCE, OracleKind.CPU)
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -49,31 +59,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("model", help="model .xml (the .bin beside it is read too) or .onnx")
+    p.add_argument("model", help="model .xml (the .bin beside it is read too) or .onnx, or a replay folder")
     p.add_argument("--bin", dest="bin_path", help="weights file, when not MODEL.bin")
-    p.add_argument(
-        "--inputs",
-        nargs="+",
-        default=[],
-        metavar="SPEC",
-        help="x.npy (single-input model), NAME=x.npy, or all.npz; default: generated (--seed)",
-    )
-    p.add_argument("--seed", type=int, default=0, help="seed for generated inputs (default 0)")
-    p.add_argument(
-        "--shape",
-        action="append",
-        default=[],
-        metavar="NAME=[d0,...]",
-        help="concrete shape for a generated input with dynamic dims (repeatable)",
-    )
-    p.add_argument(
-        "--oracle",
-        choices=[*(kind.value for kind in ORACLES), "both"],
-        default="reference",
-        help="the oracle whose difference to keep (default: reference)",
-    )
-    p.add_argument("--atol", action="append", default=[], metavar="[NAME:]X", help="as for diff")
-    p.add_argument("--rtol", action="append", default=[], metavar="[NAME:]X", help="as for diff")
+    add_input_options(p)
+    add_oracle_options(p)
+    add_tolerance_options(p)
     p.add_argument(
         "--output",
         dest="output_name",
@@ -91,26 +81,24 @@ def reduce_command(args: argparse.Namespace) -> int:
 
 
 def _reduce_command(args: argparse.Namespace) -> int:
-    if not args.out:
-        raise UsageError("--out needs a folder name")
-    tolerances = parse_tolerances(args.atol, args.rtol)
-    shapes = dict(parse_shape(s) for s in args.shape)
+    settings = parse_diff_settings(args)
     # Bad paths are refused before the model is read or OpenVINO started.
-    check_model_paths(args.model, args.bin_path)
-    check_input_specs(args.inputs)
     check_output_dir(args.out, "--out")
+    check_writable_dir(args.out, "--out")
     check_json_out(args)
-    model = load(args.model, args.bin_path)
-    oracles = parse_oracles([args.oracle])
-    if args.inputs:
-        inputs = parse_input_specs(model, args.inputs)
-    else:
-        inputs = generate_inputs(model, args.seed, shapes)
-    runners = oracle_runners(oracles, model, args.model, args.bin_path, isolate=True)
-    report = diff_model(model, inputs, runners, DiffOptions(tolerances, locate=False, source=args.model))
-    target = _target(args, model, report)
+    run = prepare(args.model, settings)
+    if not set(run.oracles) & set(REDUCIBLE):
+        raise UsageError(
+            f"reduce diffs each cut-down IR against the reference or the cpu oracle; "
+            f"{', '.join(o.value for o in run.oracles)} cannot run one (add --oracle reference or cpu)"
+        )
+    started = time.monotonic()
+    report = _diff(run)
+    seconds = time.monotonic() - started
+    target = _target(args, run, report)
     if target is None:
-        print(f"nothing to reduce: {render(report).splitlines()[-1]}")
+        print(render(report))
+        print("nothing to reduce: no output differs against the reference or the cpu oracle")
         emit(
             args,
             {
@@ -121,12 +109,14 @@ def _reduce_command(args: argparse.Namespace) -> int:
                 "diff": report_json(report),
             },
         )
-        return 1
+        return report.exit_code
     print(f"reducing around output {target.name!r}: {target.verdict.value} against {target.oracle}")
+    print(_estimate(run, seconds), file=sys.stderr, flush=True)
+    fails = _with_progress(keeps_difference(target, run.plugin))
     reduction = reduce_model(
-        model, inputs, target.name, keeps_difference(target), log=lambda m: print(f"  {m}", file=sys.stderr)
+        run.model, run.inputs, target.name, fails, log=lambda m: print(f"  {m}", file=sys.stderr)
     )
-    final, folder = _save_reduction(args, target, reduction)
+    final, folder = _save_reduction(args, target, reduction, run)
     print(render(final))
     print(
         f"reduced {reduction.original_ops} ops to {len(reduction.candidate.keep)} "
@@ -144,41 +134,96 @@ def _reduce_command(args: argparse.Namespace) -> int:
             "diff": {**report_json(final), "model": str(Path(folder) / "model.xml")},
         },
     )
-    return 0
+    return final.exit_code
 
 
-def _target(args: argparse.Namespace, model: Model, report: DiffReport) -> OutputVerdict | None:
-    """The first output that fails (the one ``--output`` names, if given), or None."""
+def _diff(run: Prepared) -> DiffReport:
+    """The model diffed as ``diff`` would, OpenVINO isolated."""
+    runners = oracle_runners(
+        run.oracles,
+        run.model,
+        run.xml,
+        run.bin_path,
+        plugin=run.plugin,
+        expected=run.expected,
+        expected_source=run.expected_source,
+        isolate=True,
+    )
+    options = DiffOptions(
+        run.tolerances, run.strict, locate=False, source=run.xml, seed=run.seed, generated=run.generated
+    )
+    return diff_model(run.model, run.inputs, runners, options)
+
+
+def _target(args: argparse.Namespace, run: Prepared, report: DiffReport) -> OutputVerdict | None:
+    """The first output that differs against an oracle that runs a cut-down IR (the one
+    ``--output`` names, if given), or None."""
     if args.output_name:
-        names = [d.name for d in model.outputs]
+        names = [d.name for d in run.model.outputs]
         if args.output_name not in names:
             raise UsageError(f"--output {args.output_name!r}: the model's outputs are {', '.join(names)}")
     failing = failing_verdicts(report, args.output_name or None)
-    return failing[0] if failing else None
+    reducible = [v for v in failing if candidate_oracle(v) in REDUCIBLE]
+    return reducible[0] if reducible else None
+
+
+def _estimate(run: Prepared, seconds: float) -> str:
+    """How long the search may take: its bisections over the model's ops, timed by the model's
+    own diff (a candidate is smaller, so usually quicker)."""
+    ops = sum(1 for n in run.model.graph.nodes if n.type not in ("Parameter", "Const", "Result"))
+    bisections = 2 * math.ceil(math.log2(ops + 1)) + 2
+    return (
+        f"  estimate: {ops} ops; bisecting them takes about {bisections} diffs "
+        f"(~{bisections * seconds:.0f} s at {seconds:.1f} s a diff, the model's own), then one diff "
+        "per op tried for removal"
+    )
+
+
+def _with_progress(fails: Fails) -> Fails:
+    """``fails``, saying on stderr after each diff how big the candidate was, what it kept and
+    how long the search has taken."""
+    start, count = time.monotonic(), 0
+
+    def tried(graph: Graph, feeds: dict[str, Any]) -> bool:
+        nonlocal count
+        count += 1
+        kept = fails(graph, feeds)
+        ops = sum(1 for n in graph.nodes if n.type not in ("Parameter", "Const", "Result"))
+        elapsed = time.monotonic() - start
+        print(
+            f"  diff {count}: {ops} ops, {'keeps' if kept else 'loses'} the difference "
+            f"({elapsed:.1f} s, {elapsed / count:.1f} s a diff)",
+            file=sys.stderr,
+            flush=True,
+        )
+        return kept
+
+    return tried
 
 
 def _save_reduction(
-    args: argparse.Namespace, target: OutputVerdict, reduction: Reduction
+    args: argparse.Namespace, target: OutputVerdict, reduction: Reduction, run: Prepared
 ) -> tuple[DiffReport, Path]:
     """The reduced model diffed once more and saved as a replay folder: that diff and the folder."""
     with scratch("ovonehot-reduce-") as tmp:
         sub_xml = write_candidate(reduction.graph, Path(tmp))
         sub_model = load(sub_xml)
-        final = diff_candidate(sub_model, str(sub_xml), reduction.inputs, target)
+        final = diff_candidate(sub_model, str(sub_xml), reduction.inputs, target, plugin=run.plugin)
         folder = _replay.save(
             args.out,
             final,
             sub_xml,
             None,
-            (oracle_kind(target.oracle),),
+            (candidate_oracle(target),),
             reduced_tolerances(target),
             ["ovonehot", "diff", args.out],
             extra={
+                "plugin": run.plugin.as_json(),
                 "reduced_from": {
                     "model": str(args.model),
                     **_outcome(target, reduction),
                     "steps": reduction.steps,
-                }
+                },
             },
         )
     return final, folder

@@ -2,7 +2,8 @@
 
 The script embeds the model, the inputs and ovonehot's outputs, runs OpenVINO the
 way the replay did, and shows the difference: what an upstream bug report needs.
-Make the folder small first with ``ovonehot reduce``.
+Make the folder small first with ``ovonehot reduce``.  The script exits 0 when there is
+no difference, 1 when the difference reproduces, 2 when it could not run.
 """
 
 from __future__ import annotations

@@ -305,6 +305,10 @@ class InputSettings:
     per_input_seeds: Mapping[str, int] = field(default_factory=dict)
     value_range: tuple[float, float] | None = None
     per_input_ranges: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    # Integers that are no OneHot feed drawn in [0, smallest dim of the inputs' shapes), so they
+    # index any axis, and no dynamic dim grown (dims shared between inputs stay equal): how
+    # inputs a model refused are made again.
+    within_dims: bool = False
 
     def check_names(self, model: Model) -> None:
         known = {n for d in model.inputs for n in (d.name, *d.names)}
@@ -393,8 +397,11 @@ def generate_inputs(
     graph = model.graph
     params = [i for i in graph.document_order if graph.nodes[i].type.lower() == "parameter"]
     roles = _roles(model)
-    by_name = _input_shapes(model, params, roles, dict(shapes or {}))
+    by_name = _input_shapes(model, params, roles, dict(shapes or {}), grow=not settings.within_dims)
     gather_bounds = _gather_bounds(model)
+    if settings.within_dims:
+        smallest = min((n for _, shape in by_name.values() for n in shape if n > 0), default=1)
+        gather_bounds = {i: min(gather_bounds.get(i, smallest), smallest) for i in params}
     chosen: dict[int, np.ndarray] = {}
     # Depths first: index values depend on them.
     order = sorted(params, key=lambda i: 0 if roles.get(i, ("",))[0] == "depth" else 1)
@@ -425,8 +432,10 @@ def _input_shapes(
     params: Sequence[int],
     roles: Mapping[int, tuple[str, int]],
     shapes: dict[str, Sequence[int]],
+    grow: bool = True,
 ) -> dict[int, tuple[TensorDesc, tuple[int, ...]]]:
-    """Per Parameter (node index): its description and the concrete shape to generate."""
+    """Per Parameter (node index): its description and the concrete shape to generate (``grow``:
+    a OneHot indices input's one dynamic dim made long enough for every interesting index)."""
     by_name = {}
     for desc, idx in zip(model.inputs, params, strict=True):
         given = None
@@ -438,7 +447,8 @@ def _input_shapes(
         # Grow a dynamic dim to hold every interesting index only when no other input has dynamic
         # dims (dims shared between inputs must stay equal).
         if (
-            roles.get(idx, ("",))[0] == "indices"
+            grow
+            and roles.get(idx, ("",))[0] == "indices"
             and desc.element_type.numpy_dtype is not None
             and sum(1 for d in model.inputs if not d.shape.is_static) == 1
         ):
@@ -506,10 +516,12 @@ def _values(
         )
     if gather_bound is not None and not et.is_real and et is not ElementType.boolean and et.bitwidth >= 8:
         top = min(gather_bound - 1, _type_range(et)[1])
-        return (
-            _as_array(et, r.integers(0, top, size=shape, endpoint=True), shape),
-            f"Gather indices in range: uniform integers in [0, {top}] (the gathered axis)",
+        what = (
+            "within the inputs' dims: uniform integers in [0, {top}]"
+            if settings.within_dims
+            else "Gather indices in range: uniform integers in [0, {top}] (the gathered axis)"
         )
+        return _as_array(et, r.integers(0, top, size=shape, endpoint=True), shape), what.format(top=top)
     return _generic(r, et, shape), _generic_note(et)
 
 

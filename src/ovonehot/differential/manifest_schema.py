@@ -5,7 +5,7 @@ before any of it is used: every field's type, the oracle names ovonehot knows, f
 non-negative tolerances, and the plugin configuration keys ovonehot itself writes
 (:data:`PLUGIN_CONFIG_KEYS`; a folder's ``CACHE_DIR`` would make OpenVINO write where
 the folder says).  The manifest names no files: the folder's files have fixed names
-(``model.xml``, ``inputs.npz``, ...), read by :mod:`.replay` from inside the folder only.
+(``model.xml``, ``model.onnx``, ``inputs.npz``, ...), read by :mod:`.replay` from inside the folder only.
 
 ``schema_version`` 1 is this schema; manifests written before the field existed are
 read as version 1 when they are otherwise valid.  Unknown fields are refused: a newer
@@ -23,6 +23,9 @@ from ..errors import InputError
 from ..oracle.common import CPU_CONFIG, ORACLES, PRESETS
 
 FORMAT = "ovonehot-replay/1"
+# What the folder's model is: an IR (model.xml + model.bin), or an ONNX model (model.onnx, with
+# the IR OpenVINO ran beside it).  Folders written before the field existed hold an IR.
+MODEL_FORMATS = ("ir", "onnx")
 SCHEMA_VERSION = 1
 
 # The plugin properties a replay may set: the deterministic preset's and the precision hints
@@ -143,6 +146,11 @@ def _oracles(value: Any, where: str) -> None:
         raise _fail(where, "at least one oracle", value)
 
 
+def _model_format(value: Any, where: str) -> None:
+    if value not in MODEL_FORMATS:
+        raise _fail(where, f"a model format ({', '.join(MODEL_FORMATS)})", value)
+
+
 def _format(value: Any, where: str) -> None:
     if value != FORMAT:
         raise _fail(where, repr(FORMAT), value)
@@ -204,6 +212,7 @@ _MANIFEST = _record(
         "format": _format,
         "schema_version": _version,
         "source": _string,
+        "model_format": _model_format,
         "seed": _optional(_integer),
         "inputs_generated": _boolean,
         "oracles": _oracles,

@@ -42,7 +42,7 @@ from ..graph import Graph, Node, Port, Source
 from ..infer import infer
 from ..ir.writer import write_ir
 from ..model import Model
-from ..oracle.common import oracle_kind
+from ..oracle.common import OracleKind, PluginSettings, oracle_kind
 from .comparator import Tolerances
 from .diff import DiffOptions, diff_model
 from .report import DiffReport
@@ -348,20 +348,37 @@ def reduced_tolerances(target: OutputVerdict) -> Tolerances:
 
 
 def diff_candidate(
-    model: Model, xml: str, feeds: Mapping[str, np.ndarray], target: OutputVerdict, locate: bool = True
+    model: Model,
+    xml: str,
+    feeds: Mapping[str, np.ndarray],
+    target: OutputVerdict,
+    locate: bool = True,
+    plugin: PluginSettings | None = None,
 ) -> DiffReport:
-    """A candidate (or the reduced model) diffed against the target's oracle, OpenVINO isolated."""
-    runners = oracle_runners((oracle_kind(target.oracle),), model, xml, isolate=True)
+    """A candidate (or the reduced model) diffed against the target's oracle (a plugin compiled
+    with ``plugin``, when given), OpenVINO isolated."""
+    kind = candidate_oracle(target)
+    runners = oracle_runners((kind,), model, xml, plugin=plugin, isolate=True)
     return diff_model(
         model, feeds, runners, DiffOptions(reduced_tolerances(target), locate=locate, source=xml)
     )
 
 
-def keeps_difference(target: OutputVerdict) -> Fails:
+def candidate_oracle(target: OutputVerdict) -> OracleKind:
+    """The oracle a candidate is diffed against: the reference, or the plugin (whatever its
+    device: its runner is named after it)."""
+    if target.oracle == OracleKind.REFERENCE.value:
+        return OracleKind.REFERENCE
+    if target.oracle in (OracleKind.ONNXRUNTIME.value, OracleKind.EXPECTED.value):
+        return oracle_kind(target.oracle)
+    return OracleKind.CPU
+
+
+def keeps_difference(target: OutputVerdict, plugin: PluginSettings | None = None) -> Fails:
     """The ``fails`` predicate of :func:`reduce_model`: a candidate keeps ``target``'s difference."""
 
     def judge(candidate: Model, xml: str, feeds: dict[str, np.ndarray]) -> bool:
-        report = diff_candidate(candidate, xml, feeds, target, locate=False)
+        report = diff_candidate(candidate, xml, feeds, target, locate=False, plugin=plugin)
         return any(same_difference(v, target) for v in report.verdicts)
 
     return diff_predicate(judge)

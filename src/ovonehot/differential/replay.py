@@ -5,7 +5,10 @@ A folder holds ``model.xml`` + ``model.bin`` (copied as given), ``inputs.npz``,
 ``manifest.json``: the seed, whether inputs were generated (and how: per input
 its role, seed and value range), the oracles (and the plugin's device and
 configuration), tolerances, ``--allow-partial`` and ``--shape`` overrides, ovonehot's and OpenVINO's versions, the
-verdicts and the exact command.  ``ovonehot diff DIR`` replays it.
+verdicts and the exact command.  ``ovonehot diff DIR`` replays it.  An ONNX model's folder
+(``model_format`` "onnx") holds the ``.onnx`` as given in ``model.onnx`` (what a replay diffs,
+onnxruntime included) and, in ``model.xml`` + ``model.bin``, the IR the OpenVINO oracles ran
+(what a repro script embeds).
 
 Replay folders are what users exchange, so a folder is read as untrusted data
 (:mod:`.manifest_schema`): the manifest is checked against its versioned schema before
@@ -30,14 +33,19 @@ import numpy as np
 
 from ..atomic import copy_file, write_bytes
 from ..errors import InputError
+from ..ir.writer import to_bytes
+from ..model import Model
+from ..model import load as load_model
 from ..npyio import check_input_file, ensure_directory, load_archive, save_archive, write_text
 from ..oracle.common import PRESETS, OracleKind, PluginSettings
+from ..oracle.onnx_frontend import is_onnx_path
 from . import manifest_schema
 from .comparator import Tolerances
 from .report import DiffReport
 
 FORMAT = manifest_schema.FORMAT
 MANIFEST = "manifest.json"
+ONNX_MODEL = "model.onnx"
 # A manifest is a few kilobytes; anything near this is not one (and json.loads holds it all).
 MANIFEST_LIMIT = 16 << 20
 
@@ -47,8 +55,9 @@ class Replay:
     """A replay folder, read back."""
 
     folder: Path
-    xml: Path
+    xml: Path  # the IR: the model's own, or the one made of an ONNX model
     bin: Path
+    model: Path  # what a replay diffs: model.xml, or model.onnx for an ONNX model
     inputs: dict[str, np.ndarray]
     manifest: dict[str, Any]
     saved: dict[str, dict[str, np.ndarray]]  # "ours" / oracle name -> outputs
@@ -93,12 +102,17 @@ def save(
     command: list[str],
     shapes: dict[str, list[int]] | None = None,
     extra: dict[str, Any] | None = None,
+    model: Model | None = None,
 ) -> Path:
-    """Write the replay folder for ``report`` (the model files are copied, not rewritten)."""
+    """Write the replay folder for ``report`` (the model files are copied, not rewritten; an
+    ONNX model's folder also holds ``model``'s graph as the IR the OpenVINO oracles ran)."""
     out = ensure_directory(folder)
     xml = Path(xml)
-    weights = Path(bin_path) if bin_path is not None else xml.with_suffix(".bin")
-    if xml.resolve() != (out / "model.xml").resolve():
+    onnx = is_onnx_path(xml)
+    if onnx:
+        _save_onnx(out, xml, model)
+    elif xml.resolve() != (out / "model.xml").resolve():
+        weights = Path(bin_path) if bin_path is not None else xml.with_suffix(".bin")
         copy_file(xml, out / "model.xml")
         if weights.is_file():
             copy_file(weights, out / "model.bin")
@@ -114,6 +128,7 @@ def save(
         "format": FORMAT,
         "schema_version": manifest_schema.SCHEMA_VERSION,
         "source": str(xml),
+        "model_format": "onnx" if onnx else "ir",
         "seed": report.seed,
         "inputs_generated": report.generated,
         "oracles": [str(oracle) for oracle in oracles],
@@ -130,6 +145,17 @@ def save(
         manifest.update(extra)
     write_text(out / MANIFEST, json.dumps(manifest, indent=2, default=str) + "\n")
     return out
+
+
+def _save_onnx(out: Path, onnx: Path, model: Model | None) -> None:
+    """``model.onnx`` as given, and beside it the IR ovonehot (and the OpenVINO oracles) ran."""
+    if onnx.resolve() != (out / ONNX_MODEL).resolve():
+        copy_file(onnx, out / ONNX_MODEL)
+    if model is None:  # the same conversion every runner of the diff made
+        model = load_model(onnx)
+    xml, weights = to_bytes(model.graph, model.inference)
+    write_bytes(out / "model.xml", xml)
+    write_bytes(out / "model.bin", weights)
 
 
 def load(folder: str | Path) -> Replay:
@@ -149,12 +175,14 @@ def load(folder: str | Path) -> Replay:
     manifest_schema.check(manifest, str(path))
     xml = _member(folder, "model.xml", required=True)
     weights = _member(folder, "model.bin", required=False)
+    onnx = manifest.get("model_format") == "onnx"
+    model = _member(folder, ONNX_MODEL, required=True) if onnx else xml
     inputs = load_archive(_member(folder, "inputs.npz", required=True))
     saved = {}
     for name in ("ours", *(kind.value for kind in OracleKind)):
         if (folder / f"{name}.npz").exists() or (folder / f"{name}.npz").is_symlink():
             saved[name] = load_archive(_member(folder, f"{name}.npz", required=True))
-    return Replay(folder, xml, weights, inputs, manifest, saved)
+    return Replay(folder, xml, weights, model, inputs, manifest, saved)
 
 
 def _member(folder: Path, name: str, required: bool) -> Path:

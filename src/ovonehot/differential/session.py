@@ -26,7 +26,8 @@ from .comparator import Tolerances
 from .diff import DiffOptions, diff_model
 from .gen_inputs import InputSettings, generate_inputs
 from .report import DiffReport, render, report_json, with_fallback
-from .runners import oracle_runners
+from .runners import OracleRunner, oracle_runners
+from .verdicts import OutputVerdict, Verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,14 +89,7 @@ def diff_path(path: str, settings: DiffSettings, say: Callable[[str], None] = pr
     reported as that oracle's failure, not the end of the call."""
     if settings.save is not None:
         check_output_dir(settings.save, "save")
-    replay = _replay.load(path) if _replay.is_replay(path) else None
-    if replay is None:
-        check_model_paths(path, settings.bin_path)
-        check_input_specs(settings.inputs)
-    expected = load_archive(settings.expected) if settings.expected else None
-    run = _replayed(replay, settings, expected) if replay is not None else _new(path, settings, expected)
-    if OracleKind.EXPECTED in run.oracles and run.expected is None:
-        raise UsageError("the expected oracle needs saved outputs (--expected out.npz)")
+    run, replay = _prepare(path, settings)
     runners = oracle_runners(
         run.oracles,
         run.model,
@@ -116,10 +110,17 @@ def diff_path(path: str, settings: DiffSettings, say: Callable[[str], None] = pr
         generated=run.generated,
     )
     report = diff_model(run.model, run.inputs, runners, options)
+    regenerated = None
+    if replay is None and run.generated and report.ours_error is not None:
+        regenerated = f"ovonehot refuses the generated inputs ({report.ours_error})"
+        run, report = _regenerate(run, settings, runners, options)
+        say(f"{regenerated}: made again within the declared shapes and dims")
     if replay is None and not settings.oracles and run.expected is None and report.not_compared:
         report = _cpu_fallback(report, run, options)
     say(render(report))
     data = report_json(report)
+    if regenerated is not None:
+        data["inputs_regenerated"] = regenerated
     if replay is not None:
         data["replay"] = _replay.reproduced(replay, report)
         for line in data["replay"]:
@@ -142,6 +143,52 @@ def _cpu_fallback(report: DiffReport, run: Prepared, options: DiffOptions) -> Di
     return with_fallback(report, fallback)
 
 
+def prepare(path: str, settings: DiffSettings) -> Prepared:
+    """What :func:`diff_path` runs for ``path`` (a model or a replay folder) and ``settings``:
+    the model, its inputs (given or generated), oracles, tolerances and plugin configuration."""
+    return _prepare(path, settings)[0]
+
+
+def _prepare(path: str, settings: DiffSettings) -> tuple[Prepared, _replay.Replay | None]:
+    replay = _replay.load(path) if _replay.is_replay(path) else None
+    if replay is None:
+        check_model_paths(path, settings.bin_path)
+        check_input_specs(settings.inputs)
+    expected = load_archive(settings.expected) if settings.expected else None
+    run = _replayed(replay, settings, expected) if replay is not None else _new(path, settings, expected)
+    if OracleKind.EXPECTED in run.oracles and run.expected is None:
+        raise UsageError("the expected oracle needs saved outputs (--expected out.npz)")
+    return run, replay
+
+
+def _regenerate(
+    run: Prepared, settings: DiffSettings, runners: tuple[OracleRunner, ...], options: DiffOptions
+) -> tuple[Prepared, DiffReport]:
+    """Generated inputs ovonehot refused, made again from the model's declared shapes and dims
+    (integers index any axis, dims shared between inputs equal) and diffed again.  When the model
+    still refuses them on both sides, no output was compared: never a PASS."""
+    generation = dataclasses.replace(settings.input_settings, within_dims=True)
+    inputs, notes = generate_inputs(
+        run.model, generation.seed, settings.shapes, settings=generation, report=True
+    )
+    report = diff_model(run.model, inputs, runners, options)
+    if report.ours_error is not None:
+        report.verdicts = [_uncompared(v) for v in report.verdicts]
+    return dataclasses.replace(run, inputs=inputs, input_notes=notes), report
+
+
+def _uncompared(verdict: OutputVerdict) -> OutputVerdict:
+    """A PASS with no comparison behind it (both sides refuse generated inputs) as NOT_COMPARED."""
+    if verdict.verdict is not Verdict.PASS or verdict.comparison is not None:
+        return verdict
+    return dataclasses.replace(
+        verdict,
+        verdict=Verdict.NOT_COMPARED,
+        reason=f"nothing compared: {verdict.reason}, for generated inputs made again within the "
+        "declared shapes and dims too; give inputs the model accepts (--inputs, --val-range)",
+    )
+
+
 def _oracles(
     chosen: tuple[OracleKind, ...], default: tuple[OracleKind, ...], expected: bool
 ) -> tuple[OracleKind, ...]:
@@ -158,7 +205,8 @@ def _replayed(
     """A replay folder's run; what the settings set takes precedence."""
     if settings.inputs:
         raise InputError("a replay folder brings its own inputs; drop --inputs")
-    xml, bin_path = str(replay.xml), str(replay.bin)
+    xml = str(replay.model)
+    bin_path = str(replay.bin) if replay.model == replay.xml else None
     model = load(xml, bin_path)
     expected_source = settings.expected or ""
     oracles = _oracles(settings.oracles, replay.oracles, expected is not None)
@@ -242,5 +290,6 @@ def _save(settings: DiffSettings, report: DiffReport, run: Prepared) -> str:
             "allow_partial": run.allow_partial,
             "input_generation": run.input_notes,
         },
+        model=run.model,
     )
     return str(folder)

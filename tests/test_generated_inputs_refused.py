@@ -1,0 +1,74 @@
+"""Issue 21, item 6: no PASS without a comparison.
+
+Generated inputs that the model refuses (ovonehot and the reference alike) are made again from
+the model's declared shapes and dims (integers that index any axis, shared dims equal) and the
+model is diffed on those; when it refuses them too, the outputs are "not compared" (exit 1),
+never ``PASS (both refuse the inputs)``.  The models are built here with OpenVINO's Python API.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ovonehot import cli
+from ovonehot.differential.session import DiffSettings, diff_path
+from ovonehot.differential.verdicts import Verdict
+
+ov = pytest.importorskip("openvino", reason="the models are built with OpenVINO's Python API")
+ops = pytest.importorskip("openvino.opset13")
+
+
+def scatter_model(folder: Path) -> Path:
+    """idx: i64[3,3], x: f32[3]; ScatterElementsUpdate(broadcast x, idx, broadcast x, axis 1):
+    the generated integers (up to 16) are out of bounds for the axis of 3."""
+    x = ops.parameter([3], ov.Type.f32, name="x")
+    idx = ops.parameter([3, 3], ov.Type.i64, name="idx")
+    data = ops.broadcast(x, ops.constant(np.array([3, 3], np.int64)))
+    out = ops.scatter_elements_update(data, idx, data, ops.constant(np.int64(1)))
+    xml = folder / "scatter.xml"
+    ov.save_model(ov.Model([ops.result(out)], [idx, x], "scatter"), str(xml), compress_to_fp16=False)
+    return xml
+
+
+def reshape_model(folder: Path) -> Path:
+    """Reshape(x: f32[3], shape: i64[2]): no two integers within the dims multiply to 3."""
+    x = ops.parameter([3], ov.Type.f32, name="x")
+    shape = ops.parameter([2], ov.Type.i64, name="shape")
+    out = ops.reshape(x, shape, special_zero=False)
+    xml = folder / "reshape.xml"
+    ov.save_model(ov.Model([ops.result(out)], [shape, x], "reshape"), str(xml), compress_to_fp16=False)
+    return xml
+
+
+def test_refused_generated_inputs_are_made_again_within_the_dims(tmp_path: Path) -> None:
+    lines: list[str] = []
+    outcome = diff_path(str(scatter_model(tmp_path)), DiffSettings(), say=lines.append)
+    report = outcome.report
+    assert report.ours_error is None and report.exit_code == 0
+    assert [v.verdict for v in report.verdicts] == [Verdict.PASS]
+    assert all(v.comparison is not None for v in report.verdicts)  # a PASS that compared something
+    idx = report.inputs["idx"]
+    assert idx.min() >= 0 and idx.max() <= 2
+    assert "ovonehot refuses the generated inputs" in lines[0] and "out of bounds" in lines[0]
+    assert outcome.data["inputs_regenerated"].startswith("ovonehot refuses the generated inputs")
+
+
+def test_inputs_refused_again_are_not_compared(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    xml = reshape_model(tmp_path)
+    assert cli.main(["diff", str(xml)]) == 1
+    out = capsys.readouterr().out
+    assert "PASS" not in out
+    assert "not compared" in out and "nothing compared: both refuse the inputs" in out
+    assert "summary: 1 not compared -> exit 1" in out
+
+
+def test_the_replay_holds_the_inputs_made_again(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "replay"
+    assert cli.main(["diff", str(scatter_model(tmp_path)), "--save", str(folder)]) == 0
+    capsys.readouterr()
+    assert cli.main(["diff", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "refuses the generated inputs" not in out and "ours outputs identical to the saved ones" in out
