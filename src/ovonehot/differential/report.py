@@ -114,7 +114,8 @@ def with_fallback(report: DiffReport, fallback: DiffReport) -> DiffReport:
     stand_ins = {v.name: v for v in fallback.verdicts}
     verdicts = []
     for v in report.verdicts:
-        stand_in = stand_ins.get(v.name) if v.verdict is Verdict.NOT_COMPARED else None
+        refused = v.verdict is Verdict.NOT_COMPARED and v.refusal is not None  # (the oracle's refusal)
+        stand_in = stand_ins.get(v.name) if refused else None
         if stand_in is None:
             verdicts.append(v)
             continue
