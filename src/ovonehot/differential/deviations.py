@@ -339,7 +339,7 @@ def _refusing_nodes(model: Model, refusal: Refusal) -> list[int]:
         return named
     if graph.ir_version == 10 and refusal.op:
         kind = refusal.op.rsplit("-", 1)[0]
-        return [i for i in graph.kind_indices(kind)]
+        return list(graph.kind_indices(kind))
     return named
 
 
@@ -469,10 +469,7 @@ def _cpu_constant(et: ElementType, value: np.ndarray, flush: bool = True) -> np.
 def simulate(model: Model, inputs: Mapping[str, np.ndarray], oracle: OracleKind) -> Simulation:
     """Predict ``oracle``'s outputs under its known deviations (raises ovonehot.Error if it cannot)."""
     events: list[Event] = []
-    if oracle is OracleKind.CPU:
-        outputs = _simulate_cpu(model, inputs, events)
-    else:
-        outputs = _run_plain(model, inputs)
+    outputs = _simulate_cpu(model, inputs, events) if oracle is OracleKind.CPU else _run_plain(model, inputs)
     return Simulation(outputs, tuple(events))
 
 

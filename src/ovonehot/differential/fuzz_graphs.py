@@ -329,7 +329,8 @@ def _depth_param(d: _Draw) -> None:
 def _depth_shape(d: _Draw) -> None:
     rng = d.rng
     if not (_has("ShapeOf", "opset3") and _has("Gather", "opset8")):
-        return _depth_param(d)
+        _depth_param(d)
+        return
     et = _choose(rng, ((T.i32, 3), (T.i64, 3)))
     assert isinstance(et, ElementType)
     idx, rank = d.parameter("indices", et)
@@ -370,7 +371,8 @@ def _depth_shape(d: _Draw) -> None:
 def _elementwise(d: _Draw) -> None:
     rng = d.rng
     if not (_has("Add", "opset1") and _has("Multiply", "opset1") and _has("Subtract", "opset1")):
-        return _convert(d)
+        _convert(d)
+        return
     et = _choose(rng, ((T.i32, 3), (T.i64, 3), (T.u32, 1), (T.i16, 1)))
     assert isinstance(et, ElementType)
     idx, rank = d.parameter("indices", et)

@@ -151,17 +151,17 @@ def render(report: DiffReport) -> str:
         if c is not None:
             lines.append(f"    compared {v.tolerance}: {c.summary()}")
             if c.kind == "values":
-                for pos, a, b in zip(c.positions, c.ours, c.theirs, strict=True):
-                    lines.append(f"      at {list(pos)}: ours {a}, {v.oracle} {b}")
+                lines.extend(
+                    f"      at {list(pos)}: ours {a}, {v.oracle} {b}"
+                    for pos, a, b in zip(c.positions, c.ours, c.theirs, strict=True)
+                )
                 if c.max_abs_error is not None:
                     tol = f"atol >= {c.passing_atol:g}"
                     if c.passing_rtol is not None:
                         tol += f" or rtol >= {c.passing_rtol:g}"
                     lines.append(f"      largest error {c.max_abs_error:g}; would pass with {tol}")
-            for note in c.notes:
-                lines.append(f"      note: {note}")
-        for o in v.origin:
-            lines.append(f"    {o}")
+            lines.extend(f"      note: {note}" for note in c.notes)
+        lines.extend(f"    {o}" for o in v.origin)
         if v.first_node:
             lines.append(f"    first differing node: {v.first_node}")
     if report.layers is not None:

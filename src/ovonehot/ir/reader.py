@@ -101,7 +101,7 @@ def read_ir(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] |
     xml_path, bin_path = _paths(xml_path, bin_path)
     if xml_path.stat().st_size < _STREAM_MIN_SIZE:  # (iterparse's own cost shows on small files)
         try:  # from a file object: libxml2 reading the path itself probes for gzip, twice as slow
-            with open(xml_path, "rb") as f:
+            with xml_path.open("rb") as f:
                 tree = etree.parse(f, _parser())
         except (OSError, etree.XMLSyntaxError):
             pass  # (the path, below)
@@ -133,7 +133,7 @@ def _read_streaming(xml_path: Path, bin_path: Path) -> Graph | None:
     element until its end tag, and is read by the checked reader.
     """
     weights = _Weights.open(bin_path)
-    with open(xml_path, "rb") as f:  # (a file object: libxml2 reading the path probes for gzip)
+    with xml_path.open("rb") as f:  # (a file object: libxml2 reading the path probes for gzip)
         streamed = _stream(f, weights, _Cache(), str(xml_path))
     if streamed is None:
         return None
@@ -391,7 +391,7 @@ def _paths(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | 
     if not xml_path.is_file():
         raise IRError(f"{xml_path}: no such file")
     try:
-        with open(xml_path, "rb") as f:
+        with xml_path.open("rb") as f:
             _refuse_compressed(f.read(8), str(xml_path))
     except OSError as exc:
         raise IRError(f"{xml_path}: cannot read: {exc.strerror or exc}") from None
@@ -409,7 +409,7 @@ def _parse_bytes(xml: bytes, source: str) -> etree._ElementTree:
 def _parse_path(xml_path: Path) -> etree._ElementTree:
     """The file parsed from a file object: libxml2 given a path inflates compressed files."""
     try:
-        with open(xml_path, "rb") as f:
+        with xml_path.open("rb") as f:
             tree = etree.parse(f, _parser())
     except etree.XMLSyntaxError as exc:
         raise IRError(f"{xml_path}: not well-formed XML: {exc}") from None
@@ -502,7 +502,7 @@ class _Weights:
         address space cannot hold it (a .bin larger than ``RLIMIT_AS`` allows)."""
         assert self._path is not None  # (checked by the caller)
         try:
-            with open(self._path, "rb") as f:
+            with self._path.open("rb") as f:
                 size = os.fstat(f.fileno()).st_size
                 if size == 0:
                     return memoryview(b"")

@@ -73,25 +73,21 @@ def convert_array(x: np.ndarray, to: ElementType) -> np.ndarray:
         x = np.asarray(NF4_TABLE[x.view(np.uint8)])  # (0-d codes index to a scalar: keep an array)
         if to is ElementType.f32:
             return x
-    if to is ElementType.string or x.dtype == object:
-        if x.dtype != object or to is not ElementType.string:
-            raise ValidationError(f"conversion between string and {to} is not supported")
+    strings = to is ElementType.string or x.dtype == object
+    if strings and (x.dtype != object or to is not ElementType.string):
+        raise ValidationError(f"conversion between string and {to} is not supported")
+    if strings or (x.dtype == target and to not in _SUB_BYTE_UINT8):  # string to string, or same type
         out: np.ndarray = x.copy()
         return out
-    if x.dtype == target and to not in _SUB_BYTE_UINT8:
-        out = x.copy()
-        return out
     if to is ElementType.boolean:
-        out = np.asarray(x != 0)  # a 0-d comparison gives NumPy's bool scalar, not an array
-        return out
+        return np.asarray(x != 0)  # a 0-d comparison gives NumPy's bool scalar, not an array
     if to is ElementType.bf16:  # OpenVINO's own rounding, not round-to-nearest-even
         return _nan_payloads(x, f32_to_bf16(x), to)
     if to is ElementType.f8e8m0:  # OpenVINO's own rounding and saturation, not ml_dtypes'
         return f32_to_f8e8m0(x)
     if to is ElementType.f16 and x.dtype == np.int32:
         # OpenVINO's i32 -> f16 kernel saturates at +-65504 (i64, u32... overflow to inf).
-        out = np.asarray(np.clip(x, -65504, 65504)).astype(np.float16)  # (0-d: np.clip gives a scalar)
-        return out
+        return np.asarray(np.clip(x, -65504, 65504)).astype(np.float16)  # (0-d: np.clip gives a scalar)
     if to.kind in (TypeKind.SIGNED, TypeKind.UNSIGNED) and _is_float(x.dtype):
         return _float_to_int(x, to)
     if to in _SUB_BYTE_UINT8:  # u1/u3/u6 are held unpacked in uint8: wrap to their width
@@ -315,7 +311,7 @@ def bind_convert(
     NumPy's numbers, f32 <-> f64), to boolean (``!= 0``), or a copy; the rest keep the kernel."""
     source, to = dtype_of(inputs[0]), attrs.destination_type
     target = to.numpy_dtype
-    if target is None or source == object or to is ElementType.string:
+    if target is None or source.kind == "O" or to is ElementType.string:
         return None
     if source == target and to not in _SUB_BYTE_UINT8:
 

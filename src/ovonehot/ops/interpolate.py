@@ -425,10 +425,10 @@ def source_coords(
     if transform is Transform.ALIGN_CORNERS:
         if out_len == 1:
             return np.zeros_like(x)
-        out = x * F32(in_len - 1) / F32(out_len - 1)
-        return out
-    out = (x + half) / scale - half
-    return out
+        aligned: np.ndarray = x * F32(in_len - 1) / F32(out_len - 1)
+        return aligned
+    half_pixel: np.ndarray = (x + half) / scale - half
+    return half_pixel
 
 
 def _nearest_index(mode: NearestMode, c: np.ndarray, downsample: bool) -> np.ndarray:
@@ -676,7 +676,7 @@ def _pil_pass(
 ) -> np.ndarray:
     starts, counts, weights = coeffs
     n = x.shape[axis]
-    ss = np.zeros(x.shape[:axis] + (out_size,) + x.shape[axis + 1 :], np.float64)
+    ss = np.zeros((*x.shape[:axis], out_size, *x.shape[axis + 1 :]), np.float64)
     xd = x.astype(np.float64)
     for k in range(weights.shape[1]):
         use = counts > k

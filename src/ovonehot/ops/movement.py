@@ -148,7 +148,8 @@ def _split(data: np.ndarray, axis: int, num_splits: int) -> list[np.ndarray]:
         )
     part = data.shape[axis] // num_splits  # (slices: np.split's Python costs more than the copies)
     before = (slice(None),) * axis
-    return [_fresh(data[before + (slice(k * part, (k + 1) * part),)]) for k in range(num_splits)]
+    parts = [(*before, slice(k * part, (k + 1) * part)) for k in range(num_splits)]
+    return [_fresh(data[where]) for where in parts]
 
 
 def bind_split(

@@ -185,7 +185,7 @@ def evaluate_pad(attrs: PadAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarr
         out = (
             np.take(out, idx, axis=axis)
             if dim
-            else np.zeros(out.shape[:axis] + (out_len,) + out.shape[axis + 1 :], data.dtype)
+            else np.zeros((*out.shape[:axis], out_len, *out.shape[axis + 1 :]), data.dtype)
         )
         shape = [1] * data.ndim
         shape[axis] = out_len

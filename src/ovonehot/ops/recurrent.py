@@ -426,10 +426,11 @@ def _stepper(attrs: SequenceAttrs, acts: Sequence[Callable[[np.ndarray], np.ndar
         zr = xw[:, :h2] + h @ r_t + b
         z = f(_clip(zr[:, :hid], clip))
         rg = f(_clip(zr[:, hid:], clip))
-        if rbh is not None:  # linear_before_reset
-            cand = xw[:, h2:] + bh + rg * (h @ rh_t + rbh)
-        else:
-            cand = xw[:, h2:] + (rg * h) @ rh_t + bh
+        cand = (
+            xw[:, h2:] + bh + rg * (h @ rh_t + rbh)  # linear_before_reset
+            if rbh is not None
+            else xw[:, h2:] + (rg * h) @ rh_t + bh
+        )
         hh = g(_clip(cand, clip))
         return (1.0 - z) * hh + z * h, None
 

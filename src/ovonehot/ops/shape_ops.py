@@ -721,8 +721,10 @@ def strided_slice_shape(attrs: StridedSliceAttrs, inputs: Sequence[TensorInfo]) 
     strides: list[int] | None
     if len(inputs) > 3:
         strides = known_ints(inputs[3])
+    elif begin is not None:
+        strides = [1] * len(begin)
     else:
-        strides = [1] * len(begin) if begin is not None else None
+        strides = None
     n_axes = _length_1d(inputs[1].shape)
     n_end = _length_1d(inputs[2].shape)
     if n_axes != -1 and n_end != -1:

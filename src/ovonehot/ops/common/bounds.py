@@ -379,7 +379,7 @@ def propagate(
         return outs
     if rule is not shape_of_bounds and any(bounds_of(t) is None for t in ins):  # ShapeOf reads shapes only
         return outs  # a Parameter's value somewhere upstream: OpenVINO's could_propagate fails
-    if any(o.element_type.numpy_dtype is None or o.element_type in (ElementType.string,) for o in outs):
+    if any(o.element_type.numpy_dtype is None or o.element_type is ElementType.string for o in outs):
         return outs
     try:
         results = rule(spec, attrs, ins, outs)
