@@ -209,8 +209,9 @@ def infer(
     raises :class:`UnknownParameterError`.
     """
     record = policy if isinstance(policy, Record) else None
+    planned: tuple[NodePlan, ...] = ()  # (a Record plans each node as it goes)
     if record is None:
-        plans = tuple(plans) if plans is not None else plan(graph)
+        planned = tuple(plans) if plans is not None else plan(graph)
     overrides = dict(shapes or {})
     kept: list[NodePlan | None] = []
     outputs: list[tuple[TensorInfo, ...] | None] = []
@@ -221,8 +222,7 @@ def infer(
         srcs = graph.sources[i]
         p: NodePlan | None
         if record is None:
-            assert plans is not None
-            p = plans[i]
+            p = planned[i]
             node = p.node  # (the plans' node: a caller's plans may carry a changed one)
             ins = [outputs[s.node][s.output] for s in srcs]  # type: ignore[index]
         else:
@@ -260,8 +260,7 @@ def infer(
         names = tuple(sorted(overrides))
         raise UnknownParameterError(f"shapes name no Parameter: {', '.join(names)}", names)
     if record is None:
-        assert plans is not None
-        return Inference(graph, plans, tuple(outputs))  # type: ignore[arg-type]
+        return Inference(graph, planned, tuple(outputs))  # type: ignore[arg-type]
     found.extend(_downstream_warnings(graph, failed_at))
     return PartialInference(graph, tuple(kept), tuple(outputs), tuple(found), failed_at)
 
@@ -425,9 +424,8 @@ def _fold(p: NodePlan, ins: Sequence[TensorInfo], outs: tuple[TensorInfo, ...]) 
         for t in outs
     ):
         return outs
-    assert p.spec.evaluate is not None
     try:
-        values = p.spec.evaluate(p.attrs, [t.value for t in ins])  # type: ignore[misc]
+        values = p.spec.reference(p.attrs, [t.value for t in ins])  # type: ignore[misc]
     except Error as exc:  # OpenVINO throws only when a layer reads this value: see TensorInfo.error
         return tuple(TensorInfo(t.element_type, t.shape, error=f"{p.node.describe()}: {exc}") for t in outs)
     return tuple(

@@ -46,7 +46,7 @@ from ..model import Model
 from ..ops.common.spec import NodeKey, TensorInfo
 from ..ops.convert import convert_array
 from ..oracle.common import OracleKind, Refusal
-from ..types import ElementType
+from ..types import ElementType, numpy_dtype_of
 
 _CPU = (OracleKind.CPU,)
 _REFERENCE = (OracleKind.REFERENCE,)
@@ -614,9 +614,8 @@ def _folded_as_held(
 def _cpu_convert(
     i: int, plan: NodePlan, args: list[np.ndarray], original: Inference, events: list[Event]
 ) -> Sequence[np.ndarray]:
-    assert plan.spec.evaluate is not None
     args = _f16_clamped(i, plan.node, original, args, events)
-    outs = plan.spec.evaluate(plan.attrs, args)
+    outs = plan.spec.reference(plan.attrs, args)
     if outs[0].dtype == ElementType.bf16.numpy_dtype and args[0].dtype == np.float32:
         return [_bf16_nearest_even(i, plan.node, args[0], outs[0], events)]
     if outs[0].dtype.kind in "iu" and _cpu_convert_saturates(
@@ -627,8 +626,7 @@ def _cpu_convert(
 
 
 def _cpu_divide(i: int, plan: NodePlan, args: list[np.ndarray], events: list[Event]) -> Sequence[np.ndarray]:
-    assert plan.spec.evaluate is not None
-    outs = plan.spec.evaluate(plan.attrs, args)
+    outs = plan.spec.reference(plan.attrs, args)
     if outs[0].dtype.kind in "iu" and getattr(plan.attrs, "pythondiv", False):
         return [_truncating_divide(i, plan.node, args, outs[0], events)]
     return outs
@@ -705,8 +703,7 @@ def _bf16_nearest_even(
 ) -> np.ndarray:
     """At run time the CPU plugin converts f32 to bf16 rounding to nearest even (OpenVINO's
     reference, and so constant folding, rounds up only when the kept last bit is odd)."""
-    dtype = ElementType.bf16.numpy_dtype
-    assert dtype is not None
+    dtype = numpy_dtype_of(ElementType.bf16)
     with np.errstate(all="ignore"):
         nearest = np.asarray(x).astype(dtype)
     n, detail = _changed(reference, nearest)

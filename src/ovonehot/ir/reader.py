@@ -497,12 +497,11 @@ class _Weights:
             return None
         return self._path.stat().st_size
 
-    def _map(self, node: Node) -> memoryview:
-        """The whole file, memory-mapped (as OpenVINO maps it); an error naming the file when the
-        address space cannot hold it (a .bin larger than ``RLIMIT_AS`` allows)."""
-        assert self._path is not None  # (checked by the caller)
+    def _map(self, path: Path, node: Node) -> memoryview:
+        """The whole file at ``path``, memory-mapped (as OpenVINO maps it); an error naming the file
+        when the address space cannot hold it (a .bin larger than ``RLIMIT_AS`` allows)."""
         try:
-            with self._path.open("rb") as f:
+            with path.open("rb") as f:
                 size = os.fstat(f.fileno()).st_size
                 if size == 0:
                     return memoryview(b"")
@@ -518,7 +517,7 @@ class _Weights:
         if self._data is None:
             if self._path is None or not self._path.is_file():
                 raise IRError(f"{node.describe()}: the weights file {self.name} is missing")
-            self._data = self._map(node)
+            self._data = self._map(self._path, node)
         if offset < 0 or size < 0 or offset + size > len(self._data):
             raise IRError(
                 f"{node.describe()}: offset={offset} size={size} lies outside the weights file "
@@ -592,14 +591,12 @@ def _finish_graph(
                 if fed is None:
                     raise IRError(f"{node.describe()}: input port {port.id} is not connected (missing input)")
 
-    order = _topological_order(nodes, feeds)
+    connected = typing.cast("list[list[tuple[int, int]]]", feeds)  # (every input: checked above)
+    order = _topological_order(nodes, connected)
     position = [0] * len(nodes)  # document index -> graph index
     for new, old in enumerate(order):
         position[old] = new
-    sources = tuple(
-        tuple([Source(position[s[0]], s[1]) for s in feeds[old]])  # type: ignore[index]  # (all fed)
-        for old in order
-    )
+    sources = tuple(tuple([Source(position[s[0]], s[1]) for s in connected[old]]) for old in order)
     return Graph(
         name=root.get("name", ""),
         ir_version=ir_version,
@@ -802,7 +799,7 @@ class _Cache:
         self.constants: dict[tuple[str | None, str | None], _ConstantType] = {}
 
 
-def _is_plain_int(text: str | None) -> bool:
+def _is_plain_int(text: str | None) -> typing.TypeGuard[str]:
     """``text`` is what :func:`parse_int` reads with ``int`` alone (ASCII digits only)."""
     return text is not None and text.isascii() and text.isdigit() and len(text) <= 64
 
@@ -818,7 +815,6 @@ def _read_plain_layer(el: etree._Element, weights: _Weights, cache: _Cache) -> N
     version = get("version")
     if not _is_plain_int(id_text) or name is None or not type_name or not version:
         return None
-    assert id_text is not None  # (for mypy: _is_plain_int)
     if len(id_text) > 18:  # (an id of 2**63 or more: the checked reader refuses it)
         return None
     data_el = input_el = output_el = None
@@ -1165,9 +1161,8 @@ def _read_edge(
             f"{where}: dangling edge, {dst.describe()} has no input port {tp} "
             f"(input ports: {[p.id for p in dst.inputs]})"
         )
-    if feeds[dst_i][in_index] is not None:
-        prev = feeds[dst_i][in_index]
-        assert prev is not None
+    prev = feeds[dst_i][in_index]
+    if prev is not None:
         raise IRError(
             f"{dst.describe()}: input port {tp} is fed twice "
             f"(from layer {nodes[prev[0]].id} and from layer {fl})"
@@ -1175,13 +1170,12 @@ def _read_edge(
     feeds[dst_i][in_index] = (src_i, out_index)
 
 
-def _topological_order(nodes: list[Node], feeds: list[list[tuple[int, int] | None]]) -> list[int]:
+def _topological_order(nodes: list[Node], feeds: list[list[tuple[int, int]]]) -> list[int]:
     """Kahn's algorithm; ties keep document order, so the order is deterministic."""
     indegree = [len(f) for f in feeds]
     consumers: list[list[int]] = [[] for _ in nodes]
     for i, f in enumerate(feeds):
         for s in f:
-            assert s is not None
             consumers[s[0]].append(i)
     ready = deque(i for i, d in enumerate(indegree) if d == 0)
     order: list[int] = []

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..errors import Error, ValidationError
 from ..graph import Node
-from ..types import NF4_TABLE, ElementType, TypeKind
+from ..types import NF4_TABLE, ElementType, TypeKind, numpy_dtype_of
 from .common.attrs import element_type_attr
 from .common.binding import PLAIN_INTEGERS, PLAIN_NUMBERS, dtype_of, mode_independent
 from .common.bounds import bounds_of, max_of
@@ -193,8 +193,7 @@ def f32_to_f8e8m0(x: np.ndarray) -> np.ndarray:
     up = np.where(exponent == 0, mantissa > 0x600000, up)
     code = np.where(exponent >= 0xFE, exponent - np.isinf(f), exponent + up)
     code = np.where((bits >> 31) == 1, 0, code)
-    out_dtype = ElementType.f8e8m0.numpy_dtype
-    assert out_dtype is not None
+    out_dtype = numpy_dtype_of(ElementType.f8e8m0)
     return code.astype(np.uint8).view(out_dtype)
 
 
@@ -217,8 +216,7 @@ def f32_to_bf16(x: np.ndarray) -> np.ndarray:
         bits = np.ascontiguousarray(np.asarray(x).astype(np.float32)).view(np.uint32).astype(np.uint64)
     rounded = ((bits + ((bits & 0x10000) >> 1)) >> 16).astype(np.uint16)
     # (np.ascontiguousarray makes a 0-d array 1-d: give the scalar its shape back)
-    bf16 = ElementType.bf16.numpy_dtype
-    assert bf16 is not None  # ml_dtypes is a dependency
+    bf16 = numpy_dtype_of(ElementType.bf16)
     return rounded.reshape(np.shape(x)).view(bf16)
 
 
@@ -263,8 +261,7 @@ def _wrap_int(wide: np.ndarray, to: ElementType) -> np.ndarray:
     wide = np.asarray(wide)  # (operators on a 0-d array give NumPy scalars; the results stay arrays)
     if to in _SUB_BYTE_UINT8:
         return np.asarray(wide & ((1 << to.bitwidth) - 1)).astype(np.uint8)
-    target = to.numpy_dtype
-    assert target is not None
+    target = numpy_dtype_of(to)
     if to.bitwidth < 8:  # i4/u4/u2 through ml_dtypes: wrap to the width first
         mask = (1 << to.bitwidth) - 1
         code = wide & mask

@@ -53,7 +53,7 @@ import numpy as np
 
 from ..errors import InputError, ValidationError
 from ..graph import Node
-from ..types import Dimension, ElementType, PartialShape
+from ..types import Dimension, ElementType, PartialShape, numpy_dtype_of
 from .common.attrs import bool_attr, element_type_attr, enum_attr
 from .common.shape_util import known_ints, mul
 from .common.spec import OpSpec, TensorInfo
@@ -300,8 +300,7 @@ def evaluate_nms(attrs: NMSAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarr
             rows.extend((b, c, i, s) for i, s in _select(corners[b], scores[b, c], params))
     if attrs.sort_result_descending:
         rows.sort(key=lambda r: (-float(r[3]), r[0], r[1], r[2]))
-    dtype = attrs.output_type.numpy_dtype
-    assert dtype is not None
+    dtype = numpy_dtype_of(attrs.output_type)
     indices = np.array([r[:3] for r in rows], dtype=dtype).reshape(-1, 3)
     selected_scores = np.array([(r[0], r[1], r[3]) for r in rows], dtype=np.float32).reshape(-1, 3)
     return [indices, selected_scores, np.array([len(rows)], dtype=dtype)]

@@ -53,7 +53,7 @@ import numpy as np
 
 from ..errors import InputError, ValidationError
 from ..graph import Node
-from ..types import Dimension, ElementType, PartialShape
+from ..types import Dimension, ElementType, PartialShape, numpy_dtype_of
 from .common.attrs import element_type_attr, enum_attr, int_attr
 from .common.shape_util import input_bounds
 from .common.spec import OpSpec, TensorInfo
@@ -256,8 +256,7 @@ def evaluate_random_uniform(attrs: RandomUniformAttrs, inputs: Sequence[np.ndarr
     _check_range_at_run(lo_arr, hi_arr)
     dims = [max(int(v), 0) for v in shape_arr.reshape(-1)]
     count = math.prod(dims)
-    dtype = et.numpy_dtype
-    assert dtype is not None
+    dtype = numpy_dtype_of(et)
     lo, hi = lo_arr.reshape(-1)[0], hi_arr.reshape(-1)[0]
     global_seed, op_seed = attrs.global_seed, attrs.op_seed
     if global_seed == 0 and op_seed == 0:  # nondeterministic, as OpenVINO's srand(time) / rand()

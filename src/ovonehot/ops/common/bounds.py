@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import Error, ValidationError
-from ...types import Dimension, ElementType
+from ...types import Dimension, ElementType, numpy_dtype_of
 from .spec import Bounds, BoundsFn, OpSpec, TensorInfo
 
 # Bound arrays larger than this are not kept (OpenVINO drops large ones too; shape
@@ -105,8 +105,7 @@ def shape_of_bounds(
     if not shape.rank_is_static:
         return [None]
     et = outs[0].element_type
-    dtype = et.numpy_dtype
-    assert dtype is not None
+    dtype = numpy_dtype_of(et)
     top = int(np.iinfo(dtype).max)
     lows = [0 if d.min >= top else d.min for d in shape]
     highs = [top if d.max is None or d.max >= top else d.max for d in shape]
@@ -114,10 +113,10 @@ def shape_of_bounds(
 
 
 def run_kernel(spec: OpSpec[Any], attrs: Any, arrays: Sequence[np.ndarray]) -> list[np.ndarray] | None:
-    assert spec.evaluate is not None
+    kernel = spec.reference
     try:
         with np.errstate(all="ignore"):
-            return [np.asarray(a) for a in spec.evaluate(attrs, list(arrays))]
+            return [np.asarray(a) for a in kernel(attrs, list(arrays))]
     except (Error, ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError):
         return None  # OpenVINO's evaluate returns false; the bounds stay unknown
 
