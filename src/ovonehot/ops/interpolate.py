@@ -376,12 +376,12 @@ def _v1_as_v4(
     sizes = _ints(target)
     if len(sizes) < len(axes):
         raise InputError(f"output shape holds {len(sizes)} values for {len(axes)} axes")
-    mode = {"nearest": Mode.NEAREST, "cubic": Mode.CUBIC, "linear_onnx": Mode.LINEAR_ONNX}.get(attrs.v1_mode)
     if attrs.v1_mode == "linear":
         if rank > 5:
             raise InputError(f"Interpolate-1 'linear' takes data of rank 5 at most, got {rank}")
         mode = Mode.LINEAR_ONNX if rank < 5 else Mode.LINEAR
-    assert mode is not None
+    else:  # (parse allows _V1_MODES only)
+        mode = {"nearest": Mode.NEAREST, "cubic": Mode.CUBIC, "linear_onnx": Mode.LINEAR_ONNX}[attrs.v1_mode]
     transform = Transform.ASYMMETRIC
     unpadded = not any(attrs.pads_begin) and not any(attrs.pads_end)
     if attrs.align_corners:

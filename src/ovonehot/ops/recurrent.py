@@ -411,7 +411,6 @@ def _stepper(attrs: SequenceAttrs, acts: Sequence[Callable[[np.ndarray], np.ndar
         act_h = acts[2]
 
         def lstm(xt: np.ndarray, h: np.ndarray, c: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
-            assert c is not None
             gates = xt @ w_t + h @ r_t + b
             f_g, i_g, c_g, o_g = (_clip(gates[:, k * hid : (k + 1) * hid], clip) for k in range(4))
             forget, inp, out = f(f_g), f(i_g), f(o_g)

@@ -291,8 +291,7 @@ def mod_bounds(
     if v is None or m is None or v[0].dtype.kind not in "iu":
         return [None]
     dtype = v[0].dtype
-    top = max_of(dtype)
-    assert top is not None
+    top = np.array(np.iinfo(dtype).max, dtype=dtype)  # (max_of, for an integer type)
     undefined = (m[0] == 0) | (m[1] == 0) | (m[0] == top) | (v[1] == top)
     shape = undefined.shape
     flat = [
