@@ -79,6 +79,12 @@ def convert_array(x: np.ndarray, to: ElementType) -> np.ndarray:
     if strings or (x.dtype == target and to not in _SUB_BYTE_UINT8):  # string to string, or same type
         out: np.ndarray = x.copy()
         return out
+    special = _special_conversion(x, to)
+    return _cast(x, to, target) if special is None else special
+
+
+def _special_conversion(x: np.ndarray, to: ElementType) -> np.ndarray | None:
+    """The conversions OpenVINO does by rules of its own (not NumPy's cast); None for the rest."""
     if to is ElementType.boolean:
         return np.asarray(x != 0)  # a 0-d comparison gives NumPy's bool scalar, not an array
     if to is ElementType.bf16:  # OpenVINO's own rounding, not round-to-nearest-even
@@ -94,6 +100,11 @@ def convert_array(x: np.ndarray, to: ElementType) -> np.ndarray:
         return _wrap_int(x.astype(np.int64), to)
     if to.bitwidth < 8 and to.kind in (TypeKind.SIGNED, TypeKind.UNSIGNED):  # ml_dtypes i4/u4/u2
         return _wrap_int(x.astype(np.int64), to)
+    return None
+
+
+def _cast(x: np.ndarray, to: ElementType, target: np.dtype) -> np.ndarray:
+    """NumPy's (ml_dtypes') cast of ``x`` to ``target``, rounded and with NaNs as OpenVINO's."""
     with np.errstate(over="ignore", invalid="ignore"):
         # OpenVINO rounds twice: f64 -> f16 through f32 (0x3FEF9A000D9A3BB9 -> f16 0x3BE6, not
         # the nearest 0x3BE7); f32, f64 and integers -> f8e4m3/f8e5m2 through f32 and f16
