@@ -695,7 +695,7 @@ def _check_slice_inputs(inputs: Sequence[TensorInfo], rank: int) -> None:
 
 
 def _slice_axes(
-    inputs: Sequence[TensorInfo], rank: int, start: Sequence[object] | None
+    inputs: Sequence[TensorInfo], rank: int, start: Sequence[tuple[int, int]] | None
 ) -> dict[int, int] | None:
     """Each sliced data axis -> its position in start/stop/step; None when the axes are not known."""
     if len(inputs) <= 4:
