@@ -256,24 +256,32 @@ def infer_interpolate(attrs: InterpolateAttrs, inputs: Sequence[TensorInfo]) -> 
     ]
     out = [_padded_dim(d, p) for d, p in zip(data.shape, pads, strict=True)]
     if use_scales:
-        scales = _known_floats(inputs[scales_port])
-        if scales is None:
-            for a in axes:
-                out[a] = Dimension()
-        else:
-            _check_count("scales", len(scales), len(axes))
-            for a, s in zip(axes, scales, strict=False):
-                out[a] = _scaled_dim(out[a], s)
+        _scale_dims(out, axes, _known_floats(inputs[scales_port]))
     else:
-        sizes = _shape_from_info(inputs[sizes_port])
-        if sizes is None:
-            for a in axes:
-                out[a] = Dimension()
-        else:
-            _check_count("sizes", len(sizes), len(axes))
-            for a, d in zip(axes, sizes, strict=False):
-                out[a] = d
+        _size_dims(out, axes, _shape_from_info(inputs[sizes_port]))
     return [TensorInfo(et, PartialShape(tuple(out)))]
+
+
+def _scale_dims(out: list[Dimension], axes: Sequence[int], scales: Sequence[float] | None) -> None:
+    """Each of ``axes`` in ``out`` scaled (unknown scales: any length)."""
+    if scales is None:
+        for a in axes:
+            out[a] = Dimension()
+        return
+    _check_count("scales", len(scales), len(axes))
+    for a, s in zip(axes, scales, strict=False):
+        out[a] = _scaled_dim(out[a], s)
+
+
+def _size_dims(out: list[Dimension], axes: Sequence[int], sizes: Sequence[Dimension] | None) -> None:
+    """Each of ``axes`` in ``out`` given its size (unknown sizes: any length)."""
+    if sizes is None:
+        for a in axes:
+            out[a] = Dimension()
+        return
+    _check_count("sizes", len(sizes), len(axes))
+    for a, d in zip(axes, sizes, strict=False):
+        out[a] = d
 
 
 def _check_count(name: str, count: int, n_axes: int) -> None:
