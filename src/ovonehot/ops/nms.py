@@ -94,20 +94,25 @@ _NAMES = (
 _SCALAR_NAMES = ("max_output_boxes_per_class", "iou_threshold", "score_threshold", "soft_nms_sigma")
 
 
-def infer_nms(attrs: NMSAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+def _check_nms_inputs(attrs: NMSAttrs, inputs: Sequence[TensorInfo]) -> None:
+    """The output type, the inputs' element types and ranks."""
     if attrs.output_type not in (ElementType.i32, ElementType.i64):
         raise ValidationError("Output type must be i32 or i64")
     for k, info in enumerate(inputs):
         if k != 2 and not (info.element_type.is_dynamic or info.element_type in _FLOATS):
             raise ValidationError(f"Expected bf16, fp16 or fp32 as element type for the '{_NAMES[k]}' input.")
-    boxes, scores = inputs[0].shape, inputs[1].shape
-    for what, s in (("boxes", boxes), ("scores", scores)):
+    for what, s in (("boxes", inputs[0].shape), ("scores", inputs[1].shape)):
         if s.rank_is_static and s.rank != 3:
             raise ValidationError(f"Expected a 3D tensor for the '{what}' input")
     for k, info in enumerate(inputs[2:], start=2):
         s = info.shape
         if s.rank_is_static and not (s.rank == 0 or (s.rank == 1 and s[0].contains(1))):
             raise ValidationError(f"Expected 0D or 1D tensor for the '{_SCALAR_NAMES[k - 2]}' input")
+
+
+def infer_nms(attrs: NMSAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    _check_nms_inputs(attrs, inputs)
+    boxes, scores = inputs[0].shape, inputs[1].shape
     selected = Dimension()
     if boxes.rank_is_static:
         selected = _per_class(boxes[1], inputs[2] if len(inputs) > 2 else None)

@@ -372,6 +372,13 @@ def propagate(
         return _value_from_lower(spec, attrs, ins, outs)
     if all(t.value is not None for t in outs):
         return outs
+    return _bounded(spec, attrs, ins, outs)
+
+
+def _bounded(
+    spec: OpSpec[Any], attrs: Any, ins: Sequence[TensorInfo], outs: tuple[TensorInfo, ...]
+) -> tuple[TensorInfo, ...]:
+    """``outs`` with the bounds the op's rule gives, where OpenVINO could propagate them."""
     rule = spec.bounds
     if rule is None or spec.evaluate is None:
         return outs
