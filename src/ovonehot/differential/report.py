@@ -130,42 +130,54 @@ def render(report: DiffReport) -> str:
         if run.error:
             lines.append(f"{oracle}: {run.error}")
     for v in report.verdicts:
-        head = f"[{v.oracle}] {v.name}: {v.verdict.value}"
-        if v.verdict is Verdict.PASS:
-            extra = reason(v) or f"compared {v.tolerance}"
-            notes = f"; note: {'; '.join(v.comparison.notes)}" if v.comparison and v.comparison.notes else ""
-            lines.append(f"{head} ({extra}){notes}")
-            continue
-        lines.append(head)
-        if v.reason:
-            lines.append(f"    why: {reason(v)}")
-        if v.size is not None:
-            lines.append(f"    size: max abs error {v.size[0]:.3g}, max rel error {v.size[1]:.3g}")
-        for e in v.events:
-            summary = KNOWN[e.code].summary if e.code in KNOWN else ""
-            kind = "known refusal" if v.verdict is Verdict.NOT_COMPARED else "deviation"
-            lines.append(f"    {kind} {e.code}: {summary}")
-            if v.refusal is None or v.refusal.cause != "no-evaluate":  # (the why line names that op already)
-                lines.append(f"      at {e.where}" + (f": {e.detail}" if e.detail else ""))
-        c = v.comparison
-        if c is not None:
-            lines.append(f"    compared {v.tolerance}: {c.summary()}")
-            if c.kind == "values":
-                lines.extend(
-                    f"      at {list(pos)}: ours {a}, {v.oracle} {b}"
-                    for pos, a, b in zip(c.positions, c.ours, c.theirs, strict=True)
-                )
-                if c.max_abs_error is not None:
-                    tol = f"atol >= {c.passing_atol:g}"
-                    if c.passing_rtol is not None:
-                        tol += f" or rtol >= {c.passing_rtol:g}"
-                    lines.append(f"      largest error {c.max_abs_error:g}; would pass with {tol}")
-            lines.extend(f"      note: {note}" for note in c.notes)
-        lines.extend(f"    {o}" for o in v.origin)
-        if v.first_node:
-            lines.append(f"    first differing node: {v.first_node}")
+        lines.extend(_render_verdict(v))
     if report.layers is not None:
         lines.extend(render_layers(report.layers))
+    lines.extend(_render_summary(report))
+    return "\n".join(lines)
+
+
+def _render_verdict(v: OutputVerdict) -> list[str]:
+    """One output's verdict: a line for a pass, else the verdict with why, size, events, comparison."""
+    head = f"[{v.oracle}] {v.name}: {v.verdict.value}"
+    if v.verdict is Verdict.PASS:
+        extra = reason(v) or f"compared {v.tolerance}"
+        notes = f"; note: {'; '.join(v.comparison.notes)}" if v.comparison and v.comparison.notes else ""
+        return [f"{head} ({extra}){notes}"]
+    lines = [head]
+    if v.reason:
+        lines.append(f"    why: {reason(v)}")
+    if v.size is not None:
+        lines.append(f"    size: max abs error {v.size[0]:.3g}, max rel error {v.size[1]:.3g}")
+    for e in v.events:
+        summary = KNOWN[e.code].summary if e.code in KNOWN else ""
+        kind = "known refusal" if v.verdict is Verdict.NOT_COMPARED else "deviation"
+        lines.append(f"    {kind} {e.code}: {summary}")
+        if v.refusal is None or v.refusal.cause != "no-evaluate":  # (the why line names that op already)
+            lines.append(f"      at {e.where}" + (f": {e.detail}" if e.detail else ""))
+    c = v.comparison
+    if c is not None:
+        lines.append(f"    compared {v.tolerance}: {c.summary()}")
+        if c.kind == "values":
+            lines.extend(
+                f"      at {list(pos)}: ours {a}, {v.oracle} {b}"
+                for pos, a, b in zip(c.positions, c.ours, c.theirs, strict=True)
+            )
+            if c.max_abs_error is not None:
+                tol = f"atol >= {c.passing_atol:g}"
+                if c.passing_rtol is not None:
+                    tol += f" or rtol >= {c.passing_rtol:g}"
+                lines.append(f"      largest error {c.max_abs_error:g}; would pass with {tol}")
+        lines.extend(f"      note: {note}" for note in c.notes)
+    lines.extend(f"    {o}" for o in v.origin)
+    if v.first_node:
+        lines.append(f"    first differing node: {v.first_node}")
+    return lines
+
+
+def _render_summary(report: DiffReport) -> list[str]:
+    """The summary line, and what was not compared."""
+    lines = []
     counts = report.counts()
     summary = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
     flags = [f for f, on in (("--strict", report.strict), ("--allow-partial", report.allow_partial)) if on]
@@ -189,4 +201,4 @@ def render(report: DiffReport) -> str:
             )
         else:
             lines.append(f"{n} output(s) not compared (--allow-partial); {len(report.compared)} compared")
-    return "\n".join(lines)
+    return lines
