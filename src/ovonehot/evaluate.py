@@ -249,7 +249,7 @@ def _run(calls: Sequence[Call], values: list[Any]) -> None:
         call(values)
 
 
-def plan_of(inference: Inference, feeds: Mapping[int, np.ndarray], mode: RunMode = RunMode()) -> Plan:  # noqa: B008
+def plan_of(inference: Inference, feeds: Mapping[int, np.ndarray], mode: RunMode = RunMode()) -> Plan:  # noqa: B008 - RunMode is frozen: one shared default is safe
     """The plan the next run of ``feeds``'s signature in ``mode`` runs (made now if needed): how
     each node runs, for tests and ``--verbose``."""
     record = _record(inference, feeds, mode, count=False)

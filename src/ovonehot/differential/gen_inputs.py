@@ -233,7 +233,7 @@ def _finfo(dtype: np.dtype) -> np.finfo[Any] | None:  # ml_dtypes.finfo subclass
     except Exception:  # noqa: BLE001 - a dtype neither NumPy nor ml_dtypes describes
         try:
             info = np.finfo(dtype)
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - not a float type either NumPy or ml_dtypes knows
             return None
     return info
 
