@@ -1100,7 +1100,7 @@ def test_variadic_split_with_runtime_lengths_binds_to_the_kernels_bytes(
         np.array([-1, -1, 3][: len(lengths)], lengths.dtype),
         np.full(len(lengths), 9, lengths.dtype),
     ):
-        with pytest.raises(ovonehot.InputError, match="split lengths|must match the length"):
+        with pytest.raises(ovonehot.InputError, match=r"split lengths|must match the length"):
             kernel([data, axis_value, bad])
         with pytest.raises(ovonehot.InputError):
             evaluate_variadic_split(attrs, [data, axis_value, bad])
@@ -1128,7 +1128,7 @@ def test_one_hot_with_a_depth_a_run_decides_binds(depth: np.ndarray) -> None:
     indices = np.array([[0, 3], [4, -1]], np.int64)
     folded = [np.array(1.0, np.float32), np.array(0.0, np.float32)]
     if depth < 0:
-        with pytest.raises(ovonehot.Error, match="name='op' type=OneHot.*can't be negative"):
+        with pytest.raises(ovonehot.Error, match=r"name='op' type=OneHot.*can't be negative"):
             check("OneHot", "opset1", [indices, depth], folded, {"axis": "-1"})
         return
     check("OneHot", "opset1", [indices, depth], folded, {"axis": "-1"})
@@ -1149,7 +1149,7 @@ def test_a_sized_bound_kernel_is_refused_an_output_past_the_budget_first() -> No
     for _ in range(3):
         ev.evaluate(model.inference, feeds)
     assert ev.plan_of(model.inference, feeds).kernel_of(node) == "specialized"
-    with pytest.raises(ovonehot.Error, match="name='hot'.*bytes"):
+    with pytest.raises(ovonehot.Error, match=r"name='hot'.*bytes"):
         ev.evaluate(model.inference, {**feeds, 1: np.array(10**12, np.int64)})
 
 
@@ -1175,7 +1175,7 @@ def test_integer_divide_and_mod_bound_give_their_kernels_bytes(op: str, dtype: s
         ev.evaluate(model.inference, feeds)
     zero = {**feeds, 1: np.array([2, 0, 4], dtype)}
     if op == "Divide":
-        with pytest.raises(ovonehot.Error, match="name='division'.*division by zero"):
+        with pytest.raises(ovonehot.Error, match=r"name='division'.*division by zero"):
             ev.evaluate(model.inference, zero)
     else:  # Mod by zero: the cast of NaN (ops/elementwise.py), the same bytes bound or not
         want = np.fmod(np.array([7, 8, 9], dtype), np.array([2, 1, 4], dtype))

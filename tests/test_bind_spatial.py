@@ -43,7 +43,7 @@ def _window(spatial: int, **given: object) -> dict[str, str]:
     attrs = {"strides": 1, "pads_begin": 0, "pads_end": 0, "dilations": 1}
     attrs.update(given)
     return {
-        k: ",".join([str(v)] * spatial) if isinstance(v, int) and k not in ("axis",) else str(v)
+        k: ",".join([str(v)] * spatial) if isinstance(v, int) and k != "axis" else str(v)
         for k, v in attrs.items()
     }
 

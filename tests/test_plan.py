@@ -32,14 +32,14 @@ def slow_one_hot(
     indices: np.ndarray, depth: int, on: object, off: object, axis: int, dtype: type, normalize: bool = False
 ) -> np.ndarray:
     """The spec's definition, one index at a time."""
-    shape = indices.shape[:axis] + (depth,) + indices.shape[axis:]
+    shape = (*indices.shape[:axis], depth, *indices.shape[axis:])
     out = np.full(shape, off, dtype=dtype)
     for pos in np.ndindex(*indices.shape):
         v = int(indices[pos])
         if normalize and v < 0:
             v += depth
         if 0 <= v < depth:
-            out[pos[:axis] + (v,) + pos[axis:]] = on
+            out[(*pos[:axis], v, *pos[axis:])] = on
     return out
 
 
@@ -290,7 +290,7 @@ def test_override_replaces_a_kernel_and_its_outputs_are_checked() -> None:
     def wrong_dtype(index: int, plan: object, args: list[np.ndarray]) -> list[np.ndarray] | None:
         return [args[0].astype(np.float64)] if index == relu else None
 
-    with pytest.raises(AssertionError, match="relu.*float64"):
+    with pytest.raises(AssertionError, match=r"relu.*float64"):
         evaluate(model.inference, feeds, RunMode(override=wrong_dtype))
 
     def refusing(index: int, plan: object, args: list[np.ndarray]) -> list[np.ndarray] | None:

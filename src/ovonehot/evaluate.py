@@ -249,7 +249,7 @@ def _run(calls: Sequence[Call], values: list[Any]) -> None:
         call(values)
 
 
-def plan_of(inference: Inference, feeds: Mapping[int, np.ndarray], mode: RunMode = RunMode()) -> Plan:  # noqa: B008
+def plan_of(inference: Inference, feeds: Mapping[int, np.ndarray], mode: RunMode = RunMode()) -> Plan:  # noqa: B008 - RunMode is frozen: one shared default is safe
     """The plan the next run of ``feeds``'s signature in ``mode`` runs (made now if needed): how
     each node runs, for tests and ``--verbose``."""
     record = _record(inference, feeds, mode, count=False)
@@ -369,8 +369,7 @@ def _kernel(
         kernel = spec.specialize(step.plan.attrs, infos[0], infos[1], mode)
         if kernel is not None:
             return kernel, True
-    assert spec.evaluate is not None, f"{spec.name} has no kernel"
-    return functools.partial(_reference, spec.evaluate, step.plan.attrs), False
+    return functools.partial(_reference, spec.reference, step.plan.attrs), False
 
 
 def _reference(
@@ -421,9 +420,8 @@ def _reference_at(step: Step, inputs: Sequence[np.ndarray]) -> Sequence[np.ndarr
     """The op's ``evaluate``, where what ``specialize`` made refused the inputs (a shape the
     plan left open): it computes them, or raises the error the op words, with the layer."""
     p = step.plan
-    assert p.spec.evaluate is not None
     try:
-        return p.spec.evaluate(p.attrs, list(inputs))
+        return p.spec.reference(p.attrs, list(inputs))
     except Error as exc:
         raise exc.at(p.node) from None
 
@@ -517,6 +515,11 @@ def _hooked_calls(
     return calls
 
 
+def _folded(values: list[Any]) -> None:
+    """A folded step's kernel, which ``_hooked`` never calls: its outputs are known."""
+    raise AssertionError("ovonehot bug: a folded step's kernel was called")
+
+
 def _hooked(
     inference: Inference,
     step: Step,
@@ -529,7 +532,7 @@ def _hooked(
     known: Sequence[np.ndarray] | None,
 ) -> Call:
     """``_compile`` with the hooks around the kernel (a folded node: its ``known`` values)."""
-    plain = _compile(inference, step, kernel, made, seen) if known is None else None
+    plain = _compile(inference, step, kernel, made, seen) if known is None else _folded
     key, index, p = mode.key(step.index), step.index, step.plan
     observer, override = mode.observer, mode.override
 
@@ -540,7 +543,6 @@ def _hooked(
             if override is not None and not step.feed:
                 outs = _overridden(override, key, p, [values[a] for a in step.args])
             if outs is None:
-                assert plain is not None
                 plain(values)
                 outs = [values[step.first + k] for k in range(step.n_out)]
             else:
@@ -671,8 +673,7 @@ def _fold_step(
         if len(args) != len(step.args):
             return None
     try:
-        assert spec.evaluate is not None
-        outs = spec.evaluate(step.plan.attrs, args)
+        outs = spec.reference(step.plan.attrs, args)
     except Error:  # the run raises it, with the layer context
         return None
     if len(outs) != step.n_out:

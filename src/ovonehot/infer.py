@@ -209,8 +209,9 @@ def infer(
     raises :class:`UnknownParameterError`.
     """
     record = policy if isinstance(policy, Record) else None
+    planned: tuple[NodePlan, ...] = ()  # (a Record plans each node as it goes)
     if record is None:
-        plans = tuple(plans) if plans is not None else plan(graph)
+        planned = tuple(plans) if plans is not None else plan(graph)
     overrides = dict(shapes or {})
     kept: list[NodePlan | None] = []
     outputs: list[tuple[TensorInfo, ...] | None] = []
@@ -221,8 +222,7 @@ def infer(
         srcs = graph.sources[i]
         p: NodePlan | None
         if record is None:
-            assert plans is not None
-            p = plans[i]
+            p = planned[i]
             node = p.node  # (the plans' node: a caller's plans may carry a changed one)
             ins = [outputs[s.node][s.output] for s in srcs]  # type: ignore[index]
         else:
@@ -235,19 +235,14 @@ def infer(
                 continue
             ins = [outputs[s.node][s.output] for s in srcs]  # type: ignore[index]
             p = _plan_recorded(record.checker, i, node, ins, found)
-        if p is not None and isinstance(p.attrs, ParameterAttrs):
-            key = next((k for k in _parameter_keys(node) if k in overrides), None)
-            if key is not None:
-                p = NodePlan(node, p.spec, ParameterAttrs(p.attrs.element_type, overrides.pop(key)))
+        p = _reshaped(p, node, overrides)
         outs: tuple[TensorInfo, ...] | None
         if record is not None and p is not None:
             p = record.checker.after_parse(i, p, ins, found)
         if p is None:
             outs = None
-        elif parameters is not None and i in parameters:
-            outs = (parameters[i],)
         else:
-            outs = _infer_memoized(p, ins, memo) if record is None else _infer_recorded(p, ins, found)
+            outs = _node_outputs(i, p, ins, parameters, memo, found if record is not None else None)
         if outs is not None and as_read_model and node.decompression:
             outs = tuple(TensorInfo(t.element_type, t.shape) for t in outs)
         if record is not None and p is not None and outs is not None:
@@ -260,10 +255,35 @@ def infer(
         names = tuple(sorted(overrides))
         raise UnknownParameterError(f"shapes name no Parameter: {', '.join(names)}", names)
     if record is None:
-        assert plans is not None
-        return Inference(graph, plans, tuple(outputs))  # type: ignore[arg-type]
+        return Inference(graph, planned, tuple(outputs))  # type: ignore[arg-type]
     found.extend(_downstream_warnings(graph, failed_at))
     return PartialInference(graph, tuple(kept), tuple(outputs), tuple(found), failed_at)
+
+
+def _node_outputs(
+    i: int,
+    p: NodePlan,
+    ins: Sequence[TensorInfo],
+    parameters: Mapping[int, TensorInfo] | None,
+    memo: dict[tuple[object, ...], tuple[TensorInfo, ...]],
+    found: list[Problem] | None,
+) -> tuple[TensorInfo, ...] | None:
+    """Node ``i``'s outputs: given (a body's Parameter), else inferred (problems recorded in
+    ``found`` when given, else raised)."""
+    if parameters is not None and i in parameters:
+        return (parameters[i],)
+    return _infer_memoized(p, ins, memo) if found is None else _infer_recorded(p, ins, found)
+
+
+def _reshaped(p: NodePlan | None, node: Node, overrides: dict[str, PartialShape]) -> NodePlan | None:
+    """A Parameter's plan with the shape ``overrides`` gives it by one of its names (taken out of
+    ``overrides``); any other plan as it is."""
+    if p is None or not isinstance(p.attrs, ParameterAttrs):
+        return p
+    key = next((k for k in _parameter_keys(node) if k in overrides), None)
+    if key is None:
+        return p
+    return NodePlan(node, p.spec, ParameterAttrs(p.attrs.element_type, overrides.pop(key)))
 
 
 def _plan_recorded(
@@ -425,9 +445,8 @@ def _fold(p: NodePlan, ins: Sequence[TensorInfo], outs: tuple[TensorInfo, ...]) 
         for t in outs
     ):
         return outs
-    assert p.spec.evaluate is not None
     try:
-        values = p.spec.evaluate(p.attrs, [t.value for t in ins])  # type: ignore[misc]
+        values = p.spec.reference(p.attrs, [t.value for t in ins])  # type: ignore[misc]
     except Error as exc:  # OpenVINO throws only when a layer reads this value: see TensorInfo.error
         return tuple(TensorInfo(t.element_type, t.shape, error=f"{p.node.describe()}: {exc}") for t in outs)
     return tuple(

@@ -281,6 +281,15 @@ for _t, _name in [
 _NUMPY_PREFERENCE = [t for t in ElementType if t not in (ElementType.u1, ElementType.u3, ElementType.u6)]
 
 
+def numpy_dtype_of(et: ElementType) -> np.dtype:
+    """``et.numpy_dtype`` where the caller knows ``et`` is static (a kernel's output type, a typed
+    tensor's): every static type has a dtype, so a missing one is an ovonehot bug."""
+    dtype = _NUMPY.get(et)
+    if dtype is None:
+        raise AssertionError(f"ovonehot bug: element type {et} has no NumPy dtype here")
+    return dtype
+
+
 # ---------------------------------------------------------------------------------------
 # Dimensions and partial shapes
 # ---------------------------------------------------------------------------------------

@@ -145,12 +145,13 @@ def ordered_plans(spec: OpSpec[Any], seed: int) -> tuple[Plan, ...]:
 
 def plans(spec: OpSpec[Any], conformance: Conformance, rng: np.random.Generator) -> list[Plan]:
     """Every (seed, attributes, element types) the spec accepts on the seed's base shapes."""
-    out = []
-    for seed in conformance.seeds or (derived_seed(spec),):
-        for attrs in _attr_combinations(seed, rng):
-            for types in _type_combinations(seed, conformance):
-                if _accepted_somewhere(spec, seed, attrs, types, rng):
-                    out.append(Plan(seed, attrs, types))
+    out = [
+        Plan(seed, attrs, types)
+        for seed in conformance.seeds or (derived_seed(spec),)
+        for attrs in _attr_combinations(seed, rng)
+        for types in _type_combinations(seed, conformance)
+        if _accepted_somewhere(spec, seed, attrs, types, rng)
+    ]
     evaluated = [p for p in out if spec.evaluates_types(p.types)]
     return evaluated or out  # (OpenVINO evaluates none: the CPU plugin or no oracle, kernels still run)
 

@@ -385,7 +385,7 @@ def assert_within_fast(fast: np.ndarray, exact: np.ndarray, inputs: Sequence[np.
     assert fast.dtype == exact.dtype and fast.shape == exact.shape, (
         f"{where}: {fast.dtype}{fast.shape} != {exact.dtype}{exact.shape}"
     )
-    if fast.dtype.kind not in "f" and fast.dtype not in _ML_FLOATS:
+    if fast.dtype.kind != "f" and fast.dtype not in _ML_FLOATS:
         assert_same(fast, exact, where)
         return
     e = exact.astype(np.float64)

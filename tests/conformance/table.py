@@ -535,7 +535,7 @@ TABLE: dict[OpSpec[Any], Conformance] = {
             seed(
                 In(INDEX + FLOATS, (), Fixed(1)),
                 In(INDEX, (), Fixed(7)),
-                In(INDEX + ("f32",), (), Fixed(2)),
+                In((*INDEX, "f32"), (), Fixed(2)),
                 output_type=("i32", "i64", "f32"),
             ),
             seed(

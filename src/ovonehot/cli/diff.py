@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 from collections.abc import Sequence
+from typing import Literal
 
 from ..atomic import check_output_dir, check_output_file
 from ..differential import corpus, engines
@@ -96,38 +97,36 @@ def command_line(args: argparse.Namespace) -> list[str]:
             cmd += ["--seed", seed]
         for r in args.val_range:
             cmd += ["--val-range", r]
-    for s in args.shape:
-        cmd += ["--shape", s]
-    for o in args.oracle:
-        cmd += ["--oracle", o]
-    if args.device:
-        cmd += ["--device", args.device]
-    for c in args.config:
-        cmd += ["--config", c]
-    if args.config_preset:
-        cmd += ["--config-preset", args.config_preset]
-    if args.cpu_defaults:
-        cmd.append("--cpu-defaults")
-    if args.expected:
-        cmd += ["--expected", args.expected]
-    if args.allow_partial:
-        cmd.append("--allow-partial")
-    if args.all_layers:
-        cmd.append("--all-layers")
-    for flag in ("atol", "rtol"):
-        for t in getattr(args, flag):
-            cmd += [f"--{flag}", t]
-    if args.strict:
-        cmd.append("--strict")
-    if args.json:
-        cmd.append("--json")
-    if args.json_out:
-        cmd += ["--json-out", args.json_out]
-    if args.report:
-        cmd += ["--report", args.report]
-    if args.save:
-        cmd += ["--save", args.save]
+    for flag, name, kind in _REPRODUCED:
+        value = getattr(args, name)
+        if kind == "each":
+            for v in value:
+                cmd += [flag, v]
+        elif value:
+            cmd += [flag] if kind == "switch" else [flag, value]
     return cmd
+
+
+# The options command_line gives after the model and the inputs, in order: ``each`` repeats the
+# option for each of its values, ``switch`` gives a flag that is set, ``value`` an option given.
+_REPRODUCED: tuple[tuple[str, str, Literal["each", "switch", "value"]], ...] = (
+    ("--shape", "shape", "each"),
+    ("--oracle", "oracle", "each"),
+    ("--device", "device", "value"),
+    ("--config", "config", "each"),
+    ("--config-preset", "config_preset", "value"),
+    ("--cpu-defaults", "cpu_defaults", "switch"),
+    ("--expected", "expected", "value"),
+    ("--allow-partial", "allow_partial", "switch"),
+    ("--all-layers", "all_layers", "switch"),
+    ("--atol", "atol", "each"),
+    ("--rtol", "rtol", "each"),
+    ("--strict", "strict", "switch"),
+    ("--json", "json", "switch"),
+    ("--json-out", "json_out", "value"),
+    ("--report", "report", "value"),
+    ("--save", "save", "value"),
+)
 
 
 def diff_command(args: argparse.Namespace) -> int:

@@ -163,11 +163,13 @@ class CorpusSummary:
             + (" (interrupted: the models that finished)" if self.interrupted else "")
         ]
         lines.append(
-            f"{'model':<{width}}" + "".join(f"  {v:>{c}}" for v, c in zip(verdicts, cols)) + "  exit"
+            f"{'model':<{width}}"
+            + "".join(f"  {v:>{c}}" for v, c in zip(verdicts, cols, strict=True))
+            + "  exit"
         )
         for r in self.results:
             row = f"{r.model:<{width}}" + "".join(
-                f"  {r.counts.get(v, 0):>{c}}" for v, c in zip(verdicts, cols)
+                f"  {r.counts.get(v, 0):>{c}}" for v, c in zip(verdicts, cols, strict=True)
             )
             lines.append(row + f"  {r.exit_code:>4}" + (f"  {_short(r.error)}" if r.error else ""))
         by_code: dict[int, int] = {}
@@ -201,7 +203,7 @@ def run(
     results: list[ModelResult] = []
     interrupted = False
     try:
-        items = iter([(i, m, f) for i, (m, f) in enumerate(zip(models, folders))])
+        items = iter([(i, m, f) for i, (m, f) in enumerate(zip(models, folders, strict=True))])
         for _, data in engine.run(job, items, lambda: True):
             results.append(ModelResult(**data))
     except KeyboardInterrupt:

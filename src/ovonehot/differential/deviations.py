@@ -46,7 +46,7 @@ from ..model import Model
 from ..ops.common.spec import NodeKey, TensorInfo
 from ..ops.convert import convert_array
 from ..oracle.common import OracleKind, Refusal
-from ..types import ElementType
+from ..types import ElementType, numpy_dtype_of
 
 _CPU = (OracleKind.CPU,)
 _REFERENCE = (OracleKind.REFERENCE,)
@@ -346,7 +346,7 @@ def _refusing_nodes(model: Model, refusal: Refusal) -> list[int]:
         return named
     if graph.ir_version == 10 and refusal.op:
         kind = refusal.op.rsplit("-", 1)[0]
-        return [i for i in graph.kind_indices(kind)]
+        return list(graph.kind_indices(kind))
     return named
 
 
@@ -476,10 +476,7 @@ def _cpu_constant(et: ElementType, value: np.ndarray, flush: bool = True) -> np.
 def simulate(model: Model, inputs: Mapping[str, np.ndarray], oracle: OracleKind) -> Simulation:
     """Predict ``oracle``'s outputs under its known deviations (raises ovonehot.Error if it cannot)."""
     events: list[Event] = []
-    if oracle is OracleKind.CPU:
-        outputs = _simulate_cpu(model, inputs, events)
-    else:
-        outputs = _run_plain(model, inputs)
+    outputs = _simulate_cpu(model, inputs, events) if oracle is OracleKind.CPU else _run_plain(model, inputs)
     return Simulation(outputs, tuple(events))
 
 
@@ -702,9 +699,8 @@ def _folded_as_held(
 def _cpu_convert(
     i: int, plan: NodePlan, args: list[np.ndarray], original: Inference, events: list[Event]
 ) -> Sequence[np.ndarray]:
-    assert plan.spec.evaluate is not None
     args = _f16_clamped(i, plan.node, original, args, events)
-    outs = plan.spec.evaluate(plan.attrs, args)
+    outs = plan.spec.reference(plan.attrs, args)
     if outs[0].dtype == ElementType.bf16.numpy_dtype and args[0].dtype == np.float32:
         return [_bf16_nearest_even(i, plan.node, args[0], outs[0], events)]
     if outs[0].dtype.kind in "iu" and _cpu_convert_saturates(
@@ -715,8 +711,7 @@ def _cpu_convert(
 
 
 def _cpu_divide(i: int, plan: NodePlan, args: list[np.ndarray], events: list[Event]) -> Sequence[np.ndarray]:
-    assert plan.spec.evaluate is not None
-    outs = plan.spec.evaluate(plan.attrs, args)
+    outs = plan.spec.reference(plan.attrs, args)
     if outs[0].dtype.kind in "iu" and getattr(plan.attrs, "pythondiv", False):
         return [_truncating_divide(i, plan.node, args, outs[0], events)]
     return outs
@@ -793,8 +788,7 @@ def _bf16_nearest_even(
 ) -> np.ndarray:
     """At run time the CPU plugin converts f32 to bf16 rounding to nearest even (OpenVINO's
     reference, and so constant folding, rounds up only when the kept last bit is odd)."""
-    dtype = ElementType.bf16.numpy_dtype
-    assert dtype is not None
+    dtype = numpy_dtype_of(ElementType.bf16)
     with np.errstate(all="ignore"):
         nearest = np.asarray(x).astype(dtype)
     n, detail = _changed(reference, nearest)

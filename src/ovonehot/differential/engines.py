@@ -172,6 +172,24 @@ class InProcess:
             shutil.rmtree(work, ignore_errors=True)
 
 
+class _Feed:
+    """The items one at a time, until they run out or ``keep_going`` says stop (then None, always)."""
+
+    def __init__(self, items: Iterator[Any], keep_going: Callable[[], bool]) -> None:
+        self.items = items
+        self.keep_going = keep_going
+        self.exhausted = False
+
+    def take(self) -> Any:
+        """The next item, None when there is none or the time is up."""
+        if not self.exhausted and self.keep_going():
+            item = next(self.items, None)
+            if item is not None:
+                return item
+        self.exhausted = True
+        return None
+
+
 class ProcessPool:
     """``jobs`` isolated children on this machine, one item at a time each."""
 
@@ -184,16 +202,7 @@ class ProcessPool:
         self, job: Job, items: Iterator[Any], keep_going: Callable[[], bool]
     ) -> Iterator[tuple[Any, Any]]:
         workers: list[_Worker] = []
-        exhausted = False
-
-        def take() -> Any:  # the next item, None when there is none or the time is up
-            nonlocal exhausted
-            if not exhausted and keep_going():
-                item = next(items, None)
-                if item is not None:
-                    return item
-            exhausted = True
-            return None
+        feed = _Feed(items, keep_going)
 
         def start(item: Any) -> None:  # a child is started only when there is an item for it
             if item is not None:
@@ -201,6 +210,7 @@ class ProcessPool:
                 workers.append(worker)
                 worker.send(item)
 
+        take = feed.take
         try:
             for _ in range(self.jobs):
                 start(take())

@@ -247,8 +247,9 @@ class Summary:
                 counts.setdefault(oracle, Counter())[verdict] += 1
         width = max(len(v.value) for v in Verdict)
         lines.append(f"{'outputs by verdict':<{width + 2}}" + "".join(f"{o:>12}" for o in counts))
-        for v in Verdict:
-            lines.append(f"  {v.value:<{width}}" + "".join(f"{counts[o][v.value]:>12}" for o in counts))
+        lines.extend(
+            f"  {v.value:<{width}}" + "".join(f"{counts[o][v.value]:>12}" for o in counts) for v in Verdict
+        )
         problems = Counter(r.problem.split(":")[0] for r in self.results if r.problem)
         lines.append(
             f"cases: {len(self.results) - len(self.failing)} ok, {len(self.failing)} failing"

@@ -38,7 +38,7 @@ import numpy as np
 from ..budget import check_allocation
 from ..errors import InputError, ParameterError, quote
 from ..model import Model, TensorDesc
-from ..types import ElementType
+from ..types import ElementType, numpy_dtype_of
 
 DEFAULT_DIM = 3
 DEFAULT_DYNAMIC_RANK_SHAPE = (2, 3)
@@ -188,8 +188,7 @@ def index_values(et: ElementType, depth: int) -> list[int]:
 
 
 def _as_array(et: ElementType, values: Sequence[int] | np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    dtype = et.numpy_dtype
-    assert dtype is not None
+    dtype = numpy_dtype_of(et)
     items = values.reshape(-1).tolist() if isinstance(values, np.ndarray) else list(values)
     flat = [int(v) for v in items]
     if et is ElementType.boolean:
@@ -215,8 +214,7 @@ def _indices(rng: np.random.Generator, et: ElementType, shape: tuple[int, ...], 
 
 
 def _float_specials(et: ElementType) -> list[float]:
-    dtype = et.numpy_dtype
-    assert dtype is not None
+    dtype = numpy_dtype_of(et)
     info = _finfo(dtype)
     values = [1.0, 0.0, -0.0, float("nan"), float("inf"), float("-inf"), 0.5, -2.0]
     if info is not None:
@@ -235,7 +233,7 @@ def _finfo(dtype: np.dtype) -> np.finfo[Any] | None:  # ml_dtypes.finfo subclass
     except Exception:  # noqa: BLE001 - a dtype neither NumPy nor ml_dtypes describes
         try:
             info = np.finfo(dtype)
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - not a float type either NumPy or ml_dtypes knows
             return None
     return info
 
@@ -256,8 +254,7 @@ def special_scalar(rng: np.random.Generator, et: ElementType) -> np.ndarray:
 
 
 def _scalar_value(rng: np.random.Generator, et: ElementType, shape: tuple[int, ...]) -> np.ndarray:
-    dtype = et.numpy_dtype
-    assert dtype is not None
+    dtype = numpy_dtype_of(et)
     n = math.prod(shape)
     if et.is_real:
         specials = _float_specials(et)
@@ -336,8 +333,7 @@ def _ranged(
     rng: np.random.Generator, et: ElementType, shape: tuple[int, ...], lo: float, hi: float
 ) -> np.ndarray:
     """Values of ``et`` drawn uniformly from [lo, hi] (clipped to the type's range)."""
-    dtype = et.numpy_dtype
-    assert dtype is not None
+    dtype = numpy_dtype_of(et)
     if et is ElementType.boolean:
         return (
             rng.integers(max(0, math.ceil(lo)), min(1, math.floor(hi)) + 1, size=shape).astype(np.bool_)

@@ -177,13 +177,12 @@ def render_layers(rows: Sequence[LayerRow]) -> list[str]:
         f"{'oracle':<10} {'layer':<{width}} {'out':>3}  {'type':<20} {'max abs':>10} {'max rel':>10}  "
         f"{'tolerance':<22} verdict"
     )
-    lines = [head]
-    for r in rows:
-        lines.append(
-            f"{r.oracle:<10} {r.layer[:width]:<{width}} {r.port:>3}  {r.type:<20} {_num(r.max_abs):>10} "
-            f"{_num(r.max_rel):>10}  {r.tolerance:<22} {r.verdict}"
-        )
-    return [*lines, *summary(rows)]
+    lines = [
+        f"{r.oracle:<10} {r.layer[:width]:<{width}} {r.port:>3}  {r.type:<20} {_num(r.max_abs):>10} "
+        f"{_num(r.max_rel):>10}  {r.tolerance:<22} {r.verdict}"
+        for r in rows
+    ]
+    return [head, *lines, *summary(rows)]
 
 
 def _num(x: float | None) -> str:

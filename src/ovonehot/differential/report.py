@@ -177,41 +177,50 @@ def render(report: DiffReport) -> str:
         if run.error:
             lines.append(f"{oracle}: {run.error}")
     for v in report.verdicts:
-        head = f"[{v.oracle}] {v.name}: {v.verdict.value}"
-        if v.verdict is Verdict.PASS:
-            extra = reason(v) or f"compared {v.tolerance}"
-            notes = f"; note: {'; '.join(v.comparison.notes)}" if v.comparison and v.comparison.notes else ""
-            lines.append(f"{head} ({extra}){notes}")
-            if v.instead_of:
-                lines.append(f"    instead of: {v.instead_of}")
-            continue
-        lines.append(head)
-        if v.instead_of:
-            lines.append(f"    instead of: {v.instead_of}")
-        if v.reason:
-            lines.append(f"    why: {reason(v)}")
-        if v.size is not None:
-            lines.append(f"    size: max abs error {v.size[0]:.3g}, max rel error {v.size[1]:.3g}")
-        lines.extend(_event_lines(v))
-        c = v.comparison
-        if c is not None:
-            lines.append(f"    compared {v.tolerance}: {c.summary()}")
-            if c.kind == "values":
-                for pos, a, b in zip(c.positions, c.ours, c.theirs, strict=True):
-                    lines.append(f"      at {list(pos)}: ours {a}, {v.oracle} {b}")
-                if c.max_abs_error is not None:
-                    tol = f"atol >= {c.passing_atol:g}"
-                    if c.passing_rtol is not None:
-                        tol += f" or rtol >= {c.passing_rtol:g}"
-                    lines.append(f"      largest error {c.max_abs_error:g}; would pass with {tol}")
-            for note in c.notes:
-                lines.append(f"      note: {note}")
-        for o in v.origin:
-            lines.append(f"    {o}")
-        if v.first_node:
-            lines.append(f"    first differing node: {v.first_node}")
+        lines.extend(_render_verdict(v))
     if report.layers is not None:
         lines.extend(render_layers(report.layers))
+    lines.extend(_render_summary(report))
+    return "\n".join(lines)
+
+
+def _render_verdict(v: OutputVerdict) -> list[str]:
+    """One output's verdict: a line for a pass, else the verdict with why, size, events, comparison."""
+    head = f"[{v.oracle}] {v.name}: {v.verdict.value}"
+    instead = [f"    instead of: {v.instead_of}"] if v.instead_of else []
+    if v.verdict is Verdict.PASS:
+        extra = reason(v) or f"compared {v.tolerance}"
+        notes = f"; note: {'; '.join(v.comparison.notes)}" if v.comparison and v.comparison.notes else ""
+        return [f"{head} ({extra}){notes}", *instead]
+    lines = [head, *instead]
+    if v.reason:
+        lines.append(f"    why: {reason(v)}")
+    if v.size is not None:
+        lines.append(f"    size: max abs error {v.size[0]:.3g}, max rel error {v.size[1]:.3g}")
+    lines.extend(_event_lines(v))
+    c = v.comparison
+    if c is not None:
+        lines.append(f"    compared {v.tolerance}: {c.summary()}")
+        if c.kind == "values":
+            lines.extend(
+                f"      at {list(pos)}: ours {a}, {v.oracle} {b}"
+                for pos, a, b in zip(c.positions, c.ours, c.theirs, strict=True)
+            )
+            if c.max_abs_error is not None:
+                tol = f"atol >= {c.passing_atol:g}"
+                if c.passing_rtol is not None:
+                    tol += f" or rtol >= {c.passing_rtol:g}"
+                lines.append(f"      largest error {c.max_abs_error:g}; would pass with {tol}")
+        lines.extend(f"      note: {note}" for note in c.notes)
+    lines.extend(f"    {o}" for o in v.origin)
+    if v.first_node:
+        lines.append(f"    first differing node: {v.first_node}")
+    return lines
+
+
+def _render_summary(report: DiffReport) -> list[str]:
+    """The summary line, and what was not compared."""
+    lines = []
     counts = report.counts()
     summary = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
     flags = [f for f, on in (("--strict", report.strict), ("--allow-partial", report.allow_partial)) if on]
@@ -235,4 +244,4 @@ def render(report: DiffReport) -> str:
             )
         else:
             lines.append(f"{n} output(s) not compared (--allow-partial); {len(report.compared)} compared")
-    return "\n".join(lines)
+    return lines

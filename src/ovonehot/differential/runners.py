@@ -358,9 +358,8 @@ def oracle_runners(
             runners.append(PluginRunner(source, plugin or PluginSettings(), isolated))
         elif kind is OracleKind.ONNXRUNTIME:
             runners.append(OnnxRuntimeRunner(model, str(xml), isolated))
-        else:
-            assert expected is not None
-            runners.append(ExpectedRunner(model, expected, expected_source))
+        else:  # OracleKind.EXPECTED, its outputs given (checked above)
+            runners.append(ExpectedRunner(model, expected or {}, expected_source))
     return tuple(runners)
 
 

@@ -132,7 +132,7 @@ def diff_path(path: str, settings: DiffSettings, say: Callable[[str], None] = pr
         for line in data["replay"]:
             say(line)
     if settings.save is not None:
-        folder = _save(settings, report, run)
+        folder = _save(settings.save, settings, report, run)
         say(f"saved a replay folder: {folder} (replay: ovonehot diff {folder})")
         data["saved"] = folder
     return DiffOutcome(report, data, run)
@@ -279,11 +279,10 @@ def _new(path: str, settings: DiffSettings, expected: Mapping[str, np.ndarray] |
     )
 
 
-def _save(settings: DiffSettings, report: DiffReport, run: Prepared) -> str:
-    """The replay folder (``settings.save``) of this run."""
-    assert settings.save is not None
+def _save(save: str, settings: DiffSettings, report: DiffReport, run: Prepared) -> str:
+    """The replay folder (``save``, the settings' folder) of this run."""
     folder = _replay.save(
-        settings.save,
+        save,
         report,
         run.xml,
         run.bin_path,

@@ -101,7 +101,7 @@ def read_ir(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] |
     xml_path, bin_path = _paths(xml_path, bin_path)
     if xml_path.stat().st_size < _STREAM_MIN_SIZE:  # (iterparse's own cost shows on small files)
         try:  # from a file object: libxml2 reading the path itself probes for gzip, twice as slow
-            with open(xml_path, "rb") as f:
+            with xml_path.open("rb") as f:
                 tree = etree.parse(f, _parser())
         except (OSError, etree.XMLSyntaxError):
             pass  # (the path, below)
@@ -133,7 +133,7 @@ def _read_streaming(xml_path: Path, bin_path: Path) -> Graph | None:
     element until its end tag, and is read by the checked reader.
     """
     weights = _Weights.open(bin_path)
-    with open(xml_path, "rb") as f:  # (a file object: libxml2 reading the path probes for gzip)
+    with xml_path.open("rb") as f:  # (a file object: libxml2 reading the path probes for gzip)
         streamed = _stream(f, weights, _Cache(), str(xml_path))
     if streamed is None:
         return None
@@ -159,24 +159,19 @@ def _stream(f: typing.BinaryIO, weights: _Weights, cache: _Cache, source: str) -
         parent = el.getparent()
         if el.tag == "layer":
             if parent is not layers_el:
-                if layers_el is not None or parent is None or parent.tag != "layers":
+                top = None if layers_el is not None else _top_level(parent, "layers")
+                if top is None:
                     continue  # a layer of a sub-graph (read with its layer) or out of place
-                root = parent.getparent()
-                if root is None or root.getparent() is not None or root.find("layers") is not parent:
-                    continue
-                if root.tag != "net" or root.get("version") not in ("10", "11"):
+                if top.tag != "net" or top.get("version") not in ("10", "11"):
                     return None
-                layers_el, ir_version = parent, int(root.get("version", ""))
+                root, layers_el, ir_version = top, parent, int(top.get("version", ""))
             node = _read_plain_layer(el, weights, cache)
             if node is None:
                 node = _with_subgraphs(_read_layer(el, weights), el, weights, source, ir_version)
             nodes.append(node)
         else:
             if parent is not edges_el:
-                if edges_el is not None or parent is None or parent.tag != "edges":
-                    continue
-                top = parent.getparent()
-                if top is None or top.getparent() is not None or top.find("edges") is not parent:
+                if edges_el is not None or _top_level(parent, "edges") is None:
                     continue
                 edges_el = parent
             get = el.get
@@ -184,15 +179,35 @@ def _stream(f: typing.BinaryIO, weights: _Weights, cache: _Cache, source: str) -
         el.clear()
         while el.getprevious() is not None:
             del parent[0]
-    tree_root = events.root
-    docinfo = tree_root.getroottree().docinfo
-    if docinfo.doctype or docinfo.internalDTD is not None or tree_root is not root or root is None:
-        return None  # (a DTD, or no layers: _build says so)
-    if layers_el is None or (root.find("edges") is not edges_el and edges_el is not None):
-        return None
-    if edges_el is None and root.find("edges") is not None and len(root.find("edges")):
+    if root is None or not _plain_document(events.root, root, layers_el, edges_el):
         return None
     return root, nodes, edges, ir_version
+
+
+def _top_level(parent: etree._Element | None, tag: str) -> etree._Element | None:
+    """The root, where ``parent`` is its one ``tag`` child (``<layers>``, ``<edges>``); else None."""
+    if parent is None or parent.tag != tag:
+        return None
+    top = parent.getparent()
+    if top is None or top.getparent() is not None or top.find(tag) is not parent:
+        return None
+    return top
+
+
+def _plain_document(
+    tree_root: etree._Element,
+    root: etree._Element,
+    layers_el: etree._Element | None,
+    edges_el: etree._Element | None,
+) -> bool:
+    """No DTD, the layers streamed were the root's, and so were the edges (or it has none)."""
+    docinfo = tree_root.getroottree().docinfo
+    if docinfo.doctype or docinfo.internalDTD is not None or tree_root is not root:
+        return False  # (a DTD, or no layers: _build says so)
+    if layers_el is None or (root.find("edges") is not edges_el and edges_el is not None):
+        return False
+    edges = root.find("edges")
+    return not (edges_el is None and edges is not None and len(edges))
 
 
 def _connect(root: etree._Element, nodes: list[Node], edges: list[_Edge], ir_version: int) -> Graph | None:
@@ -391,7 +406,7 @@ def _paths(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | 
     if not xml_path.is_file():
         raise IRError(f"{xml_path}: no such file")
     try:
-        with open(xml_path, "rb") as f:
+        with xml_path.open("rb") as f:
             _refuse_compressed(f.read(8), str(xml_path))
     except OSError as exc:
         raise IRError(f"{xml_path}: cannot read: {exc.strerror or exc}") from None
@@ -409,7 +424,7 @@ def _parse_bytes(xml: bytes, source: str) -> etree._ElementTree:
 def _parse_path(xml_path: Path) -> etree._ElementTree:
     """The file parsed from a file object: libxml2 given a path inflates compressed files."""
     try:
-        with open(xml_path, "rb") as f:
+        with xml_path.open("rb") as f:
             tree = etree.parse(f, _parser())
     except etree.XMLSyntaxError as exc:
         raise IRError(f"{xml_path}: not well-formed XML: {exc}") from None
@@ -497,12 +512,11 @@ class _Weights:
             return None
         return self._path.stat().st_size
 
-    def _map(self, node: Node) -> memoryview:
-        """The whole file, memory-mapped (as OpenVINO maps it); an error naming the file when the
-        address space cannot hold it (a .bin larger than ``RLIMIT_AS`` allows)."""
-        assert self._path is not None  # (checked by the caller)
+    def _map(self, path: Path, node: Node) -> memoryview:
+        """The whole file at ``path``, memory-mapped (as OpenVINO maps it); an error naming the file
+        when the address space cannot hold it (a .bin larger than ``RLIMIT_AS`` allows)."""
         try:
-            with open(self._path, "rb") as f:
+            with path.open("rb") as f:
                 size = os.fstat(f.fileno()).st_size
                 if size == 0:
                     return memoryview(b"")
@@ -518,7 +532,7 @@ class _Weights:
         if self._data is None:
             if self._path is None or not self._path.is_file():
                 raise IRError(f"{node.describe()}: the weights file {self.name} is missing")
-            self._data = self._map(node)
+            self._data = self._map(self._path, node)
         if offset < 0 or size < 0 or offset + size > len(self._data):
             raise IRError(
                 f"{node.describe()}: offset={offset} size={size} lies outside the weights file "
@@ -592,14 +606,12 @@ def _finish_graph(
                 if fed is None:
                     raise IRError(f"{node.describe()}: input port {port.id} is not connected (missing input)")
 
-    order = _topological_order(nodes, feeds)
+    connected = typing.cast("list[list[tuple[int, int]]]", feeds)  # (every input: checked above)
+    order = _topological_order(nodes, connected)
     position = [0] * len(nodes)  # document index -> graph index
     for new, old in enumerate(order):
         position[old] = new
-    sources = tuple(
-        tuple([Source(position[s[0]], s[1]) for s in feeds[old]])  # type: ignore[index]  # (all fed)
-        for old in order
-    )
+    sources = tuple(tuple([Source(position[s[0]], s[1]) for s in connected[old]]) for old in order)
     return Graph(
         name=root.get("name", ""),
         ir_version=ir_version,
@@ -709,6 +721,22 @@ def _int_attr(el: etree._Element, name: str, where: str) -> int:
         raise IRError(f"{where}: attribute {name}={quote(text)} is not an integer") from None
 
 
+def _check_ports(where: str, inputs: tuple[Port, ...], outputs: tuple[Port, ...]) -> None:
+    """No two ports share an id; each output port has an element type OpenVINO reads."""
+    ids = [p.id for p in inputs + outputs]
+    if len(set(ids)) != len(ids):
+        raise IRError(f"{where}: duplicate port ids {shorten(str(ids))}")
+    for port in outputs:
+        if port.precision is None:  # OpenVINO: "node <port> is missing mandatory attribute: precision"
+            raise IRError(f"{where} output port {port.id}: missing attribute 'precision'")
+        if port.precision not in _OUTPUT_PRECISIONS:  # OpenVINO: "Unsupported element type: fp32"
+            raise IRError(
+                f"{where} output port {port.id}: "
+                f"precision={quote(port.precision)} is not an element type OpenVINO reads "
+                "(names are exact: FP32 or f32, not fp32 or F32)"
+            )
+
+
 def _read_layer(el: etree._Element, weights: _Weights, problems: list[Problem] | None = None) -> Node:
     where = f"layer at line {el.sourceline}"
     layer_id = _layer_id(el, where)
@@ -739,21 +767,7 @@ def _read_layer(el: etree._Element, weights: _Weights, problems: list[Problem] |
     attrs = attribute_items(data_el) if data_el is not None else ()
     inputs = _read_ports(input_el, where)
     outputs = _read_ports(output_el, where)
-    ids = [p.id for p in inputs + outputs]
-    if len(set(ids)) != len(ids):
-        raise IRError(f"{where} type={shorten(type_name)}-{version}: duplicate port ids {shorten(str(ids))}")
-    for port in outputs:
-        if port.precision is None:  # OpenVINO: "node <port> is missing mandatory attribute: precision"
-            raise IRError(
-                f"{where} type={shorten(type_name)}-{version} output port {port.id}: "
-                "missing attribute 'precision'"
-            )
-        if port.precision not in _OUTPUT_PRECISIONS:  # OpenVINO: "Unsupported element type: fp32"
-            raise IRError(
-                f"{where} type={shorten(type_name)}-{version} output port {port.id}: "
-                f"precision={quote(port.precision)} is not an element type OpenVINO reads "
-                "(names are exact: FP32 or f32, not fp32 or F32)"
-            )
+    _check_ports(f"{where} type={shorten(type_name)}-{version}", inputs, outputs)
     if type_name.lower() in _NEEDS_VARIABLE and (data_el is None or data_el.get("variable_id") is None):
         # OpenVINO's read_model crashes on these (2026.4): refuse them by name
         raise IRError(
@@ -802,7 +816,7 @@ class _Cache:
         self.constants: dict[tuple[str | None, str | None], _ConstantType] = {}
 
 
-def _is_plain_int(text: str | None) -> bool:
+def _is_plain_int(text: str | None) -> typing.TypeGuard[str]:
     """``text`` is what :func:`parse_int` reads with ``int`` alone (ASCII digits only)."""
     return text is not None and text.isascii() and text.isdigit() and len(text) <= 64
 
@@ -818,28 +832,12 @@ def _read_plain_layer(el: etree._Element, weights: _Weights, cache: _Cache) -> N
     version = get("version")
     if not _is_plain_int(id_text) or name is None or not type_name or not version:
         return None
-    assert id_text is not None  # (for mypy: _is_plain_int)
     if len(id_text) > 18:  # (an id of 2**63 or more: the checked reader refuses it)
         return None
-    data_el = input_el = output_el = None
-    decompression = False
-    for child in el:
-        tag = child.tag
-        if tag == "data":
-            if data_el is None:
-                data_el = child
-        elif tag == "input":
-            if input_el is None:
-                input_el = child
-        elif tag == "output":
-            if output_el is None:
-                output_el = child
-        elif tag == "rt_info":
-            decompression = decompression or any(
-                a.get("name") == "decompression" for a in child.iterchildren("attribute")
-            )
-        else:  # a sub-graph, a port map, anything else: _with_subgraphs
-            return None
+    children = _plain_children(el)
+    if children is None:
+        return None
+    data_el, input_el, output_el, decompression = children
     if data_el is None:
         attrs: tuple[tuple[str, str], ...] = ()
     else:
@@ -847,18 +845,7 @@ def _read_plain_layer(el: etree._Element, weights: _Weights, cache: _Cache) -> N
         attrs = cache.attrs.setdefault(attrs, attrs)
     inputs = _plain_port_list(input_el, 0, cache) if input_el is not None else ()
     outputs = _plain_port_list(output_el, 1, cache) if output_el is not None else ()
-    if inputs is None or outputs is None:
-        return None
-    if outputs:
-        for port in outputs:
-            if port.precision not in _OUTPUT_PRECISIONS:  # (None included)
-                return None
-        if inputs or len(outputs) > 1:
-            ids = [p.id for p in inputs]
-            ids += [p.id for p in outputs]
-            if len(set(ids)) != len(ids):
-                return None
-    elif len(inputs) > 1 and len({p.id for p in inputs}) != len(inputs):
+    if inputs is None or outputs is None or not _plain_ports(inputs, outputs):
         return None
     kind = _KINDS.get(type_name)
     if kind is None:
@@ -887,6 +874,49 @@ def _read_plain_layer(el: etree._Element, weights: _Weights, cache: _Cache) -> N
 
 # Layer types, lower case (a model has few distinct types).
 _KINDS: dict[str, str] = {}
+
+_Children = tuple[etree._Element | None, etree._Element | None, etree._Element | None, bool]
+
+
+def _plain_children(el: etree._Element) -> _Children | None:
+    """A layer's first ``<data>``, ``<input>`` and ``<output>`` and whether its ``<rt_info>`` marks
+    it decompression; None when it has any other child (a sub-graph, a port map: _with_subgraphs)."""
+    data_el = input_el = output_el = None
+    decompression = False
+    for child in el:
+        tag = child.tag
+        if tag == "data":
+            if data_el is None:
+                data_el = child
+        elif tag == "input":
+            if input_el is None:
+                input_el = child
+        elif tag == "output":
+            if output_el is None:
+                output_el = child
+        elif tag == "rt_info":
+            decompression = decompression or any(
+                a.get("name") == "decompression" for a in child.iterchildren("attribute")
+            )
+        else:
+            return None
+    return data_el, input_el, output_el, decompression
+
+
+def _plain_ports(inputs: tuple[Port, ...], outputs: tuple[Port, ...]) -> bool:
+    """Every output port has an element type OpenVINO reads, and no two ports share an id."""
+    if outputs:
+        for port in outputs:
+            if port.precision not in _OUTPUT_PRECISIONS:  # (None included)
+                return False
+        if inputs or len(outputs) > 1:
+            ids = [p.id for p in inputs]
+            ids += [p.id for p in outputs]
+            if len(set(ids)) != len(ids):
+                return False
+    elif len(inputs) > 1 and len({p.id for p in inputs}) != len(inputs):
+        return False
+    return True
 
 
 def _plain_port_list(el: etree._Element, kind: int, cache: _Cache) -> tuple[Port, ...] | None:
@@ -1165,9 +1195,8 @@ def _read_edge(
             f"{where}: dangling edge, {dst.describe()} has no input port {tp} "
             f"(input ports: {[p.id for p in dst.inputs]})"
         )
-    if feeds[dst_i][in_index] is not None:
-        prev = feeds[dst_i][in_index]
-        assert prev is not None
+    prev = feeds[dst_i][in_index]
+    if prev is not None:
         raise IRError(
             f"{dst.describe()}: input port {tp} is fed twice "
             f"(from layer {nodes[prev[0]].id} and from layer {fl})"
@@ -1175,13 +1204,12 @@ def _read_edge(
     feeds[dst_i][in_index] = (src_i, out_index)
 
 
-def _topological_order(nodes: list[Node], feeds: list[list[tuple[int, int] | None]]) -> list[int]:
+def _topological_order(nodes: list[Node], feeds: list[list[tuple[int, int]]]) -> list[int]:
     """Kahn's algorithm; ties keep document order, so the order is deterministic."""
     indegree = [len(f) for f in feeds]
     consumers: list[list[int]] = [[] for _ in nodes]
     for i, f in enumerate(feeds):
         for s in f:
-            assert s is not None
             consumers[s[0]].append(i)
     ready = deque(i for i, d in enumerate(indegree) if d == 0)
     order: list[int] = []

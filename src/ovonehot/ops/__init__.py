@@ -200,7 +200,8 @@ for _module in _MODULES:
 for _versions in _TABLE.values():
     _versions.sort(key=lambda s: s.since)
 
-# Spelt exactly as OpenVINO matches opset names: "opset1", not "OPSET1", "opset1 " or "opset١".
+# Spelt exactly as OpenVINO matches opset names: "opset1", not "OPSET1", "opset1 " or "opset" followed by
+# U+0661 (an Arabic-Indic one, which \d and str.isdigit accept).
 _OPSET = re.compile(r"opset([1-9][0-9]{0,5})", re.ASCII)
 
 

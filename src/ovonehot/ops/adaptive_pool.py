@@ -154,8 +154,9 @@ def evaluate_adaptive_pool(attrs: AdaptivePoolAttrs, inputs: Sequence[np.ndarray
         for pos, slices in _windows(spatial, sizes):
             if n * c == 0:
                 break
-            block = x[(slice(None),) + tuple(slices)]
-            at = (slice(None),) + tuple(pos)
+            window = (slice(None), *slices)
+            at: tuple[slice | int, ...] = (slice(None), *pos)
+            block = x[window]
             if not attrs.maximum:
                 values[at] = _average(block.reshape(n * c, -1), data.dtype)
                 continue

@@ -93,9 +93,8 @@ def _element_type(inputs: Sequence[TensorInfo]) -> ElementType:
     return et
 
 
-def _batch(shape: PartialShape) -> PartialShape:
-    assert shape.dims is not None
-    return PartialShape(shape.dims[:-2])
+def _batch(dims: tuple[Dimension, ...]) -> PartialShape:
+    return PartialShape(dims[:-2])
 
 
 def _shapes_text(inputs: Sequence[TensorInfo]) -> str:
@@ -115,52 +114,55 @@ def sdpa_shape(causal: bool, inputs: Sequence[TensorInfo]) -> PartialShape:
     if query.dims is not None:
         if len(query.dims) < 3:
             raise fail("Query input rank length must be at least 3 or more.")
-        batch = _batch(query)
+        batch = _batch(query.dims)
         l_dim, e_dim = query.dims[-2], query.dims[-1]
 
-    def merge_batch(shape: PartialShape) -> PartialShape | None:
-        return broadcast_shapes(batch, _batch(shape), _NUMPY)
-
     if key.dims is not None:
-        merged = merge_batch(key) if len(key.dims) >= 3 else None
+        merged = _merge_batch(batch, key.dims) if len(key.dims) >= 3 else None
         e = e_dim.merge(key.dims[-1]) if merged is not None else None
         if merged is None or e is None:
             raise fail("Key input shape not compatible with other inputs.")
         batch, e_dim, s_dim = merged, e, key.dims[-2]
     if value.dims is not None:
-        merged = merge_batch(value) if len(value.dims) >= 3 else None
+        merged = _merge_batch(batch, value.dims) if len(value.dims) >= 3 else None
         s = s_dim.merge(value.dims[-2]) if merged is not None else None
         if merged is None or s is None:
             raise fail("Value input shape not compatible with other inputs.")
         batch, s_dim, ev_dim = merged, s, value.dims[-1]
-    if len(inputs) > 3 and not causal:
-        mask = inputs[3].shape
-        if mask.dims is not None and len(mask.dims) != 0:
-            ok = len(mask.dims) >= 2
-            if ok:
-                new_l = broadcast_merge_dim(l_dim, mask.dims[-2])
-                new_s = broadcast_merge_dim(s_dim, mask.dims[-1])
-                ok = new_l is not None and new_s is not None
-                if new_l is not None and new_s is not None:
-                    l_dim, s_dim = new_l, new_s
-            if ok and len(mask.dims) >= 3:
-                merged = merge_batch(mask)
-                ok = merged is not None
-                if merged is not None:
-                    batch = merged
-            if not ok:
-                raise fail("Attention mask input shape not compatible with other inputs.")
-    if len(inputs) > 4:
-        scale = inputs[4].shape
-        if scale.is_static:
-            dims = scale.to_shape()
-            if not (dims == () or dims == (1,)):
-                raise fail("Scale input must be scalar or have 1 element.")
-    if len(inputs) > 5:
-        _check_sink(inputs, query, batch, l_dim, fail)
+    mask = inputs[3].shape.dims if len(inputs) > 3 and not causal else None
+    if mask:  # (a known rank above 0)
+        fitted = _merge_mask(mask, l_dim, s_dim, batch)
+        if fitted is None:
+            raise fail("Attention mask input shape not compatible with other inputs.")
+        l_dim, s_dim, batch = fitted
+    if len(inputs) > 4 and inputs[4].shape.is_static and inputs[4].shape.to_shape() not in ((), (1,)):
+        raise fail("Scale input must be scalar or have 1 element.")
+    _check_sink(inputs, query, batch, l_dim, fail)
     if batch.dims is None:
         return PartialShape.dynamic()
     return PartialShape((*batch.dims, l_dim, ev_dim))
+
+
+def _merge_batch(batch: PartialShape, dims: tuple[Dimension, ...]) -> PartialShape | None:
+    return broadcast_shapes(batch, _batch(dims), _NUMPY)
+
+
+def _merge_mask(
+    mask: tuple[Dimension, ...], l_dim: Dimension, s_dim: Dimension, batch: PartialShape
+) -> tuple[Dimension, Dimension, PartialShape] | None:
+    """L, S and the batch merged with the mask's ``[..., L, S]``; None when it does not fit."""
+    if len(mask) < 2:
+        return None
+    new_l = broadcast_merge_dim(l_dim, mask[-2])
+    new_s = broadcast_merge_dim(s_dim, mask[-1])
+    if new_l is None or new_s is None:
+        return None
+    if len(mask) >= 3:
+        merged = _merge_batch(batch, mask)
+        if merged is None:
+            return None
+        batch = merged
+    return new_l, new_s, batch
 
 
 def _check_sink(
@@ -170,7 +172,9 @@ def _check_sink(
     l_dim: Dimension,
     fail: Callable[[str], ValidationError],
 ) -> None:
-    """The sink: query's rank, ``[N..., L or 1, 1]`` (probed: it never changes the output)."""
+    """The sink, when given: query's rank, ``[N..., L or 1, 1]`` (probed: it never changes the output)."""
+    if len(inputs) <= 5:
+        return
     sink = inputs[5].shape
     if sink.dims is None or query.dims is None:
         return
@@ -179,7 +183,7 @@ def _check_sink(
     ok = (
         sink.dims[-1].compatible(Dimension.static(1))
         and broadcast_merge_dim(l_dim, sink.dims[-2]) is not None
-        and broadcast_shapes(batch, _batch(sink), _NUMPY) is not None
+        and _merge_batch(batch, sink.dims) is not None
     )
     if not ok:
         raise fail("Sink input has not compatible shape.")

@@ -55,6 +55,20 @@ def _split(attrs: BatchNormAttrs, items: Sequence[T]) -> tuple[T, list[T]]:
     return items[2], [items[0], items[1], items[3], items[4]]
 
 
+def _channel_param_shape(channel_inputs: Sequence[TensorInfo]) -> tuple[Dimension, PartialShape]:
+    """gamma/beta/mean/variance's merged shape, of rank 1, and its one dimension."""
+    merged_shape: PartialShape | None = channel_inputs[0].shape
+    for info in channel_inputs[1:]:
+        merged_shape = None if merged_shape is None else merged_shape.merge(info.shape)
+    if merged_shape is None:
+        raise ValidationError("Shapes for gamma/beta/mean/variance do not match.")
+    if merged_shape.dims is None:
+        return Dimension(), PartialShape((Dimension(),))
+    if len(merged_shape.dims) != 1:
+        raise ValidationError(f"Shape for gamma/beta/mean/variance ({merged_shape}) does not have rank 1.")
+    return merged_shape.dims[0], merged_shape
+
+
 def infer_batch_norm(attrs: BatchNormAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
     if not attrs.epsilon >= 0:
         raise ValidationError(f"Attribute 'epsilon' must be non negative value. Got: {attrs.epsilon:g}")
@@ -75,17 +89,8 @@ def infer_batch_norm(attrs: BatchNormAttrs, inputs: Sequence[TensorInfo]) -> lis
                 f"Input argument must have rank of at least 2 (input argument shape: {shape})."
             )
         channels = shape.dims[1]
-    merged_shape: PartialShape | None = channel_inputs[0].shape
-    for info in channel_inputs[1:]:
-        merged_shape = None if merged_shape is None else merged_shape.merge(info.shape)
-    if merged_shape is None:
-        raise ValidationError("Shapes for gamma/beta/mean/variance do not match.")
-    if merged_shape.dims is None:
-        merged_shape = PartialShape((Dimension(),))
-    elif len(merged_shape.dims) != 1:
-        raise ValidationError(f"Shape for gamma/beta/mean/variance ({merged_shape}) does not have rank 1.")
-    assert merged_shape.dims is not None
-    merged_channels = channels.merge(merged_shape.dims[0])
+    param_dim, merged_shape = _channel_param_shape(channel_inputs)
+    merged_channels = channels.merge(param_dim)
     if merged_channels is None:
         raise ValidationError(
             f"Input channel dimension ({channels}) does not match shape for gamma/beta/mean/variance "

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..errors import ValidationError
 from ..graph import Node
-from ..types import ElementType
+from ..types import ElementType, numpy_dtype_of
 from .common.attrs import bool_attr, element_type_attr
 from .common.numeric import widen
 from .common.spec import OpSpec, TensorInfo
@@ -57,8 +57,7 @@ def evaluate_bucketize(attrs: BucketizeAttrs, inputs: Sequence[np.ndarray]) -> l
     else:
         out = np.searchsorted(flat, data.reshape(-1), side="right")
     out = out.reshape(data.shape)
-    dtype = attrs.output_type.numpy_dtype
-    assert dtype is not None
+    dtype = numpy_dtype_of(attrs.output_type)
     return [out.astype(dtype)]
 
 

@@ -44,7 +44,7 @@ def _cell_parser(cell: Cell) -> Callable[[Node], SequenceAttrs]:
     parse_sequence = _parser(cell)
 
     def parse(node: Node) -> SequenceAttrs:
-        attrs = tuple(a for a in node.attrs if a[0] != "direction") + (("direction", "forward"),)
+        attrs = (*(a for a in node.attrs if a[0] != "direction"), ("direction", "forward"))
         return parse_sequence(replace(node, attrs=attrs))
 
     return parse

@@ -128,6 +128,23 @@ def _spatial_out(attrs: BackpropAttrs, d: Dimension, k: Dimension, i: int) -> Di
     return _padded(base, attrs.output_padding[i] - pads)
 
 
+def _output_spatial(shape_in: TensorInfo, n: int) -> list[Dimension]:
+    """The ``output_shape`` input's ``n`` spatial dims (any length where not known)."""
+    if not (shape_in.element_type.is_dynamic or shape_in.element_type.is_integral_number):
+        raise ValidationError(
+            f"Element type for output shape should be of integer type (output_shape element type: "
+            f"{shape_in.element_type})."
+        )
+    if shape_in.shape.rank_is_static and shape_in.shape.rank != 1:
+        raise ValidationError("Input delivering output shape must have rank 1.")
+    out_spatial = _shape_from_info(shape_in)
+    if out_spatial is None:
+        out_spatial = [Dimension()] * n
+    if len(out_spatial) != n:
+        raise ValidationError("Output shape should be defined for all and only spatial dimensions.")
+    return out_spatial
+
+
 def infer_backprop(attrs: BackpropAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
     data, filters = inputs[0], inputs[1]
     et = data.element_type.merge(filters.element_type)
@@ -139,21 +156,7 @@ def infer_backprop(attrs: BackpropAttrs, inputs: Sequence[TensorInfo]) -> list[T
     if not (et.is_dynamic or et.is_real or et.is_integral_number):
         raise ValidationError(f"Element type of inputs must be numeric. Got: {et}")
     n = _check_attrs(attrs)
-    out_spatial: list[Dimension] | None = None
-    if len(inputs) == 3:
-        shape_in = inputs[2]
-        if not (shape_in.element_type.is_dynamic or shape_in.element_type.is_integral_number):
-            raise ValidationError(
-                f"Element type for output shape should be of integer type (output_shape element type: "
-                f"{shape_in.element_type})."
-            )
-        if shape_in.shape.rank_is_static and shape_in.shape.rank != 1:
-            raise ValidationError("Input delivering output shape must have rank 1.")
-        out_spatial = _shape_from_info(shape_in)
-        if out_spatial is None:
-            out_spatial = [Dimension()] * n
-        if len(out_spatial) != n:
-            raise ValidationError("Output shape should be defined for all and only spatial dimensions.")
+    out_spatial = _output_spatial(inputs[2], n) if len(inputs) == 3 else None
     extra = 3 if attrs.groups else 2
     d = data.shape if data.shape.rank_is_static else PartialShape((Dimension(),) * (n + 2))
     f = filters.shape if filters.shape.rank_is_static else PartialShape((Dimension(),) * (n + extra))

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..errors import Error, ValidationError
 from ..graph import Node
-from ..types import NF4_TABLE, ElementType, TypeKind
+from ..types import NF4_TABLE, ElementType, TypeKind, numpy_dtype_of
 from .common.attrs import element_type_attr
 from .common.binding import PLAIN_INTEGERS, PLAIN_NUMBERS, dtype_of, mode_independent
 from .common.bounds import bounds_of, max_of
@@ -73,31 +73,38 @@ def convert_array(x: np.ndarray, to: ElementType) -> np.ndarray:
         x = np.asarray(NF4_TABLE[x.view(np.uint8)])  # (0-d codes index to a scalar: keep an array)
         if to is ElementType.f32:
             return x
-    if to is ElementType.string or x.dtype == object:
-        if x.dtype != object or to is not ElementType.string:
-            raise ValidationError(f"conversion between string and {to} is not supported")
+    strings = to is ElementType.string or x.dtype == object
+    if strings and (x.dtype != object or to is not ElementType.string):
+        raise ValidationError(f"conversion between string and {to} is not supported")
+    if strings or (x.dtype == target and to not in _SUB_BYTE_UINT8):  # string to string, or same type
         out: np.ndarray = x.copy()
         return out
-    if x.dtype == target and to not in _SUB_BYTE_UINT8:
-        out = x.copy()
-        return out
+    special = _special_conversion(x, to)
+    return _cast(x, to, target) if special is None else special
+
+
+def _special_conversion(x: np.ndarray, to: ElementType) -> np.ndarray | None:
+    """The conversions OpenVINO does by rules of its own (not NumPy's cast); None for the rest."""
     if to is ElementType.boolean:
-        out = np.asarray(x != 0)  # a 0-d comparison gives NumPy's bool scalar, not an array
-        return out
+        return np.asarray(x != 0)  # a 0-d comparison gives NumPy's bool scalar, not an array
     if to is ElementType.bf16:  # OpenVINO's own rounding, not round-to-nearest-even
         return _nan_payloads(x, f32_to_bf16(x), to)
     if to is ElementType.f8e8m0:  # OpenVINO's own rounding and saturation, not ml_dtypes'
         return f32_to_f8e8m0(x)
     if to is ElementType.f16 and x.dtype == np.int32:
         # OpenVINO's i32 -> f16 kernel saturates at +-65504 (i64, u32... overflow to inf).
-        out = np.asarray(np.clip(x, -65504, 65504)).astype(np.float16)  # (0-d: np.clip gives a scalar)
-        return out
+        return np.asarray(np.clip(x, -65504, 65504)).astype(np.float16)  # (0-d: np.clip gives a scalar)
     if to.kind in (TypeKind.SIGNED, TypeKind.UNSIGNED) and _is_float(x.dtype):
         return _float_to_int(x, to)
     if to in _SUB_BYTE_UINT8:  # u1/u3/u6 are held unpacked in uint8: wrap to their width
         return _wrap_int(x.astype(np.int64), to)
     if to.bitwidth < 8 and to.kind in (TypeKind.SIGNED, TypeKind.UNSIGNED):  # ml_dtypes i4/u4/u2
         return _wrap_int(x.astype(np.int64), to)
+    return None
+
+
+def _cast(x: np.ndarray, to: ElementType, target: np.dtype) -> np.ndarray:
+    """NumPy's (ml_dtypes') cast of ``x`` to ``target``, rounded and with NaNs as OpenVINO's."""
     with np.errstate(over="ignore", invalid="ignore"):
         # OpenVINO rounds twice: f64 -> f16 through f32 (0x3FEF9A000D9A3BB9 -> f16 0x3BE6, not
         # the nearest 0x3BE7); f32, f64 and integers -> f8e4m3/f8e5m2 through f32 and f16
@@ -197,8 +204,7 @@ def f32_to_f8e8m0(x: np.ndarray) -> np.ndarray:
     up = np.where(exponent == 0, mantissa > 0x600000, up)
     code = np.where(exponent >= 0xFE, exponent - np.isinf(f), exponent + up)
     code = np.where((bits >> 31) == 1, 0, code)
-    out_dtype = ElementType.f8e8m0.numpy_dtype
-    assert out_dtype is not None
+    out_dtype = numpy_dtype_of(ElementType.f8e8m0)
     return code.astype(np.uint8).view(out_dtype)
 
 
@@ -221,8 +227,7 @@ def f32_to_bf16(x: np.ndarray) -> np.ndarray:
         bits = np.ascontiguousarray(np.asarray(x).astype(np.float32)).view(np.uint32).astype(np.uint64)
     rounded = ((bits + ((bits & 0x10000) >> 1)) >> 16).astype(np.uint16)
     # (np.ascontiguousarray makes a 0-d array 1-d: give the scalar its shape back)
-    bf16 = ElementType.bf16.numpy_dtype
-    assert bf16 is not None  # ml_dtypes is a dependency
+    bf16 = numpy_dtype_of(ElementType.bf16)
     return rounded.reshape(np.shape(x)).view(bf16)
 
 
@@ -267,8 +272,7 @@ def _wrap_int(wide: np.ndarray, to: ElementType) -> np.ndarray:
     wide = np.asarray(wide)  # (operators on a 0-d array give NumPy scalars; the results stay arrays)
     if to in _SUB_BYTE_UINT8:
         return np.asarray(wide & ((1 << to.bitwidth) - 1)).astype(np.uint8)
-    target = to.numpy_dtype
-    assert target is not None
+    target = numpy_dtype_of(to)
     if to.bitwidth < 8:  # i4/u4/u2 through ml_dtypes: wrap to the width first
         mask = (1 << to.bitwidth) - 1
         code = wide & mask
@@ -315,7 +319,7 @@ def bind_convert(
     NumPy's numbers, f32 <-> f64), to boolean (``!= 0``), or a copy; the rest keep the kernel."""
     source, to = dtype_of(inputs[0]), attrs.destination_type
     target = to.numpy_dtype
-    if target is None or source == object or to is ElementType.string:
+    if target is None or source.kind == "O" or to is ElementType.string:
         return None
     if source == target and to not in _SUB_BYTE_UINT8:
 

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..errors import InputError, ValidationError
 from ..graph import Node
-from ..types import Dimension, PartialShape
+from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import str_attr
 from .common.autobroadcast import AutoBroadcastSpec, broadcast_shapes
 from .common.numeric import narrow, quiet, widen
@@ -89,12 +89,8 @@ def parse_einsum(node: Node) -> EinsumAttrs:
     return parse_equation(str_attr(node, "equation"))
 
 
-def infer_einsum(attrs: EinsumAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
-    if len(inputs) != len(attrs.inputs):
-        raise ValidationError(
-            f"Equation must contain a number of subscripts equal to a number of Einsum inputs "
-            f"({len(attrs.inputs)} subscripts, {len(inputs)} inputs)."
-        )
+def _einsum_type(inputs: Sequence[TensorInfo]) -> ElementType:
+    """The inputs' one numeric element type."""
     et = inputs[0].element_type
     if not (et.is_dynamic or et.is_real or passes_integral_number_check(et)):
         raise ValidationError("The input type for Einsum operation must be numeric.")
@@ -103,6 +99,44 @@ def infer_einsum(attrs: EinsumAttrs, inputs: Sequence[TensorInfo]) -> list[Tenso
         if merged is None:
             raise ValidationError("Inputs to Einsum operation must have the same type.")
         et = merged
+    return et
+
+
+def _read_labels(
+    sub: Sequence[str],
+    dims: list[Dimension],
+    span: int,
+    labels: dict[str, Dimension],
+    ellipsis: PartialShape | None,
+) -> PartialShape | None:
+    """Merge one input's ``dims`` into ``labels`` by its subscript ``sub`` (the ellipsis covers
+    ``span`` dims); the ellipsis shape broadcast so far with this input's."""
+    pos = 0
+    for t in sub:
+        if t == ELLIPSIS:
+            part = PartialShape(tuple(dims[pos : pos + span]))
+            ellipsis = None if ellipsis is None else _broadcast(ellipsis, part)
+            pos += span
+            continue
+        d = dims[pos]
+        pos += 1
+        if t in labels:
+            merged_dim = labels[t].merge(d)
+            if merged_dim is None:
+                raise ValidationError(f"Label {t!r} has inconsistent dimensions {labels[t]} and {d}.")
+            labels[t] = merged_dim
+        else:
+            labels[t] = d
+    return ellipsis
+
+
+def infer_einsum(attrs: EinsumAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    if len(inputs) != len(attrs.inputs):
+        raise ValidationError(
+            f"Equation must contain a number of subscripts equal to a number of Einsum inputs "
+            f"({len(attrs.inputs)} subscripts, {len(inputs)} inputs)."
+        )
+    et = _einsum_type(inputs)
     labels: dict[str, Dimension] = {}
     ellipsis: PartialShape | None = PartialShape(())
     for sub, info in zip(attrs.inputs, inputs, strict=True):
@@ -122,24 +156,7 @@ def infer_einsum(attrs: EinsumAttrs, inputs: Sequence[TensorInfo]) -> list[Tenso
                 if has_ellipsis
                 else "Input rank must be equal to a number of labels in the corresponding input subscript."
             )
-        dims = list(shape)
-        span = shape.rank - len(letters)
-        pos = 0
-        for t in sub:
-            if t == ELLIPSIS:
-                part = PartialShape(tuple(dims[pos : pos + span]))
-                ellipsis = None if ellipsis is None else _broadcast(ellipsis, part)
-                pos += span
-                continue
-            d = dims[pos]
-            pos += 1
-            if t in labels:
-                merged_dim = labels[t].merge(d)
-                if merged_dim is None:
-                    raise ValidationError(f"Label {t!r} has inconsistent dimensions {labels[t]} and {d}.")
-                labels[t] = merged_dim
-            else:
-                labels[t] = d
+        ellipsis = _read_labels(sub, list(shape), shape.rank - len(letters), labels, ellipsis)
     out: list[Dimension] = []
     for t in attrs.output:
         if t == ELLIPSIS:

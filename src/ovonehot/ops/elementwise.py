@@ -179,8 +179,8 @@ def _divide(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
         return floor
     # C++ truncation: one more than the floor where the signs differ and it is inexact.
     inexact = np.multiply(floor, b) != a
-    out = floor + (inexact & ((a < 0) != (b < 0))).astype(a.dtype)
-    return out
+    truncated: np.ndarray = floor + (inexact & ((a < 0) != (b < 0))).astype(a.dtype)
+    return truncated
 
 
 def _mod(a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:

@@ -125,12 +125,15 @@ def _validate(
     if axes_shape.rank_is_static and axes_shape.rank != 1:
         raise ValidationError("Axes input must be 1D tensor.")
     if size_in is not None:
-        s = size_in.shape
-        if s.rank_is_static and s.rank != 1:
-            raise ValidationError("Signal size input must be 1D tensor.")
-        if axes_shape.is_static and s.is_static and not axes_shape[0].compatible(s[0]):
-            raise ValidationError("Sizes of inputs 'axes' and 'signal_size' must be equal.")
+        _validate_signal_size(axes_shape, size_in.shape)
     return axes if shape.rank_is_static else None
+
+
+def _validate_signal_size(axes_shape: PartialShape, s: PartialShape) -> None:
+    if s.rank_is_static and s.rank != 1:
+        raise ValidationError("Signal size input must be 1D tensor.")
+    if axes_shape.is_static and s.is_static and not axes_shape[0].compatible(s[0]):
+        raise ValidationError("Sizes of inputs 'axes' and 'signal_size' must be equal.")
 
 
 def _size_dim(lo: int, hi: int) -> Dimension:

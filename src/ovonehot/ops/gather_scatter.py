@@ -209,7 +209,7 @@ def evaluate_gather_nd(attrs: GatherNDAttrs, inputs: Sequence[np.ndarray]) -> li
         flat_idx[..., j] = _normalize_indices(
             flat_idx[..., j], data.shape[b + j], _gather_nd_message(data.shape[b + j])
         )
-    where = (np.arange(n_batch)[:, None],) + tuple(flat_idx[..., j] for j in range(k))
+    where = (np.arange(n_batch)[:, None], *(flat_idx[..., j] for j in range(k)))
     gathered = flat_data[where]
     middle = indices.shape[b:-1]
     slice_shape = data.shape[b + k :]
@@ -253,8 +253,8 @@ def _combine(reduction: Reduction, current: np.ndarray, update: np.ndarray) -> n
             out: np.ndarray = current | update
             return out
         if reduction in (Reduction.PROD, Reduction.MIN):
-            out = current & update
-            return out
+            both: np.ndarray = current & update
+            return both
         return current & ~update if reduction is Reduction.SUB else update
     a, u = widen(current), widen(update)
     with quiet():
@@ -508,7 +508,7 @@ def bind_scatter_elements(
     axis_value = folded(inputs[3])
     if axis_value is None or axis_value.size != 1 or not data.shape.rank_is_static or not data.shape.rank:
         return None
-    if dtype_of(data) == object or dtype_of(indices).kind not in "iu" or dtype_of(indices) == np.uint64:
+    if dtype_of(data).kind == "O" or dtype_of(indices).kind not in "iu" or dtype_of(indices) == np.uint64:
         return None
     try:
         axis = normalize_axis(int(axis_value.reshape(-1)[0]), data.shape.rank)
@@ -647,7 +647,7 @@ def evaluate_scatter_update(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> lis
             f"ScatterUpdate indices value {int(idx[bad][0])} is out of bounds for axis {axis} of size {size}"
         )
     moved = np.moveaxis(data, axis, 0).copy()
-    upd = updates.reshape(data.shape[:axis] + (idx.size,) + data.shape[axis + 1 :])
+    upd = updates.reshape((*data.shape[:axis], idx.size, *data.shape[axis + 1 :]))
     upd = np.moveaxis(upd, axis, 0)
     flat = scatter_rows(moved.reshape((size, -1)), idx, upd.reshape((idx.size, -1)), Reduction.NONE, True)
     return [np.moveaxis(flat.reshape(moved.shape), 0, axis).copy()]

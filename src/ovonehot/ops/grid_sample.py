@@ -81,10 +81,7 @@ def infer_grid_sample(attrs: GridSampleAttrs, inputs: Sequence[TensorInfo]) -> l
 def _denormalize(v: np.ndarray, size: int, align: bool) -> np.ndarray:
     n = v.dtype.type(size)
     one, two = v.dtype.type(1), v.dtype.type(2)
-    if align:
-        out: np.ndarray = (v + one) * (n - one) / two
-        return out
-    out = ((v + one) * n - one) / two
+    out: np.ndarray = (v + one) * (n - one) / two if align else ((v + one) * n - one) / two
     return out
 
 

@@ -256,24 +256,32 @@ def infer_interpolate(attrs: InterpolateAttrs, inputs: Sequence[TensorInfo]) -> 
     ]
     out = [_padded_dim(d, p) for d, p in zip(data.shape, pads, strict=True)]
     if use_scales:
-        scales = _known_floats(inputs[scales_port])
-        if scales is None:
-            for a in axes:
-                out[a] = Dimension()
-        else:
-            _check_count("scales", len(scales), len(axes))
-            for a, s in zip(axes, scales, strict=False):
-                out[a] = _scaled_dim(out[a], s)
+        _scale_dims(out, axes, _known_floats(inputs[scales_port]))
     else:
-        sizes = _shape_from_info(inputs[sizes_port])
-        if sizes is None:
-            for a in axes:
-                out[a] = Dimension()
-        else:
-            _check_count("sizes", len(sizes), len(axes))
-            for a, d in zip(axes, sizes, strict=False):
-                out[a] = d
+        _size_dims(out, axes, _shape_from_info(inputs[sizes_port]))
     return [TensorInfo(et, PartialShape(tuple(out)))]
+
+
+def _scale_dims(out: list[Dimension], axes: Sequence[int], scales: Sequence[float] | None) -> None:
+    """Each of ``axes`` in ``out`` scaled (unknown scales: any length)."""
+    if scales is None:
+        for a in axes:
+            out[a] = Dimension()
+        return
+    _check_count("scales", len(scales), len(axes))
+    for a, s in zip(axes, scales, strict=False):
+        out[a] = _scaled_dim(out[a], s)
+
+
+def _size_dims(out: list[Dimension], axes: Sequence[int], sizes: Sequence[Dimension] | None) -> None:
+    """Each of ``axes`` in ``out`` given its size (unknown sizes: any length)."""
+    if sizes is None:
+        for a in axes:
+            out[a] = Dimension()
+        return
+    _check_count("sizes", len(sizes), len(axes))
+    for a, d in zip(axes, sizes, strict=False):
+        out[a] = d
 
 
 def _check_count(name: str, count: int, n_axes: int) -> None:
@@ -376,12 +384,12 @@ def _v1_as_v4(
     sizes = _ints(target)
     if len(sizes) < len(axes):
         raise InputError(f"output shape holds {len(sizes)} values for {len(axes)} axes")
-    mode = {"nearest": Mode.NEAREST, "cubic": Mode.CUBIC, "linear_onnx": Mode.LINEAR_ONNX}.get(attrs.v1_mode)
     if attrs.v1_mode == "linear":
         if rank > 5:
             raise InputError(f"Interpolate-1 'linear' takes data of rank 5 at most, got {rank}")
         mode = Mode.LINEAR_ONNX if rank < 5 else Mode.LINEAR
-    assert mode is not None
+    else:  # (parse allows _V1_MODES only)
+        mode = {"nearest": Mode.NEAREST, "cubic": Mode.CUBIC, "linear_onnx": Mode.LINEAR_ONNX}[attrs.v1_mode]
     transform = Transform.ASYMMETRIC
     unpadded = not any(attrs.pads_begin) and not any(attrs.pads_end)
     if attrs.align_corners:
@@ -425,10 +433,10 @@ def source_coords(
     if transform is Transform.ALIGN_CORNERS:
         if out_len == 1:
             return np.zeros_like(x)
-        out = x * F32(in_len - 1) / F32(out_len - 1)
-        return out
-    out = (x + half) / scale - half
-    return out
+        aligned: np.ndarray = x * F32(in_len - 1) / F32(out_len - 1)
+        return aligned
+    half_pixel: np.ndarray = (x + half) / scale - half
+    return half_pixel
 
 
 def _nearest_index(mode: NearestMode, c: np.ndarray, downsample: bool) -> np.ndarray:
@@ -676,7 +684,7 @@ def _pil_pass(
 ) -> np.ndarray:
     starts, counts, weights = coeffs
     n = x.shape[axis]
-    ss = np.zeros(x.shape[:axis] + (out_size,) + x.shape[axis + 1 :], np.float64)
+    ss = np.zeros((*x.shape[:axis], out_size, *x.shape[axis + 1 :]), np.float64)
     xd = x.astype(np.float64)
     for k in range(weights.shape[1]):
         use = counts > k

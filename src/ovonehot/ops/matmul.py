@@ -84,12 +84,23 @@ def matmul_shape(attrs: MatMulAttrs, a_shape: PartialShape, b_shape: PartialShap
             f"Incompatible MatMul matrix dimension. First input dimension={col} at COL_INDEX_DIM={len(a) - 1} "
             f"doesn't match the second input dimension={row} at ROW_INDEX_DIM={len(b) - 2}"
         )
+    out = [*_matmul_batch(a[:-2], b[:-2]), a[-2], b[-1]]
+    if ra == 1:
+        del out[-2]
+    if rb == 1:
+        del out[-1]
+    return PartialShape(tuple(out))
+
+
+def _matmul_batch(a: list[Dimension], b: list[Dimension]) -> list[Dimension]:
+    """The batch dims of ``a`` and ``b`` broadcast (the shorter padded with 1s in front)."""
+    one = Dimension.static(1)
     if len(a) < len(b):
         a = [one] * (len(b) - len(a)) + a
     elif len(b) < len(a):
         b = [one] * (len(a) - len(b)) + b
     out: list[Dimension] = []
-    for i in range(len(a) - 2):
+    for i in range(len(a)):
         merged = broadcast_merge_dim(a[i], b[i])
         if merged is None:
             if a[i].is_static and b[i].is_static:
@@ -99,12 +110,7 @@ def matmul_shape(attrs: MatMulAttrs, a_shape: PartialShape, b_shape: PartialShap
                 )
             merged = Dimension()
         out.append(merged)
-    out += [a[-2], b[-1]]
-    if ra == 1:
-        del out[-2]
-    if rb == 1:
-        del out[-1]
-    return PartialShape(tuple(out))
+    return out
 
 
 def evaluate_matmul(attrs: MatMulAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:

@@ -148,7 +148,8 @@ def _split(data: np.ndarray, axis: int, num_splits: int) -> list[np.ndarray]:
         )
     part = data.shape[axis] // num_splits  # (slices: np.split's Python costs more than the copies)
     before = (slice(None),) * axis
-    return [_fresh(data[before + (slice(k * part, (k + 1) * part),)]) for k in range(num_splits)]
+    parts = [(*before, slice(k * part, (k + 1) * part)) for k in range(num_splits)]
+    return [_fresh(data[where]) for where in parts]
 
 
 def bind_split(
@@ -200,6 +201,32 @@ def parse_variadic_split(node: Node) -> VariadicSplitAttrs:
     return VariadicSplitAttrs(len(node.outputs))
 
 
+def _fit_split_lengths(lengths: list[int], d: Dimension) -> None:
+    """Check ``lengths`` (at most one -1) against the axis ``d``; resolve the -1 when ``d`` is static."""
+    total, minus_one = 0, None
+    for i, v in enumerate(lengths):
+        if v < -1:
+            raise ValidationError(f"Invalid value {v} in split lengths input. Should be >= -1.")
+        if v == -1:
+            if minus_one is not None:
+                raise ValidationError(f"Cannot infer split with multiple -1 values at {minus_one} and {i}")
+            minus_one = i
+        else:
+            total += v
+    if d.is_static:
+        if minus_one is not None:
+            lengths[minus_one] = d.min - total
+            total = d.min
+        if total != d.min:
+            raise ValidationError(
+                f"Total length of splits: {total} must match the length of the chosen axis: {d.min}"
+            )
+    elif minus_one is None and not d.contains(total):
+        raise ValidationError(
+            f"Total length of splits: {total} must match the length of the chosen axis: {d}"
+        )
+
+
 def infer_variadic_split(attrs: VariadicSplitAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
     data, axis_info, lengths_info = inputs
     axis_shape, lengths_shape = axis_info.shape, lengths_info.shape
@@ -229,29 +256,7 @@ def infer_variadic_split(attrs: VariadicSplitAttrs, inputs: Sequence[TensorInfo]
     if lengths is None:
         dims[axis] = Dimension()
         return [TensorInfo(et, PartialShape(tuple(dims)))] * n
-    total, minus_one = 0, None
-    for i, v in enumerate(lengths):
-        if v < -1:
-            raise ValidationError(f"Invalid value {v} in split lengths input. Should be >= -1.")
-        if v == -1:
-            if minus_one is not None:
-                raise ValidationError(f"Cannot infer split with multiple -1 values at {minus_one} and {i}")
-            minus_one = i
-        else:
-            total += v
-    d = dims[axis]
-    if d.is_static:
-        if minus_one is not None:
-            lengths[minus_one] = d.min - total
-            total = d.min
-        if total != d.min:
-            raise ValidationError(
-                f"Total length of splits: {total} must match the length of the chosen axis: {d.min}"
-            )
-    elif minus_one is None and not d.contains(total):
-        raise ValidationError(
-            f"Total length of splits: {total} must match the length of the chosen axis: {d}"
-        )
+    _fit_split_lengths(lengths, dims[axis])
     outs = []
     for v in lengths:
         if v == -1:
@@ -464,7 +469,6 @@ def infer_broadcast(attrs: BroadcastAttrs, inputs: Sequence[TensorInfo]) -> list
             raise ValidationError(f"Broadcast axes rank must be 1, but has {axes_info.shape.rank}")
     et = data.element_type
     target_dims = _shape_from_info(target)
-    target_static = target.shape.is_static
     if attrs.mode is BroadcastMode.NUMPY:
         if target_dims is None:
             return [TensorInfo(et, _unknown_target(target))]
@@ -472,19 +476,29 @@ def infer_broadcast(attrs: BroadcastAttrs, inputs: Sequence[TensorInfo]) -> list
         return [TensorInfo(et, PartialShape(tuple(target_dims)))]
     if attrs.mode is BroadcastMode.BIDIRECTIONAL:
         if target_dims is None:
-            if data.shape.rank_is_static and target_static:
-                out = broadcast_shapes(_unknown_target(target), data.shape, NUMPY)
-                if out is None:
-                    raise ValidationError(
-                        "Broadcast shape inference failed, output shape calculation with "
-                        "'broadcast_merge_into' was unsuccessful."
-                    )
-                return [TensorInfo(et, out)]
-            return [TensorInfo(et, PartialShape.dynamic())]
+            return [TensorInfo(et, _bidirectional_unknown(data.shape, target))]
         return [TensorInfo(et, _bidirectional(data.shape, target_dims))]
-    # explicit
+    return [TensorInfo(et, _explicit_shape(data, target, inputs[2], target_dims))]
+
+
+def _bidirectional_unknown(data: PartialShape, target: TensorInfo) -> PartialShape:
+    """The bidirectional output shape for a target shape whose values are not known."""
+    if not (data.rank_is_static and target.shape.is_static):
+        return PartialShape.dynamic()
+    out = broadcast_shapes(_unknown_target(target), data, NUMPY)
+    if out is None:
+        raise ValidationError(
+            "Broadcast shape inference failed, output shape calculation with "
+            "'broadcast_merge_into' was unsuccessful."
+        )
+    return out
+
+
+def _explicit_shape(
+    data: TensorInfo, target: TensorInfo, axes_info: TensorInfo, target_dims: list[Dimension] | None
+) -> PartialShape:
+    """The explicit-mode output shape, ``axes_mapping`` checked against the data and the target."""
     out = PartialShape(tuple(target_dims)) if target_dims is not None else _unknown_target(target)
-    axes_info = inputs[2]
     if data.shape.rank_is_static and target.shape.rank_is_static and axes_info.shape.is_static:
         n_axes = axes_info.shape[0].min
         input_rank = 1 if data.shape.rank == 0 and n_axes > 0 else data.shape.rank
@@ -495,7 +509,7 @@ def infer_broadcast(attrs: BroadcastAttrs, inputs: Sequence[TensorInfo]) -> list
         mapping = known_ints(axes_info)
         if target_dims is not None and mapping is not None:
             _validate_explicit(data.shape, mapping, target_dims)
-    return [TensorInfo(et, out)]
+    return out
 
 
 def _unknown_target(target: TensorInfo) -> PartialShape:
@@ -642,33 +656,11 @@ def infer_slice(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo
     rank = data.shape.rank
     if rank == 0:
         raise ValidationError("Slice `data` input can't be a scalar.")
-    for name, info in zip(_SLICE_NAMES, inputs[1:], strict=False):
-        _require_integral(info, f"Slice `{name}` input type must be integer.")
-        s = info.shape
-        if s.rank_is_static and s.rank != 1:
-            raise ValidationError(f"Slice `{name}` input must be a 1D tensor. Got rank: {s.rank}")
-        if s.rank_is_static and s[0].min > rank:
-            raise ValidationError(f"Slice `{name}` input dim size can't be bigger than `data` rank.")
-    start_s, stop_s, step_s = (i.shape for i in inputs[1:4])
-    if not (start_s.compatible(stop_s) and start_s.compatible(step_s) and stop_s.compatible(step_s)):
-        raise ValidationError("Slice `start`, `stop`, `step` inputs must have compatible shapes.")
+    _check_slice_inputs(inputs, rank)
     start = input_bounds(inputs[1])
     stop = input_bounds(inputs[2])
     steps = known_ints(inputs[3])
-    axes_map: dict[int, int] | None = None
-    if len(inputs) > 4:
-        if not inputs[4].shape.compatible(start_s):
-            raise ValidationError(
-                "Slice `axes` input must have compatible shape with `start`, `stop`, `step` inputs."
-            )
-        axes = known_ints(inputs[4])
-        if axes is not None:
-            normalized = [normalize_axis(a, rank) for a in axes]
-            if len(set(normalized)) != len(normalized):
-                raise ValidationError("Slice values in `axes` input must be unique.")
-            axes_map = {a: i for i, a in enumerate(normalized)}
-    elif start is not None:
-        axes_map = {i: i for i in range(len(start))}
+    axes_map = _slice_axes(inputs, rank, start)
     out = []
     for k, d in enumerate(data.shape):
         if axes_map is None:
@@ -686,6 +678,39 @@ def infer_slice(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo
         else:
             out.append(d)
     return [TensorInfo(et, PartialShape(tuple(out)))]
+
+
+def _check_slice_inputs(inputs: Sequence[TensorInfo], rank: int) -> None:
+    """start, stop, step (and axes): integral, 1-D, no longer than the data's rank, compatible."""
+    for name, info in zip(_SLICE_NAMES, inputs[1:], strict=False):
+        _require_integral(info, f"Slice `{name}` input type must be integer.")
+        s = info.shape
+        if s.rank_is_static and s.rank != 1:
+            raise ValidationError(f"Slice `{name}` input must be a 1D tensor. Got rank: {s.rank}")
+        if s.rank_is_static and s[0].min > rank:
+            raise ValidationError(f"Slice `{name}` input dim size can't be bigger than `data` rank.")
+    start_s, stop_s, step_s = (i.shape for i in inputs[1:4])
+    if not (start_s.compatible(stop_s) and start_s.compatible(step_s) and stop_s.compatible(step_s)):
+        raise ValidationError("Slice `start`, `stop`, `step` inputs must have compatible shapes.")
+
+
+def _slice_axes(
+    inputs: Sequence[TensorInfo], rank: int, start: Sequence[tuple[int, int]] | None
+) -> dict[int, int] | None:
+    """Each sliced data axis -> its position in start/stop/step; None when the axes are not known."""
+    if len(inputs) <= 4:
+        return None if start is None else {i: i for i in range(len(start))}
+    if not inputs[4].shape.compatible(inputs[1].shape):
+        raise ValidationError(
+            "Slice `axes` input must have compatible shape with `start`, `stop`, `step` inputs."
+        )
+    axes = known_ints(inputs[4])
+    if axes is None:
+        return None
+    normalized = [normalize_axis(a, rank) for a in axes]
+    if len(set(normalized)) != len(normalized):
+        raise ValidationError("Slice values in `axes` input must be unique.")
+    return {a: i for i, a in enumerate(normalized)}
 
 
 def _any_slice(d: Dimension) -> Dimension:

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..errors import InputError, ValidationError
 from ..graph import Node
-from ..types import Dimension, ElementType, PartialShape
+from ..types import Dimension, ElementType, PartialShape, numpy_dtype_of
 from .common.attrs import bool_attr, element_type_attr, int_attr
 from .common.numeric import libm, narrow, quiet, widen
 from .common.shape_util import dim_from_bounds, input_bounds, passes_integral_number_check
@@ -87,8 +87,7 @@ def infer_multinomial(attrs: MultinomialAttrs, inputs: Sequence[TensorInfo]) -> 
 def _draws(attrs: MultinomialAttrs, et: ElementType, batch: int, count: int) -> np.ndarray:
     """The reference's uniform samples: RandomUniform(tensorflow) of [batch, count] in [0, 1)."""
     uniform = RandomUniformAttrs(et, attrs.global_seed, attrs.op_seed, Alignment.TENSORFLOW)
-    dtype = et.numpy_dtype
-    assert dtype is not None
+    dtype = numpy_dtype_of(et)
     shape = np.array([batch, count], np.int64)
     (out,) = evaluate_random_uniform(uniform, [shape, np.zeros((), dtype), np.ones((), dtype)])
     return out
@@ -165,8 +164,7 @@ def _rounded(x: np.ndarray, et: ElementType) -> np.ndarray:
     """bf16 arithmetic done in f32 rounds back to bf16 after each operation."""
     if et is not ElementType.bf16:
         return x
-    dtype = et.numpy_dtype
-    assert dtype is not None
+    dtype = numpy_dtype_of(et)
     return widen(narrow(x, dtype))
 
 

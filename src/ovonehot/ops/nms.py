@@ -53,7 +53,7 @@ import numpy as np
 
 from ..errors import InputError, ValidationError
 from ..graph import Node
-from ..types import Dimension, ElementType, PartialShape
+from ..types import Dimension, ElementType, PartialShape, numpy_dtype_of
 from .common.attrs import bool_attr, element_type_attr, enum_attr
 from .common.shape_util import known_ints, mul
 from .common.spec import OpSpec, TensorInfo
@@ -94,20 +94,25 @@ _NAMES = (
 _SCALAR_NAMES = ("max_output_boxes_per_class", "iou_threshold", "score_threshold", "soft_nms_sigma")
 
 
-def infer_nms(attrs: NMSAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+def _check_nms_inputs(attrs: NMSAttrs, inputs: Sequence[TensorInfo]) -> None:
+    """The output type, the inputs' element types and ranks."""
     if attrs.output_type not in (ElementType.i32, ElementType.i64):
         raise ValidationError("Output type must be i32 or i64")
     for k, info in enumerate(inputs):
         if k != 2 and not (info.element_type.is_dynamic or info.element_type in _FLOATS):
             raise ValidationError(f"Expected bf16, fp16 or fp32 as element type for the '{_NAMES[k]}' input.")
-    boxes, scores = inputs[0].shape, inputs[1].shape
-    for what, s in (("boxes", boxes), ("scores", scores)):
+    for what, s in (("boxes", inputs[0].shape), ("scores", inputs[1].shape)):
         if s.rank_is_static and s.rank != 3:
             raise ValidationError(f"Expected a 3D tensor for the '{what}' input")
     for k, info in enumerate(inputs[2:], start=2):
         s = info.shape
         if s.rank_is_static and not (s.rank == 0 or (s.rank == 1 and s[0].contains(1))):
             raise ValidationError(f"Expected 0D or 1D tensor for the '{_SCALAR_NAMES[k - 2]}' input")
+
+
+def infer_nms(attrs: NMSAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    _check_nms_inputs(attrs, inputs)
+    boxes, scores = inputs[0].shape, inputs[1].shape
     selected = Dimension()
     if boxes.rank_is_static:
         selected = _per_class(boxes[1], inputs[2] if len(inputs) > 2 else None)
@@ -300,8 +305,7 @@ def evaluate_nms(attrs: NMSAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarr
             rows.extend((b, c, i, s) for i, s in _select(corners[b], scores[b, c], params))
     if attrs.sort_result_descending:
         rows.sort(key=lambda r: (-float(r[3]), r[0], r[1], r[2]))
-    dtype = attrs.output_type.numpy_dtype
-    assert dtype is not None
+    dtype = numpy_dtype_of(attrs.output_type)
     indices = np.array([r[:3] for r in rows], dtype=dtype).reshape(-1, 3)
     selected_scores = np.array([(r[0], r[1], r[3]) for r in rows], dtype=np.float32).reshape(-1, 3)
     return [indices, selected_scores, np.array([len(rows)], dtype=dtype)]

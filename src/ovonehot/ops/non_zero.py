@@ -17,7 +17,7 @@ import numpy as np
 
 from ..errors import ValidationError
 from ..graph import Node
-from ..types import Dimension, ElementType, PartialShape
+from ..types import Dimension, ElementType, PartialShape, numpy_dtype_of
 from .common.attrs import element_type_attr
 from .common.spec import OpSpec, TensorInfo
 
@@ -49,8 +49,7 @@ def infer_non_zero(attrs: NonZeroAttrs, inputs: Sequence[TensorInfo]) -> list[Te
 
 def evaluate_non_zero(attrs: NonZeroAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     x = np.asarray(inputs[0])
-    dtype = attrs.output_type.numpy_dtype
-    assert dtype is not None
+    dtype = numpy_dtype_of(attrs.output_type)
     if x.ndim == 0:
         return [np.zeros((1, 1), dtype) if x != 0 else np.zeros((0, 0), dtype)]
     return [np.array(np.nonzero(x), dtype=dtype)]  # (ndim, count), C order (3x np.stack's speed)

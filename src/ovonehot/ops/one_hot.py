@@ -166,7 +166,7 @@ def one_hot(
     Memory: the output plus O(len(indices)) index arrays; never an
     (indices x depth) temporary.  Fills with off_value, then scatters on_value.
     """
-    out_shape = indices.shape[:axis] + (depth,) + indices.shape[axis:]
+    out_shape = (*indices.shape[:axis], depth, *indices.shape[axis:])
     dtype = on_value.dtype
     if out is not None and not (
         out.shape == out_shape
@@ -307,9 +307,9 @@ def _hot_flat_positions(
         k += base
     if inner == 1:
         flat: np.ndarray = k * depth + values
-        return flat
-    o, i = np.divmod(k, inner)
-    flat = (o * depth + values) * inner + i
+    else:
+        o, i = np.divmod(k, inner)
+        flat = (o * depth + values) * inner + i
     return flat
 
 
@@ -375,7 +375,7 @@ def bind_one_hot(
         idx = values[0]
         shape = idx.shape
         n = fixed if fixed >= 0 else int(values[1])
-        out_shape = shape[:axis] + (n,) + shape[axis:]
+        out_shape = (*shape[:axis], n, *shape[axis:])
         if n < 0 or math.prod(out_shape) * dtype.itemsize > SMALL_OUTPUT_BYTES:
             return evaluate_one_hot(attrs, values)
         size = math.prod(out_shape)

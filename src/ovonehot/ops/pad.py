@@ -103,7 +103,8 @@ def _padded_dim(d: Dimension, begin: tuple[int, int], end: tuple[int, int]) -> D
     return dim_from_bounds(lo, hi)
 
 
-def infer_pad(attrs: PadAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+def _check_pad_inputs(attrs: PadAttrs, inputs: Sequence[TensorInfo]) -> None:
+    """The pad value (a scalar of the data's type), the mode for strings, the pads' types and ranks."""
     data, begin, end = inputs[:3]
     if len(inputs) == 4:
         value = inputs[3]
@@ -121,6 +122,11 @@ def infer_pad(attrs: PadAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]
             raise ValidationError(f"{name} must be an integral number, but is: {info.element_type}.")
         if info.shape.rank_is_static and info.shape.rank != 1:
             raise ValidationError(f"Argument for {name} is not 1D (shape: {info.shape.rank}).")
+
+
+def infer_pad(attrs: PadAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+    data, begin, end = inputs[:3]
+    _check_pad_inputs(attrs, inputs)
     shape = data.shape
     if not shape.rank_is_static:
         return [TensorInfo(data.element_type, PartialShape.dynamic())]
@@ -185,7 +191,7 @@ def evaluate_pad(attrs: PadAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarr
         out = (
             np.take(out, idx, axis=axis)
             if dim
-            else np.zeros(out.shape[:axis] + (out_len,) + out.shape[axis + 1 :], data.dtype)
+            else np.zeros((*out.shape[:axis], out_len, *out.shape[axis + 1 :]), data.dtype)
         )
         shape = [1] * data.ndim
         shape[axis] = out_len

@@ -41,7 +41,7 @@ import numpy as np
 
 from ..errors import ValidationError
 from ..graph import Node
-from ..types import Dimension, ElementType, PartialShape
+from ..types import Dimension, ElementType, PartialShape, numpy_dtype_of
 from .common.attrs import bool_attr, element_type_attr, int_attr, ints_attr
 from .common.binding import Binder, dtype_of, mode_independent, shape_of
 from .common.numeric import is_float, narrow, quiet, widen
@@ -172,7 +172,7 @@ class _MaxPool:
     table: np.ndarray | None  # [O * K]: the flattened spatial part of each (window, position)
     rows: np.ndarray | None  # [*outs]: each window's first entry in ``table``
     base: np.ndarray | None  # [N, C, 1...]: the batch and channel part; None: 0
-    index_dtype: np.dtype | None
+    index_dtype: np.dtype  # i32 or i64 (read with ``table``)
 
 
 def _max_pool_plan(attrs: PoolAttrs, shape: tuple[int, ...], dtype: np.dtype) -> _MaxPool:
@@ -188,7 +188,7 @@ def _max_pool_plan(attrs: PoolAttrs, shape: tuple[int, ...], dtype: np.dtype) ->
     firsts = (np.arange(shape[0] * shape[1] * n_out, dtype=np.intp) * k).reshape(
         pool.canvas.view_shape[: 2 + n_sp]
     )
-    table = rows = base = index_dtype = None
+    table = rows = base = None
     if attrs.version >= 8:
         # The chosen element's input coordinates, flattened from ``axis`` on: per (window, position)
         # the spatial part, per (batch, channel) the rest.
@@ -209,7 +209,6 @@ def _max_pool_plan(attrs: PoolAttrs, shape: tuple[int, ...], dtype: np.dtype) ->
             if axis == 0:
                 nc = nc + (np.arange(shape[0], dtype=np.int64) * scale[0])[:, None]
             base = np.broadcast_to(nc, shape[:2]).reshape(shape[:2] + (1,) * n_sp)
-        index_dtype = attrs.index_element_type.numpy_dtype
     return _MaxPool(
         pool,
         (*pool.canvas.view_shape[: 2 + n_sp], k),
@@ -222,7 +221,7 @@ def _max_pool_plan(attrs: PoolAttrs, shape: tuple[int, ...], dtype: np.dtype) ->
         table,
         rows,
         base,
-        index_dtype,
+        numpy_dtype_of(attrs.index_element_type),
     )
 
 
@@ -248,7 +247,6 @@ def _max_pool(plan: _MaxPool, x: np.ndarray) -> list[np.ndarray]:
         index = index + plan.base
     if unchosen:
         index = np.where(none, 0 if plan.base is None else plan.base, index)
-    assert plan.index_dtype is not None
     return [values, index.astype(plan.index_dtype)]
 
 

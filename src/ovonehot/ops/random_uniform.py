@@ -53,7 +53,7 @@ import numpy as np
 
 from ..errors import InputError, ValidationError
 from ..graph import Node
-from ..types import Dimension, ElementType, PartialShape
+from ..types import Dimension, ElementType, PartialShape, numpy_dtype_of
 from .common.attrs import element_type_attr, enum_attr, int_attr
 from .common.shape_util import input_bounds
 from .common.spec import OpSpec, TensorInfo
@@ -174,12 +174,12 @@ def _scale_tensorflow(unit: np.ndarray, et: ElementType, lo: np.ndarray, hi: np.
     """``unit * (max - min) + min`` in the output type's arithmetic (OpenVINO's f16/bf16 round per op)."""
     if et is _ET.f16:
         span = np.float16(hi - lo)
-        out: np.ndarray = ((unit * span).astype(np.float16) + lo).astype(np.float16)
-        return out
+        half: np.ndarray = ((unit * span).astype(np.float16) + lo).astype(np.float16)
+        return half
     if et is _ET.bf16:
         span = _bf16(np.float32(hi) - np.float32(lo))
         return f32_to_bf16(_bf16(unit * span) + np.float32(lo))
-    out = unit * (hi - lo) + lo
+    out: np.ndarray = unit * (hi - lo) + lo
     return out
 
 
@@ -219,31 +219,28 @@ def _pytorch(count: int, et: ElementType, lo: np.ndarray, hi: np.ndarray, seed: 
     words = mt19937_words(count * (2 if pairs else 1), seed)
     if pairs:
         joined = (words[0::2].astype(np.uint64) << np.uint64(32)) | words[1::2].astype(np.uint64)
+    out: np.ndarray
     if et is _ET.f32:
         unit = (words & (2**24 - 1)).astype(np.float32) * np.float32(2.0**-24)
-        out: np.ndarray = unit * (hi - lo) + lo
-        return out
-    if et is _ET.f16:
+        out = unit * (hi - lo) + lo
+    elif et is _ET.f16:
         unit = (words & (2**11 - 1)).astype(np.float32) * np.float32(2.0**-11)
         out = (unit * np.float32(np.float16(hi - lo)) + np.float32(lo)).astype(np.float16)
-        return out
-    if et is _ET.bf16:
+    elif et is _ET.bf16:
         unit = (words & 255).astype(np.float32) * np.float32(2.0**-8)
-        return f32_to_bf16(unit * _bf16(np.float32(hi) - np.float32(lo)) + np.float32(lo))
-    if et is _ET.f64:
+        out = f32_to_bf16(unit * _bf16(np.float32(hi) - np.float32(lo)) + np.float32(lo))
+    elif et is _ET.f64:
         unit = (joined & np.uint64(2**53 - 1)).astype(np.float64) * 2.0**-53
         out = unit * (hi - lo) + lo
-        return out
-    if et is _ET.i32:
+    elif et is _ET.i32:
         span = np.uint32((int(hi) - int(lo)) % 2**32)
         out = ((words % span) + np.uint32(int(lo) % 2**32)).view(np.int32)
-        return out
-    span_i = (int(hi) - int(lo) + 2**63) % 2**64 - 2**63  # int64 subtraction, wrapping
-    if narrow_i64:  # a signed remainder (C's %, truncating) of the one word
-        out = np.fmod(words.astype(np.int64), np.int64(span_i)) + np.int64(lo)
-        return out
-    rem = joined % np.uint64(span_i % 2**64)
-    out = (rem + np.uint64(int(lo) % 2**64)).view(np.int64)
+    else:  # i64: a signed remainder (C's %, truncating) of the one word, or the unsigned one of the pair
+        span_i = (int(hi) - int(lo) + 2**63) % 2**64 - 2**63  # int64 subtraction, wrapping
+        if narrow_i64:
+            out = np.fmod(words.astype(np.int64), np.int64(span_i)) + np.int64(lo)
+        else:
+            out = ((joined % np.uint64(span_i % 2**64)) + np.uint64(int(lo) % 2**64)).view(np.int64)
     return out
 
 
@@ -259,8 +256,7 @@ def evaluate_random_uniform(attrs: RandomUniformAttrs, inputs: Sequence[np.ndarr
     _check_range_at_run(lo_arr, hi_arr)
     dims = [max(int(v), 0) for v in shape_arr.reshape(-1)]
     count = math.prod(dims)
-    dtype = et.numpy_dtype
-    assert dtype is not None
+    dtype = numpy_dtype_of(et)
     lo, hi = lo_arr.reshape(-1)[0], hi_arr.reshape(-1)[0]
     global_seed, op_seed = attrs.global_seed, attrs.op_seed
     if global_seed == 0 and op_seed == 0:  # nondeterministic, as OpenVINO's srand(time) / rand()

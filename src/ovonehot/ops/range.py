@@ -22,7 +22,7 @@ import numpy as np
 
 from ..errors import InputError, ValidationError
 from ..graph import Node
-from ..types import Dimension, ElementType, PartialShape
+from ..types import Dimension, ElementType, PartialShape, numpy_dtype_of
 from .common.attrs import element_type_attr
 from .common.numeric import is_narrow_float, narrow, quiet
 from .common.spec import OpSpec, TensorInfo
@@ -99,8 +99,7 @@ def evaluate_range(attrs: RangeAttrs, inputs: Sequence[np.ndarray]) -> list[np.n
         if a.size != 1:
             raise InputError(f"'{name}' input is not a scalar")
     out_type = attrs.output_type or ElementType.from_numpy(arrays[0].dtype)
-    dtype = out_type.numpy_dtype
-    assert dtype is not None
+    dtype = numpy_dtype_of(out_type)
     integral = out_type.is_integral_number
     doubles = [float(a.reshape(-1)[0].astype(np.float64)) for a in arrays]
     for name, v in zip(_NAMES, doubles, strict=True):

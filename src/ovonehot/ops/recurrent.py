@@ -411,7 +411,6 @@ def _stepper(attrs: SequenceAttrs, acts: Sequence[Callable[[np.ndarray], np.ndar
         act_h = acts[2]
 
         def lstm(xt: np.ndarray, h: np.ndarray, c: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
-            assert c is not None
             gates = xt @ w_t + h @ r_t + b
             f_g, i_g, c_g, o_g = (_clip(gates[:, k * hid : (k + 1) * hid], clip) for k in range(4))
             forget, inp, out = f(f_g), f(i_g), f(o_g)
@@ -426,10 +425,11 @@ def _stepper(attrs: SequenceAttrs, acts: Sequence[Callable[[np.ndarray], np.ndar
         zr = xw[:, :h2] + h @ r_t + b
         z = f(_clip(zr[:, :hid], clip))
         rg = f(_clip(zr[:, hid:], clip))
-        if rbh is not None:  # linear_before_reset
-            cand = xw[:, h2:] + bh + rg * (h @ rh_t + rbh)
-        else:
-            cand = xw[:, h2:] + (rg * h) @ rh_t + bh
+        cand = (
+            xw[:, h2:] + bh + rg * (h @ rh_t + rbh)  # linear_before_reset
+            if rbh is not None
+            else xw[:, h2:] + (rg * h) @ rh_t + bh
+        )
         hh = g(_clip(cand, clip))
         return (1.0 - z) * hh + z * h, None
 

@@ -166,17 +166,15 @@ def reduce_array(x: np.ndarray, axes: Sequence[int], kind: Reduction, exact: boo
     cols, _ = _columns(x, axes)
     with np.errstate(all="ignore"):
         if sums:
-            if _is_float(x.dtype):
-                out = _kahan_sum(cols)
-            else:
-                out = _sequential(cols, np.add, np.zeros((), x.dtype))
-            out = _divide_mean(out, x, kind)
+            total = (
+                _kahan_sum(cols) if _is_float(x.dtype) else _sequential(cols, np.add, np.zeros((), x.dtype))
+            )
+            out = _divide_mean(total, x, kind)
         elif kind is Reduction.PROD:
             out = _sequential(cols, np.multiply, np.ones((), x.dtype))
         else:
             out = _extreme_of_rows(cols, kind)
-        out = np.asarray(out).astype(original).reshape(kept_shape)
-    return out
+        return np.asarray(out).astype(original).reshape(kept_shape)
 
 
 def _extreme_of_rows(cols: np.ndarray, kind: Reduction) -> np.ndarray:
@@ -310,7 +308,7 @@ def _binder(exact: bool) -> Binder[ReduceAttrs]:
     ) -> Kernel | None:
         x = inputs[0]
         dtype = dtype_of(x)
-        if dtype == np.bool_ or dtype == object or not x.shape.rank_is_static or not x.shape.rank:
+        if dtype.kind in "bO" or not x.shape.rank_is_static or not x.shape.rank:
             return None
         sums = attrs.kind in (Reduction.SUM, Reduction.MEAN)
         if sums and (not exact or dtype in PLAIN_INTEGERS):

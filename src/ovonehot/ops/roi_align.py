@@ -17,7 +17,9 @@ from 0*, so a bin of negative samples pools to 0, as the reference does.
 from __future__ import annotations
 
 import enum
+import functools
 import math
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -193,12 +195,11 @@ def _bilinear(fmap: np.ndarray, ys: np.ndarray, xs: np.ndarray, t: np.dtype) -> 
     hy, hx = T(1.0) - ly, T(1.0) - lx
     weights = [hy * hx, hy * lx, ly * hx, ly * lx]
     points = [(y_low, x_low), (y_low, x_high), (y_high, x_low), (y_high, x_high)]
-    total: np.ndarray | None = None
-    for wgt, (py, px) in zip(weights, points, strict=True):
-        wgt = np.where(outside, T(0), wgt)
-        term = wgt * fmap[:, np.where(outside, 0, py), np.where(outside, 0, px)]
-        total = term if total is None else total + term
-    assert total is not None
+    terms = (
+        np.where(outside, T(0), wgt) * fmap[:, np.where(outside, 0, py), np.where(outside, 0, px)]
+        for wgt, (py, px) in zip(weights, points, strict=True)
+    )
+    total: np.ndarray = functools.reduce(operator.add, terms)  # (in order: one term at a time)
     return total
 
 

@@ -131,6 +131,22 @@ def infer_gather(attrs: GatherAttrs, inputs: Sequence[TensorInfo]) -> list[Tenso
     return [TensorInfo(data.element_type, gather_shape(attrs, data.shape, indices.shape, axis_in))]
 
 
+def _gather_axis(axis_in: TensorInfo, data: PartialShape, batch_dims: int) -> int | None:
+    """The axis when known (normalized when the data's rank is), checked against ``batch_dims``."""
+    axis_values = known_ints(axis_in)
+    if not axis_values:
+        return None
+    axis = axis_values[0]
+    if data.rank_is_static:
+        axis = normalize_axis(axis, data.rank)
+    if not (batch_dims <= axis or batch_dims < 0 or axis < 0):
+        raise ValidationError(
+            "After normalization batch_dims must be <= axis. But instead got: "
+            f"batch_dims = {batch_dims}, axis = {axis}"
+        )
+    return axis
+
+
 def gather_shape(
     attrs: GatherAttrs, data: PartialShape, indices: PartialShape, axis_in: TensorInfo
 ) -> PartialShape:
@@ -144,17 +160,7 @@ def gather_shape(
     batch_dims = attrs.batch_dims
     if batch_dims < 0 and indices.rank_is_static:
         batch_dims += indices.rank
-    axis_values = known_ints(axis_in)
-    axis: int | None = None
-    if axis_values is not None and axis_values:
-        axis = axis_values[0]
-        if data.rank_is_static:
-            axis = normalize_axis(axis, data.rank)
-        if not (batch_dims <= axis or batch_dims < 0 or axis < 0):
-            raise ValidationError(
-                "After normalization batch_dims must be <= axis. But instead got: "
-                f"batch_dims = {batch_dims}, axis = {axis}"
-            )
+    axis = _gather_axis(axis_in, data, batch_dims)
     if indices.rank_is_static and batch_dims >= 0 and batch_dims > indices.rank:
         raise ValidationError(
             f"The batch_dims must be <= indices_rank. But instead got: batch_dims = {batch_dims}, "
@@ -559,43 +565,10 @@ def reshape_shape(attrs: ReshapeAttrs, data: PartialShape, pattern: TensorInfo) 
     target, minus_one = _pattern_dims(bounds)
     special_zero = attrs.special_zero
     product = _Product()
-    out: list[Dimension] = []
-    if not data.rank_is_static:
-        for d in target:
-            if special_zero and _is_zero(d):
-                out.append(Dimension())
-                product.set_inf()
-            else:
-                out.append(d)
-                product.outputs.append(d)
-    else:
-        in_dims = list(data)
-        for i, d in enumerate(target):
-            ignore = special_zero and _is_zero(d)
-            if i == minus_one:
-                out.append(Dimension())
-            elif ignore:
-                if i >= len(in_dims):
-                    raise ValidationError("'0' dimension is out of range")
-                out.append(in_dims[i])
-            else:
-                out.append(d)
-                product.outputs.append(d)
-            if i < len(in_dims) and not ignore:
-                product.inputs.append(in_dims[i])
-        product.inputs.extend(in_dims[len(target) :])
+    out = _reshape_dims(data, target, minus_one, special_zero, product)
     product.calculate()
     if minus_one is not None:
-        resolved = _resolve_minus_one(product)
-        if product.out_static.is_static and product.out_static.min == 0:
-            if not (product.in_static.is_static and product.in_static.min == 0):
-                raise ValidationError(
-                    "Cannot infer '-1' dimension with zero-size output dimension unless at least one input "
-                    "dimension is also zero-size"
-                )
-        elif resolved is None:
-            raise ValidationError("Non-'-1' output dimensions do not evenly divide the input dimensions")
-        out[minus_one] = resolved if resolved is not None else Dimension()
+        out[minus_one] = _minus_one_dim(product)
     result = PartialShape(tuple(out))
     if data.is_static and result.is_static:
         zero_dims = any(_is_zero(d) for d in target)
@@ -605,6 +578,53 @@ def reshape_shape(attrs: ReshapeAttrs, data: PartialShape, pattern: TensorInfo) 
         ):
             raise ValidationError(f"Requested output shape {result} is incompatible with input shape {data}")
     return result
+
+
+def _reshape_dims(
+    data: PartialShape, target: list[Dimension], minus_one: int | None, special_zero: bool, product: _Product
+) -> list[Dimension]:
+    """The output dims before the -1 is resolved (a copied zero takes the data's dim), each
+    noted in ``product`` on its side."""
+    out: list[Dimension] = []
+    if not data.rank_is_static:
+        for d in target:
+            if special_zero and _is_zero(d):
+                out.append(Dimension())
+                product.set_inf()
+            else:
+                out.append(d)
+                product.outputs.append(d)
+        return out
+    in_dims = list(data)
+    for i, d in enumerate(target):
+        ignore = special_zero and _is_zero(d)
+        if i == minus_one:
+            out.append(Dimension())
+        elif ignore:
+            if i >= len(in_dims):
+                raise ValidationError("'0' dimension is out of range")
+            out.append(in_dims[i])
+        else:
+            out.append(d)
+            product.outputs.append(d)
+        if i < len(in_dims) and not ignore:
+            product.inputs.append(in_dims[i])
+    product.inputs.extend(in_dims[len(target) :])
+    return out
+
+
+def _minus_one_dim(product: _Product) -> Dimension:
+    """The dim a -1 stands for, from the calculated ``product``, or OpenVINO's error."""
+    resolved = _resolve_minus_one(product)
+    if product.out_static.is_static and product.out_static.min == 0:
+        if not (product.in_static.is_static and product.in_static.min == 0):
+            raise ValidationError(
+                "Cannot infer '-1' dimension with zero-size output dimension unless at least one input "
+                "dimension is also zero-size"
+            )
+    elif resolved is None:
+        raise ValidationError("Non-'-1' output dimensions do not evenly divide the input dimensions")
+    return resolved if resolved is not None else Dimension()
 
 
 def evaluate_reshape(attrs: ReshapeAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -708,8 +728,7 @@ def _length_1d(shape: PartialShape) -> int:
 
 
 def strided_slice_shape(attrs: StridedSliceAttrs, inputs: Sequence[TensorInfo]) -> PartialShape:
-    names = ("Begin", "End", "Strides")
-    for name, info in zip(names, inputs[1:], strict=False):
+    for name, info in zip(("Begin", "End", "Strides"), inputs[1:], strict=False):
         if info.shape.rank_is_static and info.shape.rank != 1:
             raise ValidationError(f"{name} input must be 1D (has rank: {info.shape.rank})")
     data = inputs[0].shape
@@ -718,36 +737,38 @@ def strided_slice_shape(attrs: StridedSliceAttrs, inputs: Sequence[TensorInfo]) 
     rank = data.rank
     begin = input_bounds(inputs[1])
     end = input_bounds(inputs[2])
-    strides: list[int] | None
+    strides: list[int] | None = None
     if len(inputs) > 3:
         strides = known_ints(inputs[3])
-    else:
-        strides = [1] * len(begin) if begin is not None else None
-    n_axes = _length_1d(inputs[1].shape)
-    n_end = _length_1d(inputs[2].shape)
-    if n_axes != -1 and n_end != -1:
-        if n_axes != n_end:
-            raise ValidationError("Begin and end need to have same number of values.")
-    elif n_end != -1:
-        n_axes = n_end
-    n_strides = len(strides) if strides is not None else -1
-    if n_axes != -1 and n_strides != -1:
-        if n_axes != n_strides:
-            raise ValidationError("Stride needs to have same number of values as begin and end.")
-    elif n_strides != -1:
-        n_axes = n_strides
+    elif begin is not None:
+        strides = [1] * len(begin)
+    n_axes = _strided_slice_length(inputs[1].shape, inputs[2].shape, strides)
     if n_axes < 0:
         return PartialShape.dynamic()
     ellipsis = _mask_set(attrs.ellipsis_mask)
     if len(ellipsis) > 1:
         raise ValidationError("At most one ellipsis is allowed.")
     new_axis = _mask_set(attrs.new_axis_mask)
-    begin_mask, end_mask = _mask_set(attrs.begin_mask), _mask_set(attrs.end_mask)
-    shrink = _mask_set(attrs.shrink_axis_mask)
     if not ellipsis and rank + len(new_axis) < n_axes:
         raise ValidationError(
             "Input rank plus number of new axis has to be at least the size of Lower and Upper bounds vector."
         )
+    return PartialShape(tuple(_strided_slice_dims(attrs, data, n_axes, begin, end, strides)))
+
+
+def _strided_slice_dims(
+    attrs: StridedSliceAttrs,
+    data: PartialShape,
+    n_axes: int,
+    begin: list[tuple[int, int]] | None,
+    end: list[tuple[int, int]] | None,
+    strides: list[int] | None,
+) -> list[Dimension]:
+    """The output dims, walking begin/end/strides (``n_axes`` values) and the masks over ``data``."""
+    rank = data.rank
+    ellipsis, new_axis = _mask_set(attrs.ellipsis_mask), _mask_set(attrs.new_axis_mask)
+    begin_mask, end_mask = _mask_set(attrs.begin_mask), _mask_set(attrs.end_mask)
+    shrink = _mask_set(attrs.shrink_axis_mask)
     out: list[Dimension] = []
     k = 0  # input axis
     for axis in range(n_axes):
@@ -778,7 +799,25 @@ def strided_slice_shape(attrs: StridedSliceAttrs, inputs: Sequence[TensorInfo]) 
             out.append(Dimension(0, _dim_at(data, k).max))
             k += 1
     out.extend(list(data)[k:])
-    return PartialShape(tuple(out))
+    return out
+
+
+def _strided_slice_length(begin: PartialShape, end: PartialShape, strides: list[int] | None) -> int:
+    """How many values begin, end and strides hold (-1: not known), or OpenVINO's error where they differ."""
+    n_axes = _length_1d(begin)
+    n_end = _length_1d(end)
+    if n_axes != -1 and n_end != -1:
+        if n_axes != n_end:
+            raise ValidationError("Begin and end need to have same number of values.")
+    elif n_end != -1:
+        n_axes = n_end
+    n_strides = len(strides) if strides is not None else -1
+    if n_axes != -1 and n_strides != -1:
+        if n_axes != n_strides:
+            raise ValidationError("Stride needs to have same number of values as begin and end.")
+    elif n_strides != -1:
+        n_axes = n_strides
+    return n_axes
 
 
 def _dim_at(shape: PartialShape, k: int) -> Dimension:

@@ -89,14 +89,14 @@ def evaluate_read_value(attrs: ReadValueAttrs, inputs: Sequence[np.ndarray]) -> 
     """The variable in its initial state (a stateless run): the init input, or zeros."""
     if inputs:
         return [inputs[0]]
-    assert attrs.variable_type is not None and attrs.variable_shape is not None  # ReadValue-3 has an input
-    dtype = attrs.variable_type.numpy_dtype
-    if dtype is None or attrs.variable_shape.dims is None:
+    et, shape = attrs.variable_type, attrs.variable_shape  # (ReadValue-3, without them, has an input)
+    dtype = et.numpy_dtype if et is not None else None
+    if dtype is None or shape is None or shape.dims is None:
         raise ValidationError(
-            f"variable {attrs.variable_id!r} of type {attrs.variable_type} and shape {attrs.variable_shape} "
+            f"variable {attrs.variable_id!r} of type {et} and shape {shape} "
             f"has no init input, and no zero value can be made for it"
         )
-    return [np.zeros(tuple(d.min for d in attrs.variable_shape.dims), dtype=dtype)]
+    return [np.zeros(tuple(d.min for d in shape.dims), dtype=dtype)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -110,6 +110,13 @@ class LoopAttrs:
     current_iteration: int | None = None  # body Parameter node index
     condition: int | None = None  # body Result node index
 
+    @property
+    def condition_result(self) -> int:
+        """A Loop's execution condition (parse requires it): an ovonehot bug to ask a TensorIterator."""
+        if self.condition is None:
+            raise AssertionError("ovonehot bug: a TensorIterator has no execution condition")
+        return self.condition
+
 
 @dataclass(frozen=True, slots=True)
 class IfAttrs:
@@ -302,8 +309,7 @@ def _normalize(axis: int, rank: int) -> int:
 
 
 def _with_dim(shape: PartialShape, axis: int, dim: Dimension) -> PartialShape:
-    assert shape.dims is not None
-    dims = list(shape.dims)
+    dims = list(shape)  # (a known rank: a ValueError otherwise)
     dims[axis] = dim
     return PartialShape(tuple(dims))
 
@@ -401,10 +407,9 @@ def _infer_loop5(attrs: LoopAttrs, inputs: Sequence[TensorInfo]) -> list[TensorI
 
 def _known_loop_iterations(attrs: LoopAttrs, inputs: Sequence[TensorInfo], inference: Any) -> int:
     """How many times the Loop runs, when known before running it; -1 when not."""
-    assert attrs.condition is not None
-    condition = _known_bool(_result_info(inference, attrs.condition))
+    condition = _known_bool(_result_info(inference, attrs.condition_result))
     if condition is None:  # Const(true/false) -> Loop input -> body Parameter -> condition Result
-        src = attrs.body.graph.sources[attrs.condition][0]
+        src = attrs.body.graph.sources[attrs.condition_result][0]
         for m in attrs.inputs:
             if m.parameter == src.node:
                 condition = _known_bool(inputs[m.input])
@@ -736,11 +741,11 @@ def _iterate(
         if counter is not None:
             counter.feed(feeds, k)
         results = _run_body(attrs.body, feeds, mode, (0, k))
-        for o in attrs.outputs:
-            if o.slicing is not None:
-                assert growth is not None
-                growth.add(results[o.result].nbytes, k)  # before it is kept
-                concat[o.output].append(results[o.result])
+        if growth is not None:  # (some output is concatenated)
+            for o in attrs.outputs:
+                if o.slicing is not None:
+                    growth.add(results[o.result].nbytes, k)  # before it is kept
+                    concat[o.output].append(results[o.result])
         for m in attrs.inputs:
             if m.back_edge is not None:
                 feeds[m.parameter] = results[m.back_edge]
@@ -770,8 +775,7 @@ def _zero_iterations(attrs: LoopAttrs, inputs: Sequence[np.ndarray], by_conditio
     and its CPU plugin returns that shape filled with uninitialized memory.
     """
     inference = _first_inference(attrs, inputs)
-    assert attrs.condition is not None
-    known = _result_info(inference, attrs.condition).value is not None
+    known = _result_info(inference, attrs.condition_result).value is not None
     if by_condition and known and any(o.slicing is not None for o in attrs.outputs):
         raise InputError(
             "the execution condition is false, so the Loop runs no iteration, but its concatenated "

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..errors import InputError, ValidationError
 from ..graph import Node
-from ..types import Dimension, ElementType, PartialShape
+from ..types import Dimension, ElementType, PartialShape, numpy_dtype_of
 from .common.attrs import bool_attr, element_type_attr, enum_attr, int_attr
 from .common.binding import folded, mode_independent
 from .common.shape_util import input_bounds, normalize_axis
@@ -144,8 +144,7 @@ def _top(data: np.ndarray, k: int, axis: int, attrs: TopKAttrs) -> list[np.ndarr
     if attrs.sort is TopKSort.INDEX:
         chosen = np.sort(chosen, axis=-1)
     values = np.take_along_axis(moved, chosen, axis=-1)
-    index_dtype = attrs.index_element_type.numpy_dtype
-    assert index_dtype is not None
+    index_dtype = numpy_dtype_of(attrs.index_element_type)
     if last:
         return [np.ascontiguousarray(values), np.ascontiguousarray(chosen, dtype=index_dtype)]
     return [

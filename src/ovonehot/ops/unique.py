@@ -26,7 +26,7 @@ import numpy as np
 
 from ..errors import InputError, ValidationError
 from ..graph import Node
-from ..types import Dimension, ElementType, PartialShape
+from ..types import Dimension, ElementType, PartialShape, numpy_dtype_of
 from .common.attrs import bool_attr, element_type_attr
 from .common.numeric import widen
 from .common.shape_util import known_ints, normalize_axis
@@ -137,9 +137,8 @@ def evaluate_unique(attrs: UniqueAttrs, inputs: Sequence[np.ndarray]) -> list[np
     values = items[firsts]
     if axis is not None:
         values = np.moveaxis(values, 0, axis)
-    idx_dtype = attrs.index_element_type.numpy_dtype
-    cnt_dtype = attrs.count_element_type.numpy_dtype
-    assert idx_dtype is not None and cnt_dtype is not None
+    idx_dtype = numpy_dtype_of(attrs.index_element_type)
+    cnt_dtype = numpy_dtype_of(attrs.count_element_type)
     return [
         np.ascontiguousarray(values),
         firsts.astype(idx_dtype),

@@ -105,21 +105,24 @@ def broadcast_shapes(a: PartialShape, b: PartialShape, spec: AutoBroadcastSpec) 
         if any(d is None for d in dims):
             return None
         return PartialShape(tuple(d for d in dims if d is not None))
-    return _pdpd_merge(a, b, spec.axis)
+    return _pdpd_merge(a.dims, b.dims, spec.axis)
 
 
 _ONE = Dimension.static(1)
 
 
-def _pdpd_merge(dst: PartialShape, src: PartialShape, axis: int) -> PartialShape | None:
-    assert dst.dims is not None and src.dims is not None
-    if len(src.dims) > len(dst.dims) or axis < -1:
+def _static_dims(shape: tuple[int, ...]) -> tuple[Dimension, ...]:
+    return tuple(Dimension.static(int(n)) for n in shape)
+
+
+def _pdpd_merge(dst: tuple[Dimension, ...], src: tuple[Dimension, ...], axis: int) -> PartialShape | None:
+    if len(src) > len(dst) or axis < -1:
         return None
-    start = len(dst.dims) - len(src.dims) if axis == -1 else axis
-    if start + len(src.dims) > len(dst.dims):
+    start = len(dst) - len(src) if axis == -1 else axis
+    if start + len(src) > len(dst):
         return None
-    dims = list(dst.dims)
-    for i, s in enumerate(src.dims):
+    dims = list(dst)
+    for i, s in enumerate(src):
         d = dims[start + i]
         if d.is_static and s.is_static and s.min > d.min:
             return None
@@ -163,7 +166,7 @@ def align_arrays(arrays: Sequence[np.ndarray], spec: AutoBroadcastSpec) -> list[
     first = arrays[0]
     out = [first]
     for arr in arrays[1:]:
-        merged = _pdpd_merge(PartialShape.of(first.shape), PartialShape.of(arr.shape), spec.axis)
+        merged = _pdpd_merge(_static_dims(first.shape), _static_dims(arr.shape), spec.axis)
         if merged is None or merged.to_shape() != first.shape:
             raise InputError(f"Argument shapes are inconsistent: {_fmt(shapes)} ({spec} broadcast).")
         start = first.ndim - arr.ndim if spec.axis == -1 else spec.axis

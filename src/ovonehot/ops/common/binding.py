@@ -18,6 +18,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from ...types import numpy_dtype_of
 from .spec import Kernel, RunMode, SpecializeFn, TensorInfo
 
 A = TypeVar("A")
@@ -75,9 +76,7 @@ def fast_kernel(bound: Kernel | None, general: Kernel) -> Kernel:
 
 
 def dtype_of(info: TensorInfo) -> np.dtype:
-    dtype = info.element_type.numpy_dtype
-    assert dtype is not None  # (binders are only asked with typed infos)
-    return dtype
+    return numpy_dtype_of(info.element_type)  # (binders are only asked with typed infos)
 
 
 def shape_of(info: TensorInfo) -> tuple[int, ...]:

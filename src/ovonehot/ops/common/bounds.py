@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import Error, ValidationError
-from ...types import Dimension, ElementType
+from ...types import Dimension, ElementType, numpy_dtype_of
 from .spec import Bounds, BoundsFn, OpSpec, TensorInfo
 
 # Bound arrays larger than this are not kept (OpenVINO drops large ones too; shape
@@ -105,8 +105,7 @@ def shape_of_bounds(
     if not shape.rank_is_static:
         return [None]
     et = outs[0].element_type
-    dtype = et.numpy_dtype
-    assert dtype is not None
+    dtype = numpy_dtype_of(et)
     top = int(np.iinfo(dtype).max)
     lows = [0 if d.min >= top else d.min for d in shape]
     highs = [top if d.max is None or d.max >= top else d.max for d in shape]
@@ -114,10 +113,10 @@ def shape_of_bounds(
 
 
 def run_kernel(spec: OpSpec[Any], attrs: Any, arrays: Sequence[np.ndarray]) -> list[np.ndarray] | None:
-    assert spec.evaluate is not None
+    kernel = spec.reference
     try:
         with np.errstate(all="ignore"):
-            return [np.asarray(a) for a in spec.evaluate(attrs, list(arrays))]
+            return [np.asarray(a) for a in kernel(attrs, list(arrays))]
     except (Error, ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError):
         return None  # OpenVINO's evaluate returns false; the bounds stay unknown
 
@@ -292,8 +291,7 @@ def mod_bounds(
     if v is None or m is None or v[0].dtype.kind not in "iu":
         return [None]
     dtype = v[0].dtype
-    top = max_of(dtype)
-    assert top is not None
+    top = np.array(np.iinfo(dtype).max, dtype=dtype)  # (max_of, for an integer type)
     undefined = (m[0] == 0) | (m[1] == 0) | (m[0] == top) | (v[1] == top)
     shape = undefined.shape
     flat = [
@@ -374,12 +372,19 @@ def propagate(
         return _value_from_lower(spec, attrs, ins, outs)
     if all(t.value is not None for t in outs):
         return outs
+    return _bounded(spec, attrs, ins, outs)
+
+
+def _bounded(
+    spec: OpSpec[Any], attrs: Any, ins: Sequence[TensorInfo], outs: tuple[TensorInfo, ...]
+) -> tuple[TensorInfo, ...]:
+    """``outs`` with the bounds the op's rule gives, where OpenVINO could propagate them."""
     rule = spec.bounds
     if rule is None or spec.evaluate is None:
         return outs
     if rule is not shape_of_bounds and any(bounds_of(t) is None for t in ins):  # ShapeOf reads shapes only
         return outs  # a Parameter's value somewhere upstream: OpenVINO's could_propagate fails
-    if any(o.element_type.numpy_dtype is None or o.element_type in (ElementType.string,) for o in outs):
+    if any(o.element_type.numpy_dtype is None or o.element_type is ElementType.string for o in outs):
         return outs
     try:
         results = rule(spec, attrs, ins, outs)

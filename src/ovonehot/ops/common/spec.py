@@ -192,6 +192,14 @@ class OpSpec(Generic[A]):
     def name(self) -> str:
         return f"{self.type}-{self.version}"
 
+    @property
+    def reference(self) -> Callable[[A, Sequence[np.ndarray]], Sequence[np.ndarray]]:
+        """``evaluate``, where the caller runs a node that has a kernel (every op but Parameter,
+        which plans feed and never run): a missing one is an ovonehot bug."""
+        if self.evaluate is None:
+            raise AssertionError(f"ovonehot bug: {self.name} has no kernel")
+        return self.evaluate
+
     def accepts_input_count(self, n: int) -> bool:
         if isinstance(self.inputs, int):
             return n == self.inputs
