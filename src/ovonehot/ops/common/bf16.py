@@ -54,16 +54,18 @@ _QUIET = np.uint32(0x00400000)
 def to_bf16(x: np.ndarray) -> np.ndarray:
     """``x`` (any real or integer type) rounded to bf16 by the current :class:`Bf16Rounding`.
 
-    Nearest-even rounds once from the exact value: an f64 is first narrowed to f32 rounding to
-    odd (truncate, then set the last bit when inexact), which f32's 16 spare bits make exact for
+    Nearest-even rounds once from the exact value: an f64 (or a 32/64-bit integer) is first
+    narrowed to f32 rounding to odd (truncate, then set the last bit when inexact), which f32's 16 spare bits make exact for
     the rounding to bf16 that follows.  OpenVINO's reference goes through the nearest f32
     (``static_cast<float>``), then its own formula.
     """
     x = np.asarray(x)
     mode = _ROUNDING.get()
     with np.errstate(all="ignore"):
-        if x.dtype == np.float64 and mode is Bf16Rounding.NEAREST_EVEN:
-            f32 = _f64_to_f32_round_to_odd(x)
+        if mode is Bf16Rounding.NEAREST_EVEN and (
+            x.dtype == np.float64 or (x.dtype.kind in "iu" and x.dtype.itemsize >= 4)
+        ):  # (32/64-bit integers through f64: exact up to 2**53)
+            f32 = _f64_to_f32_round_to_odd(x.astype(np.float64))
         else:
             f32 = np.ascontiguousarray(x.astype(np.float32))
     bits = f32.reshape(-1).view(np.uint32).astype(np.uint64)
