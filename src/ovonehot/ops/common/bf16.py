@@ -91,3 +91,11 @@ def _f64_to_f32_round_to_odd(x: np.ndarray) -> np.ndarray:
     bits = np.ascontiguousarray(truncated).view(np.uint32)
     bits[inexact] |= np.uint32(1)
     return bits.view(np.float32)
+
+
+def openvino_bf16(x: np.ndarray) -> np.ndarray:
+    """``x`` rounded to bf16 the way OpenVINO's ``bfloat16`` type rounds, whatever the current
+    mode: for the kernels where the CPU plugin computes with that type too, so the plugin and the
+    reference agree (RandomUniform's bf16 arithmetic, measured bit for bit)."""
+    with bf16_rounding(Bf16Rounding.OPENVINO_REFERENCE):
+        return to_bf16(x)
