@@ -87,10 +87,11 @@ def simulate_reference(
     arrays = [a if c is None else convert_array(a, c) for a, c in zip(model.bind(inputs), casts, strict=True)]
     params = [model.graph.index_of(n.id) for n, _, _ in parameter_infos(model.inference)]
     feeds = dict(zip(params, arrays, strict=True))
-    ours = _run_keeping(model.inference, feeds)
+    keep = _bf16_and_their_inputs(model.inference)
+    ours = evaluate(model.inference, feeds, RunMode(), keep=keep)
     reference = reference_inference(model)
     with bf16_rounding(Bf16Rounding.OPENVINO_REFERENCE):
-        theirs = _run_keeping(reference, feeds)
+        theirs = evaluate(reference, feeds, RunMode(), keep=keep)
     outputs = {}
     for desc, r in zip(model.outputs, model.graph.kind_indices("Result"), strict=True):
         value = theirs[(r, 0)]
@@ -101,13 +102,22 @@ def simulate_reference(
     return outputs, _origins(model.graph, ours, theirs, changed, "")
 
 
-def _run_keeping(inference: Inference, feeds: Mapping[int, np.ndarray]) -> Values:
-    keep = [(i, k) for i, outs in enumerate(inference.outputs) for k in range(len(outs))]
-    return evaluate(inference, feeds, RunMode(), keep=keep)
+def _bf16_and_their_inputs(inference: Inference) -> list[tuple[int, int]]:
+    """The outputs the events need: every bf16 output, and the inputs of the nodes making them
+    (not every value: a large model's intermediates would all be held at once)."""
+    graph = inference.graph
+    keep: set[tuple[int, int]] = set()
+    for i, outs in enumerate(inference.outputs):
+        bf16 = [(i, k) for k, t in enumerate(outs) if t.element_type is ElementType.bf16]
+        if bf16 and graph.nodes[i].type.lower() != "result":
+            keep.update(bf16)
+            keep.update((s.node, s.output) for s in graph.sources[i])
+    return sorted(keep)
 
 
 def _origins(graph: Graph, ours: Values, theirs: Values, changed: Changed, how: str) -> list[RoundingChange]:
-    """Nodes with a bf16 output that differs between the two runs while every input agrees."""
+    """Nodes with a bf16 output that differs between the two runs while every input agrees (an
+    input neither run kept is taken to agree)."""
     found = []
     by_node: dict[int, list[int]] = {}
     for j, k in sorted(theirs):
