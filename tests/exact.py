@@ -45,6 +45,25 @@ def assert_same(
         )
 
 
+BF16_DEVIATION = "bf16-reference-rounding"
+
+
+def assert_bf16_rounding_only(nearest: np.ndarray, reference: np.ndarray, where: str = "") -> None:
+    """bf16 values ovonehot rounded to nearest even against OpenVINO's reference, which rounds
+    ``(bits + ((bits & 0x10000) >> 1)) >> 16`` (the named deviation): for one f32 value the two
+    differ only where the reference truncated to an even last bit that nearest-even rounds up by
+    one, or where the value is a NaN (which the reference may turn into inf or a zero)."""
+    assert nearest.shape == reference.shape, f"{where}: shape {nearest.shape} != {reference.shape}"
+    a = np.ascontiguousarray(nearest).reshape(-1).view(np.uint16)
+    b = np.ascontiguousarray(reference).reshape(-1).view(np.uint16)
+    nan = np.isnan(np.asarray(nearest, np.float32).reshape(-1))
+    bad = np.flatnonzero((a != b) & ~nan & ~(((b & 1) == 0) & (a == b + 1)))
+    assert not bad.size, (
+        f"{where}: nearest-even bf16 differs from OpenVINO's reference beyond {BF16_DEVIATION} at "
+        f"{bad.size} positions, first at flat element {bad[0]}: ours 0x{a[bad[0]]:04X}, OpenVINO 0x{b[bad[0]]:04X}"
+    )
+
+
 def ulp_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Units in the last place between two float arrays of the same dtype (NaN to NaN is 0)."""
     bits = {2: np.int16, 4: np.int32, 8: np.int64}[a.dtype.itemsize]

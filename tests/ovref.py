@@ -8,11 +8,15 @@ So every case also checks ovonehot's attribute parsing of what OpenVINO writes,
 and its inferred output types and shapes against OpenVINO's.
 
 Comparison order: shape, then dtype, then values (exact unless an ulp tolerance
-is given; NaN equals NaN; +0.0 and -0.0 are told apart).
+is given; NaN equals NaN; +0.0 and -0.0 are told apart).  bf16 outputs: the reference
+rounds f32 to bf16 its own way where ovonehot rounds to nearest even (the named deviation
+``bf16-reference-rounding``): ovonehot runs under that rounding for the comparison, and its
+own outputs must differ from the reference's only as the deviation predicts.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -22,10 +26,14 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 import pytest
+from exact import (
+    assert_bf16_rounding_only,
+    ulp_distance,  # noqa: F401 - the op tests import it from here
+)
 from exact import assert_same as _assert_same
-from exact import ulp_distance  # noqa: F401 - the op tests import it from here
 
 import ovonehot
+from ovonehot.ops.common.bf16 import Bf16Rounding, bf16_rounding
 
 ov = pytest.importorskip("openvino", reason="the OpenVINO oracle helpers need openvino")
 
@@ -127,24 +135,37 @@ def compare_op(
     ulp: int = 0,
     require_reference: bool = True,
     evaluate: bool = True,
+    bf16_rounds_once: bool = True,
 ) -> Outcome:
     """Run one op both ways and assert ovonehot matches OpenVINO (see module doc).
 
     ``evaluate=False`` skips ``Node.evaluate`` (for ops where it crashes OpenVINO);
-    the inferred types and shapes are still compared.
+    the inferred types and shapes are still compared.  ``bf16_rounds_once=False``: the op rounds
+    to bf16 after every step (FakeConvert), so its nearest-even outputs may differ from the
+    reference's by more than one rounding (only the comparison under the reference's rounding).
     """
     node, params = build(factory, inputs)
     theirs = reference(node, [i.array for i in inputs]) if evaluate else None
     if theirs is None and require_reference and evaluate:
         pytest.fail(f"OpenVINO's core reference cannot evaluate {node.get_type_name()} on these inputs")
-    model = export(tmp_path, node, params)
-    assert_inferred(model, node)
+    # bf16 outputs: the reference rounds its own way (the named deviation bf16-reference-rounding);
+    # ovonehot reproduces it under bf16_rounding, and its own nearest-even differs only as predicted.
+    as_reference = any(t.dtype == ml_dtypes.bfloat16 for t in theirs or ())
+    rounding = bf16_rounding(Bf16Rounding.OPENVINO_REFERENCE) if as_reference else contextlib.nullcontext()
     feeds = [i.array for i in inputs if not i.const]
-    ours = list(model.run(feeds).values())
+    with rounding:
+        model = export(tmp_path, node, params)
+        ours = list(model.run(feeds).values())
+    assert_inferred(model, node)
     if theirs is not None:
         assert len(ours) == len(theirs)
         for k, (a, b) in enumerate(zip(ours, theirs, strict=True)):
             assert_same(a, b, ulp=ulp, where=f"output {k}")
+    if as_reference and theirs is not None and not ulp and bf16_rounds_once:
+        nearest = list(ovonehot.load(model.path).run(feeds).values())
+        for k, (a, b) in enumerate(zip(nearest, theirs, strict=True)):
+            if b.dtype == ml_dtypes.bfloat16:
+                assert_bf16_rounding_only(a, b, f"output {k}")
     return Outcome(node, model, ours, theirs)
 
 

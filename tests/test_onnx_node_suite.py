@@ -17,8 +17,9 @@ them (rtol 1e-3, atol 1e-7; integers, booleans and strings exactly; NaN equals N
   entry is removed.  ``CONVERSION_DIFFERS`` entries: the CPU plugin gives the same wrong output,
   so the converted model, not ovonehot, disagrees with ONNX.
 * bf16 rounding: ``test_bf16_cast_rounding`` compares the f32->bf16 Cast cases bit for bit (the
-  runner's two-ulp bf16 tolerance hides the difference) -- see the decision in
-  docs/onnx_node_suite.md.
+  runner's two-ulp bf16 tolerance would hide a rounding difference): ovonehot rounds to nearest
+  even, as ONNX and the CPU plugin do (OpenVINO's reference does not: the named deviation
+  ``bf16-reference-rounding``, docs/onnx_node_suite.md, docs/openvino-behaviour.md).
 
 OpenVINO runs in this process: every case here was seen not to crash it in the full run.
 """
@@ -111,12 +112,6 @@ BF16_CASTS = (
     "test_castlike_FLOAT_to_BFLOAT16",
     "test_castlike_FLOAT_to_BFLOAT16_expanded",
 )
-BF16_DECISION = (
-    "f32->bf16 rounding: ovonehot follows OpenVINO's reference, (bits + ((bits & 0x10000) >> 1)) >> 16, "
-    "which differs from IEEE round-to-nearest-even (ONNX's expected output and the CPU plugin) by one "
-    "bf16 ulp in 1 of 12 values; decision (issue 21, docs/onnx_node_suite.md): follow the spec "
-    "(nearest-even) and name the reference's rounding a deviation"
-)
 
 
 def _chosen() -> list[str]:
@@ -163,7 +158,6 @@ def test_every_op_is_chosen() -> None:
 
 
 @pytest.mark.parametrize("name", BF16_CASTS)
-@pytest.mark.xfail(reason=BF16_DECISION, strict=True)
 def test_bf16_cast_rounding(name: str) -> None:
     """f32 -> bf16 bit for bit: ONNX's expected output (nearest-even), which the CPU plugin meets."""
     import tempfile
@@ -206,7 +200,7 @@ def test_comparison_is_onnx_runners() -> None:
     assert suite.mismatch(f, f.astype(np.float64), 1e-3, 1e-7) == "dtype float64 != expected float32"
     assert suite.mismatch(f, f[:2], 1e-3, 1e-7) == "shape [2] != expected [3]"
     # bfloat16 within two ulps passes, as in ONNX's runner (OpenVINO's reference rounds f32->bf16
-    # differently from ONNX: test_cast_FLOAT_to_BFLOAT16 differs by one ulp and passes).
+    # differently from ONNX: its test_cast_FLOAT_to_BFLOAT16 output differs by one ulp and passes).
     import ml_dtypes
 
     b = np.array([1.0, 3.0], ml_dtypes.bfloat16)

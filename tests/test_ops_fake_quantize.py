@@ -105,7 +105,15 @@ def test_fake_convert_matches_reference(tmp_path, dtype, destination, layout):  
     else:
         v = VALUES.reshape(2, 5, 22).astype(dtype)
         ins = [P(v), C(np.array([0.5, 2, 0.125, 8, 1], dtype).reshape(1, 5, 1))]
+    # (bf16 data round after every step: nearest-even and the reference's rounding drift apart)
     if len(ins) == 3:
-        compare_op(tmp_path, lambda a, s, sh: ops.fake_convert(a, s, sh, destination), ins)
+        compare_op(
+            tmp_path, lambda a, s, sh: ops.fake_convert(a, s, sh, destination), ins, bf16_rounds_once=False
+        )
     else:
-        compare_op(tmp_path, lambda a, s: ops.fake_convert(a, s, destination_type=destination), ins)
+        compare_op(
+            tmp_path,
+            lambda a, s: ops.fake_convert(a, s, destination_type=destination),
+            ins,
+            bf16_rounds_once=False,
+        )

@@ -136,7 +136,7 @@ def test_half_precision_is_computed_in_f32(tmp_path, dtype):  # type: ignore[no-
     (ours,) = fft.evaluate_fft(fft.FFTAttrs(fft.Kind.DFT), [x, np.array([1])])
     (wide,) = fft.evaluate_fft(fft.FFTAttrs(fft.Kind.DFT), [x.astype(np.float32), np.array([1])])
     assert ours.dtype == dtype
-    rounded = f32_to_bf16(wide) if dtype == ml_dtypes.bfloat16 else wide.astype(dtype)  # OpenVINO's rounding
+    rounded = f32_to_bf16(wide) if dtype == ml_dtypes.bfloat16 else wide.astype(dtype)  # nearest-even
     assert np.array_equal(ours.astype(np.float32), rounded.astype(np.float32))  # one rounding, at the end
     _close(ours, theirs, ulps=2)
 

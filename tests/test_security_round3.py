@@ -293,9 +293,11 @@ def test_hostile_manifests_are_one_line_errors(
 def test_old_manifests_without_a_schema_version_still_read(capsys: pytest.CaptureFixture[str]) -> None:
     from ovonehot.differential import replay
 
-    for folder in sorted(p.parent for p in (ROOT / "ir" / "replays").glob("*/manifest.json")):
-        manifest = json.loads((folder / "manifest.json").read_text())
-        assert "schema_version" not in manifest
+    folders = sorted(p.parent for p in (ROOT / "ir" / "replays").glob("*/manifest.json"))
+    # (replays written since the schema version exists carry one: reference-bf16-rounding)
+    old = [f for f in folders if "schema_version" not in json.loads((f / "manifest.json").read_text())]
+    assert len(old) >= 10
+    for folder in old:
         assert replay.load(folder).oracles
 
 

@@ -249,7 +249,8 @@ TABLE: dict[OpSpec[Any], Conformance] = {
         (
             seed(In(FLOATS), positive(like=0), destination_type=("f8e4m3", "f8e5m2")),
             seed(In(FLOATS), positive(like=0), scalar_like(0, 0.5), destination_type=("f8e4m3", "f8e5m2")),
-        )
+        ),
+        bf16_steps="bf16 data: x * scale - shift, the f8 rounding and the way back each round to bf16",
     ),
     _spec("FakeQuantize", 1): Conformance(
         (

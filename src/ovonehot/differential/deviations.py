@@ -27,7 +27,10 @@ Both oracles:
   * OneHot with string values aborts the process and OneHot with sub-byte values
     writes past its buffer: the oracle module refuses to run them.
 The core reference has no ``evaluate`` for OneHot with indices other than
-i32/i64, and fails on a negative axis when the indices rank is dynamic.
+i32/i64, and fails on a negative axis when the indices rank is dynamic.  It rounds f32 to bf16
+its own way (``bf16-reference-rounding``: ovonehot rounds to nearest even, as IEEE and the CPU
+plugin at run time do), and so does the constant folding every device compiles with:
+:mod:`.reference_model` predicts both.
 """
 
 from __future__ import annotations
@@ -46,7 +49,8 @@ from ..model import Model
 from ..ops.common.spec import NodeKey, TensorInfo
 from ..ops.convert import convert_array
 from ..oracle.common import OracleKind, Refusal
-from ..types import ElementType, numpy_dtype_of
+from ..types import ElementType
+from .reference_model import BF16_CODE, folded_changes, has_bf16, reference_inference, simulate_reference
 
 _CPU = (OracleKind.CPU,)
 _REFERENCE = (OracleKind.REFERENCE,)
@@ -129,10 +133,18 @@ KNOWN: dict[str, Deviation] = {
             "ONNX's integer Div become it) truncates toward zero: -7 / 2 gives -3, not -4",
         ),
         Deviation(
-            "bf16-nearest-even",
+            "bf16-subnormal-flush",
             _CPU,
-            "at run time f32 -> bf16 rounds to nearest even; OpenVINO's reference (and constant "
-            "folding) rounds up only when the kept last bit is odd",
+            "at run time a Convert from f32 to bf16 flushes subnormal inputs to zero of their sign "
+            "(0x00400000 gives 0x0000; rounding to nearest even gives 0x0040)",
+        ),
+        Deviation(
+            BF16_CODE,
+            _BOTH,
+            "OpenVINO's reference rounds f32 to bf16 as (bits + ((bits & 0x10000) >> 1)) >> 16, not "
+            "to nearest even as its bfloat16 type, IEEE, ONNX and the CPU plugin at run time do: it "
+            "truncates when the kept last bit is even (1.0029297 gives 1.0, not 1.0078125) and turns "
+            "NaNs with a low payload into inf; the CPU plugin's constant folding uses it",
         ),
         Deviation(
             "refused-index-type",
@@ -408,7 +420,8 @@ def _changed(before: np.ndarray, after: np.ndarray) -> tuple[int, str]:
     a = before.reshape(-1)
     b = after.reshape(-1)
     if _is_float(a) or _is_float(b):
-        fa, fb = a.astype(np.float64), b.astype(np.float64)
+        with np.errstate(invalid="ignore"):  # (widening a signalling NaN)
+            fa, fb = a.astype(np.float64), b.astype(np.float64)
         same = ((fa == fb) & (np.signbit(fa) == np.signbit(fb))) | (np.isnan(fa) & np.isnan(fb))
     elif a.dtype == np.uint64 or b.dtype == np.uint64:
         same = a.astype(object) == b.astype(object)
@@ -476,12 +489,12 @@ def _cpu_constant(et: ElementType, value: np.ndarray, flush: bool = True) -> np.
 def simulate(model: Model, inputs: Mapping[str, np.ndarray], oracle: OracleKind) -> Simulation:
     """Predict ``oracle``'s outputs under its known deviations (raises ovonehot.Error if it cannot)."""
     events: list[Event] = []
-    outputs = _simulate_cpu(model, inputs, events) if oracle is OracleKind.CPU else _run_plain(model, inputs)
+    if oracle is OracleKind.CPU:
+        outputs = _simulate_cpu(model, inputs, events)
+    else:
+        outputs, changes = simulate_reference(model, inputs, _changed)
+        events.extend(Event(BF16_CODE, c.node, c.where, c.detail) for c in changes)
     return Simulation(outputs, tuple(events))
-
-
-def _run_plain(model: Model, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    return model.run(inputs)
 
 
 def _simulate_cpu(
@@ -534,7 +547,7 @@ def _simulate_cpu(
                 events.append(Event(code, i, graph.nodes[i].describe(), detail))
             arr = new
         feeds[i] = arr
-    folded = _folded(model)
+    folded = _folded(model, events)
     values = _evaluate(inference, feeds, folded, events, model.inference)
     _attribute(model, inference, values, exact_arrays, params, set(folded), events)
     outputs = {}
@@ -548,11 +561,17 @@ def _simulate_cpu(
     return outputs
 
 
-def _folded(model: Model) -> dict[int, tuple[np.ndarray, ...]]:
+def _folded(model: Model, events: list[Event]) -> dict[int, tuple[np.ndarray, ...]]:
     """Nodes whose values are known before running (constants and what folds from them), with
-    their exact values: OpenVINO folds these with its reference before the plugin sees them."""
+    their exact values: OpenVINO folds these with its reference before the plugin sees them
+    (bf16 rounded the reference's way, ``bf16-reference-rounding``)."""
+    inference = model.inference
+    if has_bf16(inference):
+        inference = reference_inference(model)
+        changes = folded_changes(model, inference, _changed)
+        events.extend(Event(BF16_CODE, c.node, c.where, c.detail) for c in changes)
     out = {}
-    for i, infos in enumerate(model.inference.outputs):
+    for i, infos in enumerate(inference.outputs):
         kind = model.graph.nodes[i].type.lower()
         if kind in ("parameter", "result") or not infos or any(t.value is None for t in infos):
             continue
@@ -574,7 +593,7 @@ def _evaluate(
     * a folded node takes its exact value converted the way the CPU plugin converts
       constants; where a folded value meets a computed node (the frontier), what that
       conversion changed is recorded as an event;
-    * a Convert from f16 clamps first, to bf16 rounds to nearest even, from a float to an
+    * a Convert from f16 clamps first, to bf16 flushes subnormal inputs, from a float to an
       integer saturates where the plugin does; an integer Divide truncates.
     """
     graph = inference.graph
@@ -702,7 +721,7 @@ def _cpu_convert(
     args = _f16_clamped(i, plan.node, original, args, events)
     outs = plan.spec.reference(plan.attrs, args)
     if outs[0].dtype == ElementType.bf16.numpy_dtype and args[0].dtype == np.float32:
-        return [_bf16_nearest_even(i, plan.node, args[0], outs[0], events)]
+        return [_bf16_flushes_subnormals(i, plan.node, args[0], outs[0], events)]
     if outs[0].dtype.kind in "iu" and _cpu_convert_saturates(
         original.input_infos(i)[0], original.outputs[i][0].element_type
     ):
@@ -783,18 +802,22 @@ def _truncating_divide(
     return out
 
 
-def _bf16_nearest_even(
-    i: int, node: Node, x: np.ndarray, reference: np.ndarray, events: list[Event]
+def _bf16_flushes_subnormals(
+    i: int, node: Node, x: np.ndarray, nearest: np.ndarray, events: list[Event]
 ) -> np.ndarray:
-    """At run time the CPU plugin converts f32 to bf16 rounding to nearest even (OpenVINO's
-    reference, and so constant folding, rounds up only when the kept last bit is odd)."""
-    dtype = numpy_dtype_of(ElementType.bf16)
-    with np.errstate(all="ignore"):
-        nearest = np.asarray(x).astype(dtype)
-    n, detail = _changed(reference, nearest)
-    if n:
-        events.append(Event("bf16-nearest-even", i, node.describe(), detail))
-    return nearest
+    """At run time the CPU plugin converts f32 to bf16 rounding to nearest even, as ovonehot does,
+    but takes subnormal f32 inputs as zeros of their sign (measured: 0x00018000 gives 0x0000,
+    0x807FFFFF gives 0x8000, where nearest-even gives 0x0002 and 0x8080)."""
+    x = np.asarray(x)
+    subnormal = (x != 0) & (np.abs(x) < np.finfo(np.float32).tiny)
+    if not subnormal.any():
+        return nearest
+    flushed = np.array(nearest, copy=True)
+    flushed[subnormal] = np.where(np.signbit(x[subnormal]), -0.0, 0.0).astype(flushed.dtype)
+    _, detail = _changed(nearest, flushed)
+    if detail:
+        events.append(Event("bf16-subnormal-flush", i, node.describe(), detail))
+    return flushed
 
 
 def _code_for(et: ElementType) -> str:

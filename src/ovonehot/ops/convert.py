@@ -14,8 +14,12 @@ Rules (checked against ``Node.evaluate`` of OpenVINO 2026.4 on x86-64):
   * nf4 -> anything: the code's NF4 table value (f32), converted on as f32 (Node.evaluate has
     f32, f16 and bf16 destinations; nothing converts to nf4);
   * float -> float rounds to nearest even, overflow to inf (NumPy/ml_dtypes), except
-    to bf16 and f8e8m0, where OpenVINO rounds its own way (``f32_to_bf16``,
-    ``f32_to_f8e8m0``); NaN payloads as OpenVINO carries them (``_nan_payloads``).
+    to f8e8m0, where OpenVINO rounds its own way (``f32_to_f8e8m0``); NaN payloads as
+    OpenVINO carries them (``_nan_payloads``);
+  * to bf16 (from f32, f16 and f64, rounded once) IEEE round-to-nearest-even, NaN quieted with
+    its sign and top payload bits, as OpenVINO's own bfloat16 type says and its CPU plugin
+    and ONNX do; OpenVINO's reference rounds its own way, a known deviation
+    (``bf16-reference-rounding``, :mod:`.common.bf16`).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from ..errors import Error, ValidationError
 from ..graph import Node
 from ..types import NF4_TABLE, ElementType, TypeKind, numpy_dtype_of
 from .common.attrs import element_type_attr
+from .common.bf16 import to_bf16
 from .common.binding import PLAIN_INTEGERS, PLAIN_NUMBERS, dtype_of, mode_independent
 from .common.bounds import bounds_of, max_of
 from .common.spec import Bounds, Kernel, OpSpec, TensorInfo
@@ -87,7 +92,7 @@ def _special_conversion(x: np.ndarray, to: ElementType) -> np.ndarray | None:
     """The conversions OpenVINO does by rules of its own (not NumPy's cast); None for the rest."""
     if to is ElementType.boolean:
         return np.asarray(x != 0)  # a 0-d comparison gives NumPy's bool scalar, not an array
-    if to is ElementType.bf16:  # OpenVINO's own rounding, not round-to-nearest-even
+    if to is ElementType.bf16:  # nearest-even (the reference's rounding under its named mode)
         return _nan_payloads(x, f32_to_bf16(x), to)
     if to is ElementType.f8e8m0:  # OpenVINO's own rounding and saturation, not ml_dtypes'
         return f32_to_f8e8m0(x)
@@ -217,18 +222,9 @@ _QUIET_BIT: dict[ElementType, np.unsignedinteger] = {
 
 
 def f32_to_bf16(x: np.ndarray) -> np.ndarray:
-    """OpenVINO's f32 -> bf16 conversion; other types go through f32 first.
-
-    ``(bits + ((bits & 0x10000) >> 1)) >> 16``: truncates when the kept last bit is 0 and
-    rounds half up when it is 1 (not round-to-nearest-even; a signalling NaN whose payload
-    sits in the low bits becomes inf).  Checked bit for bit against OpenVINO's Convert.
-    """
-    with np.errstate(all="ignore"):
-        bits = np.ascontiguousarray(np.asarray(x).astype(np.float32)).view(np.uint32).astype(np.uint64)
-    rounded = ((bits + ((bits & 0x10000) >> 1)) >> 16).astype(np.uint16)
-    # (np.ascontiguousarray makes a 0-d array 1-d: give the scalar its shape back)
-    bf16 = numpy_dtype_of(ElementType.bf16)
-    return rounded.reshape(np.shape(x)).view(bf16)
+    """``x`` rounded to bf16: IEEE round-to-nearest-even (see :mod:`.common.bf16`, which also
+    holds OpenVINO's reference rounding as a named deviation)."""
+    return to_bf16(x)
 
 
 def _is_float(dtype: np.dtype) -> bool:

@@ -18,7 +18,8 @@ Values (``utils/phillox_generator.cpp``, ``phillox_converter.cpp``, checked agai
   words gives 4 elements of a 32-bit or 16-bit type (1 word each) or 2 of f64/i64 (2
   words each).  Floats put the word's low mantissa bits under exponent 0 (``[1, 2)``),
   subtract 1, then ``x * (max - min) + min`` computed in the output type (f16/bf16
-  round after each operation, bf16 with OpenVINO's own rounding); integers are
+  round after each operation, bf16 with OpenVINO's own rounding, which the CPU plugin's kernel
+  shares: ``openvino_bf16``, not the nearest-even of Convert); integers are
   ``word % (max - min) + min`` in unsigned arithmetic (i64 word = ``hi << 32 | lo``
   from the second and first word).
 * ``pytorch``: Mersenne Twister (mt19937, ``init_genrand(global_seed & 0xffffffff)``;
@@ -55,9 +56,9 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape, numpy_dtype_of
 from .common.attrs import element_type_attr, enum_attr, int_attr
+from .common.bf16 import openvino_bf16
 from .common.shape_util import input_bounds
 from .common.spec import OpSpec, TensorInfo
-from .convert import f32_to_bf16
 
 
 class Alignment(enum.Enum):
@@ -167,7 +168,7 @@ def mt19937_words(count: int, seed: int) -> np.ndarray:
 
 
 def _bf16(x: np.ndarray) -> np.ndarray:
-    return f32_to_bf16(np.asarray(x, np.float32)).astype(np.float32)
+    return openvino_bf16(np.asarray(x, np.float32)).astype(np.float32)
 
 
 def _scale_tensorflow(unit: np.ndarray, et: ElementType, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
@@ -178,7 +179,7 @@ def _scale_tensorflow(unit: np.ndarray, et: ElementType, lo: np.ndarray, hi: np.
         return half
     if et is _ET.bf16:
         span = _bf16(np.float32(hi) - np.float32(lo))
-        return f32_to_bf16(_bf16(unit * span) + np.float32(lo))
+        return openvino_bf16(_bf16(unit * span) + np.float32(lo))
     out: np.ndarray = unit * (hi - lo) + lo
     return out
 
@@ -228,7 +229,7 @@ def _pytorch(count: int, et: ElementType, lo: np.ndarray, hi: np.ndarray, seed: 
         out = (unit * np.float32(np.float16(hi - lo)) + np.float32(lo)).astype(np.float16)
     elif et is _ET.bf16:
         unit = (words & 255).astype(np.float32) * np.float32(2.0**-8)
-        out = f32_to_bf16(unit * _bf16(np.float32(hi) - np.float32(lo)) + np.float32(lo))
+        out = openvino_bf16(unit * _bf16(np.float32(hi) - np.float32(lo)) + np.float32(lo))
     elif et is _ET.f64:
         unit = (joined & np.uint64(2**53 - 1)).astype(np.float64) * 2.0**-53
         out = unit * (hi - lo) + lo

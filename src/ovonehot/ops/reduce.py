@@ -53,7 +53,7 @@ from .common.binding import (
     with_attrs,
 )
 from .common.bounds import FLOATS, WIDE_INTEGERS, kernel_bounds, reduce_prod_bounds
-from .common.numeric import kahan_sum_leading
+from .common.numeric import kahan_sum_leading, narrow
 from .common.shape_util import known_ints, normalize_axes, passes_integral_number_check
 from .common.spec import BoundsFn, Kernel, OpSpec, RunMode, TensorInfo
 
@@ -162,7 +162,7 @@ def reduce_array(x: np.ndarray, axes: Sequence[int], kind: Reduction, exact: boo
     if sums and not exact and (_is_float(x.dtype) or x.dtype.kind in "iu"):
         with np.errstate(all="ignore"):
             out = _divide_mean(np.add.reduce(x, axis=tuple(axes), dtype=x.dtype), x, kind)
-        return np.asarray(out).astype(original).reshape(kept_shape)
+        return narrow(np.asarray(out), original).reshape(kept_shape)
     cols, _ = _columns(x, axes)
     with np.errstate(all="ignore"):
         if sums:
@@ -174,7 +174,7 @@ def reduce_array(x: np.ndarray, axes: Sequence[int], kind: Reduction, exact: boo
             out = _sequential(cols, np.multiply, np.ones((), x.dtype))
         else:
             out = _extreme_of_rows(cols, kind)
-        return np.asarray(out).astype(original).reshape(kept_shape)
+        return narrow(np.asarray(out), original).reshape(kept_shape)
 
 
 def _extreme_of_rows(cols: np.ndarray, kind: Reduction) -> np.ndarray:

@@ -11,10 +11,10 @@ element-wise, unary and softmax kernels:
   Convert's rules, which were checked against OpenVINO;
 * **integer overflow wraps** (two's complement), which NumPy does too once its
   warnings are silenced (``quiet``);
-* **f32 -> bf16 rounding** is OpenVINO's own: ``(bits + ((bits & 0x10000) >> 1)) >> 16``,
-  which truncates when the kept last bit is 0 and rounds half up when it is 1 (not
-  round-to-nearest-even; a signalling NaN whose payload sits in the low bits becomes
-  inf).  Checked bit for bit against OpenVINO's Convert f32 -> bf16.
+* **f32 -> bf16 rounding** is IEEE round-to-nearest-even (:mod:`.bf16`), as OpenVINO's
+  bfloat16 type names it and its CPU plugin computes it; the reference's own formula
+  ``(bits + ((bits & 0x10000) >> 1)) >> 16`` is a named deviation that
+  :func:`.bf16.bf16_rounding` reproduces.
 """
 
 from __future__ import annotations

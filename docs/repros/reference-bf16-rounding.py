@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 (
-    'OpenVINO reproducer: out: plugin deviation (cpu).\n'
+    'OpenVINO reproducer: out: plugin deviation (reference).\n'
     '\n'
-    'Model from /tmp/tmp74ymumw8/bf16-rounding-reference-vs-cpu.xml; made by ovonehot 0.1.0 with OpenVINO 2026.4.1-22982-e213a147257-releases/2026/4.\n'
-    'Needs only numpy and openvino. Runs the embedded model on OpenVINO (cpu) with the\n'
+    'Model from /tmp/tmpm5feaf5f/reference-bf16-rounding.xml; made by ovonehot 0.1.0 with OpenVINO 2026.4.1-22982-e213a147257-releases/2026/4.\n'
+    'Needs only numpy and openvino. Runs the embedded model on OpenVINO (reference) with the\n'
     'embedded inputs and compares every output with the expected values (computed by\n'
     "ovonehot, an independent NumPy implementation of OpenVINO's op specifications), and,\n"
     "for the CPU plugin, with OpenVINO's own core reference (Model.evaluate) where it can\n"
@@ -21,14 +21,14 @@ except ImportError as exc:
     print(f"could not run: {exc} (this script needs numpy and openvino)")
     sys.exit(2)
 
-ORACLE = 'cpu'
+ORACLE = 'reference'
 DEVICE = 'CPU'
 CPU_CONFIG = {'INFERENCE_NUM_THREADS': '1', 'NUM_STREAMS': '1', 'INFERENCE_PRECISION_HINT': 'f32', 'EXECUTION_MODE_HINT': 'ACCURACY'}
 # Whether the plugin refusing the model is the finding (the replay recorded that refusal).
 REFUSAL_IS_FINDING = False
 # Inputs and outputs by position; OpenVINO's are matched by Parameter / Result layer name.
 INPUT_LAYERS = ['x']
-OUTPUT_LAYERS = ['Result_37227']
+OUTPUT_LAYERS = ['Result_3']
 NAMES = ['out']
 # Per output: (exact, atol, rtol): floats bit for bit when exact, else |a - b| <= atol + rtol * |b|.
 TOLERANCES = [(True, 0.0, 0.0)]
@@ -38,16 +38,16 @@ PD94bWwgdmVyc2lvbj0iMS4wIj8+CjxuZXQgbmFtZT0ibSIgdmVyc2lvbj0iMTEiPgoJPGxheWVycz4K
 IG5hbWU9IngiIHR5cGU9IlBhcmFtZXRlciIgdmVyc2lvbj0ib3BzZXQxIj4KCQkJPGRhdGEgc2hhcGU9IjQiIGVsZW1lbnRfdHlw
 ZT0iZjMyIiAvPgoJCQk8b3V0cHV0PgoJCQkJPHBvcnQgaWQ9IjAiIHByZWNpc2lvbj0iRlAzMiIgbmFtZXM9IngiPgoJCQkJCTxk
 aW0+NDwvZGltPgoJCQkJPC9wb3J0PgoJCQk8L291dHB1dD4KCQk8L2xheWVyPgoJCTxsYXllciBpZD0iMSIgbmFtZT0iQ29udmVy
-dF8zNzIyNiIgdHlwZT0iQ29udmVydCIgdmVyc2lvbj0ib3BzZXQxIj4KCQkJPGRhdGEgZGVzdGluYXRpb25fdHlwZT0iYmYxNiIg
-Lz4KCQkJPGlucHV0PgoJCQkJPHBvcnQgaWQ9IjAiIHByZWNpc2lvbj0iRlAzMiI+CgkJCQkJPGRpbT40PC9kaW0+CgkJCQk8L3Bv
-cnQ+CgkJCTwvaW5wdXQ+CgkJCTxvdXRwdXQ+CgkJCQk8cG9ydCBpZD0iMSIgcHJlY2lzaW9uPSJCRjE2IiBuYW1lcz0ib3V0Ij4K
-CQkJCQk8ZGltPjQ8L2RpbT4KCQkJCTwvcG9ydD4KCQkJPC9vdXRwdXQ+CgkJPC9sYXllcj4KCQk8bGF5ZXIgaWQ9IjIiIG5hbWU9
-IlJlc3VsdF8zNzIyNyIgdHlwZT0iUmVzdWx0IiB2ZXJzaW9uPSJvcHNldDEiIG91dHB1dF9uYW1lcz0ib3V0Ij4KCQkJPGlucHV0
-PgoJCQkJPHBvcnQgaWQ9IjAiIHByZWNpc2lvbj0iQkYxNiI+CgkJCQkJPGRpbT40PC9kaW0+CgkJCQk8L3BvcnQ+CgkJCTwvaW5w
-dXQ+CgkJPC9sYXllcj4KCTwvbGF5ZXJzPgoJPGVkZ2VzPgoJCTxlZGdlIGZyb20tbGF5ZXI9IjAiIGZyb20tcG9ydD0iMCIgdG8t
-bGF5ZXI9IjEiIHRvLXBvcnQ9IjAiIC8+CgkJPGVkZ2UgZnJvbS1sYXllcj0iMSIgZnJvbS1wb3J0PSIxIiB0by1sYXllcj0iMiIg
-dG8tcG9ydD0iMCIgLz4KCTwvZWRnZXM+Cgk8cnRfaW5mbz4KCQk8aW5mbyBuYW1lPSJPcGVuVklOTyBSdW50aW1lIiB2YWx1ZT0i
-MjAyNi40LjEtMjI5ODItZTIxM2ExNDcyNTctcmVsZWFzZXMvMjAyNi80IiAvPgoJPC9ydF9pbmZvPgo8L25ldD4K
+dF8yIiB0eXBlPSJDb252ZXJ0IiB2ZXJzaW9uPSJvcHNldDEiPgoJCQk8ZGF0YSBkZXN0aW5hdGlvbl90eXBlPSJiZjE2IiAvPgoJ
+CQk8aW5wdXQ+CgkJCQk8cG9ydCBpZD0iMCIgcHJlY2lzaW9uPSJGUDMyIj4KCQkJCQk8ZGltPjQ8L2RpbT4KCQkJCTwvcG9ydD4K
+CQkJPC9pbnB1dD4KCQkJPG91dHB1dD4KCQkJCTxwb3J0IGlkPSIxIiBwcmVjaXNpb249IkJGMTYiIG5hbWVzPSJvdXQiPgoJCQkJ
+CTxkaW0+NDwvZGltPgoJCQkJPC9wb3J0PgoJCQk8L291dHB1dD4KCQk8L2xheWVyPgoJCTxsYXllciBpZD0iMiIgbmFtZT0iUmVz
+dWx0XzMiIHR5cGU9IlJlc3VsdCIgdmVyc2lvbj0ib3BzZXQxIiBvdXRwdXRfbmFtZXM9Im91dCI+CgkJCTxpbnB1dD4KCQkJCTxw
+b3J0IGlkPSIwIiBwcmVjaXNpb249IkJGMTYiPgoJCQkJCTxkaW0+NDwvZGltPgoJCQkJPC9wb3J0PgoJCQk8L2lucHV0PgoJCTwv
+bGF5ZXI+Cgk8L2xheWVycz4KCTxlZGdlcz4KCQk8ZWRnZSBmcm9tLWxheWVyPSIwIiBmcm9tLXBvcnQ9IjAiIHRvLWxheWVyPSIx
+IiB0by1wb3J0PSIwIiAvPgoJCTxlZGdlIGZyb20tbGF5ZXI9IjEiIGZyb20tcG9ydD0iMSIgdG8tbGF5ZXI9IjIiIHRvLXBvcnQ9
+IjAiIC8+Cgk8L2VkZ2VzPgoJPHJ0X2luZm8+CgkJPGluZm8gbmFtZT0iT3BlblZJTk8gUnVudGltZSIgdmFsdWU9IjIwMjYuNC4x
+LTIyOTgyLWUyMTNhMTQ3MjU3LXJlbGVhc2VzLzIwMjYvNCIgLz4KCTwvcnRfaW5mbz4KPC9uZXQ+Cg==
 """)
 MODEL_BIN = base64.b64decode("""
 
@@ -58,8 +58,8 @@ ChJ3S8wpTgWKF2ckFqQC+RomOpo6CrUKFAAuhgMN9gwNjfb//9fXMzQ0/AcAUEsBAhQDFAAAAAgAAAAh
 AAAAAAAAAAAAAIABAAAAADAubnB5UEsFBgAAAAABAAEAMwAAAHgAAAAAAA==
 """)
 EXPECTED_NPZ = base64.b64decode("""
-UEsDBBQAAAAIAAAAIQDGwbZATAAAAIgAAAAFAAAAMC5ucHmb7BfqGxDJyFDGUK2eklqcXKRupaBeE2akrqOgnpZfVFKUmBefX5SS
-ChJ3S8wpTgWKF2ckFqQC+RomOpo6CrUKFACuBvsm+4b6hv8AUEsBAhQDFAAAAAgAAAAhAMbBtkBMAAAAiAAAAAUAAAAAAAAAAAAA
+UEsDBBQAAAAIAAAAIQBdjmV8TAAAAIgAAAAFAAAAMC5ucHmb7BfqGxDJyFDGUK2eklqcXKRupaBeE2akrqOgnpZfVFKUmBefX5SS
+ChJ3S8wpTgWKF2ckFqQC+RomOpo6CrUKFACuRvsm+4b6A/8BUEsBAhQDFAAAAAgAAAAhAF2OZXxMAAAAiAAAAAUAAAAAAAAAAAAA
 AIABAAAAADAubnB5UEsFBgAAAAABAAEAMwAAAG8AAAAAAA==
 """)
 
