@@ -48,7 +48,9 @@ def nv12_ppp_conv() -> None:
     ppp.input().preprocess().convert_color(ColorFormat.RGB).convert_layout(ov.Layout("NCHW"))
     ppp.input().model().set_layout(ov.Layout("NCHW"))
     model = ppp.build()
-    for port, name in zip(model.inputs, ("y", "uv"), strict=True):  # (the new Parameters have no tensor names)
+    for port, name in zip(
+        model.inputs, ("y", "uv"), strict=True
+    ):  # (the new Parameters have no tensor names)
         port.get_tensor().set_names({name})
 
     folder = Folder("vision", "nv12_ppp_conv", GENERATOR)
