@@ -16,7 +16,6 @@ from ovonehot.ops import lookup
 from ovonehot.ops.common.openvino_opsets import OPSETS
 
 _DETECTION = "detection post-processing (SSD/Faster R-CNN/YOLO heads): not yet implemented"
-_COLOR = "camera color conversion (YUV planes to RGB/BGR): not yet implemented"
 _STRING = "string tensors: ovonehot's evaluator has no string kernels yet"
 
 NOT_YET: dict[str, str] = {
@@ -27,17 +26,11 @@ NOT_YET: dict[str, str] = {
     "DetectionOutput": _DETECTION,
     "GenerateProposals": _DETECTION,
     "GroupedMatMul": "opset17 MoE experts matmul: not yet implemented",
-    "I420toBGR": _COLOR,
-    "I420toRGB": _COLOR,
     "ISTFT": "inverse short-time Fourier transform: not yet implemented",
     "MatrixNms": _DETECTION,
     "MulticlassNms": _DETECTION,
     "NMSRotated": _DETECTION,
-    "NV12toBGR": _COLOR,
-    "NV12toRGB": _COLOR,
     "PSROIPooling": _DETECTION,
-    "PriorBox": _DETECTION,
-    "PriorBoxClustered": _DETECTION,
     "Proposal": _DETECTION,
     "ROIAlignRotated": _DETECTION,
     "RegionYolo": _DETECTION,

@@ -128,6 +128,97 @@ POOL_COMMON = {
     "auto_pad": PADS,
 }
 ROI = [[0.0, 0.0, 3.0, 3.0], [0.5, 1.0, 2.5, 3.5]]
+
+
+# -- camera colour conversion: Y (one plane, H*3/2 rows) or Y + UV / Y + U + V planes
+COLOR_TYPES = ("u8", "f32", "f16", "bf16", "f64")
+_NV12 = (
+    seed(In(COLOR_TYPES, (1, 6, 4, 1))),
+    seed(In(COLOR_TYPES, (2, 3, 2, 1))),  # planes of size 2 (one chroma pair per image)
+    seed(In(COLOR_TYPES, (0, 6, 4, 1))),
+    seed(In(COLOR_TYPES, (1, 4, 6, 1)), In(like=0, shape=(1, 2, 3, 2))),
+    seed(In(COLOR_TYPES, (2, 2, 2, 1)), In(like=0, shape=(2, 1, 1, 2))),
+)
+_I420 = (
+    seed(In(COLOR_TYPES, (1, 6, 4, 1))),
+    seed(In(COLOR_TYPES, (2, 3, 2, 1))),
+    seed(In(COLOR_TYPES, (0, 6, 4, 1))),
+    seed(In(COLOR_TYPES, (1, 4, 6, 1)), In(like=0, shape=(1, 2, 3, 1)), In(like=0, shape=(1, 2, 3, 1))),
+    seed(In(COLOR_TYPES, (2, 2, 2, 1)), In(like=0, shape=(2, 1, 1, 1)), In(like=0, shape=(2, 1, 1, 1))),
+)
+# -- SSD priors: output size [H, W] and image [IH, IW], 1-D integers (OpenVINO evaluates i8..u64)
+SIZE_TYPES = ("i32", "i64", "i8", "i16", "u8", "u16", "u32", "u64")
+
+
+def _sizes(size: list[int], image: list[int], const: bool = True) -> tuple[In, In]:
+    return (
+        In(SIZE_TYPES, (2,), Fixed(size), const=const),
+        In(None, (2,), Fixed(image), const=const, like=0),
+    )
+
+
+_PRIOR_BOX = (
+    seed(
+        *_sizes([2, 3], [8, 10]),
+        min_size="2,4",
+        max_size=("5,8", ""),  # (a max_size per min_size: the reference leaves extra priors unwritten)
+        aspect_ratio=("2,3", "2,0.5"),
+        flip=BOOL,
+        clip=BOOL,
+        step=("0", "2"),
+        offset=("0.5", "0"),
+        variance=("0.1", "0.1,0.1,0.2,0.2", ""),
+    ),
+    seed(
+        *_sizes([2, 3], [8, 10]),
+        min_size="3",
+        max_size=("5", ""),
+        aspect_ratio=("2,3", "2,0.5"),
+        flip=BOOL,
+        clip=BOOL,
+        step=("0", "2"),
+        offset=("0.5", "0"),
+        variance=("0.1", "0.1,0.1,0.2,0.2", ""),
+    ),
+    seed(
+        *_sizes([3, 2], [12, 9], const=False),
+        min_size=("0.1,0.2", "0.3"),  # (no max_size: scale_all_sizes=false does not count its priors)
+        aspect_ratio="2",
+        flip=BOOL,
+        clip=BOOL,
+        step=("-1", "0.25"),
+        offset="0.5",
+        variance="0.1",
+        scale_all_sizes="false",
+    ),
+    seed(
+        *_sizes([2, 2], [16, 16]),
+        min_size="",
+        fixed_size="4",
+        density="2",  # one density per fixed size (the reference reads density[s])
+        fixed_ratio="",
+        aspect_ratio=("", "2"),
+        clip=BOOL,
+        step="0",
+        offset="0.5",
+        variance="0.1",
+    ),
+    seed(
+        *_sizes([2, 2], [16, 16]),
+        min_size="",
+        fixed_size="4,6",
+        density="2,3",  # one density per fixed size (the reference reads density[s])
+        fixed_ratio="",
+        aspect_ratio=("", "2"),
+        clip=BOOL,
+        step="0",
+        offset="0.5",
+        variance="0.1",
+    ),
+    # one fixed_ratio (OpenVINO counts 1 + density**2 - 1 priors for it and writes density**2)
+    seed(*_sizes([2, 2], [16, 16]), fixed_size="4", density="2", fixed_ratio="2", offset="0.5", clip=BOOL),
+    seed(*_sizes([0, 3], [8, 10]), min_size="2", aspect_ratio="2", offset="0.5"),
+)
 RNN_BASE = {"hidden_size": "3", "direction": every(Direction)}
 
 
@@ -1153,6 +1244,42 @@ TABLE: dict[OpSpec[Any], Conformance] = {
             seed(data(1, 2, 2, 2), stride="1"),
         )
     ),
+    **{
+        _spec(name, 8): Conformance(seeds, cpu_exact=True)
+        for name, seeds in (
+            ("NV12toRGB", _NV12),
+            ("NV12toBGR", _NV12),
+            ("I420toRGB", _I420),
+            ("I420toBGR", _I420),
+        )
+    },
+    _spec("PriorBox", 1): Conformance(_PRIOR_BOX),
+    _spec("PriorBox", 8): Conformance(
+        tuple(Seed(s.inputs, (*s.attrs, ("min_max_aspect_ratios_order", BOOL))) for s in _PRIOR_BOX)
+    ),
+    _spec("PriorBoxClustered", 1): Conformance(
+        (
+            seed(
+                *_sizes([2, 3], [8, 10]),
+                width="1,2.5",
+                height="1.5,3",
+                clip=BOOL,
+                step_w=("0", "2"),
+                step_h=("0", "3"),
+                step=("0", "1.5"),
+                offset=("0.5", "0"),
+                variance=("0.1", "0.1,0.1,0.2,0.2", ""),
+            ),
+            seed(*_sizes([0, 3], [8, 10]), width="2", height="2", offset="0.5"),
+            seed(
+                *_sizes([3, 2], [6, 6], const=False),
+                width="2,3,4",
+                height="1,1,1",
+                offset="0.5",
+                clip="false",
+            ),
+        ),
+    ),
     _spec("SegmentMax", 16): Conformance(
         (
             seed(data(5, 3), In(INDEX, (5,), Fixed([0, 0, 2, 2, 3])), fill_mode=every(FillMode)),
@@ -1408,6 +1535,14 @@ _known(
     "(reference/segment_max.hpp)",
     lambda c: ("fill_mode", "lowest") in c.attrs and _data_type(c) in ("f16", "i16"),
 )
+for _t in ("NV12toRGB", "NV12toBGR", "I420toRGB", "I420toBGR"):
+    _known(
+        _t,
+        8,
+        "NaN among real planes: ovonehot clamps as reference/convert_color_nv12.hpp does "
+        "(std::min(std::max(x, 0), 255) keeps NaN), the CPU plugin (the only oracle) gives 0",
+        lambda c: c.values == "boundary" and c.inputs[0].element_type.is_real,
+    )
 _known(
     "ROIPooling",
     2,

@@ -31,6 +31,7 @@ from . import (
     bucketize,
     cells,
     col2im,
+    color_convert,
     conv_backprop,
     convert,
     convert_like,
@@ -67,6 +68,7 @@ from . import (
     one_hot,
     pad,
     pooling,
+    prior_box,
     random_uniform,
     recurrent,
     reduce,
@@ -176,6 +178,8 @@ _MODULES = (
     reorg_yolo,
     ctc_greedy,
     segment_max,
+    color_convert,
+    prior_box,
 )
 
 _ALIASES = {"const": "constant"}
