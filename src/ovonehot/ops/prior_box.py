@@ -146,10 +146,7 @@ def round_away(x: float) -> float:
 def number_of_priors(a: PriorBoxAttrs) -> int:
     with quiet():
         total = len(_normalized_ratios(a.aspect_ratio, a.flip))
-    if a.scale_all_sizes:
-        count = total * len(a.min_size) + len(a.max_size)
-    else:
-        count = total + len(a.min_size) - 1
+    count = total * len(a.min_size) + len(a.max_size) if a.scale_all_sizes else total + len(a.min_size) - 1
     if a.fixed_size:
         count = total * len(a.fixed_size)
     for density in a.density:
