@@ -401,3 +401,25 @@ def test_prior_box_output_size_of_three_refused_in_openvino_words(tmp_path: Path
     with pytest.raises(ValidationError) as ours:
         spec.infer(spec.parse(node), infos)
     assert str(theirs.value).strip().splitlines()[-1] in str(ours.value)
+
+
+def test_prior_box_of_a_dynamic_rank_size_accepts_any_image_rank_as_openvino() -> None:
+    """OpenVINO checks the size's rank against the image's and against 1 only: a size of dynamic
+    rank passes with an image of rank 2 (output [2,?]); a static size of rank 1 with it does not."""
+    attrs = {"min_size": [2.0], "offset": 0.5}
+    image = o8.parameter([2, 2], np.int64)
+    theirs = o8.prior_box(o8.parameter(ov.PartialShape.dynamic(), np.int64), image, attrs)
+    with pytest.raises(Exception, match="compatible"):
+        o8.prior_box(o8.parameter([2], np.int64), image, attrs)
+    spec = lookup("PriorBox", "opset8")
+    assert spec is not None
+    from ovonehot.graph import Node, Port
+
+    node = Node(
+        0, "pb", "PriorBox", "opset8", (("min_size", "2"), ("offset", "0.5")), (Port(0), Port(1)), (Port(2),)
+    )
+    img = TensorInfo(ElementType.i64, PartialShape.of([2, 2]))
+    (out,) = spec.infer(spec.parse(node), [TensorInfo(ElementType.i64, PartialShape.dynamic()), img])
+    assert str(out.shape).replace(" ", "") == str(theirs.get_output_partial_shape(0)).replace(" ", "")
+    with pytest.raises(ValidationError, match="rank"):
+        spec.infer(spec.parse(node), [TensorInfo(ElementType.i64, PartialShape.of([2])), img])

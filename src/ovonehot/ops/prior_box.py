@@ -181,7 +181,10 @@ def _infer(priors: int, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
                 f"input {k}: {_INPUT_NAMES[k]} input must be an integral number, but is: {info.element_type}"
             )
     ranks = [i.shape.rank if i.shape.rank_is_static else None for i in inputs]
-    if any(r not in (None, 1) for r in ranks) or (None not in ranks and ranks[0] != ranks[1]):
+    size_rank, image_rank = ranks
+    # OpenVINO's check: the size's rank compatible with the image's and with 1 (a size of dynamic
+    # rank passes whatever the image's rank).
+    if size_rank not in (None, 1) or (None not in ranks and size_rank != image_rank):
         shown = ["?" if r is None else str(r) for r in ranks]
         raise ValidationError(
             f"output size input rank {shown[0]} must match image shape input rank {shown[1]} and both must be 1-D"
