@@ -476,13 +476,17 @@ def _calls_for(
     if not again:
         return plan.calls
     calls = list(plan.calls)
-    prog = program(inference)
     for i, node_mode in again.items():
         pos = plan.position[i]
         step = plan.steps[pos]
-        kernel, made = _kernel(step, _infos(step, prog, plan.infos, plan.initial, plan.folded), node_mode)
-        calls[pos] = _compile(inference, step, kernel, made, seen)
+        calls[pos] = _compile(inference, step, *_respecialized(inference, plan, step, node_mode), seen)
     return calls
+
+
+def _respecialized(inference: Inference, plan: Plan, step: Step, mode: RunMode) -> tuple[Kernel | None, bool]:
+    """``_kernel`` of one of ``plan``'s steps again, for a run's own ``mode`` (its variables,
+    buffers or hooks), with the infos the plan was made with."""
+    return _kernel(step, _infos(step, program(inference), plan.infos, plan.initial, plan.folded), mode)
 
 
 def _hooked_calls(
@@ -509,8 +513,7 @@ def _hooked_calls(
         kernel, made = plan.kernels[pos], step.index in plan.specialized
         step = plan.steps[pos]
         if step.plan.spec.uses_run:
-            infos = _infos(step, prog, plan.infos, plan.initial, plan.folded)
-            kernel, made = _kernel(step, infos, mode)
+            kernel, made = _respecialized(inference, plan, step, mode)
         calls.append(_hooked(inference, step, kernel, made, seen, mode, keep, kept, None))
     return calls
 
