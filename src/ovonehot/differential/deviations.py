@@ -598,10 +598,9 @@ def _evaluate(
     """
     graph = inference.graph
     frontier = {s.node for i, srcs in enumerate(graph.sources) if i not in folded for s in srcs} & set(folded)
-    # Nodes the IR computes in f16 (the CPU plugin computes them in f32), and which of them
-    # compute from Constants alone (weight decompression).
+    # Nodes the IR computes in f16 (the CPU plugin computes them in f32), and the weight
+    # decompression subgraphs the plugin keeps (instead of folding them) and computes in f32.
     f16 = {i for i, outs in enumerate(original.outputs) if outs and outs[0].element_type is ElementType.f16}
-    from_constants = _from_constants(graph)
     decompression = _decompression(original)
     # Subnormal flushing happens where a constant stays a plugin Input node, as OneHot's on/off
     # do; a scalar an eltwise op fuses keeps its subnormal (seen with Multiply by 1.4e-45).
@@ -620,25 +619,11 @@ def _evaluate(
         if kind == "divide":
             return _cpu_divide(i, plan, args, events)
         if i in f16:
-            return _cpu_f16_as_f32(i, plan, args, True, i in from_constants, events)
+            return _cpu_f16_as_f32(i, plan, args, True, False, events)
         return None
 
     keep = [(i, k) for i, outs in enumerate(inference.outputs) for k in range(len(outs))]
     return evaluate(inference, feeds, RunMode(override=cpu), keep=keep)
-
-
-def _from_constants(graph: Graph) -> set[int]:
-    """The nodes computed from Constants alone (no Parameter, state or random draw upstream)."""
-    out: set[int] = set()
-    for i, node in enumerate(graph.nodes):
-        kind = node.type.lower()
-        if kind == "const" or (
-            graph.sources[i]
-            and kind not in ("parameter", "readvalue", "randomuniform", "multinomial")
-            and all(s.node in out for s in graph.sources[i])
-        ):
-            out.add(i)
-    return out
 
 
 def _decompression(original: Inference) -> set[int]:
