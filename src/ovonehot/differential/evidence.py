@@ -17,6 +17,7 @@ from ..oracle import openvino_runtime
 from ..oracle.common import OracleKind, Refusal
 from .compare import Tolerance
 from .deviations import Event, Simulation, simulate
+from .envelope import Envelope, EnvelopeError, envelopes, truth
 from .runners import OracleRun, OracleRunner, OursRefused, OursRun
 
 
@@ -39,6 +40,8 @@ class Evidence:
         self.runs: dict[str, OracleRun] = {}
         self.located: dict[str, str] = {}  # runner name -> the first node that differs (explain.locate)
         self._sims: dict[OracleKind, Simulation | None] = {}
+        self._envelopes: dict[str, Envelope] | None = None
+        self.envelope_error = ""  # why there is no envelope (the float64 run failed)
 
     @property
     def ours_error(self) -> str | None:
@@ -88,6 +91,17 @@ class Evidence:
             except Error:
                 self._sims[kind] = None
         return self._sims[kind]
+
+    def envelope(self, name: str) -> Envelope | None:
+        """Output ``name``'s rounding envelope (:mod:`.envelope`), None when there is none (not a
+        float output, or the float64 run failed: ``envelope_error`` says why)."""
+        if self._envelopes is None:
+            self._envelopes = {}
+            try:
+                self._envelopes, _ = envelopes(self.model, truth(self.model, self.inputs))
+            except (EnvelopeError, Error) as exc:
+                self.envelope_error = str(exc)
+        return self._envelopes.get(name)
 
     def events_for(self, sim: Simulation, name: str) -> tuple[Event, ...]:
         """The simulation's deviation events that reach output ``name``."""

@@ -55,8 +55,7 @@ class DiffReport:
         return [
             v
             for v in self.verdicts
-            if v.verdict in (Verdict.OURS_WRONG, Verdict.UNEXPLAINED)
-            or (v.verdict is Verdict.NOT_COMPARED and not v.known)
+            if v.verdict.failing or (v.verdict is Verdict.NOT_COMPARED and not v.known)
         ]
 
     @property
@@ -65,7 +64,7 @@ class DiffReport:
         (``allow_partial``: only when nobody knows why, or when nothing at all was compared)."""
         if self.strict and self.differences:
             return 1
-        if any(v.verdict in (Verdict.OURS_WRONG, Verdict.UNEXPLAINED) for v in self.verdicts):
+        if any(v.verdict.failing for v in self.verdicts):
             return 1
         partial_ok = self.allow_partial and bool(self.compared) and all(v.known for v in self.not_compared)
         return 1 if self.not_compared and not partial_ok else 0
@@ -190,6 +189,8 @@ def _render_verdict(v: OutputVerdict) -> list[str]:
     instead = [f"    instead of: {v.instead_of}"] if v.instead_of else []
     if v.verdict is Verdict.PASS:
         extra = reason(v) or f"compared {v.tolerance}"
+        if v.envelope is not None:
+            return [f"{head} ({extra})", *v.envelope.lines(v.oracle), *instead]
         notes = f"; note: {'; '.join(v.comparison.notes)}" if v.comparison and v.comparison.notes else ""
         return [f"{head} ({extra}){notes}", *instead]
     lines = [head, *instead]
@@ -198,6 +199,8 @@ def _render_verdict(v: OutputVerdict) -> list[str]:
     if v.size is not None:
         lines.append(f"    size: max abs error {v.size[0]:.3g}, max rel error {v.size[1]:.3g}")
     lines.extend(_event_lines(v))
+    if v.envelope is not None:
+        lines.extend(v.envelope.lines(v.oracle))
     c = v.comparison
     if c is not None:
         lines.append(f"    compared {v.tolerance}: {c.summary()}")

@@ -28,9 +28,10 @@ import numpy as np
 
 from ..errors import OpenVINOError
 from ..oracle.common import OracleKind, Refusal
-from .comparator import agree, compare_run
+from .comparator import agree, compare_run, default_tolerance
 from .compare import Comparison, Tolerance, compare, error_size
 from .deviations import KNOWN, Event, Simulation, explain_refusal, refusing_node
+from .envelope import Figures, figures
 from .evidence import Evidence
 from .explain import origin
 from .runners import OracleRun, OracleRunner, PluginRunner
@@ -43,19 +44,21 @@ class Verdict(enum.Enum):
     PASS = "PASS"  # noqa: S105 - a verdict's name, not a password
     DEVIATION = "plugin deviation"
     PRECISION = "precision difference"
+    ROUNDING = "rounding difference"
     OURS_WRONG = "ours wrong"
+    THEIRS_WRONG = "theirs wrong"
     UNEXPLAINED = "unexplained"
     NOT_COMPARED = "not compared"
 
     @property
     def ok(self) -> bool:
         """A comparison that passed, or differs only as known and named (NOT_COMPARED is not ok)."""
-        return self in (Verdict.PASS, Verdict.DEVIATION, Verdict.PRECISION)
+        return self in (Verdict.PASS, Verdict.DEVIATION, Verdict.PRECISION, Verdict.ROUNDING)
 
     @property
     def failing(self) -> bool:
-        """A difference nothing known explains."""
-        return self in (Verdict.OURS_WRONG, Verdict.UNEXPLAINED)
+        """A difference nothing known explains, or one side outside the rounding envelope."""
+        return self in (Verdict.OURS_WRONG, Verdict.THEIRS_WRONG, Verdict.UNEXPLAINED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +79,7 @@ class OutputVerdict:
     try_oracles: tuple[str, ...] = ()  # NOT_COMPARED: oracles that may compute it instead
     # This verdict stands in for another oracle's "not compared" (the default's fallback): which, and why.
     instead_of: str = ""
+    envelope: Figures | None = None  # both runs against the output's rounding envelope
 
     @property
     def known(self) -> bool:
@@ -115,6 +119,7 @@ class OutputVerdict:
             "comparison": None if self.comparison is None else _comparison_json(self.comparison),
             "origin": list(self.origin),
             "first_differing_node": self.first_node,
+            "envelope": None if self.envelope is None else self.envelope.as_json(),
         }
 
 
@@ -240,12 +245,65 @@ class Judge:
             predicted = self._predicted_deviation(case, sim)
             if predicted is not None:
                 return predicted
+        enveloped, fig = self._by_envelope(case, sim)
+        if enveloped is not None:
+            return enveloped
         if runner.simulated is None:  # onnxruntime, saved outputs
-            return self._third_party(case)
-        if isinstance(runner, PluginRunner):
+            judged = self._third_party(case)
+        elif isinstance(runner, PluginRunner):
             best_guess = case.ours if sim is None or case.name not in sim.outputs else sim.outputs[case.name]
-            return self._cpu_differs(runner, case, best_guess)
-        return self._reference_differs(case)
+            judged = self._cpu_differs(runner, case, best_guess)
+        else:
+            judged = self._reference_differs(case)
+        return judged if fig is None else dataclasses.replace(judged, envelope=fig)
+
+    def _by_envelope(
+        self, case: _Case, sim: Simulation | None
+    ) -> tuple[OutputVerdict | None, Figures | None]:
+        """A float output compared with diff's default tolerance, judged against its rounding
+        envelope (:mod:`.envelope`): PASS when the two differ by less than it, a rounding
+        difference when both are inside it, ours wrong when only ovonehot is outside.
+
+        Theirs wrong when only the oracle is outside *and* OpenVINO's reference computes the
+        output as ovonehot does: the float64 truth runs ovonehot's own kernels, so alone it
+        cannot tell a runtime's error from a kernel bug both of ovonehot's runs share.  Never
+        said of the reference itself (it defines the semantics), nor of an output a known
+        deviation of the oracle touches.  Otherwise no verdict (None), with the figures."""
+        if case.tolerance != default_tolerance(False) or case.ours.dtype.kind != "f":
+            return None, None
+        env = self.evidence.envelope(case.name)
+        if env is None or env.truth.shape != case.ours.shape or case.theirs.shape != case.ours.shape:
+            return None, None
+        fig = figures(env, case.ours, case.theirs)
+        ours_in, theirs_in = fig.ours_ratio <= 1.0, fig.theirs_ratio <= 1.0
+        name = case.runner.name
+        if fig.between_ratio <= 1.0:
+            why = "the difference is inside the rounding envelope of the float64 truth"
+            return case.verdict(Verdict.PASS, why, envelope=fig), fig
+        if ours_in and theirs_in:
+            why = f"ovonehot and {name} differ, both inside the rounding envelope of the float64 truth"
+            return case.verdict(Verdict.ROUNDING, why, envelope=fig), fig
+        if theirs_in:
+            why = (
+                f"ovonehot is outside the rounding envelope of the float64 truth ({fig.ours_ratio:.3g} x "
+                f"the bound), {name} inside"
+            )
+            return case.verdict(Verdict.OURS_WRONG, why, envelope=fig), fig
+        touched = sim is not None and bool(self.evidence.events_for(sim, case.name))
+        if ours_in and case.runner.kind is not OracleKind.REFERENCE and not touched:
+            runner = case.runner
+            ref = (
+                self.evidence.run(runner.reference())
+                if isinstance(runner, PluginRunner)
+                else self.evidence.finished(OracleKind.REFERENCE)
+            )
+            if ref is not None and agree(case.ours, ref.outputs, case.name, case.tolerance):
+                why = (
+                    f"{name} is outside the rounding envelope of the float64 truth ({fig.theirs_ratio:.3g} x "
+                    "the bound); ovonehot is inside and OpenVINO's reference computes what ovonehot does"
+                )
+                return case.verdict(Verdict.THEIRS_WRONG, why, envelope=fig), fig
+        return None, fig
 
     def _reference_says_wrong(self, runner: PluginRunner, case: _Case) -> OutputVerdict | None:
         """Against the CPU plugin, ours is wrong exactly when OpenVINO's reference says so; a CPU

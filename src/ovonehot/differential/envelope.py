@@ -1,0 +1,630 @@
+"""The rounding envelope: how far from the float64 truth a correct run of a model may land.
+
+``diff`` needs to know whether two float outputs that differ only disagree on rounding.  A fixed
+tolerance cannot say: a logit summed from a million products may move by 1e-5 in a correct run,
+a Relu's output may not move at all.  So the model is run once more with every float tensor held
+in float64 (:func:`truth`: the graph's f16/bf16/f32 element types widened to f64, its kernels the
+registry's reference ``evaluate``), and an error scale ``sigma`` is carried through the graph
+beside the values (:func:`propagate`), op by op:
+
+* a copy (Reshape, Gather, Concat...) moves its inputs' sigma as it moves their values;
+* an element-wise op: ``sigma_out^2 = sum_j (f(x_j + sigma_j) - f(x))^2`` (each input perturbed
+  alone, the larger side), plus its own rounding: ``c_op`` ulps of the declared output type
+  (``c_op``: 0.5 for the correctly rounded operations, more for transcendentals, whose
+  implementations in NumPy, glibc and oneDNN are a few ulps off);
+* a sum or dot product of ``n`` terms (MatMul, the convolutions, ReduceSum/Mean, AvgPool):
+  propagated errors add in quadrature (``sqrt(op(a^2, sigma_b^2) + op(sigma_a^2, b^2))``), and
+  its own rounding is Higham and Mary's probabilistic bound ``sqrt(n) u op(|a|, |b|)``;
+* any other op (Softmax, MVN, NormalizeL2, attention, ...): its inputs perturbed with random
+  signs by their sigma plus a backward error of ``sqrt(n) u |x|`` (``n`` the op's reduction
+  length), the output's change measured (the op is marked *estimated*).
+
+The envelope of an output is ``LAMBDA * sigma``: both a correct ovonehot and a correct runtime
+land inside it at every element (the verdicts: :mod:`.verdicts`).  An envelope is a model of
+rounding, not a proof: its parameters are stated in every report that uses it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import Error
+from ..evaluate import RunMode, evaluate
+from ..graph import Graph, Node
+from ..infer import Inference, infer
+from ..model import Model
+from ..types import ElementType, PartialShape
+
+LAMBDA = 6.0  # the envelope is LAMBDA standard deviations of the propagated rounding error
+WIDENED = frozenset({ElementType.f16, ElementType.bf16, ElementType.f32})
+# Precision (significand bits, with the implicit one) and the smallest normal exponent.
+_FORMAT = {
+    ElementType.f64: (53, -1022),
+    ElementType.f32: (24, -126),
+    ElementType.f16: (11, -14),
+    ElementType.bf16: (8, -126),
+    ElementType.f8e4m3: (4, -6),
+    ElementType.f8e5m2: (3, -14),
+}
+# Whole-tensor budget of the truth run (float64 values of every node output are kept).
+MAX_TRUTH_BYTES = 2 << 30
+
+# Element-wise ops: output element k depends on input elements k (after broadcasting) only.
+_EXACT = 0.5  # correctly rounded: +, -, *, /, sqrt, conversions
+_TRANSCENDENTAL = 4.0  # exp, log, tanh, erf...: NumPy's SIMD and oneDNN's polynomials, a few ulps
+ELEMENTWISE: dict[str, float] = {
+    **dict.fromkeys(
+        [
+            "add",
+            "subtract",
+            "multiply",
+            "divide",
+            "squareddifference",
+            "maximum",
+            "minimum",
+            "sqrt",
+            "convert",
+            "abs",
+            "negative",
+            "relu",
+            "clamp",
+            "floor",
+            "ceiling",
+            "round",
+            "sign",
+            "prelu",
+            "select",
+            "floormod",
+            "mod",
+            "greater",
+            "greaterequal",
+            "less",
+            "lessequal",
+            "equal",
+            "notequal",
+            "logicaland",
+            "logicalor",
+            "logicalxor",
+            "logicalnot",
+            "fakequantize",
+            "convertlike",
+            "isnan",
+            "isinf",
+            "isfinite",
+        ],
+        _EXACT,
+    ),
+    **dict.fromkeys(
+        [
+            "exp",
+            "log",
+            "sin",
+            "cos",
+            "tan",
+            "asin",
+            "acos",
+            "atan",
+            "sinh",
+            "cosh",
+            "tanh",
+            "asinh",
+            "acosh",
+            "atanh",
+            "erf",
+            "sigmoid",
+            "elu",
+            "gelu",
+            "swish",
+            "hswish",
+            "hsigmoid",
+            "mish",
+            "softplus",
+            "softsign",
+            "selu",
+            "hardsigmoid",
+            "power",
+        ],
+        _TRANSCENDENTAL,
+    ),
+}
+# (a, b) -> sum over products: the envelope's own rounding is a dot product's.
+BILINEAR = frozenset(
+    ["matmul", "convolution", "groupconvolution", "convolutionbackpropdata", "groupconvolutionbackpropdata"]
+)
+LINEAR = frozenset(["reducesum", "reducemean", "avgpool", "cumsum"])
+NOT_COMPUTED = frozenset({"parameter", "constant", "const", "result"})
+
+
+class EnvelopeError(Error):
+    """The truth run cannot be made (an op refuses f64, a budget): the envelope is unavailable."""
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """One float output's truth and envelope: ``|x - truth| <= bound`` at every element for a
+    correct run ``x`` (both arrays float64, the output's shape)."""
+
+    truth: np.ndarray
+    bound: np.ndarray
+    element_type: ElementType
+    estimated: tuple[str, ...] = ()  # op types of the layers whose rule is the perturbation estimate
+
+    def within(self, values: np.ndarray) -> np.ndarray:
+        """Per element: ``values`` inside the envelope (NaN where the truth is NaN; inf equal)."""
+        x = np.asarray(values, dtype=np.float64)
+        t = self.truth
+        same = (x == t) | (np.isnan(x) & np.isnan(t))
+        with np.errstate(invalid="ignore"):
+            inside: np.ndarray = same | (np.abs(x - t) <= self.bound)
+        return inside
+
+    def ratio(self, values: np.ndarray) -> float:
+        """The largest ``|x - truth| / bound`` over elements (0 when equal; inf outside a 0 bound)."""
+        x = np.asarray(values, dtype=np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            err = np.abs(x - self.truth)
+            err[(x == self.truth) | (np.isnan(x) & np.isnan(self.truth))] = 0.0
+            r = np.where(err == 0, 0.0, err / self.bound)
+        r = r[~np.isnan(r)]
+        return float(r.max()) if r.size else 0.0
+
+    def ulps(self, values: np.ndarray) -> float:
+        """The largest distance from the truth, in ulps of the output's type at the truth."""
+        x = np.asarray(values, dtype=np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            d = np.abs(x - self.truth) / ulp(self.truth, self.element_type)
+        d = d[np.isfinite(d)]
+        return float(d.max()) if d.size else 0.0
+
+    def describe(self) -> str:
+        """The envelope's parameters, as a report states them."""
+        finite = self.bound[np.isfinite(self.bound)]
+        top = f"{float(finite.max()):.3g}" if finite.size else "inf"
+        how = f"rounding envelope: {LAMBDA:g} sigma of the rounding error carried from a float64 run; largest bound {top}"
+        if self.estimated:
+            counts: dict[str, int] = {}
+            for kind in self.estimated:
+                counts[kind] = counts.get(kind, 0) + 1
+            kinds = ", ".join(f"{k} x{n}" if n > 1 else k for k, n in counts.items())
+            how += f"; estimated by perturbation at {len(self.estimated)} layer(s): {kinds}"
+        return how
+
+
+def ulp(values: np.ndarray, et: ElementType) -> np.ndarray:
+    """The spacing of ``et`` at ``|values|`` (float64; subnormal spacing below the normals)."""
+    p, emin = _FORMAT.get(et, _FORMAT[ElementType.f32])
+    a = np.abs(np.asarray(values, dtype=np.float64))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        _, e = np.frexp(a)
+    e = np.where(a > 0, np.maximum(e - 1, emin), emin)  # (frexp(0) says exponent 0)
+    spacing: np.ndarray = np.ldexp(1.0, e - (p - 1)).astype(np.float64)
+    return spacing
+
+
+def unit_roundoff(et: ElementType) -> float:
+    return math.ldexp(1.0, -_FORMAT.get(et, _FORMAT[ElementType.f32])[0])
+
+
+# -- the truth run -------------------------------------------------------------------------------
+
+
+def _widened_type(text: str) -> str | None:
+    try:
+        et = ElementType.from_name(text)
+    except Error:
+        return None
+    return "f64" if et in WIDENED else None
+
+
+def _widen_node(node: Node) -> Node:
+    attrs = tuple(
+        (k, _widened_type(v) or v) if k.endswith("type") or k == "precision" else (k, v)
+        for k, v in node.attrs
+    )
+    payload = node.payload
+    if node.type.lower() in ("constant", "const") and payload is not None and attrs != node.attrs:
+        payload = np.asarray(payload).astype(np.float64)
+    bodies = tuple((tag, widen(g)) for tag, g in node.bodies)
+    return dataclasses.replace(node, attrs=attrs, payload=payload, bodies=bodies)
+
+
+def widen(graph: Graph) -> Graph:
+    """``graph`` with every f16/bf16/f32 element type (Parameters, Constants, Convert's
+    destination, ops' output types, variables; in bodies too) made f64."""
+    return dataclasses.replace(graph, nodes=tuple(_widen_node(n) for n in graph.nodes))
+
+
+@dataclass(frozen=True, slots=True)
+class Truth:
+    """The float64 run: its inference and every node output's value, keyed (node, port)."""
+
+    inference: Inference
+    values: Mapping[tuple[int, int], np.ndarray]
+
+
+def truth(model: Model, inputs: Mapping[str, np.ndarray]) -> Truth:
+    """Run ``model`` with every float tensor in float64 on ``inputs`` (raises EnvelopeError)."""
+    bound = model.bind(inputs)
+    params = [model.graph.index_of(d_node) for d_node in _parameter_ids(model)]
+    feeds = {
+        i: np.asarray(a, dtype=np.float64) if np.asarray(a).dtype.kind == "f" else np.asarray(a)
+        for i, a in zip(params, bound, strict=True)
+    }
+    graph = widen(model.graph)
+    shapes = {model.graph.nodes[i].name: PartialShape.of(a.shape) for i, a in feeds.items()}
+    try:
+        inference = infer(graph, shapes=shapes)
+        _check_budget(inference)
+        keep = [(i, k) for i, outs in enumerate(inference.outputs) for k in range(len(outs))]
+        values = evaluate(inference, feeds, RunMode(specialized=False), keep=keep)
+    except Error as exc:
+        raise EnvelopeError(f"the float64 run fails: {exc}") from None
+    return Truth(inference, values)
+
+
+def _parameter_ids(model: Model) -> list[int]:
+    from ..infer import parameter_infos
+
+    return [n.id for n, _, _ in parameter_infos(model.inference)]
+
+
+def _check_budget(inference: Inference) -> None:
+    total = 0
+    for outs in inference.outputs:
+        for t in outs:
+            if t.shape.is_static:
+                total += 8 * math.prod(t.shape.to_shape())
+    if total > MAX_TRUTH_BYTES:
+        raise EnvelopeError(
+            f"the float64 run would keep {total / 2**30:.1f} GiB of values "
+            f"(limit {MAX_TRUTH_BYTES / 2**30:.0f} GiB)"
+        )
+
+
+# -- propagation ---------------------------------------------------------------------------------
+
+Sigma = np.ndarray | None  # None: exactly zero
+
+
+@dataclass
+class _Walk:
+    model: Model
+    truth: Truth
+    sigma: dict[tuple[int, int], Sigma]
+    estimated: list[str]
+    rng: np.random.Generator
+
+
+def propagate(model: Model, t: Truth) -> tuple[dict[tuple[int, int], Sigma], list[str]]:
+    """Each node output's error scale ``sigma`` (float64, the output's shape; None: exact), and
+    the layers whose rule was the perturbation estimate."""
+    walk = _Walk(model, t, {}, [], np.random.default_rng(0))
+    graph = model.graph
+    for i, node in enumerate(graph.nodes):
+        kind = node.type.lower()
+        if kind in NOT_COMPUTED:
+            if kind == "result":
+                walk.sigma[(i, 0)] = walk.sigma.get(_src(graph, i, 0))
+            else:
+                walk.sigma[(i, 0)] = None
+            continue
+        for k, s in enumerate(_node_sigma(walk, i)):
+            walk.sigma[(i, k)] = s
+    return walk.sigma, walk.estimated
+
+
+def envelopes(model: Model, t: Truth) -> tuple[dict[str, Envelope], tuple[str, ...]]:
+    """Each float output's envelope, by output name, and the layers whose rule was estimated."""
+    sigma, estimated = propagate(model, t)
+    est = tuple(estimated)
+    out: dict[str, Envelope] = {}
+    for desc, r in zip(model.outputs, model.graph.kind_indices("Result"), strict=True):
+        if not desc.element_type.is_real:
+            continue
+        src = _src(model.graph, r, 0)
+        value = t.values.get(src)
+        if value is None:
+            continue
+        s = sigma.get(src)
+        truth_value = np.asarray(value, dtype=np.float64)
+        base = np.zeros_like(truth_value) if s is None else np.broadcast_to(s, truth_value.shape)
+        # The output's own final rounding to its type is in sigma already (its producer's rule).
+        bound = LAMBDA * base + 0.5 * ulp(truth_value, desc.element_type)
+        out[desc.name] = Envelope(truth_value, bound, desc.element_type, est)
+    return out, est
+
+
+def _src(graph: Graph, i: int, port: int) -> tuple[int, int]:
+    s = graph.sources[i][port]
+    return (s.node, s.output)
+
+
+def _node_sigma(walk: _Walk, i: int) -> list[Sigma]:
+    model, t = walk.model, walk.truth
+    plan = t.inference.plans[i]
+    node = model.graph.nodes[i]
+    kind = node.type.lower()
+    srcs = [(s.node, s.output) for s in model.graph.sources[i]]
+    ins = [np.asarray(t.values[s]) for s in srcs]
+    sig = [walk.sigma.get(s) for s in srcs]
+    out_types = [info.element_type for info in model.inference.outputs[i]]
+    outs = [np.asarray(t.values[(i, k)]) for k in range(len(out_types))]
+    if all(s is None for s in sig) and not any(et.is_real for et in out_types):
+        return [None] * len(outs)
+    try:
+        if plan.spec.copies_values:
+            return _copy_rule(plan, ins, sig, model.inference.input_infos(i))
+        run = _runner(plan)
+        if kind in ELEMENTWISE:
+            return _elementwise(run, ins, sig, outs, out_types, ELEMENTWISE[kind])
+        if kind in BILINEAR and len(ins) >= 2:
+            return _bilinear(run, ins, sig, outs, out_types)
+        if kind in LINEAR:
+            return _linear(run, ins, sig, outs, out_types)
+        if not plan.spec.deterministic:
+            return [
+                np.full(o.shape, np.inf) if et.is_real else None
+                for o, et in zip(outs, out_types, strict=True)
+            ]
+        walk.estimated.append(node.type)
+        return _perturbed(walk.rng, run, ins, sig, outs, out_types, model.inference.input_infos(i))
+    except (Error, ValueError, TypeError, IndexError, FloatingPointError):
+        return [np.full(o.shape, np.inf) for o in outs]
+
+
+def _runner(plan: Any) -> Callable[[Sequence[np.ndarray]], list[np.ndarray]]:
+    kernel = plan.spec.reference
+
+    def run(args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        with np.errstate(all="ignore"):
+            return [np.asarray(o) for o in kernel(plan.attrs, list(args))]
+
+    return run
+
+
+def _own_rounding(out: np.ndarray, et: ElementType, c: float) -> np.ndarray:
+    """An op's own rounding to its declared type, as a standard deviation: ``c`` ulps, uniform.
+
+    A correctly rounded op (``c`` 0.5) on exact inputs gives a value the type holds exactly
+    where the truth is one: no rounding there (a Convert from f16 to f32, a Relu)."""
+    if not et.is_real:
+        return np.zeros(out.shape)
+    own = c * ulp(out, et) / math.sqrt(3.0)
+    dtype = et.numpy_dtype
+    if c <= _EXACT and dtype is not None and out.dtype.kind == "f":
+        with np.errstate(all="ignore"):
+            held = out.astype(dtype).astype(np.float64) == out
+        own = np.where(held, 0.0, own)
+    return own
+
+
+def _perturb(x: np.ndarray, s: np.ndarray, sign: float) -> np.ndarray:
+    if x.dtype == np.bool_:
+        return np.where(np.broadcast_to(s, x.shape) > 0, ~x, x)
+    if x.dtype.kind in "iu":
+        step = np.ceil(np.broadcast_to(s, x.shape))
+        with np.errstate(all="ignore"):
+            moved: np.ndarray = (x + sign * step).astype(x.dtype)
+        return moved
+    return x + sign * s
+
+
+def _quadrature(parts: Sequence[np.ndarray], shape: tuple[int, ...]) -> np.ndarray:
+    total = np.zeros(shape)
+    for p in parts:
+        total = total + np.broadcast_to(p, shape) ** 2
+    return np.sqrt(total)
+
+
+def _elementwise(
+    run: Callable[[Sequence[np.ndarray]], list[np.ndarray]],
+    ins: list[np.ndarray],
+    sig: list[Sigma],
+    outs: list[np.ndarray],
+    out_types: list[ElementType],
+    c: float,
+) -> list[Sigma]:
+    parts: list[list[np.ndarray]] = [[] for _ in outs]
+    for j, s in enumerate(sig):
+        if s is None or not np.any(s):
+            continue
+        if not np.all(np.isfinite(s)):
+            return [np.full(o.shape, np.inf) for o in outs]
+        worst = [np.zeros(o.shape) for o in outs]
+        for sign in (1.0, -1.0):
+            args = list(ins)
+            args[j] = _perturb(ins[j], s, sign)
+            for k, moved in enumerate(run(args)):
+                d = np.abs(moved.astype(np.float64) - outs[k].astype(np.float64))
+                worst[k] = np.fmax(worst[k], np.where(np.isnan(d), np.inf, d))
+        for k in range(len(outs)):
+            parts[k].append(worst[k])
+    result: list[Sigma] = []
+    for k, (o, et) in enumerate(zip(outs, out_types, strict=True)):
+        own = _own_rounding(o, et, c) if et.is_real else np.zeros(o.shape)
+        result.append(_quadrature([*parts[k], own], o.shape))
+    return result
+
+
+def _bilinear(
+    run: Callable[[Sequence[np.ndarray]], list[np.ndarray]],
+    ins: list[np.ndarray],
+    sig: list[Sigma],
+    outs: list[np.ndarray],
+    out_types: list[ElementType],
+) -> list[Sigma]:
+    a, b = ins[0], ins[1]
+    rest = ins[2:]
+    out, et = outs[0], out_types[0]
+    u = unit_roundoff(et)
+    ones = run([np.ones_like(a), np.ones_like(b), *rest])[0]  # the number of terms per element
+    magnitude = run([np.abs(a), np.abs(b), *rest])[0]
+    parts = [np.sqrt(np.maximum(ones, 1.0)) * u * magnitude, _own_rounding(out, et, _EXACT)]
+    sa, sb = sig[0], sig[1]
+    if sa is not None:
+        parts.append(np.sqrt(np.abs(run([np.broadcast_to(sa, a.shape) ** 2, b * b, *rest])[0])))
+    if sb is not None:
+        parts.append(np.sqrt(np.abs(run([a * a, np.broadcast_to(sb, b.shape) ** 2, *rest])[0])))
+    return [_quadrature(parts, out.shape)]
+
+
+def _linear(
+    run: Callable[[Sequence[np.ndarray]], list[np.ndarray]],
+    ins: list[np.ndarray],
+    sig: list[Sigma],
+    outs: list[np.ndarray],
+    out_types: list[ElementType],
+) -> list[Sigma]:
+    x, rest = ins[0], ins[1:]
+    out, et = outs[0], out_types[0]
+    n = max(1.0, x.size / max(out.size, 1))
+    sum_of_ones = run([np.ones_like(x), *rest])[0]  # the mean ops scale by 1/n: n per element
+    scale = np.abs(sum_of_ones)  # sum: n, mean: 1
+    magnitude = run([np.abs(x), *rest])[0]
+    parts = [math.sqrt(n) * unit_roundoff(et) * np.abs(magnitude), _own_rounding(out, et, _EXACT)]
+    if sig[0] is not None:
+        sx = np.broadcast_to(sig[0], x.shape)
+        # Independent errors: the variance of a weighted sum, weights 1 (a sum: the op of the
+        # variances) or 1/n (a mean: the op of the variances over n; n at most the size ratio,
+        # overlapping pooling windows are longer, so this errs large).
+        var = np.abs(run([sx**2, *rest])[0])
+        parts.append(np.sqrt(np.where(scale > 1.5, var, var / n)))
+    return [_quadrature(parts, out.shape), *[None] * (len(outs) - 1)]
+
+
+def _copy_rule(plan: Any, ins: list[np.ndarray], sig: list[Sigma], infos: Sequence[Any]) -> list[Sigma]:
+    """A copy moves its data inputs' sigma as it moves their values (float data inputs only)."""
+    run = _runner(plan)
+    outs = run(ins)
+    if all(s is None for s in sig):
+        return [None] * len(outs)
+    args = []
+    for x, s, info in zip(ins, sig, infos, strict=True):
+        if info.element_type.is_real:
+            args.append(np.zeros(x.shape) if s is None else np.broadcast_to(s, x.shape).astype(np.float64))
+        elif s is not None and np.any(s):  # an index or a shape that may change: no bound
+            return [np.full(o.shape, np.inf) for o in outs]
+        else:
+            args.append(x)
+    moved = run(args)
+    return [m.astype(np.float64) if m.dtype.kind == "f" else None for m in moved]
+
+
+def _perturbed(
+    rng: np.random.Generator,
+    run: Callable[[Sequence[np.ndarray]], list[np.ndarray]],
+    ins: list[np.ndarray],
+    sig: list[Sigma],
+    outs: list[np.ndarray],
+    out_types: list[ElementType],
+    infos: Sequence[Any],
+) -> list[Sigma]:
+    """Any other op: its inputs moved with random signs by their sigma plus a backward error of
+    ``sqrt(n) u |x|``, the largest change of two draws per input, in quadrature."""
+    data = next((x for x in ins if x.dtype.kind == "f"), None)
+    size_out = max((o.size for o in outs), default=1)
+    # The op's reduction length: its size ratio, or the last axis (Softmax, MVN, normalizations
+    # over the last axis keep the size).
+    n = (
+        1.0
+        if data is None
+        else max(1.0, data.size / max(size_out, 1), float(data.shape[-1] if data.ndim else 1))
+    )
+    u = max((unit_roundoff(et) for et in out_types if et.is_real), default=unit_roundoff(ElementType.f32))
+    parts: list[list[np.ndarray]] = [[] for _ in outs]
+    for j, (x, s, info) in enumerate(zip(ins, sig, infos, strict=True)):
+        if x.dtype.kind != "f" or not info.element_type.is_real:
+            if s is not None and np.any(s):
+                return [np.full(o.shape, np.inf) for o in outs]
+            continue
+        radius = math.sqrt(n) * u * np.abs(x)
+        if s is not None:
+            radius = np.sqrt(radius**2 + np.broadcast_to(s, x.shape) ** 2)
+        if not np.any(radius):
+            continue
+        worst = [np.zeros(o.shape) for o in outs]
+        for _ in range(2):
+            signs = rng.choice(np.array([-1.0, 1.0]), size=x.shape)
+            args = list(ins)
+            args[j] = x + signs * radius
+            for k, moved in enumerate(run(args)):
+                if moved.shape != outs[k].shape:
+                    return [np.full(o.shape, np.inf) for o in outs]
+                d = np.abs(moved.astype(np.float64) - outs[k].astype(np.float64))
+                worst[k] = np.fmax(worst[k], np.where(np.isnan(d), np.inf, d))
+        for k in range(len(outs)):
+            parts[k].append(worst[k])
+    return [
+        _quadrature([*parts[k], _own_rounding(o, et, _TRANSCENDENTAL)], o.shape)
+        if et.is_real or parts[k]
+        else None
+        for k, (o, et) in enumerate(zip(outs, out_types, strict=True))
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Figures:
+    """Where two runs of one output land against its envelope (a verdict's evidence)."""
+
+    description: str
+    ours_ratio: float  # largest |ours - truth| / bound
+    theirs_ratio: float
+    between_ratio: float  # largest |ours - theirs| / bound
+    ours_ulps: float
+    theirs_ulps: float
+    worst: tuple[int, ...]  # the element furthest outside (or nearest the edge)
+    truth_at_worst: float
+    bound_at_worst: float
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "description": self.description,
+            "lambda": LAMBDA,
+            "ours_over_bound": self.ours_ratio,
+            "theirs_over_bound": self.theirs_ratio,
+            "difference_over_bound": self.between_ratio,
+            "ours_ulps": self.ours_ulps,
+            "theirs_ulps": self.theirs_ulps,
+            "worst_position": list(self.worst),
+            "truth_at_worst": self.truth_at_worst,
+            "bound_at_worst": self.bound_at_worst,
+        }
+
+    def lines(self, oracle: str) -> list[str]:
+        return [
+            f"    {self.description}",
+            (
+                f"      ovonehot at {self.ours_ratio:.3g} x the bound ({self.ours_ulps:.3g} ulps) of the "
+                f"float64 truth; {oracle} at {self.theirs_ratio:.3g} x ({self.theirs_ulps:.3g} ulps); "
+                f"their difference at {self.between_ratio:.3g} x"
+            ),
+            f"      worst at {list(self.worst)}: truth {self.truth_at_worst:.9g}, bound {self.bound_at_worst:.3g}",
+        ]
+
+
+def figures(env: Envelope, ours: np.ndarray, theirs: np.ndarray) -> Figures:
+    """Both runs against the envelope, and their difference against it."""
+    between = Envelope(np.asarray(theirs, dtype=np.float64), env.bound, env.element_type)
+    o = np.asarray(ours, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        worst_of = np.abs(o - env.truth) / env.bound
+    worst_of = np.where(np.isnan(worst_of), -1.0, worst_of)
+    flat = int(np.argmax(worst_of)) if worst_of.size else 0
+    pos = tuple(int(p) for p in np.unravel_index(flat, env.truth.shape)) if env.truth.size else ()
+    return Figures(
+        env.describe(),
+        env.ratio(ours),
+        env.ratio(theirs),
+        between.ratio(ours),
+        env.ulps(ours),
+        env.ulps(theirs),
+        pos,
+        float(env.truth[pos]) if env.truth.size else 0.0,
+        float(env.bound[pos]) if env.truth.size else 0.0,
+    )
