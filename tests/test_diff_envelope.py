@@ -1,0 +1,191 @@
+"""The rounding envelope (differential/envelope.py) and the verdicts it gives.
+
+Models are written by OpenVINO (``ov.save_model``).  What the envelope is checked against:
+ovonehot's exact and fast runs and the CPU plugin land inside it on long convolutions and
+matmuls (where diff's fixed default tolerance fails them); a kernel made wrong in the model's
+plans (not in the registry: the float64 truth runs the registry's kernels) is outside it, by a
+wrong sign, a swapped index or a few ulps in an element-wise chain; the bound of one correctly
+rounded op is what the docstring says.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from ovonehot import load
+from ovonehot.cli import main
+from ovonehot.differential.compare import Tolerance, compare
+from ovonehot.differential.diff import diff_model, oracle_runners
+from ovonehot.differential.envelope import LAMBDA, envelopes, truth, ulp
+from ovonehot.differential.verdicts import Verdict
+from ovonehot.model import Model
+from ovonehot.types import ElementType
+
+ov = pytest.importorskip("openvino", reason="the models are written and checked by OpenVINO")
+opset1 = pytest.importorskip("openvino.opset1")
+opset13 = pytest.importorskip("openvino.opset13")
+
+
+def _save(path: Path, outputs: list[Any], params: list[Any]) -> Path:
+    xml = path / "model.xml"
+    ov.save_model(ov.Model(outputs, params, "m"), str(xml), compress_to_fp16=False)
+    return xml
+
+
+def conv_net(path: Path) -> tuple[Path, dict[str, np.ndarray]]:
+    """Two 3x3 convolutions over 128 channels (1152-term dot products): their sums cancel to
+    values near zero, where the CPU plugin's order of summation differs by more than diff's
+    fixed default tolerance."""
+    rng = np.random.default_rng(7)
+    x = opset1.parameter([1, 128, 6, 6], ov.Type.f32, name="x")
+    w1 = opset1.constant(rng.standard_normal((128, 128, 3, 3)).astype(np.float32))
+    c1 = opset1.convolution(x, w1, [1, 1], [1, 1], [1, 1], [1, 1])
+    r = opset1.relu(c1)
+    w2 = opset1.constant(rng.standard_normal((4, 128, 3, 3)).astype(np.float32))
+    c2 = opset1.convolution(r, w2, [1, 1], [1, 1], [1, 1], [1, 1])
+    c2.output(0).get_tensor().set_names({"y"})
+    xml = _save(path, [c2.output(0)], [x])
+    return xml, {"x": rng.standard_normal((1, 128, 6, 6)).astype(np.float32)}
+
+
+def chain(path: Path) -> tuple[Path, dict[str, np.ndarray]]:
+    """(a + b) * c: correctly rounded element-wise ops only (and no cancellation)."""
+    a, b, c = (opset1.parameter([64], ov.Type.f32, name=n) for n in "abc")
+    y = opset1.multiply(opset1.add(a, b), c)
+    y.output(0).get_tensor().set_names({"y"})
+    rng = np.random.default_rng(3)
+    xml = _save(path, [y.output(0)], [a, b, c])
+    return xml, {n: rng.uniform(0.5, 2.0, 64).astype(np.float32) for n in "abc"}
+
+
+def with_kernel(model: Model, op: str, change: Callable[[np.ndarray], np.ndarray]) -> Model:
+    """The model with each ``op`` node's output changed (its plans only: the registry, which the
+    float64 truth runs, keeps the right kernel)."""
+
+    def planted(spec: Any) -> Any:
+        kernel = spec.evaluate
+
+        def wrong(attrs: Any, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+            return [change(np.asarray(o)) for o in kernel(attrs, inputs)]
+
+        return dataclasses.replace(spec, evaluate=wrong, specialize=None)
+
+    plans = tuple(
+        dataclasses.replace(p, spec=planted(p.spec)) if p.node.type.lower() == op.lower() else p
+        for p in model.inference.plans
+    )
+    # (a fresh cache: the compiled program of the model's earlier runs holds the right kernel)
+    return Model(model.graph, dataclasses.replace(model.inference, plans=plans, cache={}), model.path)
+
+
+def test_convolutions_the_fixed_tolerance_fails_pass_inside_the_envelope(tmp_path: Path) -> None:
+    xml, inputs = conv_net(tmp_path)
+    model = load(xml)
+    report = diff_model(model, inputs, oracle_runners(("cpu",), model, str(xml)))
+    (v,) = report.verdicts
+    cpu = report.runs["cpu"].outputs
+    assert cpu is not None
+    ours = model.run(inputs)["y"]
+    # The case is one the fixed tolerance cannot judge: it fails it.
+    assert not compare(ours, cpu["y"], Tolerance(1e-6, 1e-5)).equal
+    assert v.verdict in (Verdict.PASS, Verdict.ROUNDING), v
+    assert v.envelope is not None and v.envelope.ours_ratio <= 1.0 and v.envelope.theirs_ratio <= 1.0
+    assert report.exit_code == 0
+    # Fast mode (BLAS order) lands inside it too.
+    env, _ = envelopes(model, truth(model, inputs))
+    assert env["y"].within(model.run(inputs, exact=False)["y"]).all()
+
+
+def test_the_report_states_the_envelope(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    xml, inputs = conv_net(tmp_path)
+    np.savez(tmp_path / "in.npz", **inputs)
+    assert main(["diff", str(xml), "--inputs", str(tmp_path / "in.npz"), "--oracle", "cpu"]) == 0
+    text = capsys.readouterr().out
+    assert "rounding envelope: 6 sigma" in text and "of the float64 truth" in text
+    assert main(["diff", str(xml), "--inputs", str(tmp_path / "in.npz"), "--oracle", "cpu", "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["verdicts"]
+    assert row["envelope"]["lambda"] == LAMBDA and row["envelope"]["ours_over_bound"] <= 1.0
+    # --atol/--rtol override: the envelope is not consulted, the fixed tolerance fails.
+    code = main(["diff", str(xml), "--inputs", str(tmp_path / "in.npz"), "--oracle", "cpu", "--atol", "1e-7"])
+    assert code == 1 and "rounding envelope" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("op", "change"),
+    [
+        ("Relu", lambda o: -o),  # a wrong sign
+        ("Relu", lambda o: o[:, ::-1].copy()),  # swapped channels
+        ("Convolution", lambda o: o * np.float32(1 + 2e-3)),  # a scale error
+    ],
+    ids=["wrong-sign", "swapped-index", "scaled"],
+)
+def test_planted_bugs_in_a_long_sum_are_ours_wrong(
+    tmp_path: Path, op: str, change: Callable[[np.ndarray], np.ndarray]
+) -> None:
+    xml, inputs = conv_net(tmp_path)
+    model = with_kernel(load(xml), op, change)
+    report = diff_model(model, inputs, oracle_runners(("cpu",), model, str(xml)))
+    (v,) = report.verdicts
+    assert v.verdict is Verdict.OURS_WRONG, v
+    assert v.envelope is not None and v.envelope.ours_ratio > 1.0 >= v.envelope.theirs_ratio
+    assert report.exit_code == 1
+
+
+def test_a_few_ulps_in_an_elementwise_chain_are_outside(tmp_path: Path) -> None:
+    """Correctly rounded ops: the envelope is a few ulps, so an 8-ulp error in Multiply is out."""
+    xml, inputs = chain(tmp_path)
+    model = load(xml)
+    env, _ = envelopes(model, truth(model, inputs))
+    e = env["y"]
+    assert e.within(model.run(inputs)["y"]).all()
+    spacing = ulp(e.truth, ElementType.f32)
+    assert (e.bound <= 6 * spacing).all(), float((e.bound / spacing).max())
+    wrong = with_kernel(model, "Multiply", lambda o: (o + 8 * np.spacing(o)).astype(o.dtype))
+    assert not e.within(wrong.run(inputs)["y"]).any()
+
+
+def test_one_correctly_rounded_op_has_the_stated_bound(tmp_path: Path) -> None:
+    """a + b: sigma is 0.5 ulp / sqrt(3) where the sum is not held exactly, 0 where it is; the
+    bound adds the output's own half ulp."""
+    a, b = (opset1.parameter([4], ov.Type.f32, name=n) for n in "ab")
+    y = opset1.add(a, b)
+    y.output(0).get_tensor().set_names({"y"})
+    xml = _save(tmp_path, [y.output(0)], [a, b])
+    model = load(xml)
+    inputs = {"a": np.array([1, 1, 0.1, 3], np.float32), "b": np.array([2, 2**-30, 0.2, -3], np.float32)}
+    (e,) = envelopes(model, truth(model, inputs))[0].values()
+    t = inputs["a"].astype(np.float64) + inputs["b"].astype(np.float64)
+    np.testing.assert_array_equal(e.truth, t)
+    half = 0.5 * ulp(t, ElementType.f32)
+    held = t.astype(np.float32).astype(np.float64) == t
+    expected = np.where(held, 0.0, LAMBDA * 0.5 * ulp(t, ElementType.f32) / np.sqrt(3.0)) + half
+    np.testing.assert_allclose(e.bound, expected, rtol=1e-12)
+
+
+def test_a_model_the_float64_run_refuses_falls_back_to_the_fixed_tolerance(tmp_path: Path) -> None:
+    """NonMaxSuppression takes no f64 boxes: no envelope, and the verdicts are as before."""
+    boxes = opset1.parameter([1, 6, 4], ov.Type.f32, name="boxes")
+    scores = opset1.parameter([1, 1, 6], ov.Type.f32, name="scores")
+    nms = opset13.non_max_suppression(
+        boxes, scores, opset1.constant(np.int64(3)), opset1.constant(np.float32(0.5))
+    )
+    xml = _save(tmp_path, [nms.output(0)], [boxes, scores])
+    model = load(xml)
+    rng = np.random.default_rng(0)
+    inputs = {
+        "boxes": np.sort(rng.uniform(0, 1, (1, 6, 4)).astype(np.float32), axis=-1),
+        "scores": rng.uniform(0, 1, (1, 1, 6)).astype(np.float32),
+    }
+    from ovonehot.differential.envelope import EnvelopeError
+
+    with pytest.raises(EnvelopeError, match="NonMaxSuppression"):
+        truth(model, inputs)
+    report = diff_model(model, inputs, oracle_runners(("cpu",), model, str(xml)))
+    assert all(v.envelope is None for v in report.verdicts)
