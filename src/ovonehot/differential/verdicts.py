@@ -179,15 +179,40 @@ class Judge:
                 verdicts.append(self._not_compared(runner, c.name, c.refusal))
             elif c.comparison is None or ev.ours is None or run.outputs is None:
                 verdicts.append(self._we_refused(runner, run, c.name))
-            elif c.comparison.equal:
-                verdicts.append(OutputVerdict(c.name, runner.name, Verdict.PASS, c.tolerance, c.comparison))
             else:
                 case = _Case(runner, c.name, c.tolerance, c.comparison, ev.ours[c.name], run.outputs[c.name])
-                if isinstance(runner, PluginRunner) and not runner.deterministic:
+                configured = isinstance(runner, PluginRunner) and not runner.deterministic
+                inside = None if configured else self._inside_envelope(case)
+                if c.comparison.equal and (inside is None or inside.verdict is Verdict.PASS):
+                    verdicts.append(inside or case.verdict(Verdict.PASS, ""))
+                elif isinstance(runner, PluginRunner) and configured:
                     verdicts.append(self._configured(runner, case))
                 else:
                     verdicts.append(self._classify(case))
         return verdicts
+
+    def _inside_envelope(self, case: _Case) -> OutputVerdict | None:
+        """Where the rounding envelope judges an output (a float output compared with the default
+        tolerance, its two values not identical): PASS inside it, else the envelope says the two
+        differ (a verdict that is not PASS: the output is classified as a difference).  None where
+        the envelope does not apply or is unavailable (the tolerance alone judges)."""
+        if case.tolerance != default_tolerance(False) or case.ours.dtype.kind != "f":
+            return None
+        ours, theirs = case.ours, case.theirs
+        if (
+            ours.shape == theirs.shape
+            and ours.dtype == theirs.dtype
+            and np.array_equal(ours, theirs, equal_nan=True)
+        ):
+            return None
+        env = self.evidence.envelope(case.name)
+        if env is None or env.truth.shape != ours.shape or theirs.shape != ours.shape:
+            return None
+        fig = figures(env, ours, theirs)
+        if fig.between_ratio <= 1.0:
+            why = "the difference is inside the rounding envelope of the float64 truth"
+            return case.verdict(Verdict.PASS, why, envelope=fig)
+        return case.verdict(Verdict.UNEXPLAINED, "outside the rounding envelope", envelope=fig)
 
     def _configured(self, runner: PluginRunner, case: _Case) -> OutputVerdict:
         """A plugin compiled with another configuration (OpenVINO's defaults: bf16 here) differs:
