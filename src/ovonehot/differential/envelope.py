@@ -303,6 +303,8 @@ def envelopes(model: Model, t: Truth) -> tuple[dict[str, Envelope], tuple[str, .
         base = np.zeros_like(truth_value) if s is None else np.broadcast_to(s, truth_value.shape)
         # The output's own final rounding to its type is in sigma already (its producer's rule).
         bound = LAMBDA * base + 0.5 * ulp(truth_value, desc.element_type)
+        if not np.isfinite(bound[np.isfinite(truth_value)]).all():
+            continue  # unbounded somewhere (an index that may change): no envelope, it would pass anything
         out[desc.name] = Envelope(truth_value, bound, desc.element_type, est)
     return out, est
 
