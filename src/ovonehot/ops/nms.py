@@ -57,6 +57,7 @@ from ..types import Dimension, ElementType, PartialShape, numpy_dtype_of
 from .common.attrs import bool_attr, element_type_attr, enum_attr
 from .common.shape_util import known_ints, mul
 from .common.spec import OpSpec, TensorInfo
+from .common.widening import is_narrow_float
 
 
 class BoxEncoding(enum.Enum):
@@ -99,7 +100,7 @@ def _check_nms_inputs(attrs: NMSAttrs, inputs: Sequence[TensorInfo]) -> None:
     if attrs.output_type not in (ElementType.i32, ElementType.i64):
         raise ValidationError("Output type must be i32 or i64")
     for k, info in enumerate(inputs):
-        if k != 2 and not (info.element_type.is_dynamic or info.element_type in _FLOATS):
+        if k != 2 and not (info.element_type.is_dynamic or is_narrow_float(info.element_type, _FLOATS)):
             raise ValidationError(f"Expected bf16, fp16 or fp32 as element type for the '{_NAMES[k]}' input.")
     for what, s in (("boxes", inputs[0].shape), ("scores", inputs[1].shape)):
         if s.rank_is_static and s.rank != 3:
