@@ -220,3 +220,52 @@ def test_without_an_envelope_the_fixed_tolerance_judges(
     report = diff_model(model, inputs, oracle_runners(("cpu",), model, str(xml)))
     (v,) = report.verdicts
     assert v.envelope is None and v.verdict is Verdict.UNEXPLAINED
+
+
+def test_a_plugin_wrong_inside_the_model_and_right_alone_is_theirs_wrong(tmp_path: Path) -> None:
+    """The CPU plugin as a double that, in the whole model only, adds 0.25 to the first
+    convolution (as a broken fusion would): isolated, the first layer outside the envelope is that
+    convolution, which the real plugin computes alone inside its envelope: theirs wrong."""
+    from ovonehot.differential.runners import PluginRunner
+    from ovonehot.oracle.common import OracleOutputs
+
+    xml, inputs = conv_net(tmp_path)
+    model = load(xml)
+    (cpu,) = oracle_runners(("cpu",), model, str(xml))
+    assert isinstance(cpu, PluginRunner)
+    graph = model.graph
+    first = next(n.name for n in graph.nodes if n.type == "Convolution")
+
+    class FusedWrong(PluginRunner):
+        def run(self, inputs: Any, keep_intermediates: bool = False) -> OracleOutputs:
+            # What the plugin computes when the first convolution is 0.25 off.
+            wrong = with_kernel(model, "Convolution", lambda o: o)  # (a fresh program)
+            bump = {"done": False}
+
+            def override(key: Any, plan: Any, args: list[np.ndarray]) -> list[np.ndarray] | None:
+                if plan.node.name == first and not bump["done"]:
+                    bump["done"] = True
+                    (out,) = plan.spec.evaluate(plan.attrs, args)
+                    return [out + np.float32(0.25)]
+                return None
+
+            from ovonehot.evaluate import RunMode, evaluate
+
+            seen: dict[tuple[str, int], np.ndarray] = {}
+
+            def observe(key: Any, plan: Any, outs: Any, seconds: float) -> None:
+                for k, o in enumerate(outs):
+                    seen[(plan.node.name, k)] = o
+
+            feeds = {graph.kind_indices("Parameter")[0]: inputs["x"]}
+            values = evaluate(wrong.inference, feeds, RunMode(override=override, observer=observe))
+            (r,) = graph.kind_indices("Result")
+            return OracleOutputs({"y": values[(r, 0)]}, seen if keep_intermediates else None)
+
+    double = FusedWrong(cpu.source, cpu.plugin, cpu.isolated)
+    report = diff_model(model, inputs, [double])
+    (v,) = report.verdicts
+    assert v.verdict is Verdict.THEIRS_WRONG, v.reason
+    assert "first leaves the envelope at layer id=" in v.reason and first in v.reason
+    assert "compiles the whole model" in v.reason
+    assert report.exit_code == 1

@@ -21,7 +21,7 @@ from ovonehot.differential.envelope import ELEMENTWISE, envelopes, truth, ulp
 from ovonehot.types import ElementType
 
 ov = pytest.importorskip("openvino", reason="the CPU plugin is what is measured")
-from openvino import opset1, opset4, opset5, opset7, opset9  # noqa: E402
+from openvino import opset1, opset4, opset5, opset7, opset9
 
 CPU_CONFIG = {
     "INFERENCE_NUM_THREADS": 1,

@@ -36,10 +36,10 @@ from ..differential.reduce import (
     keeps_difference,
     reduce_model,
     reduced_tolerances,
-    write_candidate,
 )
 from ..differential.report import DiffReport, render, report_json
 from ..differential.session import Prepared, prepare
+from ..differential.subgraph import write_candidate
 from ..differential.verdicts import OutputVerdict
 from ..errors import UsageError
 from ..graph import Graph

@@ -341,27 +341,51 @@ def propagate(model: Model, t: Truth) -> tuple[dict[tuple[int, int], Sigma], lis
     return walk.sigma, walk.estimated
 
 
+@dataclass(frozen=True, slots=True)
+class Carried:
+    """The truth run and the sigma carried through it: any node output's envelope."""
+
+    model: Model
+    truth: Truth
+    sigma: Mapping[tuple[int, int], Sigma]
+    estimated: tuple[str, ...]
+
+    def at(self, node: int, port: int) -> Envelope | None:
+        """The envelope of one node output (float), None when unbounded somewhere or unknown."""
+        et = self.model.inference.outputs[node][port].element_type
+        value = self.truth.values.get((node, port))
+        if value is None or not et.is_real:
+            return None
+        truth_value = np.asarray(value, dtype=np.float64)
+        s = self.sigma.get((node, port))
+        base = np.zeros_like(truth_value) if s is None else np.broadcast_to(s, truth_value.shape)
+        # The value's own final rounding to its type is in sigma already (its producer's rule).
+        bound = LAMBDA * base + 0.5 * ulp(truth_value, et)
+        if not np.isfinite(bound[np.isfinite(truth_value)]).all():
+            return None  # unbounded somewhere (an index that may change): it would pass anything
+        return Envelope(truth_value, bound, et, self.estimated)
+
+
+def carry(model: Model, t: Truth) -> Carried:
+    sigma, estimated = propagate(model, t)
+    return Carried(model, t, sigma, tuple(estimated))
+
+
 def envelopes(model: Model, t: Truth) -> tuple[dict[str, Envelope], tuple[str, ...]]:
     """Each float output's envelope, by output name, and the layers whose rule was estimated."""
-    sigma, estimated = propagate(model, t)
-    est = tuple(estimated)
+    return output_envelopes(carry(model, t))
+
+
+def output_envelopes(carried: Carried) -> tuple[dict[str, Envelope], tuple[str, ...]]:
+    model = carried.model
     out: dict[str, Envelope] = {}
     for desc, r in zip(model.outputs, model.graph.kind_indices("Result"), strict=True):
         if not desc.element_type.is_real:
             continue
-        src = _src(model.graph, r, 0)
-        value = t.values.get(src)
-        if value is None:
-            continue
-        s = sigma.get(src)
-        truth_value = np.asarray(value, dtype=np.float64)
-        base = np.zeros_like(truth_value) if s is None else np.broadcast_to(s, truth_value.shape)
-        # The output's own final rounding to its type is in sigma already (its producer's rule).
-        bound = LAMBDA * base + 0.5 * ulp(truth_value, desc.element_type)
-        if not np.isfinite(bound[np.isfinite(truth_value)]).all():
-            continue  # unbounded somewhere (an index that may change): no envelope, it would pass anything
-        out[desc.name] = Envelope(truth_value, bound, desc.element_type, est)
-    return out, est
+        env = carried.at(*_src(model.graph, r, 0))
+        if env is not None:
+            out[desc.name] = dataclasses.replace(env, element_type=desc.element_type)
+    return out, carried.estimated
 
 
 def _src(graph: Graph, i: int, port: int) -> tuple[int, int]:

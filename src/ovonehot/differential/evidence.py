@@ -17,7 +17,8 @@ from ..oracle import openvino_runtime
 from ..oracle.common import OracleKind, Refusal
 from .compare import Tolerance
 from .deviations import Event, Simulation, simulate
-from .envelope import Envelope, EnvelopeError, envelopes, truth
+from .envelope import Carried, Envelope, EnvelopeError, carry, output_envelopes, truth
+from .isolate import Isolation
 from .runners import OracleRun, OracleRunner, OursRefused, OursRun
 
 
@@ -41,6 +42,8 @@ class Evidence:
         self.located: dict[str, str] = {}  # runner name -> the first node that differs (explain.locate)
         self._sims: dict[OracleKind, Simulation | None] = {}
         self._envelopes: dict[str, Envelope] | None = None
+        self.carried: Carried | None = None  # the truth run and its sigma, once an envelope was asked for
+        self.isolations: dict[tuple[str, str], Isolation | None] = {}  # (runner, output): isolate.isolate
         self.envelope_error = ""  # why there is no envelope (the float64 run failed)
 
     @property
@@ -98,7 +101,8 @@ class Evidence:
         if self._envelopes is None:
             self._envelopes = {}
             try:
-                self._envelopes, _ = envelopes(self.model, truth(self.model, self.inputs))
+                self.carried = carry(self.model, truth(self.model, self.inputs))
+                self._envelopes, _ = output_envelopes(self.carried)
             except (EnvelopeError, Error) as exc:
                 self.envelope_error = str(exc)
         return self._envelopes.get(name)

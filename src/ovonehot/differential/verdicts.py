@@ -34,6 +34,7 @@ from .deviations import KNOWN, Event, Simulation, explain_refusal, refusing_node
 from .envelope import Figures, figures
 from .evidence import Evidence
 from .explain import origin
+from .isolate import Isolation
 from .runners import OracleRun, OracleRunner, PluginRunner
 
 # Refusal causes that are a known limitation of the oracle, not a failure nobody understands.
@@ -280,7 +281,11 @@ class Judge:
             judged = self._cpu_differs(runner, case, best_guess)
         else:
             judged = self._reference_differs(case)
-        return judged if fig is None else dataclasses.replace(judged, envelope=fig)
+        if fig is None:
+            return judged
+        iso = self.evidence.isolations.get((runner.name, case.name))
+        why = judged.reason if iso is None else f"{judged.reason}; {iso.sentence(runner.name)}"
+        return dataclasses.replace(judged, envelope=fig, reason=why)
 
     def _by_envelope(
         self, case: _Case, sim: Simulation | None
@@ -328,7 +333,25 @@ class Judge:
                     "the bound); ovonehot is inside and OpenVINO's reference computes what ovonehot does"
                 )
                 return case.verdict(Verdict.THEIRS_WRONG, why, envelope=fig), fig
+            iso = self._isolated(case)
+            if iso is not None and iso.confirmed:
+                why = f"{name} is outside the rounding envelope of the float64 truth, ovonehot inside: {iso.sentence(name)}"
+                return case.verdict(Verdict.THEIRS_WRONG, why, envelope=fig), fig
         return None, fig
+
+    def _isolated(self, case: _Case) -> Isolation | None:
+        """The plugin's first layer outside the envelope, run alone (:mod:`.isolate`), once per output."""
+        runner, ev = case.runner, self.evidence
+        key = (runner.name, case.name)
+        if key not in ev.isolations:
+            from .isolate import isolate  # (isolate reads reduce's subgraphs, which diff)
+
+            k = ev.output_names.index(case.name)
+            found = None
+            if isinstance(runner, PluginRunner) and runner.keeps_intermediates and ev.carried is not None:
+                found = isolate(ev.model, ev.inputs, ev.carried, runner, ev.results[k])
+            ev.isolations[key] = found
+        return ev.isolations[key]
 
     def _reference_says_wrong(self, runner: PluginRunner, case: _Case) -> OutputVerdict | None:
         """Against the CPU plugin, ours is wrong exactly when OpenVINO's reference says so; a CPU
