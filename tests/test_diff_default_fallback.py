@@ -78,3 +78,19 @@ def test_a_planted_bug_is_still_caught_through_the_fallback(
     (verdict,) = json.loads(capsys.readouterr().out)["verdicts"]
     assert verdict["oracle"] == "cpu" and verdict["verdict"] in ("unexplained", "ours wrong")
     assert verdict["instead_of"]
+
+
+def test_a_stateful_llm_export_is_compared_with_the_reference_refusal_named(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An NNCF nvfp4 LLM export (stateful): the reference's ReadValue refuses to evaluate outside
+    an inference request, a known refusal (``reference-stateful``); the logits are compared with
+    the CPU plugin instead and pass inside the rounding envelope (the plugin decompresses the f16
+    weights in f32: a difference of ~1e-4 the envelope carries from f16's rounding)."""
+    root = Path(__file__).resolve().parents[1] / "ir" / "corpus" / "nncf" / "llama_nvfp4"
+    args = [str(root / "model.xml"), "--inputs", str(root / "generate.step1.inputs.npz"), "--json"]
+    assert main(["diff", *args]) == 0
+    (verdict,) = json.loads(capsys.readouterr().out)["verdicts"]
+    assert verdict["oracle"] == "cpu" and verdict["verdict"] == "PASS", verdict["reason"]
+    assert "(a known refusal: reference-stateful)" in verdict["instead_of"]
+    assert verdict["envelope"]["theirs_over_bound"] <= 1.0 >= verdict["envelope"]["ours_over_bound"]

@@ -196,6 +196,12 @@ KNOWN: dict[str, Deviation] = {
             "OneHot with sub-byte values writes one byte per element past its buffer (not run)",
         ),
         Deviation("string-one-hot", _BOTH, "OneHot with string values aborts the process (not run)"),
+        Deviation(
+            "reference-stateful",
+            _REFERENCE,
+            "ReadValue's evaluate fails outside an inference request (\"VariableContext not "
+            'found"): the reference cannot run a stateful model',
+        ),
     )
 }
 
@@ -264,6 +270,12 @@ def explain_refusal(model: Model, oracle: OracleKind, refusal: Refusal) -> list[
     if oracle is OracleKind.CPU:
         events.extend(_parameter_refusals(model, refusal))
         events.extend(_convert_refusals(model, refusal))
+    if oracle is OracleKind.REFERENCE and refusal.complains("variable-context"):
+        events.extend(
+            Event("reference-stateful", i, graph.nodes[i].describe(), "a stateful model")
+            for i in graph.kind_indices("ReadValue")
+            if graph.nodes[i].name == refusal.layer
+        )
     return events
 
 

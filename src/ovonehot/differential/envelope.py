@@ -160,6 +160,8 @@ BILINEAR = frozenset(
 )
 LINEAR = frozenset(["reducesum", "reducemean", "avgpool", "cumsum"])
 NOT_COMPUTED = frozenset({"parameter", "constant", "const", "result"})
+SHAPE_ONLY = frozenset({"shapeof"})  # outputs that depend on shapes alone
+PASS_THROUGH = frozenset({"readvalue", "assign", "identity"})  # output 0 is input 0
 
 
 class EnvelopeError(Error):
@@ -405,6 +407,11 @@ def _node_sigma(walk: _Walk, i: int) -> list[Sigma]:
     outs = [np.asarray(t.values[(i, k)]) for k in range(len(out_types))]
     if all(s is None for s in sig) and not any(et.is_real for et in out_types):
         return [None] * len(outs)
+    if kind in SHAPE_ONLY:
+        return [None] * len(outs)
+    if kind in PASS_THROUGH:  # (a stateless run: ReadValue gives its init value, Assign passes it)
+        s0 = sig[0] if sig else None
+        return [s0 if s0 is None or o.shape == ins[0].shape else np.full(o.shape, np.inf) for o in outs]
     try:
         if plan.spec.copies_values:
             return _copy_rule(plan, ins, sig, model.inference.input_infos(i))

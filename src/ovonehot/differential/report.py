@@ -120,6 +120,9 @@ def with_fallback(report: DiffReport, fallback: DiffReport) -> DiffReport:
             continue
         said = f"{v.oracle} could not compute it"
         why = v.reason if v.reason.startswith(said) else f"{said}: {v.reason}"
+        codes = ", ".join(dict.fromkeys(e.code for e in v.events))
+        if codes:  # (the refusal's known cause: the stand-in verdict does not list its events)
+            why = why.replace("(a known refusal, named below)", f"(a known refusal: {codes})")
         verdicts.append(dataclasses.replace(stand_in, instead_of=why))
     return dataclasses.replace(
         report,

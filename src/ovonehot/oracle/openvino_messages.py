@@ -52,6 +52,9 @@ KINDS: dict[str, tuple[re.Pattern[str], str]] = {
         re.compile(r"cpu_convert can't convert from: (\S+) precision to: (\S+)"),
         "nodes/common/cpu_convert.cpp",
     ),
+    # core/src/op/read_value.cpp: ReadValue evaluated outside an inference request (the
+    # reference's Node.evaluate of a stateful model)
+    "variable-context": (re.compile(r"VariableContext not found"), "core/src/op/read_value.cpp"),
     # intel_cpu/src/nodes/common/cpu_convert.cpp: a source precision it cannot convert to boolean
     "unsupported-src-precision": (
         re.compile(r"unsupported src_prc: (\S+)"),
