@@ -338,8 +338,9 @@ def propagate(model: Model, t: Truth) -> tuple[dict[tuple[int, int], Sigma], lis
             else:
                 walk.sigma[(i, 0)] = None
             continue
-        for k, s in enumerate(_node_sigma(walk, i)):
-            walk.sigma[(i, k)] = s
+        with np.errstate(all="ignore"):  # (inf and NaN are values here: sigma says what they mean)
+            for k, s in enumerate(_node_sigma(walk, i)):
+                walk.sigma[(i, k)] = s
     return walk.sigma, walk.estimated
 
 
