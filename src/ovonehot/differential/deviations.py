@@ -36,7 +36,7 @@ plugin at run time do), and so does the constant folding every device compiles w
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -125,6 +125,12 @@ KNOWN: dict[str, Deviation] = {
             _CPU,
             "a Convert from a float to an integer saturates when the source is f64 or has a dynamic "
             "shape (-2.5 -> u8 gives 0; the reference wraps through int32 and gives 254)",
+        ),
+        Deviation(
+            "integer-arithmetic-in-f32",
+            _CPU,
+            "signed integer Divide and FloorMod are computed in f32: operands beyond 2**24 lose "
+            "their low bits (FloorMod(16777217, 7) gives 1, not 2; 2147483647 / 7 gives 306783392)",
         ),
         Deviation(
             "divide-truncates",
@@ -630,6 +636,8 @@ def _evaluate(
             return _cpu_convert(i, plan, args, original, events)
         if kind == "divide":
             return _cpu_divide(i, plan, args, events)
+        if kind == "floormod":
+            return _cpu_floor_mod(i, plan, args, events)
         if i in f16:
             return _cpu_f16_as_f32(i, plan, args, True, False, events)
         return None
@@ -729,8 +737,59 @@ def _cpu_convert(
 def _cpu_divide(i: int, plan: NodePlan, args: list[np.ndarray], events: list[Event]) -> Sequence[np.ndarray]:
     outs = plan.spec.reference(plan.attrs, args)
     if outs[0].dtype.kind in "iu" and getattr(plan.attrs, "pythondiv", False):
-        return [_truncating_divide(i, plan.node, args, outs[0], events)]
+        outs = [_truncating_divide(i, plan.node, args, outs[0], events)]
+    if outs[0].dtype.kind == "i":
+        return [_integer_in_f32(i, plan.node, args, outs[0], _divide_in_f32, events)]
     return outs
+
+
+def _cpu_floor_mod(
+    i: int, plan: NodePlan, args: list[np.ndarray], events: list[Event]
+) -> Sequence[np.ndarray]:
+    outs = plan.spec.reference(plan.attrs, args)
+    if outs[0].dtype.kind == "i":
+        return [_integer_in_f32(i, plan.node, args, outs[0], _floor_mod_in_f32, events)]
+    return outs
+
+
+def _divide_in_f32(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The CPU plugin's signed integer Divide: both operands as f32, the quotient rounded to f32,
+    truncated (measured: 2147483647 / 7 gives 306783392)."""
+    quotient: np.ndarray = np.trunc(a.astype(np.float32) / b.astype(np.float32))
+    return quotient
+
+
+def _floor_mod_in_f32(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The CPU plugin's signed integer FloorMod: ``a - floor(a / b) * b`` with every step rounded
+    to f32, no fused multiply-add (measured: FloorMod(16777217, 7) gives 1, (2147483647, 7) 0,
+    (123456789, 7) 8)."""
+    af, bf = a.astype(np.float32), b.astype(np.float32)
+    remainder: np.ndarray = af - np.floor(af / bf) * bf
+    return remainder
+
+
+def _integer_in_f32(
+    i: int,
+    node: Node,
+    args: Sequence[np.ndarray],
+    reference: np.ndarray,
+    f32: Callable[[np.ndarray, np.ndarray], np.ndarray],
+    events: list[Event],
+) -> np.ndarray:
+    """A signed integer op the CPU plugin computes in f32 where an operand is beyond 2**24 (below,
+    f32 holds every operand and the result exactly and the integer result stands)."""
+    a, b = np.broadcast_arrays(*(np.asarray(x) for x in args))
+    big = (np.abs(a.astype(np.float64)) > 2**24) | (np.abs(b.astype(np.float64)) > 2**24)
+    if not big.any() or (b == 0).any():
+        return reference
+    with np.errstate(all="ignore"):
+        held = f32(a, b).astype(np.float64)
+        info = np.iinfo(reference.dtype)
+        out = np.where(big, np.clip(held, info.min, info.max), reference).astype(reference.dtype)
+    n, detail = _changed(reference, out)
+    if n:
+        events.append(Event("integer-arithmetic-in-f32", i, node.describe(), detail))
+    return out
 
 
 def _f16_clamped(

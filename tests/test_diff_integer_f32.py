@@ -1,0 +1,57 @@
+"""The CPU plugin computes signed integer Divide and FloorMod in f32 (deviation
+``integer-arithmetic-in-f32``): on random i32 values over the whole range (both signs of the
+divisor, operands beyond 2**24 on most elements), the deviation's prediction equals the plugin's
+output bit for bit, and diff names it; on small operands nothing changes and nothing is named."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ovonehot import load
+from ovonehot.differential.diff import diff_model, oracle_runners
+from ovonehot.differential.verdicts import Verdict
+
+ov = pytest.importorskip("openvino")
+opset1 = pytest.importorskip("openvino.opset1")
+
+
+def model(tmp_path: Path, op: str, et: object) -> Path:
+    a = opset1.parameter([-1], et, name="a")
+    b = opset1.parameter([-1], et, name="b")
+    y = getattr(opset1, op)(a, b)
+    y.output(0).get_tensor().set_names({"y"})
+    xml = tmp_path / f"{op}.xml"
+    ov.save_model(ov.Model([y.output(0)], [a, b]), str(xml), compress_to_fp16=False)
+    return xml
+
+
+@pytest.mark.parametrize("op", ["floor_mod", "divide"])
+def test_the_deviation_predicts_the_plugin_on_the_whole_range(tmp_path: Path, op: str) -> None:
+    rng = np.random.default_rng(11)
+    a = rng.integers(-(2**31), 2**31 - 1, 2000, dtype=np.int64).astype(np.int32)
+    b = rng.integers(1, 2**12, 2000, dtype=np.int64).astype(np.int32) * rng.choice([-1, 1], 2000).astype(
+        np.int32
+    )
+    xml = model(tmp_path, op, ov.Type.i32)
+    m = load(xml)
+    report = diff_model(m, {"a": a, "b": b}, oracle_runners(("cpu",), m, str(xml)))
+    (v,) = report.verdicts
+    assert v.verdict is Verdict.DEVIATION, v.reason
+    assert "integer-arithmetic-in-f32" in {e.code for e in v.events}
+
+
+@pytest.mark.parametrize("op", ["floor_mod", "divide"])
+def test_small_operands_are_exact(tmp_path: Path, op: str) -> None:
+    rng = np.random.default_rng(12)
+    a = rng.integers(-(2**24), 2**24, 500).astype(np.int32)
+    b = rng.integers(1, 100, 500).astype(np.int32)
+    xml = model(tmp_path, op, ov.Type.i32)
+    m = load(xml)
+    report = diff_model(m, {"a": a, "b": b}, oracle_runners(("cpu",), m, str(xml)))
+    (v,) = report.verdicts
+    codes = {e.code for e in v.events}
+    assert "integer-arithmetic-in-f32" not in codes
+    assert v.verdict in (Verdict.PASS, Verdict.DEVIATION), v.reason
