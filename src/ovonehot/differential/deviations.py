@@ -48,6 +48,7 @@ from ..infer import Inference, NodePlan, infer, parameter_infos
 from ..model import Model
 from ..ops.common.spec import NodeKey, TensorInfo
 from ..ops.convert import convert_array
+from ..ops.interpolate import InterpolateAttrs, Mode
 from ..oracle.common import OracleKind, Refusal
 from ..types import ElementType
 from .reference_model import BF16_CODE, folded_changes, has_bf16, reference_inference, simulate_reference
@@ -125,6 +126,12 @@ KNOWN: dict[str, Deviation] = {
             _CPU,
             "a Convert from a float to an integer saturates when the source is f64 or has a dynamic "
             "shape (-2.5 -> u8 gives 0; the reference wraps through int32 and gives 254)",
+        ),
+        Deviation(
+            "bicubic-pillow-coefficient",
+            _CPU,
+            "Interpolate-11 bicubic_pillow uses Pillow's cube_coeff -0.5 whatever the attribute "
+            "says (PyTorch's antialiased bicubic exports -0.75)",
         ),
         Deviation(
             "integer-arithmetic-in-f32",
@@ -638,6 +645,8 @@ def _evaluate(
             return _cpu_divide(i, plan, args, events)
         if kind == "floormod":
             return _cpu_floor_mod(i, plan, args, events)
+        if kind == "interpolate":
+            return _cpu_interpolate(i, plan, args, events)
         if i in f16:
             return _cpu_f16_as_f32(i, plan, args, True, False, events)
         return None
@@ -749,6 +758,33 @@ def _cpu_floor_mod(
     outs = plan.spec.reference(plan.attrs, args)
     if outs[0].dtype.kind == "i":
         return [_integer_in_f32(i, plan.node, args, outs[0], _floor_mod_in_f32, events)]
+    return outs
+
+
+def _cpu_interpolate(
+    i: int, plan: NodePlan, args: list[np.ndarray], events: list[Event]
+) -> Sequence[np.ndarray] | None:
+    """The CPU plugin's ``bicubic_pillow`` takes Pillow's filter, ``cube_coeff`` -0.5, whatever the
+    attribute says (docs/openvino-behaviour.md); the reference and ovonehot use the attribute."""
+    attrs = plan.attrs
+    if (
+        not isinstance(attrs, InterpolateAttrs)
+        or attrs.mode is not Mode.BICUBIC_PILLOW
+        or attrs.cube_coeff == -0.5
+    ):
+        return None
+    outs = plan.spec.reference(dataclasses.replace(attrs, cube_coeff=-0.5), args)
+    exact = plan.spec.reference(attrs, args)
+    n, detail = _changed(exact[0], outs[0])
+    if n:
+        events.append(
+            Event(
+                "bicubic-pillow-coefficient",
+                i,
+                plan.node.describe(),
+                f"cube_coeff={attrs.cube_coeff:g}: {detail}",
+            )
+        )
     return outs
 
 
