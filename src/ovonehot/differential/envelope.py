@@ -416,7 +416,7 @@ def _node_sigma(walk: _Walk, i: int) -> list[Sigma]:
     try:
         if plan.spec.copies_values:
             return _copy_rule(plan, ins, sig, model.inference.input_infos(i))
-        run = _runner(plan)
+        run = _runner(plan, t.inference, i)
         if kind in ELEMENTWISE:
             return _elementwise(run, ins, sig, outs, out_types, ELEMENTWISE[kind])
         if kind in BILINEAR and len(ins) >= 2:
@@ -434,12 +434,32 @@ def _node_sigma(walk: _Walk, i: int) -> list[Sigma]:
         return [np.full(o.shape, np.inf) for o in outs]
 
 
-def _runner(plan: Any) -> Callable[[Sequence[np.ndarray]], list[np.ndarray]]:
-    kernel = plan.spec.reference
+def _runner(
+    plan: Any, inference: Inference | None = None, i: int = -1
+) -> Callable[[Sequence[np.ndarray]], list[np.ndarray]]:
+    """The op as a function of its inputs: its fast kernel where it has one (the envelope's
+    float64 sums need no particular order; ``specialize`` for this node's infos, which the
+    perturbed inputs keep), else ``evaluate``; a fast kernel that raises falls back to it."""
+    reference = plan.spec.reference
+    fast = None
+    if inference is not None and plan.spec.specialize is not None and not plan.spec.uses_run:
+        infos = inference.input_infos(i)
+        plain = [dataclasses.replace(info, value=None, lower=None, upper=None) for info in infos]
+        try:
+            fast = plan.spec.specialize(plan.attrs, plain, inference.outputs[i], RunMode(exact=False))
+        except (Error, ValueError, TypeError):
+            fast = None
 
     def run(args: Sequence[np.ndarray]) -> list[np.ndarray]:
         with np.errstate(all="ignore"):
-            return [np.asarray(o) for o in kernel(plan.attrs, list(args))]
+            if fast is not None:
+                try:
+                    return [np.asarray(o) for o in fast(list(args))]
+                except Error:
+                    raise
+                except Exception:  # noqa: BLE001, S110 - a fast kernel may refuse what evaluate words
+                    pass
+            return [np.asarray(o) for o in reference(plan.attrs, list(args))]
 
     return run
 
