@@ -21,10 +21,10 @@ def test_a_dying_childs_last_words_are_in_its_death_and_not_on_the_terminal(
     assert "TypeError" not in err and "Traceback" not in err and not out
 
 
-def test_a_childs_output_for_an_answered_request_is_forgotten() -> None:
+def test_a_childs_output_for_an_answered_request_is_handed_over_then_forgotten() -> None:
     worker = child.start("os", "abort")
     worker.proc.wait(timeout=30)
     assert worker.last_words()
-    worker.answered()
+    assert "TypeError" in worker.answered()
     assert worker.last_words() == ""
     assert worker.death() == "exit status 1"
