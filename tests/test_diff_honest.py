@@ -497,9 +497,9 @@ def test_all_layers_finds_the_first_divergent_layer_and_where_the_error_grows(tm
     assert report.layers is not None
     rows = {r.type: r for r in report.layers}
     assert [r.type for r in report.layers] == ["ReLU-opset1", "Multiply-opset1", "Add-opset1"]
-    assert rows["ReLU-opset1"].verdict is LayerVerdict.DIFFERS and rows["ReLU-opset1"].max_abs == pytest.approx(
-        1e-4, rel=1e-3
-    )
+    assert rows["ReLU-opset1"].verdict is LayerVerdict.DIFFERS and rows[
+        "ReLU-opset1"
+    ].max_abs == pytest.approx(1e-4, rel=1e-3)
     assert rows["Multiply-opset1"].max_abs == pytest.approx(0.1, rel=1e-3)
     text = render(report)
     assert "first divergent layer: layer id=1 name='" in text and "type=ReLU-opset1 output 0" in text

@@ -85,8 +85,12 @@ class IsolatedOracle:
             except (EOFError, OSError):
                 fresh = self._served == 0
                 self._child = None
-                self.printed = _joined(self.printed, worker.last_words())
+                words = worker.last_words()
                 death = worker.death()
+                self.printed = _joined(
+                    self.printed,
+                    words if fresh else f"a child that had served earlier runs died on this one ({death})",
+                )
                 if fresh:
                     runtime = "onnxruntime" if oracle == "onnxruntime" else "OpenVINO"
                     raise OracleRefusal(
