@@ -23,6 +23,7 @@ are read.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import signal
 import socket
@@ -122,6 +123,10 @@ def start(module: str, function: str) -> Child:
     package_root = str(Path(__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
     log = tempfile.TemporaryFile(mode="a+b")  # noqa: SIM115 - the Child owns it and closes it
+    # Python opens a temporary file without O_APPEND whatever the mode says: without it the child
+    # would go on writing at its old offset after ``answered`` empties the file (a run of NUL bytes,
+    # then its words).
+    fcntl.fcntl(log.fileno(), fcntl.F_SETFL, fcntl.fcntl(log.fileno(), fcntl.F_GETFL) | os.O_APPEND)
     try:
         # A session of its own: a terminal Ctrl-C (sent to the foreground process group) never
         # reaches the child, not even while its interpreter is still starting, before the
