@@ -7,9 +7,9 @@ comparison (its positions and counts are the text's and the JSON's: a heatmap of
 absolute error where the values differ beyond the tolerance, for outputs of rank >= 2, the
 leading dims flattened into rows; a histogram of those errors), and with ``--all-layers``
 the per-layer table and a plot of the error per layer on a log scale with the first
-divergent layer (:func:`ovonehot.differential.layers.first_divergence`) marked.  Plots are PNGs made by matplotlib (Agg backend),
-embedded as base64: the file needs nothing beside it.  matplotlib is imported
-only here, only when ``--report`` is used.
+divergent layer (:func:`ovonehot.differential.layers.first_divergence`) marked.  Plots are
+PNGs made by matplotlib (Agg backend), embedded as base64: the file needs nothing beside
+it.  matplotlib is imported only here, only when ``--report`` is used.
 """
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ class DiffOptions:
 
     ``strict``: any difference fails (known deviations too); ``allow_partial``: outputs an
     oracle could not compute for a known reason do not fail (they are still reported);
-    ``locate``: find the first differing node of a wrong or unexplained output;
+    ``locate``: name the first divergent layer of a wrong or unexplained output;
     ``all_layers``: compare every node's outputs too (a per-layer table).  ``source`` (the model
     as the report names it: its file), ``seed`` and ``generated`` describe the inputs."""
 
