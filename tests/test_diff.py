@@ -146,7 +146,7 @@ def test_wrong_evaluator_report_locates_the_node_and_index(tmp_path: Path) -> No
     assert v.origin and "index value" in v.origin[0] and "indices[" in v.origin[0]
     assert v.comparison is not None and v.comparison.passing_atol is not None
     text = render(report)
-    assert "ours wrong" in text and "first differing node" in text and "would pass with atol" in text
+    assert "ours wrong" in text and "first divergent layer" in text and "would pass with atol" in text
 
 
 # -- the CPU plugin's known deviations, named -------------------------------------------------

@@ -25,6 +25,7 @@ from ovonehot.cli._options import parse_input_settings, parse_plugin, parse_tole
 from ovonehot.differential import engines
 from ovonehot.differential.diff import DiffOptions, Verdict, diff_model, oracle_runners
 from ovonehot.differential.gen_inputs import generate_inputs
+from ovonehot.differential.layers import LayerVerdict
 from ovonehot.differential.report import reason, render
 from ovonehot.errors import InputError, ParameterError, UsageError
 from ovonehot.model import load
@@ -502,9 +503,9 @@ def test_all_layers_finds_the_first_divergent_layer_and_where_the_error_grows(tm
     assert report.layers is not None
     rows = {r.type: r for r in report.layers}
     assert [r.type for r in report.layers] == ["ReLU-opset1", "Multiply-opset1", "Add-opset1"]
-    assert rows["ReLU-opset1"].verdict == "differs" and rows["ReLU-opset1"].max_abs == pytest.approx(
-        1e-4, rel=1e-3
-    )
+    assert rows["ReLU-opset1"].verdict is LayerVerdict.DIFFERS and rows[
+        "ReLU-opset1"
+    ].max_abs == pytest.approx(1e-4, rel=1e-3)
     assert rows["Multiply-opset1"].max_abs == pytest.approx(0.1, rel=1e-3)
     text = render(report)
     assert "first divergent layer: layer id=1 name='" in text and "type=ReLU-opset1 output 0" in text

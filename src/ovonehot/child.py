@@ -13,14 +13,17 @@ exits 130); a child must not die half way with a traceback of its own.
 
 A child's stderr goes to an anonymous file, not the terminal: what a dying runtime prints (glibc's
 "double free or corruption (out)", a fatal Python error) becomes part of how the child ended
-(:meth:`Child.death`), which the reports show, instead of noise on the user's terminal.  The file is
-emptied after each request a child answers (:meth:`Child.answered`), so it holds what one request
-printed, and only its last ``LAST_WORDS`` characters are read.
+(:meth:`Child.death`), which the reports show, instead of noise on the user's terminal; what it
+prints while answering a request (a runtime's warning) is handed to the caller with the answer
+(:meth:`Child.answered`), which the reports show too.  The file is emptied after each request a
+child answers, so it holds what one request printed, and only its last ``LAST_WORDS`` characters
+are read.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import signal
 import socket
@@ -65,10 +68,12 @@ class Child:
         self.proc.wait()
         self.log.close()
 
-    def answered(self) -> None:
-        """A request was answered: forget what the child printed for it."""
+    def answered(self) -> str:
+        """A request was answered: what the child printed for it (:meth:`last_words`), forgotten here."""
+        words = self.last_words()
         with contextlib.suppress(OSError, ValueError):
             self.log.truncate(0)
+        return words
 
     def last_words(self) -> str:
         """The end of what the child printed on stderr since its last answer, on one line."""
@@ -118,6 +123,10 @@ def start(module: str, function: str) -> Child:
     package_root = str(Path(__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
     log = tempfile.TemporaryFile(mode="a+b")  # noqa: SIM115 - the Child owns it and closes it
+    # Python opens a temporary file without O_APPEND whatever the mode says: without it the child
+    # would go on writing at its old offset after ``answered`` empties the file (a run of NUL bytes,
+    # then its words).
+    fcntl.fcntl(log.fileno(), fcntl.F_SETFL, fcntl.fcntl(log.fileno(), fcntl.F_GETFL) | os.O_APPEND)
     try:
         # A session of its own: a terminal Ctrl-C (sent to the foreground process group) never
         # reaches the child, not even while its interpreter is still starting, before the

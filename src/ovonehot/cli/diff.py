@@ -193,6 +193,8 @@ def _run_corpus(args: argparse.Namespace, options: Sequence[str]) -> int:
         if r.exit_code != 0:
             print(f"== {r.model}: exit {r.exit_code}")
             print(r.output.rstrip() if r.output.strip() else f"error: {r.error}")
+        if r.stderr:
+            print(f"== {r.model}: its worker process printed on stderr: {r.stderr}")
     print(summary.table())
     emit(args, summary.as_json())
     return summary.exit_code

@@ -2,13 +2,14 @@
 
 The page has a header (model, command, oracles and how they ran, versions, inputs),
 a verdict table (one row per output and oracle, with what explains the verdict),
-for every output that differs a plot of where and how much (a heatmap of the
-absolute error for outputs of rank >= 2, the leading dims flattened into rows;
-a histogram of the errors at the differing positions), and with ``--all-layers``
-the per-layer table and a plot of the error per layer on a log scale with the
-first divergent layer marked.  Plots are PNGs made by matplotlib (Agg backend),
-embedded as base64: the file needs nothing beside it.  matplotlib is imported
-only here, only when ``--report`` is used.
+for every output that differs a plot of where and how much, drawn from the verdict's
+comparison (its positions and counts are the text's and the JSON's: a heatmap of the
+absolute error where the values differ beyond the tolerance, for outputs of rank >= 2, the
+leading dims flattened into rows; a histogram of those errors), and with ``--all-layers``
+the per-layer table and a plot of the error per layer on a log scale with the first
+divergent layer (:func:`ovonehot.differential.layers.first_divergence`) marked.  Plots are
+PNGs made by matplotlib (Agg backend), embedded as base64: the file needs nothing beside
+it.  matplotlib is imported only here, only when ``--report`` is used.
 """
 
 from __future__ import annotations
@@ -79,10 +80,12 @@ def render(report: DiffReport, command: Sequence[str]) -> str:
     parts.append(_verdict_table(report))
     shown = [v for v in report.verdicts if v.verdict not in (Verdict.PASS, Verdict.NOT_COMPARED)]
     for v in shown:
-        plot = _output_plot(report, v)
+        plot = _output_plot(v)
         if plot is not None:
             parts.append(f"<h3>{e(v.name)} against {e(v.oracle)}: {e(v.verdict.value)}</h3>")
-            parts.append(_img(plot, f"errors of {v.name} against {v.oracle}"))
+            counted = _counted(v)
+            parts.append(f'<p class="plot-caption">{e(counted)}</p>')
+            parts.append(_img(plot, f"errors of {v.name} against {v.oracle}: {counted}"))
     if report.layers is not None:
         parts.append("<h2>Per layer (--all-layers)</h2>")
         from ..differential.layers import summary
@@ -118,6 +121,8 @@ def _header(report: DiffReport, command: Sequence[str]) -> str:
         )
     if report.ours_error:
         rows.append(("ovonehot", f'<span class="bad">refuses the inputs: {e(report.ours_error)}</span>'))
+    for oracle, text in report.stderr.items():
+        rows.append((f"{e(oracle)}: stderr of its child process", f"<code>{e(text)}</code>"))
     rows.append(("versions", e(", ".join(f"{k} {v}" for k, v in report.versions.items()))))
     origin = f"generated with seed {report.seed}" if report.generated else "given"
     from ..differential.compare import element_type_name
@@ -173,28 +178,30 @@ def _explanation(v: OutputVerdict) -> list[str]:
         lines.extend(f"note: {n}" for n in c.notes)
     lines.extend(v.origin)
     if v.first_node:
-        lines.append(f"first differing node: {v.first_node}")
+        lines.append(f"first divergent layer: {v.first_node}")
     if not lines:
         lines.append(f"compared {v.tolerance}")
     return lines
 
 
 def _layer_table(rows: Sequence[LayerRow]) -> str:
+    from ..differential.layers import LayerVerdict, by_oracle, first_divergence
+
     e = html.escape
     head = (
         "<tr><th>oracle</th><th>layer</th><th>out</th><th>type</th><th>max abs</th><th>max rel</th>"
         "<th>tolerance</th><th>verdict</th><th>note</th></tr>"
     )
-    first = {r.oracle: r for r in reversed(rows) if r.verdict == "differs"}
+    first = {f.row for oracle in by_oracle(rows).values() if (f := first_divergence(oracle)) is not None}
     body = []
     for r in rows:
-        cls = {"PASS": "pass", "differs": "bad"}.get(r.verdict, "skip")
-        mark = ' class="first"' if first.get(r.oracle) is r else ""
+        cls = {LayerVerdict.PASS: "pass", LayerVerdict.DIFFERS: "bad"}.get(r.verdict, "skip")
+        mark = ' class="first"' if r in first else ""
         body.append(
             f"<tr{mark}><td>{e(r.oracle)}</td><td><code>{e(r.layer)}</code></td><td>{r.port}</td>"
             f'<td>{e(r.type)}</td><td class="num">{_num(r.max_abs)}</td>'
             f'<td class="num">{_num(r.max_rel)}</td><td>{e(r.tolerance)}</td>'
-            f'<td class="verdict {cls}">{e(r.verdict)}</td><td>{e(r.note)}</td></tr>'
+            f'<td class="verdict {cls}">{e(r.verdict.value)}</td><td>{e(r.note)}</td></tr>'
         )
     return f'<table class="layers">{head}{"".join(body)}</table>'
 
@@ -234,6 +241,8 @@ def _png(fig: Any) -> bytes:
 def _layers_plot(rows: Sequence[LayerRow]) -> bytes | None:
     """Max abs error per layer (log scale), one line per oracle; exact layers on the floor;
     the first divergent layer marked."""
+    from ..differential.layers import first_divergence
+
     oracles = list(dict.fromkeys(r.oracle for r in rows))
     errors = [r.max_abs for r in rows if r.max_abs is not None and math.isfinite(r.max_abs) and r.max_abs > 0]
     if not any(r.max_abs is not None for r in rows):
@@ -275,7 +284,8 @@ def _layers_plot(rows: Sequence[LayerRow]) -> bytes | None:
                 markersize=size + 1,
                 color=line.get_color(),
             )
-        first = next((x for x, r in zip(xs, mine, strict=True) if r.verdict == "differs"), None)
+        divergence = first_divergence(mine)
+        first = None if divergence is None else mine.index(divergence.row)
         if first is not None:
             ax.axvline(first, color=line.get_color(), linestyle="--", linewidth=1)
             ax.annotate(
@@ -322,75 +332,86 @@ def _short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def _output_plot(report: DiffReport, v: OutputVerdict) -> bytes | None:
-    """A heatmap (rank >= 2) of the abs error and a histogram of the errors where they differ."""
-    ours = (report.ours or {}).get(v.name)
-    run = report.runs.get(v.oracle)
-    theirs = None if run is None or run.outputs is None else run.outputs.get(v.name)
-    if ours is None or theirs is None:
+def _output_plot(v: OutputVerdict) -> bytes | None:
+    """A heatmap (rank >= 2) of the abs error where the values differ and a histogram of those
+    errors, both drawn from the verdict's comparison: its count is the one the text and the JSON
+    give."""
+    c = v.comparison
+    if c is None or c.kind != "values" or c.where is None or c.errors is None or c.count == 0:
         return None
-    a, b = _as_float(ours), _as_float(theirs)
-    if a is None or b is None or a.shape != b.shape or a.size == 0:
-        return None
-    with np.errstate(all="ignore"):
-        err = np.abs(a - b)
-    same = (a == b) | (np.isnan(a) & np.isnan(b))
-    err[same] = 0.0
-    err[~same & ~np.isfinite(err)] = np.inf
-    differing = err[~same]
-    if differing.size == 0:
+    differing = _as_float(c.errors)
+    if differing is None:
         return None
     plt = _pyplot()
-    from matplotlib.ticker import FuncFormatter, MaxNLocator
+    from matplotlib.ticker import MaxNLocator
 
-    heat = err.ndim >= 2
+    where = np.asarray(c.where)
+    heat = where.ndim >= 2
     fig, axes = plt.subplots(1, 2 if heat else 1, figsize=(11.0 if heat else 6.0, 4.2), squeeze=False)
     if heat:
-        grid = err.reshape(-1, err.shape[-1])
-        grid, pooled = _pool(grid)
-        finite = grid[np.isfinite(grid)]
-        top = float(finite.max()) if finite.size else 1.0
-        shown = np.where(np.isfinite(grid), grid, top)
-        ax = axes[0][0]
-        im = ax.imshow(
-            shown, aspect="auto", interpolation="nearest", cmap="magma_r", vmin=0.0, vmax=top or 1.0
-        )
-        fig.colorbar(im, ax=ax, label="abs error")
-        lead = "x".join(str(d) for d in err.shape[:-1])
-        ax.set_ylabel(f"flattened leading dims ({lead})" if err.ndim > 2 else "dim 0")
-        ax.set_xlabel(f"last dim ({err.shape[-1]})")
-        title = f"abs error, shape {list(err.shape)}"
-        if pooled:
-            title += f" (max over {pooled[0]}x{pooled[1]} blocks)"
-        ax.set_title(title, fontsize=10)
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=8))
-        ax.yaxis.set_major_locator(MaxNLocator(integer=True, nbins=8))
+        err = np.zeros(where.shape)
+        err[where] = differing
+        _heatmap(fig, axes[0][0], err)
     ax = axes[0][-1]
     finite = differing[np.isfinite(differing)]
     n_inf = int(differing.size - finite.size)
+    _histogram(ax, finite)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("abs error at differing positions")
+    ax.set_ylabel("positions")
+    extra = f"; {n_inf} NaN/inf mismatches not drawn" if n_inf else ""
+    ax.set_title(f"{_counted(v)}{extra}", fontsize=10)
+    fig.suptitle(f"{v.name}: ours against {v.oracle}", fontsize=11)
+    return _png(fig)
+
+
+def _counted(v: OutputVerdict) -> str:
+    """The count of differing positions, as the comparison behind the verdict gives it."""
+    c = v.comparison
+    return "" if c is None else f"{c.count} of {c.total} positions differ ({v.tolerance})"
+
+
+def _heatmap(fig: Any, ax: Any, err: np.ndarray) -> None:
+    """The abs error over an output of rank >= 2, leading dims flattened into rows."""
+    from matplotlib.ticker import MaxNLocator
+
+    grid = err.reshape(-1, err.shape[-1])
+    grid, pooled = _pool(grid)
+    finite = grid[np.isfinite(grid)]
+    top = float(finite.max()) if finite.size else 1.0
+    shown = np.where(np.isfinite(grid), grid, top)
+    im = ax.imshow(shown, aspect="auto", interpolation="nearest", cmap="magma_r", vmin=0.0, vmax=top or 1.0)
+    fig.colorbar(im, ax=ax, label="abs error")
+    lead = "x".join(str(d) for d in err.shape[:-1])
+    ax.set_ylabel(f"flattened leading dims ({lead})" if err.ndim > 2 else "dim 0")
+    ax.set_xlabel(f"last dim ({err.shape[-1]})")
+    title = f"abs error where it differs, shape {list(err.shape)}"
+    if pooled:
+        title += f" (max over {pooled[0]}x{pooled[1]} blocks)"
+    ax.set_title(title, fontsize=10)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=8))
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True, nbins=8))
+
+
+def _histogram(ax: Any, finite: np.ndarray) -> None:
+    """The finite errors: log bins when they span orders of magnitude."""
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
     low, high = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 0.0)
     if low > 0 and high / low >= 100:  # errors over orders of magnitude: log bins
         ax.hist(finite, bins=np.logspace(math.log10(low), math.log10(high), 30), color="#c0392b")
         ax.set_xscale("log")
     elif finite.size:
         span = high - low
+        wide = span > 1e-6 * max(abs(high), 1e-30)
         ax.hist(
             finite,
-            bins=30 if span > 1e-6 * max(abs(high), 1e-30) else 1,
-            range=None
-            if span > 1e-6 * max(abs(high), 1e-30)
-            else (low - 0.5 * abs(low or 1), high + 0.5 * abs(high or 1)),
+            bins=30 if wide else 1,
+            range=None if wide else (low - 0.5 * abs(low or 1), high + 0.5 * abs(high or 1)),
             color="#c0392b",
         )
         ax.xaxis.set_major_locator(MaxNLocator(nbins=5))
         ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:.4g}"))
-    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("abs error at differing positions")
-    ax.set_ylabel("positions")
-    extra = f"; {n_inf} NaN/inf mismatches not drawn" if n_inf else ""
-    ax.set_title(f"{differing.size} of {err.size} positions differ{extra}", fontsize=10)
-    fig.suptitle(f"{v.name}: ours against {v.oracle}", fontsize=11)
-    return _png(fig)
 
 
 def _as_float(x: np.ndarray) -> np.ndarray | None:

@@ -61,6 +61,11 @@ class Comparison:
     passing_atol: float | None = None  # smallest atol passing with rtol = 0
     passing_rtol: float | None = None  # smallest rtol passing with atol = 0
     notes: tuple[str, ...] = field(default=())
+    # Where the values differ (a boolean array of the outputs' shape) and the absolute error at
+    # each of those positions (row-major; inf for NaN against a number): what the HTML report
+    # plots, so its counts are this comparison's.  Not compared, not printed, not in the JSON.
+    where: np.ndarray | None = field(default=None, compare=False, repr=False)
+    errors: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def equal(self) -> bool:
@@ -181,6 +186,7 @@ def _values(
     ours_v = tuple(_fmt(ours[p]) for p in positions)
     theirs_v = tuple(_fmt(theirs[p]) for p in positions)
     max_err = passing_atol = passing_rtol = None
+    errs = None
     if abs_err is not None:
         errs = abs_err[diff]
         max_err = float(errs.max())
@@ -201,6 +207,8 @@ def _values(
         passing_atol,
         passing_rtol,
         notes,
+        diff,
+        errs,
     )
 
 

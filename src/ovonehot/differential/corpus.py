@@ -39,6 +39,7 @@ class ModelResult:
     report: dict[str, Any] | None = None  # its --json report
     saved: str = ""  # the replay folder (--save)
     seconds: float = 0.0
+    stderr: str = ""  # what the worker process printed on stderr for it (engines)
 
 
 def is_corpus(paths: Sequence[str]) -> bool:

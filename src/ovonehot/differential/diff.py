@@ -10,7 +10,8 @@ comparison (``allow_partial``), and even then only for refusals with a known cau
 For a difference that is not a known deviation, the report shows the first differing
 positions, the OneHot index value that produced them, the largest error and the smallest
 tolerance that would pass, and the first node (in topological order) whose output already
-differs (:mod:`.explain`).
+differs beyond its tolerance, the first divergent layer (:func:`.layers.first_divergence`, which
+``all_layers``' table names too).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from ..oracle.common import OracleKind
 from .comparator import Tolerances, compared_tolerances, output_tolerances
 from .evidence import Evidence
 from .explain import locate
-from .layers import LayerRow, compare_layers
+from .layers import LayerRow
 from .report import DiffReport
 from .runners import OracleRun, OracleRunner, OursRefused, OursRun, OvonehotRunner, oracle_runners
 from .verdicts import KNOWN_CAUSES, Judge, OutputVerdict, Verdict
@@ -57,7 +58,7 @@ class DiffOptions:
 
     ``strict``: any difference fails (known deviations too); ``allow_partial``: outputs an
     oracle could not compute for a known reason do not fail (they are still reported);
-    ``locate``: find the first differing node of a wrong or unexplained output;
+    ``locate``: name the first divergent layer of a wrong or unexplained output;
     ``all_layers``: compare every node's outputs too (a per-layer table).  ``source`` (the model
     as the report names it: its file), ``seed`` and ``generated`` describe the inputs."""
 
@@ -76,21 +77,29 @@ def diff_model(
     inputs: Mapping[str, np.ndarray],
     runners: Sequence[OracleRunner],
     options: DiffOptions | None = None,
+    *,
+    ours: OursRun | OursRefused | None = None,
 ) -> DiffReport:
     """Compare ``model`` (ovonehot) with each runner on ``inputs``; see the module docstring.
 
     :func:`~.runners.oracle_runners` makes the runners from the oracles' kinds.  ovonehot's
     side runs ``model.inference.plans`` (so a model whose plans carry a deliberately wrong
-    kernel is judged like any other: tests do that)."""
+    kernel is judged like any other: tests do that), unless ``ours`` is a run of it on these
+    inputs already (another report's :attr:`~.report.DiffReport.ours_run`)."""
     options = options or DiffOptions()
     options.tolerances.check_names([d.name for d in model.outputs])
     inputs = dict(inputs)
     model.bind(inputs)  # input errors surface before anything runs
-    ours = _run_ours(OvonehotRunner(model), inputs)
-    evidence = Evidence(model, inputs, ours, compared_tolerances(model, options.tolerances))
+    if ours is None:
+        ours = _run_ours(OvonehotRunner(model), inputs)
+    evidence = Evidence(
+        model, inputs, ours, compared_tolerances(model, options.tolerances), options.tolerances
+    )
     verdicts = _verdicts(evidence, runners, options.locate)
-    layers = compare_layers(model, inputs, runners, options.tolerances) if options.all_layers else None
-    return DiffReport(
+    layers = None
+    if options.all_layers:
+        layers = [row for r in runners if r.keeps_intermediates for row in evidence.layer_rows(r)]
+    report = DiffReport(
         options.source or str(model.path or ""),
         options.seed,
         options.generated,
@@ -105,6 +114,14 @@ def diff_model(
         {r.name: r.describe() for r in runners},
         layers,
     )
+    report.ours_run = ours
+    report.first_divergent = {
+        r.name: found
+        for r in runners
+        if r.name in evidence.layers and (found := evidence.first_divergence(r)) is not None
+    }
+    report.stderr = {name: " | ".join(texts) for name, texts in evidence.stderr.items()}
+    return report
 
 
 def _run_ours(runner: OvonehotRunner, inputs: Mapping[str, np.ndarray]) -> OursRun | OursRefused:

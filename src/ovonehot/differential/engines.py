@@ -8,6 +8,9 @@ A :class:`Job` names two functions of ovonehot (by module and name, never user i
 * ``crashed(settings, work, item, returncode, death) -> result`` describes an item whose child
   died (``work`` is the child's work directory, ``None`` when it is out of reach).
 
+What a child prints on stderr never reaches the terminal: a result that is a dict gets what the
+child printed for its item as ``stderr``; a crash's ``death`` ends with it.
+
 Engines:
 
 * :class:`InProcess` (``jobs=0``): the handler runs in this process, one item after the other
@@ -123,14 +126,16 @@ class _Worker:
             data = self.child.conn.recv()
         except (EOFError, OSError):
             data = None
-        else:
-            self.child.answered()  # (what it printed for this item is forgotten)
         return self.settle(job, data)
 
     def settle(self, job: Job, data: Any) -> Any:
-        """``data`` received (``None``: end of file, the child died on the item)."""
+        """``data`` received (``None``: end of file, the child died on the item).  What the child
+        printed on stderr for the item joins a result that is a dict, as its ``stderr``."""
         self.busy = False
         if data is not None:
+            printed = self.child.answered()
+            if printed and isinstance(data, dict):
+                return {**data, "stderr": printed}
             return data
         death = self.child.death()
         result = _function(job.crashed)(job.settings, self.work, self.item, self.child.proc.returncode, death)

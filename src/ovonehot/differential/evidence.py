@@ -1,8 +1,11 @@
 """What the verdicts of one diff draw on, each computed once, when first needed.
 
 ovonehot's outputs (or its refusal), every oracle run (the oracles asked for, and those the
-verdicts consult to arbitrate: OpenVINO's reference, the deterministic CPU), and the
-simulations of each oracle's known deviations (:func:`~.deviations.simulate`).
+verdicts consult to arbitrate: OpenVINO's reference, the deterministic CPU), the simulations
+of each oracle's known deviations (:func:`~.deviations.simulate`), every node's output against
+an oracle that keeps them (:mod:`.layers`: the per-layer rows and the first divergent layer,
+shared by the verdicts' explanation and ``--all-layers``), and what each oracle's child
+process printed on stderr.
 """
 
 from __future__ import annotations
@@ -15,11 +18,13 @@ from ..errors import Error, NegativeDepthError, OpenVINOError, OpenVINOResourceE
 from ..model import Model
 from ..oracle import openvino_runtime
 from ..oracle.common import OracleKind, Refusal
+from .comparator import Tolerances
 from .compare import Tolerance
 from .deviations import Event, Simulation, simulate
 from .envelope import Carried, Envelope, EnvelopeError, carry, output_envelopes, truth
 from .isolate import Isolation
-from .runners import OracleRun, OracleRunner, OursRefused, OursRun
+from .layers import FirstDivergence, LayerRow, first_divergence, layer_rows, layer_tolerances
+from .runners import Intermediates, OracleRun, OracleRunner, OursRefused, OursRun, OvonehotRunner
 
 
 class Evidence:
@@ -31,20 +36,25 @@ class Evidence:
         inputs: Mapping[str, np.ndarray],
         ours: OursRun | OursRefused,
         tolerances: Mapping[str, Tolerance],
+        settings: Tolerances | None = None,
     ) -> None:
+        """``tolerances``: each output's; ``settings``: the caller's (for the layers' tolerances)."""
         self.model, self.inputs, self.tolerances = model, inputs, tolerances
+        self.settings = settings or Tolerances()
         self.ours = ours.outputs if isinstance(ours, OursRun) else None
         self.one_hot_indices = ours.one_hot_indices if isinstance(ours, OursRun) else {}
         self.refused = ours if isinstance(ours, OursRefused) else None
         self.output_names = [d.name for d in model.outputs]
         self.results = model.graph.kind_indices("Result")
         self.runs: dict[str, OracleRun] = {}
-        self.located: dict[str, str] = {}  # runner name -> the first node that differs (explain.locate)
+        self.layers: dict[str, list[LayerRow]] = {}  # runner name -> its per-layer rows
+        self.stderr: dict[str, list[str]] = {}  # runner name -> what its child printed, per request
         self._sims: dict[OracleKind, Simulation | None] = {}
         self._envelopes: dict[str, Envelope] | None = None
         self.carried: Carried | None = None  # the truth run and its sigma, once an envelope was asked for
         self.isolations: dict[tuple[str, str], Isolation | None] = {}  # (runner, output): isolate.isolate
         self.envelope_error = ""  # why there is no envelope (the float64 run failed)
+        self._mine: Intermediates | None = None
 
     @property
     def ours_error(self) -> str | None:
@@ -53,8 +63,39 @@ class Evidence:
     def run(self, runner: OracleRunner) -> OracleRun:
         """The runner's run on the inputs (run once; a refusal is a run without outputs)."""
         if runner.name not in self.runs:
-            self.runs[runner.name] = self._run(runner)
+            try:
+                self.runs[runner.name] = self._run(runner)
+            finally:
+                self._printed(runner)
         return self.runs[runner.name]
+
+    def layer_rows(self, runner: OracleRunner) -> list[LayerRow]:
+        """Every node output against ``runner`` (:func:`~.layers.layer_rows`; computed once)."""
+        if runner.name not in self.layers:
+            if self._mine is None:
+                # ovonehot refusing the inputs: the layers it computed before are still compared.
+                self._mine = OvonehotRunner(self.model).intermediates(self.inputs, partial=True)
+            tolerances = layer_tolerances(self.model, self.settings)
+            if self.ours is not None and self.output_names:
+                self.envelope(self.output_names[0])  # (the float64 run, once: every layer's envelope)
+            at = self.carried.at if self.carried is not None else None
+            try:
+                self.layers[runner.name] = layer_rows(
+                    self.model, self.inputs, runner, self._mine, tolerances, at
+                )
+            finally:
+                self._printed(runner)
+        return self.layers[runner.name]
+
+    def first_divergence(self, runner: OracleRunner) -> FirstDivergence | None:
+        """The first divergent layer against ``runner`` (:func:`~.layers.first_divergence`)."""
+        return first_divergence(self.layer_rows(runner))
+
+    def _printed(self, runner: OracleRunner) -> None:
+        """Keep what the runner's child printed on stderr for its last request."""
+        text = runner.printed()
+        if text and text not in self.stderr.get(runner.name, []):
+            self.stderr.setdefault(runner.name, []).append(text)
 
     def finished(self, kind: OracleKind) -> OracleRun | None:
         """The run of the oracle of ``kind`` when it has run already (asked for, or consulted)."""

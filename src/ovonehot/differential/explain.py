@@ -2,9 +2,9 @@
 
 * :func:`origin`: for an output made by a OneHot, the index value behind each of the first
   differing positions;
-* :func:`locate`: the first node (in topological order) whose output already differs, found
-  by comparing ovonehot's intermediate tensors with the oracle's (inner outputs made visible
-  to OpenVINO).
+* :func:`locate`: the first divergent layer (:func:`.layers.first_divergence`: the first node
+  output, in topological order, that differs beyond its tolerance), found by comparing
+  ovonehot's intermediate tensors with the oracle's (inner outputs made visible to OpenVINO).
 """
 
 from __future__ import annotations
@@ -15,18 +15,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import Error
 from ..model import Model
 from ..ops.one_hot import OneHotAttrs
-from .comparator import default_tolerance
-from .compare import Comparison, compare
-from .runners import OracleRunner, OvonehotRunner
+from .compare import Comparison
+from .runners import OracleRunner
 
 if TYPE_CHECKING:
     from .evidence import Evidence
     from .verdicts import OutputVerdict
-
-NOT_COMPUTED = frozenset({"parameter", "constant", "const", "result"})  # node types with nothing to compare
 
 
 def origin(
@@ -55,41 +51,19 @@ def origin(
 
 
 def locate(evidence: Evidence, runner: OracleRunner, verdict: OutputVerdict) -> OutputVerdict:
-    """``verdict`` with the first node (topological order) whose output already differs, when
-    the oracle keeps intermediates (the IR is not v10, the verdict not a known deviation)."""
+    """``verdict`` with the first divergent layer against ``runner`` (:func:`.layers.first_divergence`,
+    the one the ``--all-layers`` table names too), when the oracle keeps intermediates and the
+    verdict is not a known deviation."""
     from .verdicts import Verdict
 
-    model = evidence.model
-    if model.graph.ir_version == 10 or verdict.verdict is Verdict.DEVIATION or not runner.keeps_intermediates:
+    if verdict.verdict is Verdict.DEVIATION or not runner.keeps_intermediates:
         return verdict
     run = evidence.runs.get(runner.name)
     if run is None or run.outputs is None:
         return verdict
-    if runner.name not in evidence.located:
-        evidence.located[runner.name] = _first_differing(evidence, runner)
-    found = evidence.located[runner.name]
-    if not found:
+    found = evidence.first_divergence(runner)
+    if found is None:
         return verdict
     # The error size of a configured plugin's verdict is not kept once located (as before diff
     # was split into runners, comparator and verdicts; to be decided separately).
-    return dataclasses.replace(verdict, first_node=found, size=None)
-
-
-def _first_differing(evidence: Evidence, runner: OracleRunner) -> str:
-    model = evidence.model
-    try:
-        theirs = runner.run(evidence.inputs, keep_intermediates=True)
-        mine = OvonehotRunner(model).intermediates(evidence.inputs)
-    except Error:
-        return ""
-    for i, plan in enumerate(model.inference.plans):
-        if plan.node.type.lower() in NOT_COMPUTED:
-            continue
-        for k in range(len(plan.node.outputs)):
-            key = (plan.node.name, k)
-            if key not in theirs.intermediates or (i, k) not in mine:
-                continue
-            cmp = compare(mine[(i, k)], theirs.intermediates[key], default_tolerance(plan.spec.copies_values))
-            if not cmp.equal:
-                return f"{model.graph.nodes[i].describe()} output {k}: {cmp.summary()}"
-    return ""
+    return dataclasses.replace(verdict, first_node=found.describe(), size=None)

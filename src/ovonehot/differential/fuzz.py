@@ -58,6 +58,7 @@ class CaseResult:
     problem: str = ""  # for errors and crashes
     seconds: float = 0.0
     folder: str = ""
+    stderr: str = ""  # what the worker process printed on stderr for it (engines)
 
 
 def case_id(index: int, family: str = "", writer: str = "") -> str:
@@ -281,6 +282,10 @@ class Summary:
             lines.append(f"  FAIL {r.id}: {what}{where}")
         if len(self.failing) > 20:
             lines.append(f"  ... and {len(self.failing) - 20} more")
+        printed = [r for r in self.results if r.stderr]
+        lines.extend(f"  {r.id}: its worker process printed on stderr: {r.stderr}" for r in printed[:20])
+        if len(printed) > 20:
+            lines.append(f"  ... and {len(printed) - 20} more cases printed on stderr (JSON: stderr)")
         lines.append(f"exit {self.exit_code}")
         return "\n".join(lines)
 

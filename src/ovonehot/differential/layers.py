@@ -1,20 +1,34 @@
-"""``ovonehot diff --all-layers``: every node's outputs against OpenVINO, layer by layer.
+"""Every node's outputs against OpenVINO, layer by layer, and the one definition of the
+*first divergent layer* (``ovonehot diff --all-layers``, and the explanation of a failing verdict).
 
 ovonehot's value of every node output (an observer on ``Model.run``) is compared with
 the same output in OpenVINO: the reference keeps every node's tensor (and runs up to
 the ops it has no evaluate for: what depends on one is *not compared*, naming it), the
 CPU plugin is given every inner output as an extra model output (which can change what
 it fuses; the outputs proper are still the plugin's).  Outputs are matched by layer
-name and port.  The table gives per layer its type, the largest absolute and relative
-error, the tolerance (bit for bit for copies and integers, else diff's default or the
-global ``--atol/--rtol``) and a verdict; below it, the first layer that differs and the
-layers where the error grows tenfold or more over the largest error seen before.
+name and port.
+
+Each node output is compared with the tolerance the verdicts would give it
+(:func:`layer_tolerances`, the rule of :mod:`.comparator`): exact for integers, booleans and
+values that are copies back to constants, inputs and OneHot on/off values; else the caller's
+``atol``/``rtol``, or diff's default; a node output that is a model output gets that output's
+tolerance.  A copy op of computed values (a Reshape of a MatMul) is not compared bit for bit:
+it carries its input's rounding, and calling it the place where the difference starts would be
+wrong.
+
+The first divergent layer (:func:`first_divergence`) is the first node output in topological
+order that was compared and differs beyond its tolerance.  A node output the oracle does not
+show (fused or renamed by the plugin, beyond an op the reference cannot evaluate, read with
+another element type from an IR v10) or that ovonehot did not compute is *not compared*: it is
+never the first divergent layer, and the report says how many such outputs precede it (the
+difference may start in one of them).  The text, JSON and HTML reports all name this layer.
 """
 
 from __future__ import annotations
 
+import enum
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,17 +37,27 @@ import numpy as np
 from ..errors import OpenVINOError
 from ..model import Model
 from ..oracle.common import Refusal
-from .comparator import Tolerances
+from .comparator import Tolerances, compared_tolerances, default_tolerance
 from .compare import Tolerance, compare, error_size
-from .explain import NOT_COMPUTED
+from .envelope import Envelope
 from .runners import Intermediates, OracleRunner, OvonehotRunner
 
+# A node output's rounding envelope, (node, port) -> Envelope or None (:meth:`.envelope.Carried.at`).
+EnvelopeAt = Callable[[int, int], Envelope | None]
+
+NOT_COMPUTED = frozenset({"parameter", "constant", "const", "result"})  # node types with nothing to compare
 GROWTH = 10.0  # an error this many times the largest before it is where the error grows
+
+
+class LayerVerdict(enum.Enum):
+    PASS = "PASS"  # noqa: S105 - a verdict's name, not a password
+    DIFFERS = "differs"
+    NOT_COMPARED = "not compared"
 
 
 @dataclass(frozen=True, slots=True)
 class LayerRow:
-    """One node output compared against one oracle (``--all-layers``)."""
+    """One node output compared against one oracle (``node``: its index, in topological order)."""
 
     oracle: str
     layer: str  # node.describe()
@@ -42,8 +66,9 @@ class LayerRow:
     max_abs: float | None
     max_rel: float | None
     tolerance: str
-    verdict: str  # "PASS", "differs", "not compared"
+    verdict: LayerVerdict
     note: str = ""
+    node: int = -1
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -54,9 +79,71 @@ class LayerRow:
             "max_abs_error": self.max_abs,
             "max_rel_error": self.max_rel,
             "tolerance": self.tolerance,
-            "verdict": self.verdict,
+            "verdict": self.verdict.value,
             "note": self.note,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class FirstDivergence:
+    """The first divergent layer against one oracle: its row, and how many node outputs before it
+    were not compared (the difference may start in one of them)."""
+
+    row: LayerRow
+    not_compared_before: int = 0
+
+    @property
+    def oracle(self) -> str:
+        return self.row.oracle
+
+    def describe(self) -> str:
+        """What every report says: the layer, its port, the comparison."""
+        text = f"{self.row.layer} output {self.row.port}: {self.row.note}"
+        n = self.not_compared_before
+        if n:
+            text += f" ({n} earlier layer output{'s' if n > 1 else ''} not compared: it may start there)"
+        return text
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            **self.row.as_json(),
+            "description": self.describe(),
+            "not_compared_before": self.not_compared_before,
+        }
+
+
+def first_divergence(rows: Sequence[LayerRow]) -> FirstDivergence | None:
+    """The first divergent layer of one oracle's rows (in topological order): the first node output
+    compared and differing beyond its tolerance; None when none differs."""
+    skipped = 0
+    for row in rows:
+        if row.verdict is LayerVerdict.DIFFERS:
+            return FirstDivergence(row, skipped)
+        if row.verdict is LayerVerdict.NOT_COMPARED:
+            skipped += 1
+    return None
+
+
+def layer_tolerances(model: Model, tolerances: Tolerances) -> dict[tuple[int, int], Tolerance]:
+    """The tolerance of every node output (node index, port), by the verdicts' rule (see the module
+    docstring); a node output that is a model output has that output's tolerance."""
+    graph, inference = model.graph, model.inference
+    copies: list[bool] = []  # per node: its values are copies back to constants, inputs, on/off
+    for i, plan in enumerate(inference.plans):
+        copy = plan.spec.copies_values  # OpSpec.copies_values: compared bit for bit
+        if copy and plan.node.type.lower() != "onehot":  # (OneHot's indices and depth only select)
+            copy = all(copies[s.node] for s in graph.sources[i])
+        copies.append(copy)
+    out: dict[tuple[int, int], Tolerance] = {}
+    for i, infos in enumerate(inference.outputs):
+        for k, info in enumerate(infos):
+            exact = copies[i] or not info.element_type.is_real
+            out[(i, k)] = Tolerance.exact() if exact else tolerances.for_output("", copy=False)
+    per_output = compared_tolerances(model, tolerances)
+    for desc, r in zip(model.outputs, graph.kind_indices("Result"), strict=True):
+        source = graph.sources[r][0]
+        out[(source.node, source.output)] = per_output[desc.name]
+    return out
 
 
 def compare_layers(
@@ -66,19 +153,37 @@ def compare_layers(
     keeps intermediate tensors (OpenVINO's)."""
     # ovonehot refusing the inputs: the layers it computed before are still compared.
     mine = OvonehotRunner(model).intermediates(inputs, partial=True)
+    tols = layer_tolerances(model, tolerances)
     rows: list[LayerRow] = []
     for runner in runners:
-        if not runner.keeps_intermediates:
-            continue
-        try:
-            theirs = runner.run(inputs, keep_intermediates=True)
-        except OpenVINOError as exc:
-            rows.append(
-                LayerRow(runner.name, "(the whole model)", 0, "", None, None, "", "not compared", str(exc))
-            )
-            continue
-        rows.extend(_rows(model, runner.name, mine, theirs.intermediates, theirs.blocked, tolerances))
+        if runner.keeps_intermediates:
+            rows.extend(layer_rows(model, inputs, runner, mine, tols))
     return rows
+
+
+def layer_rows(
+    model: Model,
+    inputs: Mapping[str, np.ndarray],
+    runner: OracleRunner,
+    mine: Intermediates,
+    tolerances: Mapping[tuple[int, int], Tolerance],
+    envelope_at: EnvelopeAt | None = None,
+) -> list[LayerRow]:
+    """``runner``'s rows: every computed node output of ``mine`` (ovonehot's) against the runner's
+    run with every intermediate kept (one row for the whole model when that run fails).
+
+    ``envelope_at`` gives a node output's rounding envelope (:mod:`.envelope`): a computed float
+    output with the default tolerance differs when the two differ by more than it, as the
+    verdicts judge the model's outputs."""
+    try:
+        theirs = runner.run(inputs, keep_intermediates=True)
+    except OpenVINOError as exc:
+        return [
+            LayerRow(
+                runner.name, "(the whole model)", 0, "", None, None, "", LayerVerdict.NOT_COMPARED, str(exc)
+            )
+        ]
+    return _rows(model, runner.name, mine, theirs.intermediates, theirs.blocked, tolerances, envelope_at)
 
 
 def _rows(
@@ -87,7 +192,8 @@ def _rows(
     mine: Intermediates,
     theirs: Mapping[tuple[str, int], np.ndarray],
     blocked: Mapping[str, Refusal],
-    tolerances: Tolerances,
+    tolerances: Mapping[tuple[int, int], Tolerance],
+    envelope_at: EnvelopeAt | None = None,
 ) -> list[LayerRow]:
     rows = []
     for i, plan in enumerate(model.inference.plans):
@@ -95,38 +201,90 @@ def _rows(
         if node.type.lower() in NOT_COMPUTED:
             continue
         op = f"{node.type}-{node.version}"
-        for k, info in enumerate(model.inference.outputs[i]):
-            copy = plan.spec.copies_values  # OpSpec.copies_values: compared bit for bit
-            tol = (
-                Tolerance.exact()
-                if copy or not info.element_type.is_real
-                else tolerances.for_output("", copy=False)
-            )
-            key = (node.name, k)
-            if (i, k) not in mine:
-                why = "ovonehot did not compute it (it refused the inputs earlier)"
+        for k in range(len(model.inference.outputs[i])):
+            tol = tolerances[(i, k)]
+            why = _unobserved(model, oracle, mine, theirs, blocked, i, k)
+            if why:
                 rows.append(
-                    LayerRow(oracle, node.describe(), k, op, None, None, str(tol), "not compared", why)
+                    LayerRow(
+                        oracle,
+                        node.describe(),
+                        k,
+                        op,
+                        None,
+                        None,
+                        str(tol),
+                        LayerVerdict.NOT_COMPARED,
+                        why,
+                        i,
+                    )
                 )
                 continue
-            if key not in theirs:
-                refusal = blocked.get(node.name)
-                why = (
-                    f"{oracle} did not compute it: {refusal.message}"
-                    if refusal is not None
-                    else f"{oracle} has no output {node.name!r}:{k} (renamed or folded away)"
-                )
-                rows.append(
-                    LayerRow(oracle, node.describe(), k, op, None, None, str(tol), "not compared", why)
-                )
-                continue
-            ours, other = mine[(i, k)], theirs[key]
+            ours, other = mine[(i, k)], theirs[(node.name, k)]
             cmp = compare(ours, other, tol)
+            if cmp.kind == "element type" and model.graph.ir_version == 10:
+                why = f"{oracle} reads IR v10 with other element types ({cmp.detail})"
+                rows.append(
+                    LayerRow(
+                        oracle,
+                        node.describe(),
+                        k,
+                        op,
+                        None,
+                        None,
+                        str(tol),
+                        LayerVerdict.NOT_COMPARED,
+                        why,
+                        i,
+                    )
+                )
+                continue
             size = _size(ours, other)
-            verdict = "PASS" if cmp.equal else "differs"
-            note = "" if cmp.equal else cmp.summary()
-            rows.append(LayerRow(oracle, node.describe(), k, op, size[0], size[1], str(tol), verdict, note))
+            equal, note, said = cmp.equal, "" if cmp.equal else cmp.summary(), str(tol)
+            judged = _by_envelope(envelope_at, i, k, tol, ours, other)
+            if judged is not None:
+                equal, note, said = judged
+            verdict = LayerVerdict.PASS if equal else LayerVerdict.DIFFERS
+            rows.append(LayerRow(oracle, node.describe(), k, op, size[0], size[1], said, verdict, note, i))
     return rows
+
+
+def _by_envelope(
+    envelope_at: EnvelopeAt | None, i: int, k: int, tol: Tolerance, ours: np.ndarray, other: np.ndarray
+) -> tuple[bool, str, str] | None:
+    """(equal, note, tolerance text) by the node output's rounding envelope, where it judges."""
+    if envelope_at is None or tol != default_tolerance(False) or np.asarray(ours).dtype.kind != "f":
+        return None
+    env = envelope_at(i, k)
+    if env is None or env.truth.shape != np.shape(ours) or np.shape(other) != np.shape(ours):
+        return None
+    between = Envelope(np.asarray(other, dtype=np.float64), env.bound, env.element_type).ratio(ours)
+    finite = env.bound[np.isfinite(env.bound)]
+    said = f"rounding envelope (largest bound {float(finite.max()) if finite.size else 0.0:.3g})"
+    if between <= 1.0:
+        return True, "", said
+    return False, f"differs by {between:.3g} x its rounding envelope", said
+
+
+def _unobserved(
+    model: Model,
+    oracle: str,
+    mine: Intermediates,
+    theirs: Mapping[tuple[str, int], np.ndarray],
+    blocked: Mapping[str, Refusal],
+    i: int,
+    k: int,
+) -> str:
+    """Why node output (i, k) cannot be compared ("" when it can)."""
+    if (i, k) not in mine:
+        return "ovonehot did not compute it (it refused the inputs earlier)"
+    name = model.graph.nodes[i].name
+    if (name, k) in theirs:
+        return ""
+    refusal = blocked.get(name)
+    if refusal is not None:
+        return f"{oracle} did not compute it: {refusal.message}"
+    return f"{oracle} has no output {name!r}:{k} (renamed or folded away)"
 
 
 def _size(ours: np.ndarray, theirs: np.ndarray) -> tuple[float | None, float | None]:
@@ -139,20 +297,27 @@ def _size(ours: np.ndarray, theirs: np.ndarray) -> tuple[float | None, float | N
         return None, None
 
 
+def by_oracle(rows: Sequence[LayerRow]) -> dict[str, list[LayerRow]]:
+    """The rows of each oracle, in the order the oracles come."""
+    out: dict[str, list[LayerRow]] = {}
+    for row in rows:
+        out.setdefault(row.oracle, []).append(row)
+    return out
+
+
 def summary(rows: Sequence[LayerRow]) -> list[str]:
-    """Per oracle: counts, the first layer that differs, and where the error grows."""
+    """Per oracle: counts, the first divergent layer, and where the error grows."""
     lines = []
-    for oracle in dict.fromkeys(r.oracle for r in rows):
-        mine = [r for r in rows if r.oracle == oracle]
-        differ = [r for r in mine if r.verdict == "differs"]
-        skipped = [r for r in mine if r.verdict == "not compared"]
+    for oracle, mine in by_oracle(rows).items():
+        differ = [r for r in mine if r.verdict is LayerVerdict.DIFFERS]
+        skipped = [r for r in mine if r.verdict is LayerVerdict.NOT_COMPARED]
         lines.append(
             f"layers against {oracle}: {len(mine) - len(skipped)} compared, {len(differ)} differ, "
             f"{len(skipped)} not compared"
         )
-        if differ:
-            first = differ[0]
-            lines.append(f"  first divergent layer: {first.layer} output {first.port}: {first.note}")
+        first = first_divergence(mine)
+        if first is not None:
+            lines.append(f"  first divergent layer: {first.describe()}")
         largest = 0.0
         for r in mine:
             if r.max_abs is None or not math.isfinite(r.max_abs) or r.max_abs == 0:
@@ -179,7 +344,7 @@ def render_layers(rows: Sequence[LayerRow]) -> list[str]:
     )
     lines = [
         f"{r.oracle:<10} {r.layer[:width]:<{width}} {r.port:>3}  {r.type:<20} {_num(r.max_abs):>10} "
-        f"{_num(r.max_rel):>10}  {r.tolerance:<22} {r.verdict}"
+        f"{_num(r.max_rel):>10}  {r.tolerance:<22} {r.verdict.value}"
         for r in rows
     ]
     return [head, *lines, *summary(rows)]

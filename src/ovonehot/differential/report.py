@@ -15,8 +15,8 @@ import numpy as np
 from ..oracle.common import OracleKind
 from .compare import element_type_name
 from .deviations import KNOWN
-from .layers import LayerRow, render_layers
-from .runners import OracleRun
+from .layers import FirstDivergence, LayerRow, render_layers
+from .runners import OracleRun, OursRefused, OursRun
 from .verdicts import OutputVerdict, Verdict
 
 
@@ -35,6 +35,11 @@ class DiffReport:
     allow_partial: bool = False
     oracle_notes: dict[str, str] = field(default_factory=dict)  # oracle -> how it ran (plugin config, file)
     layers: list[LayerRow] | None = None  # --all-layers
+    # oracle -> the first divergent layer (layers.first_divergence), wherever layers were compared
+    first_divergent: dict[str, FirstDivergence] = field(default_factory=dict)
+    stderr: dict[str, str] = field(default_factory=dict)  # oracle -> what its child printed on stderr
+    # ovonehot's run these verdicts judged (diff_model can judge it again against other oracles)
+    ours_run: OursRun | OursRefused | None = field(default=None, repr=False, compare=False)
 
     @property
     def differences(self) -> list[OutputVerdict]:
@@ -96,6 +101,8 @@ class DiffReport:
             "allow_partial": self.allow_partial,
             "versions": self.versions,
             "layers": None if self.layers is None else [row.as_json() for row in self.layers],
+            "first_divergent_layers": {k: f.as_json() for k, f in self.first_divergent.items()},
+            "child_stderr": dict(self.stderr),
         }
 
 
@@ -130,6 +137,8 @@ def with_fallback(report: DiffReport, fallback: DiffReport) -> DiffReport:
         runs={**report.runs, **fallback.runs},
         versions={**fallback.versions, **report.versions},
         oracle_notes={**report.oracle_notes, **fallback.oracle_notes},
+        first_divergent={**fallback.first_divergent, **report.first_divergent},
+        stderr={**fallback.stderr, **report.stderr},
     )
 
 
@@ -178,6 +187,7 @@ def render(report: DiffReport) -> str:
     for oracle, run in report.runs.items():
         if run.error:
             lines.append(f"{oracle}: {run.error}")
+    lines.extend(_stderr_lines(report))
     for v in report.verdicts:
         lines.extend(_render_verdict(v))
     if report.layers is not None:
@@ -220,8 +230,19 @@ def _render_verdict(v: OutputVerdict) -> list[str]:
         lines.extend(f"      note: {note}" for note in c.notes)
     lines.extend(f"    {o}" for o in v.origin)
     if v.first_node:
-        lines.append(f"    first differing node: {v.first_node}")
+        lines.append(f"    first divergent layer: {v.first_node}")
     return lines
+
+
+def _stderr_lines(report: DiffReport) -> list[str]:
+    """What each oracle's child process printed on stderr (unless an error or a reason quotes it:
+    a crash's description ends with what the child printed)."""
+    said = [run.error or "" for run in report.runs.values()] + [v.reason for v in report.verdicts]
+    return [
+        f"{oracle}: its child process printed on stderr: {text}"
+        for oracle, text in report.stderr.items()
+        if not any(text in s for s in said)
+    ]
 
 
 def _render_summary(report: DiffReport) -> list[str]:

@@ -166,6 +166,11 @@ class OracleRunner(Runner):
         """What the report says when it computes something else and nothing explains it."""
         return f"{self.name} computes something else"
 
+    def printed(self) -> str:
+        """What the child process running it printed on stderr during its last run ("" when it
+        runs in this process, whose stderr is the user's)."""
+        return ""
+
     def versions(self) -> dict[str, str]:
         """Versions of what it runs, besides OpenVINO's and ovonehot's (always reported)."""
         return {}
@@ -209,6 +214,9 @@ class OpenVINORunner(OracleRunner):
 
     def _options(self) -> dict[str, Any]:
         return {}
+
+    def printed(self) -> str:
+        return "" if self.isolated is None else self.isolated.printed
 
     def run(self, inputs: Mapping[str, np.ndarray], keep_intermediates: bool = False) -> OracleOutputs:
         xml, bin_path = self.source.paths()
@@ -293,6 +301,9 @@ class OnnxRuntimeRunner(OracleRunner):
 
     def describe(self) -> str:
         return "onnxruntime on the .onnx file, CPU execution provider, 1 thread"
+
+    def printed(self) -> str:
+        return "" if self.isolated is None else self.isolated.printed
 
     def run(self, inputs: Mapping[str, np.ndarray], keep_intermediates: bool = False) -> OracleOutputs:
         if self.isolated is not None:

@@ -145,7 +145,10 @@ def _cpu_fallback(report: DiffReport, run: Prepared, options: DiffOptions) -> Di
     cpu = oracle_runners(
         (OracleKind.CPU,), run.model, run.xml, run.bin_path, plugin=run.plugin, expected=None, isolate=True
     )
-    fallback = diff_model(run.model, run.inputs, cpu, dataclasses.replace(options, all_layers=False))
+    # ovonehot's side ran already: judged again against the CPU, not run again.
+    fallback = diff_model(
+        run.model, run.inputs, cpu, dataclasses.replace(options, all_layers=False), ours=report.ours_run
+    )
     return with_fallback(report, fallback)
 
 

@@ -39,6 +39,9 @@ class IsolatedOracle:
     def __init__(self) -> None:
         self._child: Child | None = None
         self._served = 0  # runs answered by the current child
+        # What the child printed on stderr during the last run (and a child that died before it
+        # was retried): the reports show it (it never reaches the terminal).
+        self.printed = ""
 
     @property
     def pid(self) -> int | None:
@@ -70,18 +73,24 @@ class IsolatedOracle:
             keep_intermediates,
             options,
         )
+        self.printed = ""
         while True:
             worker = self._started()
             try:
                 worker.conn.send(request)
                 reply = worker.conn.recv()
-                worker.answered()
+                self.printed = _joined(self.printed, worker.answered())
                 self._served += 1
                 break
             except (EOFError, OSError):
                 fresh = self._served == 0
                 self._child = None
+                words = worker.last_words()
                 death = worker.death()
+                self.printed = _joined(
+                    self.printed,
+                    words if fresh else f"a child that had served earlier runs died on this one ({death})",
+                )
                 if fresh:
                     runtime = "onnxruntime" if oracle == "onnxruntime" else "OpenVINO"
                     raise OracleRefusal(
@@ -118,6 +127,10 @@ class IsolatedOracle:
             self._child = child.start("ovonehot.oracle.process", "serve")
             self._served = 0
         return self._child
+
+
+def _joined(before: str, words: str) -> str:
+    return " | ".join(w for w in (before, words) if w)
 
 
 _SHARED: IsolatedOracle | None = None
