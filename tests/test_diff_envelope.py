@@ -269,3 +269,25 @@ def test_a_plugin_wrong_inside_the_model_and_right_alone_is_theirs_wrong(tmp_pat
     assert "first leaves the envelope at layer id=" in v.reason and first in v.reason
     assert "compiles the whole model" in v.reason
     assert report.exit_code == 1
+
+
+def test_the_layer_table_judges_by_the_envelope_and_finds_the_planted_layer(tmp_path: Path) -> None:
+    """--all-layers: the convolutions the fixed tolerance fails are inside their envelopes (no
+    layer differs); with a negated Relu planted, the first divergent layer is that Relu."""
+    from ovonehot.differential.diff import DiffOptions
+
+    xml, inputs = conv_net(tmp_path)
+    model = load(xml)
+    report = diff_model(
+        model, inputs, oracle_runners(("cpu",), model, str(xml)), DiffOptions(all_layers=True)
+    )
+    rows = report.layers or []
+    assert rows and all(r.verdict.value == "PASS" for r in rows), [(r.layer, r.note) for r in rows]
+    assert any("rounding envelope" in r.tolerance for r in rows)
+    wrong = with_kernel(model, "Relu", lambda o: -o)
+    report = diff_model(
+        wrong, inputs, oracle_runners(("cpu",), wrong, str(xml)), DiffOptions(all_layers=True)
+    )
+    (v,) = report.verdicts
+    assert v.verdict is Verdict.OURS_WRONG
+    assert "type=ReLU" in v.first_node, v.first_node
