@@ -329,6 +329,14 @@ TABLE: dict[OpSpec[Any], Conformance] = {
     # -- conversions and element-wise ops with attributes
     _spec("Convert", 1): Conformance((seed(ANY, destination_type=ALL_TYPES),), extra_types=EXOTIC),
     _spec("ConvertLike", 1): Conformance((seed(ANY, In()),)),
+    _spec("ConvertPromoteTypes", 14): Conformance(
+        (
+            seed(ANY, In(), promote_unsafe=BOOL, pytorch_scalar_promotion=BOOL),
+            seed(
+                ANY, In(("u64",)), promote_unsafe="true", u64_integer_promotion_target=("f32", "i64", "f64")
+            ),
+        )
+    ),
     _spec("Clamp", 1): Conformance((seed(ANY, min=("-1.5", "0", "-3e38"), max=("2.5", "0", "3e38")),)),
     _spec("Elu", 1): Conformance((seed(In(FLOATS), alpha=("1", "0.5")),), ulp=1),
     _spec("Round", 5): Conformance((seed(ANY, mode=every(RoundMode)),)),

@@ -35,6 +35,7 @@ from . import (
     conv_backprop,
     convert,
     convert_like,
+    convert_promote,
     convolution,
     ctc_greedy,
     ctc_loss,
@@ -180,6 +181,7 @@ _MODULES = (
     segment_max,
     color_convert,
     prior_box,
+    convert_promote,
 )
 
 _ALIASES = {"const": "constant"}
