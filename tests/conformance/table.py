@@ -1007,6 +1007,45 @@ TABLE: dict[OpSpec[Any], Conformance] = {
     _spec("IRDFT", 9): Conformance(
         (seed(data(2, 3, 2, types=FLOATS), C([1])), seed(data(2, 3, 2, types=FLOATS), C([0]), C([4]))), ulp=4
     ),
+    _spec("STFT", 15): Conformance(
+        (
+            seed(
+                data(2, 16, types=FLOATS),
+                In(like=0, shape=(8,)),
+                C(8, INDEX),
+                C(4, INDEX),
+                transpose_frames=BOOL,
+            ),
+            seed(
+                data(13, types=FLOATS),
+                In(like=0, shape=(3,)),
+                C(5, INDEX),
+                C(3, INDEX),
+                transpose_frames=BOOL,
+            ),
+        )
+    ),
+    _spec("ISTFT", 16): Conformance(
+        (
+            seed(
+                data(5, 3, 2, types=FLOATS),
+                positive(8, like=0),
+                C(8, INDEX),
+                C(4, INDEX),
+                center=BOOL,
+                normalized=BOOL,
+            ),
+            seed(
+                data(2, 4, 3, 2, types=FLOATS),
+                positive(5, like=0),
+                C(7, INDEX),
+                C(2, INDEX),
+                C(9, INDEX),
+                center=BOOL,
+                normalized="false",
+            ),
+        )
+    ),
     _spec("ScaledDotProductAttention", 13): Conformance(
         (
             seed(

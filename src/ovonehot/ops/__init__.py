@@ -87,6 +87,7 @@ from . import (
     softmax,
     space_depth,
     state,
+    stft,
     subgraph,
     topk,
     unary,
@@ -182,6 +183,7 @@ _MODULES = (
     color_convert,
     prior_box,
     convert_promote,
+    stft,
 )
 
 _ALIASES = {"const": "constant"}
