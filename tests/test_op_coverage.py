@@ -20,7 +20,6 @@ _STRING = "string tensors: ovonehot's evaluator has no string kernels yet"
 
 NOT_YET: dict[str, str] = {
     "BinaryConvolution": "u1-packed XNOR convolution (legacy binarized nets): not yet implemented",
-    "DeformableConvolution": "not yet implemented (bilinear sampling at learned offsets)",
     "DeformablePSROIPooling": _DETECTION,
     "DetectionOutput": _DETECTION,
     "GenerateProposals": _DETECTION,

@@ -829,6 +829,41 @@ TABLE: dict[OpSpec[Any], Conformance] = {
             ),
         ),
     ),
+    # (floats only: integer sums that overflow wrap in the reference and saturate in the CPU plugin,
+    # the only oracle; tests/test_ops_deformable_conv.py checks i32 against a float64 oracle)
+    _spec("DeformableConvolution", 1): Conformance(
+        (
+            seed(
+                data(1, 2, 5, 5, types=FLOATS),
+                In(like=0, shape=(1, 18, 3, 3)),
+                In(like=0, shape=(3, 2, 3, 3)),
+                strides="1,1",
+                pads_begin=("0,0", "1,1"),
+                pads_end=("0,0", "1,1"),
+                dilations="1,1",
+                auto_pad="explicit",
+                group="1",
+                deformable_group="1",
+            ),
+        )
+    ),
+    _spec("DeformableConvolution", 8): Conformance(
+        (
+            seed(
+                data(1, 4, 5, 5, types=FLOATS),
+                In(like=0, shape=(1, 16, 4, 4)),
+                In(like=0, shape=(2, 2, 2, 2)),
+                In(like=0, shape=(1, 8, 4, 4)),
+                strides="1,1",
+                pads_begin="0,0",
+                pads_end="0,0",
+                dilations="1,1",
+                group=("1", "2"),
+                deformable_group="2",
+                bilinear_interpolation_pad=BOOL,
+            ),
+        )
+    ),
     _spec("ConvolutionBackpropData", 1): Conformance(
         (
             seed(

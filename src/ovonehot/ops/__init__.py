@@ -40,6 +40,7 @@ from . import (
     ctc_greedy,
     ctc_loss,
     cumsum,
+    deformable_conv,
     einsum,
     elementwise,
     embedding_bag,
@@ -184,6 +185,7 @@ _MODULES = (
     prior_box,
     convert_promote,
     stft,
+    deformable_conv,
 )
 
 _ALIASES = {"const": "constant"}
