@@ -19,7 +19,6 @@ _DETECTION = "detection post-processing (SSD/Faster R-CNN/YOLO heads): not yet i
 _STRING = "string tensors: ovonehot's evaluator has no string kernels yet"
 
 NOT_YET: dict[str, str] = {
-    "BinaryConvolution": "u1-packed XNOR convolution (legacy binarized nets): not yet implemented",
     "DeformablePSROIPooling": _DETECTION,
     "DetectionOutput": _DETECTION,
     "GenerateProposals": _DETECTION,

@@ -864,6 +864,22 @@ TABLE: dict[OpSpec[Any], Conformance] = {
             ),
         )
     ),
+    # (float data only: the CPU plugin, the oracle of all-integer signatures, reads unwritten memory here)
+    _spec("BinaryConvolution", 1): Conformance(
+        (
+            seed(
+                In(FLOATS, (1, 3, 5, 5), Ints(0, 1)),
+                In(("u1",), (2, 3, 3, 3), Ints(0, 1), const=True),
+                strides=("1,1", "2,1"),
+                pads_begin=("0,0", "1,1"),
+                pads_end=("0,0", "1,0"),
+                dilations=("1,1", "1,2"),
+                mode="xnor-popcount",
+                pad_value=("1", "0", "-1"),
+                auto_pad=PADS,
+            ),
+        )
+    ),
     _spec("ConvolutionBackpropData", 1): Conformance(
         (
             seed(

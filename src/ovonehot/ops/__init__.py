@@ -26,6 +26,7 @@ from . import (
     basic,
     batch_norm,
     batch_space,
+    binary_conv,
     bit_shift,
     bitwise,
     bucketize,
@@ -186,6 +187,7 @@ _MODULES = (
     convert_promote,
     stft,
     deformable_conv,
+    binary_conv,
 )
 
 _ALIASES = {"const": "constant"}
