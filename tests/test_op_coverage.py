@@ -16,7 +16,6 @@ from ovonehot.ops import lookup
 from ovonehot.ops.common.openvino_opsets import OPSETS
 
 _DETECTION = "detection post-processing (SSD/Faster R-CNN/YOLO heads): not yet implemented"
-_STRING = "string tensors: ovonehot's evaluator has no string kernels yet"
 
 NOT_YET: dict[str, str] = {
     "DeformablePSROIPooling": _DETECTION,
@@ -31,8 +30,6 @@ NOT_YET: dict[str, str] = {
     "ROIAlignRotated": _DETECTION,
     "RegionYolo": _DETECTION,
     "SparseFillEmptyRows": "sparse tensors: not yet implemented",
-    "StringTensorPack": _STRING,
-    "StringTensorUnpack": _STRING,
 }
 
 

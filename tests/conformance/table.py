@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ovonehot.ops import OpSpec, lookup
 from ovonehot.ops.activations import GeluApproximation, RoundMode
 from ovonehot.ops.common.spatial import AutoPad, RoundingType
@@ -1096,6 +1098,29 @@ TABLE: dict[OpSpec[Any], Conformance] = {
                 normalized="false",
             ),
         )
+    ),
+    _spec("StringTensorUnpack", 15): Conformance(
+        (
+            seed(In(("string",), (2, 3), Fixed([["ab", "", "h\u00e9llo"], ["x", "yz", "\u4e2d"]]))),
+            seed(In(("string",), (), Fixed("one word"))),
+            seed(In(("string",), (0, 2), Fixed(np.empty((0, 2), dtype=str)))),
+        ),
+        cpu_exact=True,
+    ),
+    _spec("StringTensorPack", 15): Conformance(
+        (
+            seed(
+                In(INDEX, (3,), Fixed([0, 2, 2])),
+                In(like=0, shape=(3,), values=Fixed([2, 2, 7])),
+                In(("u8",), (7,), Fixed(list(b"abhello"))),
+            ),
+            seed(
+                In(INDEX, (2, 2), Fixed([[0, 1], [3, 3]])),
+                In(like=0, shape=(2, 2), values=Fixed([[1, 3], [7, 3]])),
+                In(("u8",), (7,), Fixed(list(b"abcdefg"))),
+            ),
+        ),
+        cpu_exact=True,
     ),
     _spec("ScaledDotProductAttention", 13): Conformance(
         (

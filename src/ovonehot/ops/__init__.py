@@ -90,6 +90,7 @@ from . import (
     space_depth,
     state,
     stft,
+    string_tensor,
     subgraph,
     topk,
     unary,
@@ -188,6 +189,7 @@ _MODULES = (
     stft,
     deformable_conv,
     binary_conv,
+    string_tensor,
 )
 
 _ALIASES = {"const": "constant"}
