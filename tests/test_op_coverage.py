@@ -21,7 +21,6 @@ NOT_YET: dict[str, str] = {
     "DeformablePSROIPooling": _DETECTION,
     "DetectionOutput": _DETECTION,
     "GenerateProposals": _DETECTION,
-    "GroupedMatMul": "opset17 MoE experts matmul: not yet implemented",
     "MatrixNms": _DETECTION,
     "MulticlassNms": _DETECTION,
     "NMSRotated": _DETECTION,

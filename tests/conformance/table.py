@@ -798,6 +798,14 @@ TABLE: dict[OpSpec[Any], Conformance] = {
             seed(data(2, 2, 3), In(like=0, shape=(3, 0)), transpose_a="false", transpose_b="false"),
         )
     ),
+    _spec("GroupedMatMul", 17): Conformance(
+        (
+            seed(data(7, 4), In(like=0, shape=(3, 5, 4)), In(INDEX, (3,), Fixed([2, 2, 6]))),
+            seed(data(2, 3, 4), In(like=0, shape=(2, 5, 4))),
+        ),
+        no_oracle="OpenVINO 2026.4 has no evaluate for GroupedMatMul and its CPU plugin does not compile it "
+        "(tests/test_ops_grouped_matmul.py: a float64 oracle)",
+    ),
     _spec("Einsum", 7): Conformance(
         (
             seed(data(2, 3), In(like=0, shape=(3, 4)), equation="ij,jk->ik"),

@@ -55,6 +55,7 @@ from . import (
     gather_tree,
     grid_sample,
     grn,
+    grouped_matmul,
     hyperbolic,
     identity,
     interpolate,
@@ -190,6 +191,7 @@ _MODULES = (
     deformable_conv,
     binary_conv,
     string_tensor,
+    grouped_matmul,
 )
 
 _ALIASES = {"const": "constant"}
