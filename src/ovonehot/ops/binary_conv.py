@@ -112,5 +112,6 @@ SPECS = (
         parse=parse_binary_convolution,
         infer=infer_binary_convolution,
         evaluate=evaluate_binary_convolution,
+        foldable=False,  # (OpenVINO has no evaluate for it: nothing folds through it)
     ),
 )

@@ -195,13 +195,11 @@ def _positions(attrs: DeformableAttrs, x: np.ndarray, w: np.ndarray, off: np.nda
     kh, kw = w.shape[2:]
     s, d = attrs.window.strides, attrs.window.dilations
     begin, _ = pads_for(attrs.window, x.shape[2:], [kh, kw])
-    # [K, OH, 1] and [K, 1, OW]: the undeformed tap positions, tap k = (k // KW, k % KW)
-    rows = (np.arange(oh) * s[0] - begin[0])[None, :, None] + (np.repeat(np.arange(kh), kw) * d[0])[
-        :, None, None
-    ]
-    cols = (np.arange(ow) * s[1] - begin[1])[None, None, :] + (np.tile(np.arange(kw), kh) * d[1])[
-        :, None, None
-    ]
+    tap_rows = np.repeat(np.arange(kh), kw) * d[0]  # tap k = (k // KW, k % KW)
+    tap_cols = np.tile(np.arange(kw), kh) * d[1]
+    # the undeformed positions: rows [K, OH, 1], columns [K, 1, OW]
+    rows = (np.arange(oh) * s[0] - begin[0])[None, :, None] + tap_rows[:, None, None]
+    cols = (np.arange(ow) * s[1] - begin[1])[None, None, :] + tap_cols[:, None, None]
     shifts = widen(off).astype(np.float64).reshape(n, attrs.deformable_group, kh * kw, 2, oh, ow)
     return np.stack([rows + shifts[:, :, :, 0], cols + shifts[:, :, :, 1]])
 
@@ -281,6 +279,7 @@ SPECS = (
         parse=parse_deformable_1,
         infer=infer_deformable,
         evaluate=evaluate_deformable,
+        foldable=False,  # (OpenVINO has no evaluate for it: nothing folds through it)
     ),
     OpSpec(
         type="DeformableConvolution",
@@ -290,5 +289,6 @@ SPECS = (
         parse=parse_deformable_8,
         infer=infer_deformable,
         evaluate=evaluate_deformable,
+        foldable=False,  # (OpenVINO has no evaluate for it: nothing folds through it)
     ),
 )
