@@ -19,7 +19,9 @@ type, with its own partial shape.  The rules (``src/core/src/op/convert_promote_
 Values are Convert-0's (``convert.py``): OpenVINO's core has no ``evaluate`` for this op; its
 CPU plugin replaces it by two Converts (``ConvertConvertPromoteTypes``).  The kernel reads the
 common type from the arrays (0-d arrays are the scalars); u1 is held in uint8 there, so a u1
-input promotes as u8 in ``evaluate`` (the planned kernel converts to the inferred types).
+input promotes as u8 in ``evaluate``, and a 0-d input declared of dynamic rank counts as a
+scalar there in PyTorch mode where inference does not; the planned kernel (``specialize``)
+converts to the inferred types, as the IR says.
 """
 
 from __future__ import annotations
