@@ -16,17 +16,11 @@ from ovonehot.ops import lookup
 from ovonehot.ops.common.openvino_opsets import OPSETS
 
 _DETECTION = "detection post-processing (SSD/Faster R-CNN/YOLO heads): not yet implemented"
-_STRING = "string tensors: ovonehot's evaluator has no string kernels yet"
 
 NOT_YET: dict[str, str] = {
-    "BinaryConvolution": "u1-packed XNOR convolution (legacy binarized nets): not yet implemented",
-    "ConvertPromoteTypes": "type promotion rules of PyTorch/NumPy: not yet implemented",
-    "DeformableConvolution": "not yet implemented (bilinear sampling at learned offsets)",
     "DeformablePSROIPooling": _DETECTION,
     "DetectionOutput": _DETECTION,
     "GenerateProposals": _DETECTION,
-    "GroupedMatMul": "opset17 MoE experts matmul: not yet implemented",
-    "ISTFT": "inverse short-time Fourier transform: not yet implemented",
     "MatrixNms": _DETECTION,
     "MulticlassNms": _DETECTION,
     "NMSRotated": _DETECTION,
@@ -34,10 +28,7 @@ NOT_YET: dict[str, str] = {
     "Proposal": _DETECTION,
     "ROIAlignRotated": _DETECTION,
     "RegionYolo": _DETECTION,
-    "STFT": "short-time Fourier transform: not yet implemented",
     "SparseFillEmptyRows": "sparse tensors: not yet implemented",
-    "StringTensorPack": _STRING,
-    "StringTensorUnpack": _STRING,
 }
 
 

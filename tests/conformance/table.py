@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ovonehot.ops import OpSpec, lookup
 from ovonehot.ops.activations import GeluApproximation, RoundMode
 from ovonehot.ops.common.spatial import AutoPad, RoundingType
@@ -329,6 +331,14 @@ TABLE: dict[OpSpec[Any], Conformance] = {
     # -- conversions and element-wise ops with attributes
     _spec("Convert", 1): Conformance((seed(ANY, destination_type=ALL_TYPES),), extra_types=EXOTIC),
     _spec("ConvertLike", 1): Conformance((seed(ANY, In()),)),
+    _spec("ConvertPromoteTypes", 14): Conformance(
+        (
+            seed(ANY, In(), promote_unsafe=BOOL, pytorch_scalar_promotion=BOOL),
+            seed(
+                ANY, In(("u64",)), promote_unsafe="true", u64_integer_promotion_target=("f32", "i64", "f64")
+            ),
+        )
+    ),
     _spec("Clamp", 1): Conformance((seed(ANY, min=("-1.5", "0", "-3e38"), max=("2.5", "0", "3e38")),)),
     _spec("Elu", 1): Conformance((seed(In(FLOATS), alpha=("1", "0.5")),), ulp=1),
     _spec("Round", 5): Conformance((seed(ANY, mode=every(RoundMode)),)),
@@ -788,6 +798,14 @@ TABLE: dict[OpSpec[Any], Conformance] = {
             seed(data(2, 2, 3), In(like=0, shape=(3, 0)), transpose_a="false", transpose_b="false"),
         )
     ),
+    _spec("GroupedMatMul", 17): Conformance(
+        (
+            seed(data(7, 4), In(like=0, shape=(3, 5, 4)), In(INDEX, (3,), Fixed([2, 2, 6]))),
+            seed(data(2, 3, 4), In(like=0, shape=(2, 5, 4))),
+        ),
+        no_oracle="OpenVINO 2026.4 has no evaluate for GroupedMatMul and its CPU plugin does not compile it "
+        "(tests/test_ops_grouped_matmul.py: a float64 oracle)",
+    ),
     _spec("Einsum", 7): Conformance(
         (
             seed(data(2, 3), In(like=0, shape=(3, 4)), equation="ij,jk->ik"),
@@ -820,6 +838,57 @@ TABLE: dict[OpSpec[Any], Conformance] = {
                 auto_pad=PADS,
             ),
         ),
+    ),
+    # (floats only: integer sums that overflow wrap in the reference and saturate in the CPU plugin,
+    # the only oracle; tests/test_ops_deformable_conv.py checks i32 against a float64 oracle)
+    _spec("DeformableConvolution", 1): Conformance(
+        (
+            seed(
+                data(1, 2, 5, 5, types=FLOATS),
+                In(like=0, shape=(1, 18, 3, 3)),
+                In(like=0, shape=(3, 2, 3, 3)),
+                strides="1,1",
+                pads_begin=("0,0", "1,1"),
+                pads_end=("0,0", "1,1"),
+                dilations="1,1",
+                auto_pad="explicit",
+                group="1",
+                deformable_group="1",
+            ),
+        )
+    ),
+    _spec("DeformableConvolution", 8): Conformance(
+        (
+            seed(
+                data(1, 4, 5, 5, types=FLOATS),
+                In(like=0, shape=(1, 16, 4, 4)),
+                In(like=0, shape=(2, 2, 2, 2)),
+                In(like=0, shape=(1, 8, 4, 4)),
+                strides="1,1",
+                pads_begin="0,0",
+                pads_end="0,0",
+                dilations="1,1",
+                group=("1", "2"),
+                deformable_group="2",
+                bilinear_interpolation_pad=BOOL,
+            ),
+        )
+    ),
+    # (float data only: the CPU plugin, the oracle of all-integer signatures, reads unwritten memory here)
+    _spec("BinaryConvolution", 1): Conformance(
+        (
+            seed(
+                In(FLOATS, (1, 3, 5, 5), Ints(0, 1)),
+                In(("u1",), (2, 3, 3, 3), Ints(0, 1), const=True),
+                strides=("1,1", "2,1"),
+                pads_begin=("0,0", "1,1"),
+                pads_end=("0,0", "1,0"),
+                dilations=("1,1", "1,2"),
+                mode="xnor-popcount",
+                pad_value=("1", "0", "-1"),
+                auto_pad=PADS,
+            ),
+        )
     ),
     _spec("ConvolutionBackpropData", 1): Conformance(
         (
@@ -998,6 +1067,68 @@ TABLE: dict[OpSpec[Any], Conformance] = {
     ),
     _spec("IRDFT", 9): Conformance(
         (seed(data(2, 3, 2, types=FLOATS), C([1])), seed(data(2, 3, 2, types=FLOATS), C([0]), C([4]))), ulp=4
+    ),
+    _spec("STFT", 15): Conformance(
+        (
+            seed(
+                data(2, 16, types=FLOATS),
+                In(like=0, shape=(8,)),
+                C(8, INDEX),
+                C(4, INDEX),
+                transpose_frames=BOOL,
+            ),
+            seed(
+                data(13, types=FLOATS),
+                In(like=0, shape=(3,)),
+                C(5, INDEX),
+                C(3, INDEX),
+                transpose_frames=BOOL,
+            ),
+        )
+    ),
+    _spec("ISTFT", 16): Conformance(
+        (
+            seed(
+                data(5, 3, 2, types=FLOATS),
+                positive(8, like=0),
+                C(8, INDEX),
+                C(4, INDEX),
+                center=BOOL,
+                normalized=BOOL,
+            ),
+            seed(
+                data(2, 4, 3, 2, types=FLOATS),
+                positive(5, like=0),
+                C(7, INDEX),
+                C(2, INDEX),
+                C(9, INDEX),
+                center=BOOL,
+                normalized="false",
+            ),
+        )
+    ),
+    _spec("StringTensorUnpack", 15): Conformance(
+        (
+            seed(In(("string",), (2, 3), Fixed([["ab", "", "h\u00e9llo"], ["x", "yz", "\u4e2d"]]))),
+            seed(In(("string",), (), Fixed("one word"))),
+            seed(In(("string",), (0, 2), Fixed(np.empty((0, 2), dtype=str)))),
+        ),
+        cpu_exact=True,
+    ),
+    _spec("StringTensorPack", 15): Conformance(
+        (
+            seed(
+                In(INDEX, (3,), Fixed([0, 2, 2])),
+                In(like=0, shape=(3,), values=Fixed([2, 2, 7])),
+                In(("u8",), (7,), Fixed(list(b"abhello"))),
+            ),
+            seed(
+                In(INDEX, (2, 2), Fixed([[0, 1], [3, 3]])),
+                In(like=0, shape=(2, 2), values=Fixed([[1, 3], [7, 3]])),
+                In(("u8",), (7,), Fixed(list(b"abcdefg"))),
+            ),
+        ),
+        cpu_exact=True,
     ),
     _spec("ScaledDotProductAttention", 13): Conformance(
         (
