@@ -362,6 +362,12 @@ def save_archive(path: str | os.PathLike[str], arrays: Mapping[str, np.ndarray])
         _write_npz(f, arrays)
 
 
+def save_array(path: str | os.PathLike[str], array: np.ndarray) -> None:
+    """Write one array as an .npy atomically, as :func:`save_archive` writes an .npz."""
+    with AtomicFile(path) as f:
+        np.lib.format.write_array(f, np.asanyarray(storable(array)), allow_pickle=False)
+
+
 def ensure_directory(path: str | os.PathLike[str]) -> Path:
     """``path`` as a directory, created with its parents when missing; InputError when it
     cannot be (a file is in the way, no permission)."""
