@@ -116,7 +116,7 @@ CASES: list[tuple[str, Callable[[Path], list[str]], int, Callable[[dict[str, Any
             str(REPLAY / "inputs.npz"),
             "--oracle",
             "cpu",
-            "--out",
+            "--out-dir",
             str(t / "reduced"),
         ],
         0,
@@ -165,7 +165,7 @@ def test_empty_json_out_is_a_usage_error(
 
 def test_errors_stay_one_line_on_stderr_with_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(["run", str(tmp_path / "missing.xml"), "--json"], capsys)
-    assert code == 3 and out == ""
+    assert code == 2 and out == ""
     assert err.startswith("error: ") and err.count("\n") == 1
 
 
@@ -191,7 +191,7 @@ def test_old_diff_json_path_spelling_is_a_usage_error_with_a_hint(
 def test_reduce_unknown_per_output_tolerance_is_a_usage_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = run(["reduce", str(MODEL), "--atol", "nope:0.1", "--out", str(tmp_path / "r")], capsys)
+    code, out, err = run(["reduce", str(MODEL), "--atol", "nope:0.1", "--out-dir", str(tmp_path / "r")], capsys)
     assert code == 2 and out == "" and "no output 'nope'" in err and err.count("\n") == 1
     assert not (tmp_path / "r").exists()
 
