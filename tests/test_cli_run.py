@@ -233,7 +233,7 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_missing_model_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(["run", str(tmp_path / "none.xml")], capsys)
-    assert code == 3
+    assert code == 2
     one_line_error(err, "none.xml", "no such file")
 
 
