@@ -100,7 +100,14 @@ CASES: list[tuple[str, Callable[[Path], list[str]], int, Callable[[dict[str, Any
     ("run", lambda t: ["run", str(MODEL), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz")], 0, _run_single),
     (
         "run-steps",
-        lambda t: ["run", str(GPT2), "--inputs", str(GPT2.parent / "generate.step1.inputs.npz"), "--steps", "2"],
+        lambda t: [
+            "run",
+            str(GPT2),
+            "--inputs",
+            str(GPT2.parent / "generate.step1.inputs.npz"),
+            "--steps",
+            "2",
+        ],
         0,
         _run_steps,
     ),
@@ -193,7 +200,9 @@ def test_old_diff_json_path_spelling_is_a_usage_error_with_a_hint(
 def test_reduce_unknown_per_output_tolerance_is_a_usage_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = run(["reduce", str(MODEL), "--atol", "nope:0.1", "--out-dir", str(tmp_path / "r")], capsys)
+    code, out, err = run(
+        ["reduce", str(MODEL), "--atol", "nope:0.1", "--out-dir", str(tmp_path / "r")], capsys
+    )
     assert code == 2 and out == "" and "no output 'nope'" in err and err.count("\n") == 1
     assert not (tmp_path / "r").exists()
 

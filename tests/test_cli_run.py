@@ -174,7 +174,14 @@ def test_unknown_input_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 def test_input_given_twice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     x = save(tmp_path / "x.npy", np.zeros((3, 4), np.int64))
     code, _, err = run(
-        ["run", str(ONE_INPUT), "--inputs", f"indices={x}", "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz")],
+        [
+            "run",
+            str(ONE_INPUT),
+            "--inputs",
+            f"indices={x}",
+            "--inputs",
+            str(CORPUS / "v1_axis-1_i64_f32.npz"),
+        ],
         capsys,
     )
     assert code == 2

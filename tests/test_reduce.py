@@ -67,7 +67,9 @@ def test_cpu_deviation_reduces_to_the_one_hot_and_repro_shows_it(tmp_path: Path,
     xml, inputs = planted_model(tmp_path)
     out = tmp_path / "reduced"
     # a named plugin deviation kept: diff exits 0 on the reduced model, and so does reduce
-    assert cli.main(["reduce", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out-dir", str(out)]) == 0
+    assert (
+        cli.main(["reduce", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out-dir", str(out)]) == 0
+    )
     captured = capsys.readouterr()
     assert "summary: 1 plugin deviation -> exit 0" in captured.out
     progress = [line for line in captured.err.splitlines() if line.startswith("  diff ")]
@@ -108,7 +110,8 @@ def test_repro_of_a_passing_replay_says_it_does_not_reproduce(tmp_path: Path) ->
     xml, inputs = planted_model(tmp_path, saturating=False)
     folder = tmp_path / "replay"
     assert (
-        cli.main(["diff", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out-dir", str(folder)]) == 0
+        cli.main(["diff", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out-dir", str(folder)])
+        == 0
     )
     assert cli.main(["repro", str(folder)]) == 0
     run = subprocess.run(
@@ -188,7 +191,7 @@ def test_unknown_output_name_is_a_usage_error(tmp_path: Path) -> None:
                 str(inputs),
                 "--oracle",
                 "cpu",
-                "--output",
+                "--outputs",
                 "nope",
                 "--out-dir",
                 str(tmp_path / "r"),

@@ -88,7 +88,8 @@ def test_an_ir_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     xml, inputs = saturating_model(tmp_path)
     folder = tmp_path / "ir"
     assert (
-        cli.main(["diff", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out-dir", str(folder)]) == 0
+        cli.main(["diff", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out-dir", str(folder)])
+        == 0
     )
     assert json.loads((folder / "manifest.json").read_text())["model_format"] == "ir"
     assert replayed(folder, capsys)[0] == 0  # a named plugin deviation exits 0
@@ -135,7 +136,9 @@ def test_a_stateful_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 def test_a_reduced_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     xml, inputs = saturating_model(tmp_path)
     folder = tmp_path / "reduced"
-    code = cli.main(["reduce", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out-dir", str(folder)])
+    code = cli.main(
+        ["reduce", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out-dir", str(folder)]
+    )
     assert code == 0  # the kept difference is a named plugin deviation: diff exits 0 on it
     assert "reduced_from" in json.loads((folder / "manifest.json").read_text())
     assert replayed(folder, capsys)[0] == 0
@@ -147,7 +150,8 @@ def test_a_script_that_cannot_run_exits_2_with_one_line(tmp_path: Path) -> None:
     xml, inputs = saturating_model(tmp_path)
     folder = tmp_path / "ir"
     assert (
-        cli.main(["diff", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out-dir", str(folder)]) == 0
+        cli.main(["diff", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out-dir", str(folder)])
+        == 0
     )
     # -S: no site-packages, so no numpy or openvino
     status, out = script_status(folder, "-S")
@@ -176,7 +180,8 @@ def test_a_replays_model_format_is_checked(
     xml, inputs = saturating_model(tmp_path)
     folder = tmp_path / "ir"
     assert (
-        cli.main(["diff", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out-dir", str(folder)]) == 0
+        cli.main(["diff", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out-dir", str(folder)])
+        == 0
     )
     manifest = json.loads((folder / "manifest.json").read_text())
     manifest["model_format"] = model_format

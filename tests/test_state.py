@@ -174,7 +174,16 @@ def test_cli_runs_steps(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
         np.save(paths[-1], x)
     out = tmp_path / "out.npz"
     code = main(
-        ["run", str(xml), "--step-inputs", str(paths[0]), "--step-inputs", str(paths[1]), "--output", str(out)]
+        [
+            "run",
+            str(xml),
+            "--step-inputs",
+            str(paths[0]),
+            "--step-inputs",
+            str(paths[1]),
+            "--output",
+            str(out),
+        ]
     )
     printed = capsys.readouterr().out
     assert code == 0
