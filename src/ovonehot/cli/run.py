@@ -170,11 +170,6 @@ def _input_groups(args: argparse.Namespace) -> list[list[str]]:
         raise UsageError("--dump-intermediates takes one step; run the step you want to look at alone")
     if args.out_dir is not None and (several or args.dump_intermediates or args.verbose):
         raise UsageError("--out-dir takes one step, without --dump-intermediates or --verbose")
-    if args.output is not None and Path(args.output).suffix.lower() not in OUTPUT_SUFFIXES:
-        raise UsageError(
-            f"--output {args.output!r}: name an .npz (every output, keyed by name) or an .npy (a model's "
-            "one output)"
-        )
     return groups
 
 
@@ -186,6 +181,11 @@ def _check_paths(args: argparse.Namespace, groups: list[list[str]]) -> None:
     for option, path in (("--output", args.output), ("--save-inputs", args.save_inputs)):
         if path is not None:
             check_output_file(path, option)
+    if args.output is not None and Path(args.output).suffix.lower() not in OUTPUT_SUFFIXES:
+        raise UsageError(
+            f"--output {args.output!r}: name an .npz (every output, keyed by name) or an .npy (a model's "
+            "one output)"
+        )
     if args.save_inputs is not None and not args.save_inputs.lower().endswith(".npz"):
         raise UsageError(f"--save-inputs {args.save_inputs!r}: name an .npz (the inputs keyed by name)")
     if args.dump_intermediates is not None:
