@@ -315,6 +315,17 @@ def parse_plugin_options(args: argparse.Namespace) -> PluginSettings | None:
     return parse_plugin(args.device, preset, args.config)
 
 
+def check_plugin_settings(plugin: PluginSettings | None) -> None:
+    """A ``--device`` that is not here or a ``--config`` the device refuses: a usage error (exit 2)
+    before any model runs, never an oracle that "could not compute" (asked in OpenVINO's child
+    process, which the diff uses next anyway)."""
+    if plugin is None or (plugin.device.upper() == "CPU" and not plugin.overrides):
+        return
+    from ..oracle import process  # (imports no openvino: its child does)
+
+    process.shared().check_plugin(plugin.device, dict(plugin.overrides))
+
+
 def parse_diff_settings(args: argparse.Namespace) -> DiffSettings:
     """The options as the library's settings (parsed here, once)."""
     # In the order the options were always checked; oracle names last.

@@ -27,6 +27,7 @@ from ._options import (
     add_oracle_options,
     add_out_dir_option,
     add_tolerance_options,
+    check_plugin_settings,
     error_message,
     input_spec_hint,
     parse_diff_settings,
@@ -159,6 +160,7 @@ def _diff_command(args: argparse.Namespace) -> int:
         html_report.check_available()
     if args.out_dir is not None:
         check_output_dir(args.out_dir, "--out-dir")
+    check_plugin_settings(settings.plugin)
     settings = dataclasses.replace(settings, save=args.out_dir, command=tuple(command_line(args)))
     outcome = diff_path(args.model, settings)
     if args.report is not None:
@@ -194,6 +196,7 @@ def _run_corpus(args: argparse.Namespace, options: Sequence[str]) -> int:
     if args.out_dir is not None:
         check_output_dir(args.out_dir, "--out-dir")
         ensure_directory(args.out_dir)
+    check_plugin_settings(settings.diff.plugin)
     summary = corpus.run(corpus.collect(args.model), settings, args.out_dir, engine)
     for r in summary.results:
         if r.exit_code != 0:

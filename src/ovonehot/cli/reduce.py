@@ -52,6 +52,7 @@ from ._options import (
     add_out_dir_option,
     add_renamed,
     add_tolerance_options,
+    check_plugin_settings,
     parse_diff_settings,
 )
 
@@ -94,6 +95,7 @@ def _reduce_command(args: argparse.Namespace) -> int:
     check_output_dir(args.out_dir, "--out-dir")
     check_writable_dir(args.out_dir, "--out-dir")
     check_json_out(args)
+    check_plugin_settings(settings.plugin)
     run = prepare(args.model, settings)
     if not set(run.oracles) & set(REDUCIBLE):
         raise UsageError(
