@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
@@ -95,7 +96,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         stdout_json_out(args)
-        return int(args.func(args))
+        with warnings.catch_warnings():
+            # NumPy's RuntimeWarnings (overflow, invalid value, division by zero) are how IEEE
+            # arithmetic goes, what a model computes, not news for the user's terminal: the
+            # stats and reports count NaN and infinities where they matter.
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return int(args.func(args))
     except Error as exc:
         message = " ".join(error_message(exc).split("\n"))
         if isinstance(exc, UnrecognizedArgumentsError) and "--json" in (

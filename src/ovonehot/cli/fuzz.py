@@ -58,6 +58,18 @@ def _openvino_installed() -> bool:
         return False
 
 
+def _check_openvino() -> None:
+    """OpenVINO present and working (imported, its CPU plugin there), or an OpenVINOError (exit
+    4): a broken install would otherwise fail every case and look like findings."""
+    if not _openvino_installed():
+        raise OpenVINOError(
+            "OpenVINO is not installed; fuzz diffs against it: pip install 'openvino>=2026.4,<2026.5'"
+        )
+    from ..oracle import process  # (imports no openvino: its child does)
+
+    process.shared().check_plugin("CPU", {})
+
+
 def fuzz_command(args: argparse.Namespace) -> int:
     with human_output(args):
         return _fuzz_command(args)
@@ -68,14 +80,6 @@ def _fuzz_command(args: argparse.Namespace) -> int:
         raise UsageError("--cases and --first must be >= 0")
     if args.time_budget is not None and args.time_budget <= 0:
         raise UsageError("--time-budget must be > 0 seconds")
-    if not _openvino_installed():  # before any case runs
-        raise OpenVINOError(
-            "OpenVINO is not installed; fuzz diffs against it: pip install 'openvino>=2026.4,<2026.5'"
-        )
-    engine = engines.make(args.engine, args.jobs, args.scheduler, default_jobs=1)
-    if args.out_dir is not None:
-        check_output_dir(args.out_dir, "--out-dir")
-    check_json_out(args)
     oracles = parse_oracles(args.oracle or ["both"])
     other = [kind.value for kind in oracles if kind not in ORACLES]
     if other:
@@ -83,6 +87,11 @@ def _fuzz_command(args: argparse.Namespace) -> int:
             f"fuzz --oracle {other[0]}: a generated case is IR with no .onnx file or saved outputs; "
             f"fuzz diffs against {', '.join(kind.value for kind in ORACLES)}"
         )
+    engine = engines.make(args.engine, args.jobs, args.scheduler, default_jobs=1)
+    if args.out_dir is not None:
+        check_output_dir(args.out_dir, "--out-dir")
+    check_json_out(args)
+    _check_openvino()  # before any case runs
     summary = campaign(
         args.cases,
         args.seed,
