@@ -93,7 +93,9 @@ def test_inputs_take_one_spec_each(tmp_path: Path, capsys: pytest.CaptureFixture
 def test_fuzz_takes_oracles_as_diff_does_and_refuses_those_it_cannot_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code = main(["fuzz", "--cases", "1", "--oracle", "reference,onnxruntime", "--out-dir", str(tmp_path / "f")])
+    code = main(
+        ["fuzz", "--cases", "1", "--oracle", "reference,onnxruntime", "--out-dir", str(tmp_path / "f")]
+    )
     assert code == 2
     one_line_error(capsys.readouterr().err, "fuzz --oracle onnxruntime", "reference, cpu")
     code = main(["fuzz", "--cases", "1", "--oracle", "nope"])
