@@ -554,11 +554,14 @@ def check_plugin(device: str, overrides: Mapping[str, Any]) -> None:
         raise ParameterError(
             "device", f"OpenVINO has no such device here (available: {', '.join(available)})", repr(device)
         )
-    if base in VIRTUAL_DEVICES:
+    if base in VIRTUAL_DEVICES or not overrides:
         return
+    scratch_core = _openvino().Core()  # set on a core of its own: the oracles' core keeps its defaults
+    # (a property set before the device's plugin is loaded is kept unchecked: load it first)
+    scratch_core.get_property(device, "SUPPORTED_PROPERTIES")
     for key, value in overrides.items():
         try:
-            _core().set_property(device, {key: value})  # what compiling will set anyway
+            scratch_core.set_property(device, {key: value})
         except (RuntimeError, TypeError) as exc:
             item = repr(f"{key}={value}")
             raise ParameterError(
