@@ -23,6 +23,7 @@ import pytest
 from ovonehot.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
+GPT2 = ROOT / "ir" / "corpus" / "llm" / "gpt2" / "model.xml"  # stateful: ReadValue/Assign
 CORPUS = ROOT / "ir" / "onehot"
 MODEL = CORPUS / "v1_axis-1_i64_f32.xml"  # one input: indices i64 [3,4]; one output f32
 ONNX = ROOT / "ir" / "exports" / "onnx" / "torch_label_smoothing_opset13.onnx"
@@ -54,7 +55,8 @@ def _run_single(doc: dict[str, Any]) -> None:
 
 def _run_steps(doc: dict[str, Any]) -> None:
     assert [s["step"] for s in doc["steps"]] == [1, 2]
-    assert doc["steps"][0]["outputs"] == doc["steps"][1]["outputs"]  # no state: the same outputs
+    # a stateful model (its KV cache grows): each step's outputs, the same names and shapes
+    assert [[o["name"] for o in s["outputs"]] for s in doc["steps"]] == [["logits"], ["logits"]]
 
 
 def _diff(doc: dict[str, Any]) -> None:
@@ -98,7 +100,14 @@ CASES: list[tuple[str, Callable[[Path], list[str]], int, Callable[[dict[str, Any
     ("run", lambda t: ["run", str(MODEL), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz")], 0, _run_single),
     (
         "run-steps",
-        lambda t: ["run", str(MODEL), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz"), "--steps", "2"],
+        lambda t: [
+            "run",
+            str(GPT2),
+            "--inputs",
+            str(GPT2.parent / "generate.step1.inputs.npz"),
+            "--steps",
+            "2",
+        ],
         0,
         _run_steps,
     ),
@@ -116,7 +125,7 @@ CASES: list[tuple[str, Callable[[Path], list[str]], int, Callable[[dict[str, Any
             str(REPLAY / "inputs.npz"),
             "--oracle",
             "cpu",
-            "--out",
+            "--out-dir",
             str(t / "reduced"),
         ],
         0,
@@ -165,7 +174,7 @@ def test_empty_json_out_is_a_usage_error(
 
 def test_errors_stay_one_line_on_stderr_with_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(["run", str(tmp_path / "missing.xml"), "--json"], capsys)
-    assert code == 3 and out == ""
+    assert code == 2 and out == ""
     assert err.startswith("error: ") and err.count("\n") == 1
 
 
@@ -191,7 +200,9 @@ def test_old_diff_json_path_spelling_is_a_usage_error_with_a_hint(
 def test_reduce_unknown_per_output_tolerance_is_a_usage_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = run(["reduce", str(MODEL), "--atol", "nope:0.1", "--out", str(tmp_path / "r")], capsys)
+    code, out, err = run(
+        ["reduce", str(MODEL), "--atol", "nope:0.1", "--out-dir", str(tmp_path / "r")], capsys
+    )
     assert code == 2 and out == "" and "no output 'nope'" in err and err.count("\n") == 1
     assert not (tmp_path / "r").exists()
 

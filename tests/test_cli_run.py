@@ -63,7 +63,8 @@ def test_name_equals_npy_for_each_input(tmp_path: Path, capsys: pytest.CaptureFi
     inputs = four_inputs(tmp_path)
     specs = [f"{k}={save(tmp_path / f'{k}.npy', v)}" for k, v in inputs.items()]
     out_path = tmp_path / "out.npz"
-    code, _, err = run(["run", str(FOUR_INPUTS), "--inputs", *specs, "--output", str(out_path)], capsys)
+    repeated = [a for spec in specs for a in ("--inputs", spec)]
+    code, _, err = run(["run", str(FOUR_INPUTS), *repeated, "--output", str(out_path)], capsys)
     assert (code, err) == (0, "")
     expected = ovonehot.load(FOUR_INPUTS).run(inputs)
     with np.load(out_path) as z:
@@ -82,7 +83,9 @@ def test_all_npz_mixed_with_name_equals(tmp_path: Path, capsys: pytest.CaptureFi
             str(FOUR_INPUTS),
             "--inputs",
             str(tmp_path / "some.npz"),
+            "--inputs",
             f"on_value={on}",
+            "--inputs",
             f"off_value={off}",
         ],
         capsys,
@@ -152,10 +155,13 @@ def test_missing_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     one_line_error(err, "missing inputs: depth, on_value, off_value")
 
 
-def test_no_inputs_at_all(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(["run", str(ONE_INPUT)], capsys)
+def test_inputs_missing_from_what_is_given(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Inputs given but not all of them: refused (inputs are generated only when none is given)."""
+    inputs = four_inputs(tmp_path)
+    x = save(tmp_path / "x.npy", inputs["indices"])
+    code, _, err = run(["run", str(FOUR_INPUTS), "--inputs", f"indices={x}"], capsys)
     assert code == 2
-    one_line_error(err, "missing inputs: indices")
+    one_line_error(err, "missing inputs: depth")
 
 
 def test_unknown_input_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -168,7 +174,15 @@ def test_unknown_input_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 def test_input_given_twice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     x = save(tmp_path / "x.npy", np.zeros((3, 4), np.int64))
     code, _, err = run(
-        ["run", str(ONE_INPUT), "--inputs", f"indices={x}", str(CORPUS / "v1_axis-1_i64_f32.npz")], capsys
+        [
+            "run",
+            str(ONE_INPUT),
+            "--inputs",
+            f"indices={x}",
+            "--inputs",
+            str(CORPUS / "v1_axis-1_i64_f32.npz"),
+        ],
+        capsys,
     )
     assert code == 2
     one_line_error(err, "given twice")
@@ -226,7 +240,7 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_missing_model_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(["run", str(tmp_path / "none.xml")], capsys)
-    assert code == 3
+    assert code == 2
     one_line_error(err, "none.xml", "no such file")
 
 
@@ -436,8 +450,8 @@ def test_os_error_anywhere_is_one_line(
     ("argv", "status"),
     [
         (["run", str(ONE_INPUT), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz")], 0),
-        (["run", str(ONE_INPUT)], 2),
-        (["run", str(CORPUS / "missing.xml")], 3),
+        (["run", str(ONE_INPUT), "--inputs", str(CORPUS / "missing.npz")], 2),
+        (["run", str(CORPUS / "missing.xml")], 2),
     ],
     ids=["ok", "missing-input", "missing-model"],
 )

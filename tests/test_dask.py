@@ -199,9 +199,9 @@ def test_corpus_diff_crash_costs_one_model(
 
 def test_embedded_local_cluster(tmp_path: Path, hooked: None, capsys: pytest.CaptureFixture[str]) -> None:
     base = ["fuzz", "--cases", "4", "--seed", "5", "--oracle", "reference"]
-    assert cli.main([*base, "--jobs", "0", "--out", str(tmp_path / "here")]) == 0
+    assert cli.main([*base, "--jobs", "0", "--out-dir", str(tmp_path / "here")]) == 0
     here = _table(capsys.readouterr().out)
-    assert cli.main([*base, "--dask", "--jobs", "2", "--out", str(tmp_path / "dask")]) == 0
+    assert cli.main([*base, "--dask", "--jobs", "2", "--out-dir", str(tmp_path / "dask")]) == 0
     assert _table(capsys.readouterr().out) == here and "cases: 4 ok, 0 failing" in here
     saved = [_untimed(json.loads((tmp_path / d / "summary.json").read_text())) for d in ("here", "dask")]
     assert saved[0] == saved[1]
@@ -222,7 +222,7 @@ def test_ctrl_c_on_dask_keeps_the_cases_that_finished(tmp_path: Path) -> None:
         "5000",
         "--seed",
         "3",
-        "--out",
+        "--out-dir",
         str(out),
         "--dask",
         "--jobs",
@@ -330,7 +330,7 @@ def test_ctrl_c_during_a_corpus_diff(tmp_path: Path) -> None:
         "ovonehot",
         "diff",
         str(corpus),
-        "--save",
+        "--out-dir",
         str(saved),
         "--json-out",
         str(tmp_path / "report.json"),

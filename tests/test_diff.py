@@ -393,7 +393,7 @@ def test_replay_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
             "both",
             "--seed",
             "9",
-            "--save",
+            "--out-dir",
             str(folder),
             "--json-out",
             str(report_json),
@@ -424,13 +424,13 @@ def test_replay_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     ]
 
 
-@pytest.mark.parametrize("flag", ["--save", "--json-out", "--report"])
+@pytest.mark.parametrize("flag", ["--out-dir", "--json-out", "--report"])
 def test_cli_unwritable_save_or_json_is_one_line(
     flag: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     xml = one_hot_model(tmp_path)
     (tmp_path / "a_file").write_text("x")
-    target = tmp_path / "a_file" if flag == "--save" else tmp_path  # a file where a folder goes, and back
+    target = tmp_path / "a_file" if flag == "--out-dir" else tmp_path  # a file where a folder goes, and back
     assert cli.main(["diff", str(xml), flag, str(target)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err

@@ -444,7 +444,7 @@ def test_replay_manifest_records_how_inputs_were_made(
         "--oracle",
         "cpu",
         "--cpu-defaults",
-        "--save",
+        "--out-dir",
         folder,
     )
     manifest = json.loads((folder / "manifest.json").read_text())
@@ -461,7 +461,7 @@ def test_replay_manifest_records_how_inputs_were_made(
         "--oracle",
         "cpu",
         "--cpu-defaults",
-        "--save",
+        "--out-dir",
         str(folder),
     ]
     again_code, again, _ = run_cli(capsys, folder)

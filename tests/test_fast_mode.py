@@ -681,7 +681,7 @@ def test_cli_run_fast_steps_of_a_stateful_model(tmp_path: Path, capsys: pytest.C
     xml = EXPORTS / "stateful" / "tiny_llama" / "tiny_llama.xml"
     steps = _cases_of(xml)
     out = tmp_path / "out.npz"
-    argv = ["run", str(xml), *(a for step in steps for a in ("--inputs", str(step))), "--fast"]
+    argv = ["run", str(xml), *(a for step in steps for a in ("--step-inputs", str(step))), "--fast"]
     code = main([*argv, "--output", str(out)])
     _, stderr = capsys.readouterr()
     assert (code, stderr) == (0, ""), stderr

@@ -241,7 +241,7 @@ def test_other_non_regular_inputs(tmp_path: Path, capsys: pytest.CaptureFixture[
         ["run", str(MODEL), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz"), "--output", ""],
         ["run", str(MODEL), "--inputs", str(CORPUS / "v1_axis-1_i64_f32.npz"), "--dump-intermediates", ""],
         ["diff", str(MODEL), "--json-out", ""],
-        ["diff", str(MODEL), "--save", ""],
+        ["diff", str(MODEL), "--out-dir", ""],
     ],
     ids=["output", "dump-intermediates", "json", "save"],
 )

@@ -162,7 +162,7 @@ def test_ctrl_c_keeps_the_cases_that_finished(tmp_path: Path, group: bool) -> No
         "5000",
         "--seed",
         "3",
-        "--out",
+        "--out-dir",
         str(out),
         "--jobs",
         "2",
@@ -195,7 +195,7 @@ def test_ctrl_c_keeps_the_cases_that_finished(tmp_path: Path, group: bool) -> No
 
 
 def test_cli_fuzz_exit_0_and_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["fuzz", "--cases", "40", "--seed", "5", "--out", str(tmp_path), "--jobs", "0"]) == 0
+    assert cli.main(["fuzz", "--cases", "40", "--seed", "5", "--out-dir", str(tmp_path), "--jobs", "0"]) == 0
     out = capsys.readouterr().out
     assert "outputs by verdict" in out and "plugin deviation" in out and "exit 0" in out
     assert cli.main(["fuzz", "--cases", "5", "--time-budget", "0"]) == 2
@@ -232,7 +232,7 @@ def test_fuzz_from_a_script_without_a_main_guard(tmp_path: Path) -> None:
     script = tmp_path / "check.py"
     script.write_text(
         "import sys\nfrom ovonehot.cli import main\nprint('script ran')\n"
-        f"sys.exit(main(['fuzz', '--cases', '2', '--seed', '1', '--out', {str(tmp_path / 'out')!r}]))\n"
+        f"sys.exit(main(['fuzz', '--cases', '2', '--seed', '1', '--out-dir', {str(tmp_path / 'out')!r}]))\n"
     )
     proc = subprocess.run(
         [sys.executable, str(script)], capture_output=True, text=True, timeout=300, check=False
@@ -243,7 +243,7 @@ def test_fuzz_from_a_script_without_a_main_guard(tmp_path: Path) -> None:
 
 def test_cli_fuzz_out_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "a_file").write_text("x")
-    assert cli.main(["fuzz", "--cases", "1", "--out", str(tmp_path / "a_file")]) == 2
+    assert cli.main(["fuzz", "--cases", "1", "--out-dir", str(tmp_path / "a_file")]) == 2
     err = capsys.readouterr().err
     assert err == f"error: {tmp_path / 'a_file'}: exists and is not a directory\n"
 

@@ -67,7 +67,7 @@ def test_inputs_refused_again_are_not_compared(tmp_path: Path, capsys: pytest.Ca
 
 def test_the_replay_holds_the_inputs_made_again(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "replay"
-    assert cli.main(["diff", str(scatter_model(tmp_path)), "--save", str(folder)]) == 0
+    assert cli.main(["diff", str(scatter_model(tmp_path)), "--out-dir", str(folder)]) == 0
     capsys.readouterr()
     assert cli.main(["diff", str(folder)]) == 0
     out = capsys.readouterr().out

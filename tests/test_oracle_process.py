@@ -185,7 +185,7 @@ def _children(pid: int) -> list[int]:
 def test_ctrl_c_during_diff_is_exit_130_without_tracebacks(model_xml: Path, tmp_path: Path) -> None:
     """SIGINT to the process group (a terminal's Ctrl-C) once the oracle child runs: the command
     exits 130 in one line, the child (which ignores SIGINT) prints nothing and is gone, and
-    ``--save`` left no partial file."""
+    ``--out-dir`` left no partial file."""
     if not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists():
         pytest.skip("needs Linux /proc/PID/task/PID/children to see the oracle child start")
     cmd = [
@@ -196,7 +196,7 @@ def test_ctrl_c_during_diff_is_exit_130_without_tracebacks(model_xml: Path, tmp_
         str(model_xml),
         "--oracle",
         "both",
-        "--save",
+        "--out-dir",
         str(tmp_path / "saved"),
     ]
     proc = subprocess.Popen(

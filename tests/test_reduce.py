@@ -67,7 +67,9 @@ def test_cpu_deviation_reduces_to_the_one_hot_and_repro_shows_it(tmp_path: Path,
     xml, inputs = planted_model(tmp_path)
     out = tmp_path / "reduced"
     # a named plugin deviation kept: diff exits 0 on the reduced model, and so does reduce
-    assert cli.main(["reduce", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out", str(out)]) == 0
+    assert (
+        cli.main(["reduce", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out-dir", str(out)]) == 0
+    )
     captured = capsys.readouterr()
     assert "summary: 1 plugin deviation -> exit 0" in captured.out
     progress = [line for line in captured.err.splitlines() if line.startswith("  diff ")]
@@ -108,7 +110,8 @@ def test_repro_of_a_passing_replay_says_it_does_not_reproduce(tmp_path: Path) ->
     xml, inputs = planted_model(tmp_path, saturating=False)
     folder = tmp_path / "replay"
     assert (
-        cli.main(["diff", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--save", str(folder)]) == 0
+        cli.main(["diff", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out-dir", str(folder)])
+        == 0
     )
     assert cli.main(["repro", str(folder)]) == 0
     run = subprocess.run(
@@ -128,7 +131,7 @@ def test_nothing_to_reduce_exits_as_diff(tmp_path: Path, capsys) -> None:  # typ
     argv = [str(xml), "--inputs", str(inputs), "--oracle", "cpu"]
     assert cli.main(["diff", *argv]) == 0
     capsys.readouterr()
-    assert cli.main(["reduce", *argv, "--out", str(tmp_path / "r")]) == 0
+    assert cli.main(["reduce", *argv, "--out-dir", str(tmp_path / "r")]) == 0
     out = capsys.readouterr().out
     assert "nothing to reduce" in out and "-> exit 0" in out
     assert not (tmp_path / "r").exists()
@@ -143,7 +146,7 @@ def test_a_bad_out_is_refused_before_the_search(tmp_path: Path, capsys, case: st
         "unwritable": Path("/proc/ovonehot-reduce"),  # procfs: nobody, root included, makes files there
         "no-parent": tmp_path / "a-file" / "r",  # a file where its parent directory would be
     }[case]
-    code = cli.main(["reduce", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out", str(out)])
+    code = cli.main(["reduce", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out-dir", str(out)])
     captured = capsys.readouterr()
     assert code == 2, captured
     assert captured.out == "" and "reducing" not in captured.err and captured.err.count("\n") == 1, captured
@@ -156,7 +159,7 @@ def test_wrong_kernel_is_ours_wrong_and_reduces_to_that_layer(tmp_path: Path) ->
     out = tmp_path / "reduced"
     with op_registry.overlay(dataclasses.replace(relu, evaluate=lambda a, xs: [xs[0]], specialize=None)):
         # ours wrong is what diff exits 1 for: reduce too, on the reduced model
-        assert cli.main(["reduce", str(xml), "--inputs", str(inputs), "--out", str(out)]) == 1
+        assert cli.main(["reduce", str(xml), "--inputs", str(inputs), "--out-dir", str(out)]) == 1
     m = manifest(out)
     assert m["reduced_from"]["verdict"] == "ours wrong"
     layers = ovonehot.load(out / "model.xml").graph.nodes
@@ -169,7 +172,7 @@ def test_reduce_takes_diffs_input_and_oracle_options(tmp_path: Path, capsys) -> 
     out = tmp_path / "reduced"
     options = ["--seed", "labels:3", "--val-range", "x:-2,2", "--oracle", "cpu"]
     options += ["--config", "INFERENCE_PRECISION_HINT=f32"]
-    assert cli.main(["reduce", str(xml), *options, "--out", str(out)]) == 0
+    assert cli.main(["reduce", str(xml), *options, "--out-dir", str(out)]) == 0
     m = manifest(out)
     assert m["reduced_from"]["ops_after"] == 1 and m["plugin"]["config"]["INFERENCE_PRECISION_HINT"] == "f32"
     capsys.readouterr()
@@ -188,9 +191,9 @@ def test_unknown_output_name_is_a_usage_error(tmp_path: Path) -> None:
                 str(inputs),
                 "--oracle",
                 "cpu",
-                "--output",
+                "--outputs",
                 "nope",
-                "--out",
+                "--out-dir",
                 str(tmp_path / "r"),
             ]
         )

@@ -88,7 +88,8 @@ def test_an_ir_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     xml, inputs = saturating_model(tmp_path)
     folder = tmp_path / "ir"
     assert (
-        cli.main(["diff", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--save", str(folder)]) == 0
+        cli.main(["diff", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out-dir", str(folder)])
+        == 0
     )
     assert json.loads((folder / "manifest.json").read_text())["model_format"] == "ir"
     assert replayed(folder, capsys)[0] == 0  # a named plugin deviation exits 0
@@ -103,7 +104,7 @@ def test_outputs_without_tensor_names_are_addressed_by_position(
     untitled = ov.Core().read_model(str(UNTITLED)).outputs
     assert [sorted(o.get_names()) for o in untitled] == [[]]  # what this test is about
     folder = tmp_path / "untitled"
-    code = cli.main(["diff", str(UNTITLED), "--oracle", "cpu", "--save", str(folder)])
+    code = cli.main(["diff", str(UNTITLED), "--oracle", "cpu", "--out-dir", str(folder)])
     assert replayed(folder, capsys)[0] == code
     status, out = script_status(folder)
     # the plugin's f32 sum differs from ovonehot's (a deviation diff names): it reproduces
@@ -112,7 +113,7 @@ def test_outputs_without_tensor_names_are_addressed_by_position(
 
 def test_an_onnx_replay_holds_the_onnx_and_the_ir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "onnx"
-    code = cli.main(["diff", str(ONNX), "--oracle", "onnxruntime,reference", "--save", str(folder)])
+    code = cli.main(["diff", str(ONNX), "--oracle", "onnxruntime,reference", "--out-dir", str(folder)])
     assert code == 1  # onnxruntime and OpenVINO disagree on OneHot-9's negative indices
     assert (folder / "model.onnx").read_bytes() == ONNX.read_bytes()
     assert (folder / "model.xml").read_bytes().lstrip().startswith(b"<?xml")
@@ -126,7 +127,7 @@ def test_an_onnx_replay_holds_the_onnx_and_the_ir(tmp_path: Path, capsys: pytest
 
 def test_a_stateful_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "stateful"
-    assert cli.main(["diff", str(stateful_model(tmp_path)), "--oracle", "cpu", "--save", str(folder)]) == 0
+    assert cli.main(["diff", str(stateful_model(tmp_path)), "--oracle", "cpu", "--out-dir", str(folder)]) == 0
     assert replayed(folder, capsys)[0] == 0
     status, out = script_status(folder)
     assert status == 0 and "no difference" in out, out
@@ -135,7 +136,9 @@ def test_a_stateful_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 def test_a_reduced_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     xml, inputs = saturating_model(tmp_path)
     folder = tmp_path / "reduced"
-    code = cli.main(["reduce", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out", str(folder)])
+    code = cli.main(
+        ["reduce", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out-dir", str(folder)]
+    )
     assert code == 0  # the kept difference is a named plugin deviation: diff exits 0 on it
     assert "reduced_from" in json.loads((folder / "manifest.json").read_text())
     assert replayed(folder, capsys)[0] == 0
@@ -147,7 +150,8 @@ def test_a_script_that_cannot_run_exits_2_with_one_line(tmp_path: Path) -> None:
     xml, inputs = saturating_model(tmp_path)
     folder = tmp_path / "ir"
     assert (
-        cli.main(["diff", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--save", str(folder)]) == 0
+        cli.main(["diff", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out-dir", str(folder)])
+        == 0
     )
     # -S: no site-packages, so no numpy or openvino
     status, out = script_status(folder, "-S")
@@ -176,7 +180,8 @@ def test_a_replays_model_format_is_checked(
     xml, inputs = saturating_model(tmp_path)
     folder = tmp_path / "ir"
     assert (
-        cli.main(["diff", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--save", str(folder)]) == 0
+        cli.main(["diff", str(xml), "--inputs", str(inputs), "--oracle", "cpu", "--out-dir", str(folder)])
+        == 0
     )
     manifest = json.loads((folder / "manifest.json").read_text())
     manifest["model_format"] = model_format

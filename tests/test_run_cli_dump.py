@@ -27,7 +27,15 @@ ov = pytest.importorskip("openvino", reason="expected values come from OpenVINO,
 def _dump(
     tmp_path: Path, model: Path, inputs: list[str], capsys: pytest.CaptureFixture[str]
 ) -> tuple[int, str, str]:
-    code = main(["run", str(model), "--inputs", *inputs, "--dump-intermediates", str(tmp_path / "dump")])
+    code = main(
+        [
+            "run",
+            str(model),
+            *(a for spec in inputs for a in ("--inputs", spec)),
+            "--dump-intermediates",
+            str(tmp_path / "dump"),
+        ]
+    )
     out, err = capsys.readouterr()
     return code, out, err
 

@@ -1,4 +1,4 @@
-"""``ovonehot run --output-dir DIR``: one .npy per output; an output over the memory budget
+"""``ovonehot run --out-dir DIR``: one .npy per output; an output over the memory budget
 (made tiny here with OVONEHOT_MEMORY_BUDGET) computed in chunks into its memory-mapped file.
 
 The expected values are the in-memory ``Model.run`` results (themselves checked against
@@ -57,7 +57,7 @@ def test_output_dir_equals_the_in_memory_run(
     np.save(tmp_path / "x.npy", x)
     if budget is not None:  # the big output (37*8*3 f16 = 1776 bytes) is over it, the small one is not
         monkeypatch.setenv("OVONEHOT_MEMORY_BUDGET", budget)
-    code = main(["run", str(xml), "--inputs", str(tmp_path / "x.npy"), "--output-dir", str(tmp_path / "out")])
+    code = main(["run", str(xml), "--inputs", str(tmp_path / "x.npy"), "--out-dir", str(tmp_path / "out")])
     out, err = capsys.readouterr()
     assert code == 0, err
     model = ovonehot.load(xml)
@@ -100,7 +100,7 @@ def test_an_output_that_cannot_be_chunked_is_refused_in_one_line(
     xml = make_ir(tmp_path, axis=0)  # the depth on the first dimension: rows are not index rows
     np.save(tmp_path / "x.npy", indices())
     monkeypatch.setenv("OVONEHOT_MEMORY_BUDGET", "700")
-    code = main(["run", str(xml), "--inputs", str(tmp_path / "x.npy"), "--output-dir", str(tmp_path / "out")])
+    code = main(["run", str(xml), "--inputs", str(tmp_path / "x.npy"), "--out-dir", str(tmp_path / "out")])
     _, err = capsys.readouterr()
     assert code == 2
     lines = err.splitlines()
@@ -118,5 +118,5 @@ def test_a_bad_budget_variable_is_a_usage_error(
     xml = make_ir(tmp_path)
     np.save(tmp_path / "x.npy", indices())
     monkeypatch.setenv("OVONEHOT_MEMORY_BUDGET", "lots")
-    code = main(["run", str(xml), "--inputs", str(tmp_path / "x.npy"), "--output-dir", str(tmp_path / "out")])
+    code = main(["run", str(xml), "--inputs", str(tmp_path / "x.npy"), "--out-dir", str(tmp_path / "out")])
     assert code == 2 and "OVONEHOT_MEMORY_BUDGET" in capsys.readouterr().err

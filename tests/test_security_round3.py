@@ -145,8 +145,8 @@ def test_json_out_dash_is_stdout(indices: Path, capsys: pytest.CaptureFixture[st
 @pytest.mark.parametrize(
     "options",
     [
-        ["--output", "{d}/same", "--json-out", "{d}/same"],
-        ["--output", "{d}/same", "--json-out", "{d}/./same"],
+        ["--output", "{d}/same.npz", "--json-out", "{d}/same.npz"],
+        ["--output", "{d}/same.npz", "--json-out", "{d}/./same.npz"],
         ["--dump-intermediates", "{d}", "--json-out", "{d}/intermediates.npz"],
     ],
     ids=["same-name", "other-spelling", "json-into-the-dump"],

@@ -173,7 +173,18 @@ def test_cli_runs_steps(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
         paths.append(tmp_path / f"x{k}.npy")
         np.save(paths[-1], x)
     out = tmp_path / "out.npz"
-    code = main(["run", str(xml), "--inputs", str(paths[0]), "--inputs", str(paths[1]), "--output", str(out)])
+    code = main(
+        [
+            "run",
+            str(xml),
+            "--step-inputs",
+            str(paths[0]),
+            "--step-inputs",
+            str(paths[1]),
+            "--output",
+            str(out),
+        ]
+    )
     printed = capsys.readouterr().out
     assert code == 0
     assert "step 1:" in printed and "step 2:" in printed

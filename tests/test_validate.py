@@ -286,7 +286,7 @@ def test_unreadable_ir_exits_3(tmp_path, capsys):  # type: ignore[no-untyped-def
     bad = tmp_path / "bad.xml"
     bad.write_text("<net version='11'><layers><layer id='0'/></layers></net>")
     assert main(["validate", str(bad)]) == 3
-    assert main(["validate", str(tmp_path / "missing.xml")]) == 3
+    assert main(["validate", str(tmp_path / "missing.xml")]) == 2
     assert "error:" in capsys.readouterr().err
 
 

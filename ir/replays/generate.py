@@ -1,5 +1,5 @@
 """Make the replay folders of docs/FINDINGS.md: one small model per finding, built with OpenVINO's
-Python API, then ``ovonehot diff MODEL --oracle both --save ir/replays/NAME`` (or the one oracle
+Python API, then ``ovonehot diff MODEL --oracle both --out-dir ir/replays/NAME`` (or the one oracle
 ``ORACLE`` names; inputs given, so
 every folder replays the exact run: ``ovonehot diff ir/replays/NAME``), and the standalone
 upstream reproducer ``docs/repros/NAME.py`` (``ovonehot repro``; numpy + openvino only) for
@@ -183,7 +183,7 @@ def main(names: list[str]) -> int:
                     str(npz),
                     "--oracle",
                     ORACLE.get(name, "both"),
-                    "--save",
+                    "--out-dir",
                     str(target),
                 ]
             )

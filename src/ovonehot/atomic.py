@@ -1,6 +1,6 @@
 """Files written whole or not at all, leaving nothing behind when the process dies.
 
-Every file ovonehot writes for the user (``--output``, ``--json``, ``--save``,
+Every file ovonehot writes for the user (``--output``, ``--json``, ``--out-dir``,
 ``--dump-intermediates``, ``convert -o``, fuzz's ``summary.json``) goes through
 :class:`AtomicFile`:
 

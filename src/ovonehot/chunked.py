@@ -1,4 +1,4 @@
-"""``ovonehot run --output-dir DIR``: one .npy per output, an output too big for memory
+"""``ovonehot run --out-dir DIR``: one .npy per output, an output too big for memory
 computed in chunks straight into its file.
 
 An output whose size (from the input shapes) exceeds the memory budget is computed in

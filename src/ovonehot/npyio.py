@@ -20,7 +20,7 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from .atomic import AtomicFile, check_output_dir, file_kind, target_mode
-from .errors import InputError, IRError
+from .errors import InputError
 from .model import Model, TensorDesc, check_input
 from .types import PartialShape
 
@@ -237,17 +237,11 @@ def _spec_path(spec: str) -> tuple[str, str]:
 
 
 def check_model_paths(model: str | os.PathLike[str], bin_path: str | os.PathLike[str] | None = None) -> None:
-    """The model file (and ``--bin``) are regular files: a FIFO is refused before it is opened.
-    Like a missing model file (the reader's to report), that is an IRError (exit 3)."""
+    """The model file (and ``--bin``) are regular files: a missing one or a FIFO is refused before
+    anything is opened, as a bad input file (InputError, exit 2) like a missing inputs file."""
     for path, what in ((model, "model"), (bin_path, "weights")):
-        if path is None:
-            continue
-        try:
+        if path is not None:
             check_input_file(path, what)
-        except InputError as exc:
-            if str(path).lower().endswith(".onnx"):  # as ovonehot.load says of a missing .onnx
-                raise
-            raise IRError(str(exc)) from None
 
 
 def check_input_specs(specs: Sequence[str]) -> None:
@@ -360,6 +354,12 @@ def save_archive(path: str | os.PathLike[str], arrays: Mapping[str, np.ndarray])
     """
     with AtomicFile(path) as f:
         _write_npz(f, arrays)
+
+
+def save_array(path: str | os.PathLike[str], array: np.ndarray) -> None:
+    """Write one array as an .npy atomically, as :func:`save_archive` writes an .npz."""
+    with AtomicFile(path) as f:
+        np.lib.format.write_array(f, np.asanyarray(storable(array)), allow_pickle=False)
 
 
 def ensure_directory(path: str | os.PathLike[str]) -> Path:

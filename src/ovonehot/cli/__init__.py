@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from .. import __version__, _console
 from ..errors import Error, UsageError
 from . import convert, diff, fuzz, inspect, reduce, repro, run, validate
 from ._json import stdout_json_out
-from ._options import error_message
+from ._options import error_message, input_spec_hint
 
 # The subcommands, one module each, in help order (one per line).
 COMMANDS = (
@@ -47,7 +48,12 @@ class UnrecognizedArgumentsError(UsageError):
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line ``error: ...`` and exit status 2."""
+    """argparse, but a usage error is one line ``error: ...`` and exit status 2, and no option is
+    taken by a prefix of its name (``--save`` is not ``--save-inputs``; old spellings are refused)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message} (see --help)")
@@ -58,7 +64,8 @@ class _Parser(argparse.ArgumentParser):
         """argparse's own, but words no option takes are an :class:`UnrecognizedArgumentsError`."""
         parsed, extra = self.parse_known_args(args, namespace)
         if extra:
-            message = f"{self.prog}: unrecognized arguments: {' '.join(extra)} (see --help)"
+            hint = input_spec_hint(extra)
+            message = f"{self.prog}: unrecognized arguments: {' '.join(extra)}{hint} (see --help)"
             raise UnrecognizedArgumentsError(message, extra)
         return parsed
 
@@ -89,7 +96,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         stdout_json_out(args)
-        return int(args.func(args))
+        with warnings.catch_warnings():
+            # NumPy's RuntimeWarnings (overflow, invalid value, division by zero) are how IEEE
+            # arithmetic goes, what a model computes, not news for the user's terminal: the
+            # stats and reports count NaN and infinities where they matter.
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return int(args.func(args))
     except Error as exc:
         message = " ".join(error_message(exc).split("\n"))
         if isinstance(exc, UnrecognizedArgumentsError) and "--json" in (

@@ -34,7 +34,13 @@ FLAGS = {
     "per_input_ranges": "--val-range",
     "per_output_atol": "--atol",
     "per_output_rtol": "--rtol",
+    "save": "--out-dir",
 }
+
+# The one vocabulary every command speaks: a file it writes is ``-o/--output``, a folder it writes
+# ``--out-dir``, output tensor names ``--outputs``.  The spellings commands used before (and the
+# usual guesses) are refused with one line naming the new one, never taken for something else.
+OUT_DIR_SPELLINGS = ("--out", "--output-dir", "--output_dir", "--outdir", "--save", "--save-dir")
 
 
 def flag(parameter: str) -> str:
@@ -131,6 +137,51 @@ def parse_plugin(
     return PluginSettings(device or "CPU", preset or "deterministic", tuple(overrides))
 
 
+class _Renamed(argparse.Action):
+    """An old spelling: refused at once (a usage error, exit 2) with one line naming the new one.
+    It takes the value the old option took, so that value is not read as a positional first."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, new: str = "", **kwargs: object) -> None:
+        super().__init__(
+            option_strings,
+            dest=argparse.SUPPRESS,
+            nargs="?",
+            default=argparse.SUPPRESS,
+            help=argparse.SUPPRESS,
+        )
+        self.new = new
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        raise UsageError(f"{parser.prog}: {option_string} is now {self.new} (see --help)")
+
+
+def add_renamed(p: argparse.ArgumentParser, renamed: dict[str, str]) -> None:
+    """Refuse each old spelling (key) with a line naming its new one (value)."""
+    for old, new in renamed.items():
+        p.add_argument(old, action=_Renamed, new=new)
+
+
+def add_out_dir_option(p: argparse.ArgumentParser, what: str, required: bool = False) -> None:
+    """``--out-dir DIR``, the folder a command writes; the old spellings refused."""
+    p.add_argument("--out-dir", metavar="DIR", required=required, help=what)
+    add_renamed(p, dict.fromkeys(OUT_DIR_SPELLINGS, "--out-dir"))
+
+
+def input_spec_hint(words: Sequence[str]) -> str:
+    """For words left on a command line: when one looks like an input file (``b.npy``,
+    ``NAME=b.npy``), how to give it (``--inputs`` takes one SPEC each); else ""."""
+    for word in words:
+        if not word.startswith("-") and (word.endswith((".npy", ".npz")) or "=" in word):
+            return f"; --inputs takes one SPEC each: repeat it (--inputs {word})"
+    return ""
+
+
 def add_engine_options(p: argparse.ArgumentParser, jobs_help: str) -> None:
     """``--jobs``, ``--engine``/``--dask`` and ``--scheduler`` (the same for fuzz and diff)."""
     p.add_argument("--jobs", type=int, default=None, metavar="N", help=jobs_help)
@@ -157,15 +208,20 @@ def add_engine_options(p: argparse.ArgumentParser, jobs_help: str) -> None:
     )
 
 
-def add_input_options(p: argparse.ArgumentParser) -> None:
-    """Where the inputs come from: files, or generated (seeds, ranges, shapes)."""
+def add_inputs_option(p: argparse.ArgumentParser, more: str = "") -> None:
+    """``--inputs SPEC``: one value each (never swallowing the model after it), repeatable."""
     p.add_argument(
         "--inputs",
-        nargs="+",
+        action="append",
         default=[],
         metavar="SPEC",
-        help="x.npy (single-input model), NAME=x.npy, or all.npz; default: generated from the graph",
+        help="x.npy (single-input model), NAME=x.npy, or all.npz keyed by input name; one SPEC each, "
+        f"repeat --inputs for more (--inputs ids=a.npy --inputs mask=b.npy){more}",
     )
+
+
+def add_generation_options(p: argparse.ArgumentParser) -> None:
+    """How inputs not given are generated: seeds, value ranges, shapes for dynamic dims."""
     p.add_argument(
         "--seed",
         action="append",
@@ -188,6 +244,12 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
         metavar="NAME=[d0,...]",
         help="concrete shape for a generated input with dynamic dims (repeatable)",
     )
+
+
+def add_input_options(p: argparse.ArgumentParser) -> None:
+    """Where the inputs come from: files, or generated (seeds, ranges, shapes)."""
+    add_inputs_option(p, "; default: generated from the graph")
+    add_generation_options(p)
 
 
 def add_oracle_options(p: argparse.ArgumentParser) -> None:
@@ -251,6 +313,17 @@ def parse_plugin_options(args: argparse.Namespace) -> PluginSettings | None:
             raise InputError("--cpu-defaults and --config-preset deterministic contradict each other")
         preset = "openvino-defaults"
     return parse_plugin(args.device, preset, args.config)
+
+
+def check_plugin_settings(plugin: PluginSettings | None) -> None:
+    """A ``--device`` that is not here or a ``--config`` the device refuses: a usage error (exit 2)
+    before any model runs, never an oracle that "could not compute" (asked in OpenVINO's child
+    process, which the diff uses next anyway)."""
+    if plugin is None or (plugin.device.upper() == "CPU" and not plugin.overrides):
+        return
+    from ..oracle import process  # (imports no openvino: its child does)
+
+    process.shared().check_plugin(plugin.device, dict(plugin.overrides))
 
 
 def parse_diff_settings(args: argparse.Namespace) -> DiffSettings:

@@ -25,8 +25,11 @@ from ._options import (
     add_engine_options,
     add_input_options,
     add_oracle_options,
+    add_out_dir_option,
     add_tolerance_options,
+    check_plugin_settings,
     error_message,
+    input_spec_hint,
     parse_diff_settings,
 )
 
@@ -55,8 +58,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="also write a self-contained HTML report with plots (needs matplotlib: "
         "pip install 'ovonehot[report]')",
     )
-    p.add_argument(
-        "--save", metavar="DIR", help="write a replayable folder (model, inputs, outputs, manifest)"
+    add_out_dir_option(
+        p, "write a replayable folder (model, inputs, outputs, manifest); a corpus: one per model"
     )
     add_engine_options(
         p,
@@ -91,7 +94,8 @@ def command_line(args: argparse.Namespace) -> list[str]:
     if args.bin_path:
         cmd += ["--bin", args.bin_path]
     if args.inputs:
-        cmd += ["--inputs", *args.inputs]
+        for spec in args.inputs:
+            cmd += ["--inputs", spec]
     else:
         for seed in args.seed or ["0"]:
             cmd += ["--seed", seed]
@@ -125,7 +129,7 @@ _REPRODUCED: tuple[tuple[str, str, Literal["each", "switch", "value"]], ...] = (
     ("--json", "json", "switch"),
     ("--json-out", "json_out", "value"),
     ("--report", "report", "value"),
-    ("--save", "save", "value"),
+    ("--out-dir", "out_dir", "value"),
 )
 
 
@@ -136,6 +140,9 @@ def diff_command(args: argparse.Namespace) -> int:
 
 def _diff_command(args: argparse.Namespace) -> int:
     models = args.model if isinstance(args.model, list) else [args.model]
+    hint = input_spec_hint(models[1:])
+    if hint:  # `--inputs a.npy b.npy` (one SPEC each now): b.npy is no model of a corpus
+        raise UsageError(f"diff: {models[1]!r} is no model{hint}")
     if corpus.is_corpus(models):  # several models: ovonehot.differential.corpus diffs each alike
         return _corpus_command(args, models)
     if (
@@ -151,9 +158,10 @@ def _diff_command(args: argparse.Namespace) -> int:
     if args.report is not None:
         check_output_file(args.report, "--report")
         html_report.check_available()
-    if args.save is not None:
-        check_output_dir(args.save, "--save")
-    settings = dataclasses.replace(settings, save=args.save, command=tuple(command_line(args)))
+    if args.out_dir is not None:
+        check_output_dir(args.out_dir, "--out-dir")
+    check_plugin_settings(settings.plugin)
+    settings = dataclasses.replace(settings, save=args.out_dir, command=tuple(command_line(args)))
     outcome = diff_path(args.model, settings)
     if args.report is not None:
         html_report.write(args.report, outcome.report, command_line(args))
@@ -168,7 +176,7 @@ def _corpus_command(args: argparse.Namespace, models: list[str]) -> int:
         raise UsageError("--report is for one model; a corpus gives a table (--json/--json-out for tools)")
     args.model = models
     one_model = argparse.Namespace(
-        **{**vars(args), "model": "MODEL", "json": False, "json_out": None, "report": None, "save": None}
+        **{**vars(args), "model": "MODEL", "json": False, "json_out": None, "report": None, "out_dir": None}
     )
     return _run_corpus(args, command_line(one_model)[3:])
 
@@ -185,10 +193,11 @@ def _run_corpus(args: argparse.Namespace, options: Sequence[str]) -> int:
     settings = corpus.CorpusSettings(parse_diff_settings(args), tuple(options), error_message)
     engine = engines.make(args.engine, args.jobs, args.scheduler, default_jobs=0)
     check_json_out(args)
-    if args.save is not None:
-        check_output_dir(args.save, "--save")
-        ensure_directory(args.save)
-    summary = corpus.run(corpus.collect(args.model), settings, args.save, engine)
+    if args.out_dir is not None:
+        check_output_dir(args.out_dir, "--out-dir")
+        ensure_directory(args.out_dir)
+    check_plugin_settings(settings.diff.plugin)
+    summary = corpus.run(corpus.collect(args.model), settings, args.out_dir, engine)
     for r in summary.results:
         if r.exit_code != 0:
             print(f"== {r.model}: exit {r.exit_code}")

@@ -13,7 +13,7 @@ from ..differential.fuzz import campaign
 from ..errors import OpenVINOError, UsageError
 from ..oracle.common import parse_oracles
 from ._json import add_json_options, check_json_out, emit, human_output
-from ._options import add_engine_options
+from ._options import add_engine_options, add_out_dir_option
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,7 +23,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="Generate random valid IR (single OneHot and small graphs; v1/v16, both modes, every legal "
         "type, ranks 0..6, dynamic and interval dims), write it with ovonehot's writer and with "
         "OpenVINO's save_model, and run diff on each.  Failing cases are saved as replay folders "
-        "under --out.  Exit 0 when no case is 'ours wrong', 'unexplained' or a crash.",
+        "under --out-dir.  Exit 0 when no case is 'ours wrong', 'unexplained' or a crash.",
     )
     p.add_argument("--cases", type=int, default=100, help="number of cases (default 100)")
     p.add_argument("--seed", type=int, default=0, help="campaign seed (default 0)")
@@ -32,18 +32,21 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "--oracle",
-        choices=[*(kind.value for kind in ORACLES), "both"],
-        default="both",
-        help="oracle(s) to diff against (default both)",
+        action="append",
+        default=[],
+        metavar="NAME[,NAME...]",
+        help="oracles to diff against, comma-separated or repeated, as for diff: reference, cpu "
+        "(both = reference,cpu; the default: a generated case is worth both); onnxruntime and expected "
+        "need an .onnx file or saved outputs, which a generated case has not",
     )
-    p.add_argument("--out", metavar="DIR", help="save failing cases as replay folders here, and summary.json")
+    add_out_dir_option(p, "save failing cases as replay folders here, and summary.json")
     p.add_argument("--time-budget", type=float, metavar="SECONDS", help="stop starting cases after this long")
     add_engine_options(
         p,
         jobs_help="worker processes (default 1; 0 runs in this process without crash "
         "isolation); with --dask, the embedded cluster's workers",
     )
-    add_json_options(p, "the summary (as --out's summary.json)")
+    add_json_options(p, "the summary (as --out-dir's summary.json)")
     p.set_defaults(func=fuzz_command)
 
 
@@ -53,6 +56,18 @@ def _openvino_installed() -> bool:
         return importlib.util.find_spec("openvino") is not None
     except (ImportError, ValueError):  # a blocked import (sys.modules entry None)
         return False
+
+
+def _check_openvino() -> None:
+    """OpenVINO present and working (imported, its CPU plugin there), or an OpenVINOError (exit
+    4): a broken install would otherwise fail every case and look like findings."""
+    if not _openvino_installed():
+        raise OpenVINOError(
+            "OpenVINO is not installed; fuzz diffs against it: pip install 'openvino>=2026.4,<2026.5'"
+        )
+    from ..oracle import process  # (imports no openvino: its child does)
+
+    process.shared().check_plugin("CPU", {})
 
 
 def fuzz_command(args: argparse.Namespace) -> int:
@@ -65,20 +80,23 @@ def _fuzz_command(args: argparse.Namespace) -> int:
         raise UsageError("--cases and --first must be >= 0")
     if args.time_budget is not None and args.time_budget <= 0:
         raise UsageError("--time-budget must be > 0 seconds")
-    if not _openvino_installed():  # before any case runs
-        raise OpenVINOError(
-            "OpenVINO is not installed; fuzz diffs against it: pip install 'openvino>=2026.4,<2026.5'"
+    oracles = parse_oracles(args.oracle or ["both"])
+    other = [kind.value for kind in oracles if kind not in ORACLES]
+    if other:
+        raise UsageError(
+            f"fuzz --oracle {other[0]}: a generated case is IR with no .onnx file or saved outputs; "
+            f"fuzz diffs against {', '.join(kind.value for kind in ORACLES)}"
         )
     engine = engines.make(args.engine, args.jobs, args.scheduler, default_jobs=1)
-    if args.out is not None:
-        check_output_dir(args.out, "--out")
+    if args.out_dir is not None:
+        check_output_dir(args.out_dir, "--out-dir")
     check_json_out(args)
-    oracles = parse_oracles([args.oracle])
+    _check_openvino()  # before any case runs
     summary = campaign(
         args.cases,
         args.seed,
         oracles,
-        args.out,
+        args.out_dir,
         args.time_budget,
         progress=sys.stderr.isatty(),
         first=args.first,

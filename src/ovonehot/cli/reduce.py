@@ -2,7 +2,7 @@
 
 Runs ``diff`` on the model (same inputs, oracles, tolerances and plugin options as
 ``diff``; a replay folder brings its own), picks the first output that differs against
-the reference or the plugin (or ``--output NAME``), and searches for the smallest
+the reference or the plugin (or ``--outputs NAME``), and searches for the smallest
 subgraph that keeps that verdict: bisection over the topological order, then
 single-layer removal; inputs of the cut become Parameters fed with the values
 ovonehot computed for them.  Each diff of the search is one progress line on stderr.
@@ -12,7 +12,7 @@ The result is written as a replay folder (``ovonehot diff DIR`` replays it;
 Exit status as ``diff`` gives it: for the reduced model when a difference was reduced
 (1 when it is one nothing explains; 0 for a named plugin deviation), for the model itself
 when nothing differs (0 when every output passed; 1 when some could not be compared);
-2-4 for errors as everywhere (a bad ``--out`` is refused before anything runs).
+2-4 for errors as everywhere (a bad ``--out-dir`` is refused before anything runs).
 """
 
 from __future__ import annotations
@@ -46,7 +46,15 @@ from ..graph import Graph
 from ..model import load
 from ..oracle.common import OracleKind
 from ._json import add_json_options, check_json_out, emit, human_output
-from ._options import add_input_options, add_oracle_options, add_tolerance_options, parse_diff_settings
+from ._options import (
+    add_input_options,
+    add_oracle_options,
+    add_out_dir_option,
+    add_renamed,
+    add_tolerance_options,
+    check_plugin_settings,
+    parse_diff_settings,
+)
 
 # The oracles that can run a cut-down IR: onnxruntime needs the .onnx, saved outputs the whole model.
 REDUCIBLE = (OracleKind.REFERENCE, OracleKind.CPU)
@@ -65,12 +73,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_oracle_options(p)
     add_tolerance_options(p)
     p.add_argument(
-        "--output",
+        "--outputs",
         dest="output_name",
         metavar="NAME",
         help="the differing output to reduce around (default: the first one that differs)",
     )
-    p.add_argument("--out", required=True, metavar="DIR", help="where to write the reduced replay folder")
+    add_renamed(p, {"--output": "--outputs (the output to reduce around; the folder is --out-dir)"})
+    add_out_dir_option(p, "where to write the reduced replay folder", required=True)
     add_json_options(p, "what was written (the reduced replay folder, the sizes, the final diff)")
     p.set_defaults(func=reduce_command)
 
@@ -83,9 +92,10 @@ def reduce_command(args: argparse.Namespace) -> int:
 def _reduce_command(args: argparse.Namespace) -> int:
     settings = parse_diff_settings(args)
     # Bad paths are refused before the model is read or OpenVINO started.
-    check_output_dir(args.out, "--out")
-    check_writable_dir(args.out, "--out")
+    check_output_dir(args.out_dir, "--out-dir")
+    check_writable_dir(args.out_dir, "--out-dir")
     check_json_out(args)
+    check_plugin_settings(settings.plugin)
     run = prepare(args.model, settings)
     if not set(run.oracles) & set(REDUCIBLE):
         raise UsageError(
@@ -157,11 +167,11 @@ def _diff(run: Prepared) -> DiffReport:
 
 def _target(args: argparse.Namespace, run: Prepared, report: DiffReport) -> OutputVerdict | None:
     """The first output that differs against an oracle that runs a cut-down IR (the one
-    ``--output`` names, if given), or None."""
+    ``--outputs`` names, if given), or None."""
     if args.output_name:
         names = [d.name for d in run.model.outputs]
         if args.output_name not in names:
-            raise UsageError(f"--output {args.output_name!r}: the model's outputs are {', '.join(names)}")
+            raise UsageError(f"--outputs {args.output_name!r}: the model's outputs are {', '.join(names)}")
     failing = failing_verdicts(report, args.output_name or None)
     reducible = [v for v in failing if candidate_oracle(v) in REDUCIBLE]
     return reducible[0] if reducible else None
@@ -210,13 +220,13 @@ def _save_reduction(
         sub_model = load(sub_xml)
         final = diff_candidate(sub_model, str(sub_xml), reduction.inputs, target, plugin=run.plugin)
         folder = _replay.save(
-            args.out,
+            args.out_dir,
             final,
             sub_xml,
             None,
             (candidate_oracle(target),),
             reduced_tolerances(target),
-            ["ovonehot", "diff", args.out],
+            ["ovonehot", "diff", args.out_dir],
             extra={
                 "plugin": run.plugin.as_json(),
                 "reduced_from": {

@@ -26,7 +26,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("folder", help="a replay folder (from diff --save, fuzz or reduce)")
-    p.add_argument("--output", metavar="FILE", help="where to write the script (default: FOLDER/repro.py)")
+    p.add_argument(
+        "-o", "--output", metavar="FILE", help="where to write the script (default: FOLDER/repro.py)"
+    )
     add_json_options(p, "what was written (the replay folder and the script)")
     p.set_defaults(func=repro_command)
 

@@ -37,7 +37,7 @@ class ModelResult:
     error: str = ""  # the one-line error when diff could not give a report
     output: str = ""  # what ``ovonehot diff MODEL`` printed
     report: dict[str, Any] | None = None  # its --json report
-    saved: str = ""  # the replay folder (--save)
+    saved: str = ""  # the replay folder (--out-dir)
     seconds: float = 0.0
     stderr: str = ""  # what the worker process printed on stderr for it (engines)
 
@@ -96,11 +96,11 @@ class CorpusSettings:
 
 
 def diff_handler(settings: CorpusSettings, work: str, item: tuple[int, str, str | None]) -> dict[str, Any]:
-    """One model, as ``ovonehot diff MODEL OPTIONS [--save ...]`` (its own OpenVINO child
+    """One model, as ``ovonehot diff MODEL OPTIONS [--out-dir ...]`` (its own OpenVINO child
     isolates OpenVINO's crashes, as for a single diff)."""
     position, model, save = item
     result = ModelResult(position, model, saved=save or "")
-    command = ("ovonehot", "diff", model, *settings.options) + (("--save", save) if save else ())
+    command = ("ovonehot", "diff", model, *settings.options) + (("--out-dir", save) if save else ())
     one = dataclasses.replace(settings.diff, save=save, command=command)
     start = time.perf_counter()
     printed: list[str] = []

@@ -40,7 +40,7 @@ import numpy as np
 from lxml import etree
 
 from ..budget import numpy_can_hold
-from ..errors import IRError, ResourceLimitError, UnsupportedError, quote, shorten
+from ..errors import InputError, IRError, ResourceLimitError, UnsupportedError, quote, shorten
 from ..graph import Element, Graph, Node, Port, Source
 from ..problems import Problem, Severity
 from ..types import ElementType, PartialShape
@@ -403,8 +403,8 @@ def _paths(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | 
     """The .xml (which must exist, and not be compressed) and the .bin (by default beside it,
     with the suffix .bin)."""
     xml_path = Path(xml_path)
-    if not xml_path.is_file():
-        raise IRError(f"{xml_path}: no such file")
+    if not xml_path.is_file():  # a missing file is a bad input file (exit 2), not bad IR
+        raise InputError(f"{xml_path}: no such file")
     try:
         with xml_path.open("rb") as f:
             _refuse_compressed(f.read(8), str(xml_path))

@@ -195,9 +195,9 @@ def import_openvino(needed_for: str = "") -> Any:
         sys.modules.setdefault("openvino_telemetry", None)  # type: ignore[arg-type]
     try:
         import openvino  # type: ignore[import-untyped]  # openvino's Python API ships no py.typed
-    except ImportError as exc:
+    except Exception as exc:  # noqa: BLE001 - a broken install raises anything (ImportError, OSError of a missing .so, RuntimeError)
         raise OpenVINOError(
-            f"{needed_for}openvino cannot be imported ({exc}); "
+            f"{needed_for}openvino cannot be imported ({type(exc).__name__}: {exc}); "
             "install it with: pip install 'openvino>=2026.4,<2026.5'"
         ) from None
     return openvino

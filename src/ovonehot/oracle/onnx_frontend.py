@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import scratch
-from ..errors import InputError, OpenVINOError, UsageError
+from ..errors import InputError, IRError, OpenVINOError, UsageError
 from ..graph import Graph
 from ..infer import infer
 from ..ir.reader import read_ir_bytes
@@ -80,9 +80,9 @@ def convert_onnx(path: str | os.PathLike[str]) -> tuple[bytes, bytes]:
         try:
             model = ov.Core().read_model(str(readable))
         except Exception as exc:  # noqa: BLE001 - OpenVINO raises plain RuntimeError/Exception subclasses
-            raise OpenVINOError(
-                f"{source}: OpenVINO's ONNX frontend cannot convert it: {_summary(exc)}"
-            ) from None
+            # An op the frontend has no converter for, or not an ONNX model at all: the model is
+            # invalid or unsupported (exit 3), as IR ovonehot cannot read is; OpenVINO works.
+            raise IRError(f"{source}: OpenVINO's ONNX frontend cannot convert it: {_summary(exc)}") from None
         _truncating_integer_division(model, _onnx_div_outputs(source))
         xml = Path(tmp) / "model.xml"
         try:

@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import Error, InputError, IRError, OpenVINOError, OracleRefusal
+from ..errors import Error, InputError, IRError, OpenVINOError, OracleRefusal, ParameterError
 from ..graph import Graph
 from ..ir import payload
 from ..types import ElementType, PartialShape
@@ -542,6 +542,31 @@ def run(
     if oracle == "cpu":
         return cpu_run(xml_path, inputs, bin_path, keep_intermediates, config, device)
     raise ValueError(f"unknown oracle {oracle!r}; expected 'reference' or 'cpu'")
+
+
+def check_plugin(device: str, overrides: Mapping[str, Any]) -> None:
+    """A ParameterError (a usage error, exit 2) when the device is not here or an override is
+    not a property the device takes (unknown, read-only, or a value it refuses): a wrong
+    ``--device`` or ``--config`` is the command line's mistake, never a verdict on a model."""
+    available = list(_core().available_devices)
+    base = device.split(":")[0]
+    if base not in VIRTUAL_DEVICES and base.split(".")[0] not in {d.split(".")[0] for d in available}:
+        raise ParameterError(
+            "device", f"OpenVINO has no such device here (available: {', '.join(available)})", repr(device)
+        )
+    if base in VIRTUAL_DEVICES or not overrides:
+        return
+    scratch_core = _openvino().Core()  # set on a core of its own: the oracles' core keeps its defaults
+    # (a property set before the device's plugin is loaded is kept unchecked: load it first)
+    scratch_core.get_property(device, "SUPPORTED_PROPERTIES")
+    for key, value in overrides.items():
+        try:
+            scratch_core.set_property(device, {key: value})
+        except (RuntimeError, TypeError) as exc:
+            item = repr(f"{key}={value}")
+            raise ParameterError(
+                "config", f"the {device} plugin refuses it: {_first_line(exc)}", item
+            ) from None
 
 
 def plugin_property(device: str, key: str) -> str:

@@ -32,6 +32,9 @@ from ..child import Child
 from ..errors import OracleRefusal
 from .common import OracleOutputs
 
+# The request that checks a plugin's settings instead of running an oracle.
+PLUGIN_CHECK = "plugin-check"
+
 
 class IsolatedOracle:
     """``openvino_runtime.run`` in a child process; ``close`` it when done."""
@@ -110,6 +113,11 @@ class IsolatedOracle:
             raise cls(reply[2])
         raise RuntimeError(f"ovonehot bug in the oracle process:\n{reply[1]}")
 
+    def check_plugin(self, device: str, overrides: Mapping[str, Any]) -> None:
+        """``openvino_runtime.check_plugin`` in the child: a ParameterError for a device that is
+        not here or a property override the device refuses."""
+        self.run(PLUGIN_CHECK, "", {}, device=device, config=dict(overrides))
+
     def kill(self) -> None:
         """End the child now, abandoning its current request (after Ctrl-C)."""
         if self._child is not None:
@@ -185,6 +193,10 @@ def serve(conn: Connection) -> None:
             return
         oracle, xml, inputs, bin_path, keep, options = request
         try:
+            if oracle == PLUGIN_CHECK:
+                openvino_runtime.check_plugin(options["device"], options["config"])
+                conn.send(("ok", {}, {}, {}, {}))
+                continue
             if oracle == "onnxruntime":
                 from . import onnxruntime_runner
 
