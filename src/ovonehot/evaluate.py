@@ -49,11 +49,13 @@ import math
 import operator
 import time
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn
 
 import numpy as np
 
+from . import threads
 from .budget import check_allocation
 from .errors import Error, InputError
 from .graph import Graph
@@ -118,6 +120,7 @@ class Plan:
     known: dict[int, Sequence[np.ndarray]]  # folded node index -> its outputs
     folded: bool  # made from a folded signature (``infos`` the signature's, values folded)
     feeds: tuple[tuple[int, int], ...]  # (slot, Parameter index) of each feed
+    blas: bool  # a running node's op calls BLAS (``OpSpec.blas``): a run limits BLAS's threads
 
     def kernel_of(self, index: int) -> str:
         """How node ``index`` runs in this plan: "folded", "specialized", "evaluate", or "fed"."""
@@ -232,7 +235,7 @@ def evaluate(
         calls = _hooked_calls(inference, plan, record.seen, mode, set(keep), kept)
     else:
         calls = _calls_for(inference, plan, record.seen, mode, out or {})
-    with np.errstate(all="ignore"):  # once for the run: each kernel says what it checks
+    with np.errstate(all="ignore"), _threads(mode, plan):  # once for the run: each kernel checks
         _run(calls, values)
     record.runs += 1
     if mode.variables is not None:
@@ -241,6 +244,14 @@ def evaluate(
     for i, k in set(keep) - kept.keys():  # kept outputs of nodes the run skipped (folded)
         kept[(i, k)] = np.array(plan.known[i][k], copy=True)
     return {**results, **kept}
+
+
+def _threads(mode: RunMode, plan: Plan) -> AbstractContextManager[None]:
+    """The run's thread limit (:mod:`ovonehot.threads`), set by the outermost run only (a body's
+    run goes on under its op's)."""
+    if threads.running():
+        return nullcontext()
+    return threads.limited(threads.resolve(mode.threads), plan.blas)
 
 
 def _run(calls: Sequence[Call], values: list[Any]) -> None:
@@ -335,6 +346,7 @@ def _make_plan(inference: Inference, prog: Program, seen: Seen, folded: Folded |
         known,
         folded is not None,
         feeds,
+        any(s.plan.spec.blas for s in steps),
     )
 
 
