@@ -10,6 +10,10 @@ times filter, zero padding outside the data.  ovonehot sums in float64 and round
 once (integers: in int64, wrapped to the type); OpenVINO's CPU plugin (oneDNN) sums in
 f32 in its own order, so f32 results agree to a few ulp.  The core has no ``evaluate``
 for these ops.
+
+Fast (``exact=False``): float convolutions sum in f32 (f64 for f64) by one batched BLAS
+product: each group's windows laid out as columns (im2col) times its filter matrix, the
+result rounded once to the data's type; integers keep the exact kernel (exact in any order).
 """
 
 from __future__ import annotations

@@ -28,6 +28,10 @@ Values:
 
 OpenVINO's core evaluates MaxPool-8/14 (compared bit for bit); AvgPool has no core
 evaluate and is compared with the CPU plugin.
+
+Kernels for a plan: MaxPool scans small windows one position at a time over every window at
+once (``_max_scan``, the same bytes in both modes: no arithmetic).  AvgPool, fast
+(``exact=False``): float sums in f32 (f64 for f64) in NumPy's order instead of float64.
 """
 
 from __future__ import annotations
