@@ -22,7 +22,7 @@ Peak memory (``--memory``): each runner in a child process of its own, the model
 twice; its high-water mark (VmHWM) minus the mark after the imports.
 
     python benchmarks/bench_corpus.py [--repeat 7] [--models vision/resnet_timm ...]
-        [--threads 1] [--memory] [--json-out report.json]
+        [--threads 1] [--memory] [--compare PACKAGE] [--json-out report.json]
 
 Not a test: timing depends on the machine; this prints figures for people to read.  Target
 (issue 24): fast <= 1.0x the CPU plugin with the same thread count (geomean), no model above 2x.
@@ -31,6 +31,7 @@ Not a test: timing depends on the machine; this prints figures for people to rea
 from __future__ import annotations
 
 import argparse
+import importlib
 import inspect
 import json
 import math
@@ -122,9 +123,10 @@ def to_tensor(array: np.ndarray, element_type: object) -> object:
     return ov.Tensor(np.require(array, requirements="C"))
 
 
-def ovonehot_call(work: Workload, exact: bool, threads: int) -> Callable[[], object]:
-    import ovonehot
-
+def ovonehot_call(
+    work: Workload, exact: bool, threads: int, package: str = "ovonehot"
+) -> Callable[[], object]:
+    ovonehot = importlib.import_module(package)
     model = ovonehot.load(CORPUS / work.folder / "model.xml")
     options: dict[str, object] = {"exact": exact}
     if "threads" in inspect.signature(model.run).parameters:  # (older code: no such option)
@@ -209,6 +211,9 @@ def onnx_call(work: Workload, runner: str) -> Callable[[], object] | None:
 def make_call(work: Workload, runner: str, threads: int) -> Callable[[], object] | None:
     if runner in ("exact", "fast"):
         return ovonehot_call(work, runner == "exact", threads)
+    if runner.startswith(("exact@", "fast@")):  # another copy of ovonehot (--compare)
+        mode, package = runner.split("@")
+        return ovonehot_call(work, mode == "exact", threads, package)
     if runner == "cpu":
         return openvino_call(work, dict(CPU_CONFIG))
     if runner == "cpu-default":
@@ -313,9 +318,13 @@ def geomean(values: list[float]) -> float:
     return math.exp(statistics.fmean(math.log(v) for v in values)) if values else float("nan")
 
 
-def print_table(rows: list[Row], memory: bool) -> dict[str, float]:
+def print_table(rows: list[Row], memory: bool, compare: str | None) -> dict[str, float]:
+    runners = list(RUNNERS)
     ratios = [(ours, peer) for ours in ("exact", "fast") for peer in PEERS]
-    head = ["model", "exact ms", "fast ms", *(f"{p} ms" for p in PEERS)]
+    if compare:
+        runners += [f"exact@{compare}", f"fast@{compare}"]
+        ratios += [("exact", f"exact@{compare}"), ("fast", f"fast@{compare}")]
+    head = ["model", *(f"{r} ms" for r in runners)]
     head += [f"{o}/{p}" for o, p in ratios]
     if memory:
         head += [f"peak MB {r}" for r in RUNNERS]
@@ -323,13 +332,13 @@ def print_table(rows: list[Row], memory: bool) -> dict[str, float]:
     print("|" + "---|" * len(head))
     for row in rows:
         cells = [row.label]
-        cells += [f"{row.seconds[r] * 1e3:.3g}" if r in row.seconds else "-" for r in RUNNERS]
+        cells += [f"{row.seconds[r] * 1e3:.3g}" if r in row.seconds else "-" for r in runners]
         cells += [f"{v:.2f}" if (v := row.ratio(o, p)) is not None else "-" for o, p in ratios]
         if memory:
             cells += [f"{row.peak_mb[r]:.0f}" if r in row.peak_mb else "-" for r in RUNNERS]
         print("| " + " | ".join(cells) + " |")
     means = {}
-    cells = ["geomean (models)", *([""] * len(RUNNERS))]
+    cells = ["geomean (models)", *([""] * len(runners))]
     for o, p in ratios:
         found = [v for row in rows if (v := row.ratio(o, p)) is not None]
         means[f"{o}/{p}"] = geomean(found)
@@ -346,15 +355,24 @@ def main() -> int:
     ap.add_argument("--runners", nargs="*", default=list(RUNNERS), choices=RUNNERS)
     ap.add_argument("--threads", type=int, default=1, help="ovonehot's threads (Model.run(threads=))")
     ap.add_argument("--memory", action="store_true", help="also each runner's peak memory (a child each)")
+    ap.add_argument(
+        "--compare",
+        metavar="PACKAGE",
+        help="also time another copy of ovonehot importable as PACKAGE (e.g. an older commit's "
+        "src/ovonehot copied to a folder on PYTHONPATH as ovonehot_before): runners exact@, fast@",
+    )
     ap.add_argument("--json-out", type=Path)
     args = ap.parse_args()
 
     rows = []
     for folder in args.models:
         for work in workloads(folder):
-            row = bench(work, tuple(args.runners), args.threads, args.repeat)
+            runners = tuple(args.runners)
+            if args.compare:
+                runners += (f"exact@{args.compare}", f"fast@{args.compare}")
+            row = bench(work, runners, args.threads, args.repeat)
             if args.memory:
-                for runner in row.seconds:
+                for runner in set(row.seconds) & set(RUNNERS):
                     mb = peak_mb(work, runner, args.threads)
                     if mb is not None:
                         row.peak_mb[runner] = mb
@@ -366,7 +384,7 @@ def main() -> int:
     print(
         f"\nmedian ms per call; ratios ovonehot / peer ({time.strftime('%Y-%m-%d')}, threads={args.threads})\n"
     )
-    means = print_table(rows, args.memory)
+    means = print_table(rows, args.memory, args.compare)
     for row in rows:
         for runner, why in row.failed.items():
             print(f"{row.label}: {runner} failed: {why}")
