@@ -39,7 +39,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import numpy as np
 
@@ -269,7 +269,8 @@ class _MaxScan:
     plan: _MaxPool  # the index tables and the lowest value
     canvas: Canvas  # the data widened (f16/bf16 in f32); around it ``fill``
     fill: float | int
-    taps: tuple[tuple[Any, ...], ...]  # (..., window position): row-major (ties go to the first)
+    n_sp: int  # spatial dims
+    taps: int  # window positions, scanned in row-major order (ties go to the first)
     out_shape: tuple[int, ...]  # [N, C, *outs]
 
 
@@ -278,19 +279,23 @@ def _max_scan_plan(attrs: PoolAttrs, shape: tuple[int, ...], dtype: np.dtype) ->
     pool = plan.pool
     canvas = canvas_for(shape, plan.floor.dtype, attrs.kernel, attrs.window, pool.outs, pool.begin, pool.end)
     fill = -np.inf if plan.floats else _int_lowest(dtype)  # (never above the start, T's lowest)
-    taps = tuple((Ellipsis, *tap) for tap in np.ndindex(*attrs.kernel))
-    return _MaxScan(plan, canvas, fill, taps, (*shape[:2], *pool.outs))
+    n_sp = len(attrs.kernel)
+    return _MaxScan(plan, canvas, fill, n_sp, math.prod(attrs.kernel), (*shape[:2], *pool.outs))
 
 
 def _max_scan(scan: _MaxScan, x: np.ndarray) -> list[np.ndarray]:
     plan = scan.plan
-    view = scan.canvas.windows(x, scan.fill)
+    view = scan.canvas.windows(x, scan.fill)  # [N, C, *outs, *kernel]
+    # the windows tap-major, each tap's elements contiguous: [K, N, C, *outs] (one copy)
+    kernel_axes = tuple(range(2 + scan.n_sp, 2 + 2 * scan.n_sp))
+    taps = np.ascontiguousarray(np.moveaxis(view, kernel_axes, tuple(range(scan.n_sp))))
+    taps = taps.reshape((scan.taps, *scan.out_shape))
     best = np.full(scan.out_shape, plan.floor, plan.floor.dtype)
-    pos = None if plan.table is None else np.zeros(scan.out_shape, np.intp)
-    for t, tap in enumerate(scan.taps):
-        element = view[tap]
-        greater = np.greater(element, best)
-        np.copyto(best, element, where=greater)
+    pos = None if plan.table is None else np.zeros(scan.out_shape, np.uint8)  # (taps <= SCAN_TAPS)
+    greater = np.empty(scan.out_shape, np.bool_)
+    for t in range(scan.taps):
+        np.greater(taps[t], best, out=greater)
+        np.copyto(best, taps[t], where=greater)
         if pos is not None:
             np.copyto(pos, t, where=greater)
     values = narrow(best, x.dtype)  # (a widened element back to its own bits; T's lowest as before)
