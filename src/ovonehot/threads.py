@@ -99,8 +99,13 @@ def limited(threads: int, blas: bool) -> Iterator[None]:
 def _blas_libraries() -> list[Any]:
     """threadpoolctl's controllers of the BLAS libraries loaded in this process (NumPy's)."""
     if not _BLAS or _BLAS[0][0] != os.getpid():
-        from threadpoolctl import ThreadpoolController  # (imported by the first run that calls BLAS)
-
-        libraries = ThreadpoolController().select(user_api="blas").lib_controllers
-        _BLAS[:] = [(os.getpid(), list(libraries))]
+        try:  # (imported by the first run that calls BLAS)
+            from threadpoolctl import ThreadpoolController
+        except ImportError:
+            # A declared dependency, missing from a hand-made environment: runs go on with BLAS's
+            # own thread count (slower, the same values); tests/test_threads.py fails there.
+            libraries = []
+        else:
+            libraries = list(ThreadpoolController().select(user_api="blas").lib_controllers)
+        _BLAS[:] = [(os.getpid(), libraries)]
     return _BLAS[0][1]
