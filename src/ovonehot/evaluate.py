@@ -49,11 +49,13 @@ import math
 import operator
 import time
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn
 
 import numpy as np
 
+from . import threads
 from .budget import check_allocation
 from .errors import Error, InputError
 from .graph import Graph
@@ -118,6 +120,7 @@ class Plan:
     known: dict[int, Sequence[np.ndarray]]  # folded node index -> its outputs
     folded: bool  # made from a folded signature (``infos`` the signature's, values folded)
     feeds: tuple[tuple[int, int], ...]  # (slot, Parameter index) of each feed
+    blas: bool  # a running node's op calls BLAS (``OpSpec.blas``): a run limits BLAS's threads
 
     def kernel_of(self, index: int) -> str:
         """How node ``index`` runs in this plan: "folded", "specialized", "evaluate", or "fed"."""
@@ -232,7 +235,7 @@ def evaluate(
         calls = _hooked_calls(inference, plan, record.seen, mode, set(keep), kept)
     else:
         calls = _calls_for(inference, plan, record.seen, mode, out or {})
-    with np.errstate(all="ignore"):  # once for the run: each kernel says what it checks
+    with np.errstate(all="ignore"), _threads(mode, plan):  # once for the run: each kernel checks
         _run(calls, values)
     record.runs += 1
     if mode.variables is not None:
@@ -241,6 +244,14 @@ def evaluate(
     for i, k in set(keep) - kept.keys():  # kept outputs of nodes the run skipped (folded)
         kept[(i, k)] = np.array(plan.known[i][k], copy=True)
     return {**results, **kept}
+
+
+def _threads(mode: RunMode, plan: Plan) -> AbstractContextManager[None]:
+    """The run's thread limit (:mod:`ovonehot.threads`), set by the outermost run only (a body's
+    run goes on under its op's)."""
+    if threads.running():
+        return nullcontext()
+    return threads.limited(threads.resolve(mode.threads), plan.blas)
 
 
 def _run(calls: Sequence[Call], values: list[Any]) -> None:
@@ -335,6 +346,7 @@ def _make_plan(inference: Inference, prog: Program, seen: Seen, folded: Folded |
         known,
         folded is not None,
         feeds,
+        any(s.plan.spec.blas for s in steps),
     )
 
 
@@ -398,6 +410,8 @@ def _compile(inference: Inference, step: Step, kernel: Kernel | None, made: bool
     # range, a shape the plan left open) it hands to ``evaluate``, which computes it or words the
     # error; a kernel that carries the run (a body op's, a stateful one's) is not run twice.
     fallback = Exception if made and not step.plan.spec.uses_run else ()
+    if step.n_out == 1 and not sized:  # (most nodes: one output, sizes settled by the plan)
+        return _one_output_call(inference, step, kernel, get, fallback, seen)
 
     def call(values: list[Any]) -> None:
         inputs = get(values)
@@ -410,6 +424,43 @@ def _compile(inference: Inference, step: Step, kernel: Kernel | None, made: bool
         except Error as exc:
             raise exc.at(node) from None
         _store(inference, index, first, outs, values, seen)
+        for f in frees:  # free what no later node reads
+            values[f] = None
+
+    return call
+
+
+def _one_output_call(
+    inference: Inference,
+    step: Step,
+    kernel: Kernel,
+    get: Callable[[list[Any]], Sequence[np.ndarray]],
+    fallback: type[Exception] | tuple[()],
+    seen: Seen,
+) -> Call:
+    """``_compile``'s callable for a node of one output whose sizes the plan settled: its value
+    stored directly when it has the shape and dtype a run of the signature checked there."""
+    index, first, frees, node = step.index, step.first, step.frees, step.plan.node
+
+    def call(values: list[Any]) -> None:
+        inputs = get(values)
+        try:
+            outs = kernel(inputs)
+        except fallback:
+            outs = _reference_at(step, inputs)
+        except Error as exc:
+            raise exc.at(node) from None
+        value, record = outs[0], seen[first]
+        if (
+            record is not None
+            and len(outs) == 1
+            and type(value) is np.ndarray
+            and value.shape == record[0]
+            and (value.dtype is record[1] or value.dtype == record[1])
+        ):
+            values[first] = value  # (what _store does for a value of the checked shape and dtype)
+        else:
+            _store(inference, index, first, outs, values, seen)
         for f in frees:  # free what no later node reads
             values[f] = None
 
@@ -722,39 +773,54 @@ def check_output_sizes(inference: Inference, index: int, args: Sequence[np.ndarr
     Range's bounds), so the kernel never allocates an output the budget refuses (InputError
     raised).  When the op's shape rules refuse the actual inputs, that error is returned.
     """
-    p = inference.plans[index]
-    infos = inference.outputs[index]
-    if any(not t.shape.is_static for t in infos):
-        key = _sizes_key(index, args)
-        accepted: set[object] = inference.cache.setdefault("small outputs", set())
-        if key is not None and key in accepted:
-            return None
-        graph = inference.graph
-        ins = [
-            TensorInfo(
-                inference.outputs[s.node][s.output].element_type,
-                _static_shape(a.shape),
-                value=a if a.size <= FOLD_LIMIT and a.dtype != object else None,
-            )
-            for s, a in zip(graph.sources[index], args, strict=True)
-        ]
-        try:
-            infos = tuple(p.spec.infer(p.attrs, ins))
-        except Error as exc:
-            # OpenVINO infers shapes again from the actual inputs when it runs, and refuses what
-            # its rules refuse (an input size that differs from the weights'); so does ovonehot,
-            # instead of the kernel failing on the mismatch (the kernel's own message first).
-            return InputError(f"with these inputs: {exc}")
-        if key is not None and all(_small_static(t.shape, t.element_type.numpy_dtype) for t in infos):
-            if len(accepted) >= 4096:
-                accepted.clear()
-            accepted.add(key)  # (outputs under 1 MiB: accepted whatever the memory available)
-    for k, info in enumerate(infos):
+    infos: Sequence[TensorInfo] | None = inference.outputs[index]
+    if any(not t.shape.is_static for t in inference.outputs[index]):
+        inferred = _inferred_sizes(inference, index, args)
+        if isinstance(inferred, InputError):
+            return inferred
+        infos = inferred
+    for k, info in enumerate(infos or ()):
         if info.shape.is_static:
             et = info.element_type
             itemsize = 8 if et.numpy_dtype is None else et.numpy_dtype.itemsize
             check_allocation(info.shape.to_shape(), itemsize, f"output {k}")
     return None
+
+
+def _inferred_sizes(
+    inference: Inference, index: int, args: Sequence[np.ndarray]
+) -> tuple[TensorInfo, ...] | InputError | None:
+    """Node ``index``'s outputs inferred from ``args`` (None: all small, accepted whatever the
+    memory available), or the shape rules' refusal.  Kept per ``_sizes_key`` (what the inference
+    reads), so a run of the same shapes and small values infers once: a stateful model's nodes
+    after its variables (their shapes are not the signature's) are checked on every run."""
+    key = _sizes_key(index, args)
+    known: dict[object, tuple[TensorInfo, ...] | None] = inference.cache.setdefault("inferred sizes", {})
+    if key is not None and key in known:
+        return known[key]
+    p = inference.plans[index]
+    graph = inference.graph
+    ins = [
+        TensorInfo(
+            inference.outputs[s.node][s.output].element_type,
+            _static_shape(a.shape),
+            value=a if a.size <= FOLD_LIMIT and a.dtype != object else None,
+        )
+        for s, a in zip(graph.sources[index], args, strict=True)
+    ]
+    try:
+        infos = tuple(p.spec.infer(p.attrs, ins))
+    except Error as exc:
+        # OpenVINO infers shapes again from the actual inputs when it runs, and refuses what
+        # its rules refuse (an input size that differs from the weights'); so does ovonehot,
+        # instead of the kernel failing on the mismatch (the kernel's own message first).
+        return InputError(f"with these inputs: {exc}")
+    small = all(_small_static(t.shape, t.element_type.numpy_dtype) for t in infos)
+    if key is not None:
+        if len(known) >= 4096:
+            known.clear()
+        known[key] = None if small else infos  # (outputs under 1 MiB: accepted whatever the memory)
+    return None if small else infos
 
 
 def _sizes_key(index: int, args: Sequence[np.ndarray]) -> tuple[object, ...] | None:

@@ -18,6 +18,7 @@ from .infer import Inference, infer, parameter_infos
 from .ir.reader import read_ir
 from .ops.common.spec import Variables
 from .ops.convert import convert_array
+from .threads import resolve as resolve_threads
 from .types import ElementType, PartialShape
 
 
@@ -221,6 +222,7 @@ class Model:
         observer: Observer | None = None,
         share_outputs: bool = False,
         exact: bool = True,
+        threads: int | None = None,
     ) -> dict[str, np.ndarray]:
         """Run the model; results keyed by output name, in the IR's Result order.
 
@@ -239,8 +241,12 @@ class Model:
         reductions, MVN, Softmax, attention, ...) sum in NumPy's order and MatMul by BLAS
         instead of in OpenVINO's reference order, so float outputs may differ from the
         reference (and from ``exact=True``) by rounding; everything else is unchanged.
+
+        ``threads``: the most threads the kernels use (NumPy's BLAS and OneHot's workers
+        together; default ``OVONEHOT_NUM_THREADS``, else 1; never more than the cores
+        available, see :mod:`ovonehot.threads`).
         """
-        return self._run(inputs, observer, None, share_outputs, exact)
+        return self._run(inputs, observer, None, share_outputs, exact, threads)
 
     def create_request(self) -> Request:
         """A :class:`Request`: runs that keep the model's variables, like OpenVINO's InferRequest."""
@@ -253,13 +259,15 @@ class Model:
         variables: Variables | None,
         share_outputs: bool = False,
         exact: bool = True,
+        threads: int | None = None,
     ) -> dict[str, np.ndarray]:
+        n_threads = resolve_threads(threads)  # (a bad number refused before any work)
         arrays = [
             a if cast is None else convert_array(a, cast)
             for a, cast in zip(self.bind(inputs), self._input_casts, strict=True)
         ]
         feeds = dict(zip(self._params, arrays, strict=True))
-        mode = RunMode(exact=exact, variables=variables, observer=observer)
+        mode = RunMode(exact=exact, variables=variables, observer=observer, threads=n_threads)
         if not share_outputs:
             values = evaluate(self.inference, feeds, mode)
             return {
@@ -319,12 +327,13 @@ class Request:
         observer: Observer | None = None,
         share_outputs: bool = False,
         exact: bool = True,
+        threads: int | None = None,
     ) -> dict[str, np.ndarray]:
-        """Run one step; results keyed by output name as :meth:`Model.run` (``share_outputs``
-        and ``exact`` too: the buffers are the model's, overwritten by its next shared run, of
-        any request)."""
+        """Run one step; results keyed by output name as :meth:`Model.run` (``share_outputs``,
+        ``exact`` and ``threads`` too: the buffers are the model's, overwritten by its next
+        shared run, of any request)."""
         try:
-            return self.model._run(inputs, observer, self._variables, share_outputs, exact)
+            return self.model._run(inputs, observer, self._variables, share_outputs, exact, threads)
         finally:
             self._variables.pending.clear()  # a failed step changes no variable
 

@@ -29,6 +29,9 @@ FAST = {
     "MVN",
     "NormalizeL2",
     "ScaledDotProductAttention",
+    "Convolution",
+    "GroupConvolution",
+    "AvgPool",
 }
 INTO = {"OneHot"}
 STATEFUL = {"ReadValue", "Assign"}

@@ -390,6 +390,7 @@ SPECS = (
         parse=parse_sdpa,
         infer=infer_sdpa,
         evaluate=evaluate_sdpa,
+        blas=True,
         specialize=specialize_sdpa,
         foldable=False,
     ),

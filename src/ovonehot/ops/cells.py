@@ -134,6 +134,7 @@ def _spec(type_name: str, version: int, cell: Cell) -> OpSpec[SequenceAttrs]:
         parse=_cell_parser(cell),
         infer=infer_cell,
         evaluate=evaluate_cell,
+        blas=True,
         evaluate_types=(frozenset(),),  # OpenVINO's core ops have no evaluate: they never fold
     )
 
@@ -218,6 +219,7 @@ LSTM_CELL_1 = OpSpec(
     parse=parse_lstm_cell_1,
     infer=infer_lstm_cell_1,
     evaluate=evaluate_lstm_cell_1,
+    blas=True,
     evaluate_types=(frozenset(),),  # OpenVINO's core op has no evaluate: it never folds
 )
 SPECS: tuple[OpSpec[Any], ...] = (

@@ -283,6 +283,7 @@ SPECS = (
         parse=parse_backprop,
         infer=infer_backprop,
         evaluate=evaluate_backprop,
+        blas=True,
     ),
     OpSpec(
         type="GroupConvolutionBackpropData",
@@ -292,5 +293,6 @@ SPECS = (
         parse=parse_group_backprop,
         infer=infer_backprop,
         evaluate=evaluate_backprop,
+        blas=True,
     ),
 )

@@ -10,6 +10,10 @@ times filter, zero padding outside the data.  ovonehot sums in float64 and round
 once (integers: in int64, wrapped to the type); OpenVINO's CPU plugin (oneDNN) sums in
 f32 in its own order, so f32 results agree to a few ulp.  The core has no ``evaluate``
 for these ops.
+
+Fast (``exact=False``): float convolutions sum in f32 (f64 for f64) by one batched BLAS
+product: each group's windows laid out as columns (im2col) times its filter matrix, the
+result rounded once to the data's type; integers keep the exact kernel (exact in any order).
 """
 
 from __future__ import annotations
@@ -23,10 +27,10 @@ import numpy as np
 from ..errors import Error, InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
-from .common.binding import dtype_of, folded, mode_independent, shape_of
+from .common.binding import dtype_of, fast_kernel, folded, shape_of, typed, with_attrs
 from .common.numeric import is_float, narrow, quiet, widen
 from .common.spatial import Canvas, Window, canvas_for, check_window, pads_for, parse_window, spatial_dims
-from .common.spec import Kernel, OpSpec, TensorInfo
+from .common.spec import Kernel, OpSpec, RunMode, TensorInfo
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,8 +124,14 @@ class _Conv:
 
 
 def _conv_plan(
-    attrs: ConvAttrs, x_shape: tuple[int, ...], w_shape: tuple[int, ...], dtype: np.dtype
+    attrs: ConvAttrs,
+    x_shape: tuple[int, ...],
+    w_shape: tuple[int, ...],
+    dtype: np.dtype,
+    acc: type[np.floating | np.signedinteger] | None = None,
 ) -> _Conv:
+    """The geometry of one convolution, its checks, and the canvas in ``acc`` (default: float64
+    for floats, int64 for integers, the exact kernel's accumulators)."""
     if attrs.groups:
         g = w_shape[0]
         full = (g * w_shape[1], *w_shape[2:])
@@ -138,7 +148,8 @@ def _conv_plan(
         attrs, [TensorInfo(et, PartialShape.of(x_shape)), TensorInfo(et, PartialShape.of(w_shape))]
     )
     outs = info[0].shape.to_shape()[2:]
-    acc = np.float64 if is_float(dtype) else np.int64
+    if acc is None:
+        acc = np.float64 if is_float(dtype) else np.int64
     n_sp = len(kernel)
     c_out = full[0] // g
     return _Conv(
@@ -219,6 +230,83 @@ def bind_convolution(
     return unfolded
 
 
+# -- the fast kernel (``exact=False``) ---------------------------------------------------------
+
+
+def _work_type(dtype: np.dtype) -> type[np.floating]:
+    """A fast float convolution's accumulator: float64 for f64, float32 for every other float."""
+    return np.float64 if dtype == np.float64 else np.float32
+
+
+def _fast_filters(plan: _Conv, w: np.ndarray) -> np.ndarray:
+    """The filters as one matrix per group in the working type: [G, C_out/G, C_in/G * K]."""
+    return np.ascontiguousarray(widen(w).reshape(plan.groups, plan.c_out, plan.rows[1]), dtype=plan.acc)
+
+
+def _convolve_fast(plan: _Conv, x: np.ndarray, mats: np.ndarray) -> np.ndarray:
+    """Every group's windows as columns (im2col, [G, C_in/G * K, N * O]) times its filter matrix,
+    one batched BLAS product in the working type; the result rounded once to the data's type."""
+    n, g = plan.y_shape[0], plan.groups
+    outs = plan.y_shape[1:-1]
+    n_sp = len(outs)
+    win = plan.canvas.windows(x)  # [N, C, *outs, *kernel]
+    win = win.reshape((n, g, plan.c_in, *outs, *plan.filters[2:]))
+    # [G, C/G, *kernel, N, *outs]: columns whose rows are (channel, tap), one copy
+    order = (1, 2, *range(3 + n_sp, 3 + 2 * n_sp), 0, *range(3, 3 + n_sp))
+    cols = win.transpose(order).reshape((g, plan.rows[1], n * math.prod(outs)))
+    y = np.matmul(mats, cols)  # [G, C_out/G, N * O]
+    y = y.reshape((g * plan.c_out, n, *outs))
+    out = y[:, 0][np.newaxis] if n == 1 else np.ascontiguousarray(np.moveaxis(y, 1, 0))
+    return narrow(out, plan.dtype)
+
+
+def evaluate_convolution_fast(attrs: ConvAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Convolution with float sums by BLAS in f32 (f64 for f64): not bit-exact with the exact
+    kernel's float64 sums; integers (exact in any order) and empty tensors take the exact kernel."""
+    x, w = (np.asarray(a) for a in inputs)
+    if not is_float(x.dtype) or x.dtype != w.dtype or not x.size or not w.size:
+        return evaluate_convolution(attrs, [x, w])
+    plan = _conv_plan(attrs, x.shape, w.shape, x.dtype, _work_type(x.dtype))
+    with quiet():
+        return [_convolve_fast(plan, x, _fast_filters(plan, w))]
+
+
+def bind_convolution_fast(
+    attrs: ConvAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Kernel | None:
+    """The fast kernel for static float data and filter shapes: geometry once, and the filter
+    matrices once when the filters are folded; what ``evaluate_convolution_fast`` computes."""
+    data, filters = inputs
+    dtype = dtype_of(data)
+    if not (data.shape.is_static and filters.shape.is_static) or dtype != dtype_of(filters):
+        return None
+    x_shape, w_shape = shape_of(data), shape_of(filters)
+    if not is_float(dtype) or not math.prod(x_shape) or not math.prod(w_shape):
+        return None
+    try:
+        plan = _conv_plan(attrs, x_shape, w_shape, dtype, _work_type(dtype))
+    except Error:
+        return None  # (the kernel words it)
+    w = folded(filters)
+    if w is not None:
+        mats = _fast_filters(plan, w)
+        return lambda values: [_convolve_fast(plan, values[0], mats)]
+    return lambda values: [_convolve_fast(plan, values[0], _fast_filters(plan, values[1]))]
+
+
+def specialize_convolution(
+    attrs: ConvAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
+) -> Kernel | None:
+    """Exact: ``bind_convolution``.  Fast: float sums by BLAS in the working type
+    (``bind_convolution_fast`` for a static signature, else ``evaluate_convolution_fast``)."""
+    if mode.exact:
+        return bind_convolution(attrs, inputs, outputs) if typed(inputs, outputs) else None
+    if typed(inputs, outputs) and not is_float(dtype_of(inputs[0])):
+        return bind_convolution(attrs, inputs, outputs)  # (integers: exact in any order)
+    bound = bind_convolution_fast(attrs, inputs, outputs) if typed(inputs, outputs) else None
+    return fast_kernel(bound, with_attrs(evaluate_convolution_fast, attrs))
+
+
 SPECS = (
     OpSpec(
         type="Convolution",
@@ -228,7 +316,8 @@ SPECS = (
         parse=parse_convolution,
         infer=infer_convolution,
         evaluate=evaluate_convolution,
-        specialize=mode_independent(bind_convolution),
+        blas=True,
+        specialize=specialize_convolution,
     ),
     OpSpec(
         type="GroupConvolution",
@@ -238,6 +327,7 @@ SPECS = (
         parse=parse_group_convolution,
         infer=infer_convolution,
         evaluate=evaluate_convolution,
-        specialize=mode_independent(bind_convolution),
+        blas=True,
+        specialize=specialize_convolution,
     ),
 )

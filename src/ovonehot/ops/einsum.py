@@ -214,5 +214,6 @@ SPECS = (
         parse=parse_einsum,
         infer=infer_einsum,
         evaluate=evaluate_einsum,
+        blas=True,
     ),
 )

@@ -271,6 +271,7 @@ SPECS = (
         parse=parse_matmul,
         infer=infer_matmul,
         evaluate=evaluate_matmul,
+        blas=True,
         specialize=specialize_matmul,
     ),
 )

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from .. import budget as _budget
+from .. import threads
 from ..errors import InputError, NegativeDepthError, ResourceLimitError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
@@ -261,12 +262,10 @@ _POOL: list[tuple[int, ThreadPoolExecutor]] = []
 
 
 def _parts(nbytes: int) -> int:
+    """Threads for an output of ``nbytes``: the run's (``threads.current``, at most the cores), up to 4."""
     if nbytes < THREADED_OUTPUT_BYTES:
         return 1
-    try:
-        return max(1, min(4, len(os.sched_getaffinity(0))))
-    except (AttributeError, OSError):
-        return max(1, min(4, os.cpu_count() or 1))
+    return min(4, threads.current())
 
 
 def _run_parts(parts: int, n: int, fn: Callable[[int, int], None]) -> None:

@@ -28,6 +28,10 @@ Values:
 
 OpenVINO's core evaluates MaxPool-8/14 (compared bit for bit); AvgPool has no core
 evaluate and is compared with the CPU plugin.
+
+Kernels for a plan: MaxPool scans small windows one position at a time over every window at
+once (``_max_scan``, the same bytes in both modes: no arithmetic).  AvgPool, fast
+(``exact=False``): float sums in f32 (f64 for f64) in NumPy's order instead of float64.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ from ..errors import ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape, numpy_dtype_of
 from .common.attrs import bool_attr, element_type_attr, int_attr, ints_attr
-from .common.binding import Binder, dtype_of, mode_independent, shape_of
+from .common.binding import Binder, dtype_of, fast_kernel, mode_independent, shape_of, typed, with_attrs
 from .common.numeric import is_float, narrow, quiet, widen
 from .common.shape_util import normalize_axis
 from .common.spatial import (
@@ -56,7 +60,7 @@ from .common.spatial import (
     parse_window,
     spatial_dims,
 )
-from .common.spec import Kernel, OpSpec, TensorInfo
+from .common.spec import Kernel, OpSpec, RunMode, TensorInfo
 
 
 def _int_lowest(dtype: np.dtype) -> int:
@@ -74,7 +78,7 @@ class PoolAttrs:
     axis: int = 0  # MaxPool-8/14
 
 
-_P = TypeVar("_P", "_MaxPool", "_AvgPool")
+_P = TypeVar("_P", "_MaxPool", "_AvgPool", "_MaxScan")
 
 
 def _parser(kind: str, version: int) -> Callable[[Node], PoolAttrs]:
@@ -250,6 +254,71 @@ def _max_pool(plan: _MaxPool, x: np.ndarray) -> list[np.ndarray]:
     return [values, index.astype(plan.index_dtype)]
 
 
+# Windows of at most this many positions are scanned one position at a time (``_max_scan``);
+# larger ones (a global pooling) take ``_max_pool``'s one argmax, fewer NumPy calls there.
+SCAN_TAPS = 32
+
+
+@dataclass(frozen=True, slots=True)
+class _MaxScan:
+    """MaxPool of one data shape and type as the reference scans a window, one window position
+    (tap) at a time over every window at once: each tap's element replaces the maximum where it
+    is greater, starting from T's lowest, around the data a value never chosen.  The bytes of
+    ``_max_pool`` (a copy or a widening of the chosen element, no arithmetic), in fewer passes."""
+
+    plan: _MaxPool  # the index tables and the lowest value
+    canvas: Canvas  # the data widened (f16/bf16 in f32); around it ``fill``
+    fill: float | int
+    n_sp: int  # spatial dims
+    taps: int  # window positions, scanned in row-major order (ties go to the first)
+    out_shape: tuple[int, ...]  # [N, C, *outs]
+
+
+def _max_scan_plan(attrs: PoolAttrs, shape: tuple[int, ...], dtype: np.dtype) -> _MaxScan:
+    plan = _max_pool_plan(attrs, shape, dtype)
+    pool = plan.pool
+    canvas = canvas_for(shape, plan.floor.dtype, attrs.kernel, attrs.window, pool.outs, pool.begin, pool.end)
+    fill = -np.inf if plan.floats else _int_lowest(dtype)  # (never above the start, T's lowest)
+    n_sp = len(attrs.kernel)
+    return _MaxScan(plan, canvas, fill, n_sp, math.prod(attrs.kernel), (*shape[:2], *pool.outs))
+
+
+def _max_scan(scan: _MaxScan, x: np.ndarray) -> list[np.ndarray]:
+    plan = scan.plan
+    view = scan.canvas.windows(x, scan.fill)  # [N, C, *outs, *kernel]
+    # the windows tap-major, each tap's elements contiguous: [K, N, C, *outs] (one copy)
+    kernel_axes = tuple(range(2 + scan.n_sp, 2 + 2 * scan.n_sp))
+    taps = np.ascontiguousarray(np.moveaxis(view, kernel_axes, tuple(range(scan.n_sp))))
+    taps = taps.reshape((scan.taps, *scan.out_shape))
+    best = np.full(scan.out_shape, plan.floor, plan.floor.dtype)
+    pos = None if plan.table is None else np.zeros(scan.out_shape, np.uint8)  # (taps <= SCAN_TAPS)
+    greater = np.empty(scan.out_shape, np.bool_)
+    for t in range(scan.taps):
+        np.greater(taps[t], best, out=greater)
+        np.copyto(best, taps[t], where=greater)
+        if pos is not None:
+            np.copyto(pos, t, where=greater)
+    values = narrow(best, x.dtype)  # (a widened element back to its own bits; T's lowest as before)
+    if pos is None or plan.table is None or plan.rows is None:
+        return [values]
+    none = best == plan.floor  # nothing above T's lowest: the channel's first element
+    index = plan.table[plan.rows + pos]
+    if plan.base is not None:
+        index = index + plan.base
+    if none.any():
+        index = np.where(none, 0 if plan.base is None else plan.base, index)
+    return [values, index.astype(plan.index_dtype)]
+
+
+def bind_max_pool(
+    attrs: PoolAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Kernel | None:
+    """Small windows scanned tap by tap (``_max_scan``), larger ones by ``_max_pool``'s argmax."""
+    if math.prod(attrs.kernel) <= SCAN_TAPS:
+        return _binder(_max_scan_plan, _max_scan)(attrs, inputs, outputs)
+    return _binder(_max_pool_plan, _max_pool)(attrs, inputs, outputs)
+
+
 def evaluate_max_pool(attrs: PoolAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     x = np.asarray(inputs[0])
     plan = _max_pool_plan(attrs, x.shape, x.dtype)
@@ -294,6 +363,43 @@ def evaluate_avg_pool(attrs: PoolAttrs, inputs: Sequence[np.ndarray]) -> list[np
         return _avg_pool(plan, x)
 
 
+def _avg_pool_fast(plan: _AvgPool, x: np.ndarray) -> list[np.ndarray]:
+    """AvgPool summed in f32 (f64 for f64) in NumPy's order, divided, rounded once: not bit-exact
+    with ``_avg_pool``'s float64 sums.  The canvas around the data is zeros (adding nothing)."""
+    win = plan.pool.canvas.windows(x)
+    work = win.dtype
+    total = np.sum(win, axis=plan.axes, dtype=work)
+    return [narrow(np.asarray(total / plan.divisor.astype(work)), x.dtype)]
+
+
+def _avg_fast_plan(attrs: PoolAttrs, shape: tuple[int, ...], dtype: np.dtype) -> _AvgPool:
+    """``_avg_pool_plan`` with the canvas in the fast kernel's working type."""
+    return _avg_pool_plan(attrs, shape, np.dtype(np.float64 if dtype == np.float64 else np.float32))
+
+
+def evaluate_avg_pool_fast(attrs: PoolAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """AvgPool with float sums in f32 (``_avg_pool_fast``); integers take the exact kernel."""
+    x = np.asarray(inputs[0])
+    if not is_float(x.dtype):
+        return evaluate_avg_pool(attrs, [x])
+    plan = _avg_fast_plan(attrs, x.shape, x.dtype)
+    with quiet():
+        return _avg_pool_fast(plan, x)
+
+
+def specialize_avg_pool(
+    attrs: PoolAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
+) -> Kernel | None:
+    """Exact: the bound ``_avg_pool``.  Fast, on floats: sums in the working type
+    (``_avg_pool_fast`` bound to a static signature, else ``evaluate_avg_pool_fast``)."""
+    if not typed(inputs, outputs):
+        return None if mode.exact else with_attrs(evaluate_avg_pool_fast, attrs)
+    if mode.exact or not is_float(dtype_of(inputs[0])):
+        return _binder(_avg_pool_plan, _avg_pool)(attrs, inputs, outputs)
+    bound = _binder(_avg_fast_plan, _avg_pool_fast)(attrs, inputs, outputs)
+    return fast_kernel(bound, with_attrs(evaluate_avg_pool_fast, attrs))
+
+
 def _binder(
     make: Callable[[PoolAttrs, tuple[int, ...], np.dtype], _P],
     run: Callable[[_P, np.ndarray], list[np.ndarray]],
@@ -330,7 +436,7 @@ SPECS = (
         parse=_parser("max", 1),
         infer=infer_max_pool,
         evaluate=evaluate_max_pool,
-        specialize=mode_independent(_binder(_max_pool_plan, _max_pool)),
+        specialize=mode_independent(bind_max_pool),
     ),
     OpSpec(
         type="MaxPool",
@@ -340,7 +446,7 @@ SPECS = (
         parse=_parser("max", 8),
         infer=infer_max_pool,
         evaluate=evaluate_max_pool,
-        specialize=mode_independent(_binder(_max_pool_plan, _max_pool)),
+        specialize=mode_independent(bind_max_pool),
     ),
     OpSpec(
         type="MaxPool",
@@ -350,7 +456,7 @@ SPECS = (
         parse=_parser("max", 14),
         infer=infer_max_pool,
         evaluate=evaluate_max_pool,
-        specialize=mode_independent(_binder(_max_pool_plan, _max_pool)),
+        specialize=mode_independent(bind_max_pool),
     ),
     OpSpec(
         type="AvgPool",
@@ -360,7 +466,7 @@ SPECS = (
         parse=_parser("avg", 1),
         infer=infer_avg_pool,
         evaluate=evaluate_avg_pool,
-        specialize=mode_independent(_binder(_avg_pool_plan, _avg_pool)),
+        specialize=specialize_avg_pool,
     ),
     OpSpec(
         type="AvgPool",
@@ -370,7 +476,7 @@ SPECS = (
         parse=_parser("avg", 14),
         infer=infer_avg_pool,
         evaluate=evaluate_avg_pool,
-        specialize=mode_independent(_binder(_avg_pool_plan, _avg_pool)),
+        specialize=specialize_avg_pool,
     ),
     OpSpec(
         type="AvgPool",
@@ -380,6 +486,6 @@ SPECS = (
         parse=_parser("avg", 16),
         infer=infer_avg_pool,
         evaluate=evaluate_avg_pool,
-        specialize=mode_independent(_binder(_avg_pool_plan, _avg_pool)),
+        specialize=specialize_avg_pool,
     ),
 )

@@ -445,6 +445,7 @@ SPECS = (
         parse=_parser(Cell.RNN),
         infer=infer_sequence,
         evaluate=evaluate_sequence,
+        blas=True,
         specialize=mode_independent(bind_sequence),
     ),
     OpSpec(
@@ -455,6 +456,7 @@ SPECS = (
         parse=_parser(Cell.GRU),
         infer=infer_sequence,
         evaluate=evaluate_sequence,
+        blas=True,
         specialize=mode_independent(bind_sequence),
     ),
     OpSpec(
@@ -465,6 +467,7 @@ SPECS = (
         parse=_parser(Cell.LSTM),
         infer=infer_sequence,
         evaluate=evaluate_sequence,
+        blas=True,
         specialize=mode_independent(bind_sequence),
     ),
 )

@@ -213,12 +213,13 @@ class Canvas:
     view_shape: tuple[int, ...]  # [N, C, *outs, *kernel]
     view_strides: tuple[int, ...]
 
-    def windows(self, x: np.ndarray) -> np.ndarray:
-        """Every window of ``x`` (shape ``[N, C, *spatial]`` of the canvas' data shape)."""
+    def windows(self, x: np.ndarray, fill: object = 0) -> np.ndarray:
+        """Every window of ``x`` (shape ``[N, C, *spatial]`` of the canvas' data shape), the
+        canvas around the data holding ``fill``."""
         if self.place is None:
             canvas = np.ascontiguousarray(x, dtype=self.dtype)
         else:
-            canvas = np.zeros(self.shape, self.dtype)
+            canvas = np.zeros(self.shape, self.dtype) if fill == 0 else np.full(self.shape, fill, self.dtype)
             canvas[self.place] = x
         view: np.ndarray = np.ndarray(self.view_shape, self.dtype, canvas, self.offset, self.view_strides)
         return view

@@ -90,6 +90,8 @@ class RunMode:
       of the CPU plugin); they see the nodes of sub-graph bodies too, keyed by path.
     * ``specialized``: False runs every op's reference ``evaluate`` (no ``specialize``): what
       the specialized kernels are compared against, and a way to rule them out of a bug.
+    * ``threads``: the threads the kernels may use, BLAS's and OneHot's workers
+      (:mod:`ovonehot.threads`; None: ``OVONEHOT_NUM_THREADS``, else 1).
     * ``scope``: the key prefix of the body being run (() at the top level); in the mode an
       op's ``specialize`` gets (``uses_run`` ops), the op's own key, which a body op extends
       with (body, iteration) for the nodes of its bodies.
@@ -101,6 +103,7 @@ class RunMode:
     out: tuple[np.ndarray | None, ...] | None = None
     observer: Observer | None = None
     override: Override | None = None
+    threads: int | None = None
     scope: tuple[int, ...] = ()
 
     @property
@@ -187,6 +190,9 @@ class OpSpec(Generic[A]):
     # ``mode.variables``; Loop/If/TensorIterator run their bodies with the mode): the evaluator
     # asks it again for each run that has them, whether or not ``mode.specialized``.
     uses_run: bool = False
+    # The kernels call NumPy's BLAS (matmul, dot, tensordot, einsum), or run bodies that may: a
+    # run whose plan holds such an op limits BLAS's threads to the run's (:mod:`ovonehot.threads`).
+    blas: bool = False
 
     @property
     def name(self) -> str:
