@@ -414,13 +414,14 @@ def _node_sigma(walk: _Walk, i: int) -> list[Sigma]:
     try:
         if plan.spec.copies_values:
             return _copy_rule(plan, ins, sig, model.inference.input_infos(i))
-        run = _runner(plan, t.inference, i)
+        run = _runner(plan)
         if kind in ELEMENTWISE:
             return _elementwise(run, ins, sig, outs, out_types, ELEMENTWISE[kind])
+        # (magnitudes only: the fast kernels, which may sum in f32, are precise enough)
         if kind in BILINEAR and len(ins) >= 2:
-            return _bilinear(run, ins, sig, outs, out_types)
+            return _bilinear(_runner(plan, t.inference, i), ins, sig, outs, out_types)
         if kind in LINEAR:
-            return _linear(run, ins, sig, outs, out_types)
+            return _linear(_runner(plan, t.inference, i), ins, sig, outs, out_types)
         if not plan.spec.deterministic:
             return [
                 np.full(o.shape, np.inf) if et.is_real else None
@@ -435,9 +436,10 @@ def _node_sigma(walk: _Walk, i: int) -> list[Sigma]:
 def _runner(
     plan: Any, inference: Inference | None = None, i: int = -1
 ) -> Callable[[Sequence[np.ndarray]], list[np.ndarray]]:
-    """The op as a function of its inputs: its fast kernel where it has one (the envelope's
-    float64 sums need no particular order; ``specialize`` for this node's infos, which the
-    perturbed inputs keep), else ``evaluate``; a fast kernel that raises falls back to it."""
+    """The op as a function of its inputs: with ``inference``, its fast kernel where it has one
+    (for the magnitudes of sums, which need neither an order nor float64: ``specialize`` for this
+    node's infos, which the arguments keep), else ``evaluate``; a fast kernel that raises falls
+    back to it.  Perturbations (a change of f(x) by f(x + sigma) - f(x)) use ``evaluate``."""
     reference = plan.spec.reference
     fast = None
     if inference is not None and plan.spec.specialize is not None and not plan.spec.uses_run:
