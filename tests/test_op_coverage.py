@@ -28,7 +28,6 @@ NOT_YET: dict[str, str] = {
     "GroupedMatMul": "opset17 MoE experts matmul: not yet implemented",
     "ISTFT": "inverse short-time Fourier transform: not yet implemented",
     "MatrixNms": _DETECTION,
-    "MulticlassNms": _DETECTION,
     "NMSRotated": _DETECTION,
     "PSROIPooling": _DETECTION,
     "Proposal": _DETECTION,

@@ -18,6 +18,7 @@ from ovonehot.ops.extract_patches import PatchPad
 from ovonehot.ops.gather_scatter import Reduction as ScatterReduction
 from ovonehot.ops.grid_sample import InterpolationMode, PaddingMode
 from ovonehot.ops.interpolate import Mode, NearestMode, ShapeCalc, Transform
+from ovonehot.ops.multiclass_nms import SortResultType
 from ovonehot.ops.nms import BoxEncoding
 from ovonehot.ops.normalization import MVNEpsMode, NormalizeEpsMode
 from ovonehot.ops.one_hot import NegativeIndicesMode
@@ -58,6 +59,7 @@ ALL_TYPES = (
     "f8e5m2",
 )
 EXOTIC = ("i4", "u1", "u4", "f8e4m3", "f8e5m2")
+DETECTION_FLOATS = ("f32", "f16", "bf16")  # (the NMS family of PaddlePaddle detection refuses f64)
 
 
 def _spec(type_name: str, opset: int) -> OpSpec[Any]:
@@ -985,6 +987,54 @@ TABLE: dict[OpSpec[Any], Conformance] = {
             )
         )
         for v in (5, 9)
+    },
+    **{
+        _spec("MulticlassNms", v): Conformance(
+            (
+                seed(
+                    In(
+                        DETECTION_FLOATS,
+                        (1, 4, 4),
+                        Fixed([[[0, 0, 1, 1], [0.1, 0, 1.1, 1], [2, 0, 3, 1], [0.5, 0.5, 1.5, 1.5]]]),
+                    ),
+                    In(
+                        None,
+                        (1, 2, 4),
+                        like=0,
+                        values=Fixed([[[0.9, 0.75, 0.6, 0.95], [0.4, 0.2, 0.3, 0.4]]]),
+                    ),
+                    sort_result_type=every(SortResultType),
+                    sort_result_across_batch=BOOL,
+                    output_type=INDEX,
+                    iou_threshold="0.5",
+                    nms_top_k=("-1", "2"),
+                    keep_top_k=("-1", "3"),
+                    background_class=("-1", "0"),
+                    normalized=BOOL,
+                ),
+                seed(
+                    In(DETECTION_FLOATS, (2, 3, 4)),
+                    In(None, (2, 2, 3), like=0),
+                    iou_threshold="0.3",
+                    nms_eta=("1", "0.5"),
+                ),
+                *(
+                    (
+                        seed(
+                            In(DETECTION_FLOATS, (2, 4, 4)),
+                            In(None, (2, 4), like=0),
+                            C([1, 3], INDEX),
+                            sort_result_type=every(SortResultType),
+                            sort_result_across_batch=BOOL,
+                            iou_threshold="0.5",
+                        ),
+                    )
+                    if v == 9
+                    else ()
+                ),
+            )
+        )
+        for v in (8, 9)
     },
     **{
         _spec(t, 7): Conformance(

@@ -59,6 +59,7 @@ from . import (
     lrn,
     matmul,
     movement,
+    multiclass_nms,
     multinomial,
     mvn0,
     nms,
@@ -180,6 +181,7 @@ _MODULES = (
     segment_max,
     color_convert,
     prior_box,
+    multiclass_nms,
 )
 
 _ALIASES = {"const": "constant"}
