@@ -18,6 +18,7 @@ from ovonehot.ops.extract_patches import PatchPad
 from ovonehot.ops.gather_scatter import Reduction as ScatterReduction
 from ovonehot.ops.grid_sample import InterpolationMode, PaddingMode
 from ovonehot.ops.interpolate import Mode, NearestMode, ShapeCalc, Transform
+from ovonehot.ops.matrix_nms import DecayFunction
 from ovonehot.ops.multiclass_nms import SortResultType
 from ovonehot.ops.nms import BoxEncoding
 from ovonehot.ops.normalization import MVNEpsMode, NormalizeEpsMode
@@ -1036,6 +1037,28 @@ TABLE: dict[OpSpec[Any], Conformance] = {
         )
         for v in (8, 9)
     },
+    _spec("MatrixNms", 8): Conformance(
+        (
+            seed(
+                In(
+                    DETECTION_FLOATS,
+                    (1, 4, 4),
+                    Fixed([[[0, 0, 1, 1], [0.1, 0, 1.1, 1], [2, 0, 3, 1], [0.5, 0.5, 1.5, 1.5]]]),
+                ),
+                In(None, (1, 2, 4), like=0, values=Fixed([[[0.9, 0.75, 0.6, 0.95], [0.4, 0.2, 0.3, 0.45]]])),
+                sort_result_type=every(SortResultType),
+                sort_result_across_batch=BOOL,
+                output_type=INDEX,
+                nms_top_k=("-1", "2"),
+                keep_top_k=("-1", "3"),
+                background_class=("-1", "0"),
+                normalized=BOOL,
+                decay_function=every(DecayFunction),
+                post_threshold=("0", "0.5"),
+            ),
+            seed(In(DETECTION_FLOATS, (2, 3, 4)), In(None, (2, 2, 3), like=0), gaussian_sigma=("2", "0.5")),
+        )
+    ),
     **{
         _spec(t, 7): Conformance(
             (seed(data(2, 4, 2, types=FLOATS), C([0])), seed(data(2, 4, 2, types=FLOATS), C([1]), C([3]))),

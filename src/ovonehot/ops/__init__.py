@@ -58,6 +58,7 @@ from . import (
     inverse,
     lrn,
     matmul,
+    matrix_nms,
     movement,
     multiclass_nms,
     multinomial,
@@ -182,6 +183,7 @@ _MODULES = (
     color_convert,
     prior_box,
     multiclass_nms,
+    matrix_nms,
 )
 
 _ALIASES = {"const": "constant"}

@@ -120,10 +120,10 @@ def upto(d: Dimension) -> Dimension:
     return Dimension(0, d.max) if d.max is not None else Dimension()
 
 
-def check_types(attrs: MulticlassNmsAttrs, inputs: Sequence[TensorInfo]) -> None:
-    """``MulticlassNmsBase::validate``: types (a dynamic type fails too) and attributes."""
-    if attrs.output_type not in (ElementType.i32, ElementType.i64):
-        raise ValidationError(f"Output type must be i32 or i64, got {attrs.output_type}")
+def check_box_types(output_type: ElementType, inputs: Sequence[TensorInfo]) -> None:
+    """The output type and the boxes' and scores' types (a dynamic type fails too)."""
+    if output_type not in (ElementType.i32, ElementType.i64):
+        raise ValidationError(f"Output type must be i32 or i64, got {output_type}")
     for k, what in ((0, "boxes"), (1, "scores")):
         et = inputs[k].element_type
         if et not in BOX_TYPES:
@@ -134,14 +134,26 @@ def check_types(attrs: MulticlassNmsAttrs, inputs: Sequence[TensorInfo]) -> None
         raise ValidationError(
             f"Expected 'boxes', 'scores' type is same, got {inputs[0].element_type} and {inputs[1].element_type}"
         )
+
+
+def check_top_k(nms_top_k: int, keep_top_k: int, background_class: int) -> None:
+    for name, value in (
+        ("nms_top_k", nms_top_k),
+        ("keep_top_k", keep_top_k),
+        ("background_class", background_class),
+    ):
+        if value < -1:
+            raise ValidationError(f"The '{name}' must be great or equal -1. Got: {value}")
+
+
+def check_types(attrs: MulticlassNmsAttrs, inputs: Sequence[TensorInfo]) -> None:
+    """``MulticlassNmsBase::validate``: types and attributes."""
+    check_box_types(attrs.output_type, inputs)
     if len(inputs) == 3 and inputs[2].element_type not in (ElementType.i32, ElementType.i64):
         raise ValidationError(
             f"Expected i64 or i32 as element type for the 'roisnum' input, got {inputs[2].element_type}"
         )
-    for name, value in (("nms_top_k", attrs.nms_top_k), ("keep_top_k", attrs.keep_top_k),
-                        ("background_class", attrs.background_class)):  # fmt: skip
-        if value < -1:
-            raise ValidationError(f"The '{name}' must be great or equal -1. Got: {value}")
+    check_top_k(attrs.nms_top_k, attrs.keep_top_k, attrs.background_class)
     if not 0.0 <= attrs.nms_eta <= 1.0:
         raise ValidationError(f"The 'nms_eta' must be in close range [0, 1.0]. Got: {attrs.nms_eta}")
 
@@ -253,17 +265,24 @@ def _image(attrs: MulticlassNmsAttrs, image: int, boxes: np.ndarray, scores: np.
     picks.sort(key=lambda p: (-float(p.score), p.klass, p.index))
     if attrs.keep_top_k > -1:
         picks = picks[: attrs.keep_top_k]
-    if not attrs.sort_result_across_batch and attrs.sort_result_type is SortResultType.CLASSID:
+    return sort_within_image(attrs.sort_result_type, attrs.sort_result_across_batch, picks)
+
+
+def sort_within_image(sort: SortResultType, across: bool, picks: list[Pick]) -> list[Pick]:
+    """An image's picks by score (ties: class, index), or by class (ties: score down, index) when
+    ``sort_result_type=classid`` and the sort is not across the batch."""
+    picks = sorted(picks, key=lambda p: (-float(p.score), p.klass, p.index))
+    if not across and sort is SortResultType.CLASSID:
         picks.sort(key=lambda p: (p.klass, -float(p.score), p.index))
     return picks
 
 
-def _across_batch(attrs: MulticlassNmsAttrs, picks: list[Pick]) -> list[Pick]:
-    if not attrs.sort_result_across_batch:
+def sort_across_batch(sort: SortResultType, across: bool, picks: list[Pick]) -> list[Pick]:
+    if not across:
         return picks
-    if attrs.sort_result_type is SortResultType.SCORE:
+    if sort is SortResultType.SCORE:
         return sorted(picks, key=lambda p: (-float(p.score), p.image, p.klass, p.index))
-    if attrs.sort_result_type is SortResultType.CLASSID:
+    if sort is SortResultType.CLASSID:
         return sorted(picks, key=lambda p: (p.klass, p.image, -float(p.score), p.index))
     return picks
 
@@ -307,7 +326,7 @@ def evaluate_multiclass_nms(attrs: MulticlassNmsAttrs, inputs: Sequence[np.ndarr
             found = [Pick(p.image, p.klass, p.index + start, p.score, p.box) for p in found]
         counts.append(len(found))
         picks.extend(found)
-    picks = _across_batch(attrs, picks)
+    picks = sort_across_batch(attrs.sort_result_type, attrs.sort_result_across_batch, picks)
     rows = [(float(p.klass), float(p.score), *p.box) for p in picks]
     if rois is None:
         flat = [p.image * boxes.shape[1] + p.index for p in picks]
