@@ -27,7 +27,6 @@ NOT_YET: dict[str, str] = {
     "GenerateProposals": _DETECTION,
     "GroupedMatMul": "opset17 MoE experts matmul: not yet implemented",
     "ISTFT": "inverse short-time Fourier transform: not yet implemented",
-    "NMSRotated": _DETECTION,
     "PSROIPooling": _DETECTION,
     "Proposal": _DETECTION,
     "ROIAlignRotated": _DETECTION,

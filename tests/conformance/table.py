@@ -1059,6 +1059,24 @@ TABLE: dict[OpSpec[Any], Conformance] = {
             seed(In(DETECTION_FLOATS, (2, 3, 4)), In(None, (2, 2, 3), like=0), gaussian_sigma=("2", "0.5")),
         )
     ),
+    _spec("NMSRotated", 13): Conformance(
+        (
+            seed(
+                In(
+                    FLOATS,
+                    (1, 4, 5),
+                    Fixed([[[0, 0, 2, 2, 0], [0, 0, 2, 2, 0.3], [5, 5, 1, 2, 1.0], [0.5, 0, 4, 0.5, -0.4]]]),
+                ),
+                In(None, (1, 2, 4), like=0, values=Fixed([[[0.9, 0.75, 0.6, 0.95], [0.1, 0.2, 0.3, 0.4]]])),
+                C(3, INDEX),
+                C(0.5, ("f32",)),
+                C(0.0, ("f32",)),
+                sort_result_descending=BOOL,
+                output_type=INDEX,
+                clockwise=BOOL,
+            ),
+        )
+    ),
     **{
         _spec(t, 7): Conformance(
             (seed(data(2, 4, 2, types=FLOATS), C([0])), seed(data(2, 4, 2, types=FLOATS), C([1]), C([3]))),

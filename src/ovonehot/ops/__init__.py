@@ -65,6 +65,7 @@ from . import (
     mvn0,
     nms,
     nms_legacy,
+    nms_rotated,
     non_zero,
     normalization,
     one_hot,
@@ -184,6 +185,7 @@ _MODULES = (
     prior_box,
     multiclass_nms,
     matrix_nms,
+    nms_rotated,
 )
 
 _ALIASES = {"const": "constant"}
