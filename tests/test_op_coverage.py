@@ -29,7 +29,6 @@ NOT_YET: dict[str, str] = {
     "ISTFT": "inverse short-time Fourier transform: not yet implemented",
     "PSROIPooling": _DETECTION,
     "Proposal": _DETECTION,
-    "ROIAlignRotated": _DETECTION,
     "RegionYolo": _DETECTION,
     "STFT": "short-time Fourier transform: not yet implemented",
     "SparseFillEmptyRows": "sparse tensors: not yet implemented",

@@ -968,6 +968,21 @@ TABLE: dict[OpSpec[Any], Conformance] = {
             ),
         )
     ),
+    _spec("ROIAlignRotated", 15): Conformance(
+        (
+            seed(
+                data(1, 2, 4, 5, types=FLOATS),
+                In(None, (3, 5), Fixed([[2, 1.5, 3, 2, 0.5], [1, 2, 2, 3, -1.0], [4, 3, 1, 1, 3.0]]), like=0),
+                C([0, 0, 0], INDEX),
+                pooled_h="2",
+                pooled_w=("2", "3"),
+                sampling_ratio=("2", "0"),
+                spatial_scale=("1", "0.5"),
+                clockwise_mode=BOOL,
+            ),
+        ),
+        cpu_exact=True,  # (f32: bit for bit on every case of tests/test_ops_roi_align_rotated.py)
+    ),
     **{
         _spec("NonMaxSuppression", v): Conformance(
             (

@@ -79,6 +79,7 @@ from . import (
     reorg_yolo,
     reverse,
     roi_align,
+    roi_align_rotated,
     roi_pooling,
     roll,
     search_sorted,
@@ -186,6 +187,7 @@ _MODULES = (
     multiclass_nms,
     matrix_nms,
     nms_rotated,
+    roi_align_rotated,
 )
 
 _ALIASES = {"const": "constant"}
