@@ -983,6 +983,38 @@ TABLE: dict[OpSpec[Any], Conformance] = {
         ),
         cpu_exact=True,  # (f32: bit for bit on every case of tests/test_ops_roi_align_rotated.py)
     ),
+    _spec("GenerateProposals", 9): Conformance(
+        (
+            seed(
+                In(DETECTION_FLOATS, (1, 3), Fixed([[20, 24, 1.0]])),
+                In(
+                    None,
+                    (2, 2, 2, 4),
+                    like=0,
+                    values=Fixed(
+                        [
+                            [[[0, 0, 8, 8], [-4, -4, 12, 12]], [[8, 0, 16, 8], [4, -4, 20, 12]]],
+                            [[[0, 8, 8, 16], [-4, 4, 12, 20]], [[8, 8, 16, 16], [4, 4, 20, 20]]],
+                        ]
+                    ),
+                ),
+                In(None, (1, 8, 2, 2), like=0, values=Positive()),
+                In(
+                    None,
+                    (1, 2, 2, 2),
+                    like=0,
+                    values=Fixed([[[[0.9, 0.1], [0.5, 0.3]], [[0.8, 0.2], [0.6, 0.4]]]]),
+                ),
+                min_size=("0", "6"),
+                nms_threshold=("0.5", "0.7"),
+                pre_nms_count=("8", "3"),
+                post_nms_count=("8", "2"),
+                normalized=BOOL,
+                roi_num_type=INDEX,
+            ),
+        ),
+        cpu_exact=True,  # (f32: bit for bit on every case of tests/test_ops_generate_proposals.py)
+    ),
     **{
         _spec("NonMaxSuppression", v): Conformance(
             (

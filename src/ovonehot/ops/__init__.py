@@ -50,6 +50,7 @@ from . import (
     float_checks,
     gather_scatter,
     gather_tree,
+    generate_proposals,
     grid_sample,
     grn,
     hyperbolic,
@@ -188,6 +189,7 @@ _MODULES = (
     matrix_nms,
     nms_rotated,
     roi_align_rotated,
+    generate_proposals,
 )
 
 _ALIASES = {"const": "constant"}
