@@ -30,7 +30,6 @@ NOT_YET: dict[str, str] = {
     "Proposal": _DETECTION,
     "RegionYolo": _DETECTION,
     "STFT": "short-time Fourier transform: not yet implemented",
-    "SparseFillEmptyRows": "sparse tensors: not yet implemented",
     "StringTensorPack": _STRING,
     "StringTensorUnpack": _STRING,
 }

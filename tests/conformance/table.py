@@ -1015,6 +1015,24 @@ TABLE: dict[OpSpec[Any], Conformance] = {
         ),
         cpu_exact=True,  # (f32: bit for bit on every case of tests/test_ops_generate_proposals.py)
     ),
+    _spec("SparseFillEmptyRows", 16): Conformance(
+        (
+            seed(
+                data(3),
+                In(INDEX, (2,), Fixed([4, 3])),
+                In(None, (3, 2), Fixed([[2, 2], [0, 1], [2, 0]]), like=1),
+                In(None, (), like=0),
+            ),
+            seed(
+                data(3),
+                In(INDEX, (2,), Fixed([4, 3]), const=True),
+                In(None, (3, 2), Fixed([[2, 2], [0, 1], [2, 0]]), const=True, like=1),
+                In(None, (), like=0),
+            ),
+            seed(data(0), In(INDEX, (2,), Fixed([2, 5])), In(None, (0, 2), like=1), In(None, (), like=0)),
+        ),
+        cpu_exact=True,  # (copies: the values and the default value)
+    ),
     **{
         _spec("NonMaxSuppression", v): Conformance(
             (

@@ -90,6 +90,7 @@ from . import (
     slice_scatter,
     softmax,
     space_depth,
+    sparse_fill_empty_rows,
     state,
     subgraph,
     topk,
@@ -190,6 +191,7 @@ _MODULES = (
     nms_rotated,
     roi_align_rotated,
     generate_proposals,
+    sparse_fill_empty_rows,
 )
 
 _ALIASES = {"const": "constant"}
