@@ -57,14 +57,17 @@ SCORES = np.array(
 
 
 def compare_cpu(tmp_path: Path, factory: Any, inputs: list[In]) -> list[np.ndarray]:
+    """ovonehot (through saved IR) vs the CPU plugin; returns ovonehot's.  When nothing is selected
+    the plugin leaves ``valid_outputs`` unwritten (as for NonMaxSuppression): ovonehot's must be 0."""
     node, params = build(factory, inputs)
     feeds = [i.array for i in inputs if not i.const]
     theirs = cpu_outputs(node, params, feeds)
     model = export(tmp_path, node, params)
     assert_inferred(model, node)
     ours = list(model.run(feeds).values())
-    for k, (a, b) in enumerate(zip(ours, theirs, strict=True)):
-        assert_same(a, b, where=f"output {k}")
+    compared = 2 if theirs[0].shape[0] == 0 else 3
+    for k in range(compared):
+        assert_same(ours[k], theirs[k], where=f"output {k}")
     return ours
 
 
