@@ -1,9 +1,11 @@
 """GenerateProposals-9 against OpenVINO's CPU plugin (the core has no evaluate) and its shape inference.
 
 Every case saves the one-op model as IR with OpenVINO, loads it with ovonehot (inferred shapes
-compared with OpenVINO's), runs it and compares the outputs with the CPU plugin's: counts exactly,
-boxes and scores within ``ULP`` (the plugin's own ``exp``; measured: bit-exact on these cases).
-Scores are distinct (OpenVINO leaves the order of tied scores open).
+compared with OpenVINO's), runs it and compares the outputs with the CPU plugin's: counts and
+scores (copies) exactly, box coordinates within ``BOX_TOLERANCE`` f32 ulp of the image size: the
+plugin's own ``exp`` differs from ``expf`` by an ulp now and then, and ``centre + w/2`` cancels
+(measured on 500 random cases: 3 differ, by at most 1.9e-6 on 8..40-pixel images).  Scores
+are distinct (OpenVINO leaves the order of tied scores open).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from ovonehot.types import ElementType, PartialShape
 ov = pytest.importorskip("openvino")
 ops9 = pytest.importorskip("openvino.opset9")
 
-ULP = 0
+BOX_TOLERANCE = 8  # f32 ulps of the largest image side
 B, A, H, W = 2, 3, 4, 5
 
 
@@ -44,7 +46,8 @@ def _inputs(seed: int = 0, info_width: int = 3) -> tuple[np.ndarray, ...]:
     return info, anchors, deltas, scores
 
 
-def compare_cpu(tmp_path: Path, factory: Any, inputs: list[In], ulp: int = ULP) -> list[np.ndarray]:
+def compare_cpu(tmp_path: Path, factory: Any, inputs: list[In], narrow: bool = False) -> list[np.ndarray]:
+    """``narrow``: f16/bf16 boxes, computed in f32 and rounded once, within one unit of the type."""
     node, params = build(factory, inputs)
     feeds = [i.array for i in inputs if not i.const]
     theirs = cpu_outputs(node, params, feeds)
@@ -54,8 +57,14 @@ def compare_cpu(tmp_path: Path, factory: Any, inputs: list[In], ulp: int = ULP) 
     if ours[0].dtype == ml_dtypes.bfloat16:  # (the plugin's bf16 comes back as f16-typed raw bits)
         theirs[:2] = [t.view(ml_dtypes.bfloat16) for t in theirs[:2]]
     assert_same(ours[2], theirs[2], where="rpnroisnum")
-    assert_same(ours[0], theirs[0], ulp=ulp, where="rpnrois")
-    assert_same(ours[1], theirs[1], ulp=ulp, where="rpnscores")
+    assert_same(ours[1], theirs[1], where="rpnscores")
+    if narrow:
+        assert_same(ours[0], theirs[0], ulp=1, where="rpnrois")
+    else:
+        assert ours[0].shape == theirs[0].shape and ours[0].dtype == theirs[0].dtype
+        side = float(np.abs(feeds[0][:, :2]).max())
+        tolerance = BOX_TOLERANCE * float(np.finfo(np.float32).eps) * side
+        np.testing.assert_allclose(ours[0], theirs[0], rtol=0, atol=tolerance, err_msg="rpnrois")
     return ours
 
 
@@ -84,7 +93,7 @@ def test_matches_cpu_plugin(tmp_path, attrs, info_width):  # type: ignore[no-unt
 def test_half_precision(tmp_path, dtype):  # type: ignore[no-untyped-def]
     """Computed in f32 from the narrow inputs, rounded once at the end (as the reference); the
     plugin likewise: one unit of the narrow type allowed."""
-    compare_cpu(tmp_path, _gp(), [P(x.astype(dtype)) for x in _inputs(2)], ulp=1)
+    compare_cpu(tmp_path, _gp(), [P(x.astype(dtype)) for x in _inputs(2)], narrow=True)
 
 
 def test_random_seeds(tmp_path):  # type: ignore[no-untyped-def]

@@ -161,6 +161,24 @@ def test_iou_equal_to_the_threshold_keeps_the_box(tmp_path, iou, ours_expected, 
     assert theirs[1].ravel().tolist() == cpu_expected
 
 
+@pytest.mark.held_for("openvino==2026.4.1")
+@pytest.mark.parametrize(("eta", "cpu_expected"), [(0.7, [0, 1, 2]), (1.0, [0, 1])])
+def test_score_at_the_threshold_is_compared_with_every_kept_box(tmp_path, eta, cpu_expected):  # type: ignore[no-untyped-def]
+    """Box 2 repeats box 0 with a score equal to score_threshold.  The spec compares it with every
+    kept box (suppressed by box 0); the reference, and the CPU plugin when nms_eta < 1, stop
+    comparing as soon as the score is ``<= score_threshold``, after the newest kept box (box 1,
+    disjoint), and keep it."""
+    boxes = np.array([[[0, 0, 1, 1], [5, 5, 6, 6], [0, 0, 1, 1]]], np.float32)
+    scores = np.array([[[0.9, 0.8, 0.5]]], np.float32)
+    node, params = build(
+        _mc(ops9, iou_threshold=0.3, score_threshold=0.5, nms_eta=eta), [P(boxes), P(scores)]
+    )
+    theirs = cpu_outputs(node, params, [boxes, scores])
+    ours = list(export(tmp_path, node, params).run([boxes, scores]).values())
+    assert ours[1].ravel().tolist() == [0, 1]
+    assert theirs[1].ravel().tolist() == cpu_expected
+
+
 INFER = [
     pytest.param("1,6,4", "1,2,6", {}, id="static"),
     pytest.param("2,6,4", "2,3,6", {"nms_top_k": 3, "keep_top_k": 4}, id="top-k"),

@@ -1013,7 +1013,6 @@ TABLE: dict[OpSpec[Any], Conformance] = {
                 roi_num_type=INDEX,
             ),
         ),
-        cpu_exact=True,  # (f32: bit for bit on every case of tests/test_ops_generate_proposals.py)
     ),
     _spec("SparseFillEmptyRows", 16): Conformance(
         (
