@@ -20,15 +20,9 @@ _DETECTION = "detection post-processing (SSD/Faster R-CNN/YOLO heads): not yet i
 NOT_YET: dict[str, str] = {
     "DeformablePSROIPooling": _DETECTION,
     "DetectionOutput": _DETECTION,
-    "GenerateProposals": _DETECTION,
-    "MatrixNms": _DETECTION,
-    "MulticlassNms": _DETECTION,
-    "NMSRotated": _DETECTION,
     "PSROIPooling": _DETECTION,
     "Proposal": _DETECTION,
-    "ROIAlignRotated": _DETECTION,
     "RegionYolo": _DETECTION,
-    "SparseFillEmptyRows": "sparse tensors: not yet implemented",
 }
 
 

@@ -20,6 +20,8 @@ from ovonehot.ops.extract_patches import PatchPad
 from ovonehot.ops.gather_scatter import Reduction as ScatterReduction
 from ovonehot.ops.grid_sample import InterpolationMode, PaddingMode
 from ovonehot.ops.interpolate import Mode, NearestMode, ShapeCalc, Transform
+from ovonehot.ops.matrix_nms import DecayFunction
+from ovonehot.ops.multiclass_nms import SortResultType
 from ovonehot.ops.nms import BoxEncoding
 from ovonehot.ops.normalization import MVNEpsMode, NormalizeEpsMode
 from ovonehot.ops.one_hot import NegativeIndicesMode
@@ -60,6 +62,7 @@ ALL_TYPES = (
     "f8e5m2",
 )
 EXOTIC = ("i4", "u1", "u4", "f8e4m3", "f8e5m2")
+DETECTION_FLOATS = ("f32", "f16", "bf16")  # (the NMS family of PaddlePaddle detection refuses f64)
 
 
 def _spec(type_name: str, opset: int) -> OpSpec[Any]:
@@ -1034,6 +1037,70 @@ TABLE: dict[OpSpec[Any], Conformance] = {
             ),
         )
     ),
+    _spec("ROIAlignRotated", 15): Conformance(
+        (
+            seed(
+                data(1, 2, 4, 5, types=FLOATS),
+                In(None, (3, 5), Fixed([[2, 1.5, 3, 2, 0.5], [1, 2, 2, 3, -1.0], [4, 3, 1, 1, 3.0]]), like=0),
+                C([0, 0, 0], INDEX),
+                pooled_h="2",
+                pooled_w=("2", "3"),
+                sampling_ratio=("2", "0"),
+                spatial_scale=("1", "0.5"),
+                clockwise_mode=BOOL,
+            ),
+        ),
+        cpu_exact=True,  # (f32: bit for bit on every case of tests/test_ops_roi_align_rotated.py)
+    ),
+    _spec("GenerateProposals", 9): Conformance(
+        (
+            seed(
+                In(DETECTION_FLOATS, (1, 3), Fixed([[20, 24, 1.0]])),
+                In(
+                    None,
+                    (2, 2, 2, 4),
+                    like=0,
+                    values=Fixed(
+                        [
+                            [[[0, 0, 8, 8], [-4, -4, 12, 12]], [[8, 0, 16, 8], [4, -4, 20, 12]]],
+                            [[[0, 8, 8, 16], [-4, 4, 12, 20]], [[8, 8, 16, 16], [4, 4, 20, 20]]],
+                        ]
+                    ),
+                ),
+                In(None, (1, 8, 2, 2), like=0, values=Positive()),
+                In(
+                    None,
+                    (1, 2, 2, 2),
+                    like=0,
+                    values=Fixed([[[[0.9, 0.1], [0.5, 0.3]], [[0.8, 0.2], [0.6, 0.4]]]]),
+                ),
+                min_size=("0", "6"),
+                nms_threshold=("0.5", "0.7"),
+                pre_nms_count=("8", "3"),
+                post_nms_count=("8", "2"),
+                normalized=BOOL,
+                roi_num_type=INDEX,
+            ),
+        ),
+    ),
+    _spec("SparseFillEmptyRows", 16): Conformance(
+        (
+            seed(
+                data(3),
+                In(INDEX, (2,), Fixed([4, 3])),
+                In(None, (3, 2), Fixed([[2, 2], [0, 1], [2, 0]]), like=1),
+                In(None, (), like=0),
+            ),
+            seed(
+                data(3),
+                In(INDEX, (2,), Fixed([4, 3]), const=True),
+                In(None, (3, 2), Fixed([[2, 2], [0, 1], [2, 0]]), const=True, like=1),
+                In(None, (), like=0),
+            ),
+            seed(data(0), In(INDEX, (2,), Fixed([2, 5])), In(None, (0, 2), like=1), In(None, (), like=0)),
+        ),
+        cpu_exact=True,  # (copies: the values and the default value)
+    ),
     **{
         _spec("NonMaxSuppression", v): Conformance(
             (
@@ -1055,6 +1122,94 @@ TABLE: dict[OpSpec[Any], Conformance] = {
         )
         for v in (5, 9)
     },
+    **{
+        _spec("MulticlassNms", v): Conformance(
+            (
+                seed(
+                    In(
+                        DETECTION_FLOATS,
+                        (1, 4, 4),
+                        Fixed([[[0, 0, 1, 1], [0.1, 0, 1.1, 1], [2, 0, 3, 1], [0.5, 0.5, 1.5, 1.5]]]),
+                    ),
+                    In(
+                        None,
+                        (1, 2, 4),
+                        like=0,
+                        values=Fixed([[[0.9, 0.75, 0.6, 0.95], [0.4, 0.2, 0.3, 0.4]]]),
+                    ),
+                    sort_result_type=every(SortResultType),
+                    sort_result_across_batch=BOOL,
+                    output_type=INDEX,
+                    iou_threshold="0.5",
+                    nms_top_k=("-1", "2"),
+                    keep_top_k=("-1", "3"),
+                    background_class=("-1", "0"),
+                    normalized=BOOL,
+                ),
+                seed(
+                    In(DETECTION_FLOATS, (2, 3, 4)),
+                    In(None, (2, 2, 3), like=0),
+                    iou_threshold="0.3",
+                    nms_eta=("1", "0.5"),
+                ),
+                *(
+                    (
+                        seed(
+                            In(DETECTION_FLOATS, (2, 4, 4)),
+                            In(None, (2, 4), like=0),
+                            C([1, 3], INDEX),
+                            sort_result_type=every(SortResultType),
+                            sort_result_across_batch=BOOL,
+                            iou_threshold="0.5",
+                        ),
+                    )
+                    if v == 9
+                    else ()
+                ),
+            )
+        )
+        for v in (8, 9)
+    },
+    _spec("MatrixNms", 8): Conformance(
+        (
+            seed(
+                In(
+                    DETECTION_FLOATS,
+                    (1, 4, 4),
+                    Fixed([[[0, 0, 1, 1], [0.1, 0, 1.1, 1], [2, 0, 3, 1], [0.5, 0.5, 1.5, 1.5]]]),
+                ),
+                In(None, (1, 2, 4), like=0, values=Fixed([[[0.9, 0.75, 0.6, 0.95], [0.4, 0.2, 0.3, 0.45]]])),
+                sort_result_type=every(SortResultType),
+                sort_result_across_batch=BOOL,
+                output_type=INDEX,
+                nms_top_k=("-1", "2"),
+                keep_top_k=("-1", "3"),
+                background_class=("-1", "0"),
+                normalized=BOOL,
+                decay_function=every(DecayFunction),
+                post_threshold=("0", "0.5"),
+            ),
+            seed(In(DETECTION_FLOATS, (2, 3, 4)), In(None, (2, 2, 3), like=0), gaussian_sigma=("2", "0.5")),
+        )
+    ),
+    _spec("NMSRotated", 13): Conformance(
+        (
+            seed(
+                In(
+                    FLOATS,
+                    (1, 4, 5),
+                    Fixed([[[0, 0, 2, 2, 0], [0, 0, 2, 2, 0.3], [5, 5, 1, 2, 1.0], [0.5, 0, 4, 0.5, -0.4]]]),
+                ),
+                In(None, (1, 2, 4), like=0, values=Fixed([[[0.9, 0.75, 0.6, 0.95], [0.1, 0.2, 0.3, 0.4]]])),
+                C(3, INDEX),
+                C(0.5, ("f32",)),
+                C(0.0, ("f32",)),
+                sort_result_descending=BOOL,
+                output_type=INDEX,
+                clockwise=BOOL,
+            ),
+        )
+    ),
     **{
         _spec(t, 7): Conformance(
             (seed(data(2, 4, 2, types=FLOATS), C([0])), seed(data(2, 4, 2, types=FLOATS), C([1]), C([3]))),

@@ -116,7 +116,7 @@ def infer_nms(attrs: NMSAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]
     boxes, scores = inputs[0].shape, inputs[1].shape
     selected = Dimension()
     if boxes.rank_is_static:
-        selected = _per_class(boxes[1], inputs[2] if len(inputs) > 2 else None)
+        selected = per_class_bound(boxes[1], inputs[2] if len(inputs) > 2 else None)
         if scores.rank_is_static:
             if not boxes[0].compatible(scores[0]):
                 raise ValidationError("The first dimension of both 'boxes' and 'scores' must match.")
@@ -139,7 +139,7 @@ def infer_nms(attrs: NMSAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]
     ]
 
 
-def _per_class(num_boxes: Dimension, max_out: TensorInfo | None) -> Dimension:
+def per_class_bound(num_boxes: Dimension, max_out: TensorInfo | None) -> Dimension:
     if max_out is None:
         limit = 0
     else:

@@ -94,29 +94,37 @@ def infer_roi_align(attrs: ROIAlignAttrs, inputs: Sequence[TensorInfo]) -> list[
         raise ValidationError(
             f"The data type for batch indices is expected to be an integer. Got: {indices.element_type}"
         )
-    for info, rank, what in ((data, 4, "a 4D tensor for the input data"), (rois, 2, "a 2D tensor for the ROIs input"),
+    num, channels = roi_dims(data.shape, rois.shape, indices.shape, 4)
+    out = (num, channels, Dimension.static(attrs.pooled_h), Dimension.static(attrs.pooled_w))
+    return [TensorInfo(et, PartialShape(out))]
+
+
+def roi_dims(
+    data: PartialShape, rois: PartialShape, indices: PartialShape, box: int
+) -> tuple[Dimension, Dimension]:
+    """The ROI count and channels of a ROIAlign-like op (``roi_align_shape_utils.hpp``): ranks 4, 2
+    and 1, ``box`` numbers per ROI, the ROI count merged from rois and batch indices."""
+    for shape, rank, what in ((data, 4, "a 4D tensor for the input data"), (rois, 2, "a 2D tensor for the ROIs input"),
                              (indices, 1, "a 1D tensor for the batch indices input")):  # fmt: skip
-        if info.shape.rank_is_static and info.shape.rank != rank:
-            raise ValidationError(f"Expected {what}. Got: {info.shape}")
+        if shape.rank_is_static and shape.rank != rank:
+            raise ValidationError(f"Expected {what}. Got: {shape}")
     num = Dimension()
-    if rois.shape.rank_is_static:
-        if not rois.shape[1].contains(4):
+    if rois.rank_is_static:
+        if not rois[1].contains(box):
             raise ValidationError(
                 "The second dimension of ROIs input should contain box coordinates. op dimension is expected to "
-                f"be equal to 4. Got: {rois.shape[1]}"
+                f"be equal to {box}. Got: {rois[1]}"
             )
-        num = rois.shape[0]
-    if indices.shape.rank_is_static:
-        merged = num.merge(indices.shape[0])
+        num = rois[0]
+    if indices.rank_is_static:
+        merged = num.merge(indices[0])
         if merged is None:
             raise ValidationError(
                 "The first dimension of ROIs input must be equal to the first dimension of the batch indices "
-                f"input. Got: {num} and: {indices.shape[0]}"
+                f"input. Got: {num} and: {indices[0]}"
             )
         num = merged
-    channels = data.shape[1] if data.shape.rank_is_static else Dimension()
-    out = (num, channels, Dimension.static(attrs.pooled_h), Dimension.static(attrs.pooled_w))
-    return [TensorInfo(et, PartialShape(out))]
+    return num, data[1] if data.rank_is_static else Dimension()
 
 
 def evaluate_roi_align(attrs: ROIAlignAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -164,7 +172,7 @@ def _one_roi(attrs: ROIAlignAttrs, fmap: np.ndarray, box: np.ndarray, t: np.dtyp
         ys = y1 + ybins * bin_h + dist_y * (T(sy) + T(0.5))  # [ph, 1]
         for sx in range(sr_x):
             xs = x1 + xbins * bin_w + dist_x * (T(sx) + T(0.5))  # [1, pw]
-            value = _bilinear(fmap, np.broadcast_to(ys, (attrs.pooled_h, attrs.pooled_w)),
+            value = bilinear(fmap, np.broadcast_to(ys, (attrs.pooled_h, attrs.pooled_w)),
                               np.broadcast_to(xs, (attrs.pooled_h, attrs.pooled_w)), t)  # fmt: skip
             if attrs.mode is PoolingMode.MAX:
                 pooled = np.where(value > pooled, value, pooled)
@@ -173,7 +181,7 @@ def _one_roi(attrs: ROIAlignAttrs, fmap: np.ndarray, box: np.ndarray, t: np.dtyp
     return pooled
 
 
-def _bilinear(fmap: np.ndarray, ys: np.ndarray, xs: np.ndarray, t: np.dtype) -> np.ndarray:
+def bilinear(fmap: np.ndarray, ys: np.ndarray, xs: np.ndarray, t: np.dtype) -> np.ndarray:
     """The reference's sample value at each (y, x): [C, ph, pw]."""
     T = t.type
     _, h, w = fmap.shape
