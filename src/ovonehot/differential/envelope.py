@@ -273,10 +273,11 @@ def truth(model: Model, inputs: Mapping[str, np.ndarray]) -> Truth:
     """Run ``model`` with every float tensor in float64 on ``inputs`` (raises EnvelopeError)."""
     bound = model.bind(inputs)
     params = [model.graph.index_of(d_node) for d_node in _parameter_ids(model)]
-    feeds = {
-        i: np.asarray(a, dtype=np.float64) if np.asarray(a).dtype.kind == "f" else np.asarray(a)
-        for i, a in zip(params, bound, strict=True)
-    }
+    with np.errstate(all="ignore"):  # (NaN payloads of bf16/f16 inputs widen to NaN)
+        feeds = {
+            i: np.asarray(a, dtype=np.float64) if np.asarray(a).dtype.kind == "f" else np.asarray(a)
+            for i, a in zip(params, bound, strict=True)
+        }
     graph = widen(model.graph)
     shapes = {model.graph.nodes[i].name: PartialShape.of(a.shape) for i, a in feeds.items()}
     try:
