@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -520,20 +520,35 @@ def _elementwise(
             continue
         if not np.all(np.isfinite(s)):
             return [np.full(o.shape, np.inf) for o in outs]
-        worst = [np.zeros(o.shape) for o in outs]
-        for sign in (1.0, -1.0):
-            args = list(ins)
-            args[j] = _perturb(ins[j], s, sign)
-            for k, moved in enumerate(run(args)):
-                d = np.abs(moved.astype(np.float64) - outs[k].astype(np.float64))
-                worst[k] = np.fmax(worst[k], np.where(np.isnan(d), np.inf, d))
+        worst = _largest_change(run, ins, j, (_perturb(ins[j], s, sign) for sign in (1.0, -1.0)), outs)
         for k in range(len(outs)):
-            parts[k].append(worst[k])
+            parts[k].append(np.full(outs[k].shape, np.inf) if worst is None else worst[k])
     result: list[Sigma] = []
     for k, (o, et) in enumerate(zip(outs, out_types, strict=True)):
         own = _own_rounding(o, et, acc, ins[0] if ins else None)
         result.append(_quadrature([*parts[k], own], o.shape))
     return result
+
+
+def _largest_change(
+    run: Callable[[Sequence[np.ndarray]], list[np.ndarray]],
+    ins: list[np.ndarray],
+    j: int,
+    moved_inputs: Iterable[np.ndarray],
+    outs: list[np.ndarray],
+) -> list[np.ndarray] | None:
+    """Per output, the largest change (NaN: infinite) when input ``j`` is each of ``moved_inputs``;
+    None when a moved input changes an output's shape."""
+    worst = [np.zeros(o.shape) for o in outs]
+    for moved_input in moved_inputs:
+        args = list(ins)
+        args[j] = moved_input
+        for k, moved in enumerate(run(args)):
+            if moved.shape != outs[k].shape:
+                return None
+            d = np.abs(moved.astype(np.float64) - outs[k].astype(np.float64))
+            worst[k] = np.fmax(worst[k], np.where(np.isnan(d), np.inf, d))
+    return worst
 
 
 def _bilinear(
@@ -632,16 +647,10 @@ def _perturbed(
             radius = np.sqrt(radius**2 + np.broadcast_to(s, x.shape) ** 2)
         if not np.any(radius):
             continue
-        worst = [np.zeros(o.shape) for o in outs]
-        for _ in range(2):
-            signs = rng.choice(np.array([-1.0, 1.0]), size=x.shape)
-            args = list(ins)
-            args[j] = x + signs * radius
-            for k, moved in enumerate(run(args)):
-                if moved.shape != outs[k].shape:
-                    return [np.full(o.shape, np.inf) for o in outs]
-                d = np.abs(moved.astype(np.float64) - outs[k].astype(np.float64))
-                worst[k] = np.fmax(worst[k], np.where(np.isnan(d), np.inf, d))
+        draws = (x + rng.choice(np.array([-1.0, 1.0]), size=x.shape) * radius for _ in range(2))
+        worst = _largest_change(run, ins, j, draws, outs)
+        if worst is None:
+            return [np.full(o.shape, np.inf) for o in outs]
         for k in range(len(outs)):
             parts[k].append(worst[k])
     return [
