@@ -205,39 +205,13 @@ def _rows(
             tol = tolerances[(i, k)]
             why = _unobserved(model, oracle, mine, theirs, blocked, i, k)
             if why:
-                rows.append(
-                    LayerRow(
-                        oracle,
-                        node.describe(),
-                        k,
-                        op,
-                        None,
-                        None,
-                        str(tol),
-                        LayerVerdict.NOT_COMPARED,
-                        why,
-                        i,
-                    )
-                )
+                rows.append(_not_compared(oracle, node.describe(), k, op, tol, why, i))
                 continue
             ours, other = mine[(i, k)], theirs[(node.name, k)]
             cmp = compare(ours, other, tol)
             if cmp.kind == "element type" and model.graph.ir_version == 10:
                 why = f"{oracle} reads IR v10 with other element types ({cmp.detail})"
-                rows.append(
-                    LayerRow(
-                        oracle,
-                        node.describe(),
-                        k,
-                        op,
-                        None,
-                        None,
-                        str(tol),
-                        LayerVerdict.NOT_COMPARED,
-                        why,
-                        i,
-                    )
-                )
+                rows.append(_not_compared(oracle, node.describe(), k, op, tol, why, i))
                 continue
             size = _size(ours, other)
             equal, note, said = cmp.equal, "" if cmp.equal else cmp.summary(), str(tol)
@@ -247,6 +221,10 @@ def _rows(
             verdict = LayerVerdict.PASS if equal else LayerVerdict.DIFFERS
             rows.append(LayerRow(oracle, node.describe(), k, op, size[0], size[1], said, verdict, note, i))
     return rows
+
+
+def _not_compared(oracle: str, layer: str, k: int, op: str, tol: Tolerance, why: str, i: int) -> LayerRow:
+    return LayerRow(oracle, layer, k, op, None, None, str(tol), LayerVerdict.NOT_COMPARED, why, i)
 
 
 def _by_envelope(
