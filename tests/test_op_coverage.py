@@ -33,7 +33,6 @@ NOT_YET: dict[str, str] = {
     "PSROIPooling": _DETECTION,
     "Proposal": _DETECTION,
     "ROIAlignRotated": _DETECTION,
-    "RegionYolo": _DETECTION,
     "STFT": "short-time Fourier transform: not yet implemented",
     "SparseFillEmptyRows": "sparse tensors: not yet implemented",
     "StringTensorPack": _STRING,

@@ -1280,6 +1280,30 @@ TABLE: dict[OpSpec[Any], Conformance] = {
             ),
         ),
     ),
+    _spec("RegionYolo", 1): Conformance(
+        (
+            seed(
+                data(1, 16, 2, 3, types=FLOATS),
+                coords="4",
+                classes="3",
+                num="2",
+                do_softmax="true",
+                axis=("1", "0", "2", "-3"),
+                end_axis=("3", "1", "-1"),
+            ),
+            seed(
+                data(2, 16, 2, 2, types=FLOATS),
+                coords=("4", "0"),
+                classes="3",
+                num="6",
+                do_softmax="false",
+                mask=("0,2", "1", ""),
+                axis="1",
+                end_axis="3",
+            ),
+            seed(data(0, 10, 2, 2, types=FLOATS), coords="1", classes="3", num="2", axis="1", end_axis="3"),
+        )
+    ),
     _spec("SegmentMax", 16): Conformance(
         (
             seed(data(5, 3), In(INDEX, (5,), Fixed([0, 0, 2, 2, 3])), fill_mode=every(FillMode)),

@@ -73,6 +73,7 @@ from . import (
     recurrent,
     reduce,
     reduce_norms,
+    region_yolo,
     reorg_yolo,
     reverse,
     roi_align,
@@ -180,6 +181,7 @@ _MODULES = (
     segment_max,
     color_convert,
     prior_box,
+    region_yolo,
 )
 
 _ALIASES = {"const": "constant"}
