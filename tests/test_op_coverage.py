@@ -23,7 +23,6 @@ NOT_YET: dict[str, str] = {
     "ConvertPromoteTypes": "type promotion rules of PyTorch/NumPy: not yet implemented",
     "DeformableConvolution": "not yet implemented (bilinear sampling at learned offsets)",
     "DeformablePSROIPooling": _DETECTION,
-    "DetectionOutput": _DETECTION,
     "GenerateProposals": _DETECTION,
     "GroupedMatMul": "opset17 MoE experts matmul: not yet implemented",
     "ISTFT": "inverse short-time Fourier transform: not yet implemented",

@@ -150,6 +150,17 @@ _I420 = (
 SIZE_TYPES = ("i32", "i64", "i8", "i16", "u8", "u16", "u32", "u64")
 
 
+# DetectionOutput: 4 priors (two equal, two touching), 3 classes with equal scores among them
+_DO_LOC = [[0.1, 0, 0, 0.1, 0, 0, 0, 0, 0.2, 0.1, -0.1, 0, 0, 0, 0.3, 0.2]]
+_DO_CONF = [[0.2, 0.9, 0.3, 0.2, 0.9, 0.5, 0.4, 0.5, 0.5, 0.1, 0.3, 0.9]]
+_DO_PRIORS = [
+    [
+        [0.1, 0.1, 0.5, 0.5, 0.1, 0.1, 0.5, 0.5, 0.5, 0.1, 0.9, 0.5, 0.2, 0.5, 0.6, 0.9],
+        [0.1, 0.1, 0.2, 0.2] * 4,
+    ]
+]
+
+
 def _sizes(size: list[int], image: list[int], const: bool = True) -> tuple[In, In]:
     return (
         In(SIZE_TYPES, (2,), Fixed(size), const=const),
@@ -1304,6 +1315,27 @@ TABLE: dict[OpSpec[Any], Conformance] = {
             seed(data(0, 10, 2, 2, types=FLOATS), coords="1", classes="3", num="2", axis="1", end_axis="3"),
         )
     ),
+    **{
+        _spec("DetectionOutput", opset): Conformance(
+            (
+                seed(
+                    In(FLOATS, (1, 16), Fixed(_DO_LOC)),
+                    In(like=0, shape=(1, 12), values=Fixed(_DO_CONF)),
+                    In(like=0, shape=(1, 2, 16), values=Fixed(_DO_PRIORS)),
+                    keep_top_k=("5", "-1", "2"),
+                    top_k=("-1", "2"),
+                    code_type=("caffe.PriorBoxParameter.CORNER", "caffe.PriorBoxParameter.CENTER_SIZE"),
+                    nms_threshold=("0.5", "0.1"),
+                    confidence_threshold=("0", "0.35"),
+                    decrease_label_id=BOOL,
+                    clip_after_nms=BOOL,
+                    normalized="true",
+                    **extra,
+                ),
+            )
+        )
+        for opset, extra in ((1, {"num_classes": "3"}), (8, {}))
+    },
     _spec("SegmentMax", 16): Conformance(
         (
             seed(data(5, 3), In(INDEX, (5,), Fixed([0, 0, 2, 2, 3])), fill_mode=every(FillMode)),

@@ -39,6 +39,7 @@ from . import (
     ctc_greedy,
     ctc_loss,
     cumsum,
+    detection_output,
     einsum,
     elementwise,
     embedding_bag,
@@ -182,6 +183,7 @@ _MODULES = (
     color_convert,
     prior_box,
     region_yolo,
+    detection_output,
 )
 
 _ALIASES = {"const": "constant"}
