@@ -30,7 +30,6 @@ NOT_YET: dict[str, str] = {
     "MulticlassNms": _DETECTION,
     "NMSRotated": _DETECTION,
     "PSROIPooling": _DETECTION,
-    "Proposal": _DETECTION,
     "ROIAlignRotated": _DETECTION,
     "STFT": "short-time Fourier transform: not yet implemented",
     "SparseFillEmptyRows": "sparse tensors: not yet implemented",

@@ -1336,6 +1336,45 @@ TABLE: dict[OpSpec[Any], Conformance] = {
         )
         for opset, extra in ((1, {"num_classes": "3"}), (8, {}))
     },
+    **{
+        _spec("Proposal", opset): Conformance(
+            (
+                seed(
+                    data(1, 4, 2, 4, types=FLOATS),
+                    In(like=0, shape=(1, 8, 2, 4)),
+                    In(FLOATS, (3,), Fixed([32, 64, 1])),
+                    base_size="4",
+                    pre_nms_topn=("8", "100"),
+                    post_nms_topn=("3", "20"),
+                    nms_thresh=("0.5", "0.1"),
+                    feat_stride="16",
+                    min_size=("1", "16"),
+                    ratio="1",
+                    scale="1,2",
+                    clip_before_nms=BOOL,
+                    clip_after_nms=BOOL,
+                    normalize=BOOL,
+                    framework=("", "tensorflow"),
+                ),
+                seed(
+                    data(2, 2, 3, 3, types=FLOATS),
+                    In(like=0, shape=(2, 4, 3, 3)),
+                    In(FLOATS, (4,), Fixed([40, 30, 1, 2])),
+                    base_size="16",
+                    pre_nms_topn="9",
+                    post_nms_topn="4",
+                    nms_thresh="0.7",
+                    feat_stride="8",
+                    min_size="1",
+                    ratio="0.5",
+                    scale="8",
+                    box_size_scale=("1", "2"),
+                    box_coordinate_scale=("1", "0.5"),
+                ),
+            )
+        )
+        for opset in (1, 4)
+    },
     _spec("SegmentMax", 16): Conformance(
         (
             seed(data(5, 3), In(INDEX, (5,), Fixed([0, 0, 2, 2, 3])), fill_mode=every(FillMode)),

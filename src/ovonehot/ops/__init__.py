@@ -70,6 +70,7 @@ from . import (
     pad,
     pooling,
     prior_box,
+    proposal,
     random_uniform,
     recurrent,
     reduce,
@@ -184,6 +185,7 @@ _MODULES = (
     prior_box,
     region_yolo,
     detection_output,
+    proposal,
 )
 
 _ALIASES = {"const": "constant"}
