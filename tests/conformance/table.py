@@ -1375,6 +1375,53 @@ TABLE: dict[OpSpec[Any], Conformance] = {
         )
         for opset in (1, 4)
     },
+    _spec("PSROIPooling", 1): Conformance(
+        (
+            seed(
+                data(2, 8, 4, 5, types=FLOATS),
+                In(None, (3, 5), Fixed([[0, 0, 0, 3, 3], [1, 0.6, 1.2, 3.4, 2.5], [0, 2, 3, -1, 9]]), like=0),
+                output_dim="2",
+                group_size="2",
+                spatial_scale=("1", "0.5"),
+                mode="average",
+            ),
+            seed(
+                data(1, 12, 4, 5, types=FLOATS),
+                In(None, (3, 5), Fixed([[0, 0, 0, 1, 1], [0, 0.1, 0.2, 0.7, 0.9], [-1, 0, 0, 1, 1]]), like=0),
+                output_dim="2",
+                group_size=("1", "2", "3"),
+                spatial_bins_x=("2", "3"),
+                spatial_bins_y="2",
+                spatial_scale="1",
+                mode="bilinear",
+            ),
+        ),
+        cpu_exact=True,  # (bit for bit with the plugin on 260 generated cases, tests/test_ops_psroi_pooling.py)
+    ),
+    _spec("DeformablePSROIPooling", 1): Conformance(
+        (
+            seed(
+                data(1, 8, 5, 6, types=FLOATS),
+                In(None, (2, 5), Fixed([[0, 0, 0, 3, 3], [0, 1.6, 1.2, 4.4, 2.5]]), like=0),
+                output_dim="2",
+                group_size="2",
+                spatial_scale=("1", "0.5"),
+                spatial_bins_x=("1", "2"),
+                spatial_bins_y=("1", "3"),
+            ),
+            seed(
+                data(1, 8, 5, 6, types=FLOATS),
+                In(None, (2, 5), Fixed([[0, 0, 0, 3, 3], [0, 1.6, 1.2, 4.4, 2.5]]), like=0),
+                In(None, (2, 4, 2, 2), like=0),
+                output_dim="2",
+                group_size="2",
+                spatial_scale="1",
+                trans_std=("0.1", "1"),
+                part_size="2",
+            ),
+        ),
+        cpu_exact=True,
+    ),
     _spec("SegmentMax", 16): Conformance(
         (
             seed(data(5, 3), In(INDEX, (5,), Fixed([0, 0, 2, 2, 3])), fill_mode=every(FillMode)),
@@ -1645,3 +1692,11 @@ _known(
     "oracle) in its own order (a few ulp apart)",
     lambda c: ("method", "bilinear") in c.attrs,
 )
+for _t in ("PSROIPooling", "DeformablePSROIPooling"):
+    _known(
+        _t,
+        1,
+        "bf16 maps: the CPU plugin (the only oracle) computes bf16 in its own way (a bf16 ulp apart, neither "
+        "its f32 result rounded to nearest nor truncated), ovonehot computes in f32 and rounds once",
+        lambda c: _data_type(c) == "bf16",
+    )

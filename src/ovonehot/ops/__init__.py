@@ -71,6 +71,7 @@ from . import (
     pooling,
     prior_box,
     proposal,
+    psroi_pooling,
     random_uniform,
     recurrent,
     reduce,
@@ -186,6 +187,7 @@ _MODULES = (
     region_yolo,
     detection_output,
     proposal,
+    psroi_pooling,
 )
 
 _ALIASES = {"const": "constant"}
