@@ -118,6 +118,16 @@ def test_detection_output_f16_is_computed_in_f32(tmp_path) -> None:  # type: ign
     np.testing.assert_allclose(ours.astype(np.float32), theirs.astype(np.float32), rtol=0, atol=1e-3)
 
 
+def test_detection_output_of_no_images_is_empty(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    priors = np.random.default_rng(0).random((1, 2, 16)).astype(np.float32)
+    arrays = [np.zeros((0, 16), np.float32), np.zeros((0, 12), np.float32), priors]
+    attrs = {"keep_top_k": [5], "nms_threshold": 0.5, "normalized": True}
+    node, params = build(_factory(8, attrs), [P(a) for a in arrays])
+    (ours,) = export(tmp_path, node, params).run(arrays).values()
+    assert ours.shape == (1, 1, 0, 7)
+    assert ours.shape == cpu_outputs(node, params, arrays)[0].shape
+
+
 F32 = "f32"
 SHAPES = [
     (1, ("1,16", "1,12", "1,2,16"), {}),

@@ -196,3 +196,19 @@ def _compare(factory: Any, infer: Any, shapes: tuple[str, ...], types: tuple[str
     except ValidationError as exc:
         ours = f"error: {exc}"
     assert ours == theirs
+
+
+@pytest.mark.parametrize("deformable", [False, True], ids=["psroi", "deformable"])
+def test_psroi_pooling_of_no_rois_is_empty(tmp_path, deformable):  # type: ignore[no-untyped-def]
+    x = np.random.default_rng(0).random((1, 8, 6, 6)).astype(np.float32)
+    rois = np.zeros((0, 5), np.float32)
+    if deformable:
+        node, params = build(
+            lambda a, b: o1.deformable_psroi_pooling(a, b, output_dim=2, spatial_scale=1.0, group_size=2),
+            [P(x), P(rois)],
+        )
+    else:
+        node, params = build(lambda a, b: o1.psroi_pooling(a, b, 2, 2, 1.0, 1, 1, "average"), [P(x), P(rois)])
+    (ours,) = export(tmp_path, node, params).run([x, rois]).values()
+    assert ours.shape == (0, 2, 2, 2)
+    assert_same(ours, cpu_outputs(node, params, [x, rois])[0])

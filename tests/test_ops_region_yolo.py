@@ -31,6 +31,7 @@ CASES = [
     ("v3-fewer-planes", (2, 24, 2, 2), YOLO_V3),  # C beyond len(mask) * ...: a flat prefix
     ("v3-coords0", (2, 8, 2, 2), {**YOLO_V3, "coords": 0, "classes": 3}),
     ("v2-empty", (0, 16, 2, 2), YOLO_V2),
+    ("v2-empty-map", (1, 16, 0, 2), YOLO_V2),
     ("v3-empty-mask", (1, 16, 2, 2), {**YOLO_V3, "mask": []}),
 ]
 
