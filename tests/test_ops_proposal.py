@@ -92,6 +92,17 @@ def test_proposal_matches_cpu(tmp_path, seed):  # type: ignore[no-untyped-def]
         assert not ours[1][~used].any()
 
 
+@pytest.mark.parametrize("seed", [1, 2, 5])
+def test_proposal_f16_is_computed_in_f32(tmp_path, seed):  # type: ignore[no-untyped-def]
+    version, attrs, arrays = _case(seed)
+    halves = [a.astype(np.float16) for a in arrays]
+    node, params = build(_factory(version, attrs), [P(a) for a in halves])
+    ours = list(export(tmp_path, node, params).run(halves).values())
+    theirs = cpu_outputs(node, params, halves)
+    assert ours[0].dtype == np.float16
+    np.testing.assert_allclose(ours[0].astype(np.float32), theirs[0].astype(np.float32), rtol=1e-3, atol=0.05)
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_proposal_partial_sort_gives_the_best_in_order(seed: int) -> None:
     """The heap partial sort keeps the ``middle`` best keys, best first (which of equal keys: the
