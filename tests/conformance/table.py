@@ -159,6 +159,7 @@ _DO_PRIORS = [
         [0.1, 0.1, 0.2, 0.2] * 4,
     ]
 ]
+_DO_PRIORS_PX = [[[0, 3, 2, 15, 10, 0, 3, 2, 15, 10, 0, 15, 2, 27, 10, 0, 6, 10, 18, 18]]]
 
 
 def _sizes(size: list[int], image: list[int], const: bool = True) -> tuple[In, In]:
@@ -1330,6 +1331,35 @@ TABLE: dict[OpSpec[Any], Conformance] = {
                     decrease_label_id=BOOL,
                     clip_after_nms=BOOL,
                     normalized="true",
+                    **extra,
+                ),
+                seed(  # per-class boxes, variances in the targets, non-normalized priors with a batch id
+                    In(FLOATS, (2, 48), Fixed([_DO_LOC[0] * 3] * 2)),
+                    In(like=0, shape=(2, 12), values=Fixed(_DO_CONF * 2)),
+                    In(like=0, shape=(1, 1, 20), values=Fixed(_DO_PRIORS_PX)),
+                    keep_top_k=("-1", "3"),
+                    top_k=("-1", "1"),
+                    code_type=("caffe.PriorBoxParameter.CORNER", "caffe.PriorBoxParameter.CENTER_SIZE"),
+                    nms_threshold="0.3",
+                    share_location="false",
+                    variance_encoded_in_target="true",
+                    background_label_id=("0", "-1", "2"),
+                    clip_before_nms=BOOL,
+                    input_height="20",
+                    input_width="30",
+                    **extra,
+                ),
+                seed(  # the additional (ARM) class and box predictions
+                    In(FLOATS, (1, 16), Fixed(_DO_LOC)),
+                    In(like=0, shape=(1, 12), values=Fixed(_DO_CONF)),
+                    In(like=0, shape=(1, 2, 16), values=Fixed(_DO_PRIORS)),
+                    In(like=0, shape=(1, 8), values=Fixed([[0.9, 0.1, 0.2, 0.8, 0.5, 0.5, 0.3, 0.7]])),
+                    In(like=0, shape=(1, 16), values=Fixed(_DO_LOC)),
+                    keep_top_k="5",
+                    nms_threshold="0.5",
+                    normalized="true",
+                    objectness_score=("0", "0.6"),
+                    code_type="caffe.PriorBoxParameter.CENTER_SIZE",
                     **extra,
                 ),
             )
