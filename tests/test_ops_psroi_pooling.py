@@ -59,7 +59,7 @@ def _case(seed: int, kind: str) -> tuple[Any, list[np.ndarray]]:
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", range(6))
 def test_psroi_pooling_matches_cpu(tmp_path, seed, kind):  # type: ignore[no-untyped-def]
     factory, arrays = _case(seed, kind)
     node, params = build(factory, [P(a) for a in arrays])

@@ -36,8 +36,18 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64], ids=["f32", "f16", "f64"])
-@pytest.mark.parametrize(("shape", "attrs"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+F64_CASES = ("v2-batch", "v3-batch", "v2-wide-c")  # (f64: the plugin's f32 arithmetic, a few cases suffice)
+DTYPES = [
+    (np.float32, "f32", CASES),
+    (np.float16, "f16", CASES),
+    (np.float64, "f64", [c for c in CASES if c[0] in F64_CASES]),
+]
+
+
+@pytest.mark.parametrize(
+    ("shape", "attrs", "dtype"),
+    [pytest.param(c[1], c[2], dt, id=f"{c[0]}-{name}") for dt, name, cases in DTYPES for c in cases],
+)
 def test_region_yolo_matches_cpu(tmp_path, shape, attrs, dtype):  # type: ignore[no-untyped-def]
     rng = np.random.default_rng(7)
     x = (rng.standard_normal(shape) * 4).astype(dtype)
@@ -76,7 +86,7 @@ ATTRS = [
 
 @pytest.mark.parametrize("attrs", ATTRS, ids=[str(a) for a in ATTRS])
 @pytest.mark.parametrize("shape", SHAPES)
-@pytest.mark.parametrize("et", ["f32", "f16", "i32"])
+@pytest.mark.parametrize("et", ["f32", "i32"])
 def test_region_yolo_inference_matches_openvino(shape, attrs, et):  # type: ignore[no-untyped-def]
     from ovonehot.errors import ValidationError
     from ovonehot.ops.common.spec import TensorInfo
