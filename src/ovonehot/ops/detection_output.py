@@ -28,7 +28,7 @@ docs/openvino-behaviour.md).  The core op has no ``evaluate``; the CPU plugin is
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -547,13 +547,15 @@ def evaluate_detection_output(attrs: DetectionOutputAttrs, inputs: Sequence[np.n
     return [narrow(out, dtype).reshape(1, 1, rows, 7)]
 
 
-def _spec(version: int, since: int, parse: object) -> OpSpec[DetectionOutputAttrs]:
+def _spec(
+    version: int, since: int, parse: Callable[[Node], DetectionOutputAttrs]
+) -> OpSpec[DetectionOutputAttrs]:
     return OpSpec(
         type="DetectionOutput",
         version=version,
         since=since,
         inputs=(3, 5),
-        parse=parse,  # type: ignore[arg-type]
+        parse=parse,
         infer=infer_detection_output,
         evaluate=evaluate_detection_output,
         evaluate_types=(frozenset(),),  # OpenVINO's core op has no evaluate: it never folds

@@ -36,7 +36,7 @@ import numpy as np
 
 from ..errors import InputError, ValidationError
 from ..graph import Node
-from ..types import Dimension, PartialShape
+from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import float_attr, int_attr, str_attr
 from .common.numeric import is_float, narrow, quiet, round_half_away, widen
 from .common.spec import OpSpec, TensorInfo
@@ -80,10 +80,10 @@ def parse_deformable(node: Node) -> PSROIAttrs:
     )
 
 
-def _out(attrs: PSROIAttrs, rois: PartialShape, et: object) -> list[TensorInfo]:
+def _out(attrs: PSROIAttrs, rois: PartialShape, et: ElementType) -> list[TensorInfo]:
     g = Dimension.static(attrs.group_size)
     num = rois[0] if rois.rank_is_static else Dimension()
-    return [TensorInfo(et, PartialShape((num, Dimension.static(attrs.output_dim), g, g)))]  # type: ignore[arg-type]
+    return [TensorInfo(et, PartialShape((num, Dimension.static(attrs.output_dim), g, g)))]
 
 
 def _check_attrs(attrs: PSROIAttrs) -> None:
