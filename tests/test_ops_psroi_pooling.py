@@ -212,3 +212,28 @@ def test_psroi_pooling_of_no_rois_is_empty(tmp_path, deformable):  # type: ignor
     (ours,) = export(tmp_path, node, params).run([x, rois]).values()
     assert ours.shape == (0, 2, 2, 2)
     assert_same(ours, cpu_outputs(node, params, [x, rois])[0])
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_psroi_pooling_bf16_is_the_f32_result_rounded_as_ov_bfloat16(tmp_path, kind):  # type: ignore[no-untyped-def]
+    """bf16 maps: the CPU plugin computes in f32 and rounds the result with ov::bfloat16's formula
+    (the named deviation bf16-reference-rounding): ovonehot under that rounding is bit for bit."""
+    import ml_dtypes
+    from ovref import from_tensor, to_tensor
+
+    from ovonehot.ops.common.bf16 import Bf16Rounding, bf16_rounding
+    from ovonehot.oracle.openvino_runtime import CPU_CONFIG
+
+    factory, arrays = _case(1, kind)
+    arrays[0] = arrays[0].astype(ml_dtypes.bfloat16)
+    node, params = build(factory, [P(a) for a in arrays])
+    compiled = ov.Core().compile_model(ov.Model(node.outputs(), list(params)), "CPU", CPU_CONFIG)
+    request = compiled.create_infer_request()
+    for k, a in enumerate(arrays):
+        request.set_input_tensor(k, to_tensor(a))
+    request.infer()
+    theirs = from_tensor(request.get_output_tensor(0))
+    with bf16_rounding(Bf16Rounding.OPENVINO_REFERENCE):
+        (ours,) = export(tmp_path, node, params).run(arrays).values()
+    assert ours.dtype == theirs.dtype
+    np.testing.assert_array_equal(ours.view(np.uint16), theirs.view(np.uint16))
