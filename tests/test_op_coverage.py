@@ -15,15 +15,7 @@ from pathlib import Path
 from ovonehot.ops import lookup
 from ovonehot.ops.common.openvino_opsets import OPSETS
 
-_DETECTION = "detection post-processing (SSD/Faster R-CNN/YOLO heads): not yet implemented"
-
-NOT_YET: dict[str, str] = {
-    "DeformablePSROIPooling": _DETECTION,
-    "DetectionOutput": _DETECTION,
-    "PSROIPooling": _DETECTION,
-    "Proposal": _DETECTION,
-    "RegionYolo": _DETECTION,
-}
+NOT_YET: dict[str, str] = {}
 
 
 def _missing() -> dict[str, list[int]]:

@@ -148,11 +148,19 @@ def test_validate_unknown_op_cli(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 
 def test_validate_known_but_unimplemented_op_is_a_not_checked_warning(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """An op OpenVINO knows that ovonehot does not implement (none is left in opset1-17: one is
+    hidden from the registry as a newer OpenVINO's op would be)."""
+    import ovonehot.infer
+
     lacking = sorted(t for t in OPSETS["opset16"] if lookup(t, "opset16") is None)
-    assert lacking, "ovonehot implements every op of opset16: this test needs another one"
-    op_type = lacking[0]
+    op_type = lacking[0] if lacking else "SegmentMax"
+    if not lacking:
+        real = ovonehot.infer.lookup
+        monkeypatch.setattr(
+            ovonehot.infer, "lookup", lambda t, v: None if t.lower() == op_type.lower() else real(t, v)
+        )
     assert main(["validate", str(_write(tmp_path, op_type, "opset16"))]) == 0
     out = capsys.readouterr().out
     assert "unknown-op" not in out

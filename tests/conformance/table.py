@@ -155,6 +155,18 @@ _I420 = (
 SIZE_TYPES = ("i32", "i64", "i8", "i16", "u8", "u16", "u32", "u64")
 
 
+# DetectionOutput: 4 priors (two equal, two touching), 3 classes with equal scores among them
+_DO_LOC = [[0.1, 0, 0, 0.1, 0, 0, 0, 0, 0.2, 0.1, -0.1, 0, 0, 0, 0.3, 0.2]]
+_DO_CONF = [[0.2, 0.9, 0.3, 0.2, 0.9, 0.5, 0.4, 0.5, 0.5, 0.1, 0.3, 0.9]]
+_DO_PRIORS = [
+    [
+        [0.1, 0.1, 0.5, 0.5, 0.1, 0.1, 0.5, 0.5, 0.5, 0.1, 0.9, 0.5, 0.2, 0.5, 0.6, 0.9],
+        [0.1, 0.1, 0.2, 0.2] * 4,
+    ]
+]
+_DO_PRIORS_PX = [[[0, 3, 2, 15, 10, 0, 3, 2, 15, 10, 0, 15, 2, 27, 10, 0, 6, 10, 18, 18]]]
+
+
 def _sizes(size: list[int], image: list[int], const: bool = True) -> tuple[In, In]:
     return (
         In(SIZE_TYPES, (2,), Fixed(size), const=const),
@@ -1566,6 +1578,191 @@ TABLE: dict[OpSpec[Any], Conformance] = {
             ),
         ),
     ),
+    _spec("RegionYolo", 1): Conformance(
+        (
+            seed(
+                data(1, 16, 2, 3, types=FLOATS),
+                coords="4",
+                classes="3",
+                num="2",
+                do_softmax="true",
+                axis=("1", "0", "2", "-3"),
+                end_axis=("3", "1", "-1"),
+            ),
+            seed(
+                data(2, 16, 2, 2, types=FLOATS),
+                coords=("4", "0"),
+                classes="3",
+                num="6",
+                do_softmax="false",
+                mask=("0,2", "1", ""),
+                axis="1",
+                end_axis="3",
+            ),
+            seed(data(0, 10, 2, 2, types=FLOATS), coords="1", classes="3", num="2", axis="1", end_axis="3"),
+        )
+    ),
+    **{
+        _spec("DetectionOutput", opset): Conformance(
+            (
+                seed(
+                    In(FLOATS, (1, 16), Fixed(_DO_LOC)),
+                    In(like=0, shape=(1, 12), values=Fixed(_DO_CONF)),
+                    In(like=0, shape=(1, 2, 16), values=Fixed(_DO_PRIORS)),
+                    keep_top_k=("5", "-1", "2"),
+                    top_k=("-1", "2"),
+                    code_type=("caffe.PriorBoxParameter.CORNER", "caffe.PriorBoxParameter.CENTER_SIZE"),
+                    nms_threshold=("0.5", "0.1"),
+                    confidence_threshold=("0", "0.35"),
+                    decrease_label_id=BOOL,
+                    clip_after_nms=BOOL,
+                    normalized="true",
+                    **extra,
+                ),
+                seed(  # per-class boxes, variances in the targets, non-normalized priors with a batch id
+                    In(FLOATS, (2, 48), Fixed([_DO_LOC[0] * 3] * 2)),
+                    In(like=0, shape=(2, 12), values=Fixed(_DO_CONF * 2)),
+                    In(like=0, shape=(1, 1, 20), values=Fixed(_DO_PRIORS_PX)),
+                    keep_top_k=("-1", "3"),
+                    top_k=("-1", "1"),
+                    code_type=("caffe.PriorBoxParameter.CORNER", "caffe.PriorBoxParameter.CENTER_SIZE"),
+                    nms_threshold="0.3",
+                    share_location="false",
+                    variance_encoded_in_target="true",
+                    background_label_id=("0", "-1", "2"),
+                    clip_before_nms=BOOL,
+                    input_height="20",
+                    input_width="30",
+                    **extra,
+                ),
+                seed(  # the additional (ARM) class and box predictions
+                    In(FLOATS, (1, 16), Fixed(_DO_LOC)),
+                    In(like=0, shape=(1, 12), values=Fixed(_DO_CONF)),
+                    In(like=0, shape=(1, 2, 16), values=Fixed(_DO_PRIORS)),
+                    In(like=0, shape=(1, 8), values=Fixed([[0.9, 0.1, 0.2, 0.8, 0.5, 0.5, 0.3, 0.7]])),
+                    In(like=0, shape=(1, 16), values=Fixed(_DO_LOC)),
+                    keep_top_k="5",
+                    nms_threshold="0.5",
+                    normalized="true",
+                    objectness_score=("0", "0.6"),
+                    code_type="caffe.PriorBoxParameter.CENTER_SIZE",
+                    **extra,
+                ),
+            )
+        )
+        for opset, extra in ((1, {"num_classes": "3"}), (8, {}))
+    },
+    **{
+        _spec("Proposal", opset): Conformance(
+            (
+                seed(
+                    data(1, 4, 2, 4, types=FLOATS),
+                    In(like=0, shape=(1, 8, 2, 4)),
+                    In(FLOATS, (3,), Fixed([32, 64, 1])),
+                    base_size="4",
+                    pre_nms_topn=("8", "100"),
+                    post_nms_topn=("3", "20"),
+                    nms_thresh=("0.5", "0.1"),
+                    feat_stride="16",
+                    min_size=("1", "16"),
+                    ratio="1",
+                    scale="1,2",
+                    clip_before_nms=BOOL,
+                    clip_after_nms=BOOL,
+                    normalize=BOOL,
+                    framework=("", "tensorflow"),
+                ),
+                seed(
+                    data(2, 2, 3, 3, types=FLOATS),
+                    In(like=0, shape=(2, 4, 3, 3)),
+                    In(FLOATS, (4,), Fixed([40, 30, 1, 2])),
+                    base_size="16",
+                    pre_nms_topn="9",
+                    post_nms_topn="4",
+                    nms_thresh="0.7",
+                    feat_stride="8",
+                    min_size="1",
+                    ratio="0.5",
+                    scale="8",
+                    box_size_scale=("1", "2"),
+                    box_coordinate_scale=("1", "0.5"),
+                ),
+            )
+        )
+        for opset in (1, 4)
+    },
+    _spec("PSROIPooling", 1): Conformance(
+        (
+            seed(
+                data(2, 8, 4, 5, types=FLOATS),
+                In(None, (3, 5), Fixed([[0, 0, 0, 3, 3], [1, 0.6, 1.2, 3.4, 2.5], [0, 2, 3, -1, 9]]), like=0),
+                output_dim="2",
+                group_size="2",
+                spatial_scale=("1", "0.5"),
+                mode="average",
+            ),
+            seed(
+                data(1, 12, 4, 5, types=FLOATS),
+                In(None, (3, 5), Fixed([[0, 0, 0, 1, 1], [0, 0.1, 0.2, 0.7, 0.9], [-1, 0, 0, 1, 1]]), like=0),
+                output_dim="2",
+                group_size=("1", "2", "3"),
+                spatial_bins_x=("2", "3"),
+                spatial_bins_y="2",
+                spatial_scale="1",
+                mode="bilinear",
+            ),
+            seed(  # boxes outside the map, inverted, one pixel; group 3
+                data(1, 9, 6, 5, types=FLOATS),
+                In(
+                    None,
+                    (4, 5),
+                    Fixed([[0, -3, -2, 1, 1], [0, 4, 5, 9, 9], [0, 3, 3, 1, 0], [0, 2, 2, 2, 2]]),
+                    like=0,
+                ),
+                output_dim="1",
+                group_size="3",
+                spatial_scale=("1", "0.25"),
+                mode="average",
+            ),
+        ),
+        cpu_exact=True,  # (bit for bit with the plugin on 260 generated cases, tests/test_ops_psroi_pooling.py)
+    ),
+    _spec("DeformablePSROIPooling", 1): Conformance(
+        (
+            seed(
+                data(1, 8, 5, 6, types=FLOATS),
+                In(None, (2, 5), Fixed([[0, 0, 0, 3, 3], [0, 1.6, 1.2, 4.4, 2.5]]), like=0),
+                output_dim="2",
+                group_size="2",
+                spatial_scale=("1", "0.5"),
+                spatial_bins_x=("1", "2"),
+                spatial_bins_y=("1", "3"),
+            ),
+            seed(
+                data(1, 8, 5, 6, types=FLOATS),
+                In(None, (2, 5), Fixed([[0, 0, 0, 3, 3], [0, 1.6, 1.2, 4.4, 2.5]]), like=0),
+                In(None, (2, 4, 2, 2), like=0),
+                output_dim="2",
+                group_size="2",
+                spatial_scale="1",
+                trans_std=("0.1", "1"),
+                part_size="2",
+            ),
+            seed(  # two classes of offsets, parts finer than the groups
+                data(1, 12, 5, 6, types=FLOATS),
+                In(None, (2, 5), Fixed([[0, -1, 0, 6, 3], [0, 2, 2, 2, 2]]), like=0),
+                In(None, (2, 4, 3, 3), like=0),
+                output_dim="4",
+                group_size="1",
+                spatial_scale="1",
+                spatial_bins_x="2",
+                spatial_bins_y="2",
+                trans_std="0.5",
+                part_size="3",
+            ),
+        ),
+        cpu_exact=True,
+    ),
     _spec("SegmentMax", 16): Conformance(
         (
             seed(data(5, 3), In(INDEX, (5,), Fixed([0, 0, 2, 2, 3])), fill_mode=every(FillMode)),
@@ -1836,3 +2033,12 @@ _known(
     "oracle) in its own order (a few ulp apart)",
     lambda c: ("method", "bilinear") in c.attrs,
 )
+for _t in ("PSROIPooling", "DeformablePSROIPooling"):
+    _known(
+        _t,
+        1,
+        "bf16 maps: the CPU plugin (the only oracle) rounds its f32 result to bf16 with ov::bfloat16's formula "
+        "(the named deviation bf16-reference-rounding), ovonehot to nearest even (equal under that rounding: "
+        "tests/test_ops_psroi_pooling.py)",
+        lambda c: _data_type(c) == "bf16",
+    )

@@ -42,6 +42,7 @@ from . import (
     ctc_loss,
     cumsum,
     deformable_conv,
+    detection_output,
     einsum,
     elementwise,
     embedding_bag,
@@ -77,10 +78,13 @@ from . import (
     pad,
     pooling,
     prior_box,
+    proposal,
+    psroi_pooling,
     random_uniform,
     recurrent,
     reduce,
     reduce_norms,
+    region_yolo,
     reorg_yolo,
     reverse,
     roi_align,
@@ -204,6 +208,10 @@ _MODULES = (
     roi_align_rotated,
     generate_proposals,
     sparse_fill_empty_rows,
+    region_yolo,
+    detection_output,
+    proposal,
+    psroi_pooling,
 )
 
 _ALIASES = {"const": "constant"}
