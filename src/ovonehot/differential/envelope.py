@@ -196,12 +196,15 @@ class Envelope:
         return float(r.max()) if r.size else 0.0
 
     def ulps(self, values: np.ndarray) -> float:
-        """The largest distance from the truth, in ulps of the output's type at the truth."""
+        """The largest distance from the truth in ulps of the output's scale (its type's spacing
+        at the largest finite magnitude of the truth: a value near zero has a tiny ulp of its own,
+        which would make any rounding elsewhere look enormous)."""
         x = np.asarray(values, dtype=np.float64)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            d = np.array(np.abs(x - self.truth) / ulp(self.truth, self.element_type), ndmin=1)
-        d = d[np.isfinite(d)]
-        return float(d.max()) if d.size else 0.0
+        finite = np.isfinite(self.truth) & np.isfinite(x)
+        if not finite.any():
+            return 0.0
+        scale = float(np.max(np.abs(self.truth[finite])))
+        return float(np.max(np.abs(x[finite] - self.truth[finite])) / ulp(np.array(scale), self.element_type))
 
     def describe(self) -> str:
         """The envelope's parameters, as a report states them."""
@@ -691,8 +694,8 @@ class Figures:
         return [
             f"    {self.description}",
             (
-                f"      ovonehot at {self.ours_ratio:.3g} x the bound ({self.ours_ulps:.3g} ulps) of the "
-                f"float64 truth; {oracle} at {self.theirs_ratio:.3g} x ({self.theirs_ulps:.3g} ulps); "
+                f"      ovonehot at {self.ours_ratio:.3g} x the bound ({self.ours_ulps:.3g} ulps of the output's "
+                f"scale) of the float64 truth; {oracle} at {self.theirs_ratio:.3g} x ({self.theirs_ulps:.3g} ulps); "
                 f"their difference at {self.between_ratio:.3g} x"
             ),
             f"      worst at {list(self.worst)}: truth {self.truth_at_worst:.9g}, bound {self.bound_at_worst:.3g}",
