@@ -327,7 +327,12 @@ class Judge:
                 if isinstance(runner, PluginRunner)
                 else self.evidence.finished(OracleKind.REFERENCE)
             )
-            if ref is not None and agree(case.ours, ref.outputs, case.name, case.tolerance):
+            if (
+                ref is not None
+                and ref.outputs is not None
+                and case.name in ref.outputs
+                and self._same(case, case.ours, ref.outputs[case.name])
+            ):
                 why = (
                     f"{name} is outside the rounding envelope of the float64 truth ({fig.theirs_ratio:.3g} x "
                     "the bound); ovonehot is inside and OpenVINO's reference computes what ovonehot does"
@@ -360,14 +365,26 @@ class Judge:
         if ref.outputs is None or case.name not in ref.outputs:
             return None
         expected = ref.outputs[case.name]
-        if compare(case.ours, expected, case.tolerance).equal or self._reference_explains(case, expected):
+        if self._same(case, case.ours, expected) or self._reference_explains(case, expected):
             return None
-        same = compare(expected, case.theirs, case.tolerance).equal
+        same = self._same(case, expected, case.theirs)
         return case.verdict(
             Verdict.OURS_WRONG,
             "OpenVINO's reference disagrees with ovonehot"
             + (" and agrees with the CPU plugin" if same else ""),
         )
+
+    def _same(self, case: _Case, a: np.ndarray, b: np.ndarray) -> bool:
+        """Two runs of the output agree: within its tolerance, or (the default tolerance, a float
+        output) within its rounding envelope, as the verdicts judge ovonehot against an oracle."""
+        if compare(a, b, case.tolerance).equal:
+            return True
+        if case.tolerance != default_tolerance(False) or np.asarray(a).dtype.kind != "f":
+            return False
+        env = self.evidence.envelope(case.name)
+        if env is None or env.truth.shape != np.shape(a) or np.shape(b) != np.shape(a):
+            return False
+        return figures(env, a, b).between_ratio <= 1.0
 
     def _reference_explains(self, case: _Case, ref: np.ndarray) -> bool:
         sim = self.evidence.simulation(OracleKind.REFERENCE)
