@@ -44,13 +44,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus_common import Folder, max_diff
-
-import torch  # noqa: E402 - after the corpus_common import (sys.path)
-import torch.nn.functional as F  # noqa: E402 - as above
-from torch import nn  # noqa: E402 - as above
 
 GENERATOR = "ir/corpus/generate_torch_ops.py"
 GROUP = "torch_ops"
@@ -154,9 +153,9 @@ def _audio(seed: int, batch: int, samples: int) -> np.ndarray:
     rng = _rng(seed)
     t = np.arange(samples) / 16000.0
     tones = sum(np.sin(2 * np.pi * f * t + rng.uniform(0, 6)) * a for f, a in ((220, 0.5), (1300, 0.2)))
-    return (tones[None, :] * rng.uniform(0.5, 1.0, (batch, 1)) + rng.normal(0, 0.05, (batch, samples))).astype(
-        np.float32
-    )
+    return (
+        tones[None, :] * rng.uniform(0.5, 1.0, (batch, 1)) + rng.normal(0, 0.05, (batch, samples))
+    ).astype(np.float32)
 
 
 def whisper_log_mel() -> Spec:
