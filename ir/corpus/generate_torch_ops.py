@@ -4,8 +4,8 @@ Each model is a tiny module (random init from ``torch.manual_seed(0)`` where it 
 downloaded), converted by ``ov.convert_model(module, example_input=...)`` (TorchScript tracing; the
 ``slice_scatter_index_put`` model through ``torch.export``, the only path whose frontend converts the
 functional ``aten.slice_scatter``/``aten.index_put``) and saved with ``ov.save_model``. Expected
-outputs: the CPU plugin compiled deterministically (corpus_common.CPU_CONFIG); each folder's notes
-give |CPU - PyTorch| at generation.
+outputs: the CPU plugin compiled deterministically (corpus_common.CPU_CONFIG), but see below; each
+folder's notes give |CPU - PyTorch| (or |CPU - expected|) at generation.
 
 * ``embedding_bag``: ``nn.EmbeddingBag`` sum with offsets and per_sample_weights, and mean
   (EmbeddingBagOffsets-15), an empty bag included;
@@ -25,8 +25,12 @@ give |CPU - PyTorch| at generation.
 * ``moe_grouped_mm``: a top-1 MoE layer whose experts run through ``torch._grouped_mm`` on the
   tokens sorted by expert (GroupedMatMul-17);
 * ``multinomial_sampling``: ``torch.multinomial`` of ``softmax(logits / T)``, with and without
-  replacement (Multinomial-13; the frontend writes seeds 0/0, set here to fixed seeds so the CPU
-  plugin samples deterministically: see the folder's notes).
+  replacement (Multinomial-13; the frontend writes seeds 0/0, set here to fixed seeds).
+
+Where the CPU plugin deviates, the expectation comes from elsewhere (the folder's meta says so):
+``erfinv_gaussian`` from the framework (erfinv in float64; the plugin's f32 approximation is off by
+up to 0.011 here), ``multinomial_sampling`` from OpenVINO's reference algorithm composed from its
+kernels by ``Node.evaluate`` (the plugin draws with another generator).
 
     /work/gen/torch/bin/python ir/corpus/generate_torch_ops.py [--only REGEX]
 """
@@ -165,8 +169,8 @@ def whisper_log_mel() -> Spec:
         {"typical": (_audio(2, 1, 3200),), "batch2": (_audio(3, 2, 4000),)},
         "Whisper-style log-mel features (torch.stft n_fft 400, hop 160, Hann window, return_complex, "
         "abs()**2, 16 mel filters, log10, dynamic range 8) by ov.convert_model (tracing): STFT-15",
-        "Cases: typical (1 x 3200 samples, 21 frames), batch2 (2 x 4000). Power spectra up to ~1e4 go "
-        "through log10: the outputs are of order 1; the CPU plugin's STFT (an FFT) and the reference's "
+        "Cases: typical (1 x 3200 samples: 21 STFT frames, the last dropped as Whisper does), batch2 "
+        "(2 x 4000). Power spectra go through log10: the outputs are of order 1 (0.86..1.85); the CPU plugin's STFT (an FFT) and the reference's "
         "DFT sum in other orders, atol 1e-5 on log-mel values.",
         atol=1e-5,
     )
@@ -195,7 +199,7 @@ def stft_istft_roundtrip() -> Spec:
         "torch.istft(torch.stft(x, n_fft 64, hop 16, Hann window, return_complex), length=len(x)) by "
         "ov.convert_model (tracing): STFT-15 then ISTFT-16; outputs the round trip and the spectrum",
         "Cases: typical (1 x 256), batch2 (2 x 200: a length not a multiple of the hop). The round "
-        "trip restores x (|x| < 4) to ~1e-6; spectrum entries up to ~30: atol 1e-5 rtol 1e-5.",
+        "trip restores x (|x| < 3.2) to 5e-7; spectrum entries up to 20: atol 1e-5 rtol 1e-5.",
         atol=1e-5,
     )
 
