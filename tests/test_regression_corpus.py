@@ -38,6 +38,7 @@ GROUPS = {
     "llm",
     "nncf",
     "vision",
+    "torch_ops",
     "tensorflow",
     "tflite",
     "paddle",
