@@ -217,6 +217,12 @@ def test_ctrl_c_during_diff_is_exit_130_without_tracebacks(model_xml: Path, tmp_
         assert proc.returncode == 0, stdout + stderr
         return
     assert stderr == "error: interrupted\n"
+    # The child sees its parent's pipe close and exits; on a loaded machine that takes a moment.
+    deadline = time.monotonic() + 20
+    while Path(f"/proc/{child}").exists() and time.monotonic() < deadline:
+        if "zombie" in Path(f"/proc/{child}/status").read_text():
+            break
+        time.sleep(0.05)
     assert not Path(f"/proc/{child}").exists() or "zombie" in Path(f"/proc/{child}/status").read_text()
     saved = tmp_path / "saved"
     assert not saved.exists() or not [p for p in saved.iterdir() if p.name.endswith(".tmp")]

@@ -1052,7 +1052,10 @@ TABLE: dict[OpSpec[Any], Conformance] = {
     _spec("ROIAlignRotated", 15): Conformance(
         (
             seed(
-                data(1, 2, 4, 5, types=FLOATS),
+                # (no bf16: the CPU plugin, the only oracle, gives bf16 values one step from a
+                # once-rounded result case by case and crashes the process after a bf16 run, so
+                # there is no oracle for ovonehot's bf16 (its f32 computation rounded once) yet)
+                data(1, 2, 4, 5, types=("f32", "f16", "f64")),
                 In(None, (3, 5), Fixed([[2, 1.5, 3, 2, 0.5], [1, 2, 2, 3, -1.0], [4, 3, 1, 1, 3.0]]), like=0),
                 C([0, 0, 0], INDEX),
                 pooled_h="2",
