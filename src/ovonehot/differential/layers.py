@@ -44,16 +44,21 @@ class LayerRow:
     tolerance: str
     verdict: str  # "PASS", "differs", "not compared"
     note: str = ""
+    node: tuple[int, str, str, str] = (-1, "", "", "")  # the layer's (id, name, type, version), for JSON
+    limits: Tolerance | None = None  # the tolerance itself (``tolerance`` is its text), for JSON
 
     def as_json(self) -> dict[str, Any]:
         return {
             "oracle": self.oracle,
-            "layer": self.layer,
+            "layer": None
+            if self.node[0] < 0
+            else dict(zip(("id", "name", "type", "version"), self.node, strict=True)),
+            "description": self.layer,
             "port": self.port,
             "type": self.type,
             "max_abs_error": self.max_abs,
             "max_rel_error": self.max_rel,
-            "tolerance": self.tolerance,
+            "tolerance": None if self.limits is None else self.limits.as_json(),
             "verdict": self.verdict,
             "note": self.note,
         }
@@ -95,6 +100,7 @@ def _rows(
         if node.type.lower() in NOT_COMPUTED:
             continue
         op = f"{node.type}-{node.version}"
+        ident = (node.id, node.name, node.type, node.version)
         for k, info in enumerate(model.inference.outputs[i]):
             copy = plan.spec.copies_values  # OpSpec.copies_values: compared bit for bit
             tol = (
@@ -106,7 +112,9 @@ def _rows(
             if (i, k) not in mine:
                 why = "ovonehot did not compute it (it refused the inputs earlier)"
                 rows.append(
-                    LayerRow(oracle, node.describe(), k, op, None, None, str(tol), "not compared", why)
+                    LayerRow(
+                        oracle, node.describe(), k, op, None, None, str(tol), "not compared", why, ident, tol
+                    )
                 )
                 continue
             if key not in theirs:
@@ -117,7 +125,9 @@ def _rows(
                     else f"{oracle} has no output {node.name!r}:{k} (renamed or folded away)"
                 )
                 rows.append(
-                    LayerRow(oracle, node.describe(), k, op, None, None, str(tol), "not compared", why)
+                    LayerRow(
+                        oracle, node.describe(), k, op, None, None, str(tol), "not compared", why, ident, tol
+                    )
                 )
                 continue
             ours, other = mine[(i, k)], theirs[key]
@@ -125,7 +135,11 @@ def _rows(
             size = _size(ours, other)
             verdict = "PASS" if cmp.equal else "differs"
             note = "" if cmp.equal else cmp.summary()
-            rows.append(LayerRow(oracle, node.describe(), k, op, size[0], size[1], str(tol), verdict, note))
+            rows.append(
+                LayerRow(
+                    oracle, node.describe(), k, op, size[0], size[1], str(tol), verdict, note, ident, tol
+                )
+            )
     return rows
 
 
