@@ -63,6 +63,7 @@ from ..errors import IRError
 from ..graph import Graph, Node, Port
 from ..infer import Checker, NodePlan, PartialInference, Record, infer
 from ..ir.reader import Reading, read_tolerant, read_tolerant_bytes
+from ..jsondata import shape_json
 from ..ops.common.openvino_opsets import OPENVINO_VERSION, OPSETS
 from ..ops.common.shape_util import normalize_axis
 from ..ops.common.spec import OpSpec, TensorInfo

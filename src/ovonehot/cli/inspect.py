@@ -19,10 +19,9 @@ from ..check.validate import Analysis, analyze, declared_type, read_for_validati
 from ..errors import UsageError
 from ..graph import Graph, Node
 from ..jsondata import dims_json, shape_json
-from ..suggest import did_you_mean
 from ..npyio import check_model_paths
+from ..suggest import did_you_mean
 from ._json import add_json_options, check_json_out, emit, human_output
-
 
 # Attribute values longer than this are shortened in the table.
 WIDTH = 48
@@ -142,7 +141,7 @@ def layer_ref(node: Node) -> dict[str, Any]:
 def _outputs(analysis: Analysis, index: int) -> list[dict[str, Any]]:
     node = analysis.graph.nodes[index]
     infos = analysis.outputs[index]
-    rows = []
+    rows: list[dict[str, Any]] = []
     for k, port in enumerate(node.outputs):
         if infos is not None:
             rows.append(
@@ -277,7 +276,7 @@ def _ids(refs: list[dict[str, Any]]) -> str:
 
 
 def print_table(listing: dict[str, Any]) -> None:
-    rows = []
+    rows: list[tuple[Any, ...]] = []
     for layer in listing["layers"]:
         outs = " ".join(
             f"{o['element_type']}{shape_text(o['shape'])}" + (" (declared)" if o["declared"] else "")

@@ -142,7 +142,9 @@ def _write_output_dir(
         print(f"wrote {len(paths)} output(s) to {args.output}")
     report["written"] = {**_written(args), "output_dir": args.output_dir}
     report["output_files"] = {name: str(path) for name, path in paths.items()}
-    report["outputs"] = _outputs_json(model, {name: np.load(path, mmap_mode="r") for name, path in paths.items()})
+    report["outputs"] = _outputs_json(
+        model, {name: np.load(path, mmap_mode="r") for name, path in paths.items()}
+    )
 
 
 def _run_steps(
