@@ -21,8 +21,8 @@ def nearest(word: str, known: Iterable[str]) -> list[str]:
 
 
 def did_you_mean(word: str, known: Iterable[str]) -> str:
-    """``"; did you mean 'a' or 'b'?"`` for the known names near ``word``, else ``""``."""
+    """``" (did you mean 'a' or 'b'?)"`` for the known names near ``word``, else ``""``."""
     close = nearest(word, known)
     if not close:
         return ""
-    return "; did you mean " + " or ".join(repr(c) for c in close) + "?"
+    return " (did you mean " + " or ".join(repr(c) for c in close) + "?)"

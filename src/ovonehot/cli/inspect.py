@@ -29,24 +29,12 @@ WIDTH = 48
 SMALL = 8
 
 
-EXAMPLES = """\
-examples:
-  ovonehot inspect model.xml                  summary, then every layer
-  ovonehot inspect model.onnx                 an ONNX model, converted by OpenVINO first
-  ovonehot inspect model.xml --filter MatMul  only the MatMul layers (a type, Type-version or a name)
-  ovonehot inspect model.xml --summary        op types, weights, variables, inputs and outputs only
-  ovonehot inspect model.xml --json | python -m json.tool
-"""
-
-
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "inspect",
         help="list the layers with their inferred shapes and types, and the model's I/O",
         description="A summary of the model (op types with counts, weight bytes by element type, "
         "variables, inputs and outputs), then one row per layer with its inferred output shapes.",
-        epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("model", help="model .xml or .onnx (an .xml's .bin beside it is read too)")
     p.add_argument("--bin", dest="bin_path", help="weights file, when not MODEL.bin")

@@ -32,7 +32,7 @@ SMALL = 64
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("run", help="run a model on NumPy inputs and print or save its outputs")
-    p.add_argument("model", help="model .xml (the .bin beside it is read too)")
+    p.add_argument("model", help="model .xml or .onnx (an .xml's .bin beside it is read too)")
     p.add_argument("--bin", dest="bin_path", help="weights file, when not MODEL.bin")
     p.add_argument(
         "--inputs",
