@@ -82,11 +82,13 @@ def select(layers: list[dict[str, Any]], wanted: list[str]) -> list[dict[str, An
 
 
 def summarize(graph: Graph) -> dict[str, Any]:
-    """Op types with counts, weight bytes by element type, and the variables (ReadValue/Assign)."""
+    """Op types with counts, weight bytes by element type (each range of the weights file
+    once), and the variables (ReadValue/Assign)."""
     ops: Counter[tuple[str, str]] = Counter()
     weights: Counter[str] = Counter()
     constants: Counter[str] = Counter()
     variables: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    ranges: set[tuple[str, str]] = set()
     for i in graph.document_order:
         node = graph.nodes[i]
         ops[(node.type, node.version)] += 1
@@ -94,7 +96,7 @@ def summarize(graph: Graph) -> dict[str, Any]:
         kind = node.type.lower()
         if kind in ("const", "constant"):
             et = attrs.get("element_type", "?")
-            weights[et] += _const_bytes(node, attrs)
+            weights[et] += _const_bytes(node, attrs, ranges)
             constants[et] += 1
         elif kind in ("readvalue", "assign"):
             var = variables.setdefault(attrs.get("variable_id", ""), {"read_value": [], "assign": []})
@@ -113,10 +115,15 @@ def summarize(graph: Graph) -> dict[str, Any]:
     }
 
 
-def _const_bytes(node: Node, attrs: dict[str, str]) -> int:
-    """A Const's bytes in the weights file (its ``size``), else its value's."""
+def _const_bytes(node: Node, attrs: dict[str, str], seen: set[tuple[str, str]]) -> int:
+    """A Const's bytes in the weights file (its ``size``; a range another Const already uses
+    counts once), else its value's."""
     size = attrs.get("size", "")
     if size.isdigit():
+        key = (attrs.get("offset", ""), size)
+        if key in seen:
+            return 0
+        seen.add(key)
         return int(size)
     return int(node.payload.nbytes) if node.payload is not None else 0
 
