@@ -224,7 +224,7 @@ def basic(tmp_path: Path) -> Path:
 def test_json_form(basic, capsys):  # type: ignore[no-untyped-def]
     assert main(["validate", str(basic), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert set(doc) == {"layers", "problems"}
+    assert set(doc) == {"schema_version", "command", "layers", "problems"}
     names = [layer["name"] for layer in doc["layers"]]
     model = ov.Core().read_model(str(basic))
     assert sorted(names) == sorted(op.get_friendly_name() for op in model.get_ops())
