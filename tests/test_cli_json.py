@@ -1,4 +1,5 @@
 """Every command's ``--json`` (JSON on stdout, nothing else there) and ``--json-out FILE``
+(validated against the JSON Schema the package ships, ovonehot/schemas/)
 (the same JSON in a file, the human output on stdout); ``diff --report`` (HTML with
 verdict tables and PNG plots, parsed with the stdlib's html.parser).
 
@@ -19,8 +20,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
 
+from ovonehot import schemas
 from ovonehot.cli import main
+from ovonehot.jsondata import SCHEMA_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
 GPT2 = ROOT / "ir" / "corpus" / "llm" / "gpt2" / "model.xml"  # stateful: ReadValue/Assign
@@ -45,6 +50,22 @@ def strict_loads(text: str) -> Any:
         raise ValueError(f"non-standard JSON token {token}")
 
     return json.loads(text, parse_constant=refuse)
+
+
+LLM = ROOT / "ir" / "corpus" / "llm" / "gpt2" / "model.xml"  # dynamic dims, ReadValue/Assign, weights
+
+_REGISTRY: Registry = Registry().with_resources(  # type: ignore[call-arg]
+    (uri, Resource.from_contents(schema)) for uri, schema in schemas.load_all().items()
+)
+
+
+def conforms(doc: dict[str, Any]) -> None:
+    """``doc`` validates against its command's shipped schema (every error listed if not)."""
+    assert doc["schema_version"] == SCHEMA_VERSION
+    schema = schemas.load(doc["command"])
+    validator = Draft202012Validator(schema, registry=_REGISTRY)
+    errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(doc)]
+    assert not errors, "\n".join(errors[:10])
 
 
 def _run_single(doc: dict[str, Any]) -> None:
@@ -135,6 +156,123 @@ CASES: list[tuple[str, Callable[[Path], list[str]], int, Callable[[dict[str, Any
 ]
 
 
+def _run_out_dir(doc: dict[str, Any]) -> None:
+    (out,) = doc["outputs"]
+    assert out["shape"] == [3, 4, 5] and Path(doc["output_files"]["onehot"]).is_file()
+
+
+def _diff_layers(doc: dict[str, Any]) -> None:
+    rows = doc["layers"]
+    assert any(r["layer"]["type"] == "OneHot" for r in rows)
+    assert all(f"id={r['layer']['id']} " in r["description"] for r in rows)
+    assert {r["verdict"] for r in rows} == {"PASS"}
+
+
+def _diff_corpus(doc: dict[str, Any]) -> None:
+    assert len(doc["models"]) >= 2 and doc["exit_code"] == 0
+
+
+def _inspect_llm(doc: dict[str, Any]) -> None:
+    summary = doc["summary"]
+    assert {la["type"] for la in doc["layers"]} == {"ReadValue"} and len(doc["layers"]) == 4
+    assert len(summary["variables"]) == 4 and summary["weight_bytes"] > 0
+    assert sum(o["count"] for o in summary["op_types"]) == summary["layer_count"]
+    # input_ids is i64 [?,?]: both dims dynamic, null in JSON
+    assert {x["name"]: x["shape"] for x in doc["inputs"]}["input_ids"] == [None, None]
+
+
+def _validate_problems(doc: dict[str, Any]) -> None:
+    assert doc["problems"] and all(isinstance(p["message"], str) for p in doc["problems"])
+
+
+# More documents checked against the schema: other modes of the same commands.
+MORE: list[tuple[str, Callable[[Path], list[str]], int, Callable[[dict[str, Any]], None]]] = [
+    (
+        "run-output-dir",
+        lambda t: [
+            "run",
+            str(MODEL),
+            "--inputs",
+            str(CORPUS / "v1_axis-1_i64_f32.npz"),
+            "--output-dir",
+            str(t / "outs"),
+        ],
+        0,
+        _run_out_dir,
+    ),
+    (
+        "diff-all-layers",
+        lambda t: ["diff", str(MODEL), "--oracle", "reference", "--all-layers"],
+        0,
+        _diff_layers,
+    ),
+    (
+        "diff-corpus",
+        lambda t: ["diff", str(t / "corpus"), "--oracle", "reference"],
+        0,
+        _diff_corpus,
+    ),
+    ("inspect-llm", lambda t: ["inspect", str(LLM), "--filter", "ReadValue"], 0, _inspect_llm),
+    (
+        "validate-problems",
+        lambda t: ["validate", str(ROOT / "ir" / "invalid" / "edge_dim.xml")],
+        1,
+        _validate_problems,
+    ),
+]
+
+
+@pytest.mark.parametrize(("argv", "code", "check"), [c[1:] for c in MORE], ids=[c[0] for c in MORE])
+def test_more_json_documents_fit_the_schema(
+    argv: Callable[[Path], list[str]],
+    code: int,
+    check: Callable[[dict[str, Any]], None],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    (tmp_path / "corpus").mkdir()
+    for name in ("v1_axis-1_i64_f32", "v16_all_params_f16"):
+        for ext in (".xml", ".bin"):
+            shutil.copy(CORPUS / (name + ext), tmp_path / "corpus" / (name + ext))
+    got, out, err = run([*argv(tmp_path), "--json"], capsys)
+    assert got == code, err
+    doc = strict_loads(out)
+    conforms(doc)
+    check(doc)
+
+
+def test_schema_files_ship_in_the_package() -> None:
+    """Every command with --json has a schema, each names its command and the version, and
+    pyproject's package-data takes them into the wheel."""
+    import tomllib
+
+    from ovonehot.cli import COMMANDS
+
+    assert sorted(schemas.COMMANDS) == sorted(m.__name__.rsplit(".", 1)[1] for m in COMMANDS)
+    for name in schemas.COMMANDS:
+        schema = schemas.load(name)
+        Draft202012Validator.check_schema(schema)
+        assert schema["properties"]["command"] == {"const": name}
+        assert schema["properties"]["schema_version"] == {"const": SCHEMA_VERSION}
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    assert data["ovonehot.schemas"] == ["*.schema.json"]
+
+
+def test_shape_schema_takes_bounded_and_dynamic_dims_only_as_documented() -> None:
+    from ovonehot.jsondata import shape_json
+    from ovonehot.types import PartialShape
+
+    shape = shape_json(PartialShape.parse("[2,?,1..8,3..]"))
+    assert shape == [2, None, {"min": 1, "max": 8}, {"min": 3, "max": None}]
+    assert shape_json(PartialShape.parse("...")) is None
+    shape_schema = {"$ref": schemas.load("common")["$id"] + "#/$defs/shape"}
+    validator = Draft202012Validator(shape_schema, registry=_REGISTRY)
+    assert validator.is_valid(shape) and validator.is_valid(None)
+    assert (
+        not validator.is_valid("[2,?]") and not validator.is_valid([2, "?"]) and not validator.is_valid([-1])
+    )
+
+
 def _stable(doc: Any) -> Any:
     """The document without what changes from run to run (timings)."""
     if isinstance(doc, dict):
@@ -155,6 +293,7 @@ def test_json_on_stdout_and_the_same_in_json_out(
     got, out, err = run([*argv(tmp_path), "--json"], capsys)
     assert got == code, err
     doc = strict_loads(out)  # stdout is the JSON and nothing else
+    conforms(doc)
     check(doc)
     target = tmp_path / "report.json"
     got, human, err = run([*argv(tmp_path), "--json-out", str(target)], capsys)

@@ -323,7 +323,10 @@ def test_unknown_tolerance_name_is_a_usage_error(tmp_path: Path, capsys: pytest.
     xml = middle_op_model(tmp_path)
     code, _, err = run_cli(capsys, xml, "--oracle", "cpu", "--atol", "sof:0")
     assert code == 2
-    assert "--atol sof:0: the model has no output 'sof'; its outputs are: 'soft', 'relu'" in err
+    assert (
+        "--atol sof:0: the model has no output 'sof' (did you mean 'soft'?); its outputs are: 'soft', 'relu'"
+        in err
+    )
     with pytest.raises(
         ParameterError, match=r"^per_output_rtol nope:1: the model has no output 'nope'"
     ) as caught:

@@ -26,6 +26,7 @@ from onnx_cases import assert_bits, backend_cases, backend_ids, one_hot_model, s
 
 import ovonehot
 from ovonehot.cli import main
+from ovonehot.cli.inspect import shape_text
 from ovonehot.conventions import onnx_one_hot
 from ovonehot.errors import InputError, IRError, OpenVINOError, UsageError
 from ovonehot.ir.reader import read_ir, read_ir_bytes
@@ -465,7 +466,7 @@ def test_validate_and_inspect_take_onnx_models(onnx11: Path, capsys) -> None:
     ours = sorted(
         signature(
             {"Const": "Constant"}.get(layer["type"], layer["type"]),
-            [(o["shape"], o["element_type"]) for o in layer["outputs"]],
+            [(shape_text(o["shape"]), o["element_type"]) for o in layer["outputs"]],
         )
         for layer in report["layers"]
         if layer["type"] != "Result"

@@ -22,6 +22,7 @@ from .ops import OpSpec, TensorInfo, lookup, resolve, supported_names, unsupport
 from .ops.basic import ParameterAttrs
 from .ops.common.bounds import propagate as propagate_bounds
 from .problems import Problem, Severity, problem
+from .suggest import nearest
 from .types import ElementType, PartialShape
 
 # Fold values only for tensors this small: shape subgraphs are tiny, data tensors are not.
@@ -58,11 +59,7 @@ def plan(graph: Graph) -> tuple[NodePlan, ...]:
     """
     missing = unsupported_types(graph)
     if missing:
-        more = f" and {len(missing) - 20} more" if len(missing) > 20 else ""
-        raise UnsupportedError(
-            f"unsupported ops in the model: {', '.join(shorten(m) for m in missing[:20])}{more} "
-            f"(ovonehot supports: {', '.join(supported_names())})"
-        )
+        raise UnsupportedError(unsupported_message(missing))
     plans = []
     specs: dict[tuple[str, str], OpSpec[Any]] = {}
     # Attributes parsed, by what a parser reads of a node (its <data>, ports and names, the
@@ -95,6 +92,25 @@ def plan(graph: Graph) -> tuple[NodePlan, ...]:
 
 
 _UNPARSED = object()
+
+
+def unsupported_message(missing: list[str]) -> str:
+    """The model's unsupported ``Type-version``s (each with the nearest supported ones), and
+    where the whole list is: not the 170-odd supported names on one line."""
+    supported = supported_names()
+    by_type: dict[str, list[str]] = {}
+    for name in supported:
+        by_type.setdefault(name.rsplit("-", 1)[0].lower(), []).append(name)
+    shown = []
+    for m in missing[:20]:
+        same_type = by_type.get(m.rsplit("-", 1)[0].lower())
+        close = same_type or nearest(m, supported)
+        shown.append(shorten(m) + (f" (ovonehot has {', '.join(close)})" if close else ""))
+    more = f" and {len(missing) - 20} more" if len(missing) > 20 else ""
+    return (
+        f"unsupported ops in the model: {', '.join(shown)}{more}; "
+        f"ovonehot.ops.supported_names() lists the {len(supported)} supported op versions"
+    )
 
 
 class Checker:

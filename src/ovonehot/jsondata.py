@@ -1,7 +1,11 @@
 """Reports as JSON-able data: what ``--json`` prints and what a corpus keeps per model.
 
 The JSON is strict: NaN and infinities become the strings ``"nan"``, ``"inf"``, ``"-inf"``;
-NumPy scalars and arrays become Python numbers and nested lists.
+NumPy scalars and arrays become Python numbers and nested lists.  Every command's document
+carries ``schema_version`` (:data:`SCHEMA_VERSION`); the JSON Schema files of that version ship
+in ``ovonehot/schemas/`` (docs/json.md).  Shapes are lists: a static dim is an integer, a fully
+dynamic one ``null``, a bounded one ``{"min": a, "max": b}`` (``max`` null when unbounded);
+a shape of dynamic rank is ``null``.
 """
 
 from __future__ import annotations
@@ -11,6 +15,35 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+
+from .types import PartialShape
+
+# The version of the documents' layout: raised when a field is renamed, removed or changes type
+# (adding a field keeps it).  docs/json.md and src/ovonehot/schemas/ follow it.
+SCHEMA_VERSION = 1
+
+JsonDim = int | None | dict[str, int | None]
+
+
+def shape_json(shape: PartialShape | None) -> list[JsonDim] | None:
+    """A partial shape as JSON: a list of dims (int, ``null`` when fully dynamic, ``{"min",
+    "max"}`` when bounded); ``None`` for a dynamic rank."""
+    if shape is None or shape.dims is None:
+        return None
+    out: list[JsonDim] = []
+    for d in shape.dims:
+        if d.is_static:
+            out.append(d.min)
+        elif d.min == 0 and d.max is None:
+            out.append(None)
+        else:
+            out.append({"min": d.min, "max": d.max})
+    return out
+
+
+def dims_json(dims: tuple[int, ...]) -> list[int | None]:
+    """A port's ``<dim>`` list as JSON (``-1`` is ``null``)."""
+    return [None if d == -1 else d for d in dims]
 
 
 def plain(value: Any) -> Any:

@@ -18,6 +18,7 @@ from .infer import Inference, infer, parameter_infos
 from .ir.reader import read_ir
 from .ops.common.spec import Variables
 from .ops.convert import convert_array
+from .suggest import did_you_mean
 from .threads import resolve as resolve_threads
 from .types import ElementType, PartialShape
 
@@ -171,7 +172,8 @@ class Model:
         known = ", ".join(quote(d.name) for d in self.inputs[:20])
         if len(self.inputs) > 20:
             known += f" and {len(self.inputs) - 20} more"
-        raise InputError(f"the model has no input named {quote(key)}; its inputs are: {known}")
+        hint = did_you_mean(key, [d.name for d in self.inputs])
+        raise InputError(f"the model has no input named {quote(key)}{hint}; its inputs are: {known}")
 
     def input_key(self, k: int) -> str:
         """A name that addresses input ``k`` and no other: its layer name, unless another input

@@ -63,6 +63,7 @@ from ..errors import IRError
 from ..graph import Graph, Node, Port
 from ..infer import Checker, NodePlan, PartialInference, Record, infer
 from ..ir.reader import Reading, read_tolerant, read_tolerant_bytes
+from ..jsondata import shape_json
 from ..ops.common.openvino_opsets import OPENVINO_VERSION, OPSETS
 from ..ops.common.shape_util import normalize_axis
 from ..ops.common.spec import OpSpec, TensorInfo
@@ -109,9 +110,9 @@ class OutputReport:
     def to_json(self) -> dict[str, object]:
         return {
             "port": self.port,
-            "shape": None if self.shape is None else str(self.shape),
+            "shape": None if self.shape is None else shape_json(self.shape),
             "element_type": None if self.element_type is None else self.element_type.value,
-            "declared_shape": self.declared_shape,
+            "declared_shape": None if self.declared_shape is None else _dims_of(self.declared_shape),
             "declared_element_type": self.declared_element_type,
         }
 
@@ -292,6 +293,12 @@ def _cut(text: str, limit: int = 40) -> str:
 
 
 # -- comparisons ---------------------------------------------------------------------------------
+def _dims_of(text: str) -> list[int | None]:
+    """:func:`declared_shape`'s text back as a JSON dim list (``?`` is ``null``)."""
+    inner = text.strip("[]")
+    return [None if d == "?" else int(d) for d in inner.split(",")] if inner else []
+
+
 def declared_shape(port: Port) -> str:
     """A port's ``<dim>`` list in OpenVINO notation (-1 is ``?``; no dims is ``[]``)."""
     return "[" + ",".join("?" if d == -1 else str(d) for d in port.dims) + "]"

@@ -7,19 +7,29 @@ exit status.  Exit statuses: 0 success, 1 a difference was found, 2 usage or bad
 input file, 3 invalid or unsupported IR, 4 OpenVINO missing or failing, 130
 interrupted (Ctrl-C: no traceback; what finished is kept, every output file is
 complete or absent).
+
+``-q`` (before or after the command) silences stderr while the command runs (progress,
+notes); the ``error: ...`` line is still printed.  ``-v`` adds the error's causes, ``-vv``
+the Python traceback.  An unknown command gets "did you mean".
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import re
 import sys
+import traceback
 import warnings
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from .. import __version__, _console
 from ..errors import Error, UsageError
+from ..suggest import did_you_mean
 from . import convert, diff, fuzz, inspect, reduce, repro, run, validate
+from ._help import add_verbosity_options, finish
 from ._json import stdout_json_out
 from ._options import error_message, input_spec_hint
 
@@ -56,6 +66,9 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
+        choice = re.match(r"argument \S+: invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+        if choice is not None:
+            message += did_you_mean(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)))
         raise UsageError(f"{self.prog}: {message} (see --help)")
 
     def parse_args(  # type: ignore[override]  # always a Namespace here
@@ -74,13 +87,43 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="ovonehot",
         description="Read, check, run and cross-check OpenVINO IR graphs built around OneHot.",
+        epilog="examples:\n  ovonehot inspect model.xml\n  ovonehot run model.xml --inputs inputs.npz\n"
+        "  ovonehot diff model.xml\n  ovonehot COMMAND --help     each command's options and examples",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"ovonehot {__version__}")
+    add_verbosity_options(parser, 0)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for module in COMMANDS:
         module.add_parser(sub)
+    finish(sub, {m.__name__.rsplit(".", 1)[1]: m.__doc__ for m in COMMANDS})
     return parser
+
+
+def _causes(exc: BaseException, verbosity: int) -> list[str]:
+    """With -v, the error's causes (one line each); with -vv, the traceback too."""
+    if verbosity <= 0:
+        return []
+    if verbosity > 1:
+        return "".join(traceback.format_exception(exc)).rstrip().splitlines()
+    lines: list[str] = []
+    seen = {str(exc)}
+    cause = exc.__cause__ or exc.__context__
+    while cause is not None and len(lines) < 10:
+        if str(cause) not in seen:
+            lines.append(f"  caused by {type(cause).__name__}: {cause}")
+            seen.add(str(cause))
+        cause = cause.__cause__ or cause.__context__
+    return lines
+
+
+def _run(args: argparse.Namespace) -> int:
+    """The command, with stderr silenced under -q."""
+    if not getattr(args, "quiet", 0):
+        return int(args.func(args))
+    with contextlib.redirect_stderr(io.StringIO()):
+        return int(args.func(args))
 
 
 def _stop_children() -> None:
@@ -93,15 +136,16 @@ def _stop_children() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     _console.release()  # Ctrl-C from here on keeps what finished (KeyboardInterrupt below)
+    args = argparse.Namespace()
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser().parse_args(argv, args)
         stdout_json_out(args)
         with warnings.catch_warnings():
             # NumPy's RuntimeWarnings (overflow, invalid value, division by zero) are how IEEE
             # arithmetic goes, what a model computes, not news for the user's terminal: the
             # stats and reports count NaN and infinities where they matter.
             warnings.simplefilter("ignore", RuntimeWarning)
-            return int(args.func(args))
+            return _run(args)
     except Error as exc:
         message = " ".join(error_message(exc).split("\n"))
         if isinstance(exc, UnrecognizedArgumentsError) and "--json" in (
@@ -111,6 +155,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if len(message) > MAX_MESSAGE:  # a hostile file's 5 MB attribute must not become a 5 MB line
             message = f"{message[:MAX_MESSAGE]}... ({len(message) - MAX_MESSAGE} more characters)"
         print(f"error: {message}", file=sys.stderr)
+        for line in _causes(exc, getattr(args, "verbose_errors", 0) or 0):
+            print(line, file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         _stop_children()

@@ -4,7 +4,8 @@
 human output is dropped: ``ovonehot X ... --json | python -m json.tool`` always
 parses); ``--json-out FILE`` writes the same JSON to FILE atomically and keeps the
 human output on stdout.  Errors stay one line ``error: ...`` on stderr either way.
-The JSON is strict: NaN and infinities become the strings ``"nan"``, ``"inf"``,
+Every document starts with ``schema_version`` and ``command`` (docs/json.md; the JSON Schema
+files are ``ovonehot/schemas/<command>.schema.json``).  The JSON is strict: NaN and infinities become the strings ``"nan"``, ``"inf"``,
 ``"-inf"`` (``allow_nan=False`` guarantees no bare ``NaN`` token).
 """
 
@@ -21,7 +22,7 @@ from typing import Any, TextIO
 
 from ..atomic import check_output_file
 from ..errors import UsageError
-from ..jsondata import array_values, plain
+from ..jsondata import SCHEMA_VERSION, array_values, plain
 from ..npyio import write_text
 
 __all__ = ["array_values", "plain"]  # (re-exported: the commands use them beside the options)
@@ -93,7 +94,8 @@ def emit(args: argparse.Namespace, data: Mapping[str, Any] | Callable[[], Mappin
         return
     if callable(data):
         data = data()
-    text = json.dumps(plain(data), indent=2, allow_nan=False) + "\n"
+    document = {"schema_version": SCHEMA_VERSION, "command": getattr(args, "command", None), **data}
+    text = json.dumps(plain(document), indent=2, allow_nan=False) + "\n"
     if args.json_out is not None:
         write_text(args.json_out, text)
     if getattr(args, "json", False):

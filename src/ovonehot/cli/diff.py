@@ -44,7 +44,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "model",
         nargs="+",
-        help="model .xml (the .bin beside it is read too), or a replay folder; several of them, or "
+        help="model .xml or .onnx (an .xml's .bin beside it is read too), or a replay folder; several of them, or "
         "directories of them, make a corpus: each diffed alike, one table row per model",
     )
     p.add_argument("--bin", dest="bin_path", help="weights file, when not MODEL.bin")

@@ -9,13 +9,18 @@ precision, marked ``(declared)``; ``ovonehot validate`` says why.
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 from typing import Any
 
 import numpy as np
+from tabulate import tabulate
 
-from ..check.validate import Analysis, analyze, declared_shape, declared_type, read_for_validation
+from ..check.validate import Analysis, analyze, declared_type, read_for_validation
+from ..errors import UsageError
 from ..graph import Graph, Node
+from ..jsondata import dims_json, shape_json
 from ..npyio import check_model_paths
+from ..suggest import did_you_mean
 from ._json import add_json_options, check_json_out, emit, human_output
 
 # Attribute values longer than this are shortened in the table.
@@ -26,11 +31,21 @@ SMALL = 8
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
-        "inspect", help="list the layers with their inferred shapes and types, and the model's I/O"
+        "inspect",
+        help="list the layers with their inferred shapes and types, and the model's I/O",
+        description="A summary of the model (op types with counts, weight bytes by element type, "
+        "variables, inputs and outputs), then one row per layer with its inferred output shapes.",
     )
-    p.add_argument("model", help="model .xml (the .bin beside it is read too)")
+    p.add_argument("model", help="model .xml or .onnx (an .xml's .bin beside it is read too)")
     p.add_argument("--bin", dest="bin_path", help="weights file, when not MODEL.bin")
-    add_json_options(p, "the listing (layers, inputs, outputs)")
+    p.add_argument(
+        "--filter",
+        metavar="TYPE_OR_NAME",
+        action="append",
+        help="list only the layers of this op type (MatMul, MatMul-opset1) or with this name; repeatable",
+    )
+    p.add_argument("--summary", action="store_true", help="print the summary only, not the layer table")
+    add_json_options(p, "the listing (summary, layers, inputs, outputs)")
     p.set_defaults(func=inspect_command)
 
 
@@ -40,21 +55,94 @@ def inspect_command(args: argparse.Namespace) -> int:
         check_json_out(args)
         analysis = analyze(read_for_validation(args.model, args.bin_path).graph)
         listing = describe(analysis)
-        print_table(listing)
+        listing["summary"] = summarize(analysis.graph)
+        if args.filter:
+            listing["filter"] = list(args.filter)
+            listing["layers"] = select(listing["layers"], args.filter)
+        print_summary(listing)
+        if not args.summary:
+            print_table(listing)
         emit(args, listing)
         return 0
+
+
+def select(layers: list[dict[str, Any]], wanted: list[str]) -> list[dict[str, Any]]:
+    """The layers whose type, Type-version or name is one of ``wanted`` (case-insensitive for
+    types); a word that matches nothing is a usage error with the nearest types and names."""
+    keys = [{la["type"].lower(), f"{la['type']}-{la['version']}".lower()} for la in layers]
+    for word in wanted:
+        if not any(word.lower() in k or word == la["name"] for k, la in zip(keys, layers, strict=True)):
+            known = sorted({la["type"] for la in layers}) + [la["name"] for la in layers]
+            raise UsageError(f"--filter {word!r}: no layer has this type or name{did_you_mean(word, known)}")
+    return [
+        la
+        for k, la in zip(keys, layers, strict=True)
+        if any(w.lower() in k or w == la["name"] for w in wanted)
+    ]
+
+
+def summarize(graph: Graph) -> dict[str, Any]:
+    """Op types with counts, weight bytes by element type (each range of the weights file
+    once), and the variables (ReadValue/Assign)."""
+    ops: Counter[tuple[str, str]] = Counter()
+    weights: Counter[str] = Counter()
+    constants: Counter[str] = Counter()
+    variables: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    ranges: set[tuple[str, str]] = set()
+    for i in graph.document_order:
+        node = graph.nodes[i]
+        ops[(node.type, node.version)] += 1
+        attrs = dict(node.attrs)
+        kind = node.type.lower()
+        if kind in ("const", "constant"):
+            et = attrs.get("element_type", "?")
+            weights[et] += _const_bytes(node, attrs, ranges)
+            constants[et] += 1
+        elif kind in ("readvalue", "assign"):
+            var = variables.setdefault(attrs.get("variable_id", ""), {"read_value": [], "assign": []})
+            var["read_value" if kind == "readvalue" else "assign"].append(layer_ref(node))
+    return {
+        "layer_count": sum(ops.values()),
+        "op_types": [
+            {"type": t, "version": v, "count": n}
+            for (t, v), n in sorted(ops.items(), key=lambda kv: (-kv[1], kv[0]))
+        ],
+        "weights": [
+            {"element_type": et, "bytes": weights[et], "constants": constants[et]} for et in sorted(weights)
+        ],
+        "weight_bytes": sum(weights.values()),
+        "variables": [{"id": vid, **uses} for vid, uses in sorted(variables.items())],
+    }
+
+
+def _const_bytes(node: Node, attrs: dict[str, str], seen: set[tuple[str, str]]) -> int:
+    """A Const's bytes in the weights file (its ``size``; a range another Const already uses
+    counts once), else its value's."""
+    size = attrs.get("size", "")
+    if size.isdigit():
+        key = (attrs.get("offset", ""), size)
+        if key in seen:
+            return 0
+        seen.add(key)
+        return int(size)
+    return int(node.payload.nbytes) if node.payload is not None else 0
+
+
+def layer_ref(node: Node) -> dict[str, Any]:
+    """A layer as JSON: ``{"id", "name", "type", "version"}``."""
+    return {"id": node.id, "name": node.name, "type": node.type, "version": node.version}
 
 
 def _outputs(analysis: Analysis, index: int) -> list[dict[str, Any]]:
     node = analysis.graph.nodes[index]
     infos = analysis.outputs[index]
-    rows = []
+    rows: list[dict[str, Any]] = []
     for k, port in enumerate(node.outputs):
         if infos is not None:
             rows.append(
                 {
                     "port": port.id,
-                    "shape": str(infos[k].shape),
+                    "shape": shape_json(infos[k].shape),
                     "element_type": infos[k].element_type.value,
                     "declared": False,
                 }
@@ -67,7 +155,7 @@ def _outputs(analysis: Analysis, index: int) -> list[dict[str, Any]]:
             rows.append(
                 {
                     "port": port.id,
-                    "shape": declared_shape(port),
+                    "shape": dims_json(port.dims),
                     "element_type": et.value if et is not None else port.precision,
                     "declared": True,
                 }
@@ -130,7 +218,7 @@ def describe(analysis: Analysis) -> dict[str, Any]:
                 {
                     "name": node.name,
                     "names": list(producer.outputs[src.output].names),
-                    "source": f"{producer.name}:{out['port']}",
+                    "source": {**layer_ref(producer), "port": out["port"]},
                     "element_type": out["element_type"],
                     "shape": out["shape"],
                 }
@@ -142,26 +230,56 @@ def _short(text: str) -> str:
     return text if len(text) <= WIDTH else text[: WIDTH - 3] + "..."
 
 
+def shape_text(shape: list[Any] | None) -> str:
+    """A JSON shape in OpenVINO's notation: ``[2,?,1..8]``, ``[...]`` for a dynamic rank."""
+    if shape is None:
+        return "[...]"
+    dims = []
+    for d in shape:
+        if isinstance(d, dict):
+            dims.append(f"{d['min']}..{'' if d['max'] is None else d['max']}")
+        else:
+            dims.append("?" if d is None else str(d))
+    return "[" + ",".join(dims) + "]"
+
+
+def print_summary(listing: dict[str, Any]) -> None:
+    summary = listing["summary"]
+    print(f"{summary['layer_count']} layers, {summary['weight_bytes']} weight bytes")
+    ops = [(f"{o['type']}-{o['version']}", o["count"]) for o in summary["op_types"]]
+    print(tabulate(ops, headers=("op type", "count"), tablefmt="simple"))
+    if summary["weights"]:
+        print()
+        rows = [(w["element_type"], w["constants"], w["bytes"]) for w in summary["weights"]]
+        print(tabulate(rows, headers=("weights", "constants", "bytes"), tablefmt="simple"))
+    if summary["variables"]:
+        print()
+        rows = [(v["id"], _ids(v["read_value"]), _ids(v["assign"])) for v in summary["variables"]]
+        print(tabulate(rows, headers=("variable", "ReadValue", "Assign"), tablefmt="simple"))
+    print()
+    print("inputs:")
+    for x in listing["inputs"]:
+        print(f"  {x['name']}: {x['element_type']}{shape_text(x['shape'])}")
+    print("outputs:")
+    for x in listing["outputs"]:
+        src = x["source"]
+        print(f"  {x['name']} <- {src['name']}:{src['port']}: {x['element_type']}{shape_text(x['shape'])}")
+
+
+def _ids(refs: list[dict[str, Any]]) -> str:
+    return " ".join(f"{r['id']}:{r['name']}" for r in refs)
+
+
 def print_table(listing: dict[str, Any]) -> None:
-    header = ("id", "name", "type", "inputs", "outputs", "attributes")
-    rows = [header]
+    rows: list[tuple[Any, ...]] = []
     for layer in listing["layers"]:
         outs = " ".join(
-            f"{o['element_type']}{o['shape']}" + (" (declared)" if o["declared"] else "")
+            f"{o['element_type']}{shape_text(o['shape'])}" + (" (declared)" if o["declared"] else "")
             for o in layer["outputs"]
         )
         ins = " ".join(f"{x['layer']}:{x['port']}" for x in layer["inputs"])
         attrs = " ".join(f"{k}={_short(v)}" for k, v in layer["attributes"].items())
-        rows.append(
-            (str(layer["id"]), layer["name"], f"{layer['type']}-{layer['version']}", ins, outs, attrs)
-        )
-    widths = [max(len(r[c]) for r in rows) for c in range(len(header) - 1)]
-    for r in rows:
-        print("  ".join(cell.ljust(w) for cell, w in zip(r[:-1], widths, strict=True)) + "  " + r[-1])
+        rows.append((layer["id"], layer["name"], f"{layer['type']}-{layer['version']}", ins, outs, attrs))
     print()
-    print("inputs:")
-    for x in listing["inputs"]:
-        print(f"  {x['name']}: {x['element_type']}{x['shape']}")
-    print("outputs:")
-    for x in listing["outputs"]:
-        print(f"  {x['name']} <- {x['source']}: {x['element_type']}{x['shape']}")
+    headers = ("id", "name", "type", "inputs", "outputs", "attributes")
+    print(tabulate(rows, headers=headers, tablefmt="plain", disable_numparse=True))

@@ -52,7 +52,7 @@ OUTPUT_SUFFIXES = (".npz", ".npy")
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("run", help="run a model with NumPy on given or generated inputs and show its outputs")
-    p.add_argument("model", help="model .xml (the .bin beside it is read too) or .onnx")
+    p.add_argument("model", help="model .xml or .onnx (an .xml's .bin beside it is read too)")
     p.add_argument("--bin", dest="bin_path", help="weights file, when not MODEL.bin")
     add_inputs_option(p, "; default: generated as diff generates them (--seed, --val-range, --shape)")
     add_generation_options(p)
@@ -266,6 +266,9 @@ def _write_output_dir(
         _save_outputs(args.output, {name: np.load(path, mmap_mode="r") for name, path in paths.items()})
     report["written"] = {**_written(args), "out_dir": args.out_dir}
     report["output_files"] = {name: str(path) for name, path in paths.items()}
+    report["outputs"] = _outputs_json(
+        model, {name: np.load(path, mmap_mode="r") for name, path in paths.items()}
+    )
 
 
 def _save_outputs(path: str, outputs: dict[str, np.ndarray]) -> None:

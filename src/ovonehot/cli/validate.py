@@ -20,7 +20,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "validate",
         help="re-infer every layer as OpenVINO does and report where the IR's declarations disagree",
     )
-    p.add_argument("model", help="model .xml (the .bin beside it is read too)")
+    p.add_argument("model", help="model .xml or .onnx (an .xml's .bin beside it is read too)")
     p.add_argument("--bin", dest="bin_path", help="weights file, when not MODEL.bin")
     p.add_argument(
         "--shape",

@@ -23,6 +23,7 @@ import numpy as np
 from ..errors import ParameterError
 from ..model import Model
 from ..oracle.common import Refusal
+from ..suggest import did_you_mean
 from .compare import Comparison, Tolerance, compare
 
 if TYPE_CHECKING:
@@ -68,7 +69,7 @@ class Tolerances:
                     known = ", ".join(repr(n) for n in outputs) or "none"
                     raise ParameterError(
                         parameter,
-                        f"the model has no output {name!r}; its outputs are: {known}",
+                        f"the model has no output {name!r}{did_you_mean(name, outputs)}; its outputs are: {known}",
                         f"{name}:{per[name]:g}",
                     )
 

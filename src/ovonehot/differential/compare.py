@@ -42,6 +42,10 @@ class Tolerance:
     def __str__(self) -> str:
         return "exact (bit for bit)" if self.is_exact else f"atol={self.atol:g} rtol={self.rtol:g}"
 
+    def as_json(self) -> dict[str, float | bool]:
+        """``{"atol", "rtol", "exact"}`` (exact: bit for bit, atol and rtol 0)."""
+        return {"atol": self.atol, "rtol": self.rtol, "exact": self.is_exact}
+
 
 @dataclass(frozen=True, slots=True)
 class Comparison:

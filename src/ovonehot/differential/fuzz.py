@@ -297,8 +297,15 @@ class Summary:
             "stopped_by_budget": self.stopped_by_budget,
             "interrupted": self.interrupted,
             "exit_code": self.exit_code,
-            "cases": [asdict(r) for r in self.results],
+            "cases": [_case_json(r) for r in self.results],
         }
+
+
+def _case_json(result: CaseResult) -> dict[str, Any]:
+    """One case as JSON: its verdicts as objects ``{"oracle", "output", "verdict"}``."""
+    data = asdict(result)
+    data["verdicts"] = [dict(zip(("oracle", "output", "verdict"), v, strict=True)) for v in result.verdicts]
+    return data
 
 
 def campaign(

@@ -38,6 +38,7 @@ import numpy as np
 from ..budget import check_allocation
 from ..errors import InputError, ParameterError, quote
 from ..model import Model, TensorDesc
+from ..suggest import did_you_mean
 from ..types import ElementType, numpy_dtype_of
 
 DEFAULT_DIM = 3
@@ -318,7 +319,8 @@ class InputSettings:
                 names = ", ".join(repr(d.name) for d in model.inputs) or "none"
                 raise ParameterError(
                     parameter,
-                    f"the model has no input {unknown[0]!r}; its inputs are: {names}",
+                    f"the model has no input {unknown[0]!r}"
+                    f"{did_you_mean(unknown[0], [d.name for d in model.inputs])}; its inputs are: {names}",
                     f"{unknown[0]}:...",
                 )
 

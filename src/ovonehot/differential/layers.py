@@ -69,16 +69,24 @@ class LayerRow:
     verdict: LayerVerdict
     note: str = ""
     node: int = -1
+    ident: tuple[int, str, str, str] = (-1, "", "", "")  # the layer's (id, name, type, version), for JSON
+    limits: Tolerance | None = None  # the tolerance itself (``tolerance`` is its text), for JSON
+    envelope: str = ""  # the rounding envelope that judged it ("" : the tolerance did)
 
     def as_json(self) -> dict[str, Any]:
         return {
             "oracle": self.oracle,
-            "layer": self.layer,
+            "layer": None
+            if self.ident[0] < 0
+            else dict(zip(("id", "name", "type", "version"), self.ident, strict=True)),
+            "description": self.layer,
             "port": self.port,
             "type": self.type,
             "max_abs_error": self.max_abs,
             "max_rel_error": self.max_rel,
-            "tolerance": self.tolerance,
+            "tolerance": None
+            if self.limits is None
+            else {**self.limits.as_json(), **({"envelope": self.envelope} if self.envelope else {})},
             "verdict": self.verdict.value,
             "note": self.note,
         }
@@ -201,17 +209,18 @@ def _rows(
         if node.type.lower() in NOT_COMPUTED:
             continue
         op = f"{node.type}-{node.version}"
+        ident = (node.id, node.name, node.type, node.version)
         for k in range(len(model.inference.outputs[i])):
             tol = tolerances[(i, k)]
             why = _unobserved(model, oracle, mine, theirs, blocked, i, k)
             if why:
-                rows.append(_not_compared(oracle, node.describe(), k, op, tol, why, i))
+                rows.append(_not_compared(oracle, node.describe(), k, op, tol, why, i, ident))
                 continue
             ours, other = mine[(i, k)], theirs[(node.name, k)]
             cmp = compare(ours, other, tol)
             if cmp.kind == "element type" and model.graph.ir_version == 10:
                 why = f"{oracle} reads IR v10 with other element types ({cmp.detail})"
-                rows.append(_not_compared(oracle, node.describe(), k, op, tol, why, i))
+                rows.append(_not_compared(oracle, node.describe(), k, op, tol, why, i, ident))
                 continue
             size = _size(ours, other)
             equal, note, said = cmp.equal, "" if cmp.equal else cmp.summary(), str(tol)
@@ -219,12 +228,38 @@ def _rows(
             if judged is not None:
                 equal, note, said = judged
             verdict = LayerVerdict.PASS if equal else LayerVerdict.DIFFERS
-            rows.append(LayerRow(oracle, node.describe(), k, op, size[0], size[1], said, verdict, note, i))
+            envelope = said if judged is not None else ""
+            rows.append(
+                LayerRow(
+                    oracle,
+                    node.describe(),
+                    k,
+                    op,
+                    size[0],
+                    size[1],
+                    said,
+                    verdict,
+                    note,
+                    i,
+                    ident,
+                    tol,
+                    envelope,
+                )
+            )
     return rows
 
 
-def _not_compared(oracle: str, layer: str, k: int, op: str, tol: Tolerance, why: str, i: int) -> LayerRow:
-    return LayerRow(oracle, layer, k, op, None, None, str(tol), LayerVerdict.NOT_COMPARED, why, i)
+def _not_compared(
+    oracle: str,
+    layer: str,
+    k: int,
+    op: str,
+    tol: Tolerance,
+    why: str,
+    i: int,
+    ident: tuple[int, str, str, str],
+) -> LayerRow:
+    return LayerRow(oracle, layer, k, op, None, None, str(tol), LayerVerdict.NOT_COMPARED, why, i, ident, tol)
 
 
 def _by_envelope(

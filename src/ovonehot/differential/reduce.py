@@ -41,6 +41,7 @@ from ..graph import Graph, Source
 from ..infer import infer
 from ..model import Model
 from ..oracle.common import OracleKind, PluginSettings, oracle_kind
+from ..suggest import did_you_mean
 from .comparator import Tolerances
 from .diff import DiffOptions, diff_model
 from .report import DiffReport
@@ -79,7 +80,9 @@ def reduce_model(
     graph = model.graph
     names = [d.name for d in model.outputs]
     if output not in names:
-        raise UsageError(f"the model has no output {output!r}; its outputs are: {', '.join(names)}")
+        raise UsageError(
+            f"the model has no output {output!r}{did_you_mean(output, names)}; its outputs are: {', '.join(names)}"
+        )
     result_index = graph.kind_indices("Result")[names.index(output)]
     target = graph.sources[result_index][0]
     order = sorted(i for i in graph.ancestors([target.node]) if _is_op(graph.nodes[i]))

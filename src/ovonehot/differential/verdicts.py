@@ -93,7 +93,7 @@ class OutputVerdict:
             "output": self.name,
             "oracle": self.oracle,
             "verdict": self.verdict.value,
-            "tolerance": str(self.tolerance),
+            "tolerance": self.tolerance.as_json(),
             "reason": self.reason,
             "try_oracles": list(self.try_oracles),
             "instead_of": self.instead_of,
