@@ -194,7 +194,7 @@ MORE: list[tuple[str, Callable[[Path], list[str]], int, Callable[[dict[str, Any]
             str(MODEL),
             "--inputs",
             str(CORPUS / "v1_axis-1_i64_f32.npz"),
-            "--output-dir",
+            "--out-dir",
             str(t / "outs"),
         ],
         0,

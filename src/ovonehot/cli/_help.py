@@ -16,7 +16,7 @@ EXAMPLES: dict[str, str] = {
   ovonehot run model.xml --inputs inputs.npz                   print each output
   ovonehot run model.onnx --inputs ids=ids.npy mask=mask.npy   an ONNX model, one file per input
   ovonehot run model.xml --inputs inputs.npz -o outputs.npz    save the outputs
-  ovonehot run model.xml --inputs inputs.npz --output-dir outs  one .npy per output, for large ones
+  ovonehot run model.xml --inputs inputs.npz --out-dir outs     one .npy per output, for large ones
   ovonehot run model.xml --inputs inputs.npz --steps 3         a stateful model, three steps
   ovonehot run model.xml --inputs inputs.npz --json            the outputs as JSON (docs/json.md)""",
     "convert": """\
@@ -29,7 +29,7 @@ EXAMPLES: dict[str, str] = {
   ovonehot diff models/ --json                            every model in a folder (a corpus)
   ovonehot diff replays/case00001                         replay a saved difference""",
     "fuzz": """\
-  ovonehot fuzz --cases 200 --seed 1 --out failures       failing cases saved as replay folders
+  ovonehot fuzz --cases 200 --seed 1 --out-dir failures   failing cases saved as replay folders
   ovonehot fuzz --cases 20 --oracle reference --json      against OpenVINO's core reference only""",
     "validate": """\
   ovonehot validate model.xml                            declared vs inferred shapes and types
@@ -43,7 +43,7 @@ EXAMPLES: dict[str, str] = {
   ovonehot inspect model.xml --summary           op types, weights, variables, inputs and outputs
   ovonehot inspect model.xml --json              the listing as JSON""",
     "reduce": """\
-  ovonehot reduce model.xml --inputs inputs.npz --oracle cpu --out reduced
+  ovonehot reduce model.xml --inputs inputs.npz --oracle cpu --out-dir reduced
   ovonehot reduce replays/case00001              a saved difference, its own inputs and oracle
   ovonehot repro reduced                         then: a standalone OpenVINO script""",
     "repro": """\
