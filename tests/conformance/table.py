@@ -1636,7 +1636,6 @@ def _known(type_name: str, opset: int, reason: str, applies: Callable[[Case], bo
 for _t, _v in (
     ("Asin", 1),
     ("Atanh", 4),
-    ("Sigmoid", 1),
     ("Sin", 1),
     ("Exp", 1),
 ):
