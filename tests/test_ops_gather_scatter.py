@@ -356,3 +356,39 @@ def test_scatter_sum_of_many_small_floats_keeps_the_update_order(tmp_path):  # t
         lambda a, b, c, d: opset12.scatter_elements_update(a, b, c, d, "sum"),
         [P(data), P(idx), P(upd), C(np.int64(1))],
     )
+
+
+I64_MAX = 2**63 - 1
+
+
+@pytest.mark.parametrize(
+    ("dtype", "data", "updates", "use_init_val"),
+    [
+        (
+            np.int64,
+            [I64_MAX - 1, 0, -I64_MAX, 5],
+            [I64_MAX - 1, 3, -I64_MAX + 1, 2**60 + 1, 2**62 - 1],
+            False,
+        ),
+        (np.int64, [I64_MAX - 1, 0, -I64_MAX, 5], [I64_MAX - 1, 3, -I64_MAX + 1, -5, 2**62 - 1], True),
+        (np.uint64, [2**64 - 3, 0, 7, 5], [2**64 - 3, 3, 9, 2**60 + 1, 2**62 - 1], False),
+    ],
+    ids=["i64", "i64-init", "u64"],
+)
+def test_scatter_elements_12_mean_of_a_sum_beyond_double_rounds_down_as_the_reference(  # type: ignore[no-untyped-def]
+    tmp_path, dtype, data, updates, use_init_val
+):
+    """reference/scatter_elements_update.hpp divides double(sum) / N under FE_DOWNWARD, so a sum
+    beyond 2**53 is rounded down to a double first (2**63 - 2 -> 2**63 - 1024): ovonehot took the
+    exact floor (conformance net, ScatterElementsUpdate-12 boundary values)."""
+    indices = [0, 0, 2, 3, 3] if use_init_val else [0, 1, 2, 3, 3]
+    compare_op(
+        tmp_path,
+        lambda d, i, u, a: opset12.scatter_elements_update(d, i, u, a, "mean", use_init_val),
+        [
+            P(np.array(data, dtype)),
+            P(np.array(indices, np.int64)),
+            P(np.array(updates, dtype)),
+            C(np.int64(0)),
+        ],
+    )

@@ -182,3 +182,14 @@ def test_activation_matches_reference(tmp_path, name, dtype):  # type: ignore[no
         x = np.clip(x.astype(np.int64), -60, 60).astype(dtype)  # the interesting range of sigmoid/tanh/erf
         ulp = 0
     compare_op(tmp_path, factory, [P(x.reshape(6, -1))], ulp=ulp)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.uint32, np.int64, np.uint64])
+def test_integer_sigmoid_negates_in_the_type_as_the_reference(tmp_path, dtype) -> None:  # type: ignore[no-untyped-def]
+    """Integer Sigmoid is 1 / (1 + T(exp(-x))) with C's ``-x``, which wraps in int/long and the
+    unsigned types (-INT_MIN == INT_MIN, -UINT_MAX == 1): ovonehot negated in float64 and gave
+    0 for INT_MIN and 1 for UINT_MAX where the reference gives 1 and 0 (conformance net)."""
+    info = np.iinfo(dtype)
+    values = [info.min, info.min + 1, info.max, info.max - 1, 0, 1, 2, 3, 40, 50]
+    x = np.array([v for v in values if info.min <= v <= info.max], dtype=dtype)
+    compare_op(tmp_path, ops.sigmoid, [P(x)])

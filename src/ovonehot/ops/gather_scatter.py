@@ -25,8 +25,9 @@ against the CPU plugin where it has not -- GatherElements, GatherND):
   identity (0 for sum and mean, 1 for prod, the type's max/lowest for min/max);
 * ``mean`` divides the sum by the number of contributions (counting the initial value
   when used); integers round toward negative infinity (the reference's
-  ``std::floor``; the CPU plugin truncates -- a CPU deviation); the sum accumulates in
-  the element type and wraps;
+  ``nearbyint(double(sum) / N)`` under ``FE_DOWNWARD``, so an i64/u64 sum beyond 2**53 is
+  first rounded down to a double; the CPU plugin truncates -- a CPU deviation); the sum
+  accumulates in the element type and wraps;
 * booleans: sum is OR, prod is AND, min is AND, max is OR.
 """
 
@@ -36,6 +37,7 @@ import enum
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 import ml_dtypes
 import numpy as np
@@ -316,8 +318,38 @@ def scatter_rows(
                 out[unique] = sums / n.astype(out.dtype)
         else:
             wide = sums if out.dtype.kind == "u" else sums.astype(np.int64)
-            out[unique] = np.floor_divide(wide, n.astype(wide.dtype)).astype(out.dtype)
+            means = np.floor_divide(wide, n.astype(wide.dtype))
+            if out.dtype.itemsize == 8:
+                means = _wide_means(wide, n, means)
+            out[unique] = means.astype(out.dtype)
     return narrow(out, original)
+
+
+_EXACT_IN_DOUBLE = 2**53
+
+
+def _wide_means(sums: np.ndarray, n: np.ndarray, means: np.ndarray) -> np.ndarray:
+    """The reference's integer mean where an i64/u64 sum is beyond double's exact integers.
+
+    reference/scatter_elements_update.hpp computes ``nearbyint(double(sum) / N)`` under
+    ``FE_DOWNWARD``: the sum's conversion, the division and the rounding all go toward -inf
+    (2**63 - 2 becomes 2**63 - 1024).  Below 2**53 that is the exact floor division.
+    """
+    counts = np.broadcast_to(n, sums.shape)
+    big = np.abs(sums.astype(np.float64)) >= _EXACT_IN_DOUBLE
+    if not big.any():
+        return means
+    out: np.ndarray = means.copy()
+    for at in zip(*np.nonzero(big), strict=True):
+        total = _down(Fraction(int(sums[at])))
+        out[at] = math.floor(_down(Fraction(total) / int(counts[at])))
+    return out
+
+
+def _down(value: Fraction) -> float:
+    """The largest double not above ``value`` (C's conversion or division under FE_DOWNWARD)."""
+    nearest = float(value)
+    return math.nextafter(nearest, -math.inf) if Fraction(nearest) > value else nearest
 
 
 _UFUNCS = {

@@ -194,8 +194,10 @@ def _float_sigmoid(x: np.ndarray) -> np.ndarray:
 
 
 def _int_sigmoid(x: np.ndarray) -> np.ndarray:
-    signed = x.astype(np.int64) if x.dtype != np.uint64 else x.view(np.int64)
-    e = c_cast(libm("exp", -signed.astype(np.float64)), x.dtype)
+    # C's ``-x``: types narrower than int are promoted first (no wrap); int, long and the unsigned
+    # types negate in their own type and wrap (-INT_MIN == INT_MIN; -1u == UINT_MAX).
+    negated = np.negative(x) if x.dtype.itemsize >= 4 else np.negative(x.astype(np.int64))
+    e = c_cast(libm("exp", negated.astype(np.float64)), x.dtype)
     denominator = np.ones((), x.dtype) + e  # wraps: exp overflow casts to INT_MIN
     # C's 1 / d truncates: 1 for d == 1, -1 for d == -1 (signed), 0 otherwise (d == 0 traps in C).
     out = np.where(denominator == 1, 1, 0)
