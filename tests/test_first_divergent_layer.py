@@ -118,7 +118,7 @@ def test_text_json_and_html_name_one_first_divergent_layer_and_give_one_count(
     assert f"{beyond} of {ours.size} positions differ (atol=0 rtol=1e-07)" in page_text
     assert page_text.count(html.escape(f"first divergent layer: {described}")) == 2
     marked = page_text.split('<tr class="first">')
-    assert len(marked) == 2 and marked[1].split("</tr>")[0].count(html.escape(first["layer"])) == 1
+    assert len(marked) == 2 and marked[1].split("</tr>")[0].count(html.escape(first["layer"]["name"])) == 1
 
 
 def test_node_outputs_are_compared_with_the_verdicts_tolerance_rule(block: tuple[Path, Path]) -> None:
