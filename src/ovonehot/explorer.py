@@ -25,8 +25,8 @@ Node data (``model_explorer/node_data_builder.py``, ``ModelNodeData``) is ``{gra
 at or above its value, and a result's own ``bgColor``/``textColor`` win over the thresholds.
 :func:`node_data` writes one oracle's ``diff --all-layers`` rows so: the value is the node's
 largest absolute error over its output ports (:class:`~.differential.layers.LayerRow`
-``max_abs``); the thresholds colour it by decade (exact: green, then yellow to orange, above 1: red); a node that
-differs beyond its tolerance has dark red text, and the first divergent layer
+``max_abs``); the thresholds colour it by decade (exact: green, then yellow to orange, above 1:
+red); a node that differs beyond its tolerance has dark red text, and the first divergent layer
 (:func:`~.differential.layers.first_divergence`) a dark red background with white text.
 Node outputs that were not compared have no entry (Model Explorer leaves them uncoloured).  JSON
 has no infinity or NaN, and a mismatch of shapes or element types has no size: such an error is
