@@ -1,5 +1,8 @@
 """``ovonehot convert MODEL.onnx [-o OUT.xml]``: write the IR OpenVINO's ONNX frontend makes.
 
+``ovonehot convert MODEL.xml|MODEL.onnx --to model-explorer [-o GRAPH.json]`` writes the graph
+as Model Explorer's JSON graph instead (:mod:`ovonehot.explorer`; ``cli/explorer.py``).
+
 The IR is exactly what ``ovonehot run MODEL.onnx`` runs (``onnx_frontend.convert_onnx``:
 IR v11, no fp16 compression).  The pair is written atomically (``write_ir_pair``):
 a failed conversion or write never leaves a half-written file or a mixed pair.
@@ -20,16 +23,29 @@ from ..ir.reader import read_ir_bytes
 from ..npyio import check_input_file, new_file_mode
 from ..oracle.onnx_frontend import convert_onnx, is_onnx_path
 from ._json import add_json_options, check_json_out, emit, human_output
+from .explorer import convert_to_explorer
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("convert", help="convert an ONNX model to OpenVINO IR (.xml + .bin) with OpenVINO")
-    p.add_argument("model", help="model .onnx")
+    p = sub.add_parser(
+        "convert",
+        help="convert an ONNX model to OpenVINO IR (.xml + .bin) with OpenVINO, or an IR to "
+        "Model Explorer's JSON graph",
+    )
+    p.add_argument("model", help="model .onnx (--to model-explorer: also an IR .xml)")
+    p.add_argument(
+        "--to",
+        choices=("ir", "model-explorer"),
+        default="ir",
+        help="ir (default): the IR pair; model-explorer: Model Explorer's JSON graph of the IR, "
+        "node ids = layer ids (colour it with `diff --all-layers --node-data`)",
+    )
     p.add_argument(
         "-o",
         "--output",
         metavar="OUT.xml",
-        help="IR to write (default: MODEL with .xml); the .bin goes beside it",
+        help="IR to write (default: MODEL with .xml); the .bin goes beside it "
+        "(--to model-explorer: the .json graph, default MODEL with .explorer.json)",
     )
     add_json_options(p, "what was written (the .xml, the .bin, the layers by type)")
     p.set_defaults(func=convert_command)
@@ -41,6 +57,10 @@ def convert_command(args: argparse.Namespace) -> int:
 
 
 def _convert_command(args: argparse.Namespace) -> int:
+    if getattr(args, "to", "ir") == "model-explorer":
+        check_json_out(args, ("--output", args.output))
+        emit(args, convert_to_explorer(args.model, args.output))
+        return 0
     source = Path(args.model)
     if not is_onnx_path(source):
         raise UsageError(f"{source}: convert takes an .onnx model")

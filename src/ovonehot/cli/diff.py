@@ -19,7 +19,7 @@ from ..differential import corpus, engines
 from ..differential.session import diff_path
 from ..errors import UsageError
 from ..npyio import ensure_directory
-from . import html_report
+from . import explorer, html_report
 from ._json import add_json_options, check_json_out, emit, human_output
 from ._options import (
     add_engine_options,
@@ -82,6 +82,7 @@ def _add_verdict_options(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also compare every node's outputs against the reference/cpu oracles: a per-layer table",
     )
+    explorer.add_node_data_option(p)
     add_tolerance_options(p)
     p.add_argument(
         "--strict", action="store_true", help="exit 1 for any difference, known deviations included"
@@ -123,6 +124,7 @@ _REPRODUCED: tuple[tuple[str, str, Literal["each", "switch", "value"]], ...] = (
     ("--expected", "expected", "value"),
     ("--allow-partial", "allow_partial", "switch"),
     ("--all-layers", "all_layers", "switch"),
+    ("--node-data", "node_data", "value"),
     ("--atol", "atol", "each"),
     ("--rtol", "rtol", "each"),
     ("--strict", "strict", "switch"),
@@ -154,7 +156,8 @@ def _diff_command(args: argparse.Namespace) -> int:
     args.model = models[0]
     settings = parse_diff_settings(args)
     # Bad paths are refused before the model is read or OpenVINO started.
-    check_json_out(args, ("--report", args.report))
+    check_json_out(args, ("--report", args.report), ("--node-data", getattr(args, "node_data", None)))
+    explorer.check_node_data(args)
     if args.report is not None:
         check_output_file(args.report, "--report")
         html_report.check_available()
@@ -167,6 +170,10 @@ def _diff_command(args: argparse.Namespace) -> int:
         html_report.write(args.report, outcome.report, command_line(args))
         print(f"wrote the HTML report {args.report}")
         outcome.data["html_report"] = args.report
+    if getattr(args, "node_data", None) is not None:
+        outcome.data["node_data"] = explorer.write_node_data(
+            args.node_data, outcome.run.model.graph, outcome.report
+        )
     emit(args, outcome.data)
     return outcome.report.exit_code
 
@@ -174,6 +181,8 @@ def _diff_command(args: argparse.Namespace) -> int:
 def _corpus_command(args: argparse.Namespace, models: list[str]) -> int:
     if args.report is not None:
         raise UsageError("--report is for one model; a corpus gives a table (--json/--json-out for tools)")
+    if getattr(args, "node_data", None) is not None:
+        raise UsageError("--node-data is for one model: its layer ids are one graph's")
     args.model = models
     one_model = argparse.Namespace(
         **{**vars(args), "model": "MODEL", "json": False, "json_out": None, "report": None, "out_dir": None}
