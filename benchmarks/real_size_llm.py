@@ -267,7 +267,7 @@ def measure(model_dir: Path, tokens: int, exact_tokens: int, rounds: int, json_o
     exact = np.load(logits_dir / "ovonehot-exact.npy")
     agreement = {
         "fast_vs_cpu_tokens_equal": sum(
-            a == b for a, b in zip(ids["ovonehot-fast"], ids["cpu-deterministic"])
+            a == b for a, b in zip(ids["ovonehot-fast"], ids["cpu-deterministic"], strict=True)
         ),
         "tokens": len(ids["ovonehot-fast"]),
         # the same token sequence is fed only while the ids agree: compare up to the first split
