@@ -159,7 +159,8 @@ def _nan_payloads(x: np.ndarray, out: np.ndarray, to: ElementType) -> np.ndarray
     if source not in _MANTISSA or source is to:
         return out
     with np.errstate(all="ignore"):
-        nan = np.isnan(np.asarray(x, dtype=np.float32))
+        # (NumPy's own floats tested as they are: no f32 copy of a large f16 tensor)
+        nan = np.isnan(x if x.dtype.kind == "f" else np.asarray(x, dtype=np.float32))
     if not nan.any():
         return out
     width = np.dtype(x.dtype).itemsize

@@ -33,6 +33,7 @@ checked against ``Node.evaluate`` of OpenVINO 2026.4:
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -137,6 +138,8 @@ def _evaluate(
         if a.dtype != b.dtype:
             raise InputError(f"inputs differ in element type: {a.dtype} and {b.dtype}")
         a, b = align_arrays([a, b], attrs.auto_broadcast)
+        if is_narrow_float(a.dtype) and not boolean_out:
+            return [_narrow_in_blocks(kernel, a, b, attrs)]
         with quiet():
             out = np.asarray(kernel(a, b, attrs))
         if boolean_out:
@@ -144,6 +147,28 @@ def _evaluate(
         return [narrow(out, a.dtype)]
 
     return evaluate
+
+
+# Elements per block of a narrow-float (f16, bf16, f8) binary op: computed in f32 a block at
+# a time, so a large operand (the int4/int8 weights of an LLM decompressed to f16) never has
+# whole f32 copies beside it.  Element-wise: the blocks give the same bits as one pass.
+NARROW_BLOCK = 1 << 20
+
+
+def _narrow_in_blocks(kernel: BinaryKernel, a: np.ndarray, b: np.ndarray, attrs: BinaryAttrs) -> np.ndarray:
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    size = math.prod(shape)
+    if not shape or size <= NARROW_BLOCK:
+        with quiet():
+            return narrow(np.asarray(kernel(a, b, attrs)), a.dtype)
+    out = np.empty(shape, a.dtype)
+    a_full, b_full = np.broadcast_to(a, shape), np.broadcast_to(b, shape)
+    rows = max(1, NARROW_BLOCK // max(1, size // shape[0]))
+    with quiet():
+        for start in range(0, shape[0], rows):
+            block = slice(start, start + rows)
+            out[block] = narrow(np.asarray(kernel(a_full[block], b_full[block], attrs)), a.dtype)
+    return out
 
 
 # -- arithmetic kernels: each returns a result NumPy can round to the input dtype -------------
