@@ -105,7 +105,10 @@ def test_text_json_and_html_name_one_first_divergent_layer_and_give_one_count(
     rows = data["layers"]
     at = next(i for i, r in enumerate(rows) if r["verdict"] == "differs")
     assert (rows[at]["layer"], rows[at]["port"]) == (first["layer"], first["port"])
-    assert first["tolerance"] == {"atol": 0.0, "rtol": 1e-07, "exact": False} and first["not_compared_before"] == 0
+    assert (
+        first["tolerance"] == {"atol": 0.0, "rtol": 1e-07, "exact": False}
+        and first["not_compared_before"] == 0
+    )
     # One count: the positions beyond the tolerance, as OpenVINO's CPU output gives them.
     x = np.load(inputs)["x"]
     ours, theirs = load(xml).run({"x": x})["out"], _cpu_output(xml, x)
