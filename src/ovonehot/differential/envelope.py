@@ -195,6 +195,14 @@ class Envelope:
         r = r[~np.isnan(r)]
         return float(r.max()) if r.size else 0.0
 
+    def fits(self, *values: np.ndarray) -> bool:
+        """Whether every one of ``values`` has the envelope's shape (it can judge them)."""
+        return all(np.shape(v) == self.truth.shape for v in values)
+
+    def between(self, a: np.ndarray, b: np.ndarray) -> float:
+        """The largest ``|a - b| / bound`` over elements: how far two runs are apart, in bounds."""
+        return Envelope(np.asarray(b, dtype=np.float64), self.bound, self.element_type).ratio(a)
+
     def ulps(self, values: np.ndarray) -> float:
         """The largest distance from the truth in ulps of the output's scale (its type's spacing
         at the largest finite magnitude of the truth: a value near zero has a tiny ulp of its own,
@@ -704,7 +712,6 @@ class Figures:
 
 def figures(env: Envelope, ours: np.ndarray, theirs: np.ndarray) -> Figures:
     """Both runs against the envelope, and their difference against it."""
-    between = Envelope(np.asarray(theirs, dtype=np.float64), env.bound, env.element_type)
     o = np.asarray(ours, dtype=np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
         worst_of = np.abs(o - env.truth) / env.bound
@@ -715,7 +722,7 @@ def figures(env: Envelope, ours: np.ndarray, theirs: np.ndarray) -> Figures:
         env.describe(),
         env.ratio(ours),
         env.ratio(theirs),
-        between.ratio(ours),
+        env.between(ours, theirs),
         env.ulps(ours),
         env.ulps(theirs),
         pos,

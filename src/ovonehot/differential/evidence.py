@@ -53,7 +53,6 @@ class Evidence:
         self._envelopes: dict[str, Envelope] | None = None
         self.carried: Carried | None = None  # the truth run and its sigma, once an envelope was asked for
         self.isolations: dict[tuple[str, str], Isolation | None] = {}  # (runner, output): isolate.isolate
-        self.envelope_error = ""  # why there is no envelope (the float64 run failed)
         self._mine: Intermediates | None = None
 
     @property
@@ -72,20 +71,23 @@ class Evidence:
     def layer_rows(self, runner: OracleRunner) -> list[LayerRow]:
         """Every node output against ``runner`` (:func:`~.layers.layer_rows`; computed once)."""
         if runner.name not in self.layers:
-            if self._mine is None:
-                # ovonehot refusing the inputs: the layers it computed before are still compared.
-                self._mine = OvonehotRunner(self.model).intermediates(self.inputs, partial=True)
             tolerances = layer_tolerances(self.model, self.settings)
             if self.ours is not None and self.output_names:
                 self.envelope(self.output_names[0])  # (the float64 run, once: every layer's envelope)
             at = self.carried.at if self.carried is not None else None
             try:
                 self.layers[runner.name] = layer_rows(
-                    self.model, self.inputs, runner, self._mine, tolerances, at
+                    self.model, self.inputs, runner, self.mine(), tolerances, at
                 )
             finally:
                 self._printed(runner)
         return self.layers[runner.name]
+
+    def mine(self) -> Intermediates:
+        """ovonehot's every node output, run once (refusing the inputs: those computed before)."""
+        if self._mine is None:
+            self._mine = OvonehotRunner(self.model).intermediates(self.inputs, partial=True)
+        return self._mine
 
     def first_divergence(self, runner: OracleRunner) -> FirstDivergence | None:
         """The first divergent layer against ``runner`` (:func:`~.layers.first_divergence`)."""
@@ -138,14 +140,14 @@ class Evidence:
 
     def envelope(self, name: str) -> Envelope | None:
         """Output ``name``'s rounding envelope (:mod:`.envelope`), None when there is none (not a
-        float output, or the float64 run failed: ``envelope_error`` says why)."""
+        float output, or the float64 run failed: the fixed tolerance judges then)."""
         if self._envelopes is None:
             self._envelopes = {}
             try:
                 self.carried = carry(self.model, truth(self.model, self.inputs))
                 self._envelopes, _ = output_envelopes(self.carried)
-            except (EnvelopeError, Error) as exc:
-                self.envelope_error = str(exc)
+            except (EnvelopeError, Error):
+                pass  # (no envelope: the verdicts fall back to the tolerance)
         return self._envelopes.get(name)
 
     def events_for(self, sim: Simulation, name: str) -> tuple[Event, ...]:

@@ -27,7 +27,7 @@ from ..atomic import scratch
 from ..errors import Error
 from ..model import Model, load
 from .envelope import Carried, Envelope, carry, truth
-from .runners import OpenVINOSource, OvonehotRunner, PluginRunner
+from .runners import OpenVINOSource, PluginRunner
 from .subgraph import Candidate, extract, write_candidate
 
 NOT_COMPUTED = frozenset({"parameter", "constant", "const", "result"})
@@ -67,13 +67,18 @@ class Isolation:
 
 
 def isolate(
-    model: Model, inputs: Mapping[str, np.ndarray], carried: Carried, runner: PluginRunner, result: int
+    model: Model,
+    inputs: Mapping[str, np.ndarray],
+    ours: Mapping[tuple[int, int], np.ndarray],
+    carried: Carried,
+    runner: PluginRunner,
+    result: int,
 ) -> Isolation | None:
     """The first layer (topological) feeding Result ``result`` where ``runner`` is outside the
-    envelope and ovonehot inside, and that layer run alone; None when none is found."""
+    envelope and ovonehot inside (``ours``: its every node output), and that layer run alone;
+    None when none is found."""
     try:
         theirs = runner.run(inputs, keep_intermediates=True).intermediates
-        ours = OvonehotRunner(model).intermediates(inputs)
     except Error:
         return None
     for i in sorted(model.graph.ancestors([result])):

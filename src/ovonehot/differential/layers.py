@@ -269,9 +269,9 @@ def _by_envelope(
     if envelope_at is None or tol != default_tolerance(False) or np.asarray(ours).dtype.kind != "f":
         return None
     env = envelope_at(i, k)
-    if env is None or env.truth.shape != np.shape(ours) or np.shape(other) != np.shape(ours):
+    if env is None or not env.fits(ours, other):
         return None
-    between = Envelope(np.asarray(other, dtype=np.float64), env.bound, env.element_type).ratio(ours)
+    between = env.between(ours, other)
     finite = env.bound[np.isfinite(env.bound)]
     said = f"rounding envelope (largest bound {float(finite.max()) if finite.size else 0.0:.3g})"
     if between <= 1.0:

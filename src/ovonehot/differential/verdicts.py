@@ -31,7 +31,7 @@ from ..oracle.common import OracleKind, Refusal
 from .comparator import agree, compare_run, default_tolerance
 from .compare import Comparison, Tolerance, compare, error_size
 from .deviations import KNOWN, Event, Simulation, explain_refusal, refusing_node
-from .envelope import Figures, figures
+from .envelope import Envelope, Figures, figures
 from .evidence import Evidence
 from .explain import origin
 from .isolate import Isolation
@@ -197,8 +197,6 @@ class Judge:
         tolerance, its two values not identical): PASS inside it, else the envelope says the two
         differ (a verdict that is not PASS: the output is classified as a difference).  None where
         the envelope does not apply or is unavailable (the tolerance alone judges)."""
-        if case.tolerance != default_tolerance(False) or case.ours.dtype.kind != "f":
-            return None
         ours, theirs = case.ours, case.theirs
         if (
             ours.shape == theirs.shape
@@ -206,8 +204,8 @@ class Judge:
             and np.array_equal(ours, theirs, equal_nan=True)
         ):
             return None
-        env = self.evidence.envelope(case.name)
-        if env is None or env.truth.shape != ours.shape or theirs.shape != ours.shape:
+        env = self._envelope(case, ours, theirs)
+        if env is None:
             return None
         fig = figures(env, ours, theirs)
         if fig.between_ratio <= 1.0:
@@ -299,10 +297,8 @@ class Judge:
         cannot tell a runtime's error from a kernel bug both of ovonehot's runs share.  Never
         said of the reference itself (it defines the semantics), nor of an output a known
         deviation of the oracle touches.  Otherwise no verdict (None), with the figures."""
-        if case.tolerance != default_tolerance(False) or case.ours.dtype.kind != "f":
-            return None, None
-        env = self.evidence.envelope(case.name)
-        if env is None or env.truth.shape != case.ours.shape or case.theirs.shape != case.ours.shape:
+        env = self._envelope(case, case.ours, case.theirs)
+        if env is None:
             return None, None
         fig = figures(env, case.ours, case.theirs)
         ours_in, theirs_in = fig.ours_ratio <= 1.0, fig.theirs_ratio <= 1.0
@@ -354,7 +350,7 @@ class Judge:
             k = ev.output_names.index(case.name)
             found = None
             if isinstance(runner, PluginRunner) and runner.keeps_intermediates and ev.carried is not None:
-                found = isolate(ev.model, ev.inputs, ev.carried, runner, ev.results[k])
+                found = isolate(ev.model, ev.inputs, ev.mine(), ev.carried, runner, ev.results[k])
             ev.isolations[key] = found
         return ev.isolations[key]
 
@@ -379,12 +375,16 @@ class Judge:
         output) within its rounding envelope, as the verdicts judge ovonehot against an oracle."""
         if compare(a, b, case.tolerance).equal:
             return True
+        env = self._envelope(case, a, b)
+        return env is not None and env.between(a, b) <= 1.0
+
+    def _envelope(self, case: _Case, a: np.ndarray, b: np.ndarray) -> Envelope | None:
+        """The envelope that judges ``a`` against ``b`` for this output: a float output compared
+        with the default tolerance (no --atol/--rtol), when the float64 run gave one that fits."""
         if case.tolerance != default_tolerance(False) or np.asarray(a).dtype.kind != "f":
-            return False
+            return None
         env = self.evidence.envelope(case.name)
-        if env is None or env.truth.shape != np.shape(a) or np.shape(b) != np.shape(a):
-            return False
-        return figures(env, a, b).between_ratio <= 1.0
+        return env if env is not None and env.fits(a, b) else None
 
     def _reference_explains(self, case: _Case, ref: np.ndarray) -> bool:
         sim = self.evidence.simulation(OracleKind.REFERENCE)
