@@ -157,7 +157,7 @@ BILINEAR = frozenset(
     ["matmul", "convolution", "groupconvolution", "convolutionbackpropdata", "groupconvolutionbackpropdata"]
 )
 LINEAR = frozenset(["reducesum", "reducemean", "avgpool", "cumsum"])
-NOT_COMPUTED = frozenset({"parameter", "constant", "const", "result"})
+NOT_COMPUTED = frozenset({"parameter", "constant", "const", "result"})  # node types with nothing to compare
 SHAPE_ONLY = frozenset({"shapeof"})  # outputs that depend on shapes alone
 PASS_THROUGH = frozenset({"readvalue", "assign", "identity"})  # output 0 is input 0
 

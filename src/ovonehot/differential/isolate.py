@@ -26,11 +26,9 @@ import numpy as np
 from ..atomic import scratch
 from ..errors import Error
 from ..model import Model, load
-from .envelope import Carried, Envelope, carry, truth
+from .envelope import NOT_COMPUTED, Carried, Envelope, carry, truth
 from .runners import OpenVINOSource, PluginRunner
 from .subgraph import Candidate, extract, write_candidate
-
-NOT_COMPUTED = frozenset({"parameter", "constant", "const", "result"})
 
 
 @dataclass(frozen=True, slots=True)

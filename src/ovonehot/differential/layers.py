@@ -39,13 +39,12 @@ from ..model import Model
 from ..oracle.common import Refusal
 from .comparator import Tolerances, compared_tolerances, default_tolerance
 from .compare import Tolerance, compare, error_size
-from .envelope import Envelope
+from .envelope import NOT_COMPUTED, Envelope
 from .runners import Intermediates, OracleRunner, OvonehotRunner
 
 # A node output's rounding envelope, (node, port) -> Envelope or None (:meth:`.envelope.Carried.at`).
 EnvelopeAt = Callable[[int, int], Envelope | None]
 
-NOT_COMPUTED = frozenset({"parameter", "constant", "const", "result"})  # node types with nothing to compare
 GROWTH = 10.0  # an error this many times the largest before it is where the error grows
 
 
