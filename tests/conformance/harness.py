@@ -49,8 +49,9 @@ from ovonehot.errors import Error, OpenVINOError, OracleRefusal
 from ovonehot.infer import infer
 from ovonehot.ir.builder import GraphBuilder, Out
 from ovonehot.ir.writer import write_ir
-from ovonehot.ops import OpSpec, TensorInfo
+from ovonehot.ops import OpSpec, TensorInfo, elementwise
 from ovonehot.ops.common.bf16 import Bf16Rounding, bf16_rounding
+from ovonehot.ops.common.numeric import is_narrow_float
 from ovonehot.ops.common.spec import RunMode, Variables
 from ovonehot.oracle.process import IsolatedOracle
 from ovonehot.types import ElementType
@@ -255,6 +256,27 @@ class _Checker:
             assert_within_fast(f, e, self.inputs, f"specialize (fast) output {k}")
         self._into(exact)
         self._specialized(RunMode(variables=Variables()), exact, "variables")
+        self._blocked(exact)
+
+    def _blocked(self, exact: list[np.ndarray]) -> None:
+        """Narrow-float element-wise ops compute large operands in blocks (``NARROW_BLOCK``
+        elements, 1M): run evaluate and the exact kernels again with blocks of three elements,
+        which must give the unblocked bytes (so every generated case reaches the blocked path)."""
+        if self.spec.type not in elementwise.IN_BLOCKS or not any(
+            is_narrow_float(x.dtype) for x in self.inputs
+        ):
+            return
+        assert self.spec.evaluate is not None
+        saved = elementwise.NARROW_BLOCK
+        elementwise.NARROW_BLOCK = 3
+        try:
+            got = self._outputs("evaluate (blocked)", self.spec.evaluate(self.attrs, self.inputs))
+            for k, (g, e) in enumerate(zip(got, exact, strict=True)):
+                assert_same(g, e, f"evaluate in blocks of 3 elements, output {k}, vs one pass")
+            self.ran.add("evaluate/blocked")
+            self._specialized(RunMode(), exact, "exact, blocked")
+        finally:
+            elementwise.NARROW_BLOCK = saved
 
     def _evaluate(self, refused: str) -> list[np.ndarray] | None:
         spec = self.spec

@@ -83,3 +83,26 @@ def test_planted_regression_fails_the_ci_sample(
     bad = planted(spec, PLANTS[plant])
     caught = [o for o in (harness.run(c, spec=bad) for c in own) if o.verdict is Verdict.FAILED]
     assert caught, f"planted '{plant}' in {spec.name}: no case of the CI sample fails"
+
+
+def test_planted_block_seam_fails_the_ci_sample(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug only in the blocked narrow-float path (``NARROW_BLOCK``, 1M elements: never reached
+    by the sample's small cases at its real size) is caught, because the harness also runs
+    those ops in blocks of three elements."""
+    from ovonehot.ops import elementwise
+
+    original = elementwise._narrow_in_blocks
+
+    def seam(kernel: Any, a: np.ndarray, b: np.ndarray, attrs: Any) -> np.ndarray:
+        out = original(kernel, a, b, attrs)
+        if out.size > elementwise.NARROW_BLOCK:  # (blocked: the last element of the last block)
+            out = out.copy()
+            out.reshape(-1)[-1] = out.dtype.type(1.5) if out.reshape(-1)[-1] != 1.5 else out.dtype.type(2)
+        return out
+
+    own = [c for c in sample() if c.spec.type in elementwise.IN_BLOCKS and c.types[0].name in ("f16", "bf16")]
+    assert own, "the CI sample has no narrow-float element-wise case"
+    assert all(harness.run(c).verdict is not Verdict.FAILED for c in own), "unmodified: no control"
+    monkeypatch.setattr(elementwise, "_narrow_in_blocks", seam)
+    caught = [c for c in own if harness.run(c).verdict is Verdict.FAILED]
+    assert caught, "a bug at the block seam: no case of the CI sample fails"
