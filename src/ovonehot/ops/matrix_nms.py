@@ -46,6 +46,7 @@ from .multiclass_nms import (
     Pick,
     SortResultType,
     check_box_types,
+    check_boxes_scores,
     check_rank,
     check_top_k,
     sort_across_batch,
@@ -100,15 +101,7 @@ def infer_matrix_nms(attrs: MatrixNmsAttrs, inputs: Sequence[TensorInfo]) -> lis
         check_top_k(attrs.nms_top_k, attrs.keep_top_k, attrs.background_class)
         per_class = top_k_bound(boxes[1], attrs.nms_top_k)
         if scores.rank_is_static:
-            if not boxes[0].compatible(scores[0]):
-                raise ValidationError(
-                    f"The first dimension of both 'boxes' and 'scores' must match. Boxes: {boxes}, scores: {scores}"
-                )
-            if not boxes[1].compatible(scores[2]):
-                raise ValidationError(
-                    "'boxes' and 'scores' input shapes must match at the second and third dimension "
-                    f"respectively. Boxes: {boxes}, scores: {scores}"
-                )
+            check_boxes_scores(boxes, scores)
             per_image = mul(per_class, scores[1])
             if attrs.keep_top_k > -1:
                 per_image = (

@@ -105,6 +105,19 @@ def check_boxes(boxes: PartialShape, scores: PartialShape) -> None:
         raise ValidationError(f"The last dimension of the 'boxes' input must be equal to 4, got {boxes}")
 
 
+def check_boxes_scores(boxes: PartialShape, scores: PartialShape) -> None:
+    """Boxes ``[N, M, 4]`` and scores ``[N, C, M]`` of static rank agree, in OpenVINO's words."""
+    if not boxes[0].compatible(scores[0]):
+        raise ValidationError(
+            f"The first dimension of both 'boxes' and 'scores' must match. Boxes: {boxes}, scores: {scores}"
+        )
+    if not boxes[1].compatible(scores[2]):
+        raise ValidationError(
+            "'boxes' and 'scores' input shapes must match at the second and third dimension "
+            f"respectively. Boxes: {boxes}, scores: {scores}"
+        )
+
+
 def top_k_bound(boxes: Dimension, nms_top_k: int) -> Dimension:
     """Boxes per class after ``nms_top_k``: OpenVINO's ``min(max length, nms_top_k)``, where an
     unbounded dim counts as -1 (so stays unbounded)."""
@@ -173,11 +186,8 @@ def infer_multiclass_nms(attrs: MulticlassNmsAttrs, inputs: Sequence[TensorInfo]
                 "'boxes' and 'scores' input shapes must match at the second dimension respectively. "
                 f"Boxes: {boxes}, scores: {scores}"
             )
-        if rois is None and not boxes[1].compatible(scores[2]):
-            raise ValidationError(
-                "'boxes' and 'scores' input shapes must match at the second and third dimension "
-                f"respectively. Boxes: {boxes}, scores: {scores}"
-            )
+        if rois is None:
+            check_boxes_scores(boxes, scores)
         if rois is None or rois.rank_is_static:
             classes = boxes[0] if rois is not None else scores[1]
             images = rois[0] if rois is not None else boxes[0]

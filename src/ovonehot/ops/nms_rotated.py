@@ -39,6 +39,7 @@ from ..types import Dimension, ElementType, PartialShape, numpy_dtype_of
 from .common.attrs import bool_attr, element_type_attr
 from .common.shape_util import mul
 from .common.spec import OpSpec, TensorInfo
+from .multiclass_nms import check_boxes_scores
 from .nms import per_class_bound
 
 
@@ -76,15 +77,7 @@ def infer_nms_rotated(attrs: NMSRotatedAttrs, inputs: Sequence[TensorInfo]) -> l
     selected = Dimension()
     if boxes.rank_is_static:
         if scores.rank_is_static:
-            if not boxes[0].compatible(scores[0]):
-                raise ValidationError(
-                    f"The first dimension of both 'boxes' and 'scores' must match. Boxes: {boxes}, scores: {scores}"
-                )
-            if not boxes[1].compatible(scores[2]):
-                raise ValidationError(
-                    "'boxes' and 'scores' input shapes must match at the second and third dimension "
-                    f"respectively. Boxes: {boxes}, scores: {scores}"
-                )
+            check_boxes_scores(boxes, scores)
             # (a boolean limit is refused by the type check below, as OpenVINO words it)
             limit = inputs[2] if inputs[2].element_type is not ElementType.boolean else None
             selected = per_class_bound(boxes[1], limit) if limit is not None else Dimension()
