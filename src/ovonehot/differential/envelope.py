@@ -413,7 +413,7 @@ def _node_sigma(walk: _Walk, i: int) -> list[Sigma]:
     kind = node.type.lower()
     srcs = [(s.node, s.output) for s in model.graph.sources[i]]
     ins = [np.asarray(t.values[s]) for s in srcs]
-    sig = [walk.sigma.get(s) for s in srcs]
+    sig = [_where_finite(walk.sigma.get(s), x) for s, x in zip(srcs, ins, strict=True)]
     out_types = [info.element_type for info in model.inference.outputs[i]]
     outs = [np.asarray(t.values[(i, k)]) for k in range(len(out_types))]
     if all(s is None for s in sig) and not any(et.is_real for et in out_types):
@@ -424,6 +424,8 @@ def _node_sigma(walk: _Walk, i: int) -> list[Sigma]:
         s0 = sig[0] if sig else None
         return [s0 if s0 is None or o.shape == ins[0].shape else np.full(o.shape, np.inf) for o in outs]
     try:
+        if kind == "multiclassnms":
+            return _selected_rows(ins, sig, outs)
         if plan.spec.copies_values:
             return _copy_rule(plan, ins, sig, model.inference.input_infos(i))
         run = _runner(plan)
@@ -443,6 +445,14 @@ def _node_sigma(walk: _Walk, i: int) -> list[Sigma]:
         return _perturbed(walk.rng, run, ins, sig, outs, out_types, model.inference.input_infos(i))
     except (Error, ValueError, TypeError, IndexError, FloatingPointError):
         return [np.full(o.shape, np.inf) for o in outs]
+
+
+def _where_finite(s: Sigma, x: np.ndarray) -> Sigma:
+    """An input's sigma, 0 where its value is NaN or infinite (an error scale means nothing there,
+    and the op's output is not finite there either: a fully masked attention row's NaN)."""
+    if s is None or x.dtype.kind != "f" or np.isfinite(x).all():
+        return s
+    return np.where(np.isfinite(x), np.broadcast_to(s, x.shape), 0.0)
 
 
 def _runner(
@@ -557,8 +567,11 @@ def _largest_change(
         for k, moved in enumerate(run(args)):
             if moved.shape != outs[k].shape:
                 return None
-            d = np.abs(moved.astype(np.float64) - outs[k].astype(np.float64))
-            worst[k] = np.fmax(worst[k], np.where(np.isnan(d), np.inf, d))
+            m, o = moved.astype(np.float64), outs[k].astype(np.float64)
+            d = np.abs(m - o)
+            # (NaN: an infinite change, unless the value stays NaN: a fully masked attention row)
+            d = np.where(np.isnan(d), np.where(np.isnan(m) & np.isnan(o), 0.0, np.inf), d)
+            worst[k] = np.fmax(worst[k], d)
     return worst
 
 
@@ -624,6 +637,25 @@ def _copy_rule(plan: Any, ins: list[np.ndarray], sig: list[Sigma], infos: Sequen
             args.append(x)
     moved = run(args)
     return [m.astype(np.float64) if m.dtype.kind == "f" else None for m in moved]
+
+
+def _selected_rows(ins: list[np.ndarray], sig: list[Sigma], outs: list[np.ndarray]) -> list[Sigma]:
+    """MulticlassNms copies the selected boxes' scores and coordinates into its rows (which ones
+    the values decide, so the copy rule cannot run the op on sigma): each row carries the sigma
+    of the score and box it copied, found by the truth run's selected indices."""
+    boxes, scores, rows = ins[0], ins[1], outs[0]
+    s_boxes = np.zeros(boxes.shape) if sig[0] is None else np.broadcast_to(sig[0], boxes.shape)
+    s_scores = np.zeros(scores.shape) if sig[1] is None else np.broadcast_to(sig[1], scores.shape)
+    flat = outs[1].reshape(-1).astype(np.int64)
+    klass = rows[:, 0].astype(np.int64)
+    out = np.zeros(rows.shape)
+    if scores.ndim == 3:  # boxes [B, N, 4], scores [B, C, N]: index = image * N + box
+        image, box = np.divmod(flat, boxes.shape[1])
+        out[:, 1], out[:, 2:] = s_scores[image, klass, box], s_boxes[image, box]
+    else:  # boxes [C, N, 4], scores [C, N] (with roisnum): index = box * C + class
+        box = flat // boxes.shape[0]
+        out[:, 1], out[:, 2:] = s_scores[klass, box], s_boxes[klass, box]
+    return [out, None, None]
 
 
 def _perturbed(

@@ -44,6 +44,7 @@ from ..types import Dimension, ElementType, PartialShape, numpy_dtype_of
 from .common.attrs import bool_attr, element_type_attr, enum_attr, float_attr, int_attr
 from .common.shape_util import mul
 from .common.spec import OpSpec, TensorInfo
+from .common.widening import is_narrow_float
 
 
 class SortResultType(enum.Enum):
@@ -139,7 +140,7 @@ def check_box_types(output_type: ElementType, inputs: Sequence[TensorInfo]) -> N
         raise ValidationError(f"Output type must be i32 or i64, got {output_type}")
     for k, what in ((0, "boxes"), (1, "scores")):
         et = inputs[k].element_type
-        if et not in BOX_TYPES:
+        if not is_narrow_float(et, BOX_TYPES):  # (f64 only in the envelope's truth run)
             raise ValidationError(
                 f"Expected bf16, fp16 or fp32 as element type for the '{what}' input, got {et}"
             )
@@ -321,6 +322,18 @@ def _images(boxes: np.ndarray, scores: np.ndarray, rois: np.ndarray | None) -> l
     return out
 
 
+def _rows(picks: Sequence[Pick], inputs: Sequence[np.ndarray], batched: bool) -> list[tuple[float, ...]]:
+    """The selected rows with the float64 inputs' own scores and boxes (the envelope's truth run:
+    selection is decided in f32 as the reference does, the values keep their precision)."""
+    boxes, scores = np.asarray(inputs[0]), np.asarray(inputs[1])
+    if batched:
+        return [
+            (p.klass, float(scores[p.image, p.klass, p.index]), *boxes[p.image, p.index].tolist())
+            for p in picks
+        ]
+    return [(p.klass, float(scores[p.klass, p.index]), *boxes[p.klass, p.index].tolist()) for p in picks]
+
+
 def evaluate_multiclass_nms(attrs: MulticlassNmsAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     dtype = np.asarray(inputs[0]).dtype
     boxes = np.asarray(inputs[0]).astype(np.float32)
@@ -337,14 +350,18 @@ def evaluate_multiclass_nms(attrs: MulticlassNmsAttrs, inputs: Sequence[np.ndarr
         counts.append(len(found))
         picks.extend(found)
     picks = sort_across_batch(attrs.sort_result_type, attrs.sort_result_across_batch, picks)
-    rows = [(float(p.klass), float(p.score), *p.box) for p in picks]
+    rows = (
+        _rows(picks, inputs, rois is None)
+        if dtype == np.float64
+        else [(p.klass, p.score, *p.box) for p in picks]
+    )
     if rois is None:
         flat = [p.image * boxes.shape[1] + p.index for p in picks]
     else:
         flat = [p.index * boxes.shape[0] + p.klass for p in picks]
     index_type = numpy_dtype_of(attrs.output_type)
     return [
-        np.array(rows, dtype=np.float32).reshape(-1, 6).astype(dtype),
+        np.array(rows, dtype=np.float32 if dtype != np.float64 else dtype).reshape(-1, 6).astype(dtype),
         np.array(flat, dtype=np.int64).reshape(-1, 1).astype(index_type),
         np.array(counts, dtype=np.int64).astype(index_type),
     ]
