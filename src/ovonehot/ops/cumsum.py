@@ -59,12 +59,10 @@ def evaluate_cumsum(attrs: CumSumAttrs, inputs: Sequence[np.ndarray]) -> list[np
     w = widen(x)
     if attrs.reverse:
         w = np.flip(w, axis)
+    if attrs.exclusive:  # (the reference's running sum starts at +0: 0 + -0.0 is +0.0)
+        w = np.concatenate([np.zeros_like(np.take(w, [0], axis=axis)), np.delete(w, -1, axis=axis)], axis)
     with quiet():
         out = np.cumsum(w, axis=axis, dtype=w.dtype)
-        if attrs.exclusive:
-            out = np.concatenate(
-                [np.zeros_like(np.take(out, [0], axis=axis)), np.delete(out, -1, axis=axis)], axis
-            )
     if attrs.reverse:
         out = np.flip(out, axis)
     return [np.array(narrow(out, x.dtype), order="C", copy=True)]
