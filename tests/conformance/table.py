@@ -2065,6 +2065,15 @@ for _t, _v in (("Acos", 1), ("Acosh", 4), ("Log", 1), ("Sqrt", 1), ("Tan", 1)):
         "on i32 too, docs/openvino-behaviour.md 'Integer input of the float unary ops')",
         _narrow_integer_data,
     )
+_known(
+    "Cos",
+    1,
+    "u8/u16 input (the reference has no kernel for them): a negative cosine rounds to -1, which the CPU "
+    "plugin (the only oracle) saturates to 0 and ovonehot wraps as the reference's i32/i64 formula "
+    "static_cast<T>(roundl(cos(x))) does for its types (docs/openvino-behaviour.md 'Integer input of the "
+    "float unary ops')",
+    lambda c: _data_type(c) in ("u8", "u16"),
+)
 # Tanh: the reference calls the platform's tanhf (glibc's is up to 2 ulp from the exact value on
 # this machine class); ovonehot rounds the float64 tanh once (measured: 10% of f32 inputs 1-2 ulp).
 TABLE[_spec("Tanh", 1)] = replace(entry(_spec("Tanh", 1)), ulp=2)
