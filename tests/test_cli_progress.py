@@ -42,13 +42,13 @@ OPERATIONS: list[tuple[str, Callable[[Path], list[str]], int, list[str]]] = [
         "corpus-diff",
         lambda t: ["diff", str(_corpus(t)), "--oracle", "reference"],
         0,
-        ["diff: ", "/2 ", " model"],
+        ["diff: ", "/2 ", "model/s"],
     ),
     (
         "all-layers",
         lambda t: ["diff", str(MODEL), "--oracle", "reference", "--all-layers"],
         0,
-        ["layers vs reference: ", " layer"],
+        ["layers vs reference: ", "layer/s"],
     ),
     (
         "reduce",
@@ -63,7 +63,7 @@ OPERATIONS: list[tuple[str, Callable[[Path], list[str]], int, list[str]]] = [
             str(t / f"reduced{len(list(t.iterdir()))}"),
         ],
         0,
-        ["reduce: ", " diff"],
+        ["reduce: ", " diffs ["],
     ),
     ("load", lambda t: ["inspect", str(MODEL)], 0, [f"loading {MODEL.name}: ", "B/s"]),
 ]

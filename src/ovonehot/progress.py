@@ -117,7 +117,7 @@ class Bar:
 
 
 def bar(total: int | None, desc: str, unit: str, *, force: bool | None = None, scale: bool = False) -> Bar:
-    """A bar of ``total`` steps (None: a counter) named ``desc``, counting ``unit`` ("3 layers");
+    """A bar of ``total`` steps (None: a counter) named ``desc``, counting ``unit`` ("layer");
     drawn only as the module docstring says (``force``: the caller's own yes or no instead of the
     terminal test; ``scale``: counts as "1.2MB", for bytes)."""
     if not enabled(force):
@@ -128,8 +128,10 @@ def bar(total: int | None, desc: str, unit: str, *, force: bool | None = None, s
     drawn = tqdm(
         total=total,
         desc=desc,
-        unit=unit if scale else f" {unit}",
+        unit=unit,
         unit_scale=scale,
+        # A counter (no total): "reduce: 12 diffs [00:31, 2.60s/diff, ...]".
+        bar_format=None if total is not None else "{desc}: {n_fmt} {unit}s [{elapsed}, {rate_fmt}{postfix}]",
         file=sys.stderr,
         leave=False,
         dynamic_ncols=True,
