@@ -10,8 +10,8 @@ complete or absent).
 
 ``-q`` (before or after the command) silences stderr while the command runs (progress,
 notes); the ``error: ...`` line is still printed.  Progress bars (:mod:`ovonehot.progress`)
-are drawn on a terminal's stderr, never with ``-q`` or ``--json``.  ``-v`` adds the error's causes, ``-vv``
-the Python traceback.  An unknown command gets "did you mean".
+are drawn on a terminal's stderr, never with ``-q`` or ``--json``.  ``-v`` adds the error's
+causes, ``-vv`` the Python traceback.  An unknown command gets "did you mean".
 """
 
 from __future__ import annotations

@@ -143,7 +143,7 @@ def _read_ir(xml_path: Path, bin_path: Path, shown: progress.Bar) -> Graph:
     return read_ir_tree(_parse_path(xml_path), bin_path, source=str(xml_path), shown=shown)
 
 
-def _read_streaming(xml_path: Path, bin_path: Path, shown: progress.Bar) -> Graph | None:
+def _read_streaming(xml_path: Path, bin_path: Path, shown: progress.Bar | None = None) -> Graph | None:
     """The graph of a well-formed, plain IR, read while it is parsed: each top-level layer and
     edge is read when its end tag is parsed, then dropped from the tree, so the whole tree is
     never held (it is most of the memory a load needs, and freeing it takes time too).
@@ -290,7 +290,7 @@ def _port_position(cache: dict[int, dict[int, int]], ports: tuple[Port, ...], po
     return table.get(port_id, -1)
 
 
-def _read_repeated(xml_path: Path, bin_path: Path, shown: progress.Bar) -> Graph | None:
+def _read_repeated(xml_path: Path, bin_path: Path, shown: progress.Bar | None = None) -> Graph | None:
     """The graph of a plain IR of repeated layers (a model of repeated blocks, without tensor
     names), reading each distinct layer once.
 
