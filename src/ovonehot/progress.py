@@ -59,7 +59,7 @@ def _forced() -> bool | None:
 
 def enabled(force: bool | None = None) -> bool:
     """Whether a bar asked for now is drawn (``force``: a caller's own yes or no, else the rules)."""
-    if _MODE.get() is Mode.OFF:
+    if _MODE.get() is Mode.OFF or sys.stderr is None:
         return False
     if force is not None:
         return force
@@ -101,7 +101,7 @@ class Bar:
         """A line on stderr above the bar (or on its own without one)."""
         if self._drawn is not None:
             self._drawn.write(line, file=sys.stderr)
-        else:
+        elif sys.stderr is not None:  # (None: no stderr at all; print would take stdout)
             print(line, file=sys.stderr, flush=True)
 
     def close(self) -> None:
