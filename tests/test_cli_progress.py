@@ -4,7 +4,7 @@ never with ``-q`` or ``--json``, and never where stderr is no terminal unless
 
 The four operations of issue 23: a corpus ``diff`` (a bar of models), ``diff --all-layers`` (a
 bar of layers per oracle), ``reduce`` (a counter of candidate diffs) and a model load (a bar of
-the weights file's bytes).
+the weights file's bytes); and ``fuzz`` (a bar of cases), which had one before them.
 """
 
 from __future__ import annotations
@@ -66,6 +66,12 @@ OPERATIONS: list[tuple[str, Callable[[Path], list[str]], int, list[str]]] = [
         ["reduce: ", " diffs ["],
     ),
     ("load", lambda t: ["inspect", str(MODEL)], 0, [f"loading {MODEL.name}: ", "B/s"]),
+    (
+        "fuzz",
+        lambda t: ["fuzz", "--cases", "1", "--oracle", "reference", "--jobs", "0"],
+        0,
+        ["fuzz: ", "/1 "],
+    ),
 ]
 IDS = [op[0] for op in OPERATIONS]
 
