@@ -25,7 +25,7 @@ from referencing import Registry, Resource
 
 from ovonehot import schemas
 from ovonehot.cli import main
-from ovonehot.jsondata import SCHEMA_VERSION
+from ovonehot.jsondata import SCHEMA_VERSION, plain
 
 ROOT = Path(__file__).resolve().parent.parent
 GPT2 = ROOT / "ir" / "corpus" / "llm" / "gpt2" / "model.xml"  # stateful: ReadValue/Assign
@@ -93,7 +93,22 @@ def _inspect(doc: dict[str, Any]) -> None:
 
 
 def _convert(doc: dict[str, Any]) -> None:
-    assert Path(doc["xml"]).suffix == ".xml" and Path(doc["bin"]).is_file() and doc["layers"]
+    assert Path(doc["xml"]).suffix == ".xml" and Path(doc["bin"]).is_file()
+    # the layers by op type, as inspect's summary lists them (the same file: the same list)
+    code, out = _main_json(["inspect", doc["xml"], "--summary"])
+    assert code == 0 and doc["layers"] == out["summary"]["op_types"]
+    assert {"type": "OneHot", "version": "opset16", "count": 1} in doc["layers"]
+
+
+def _main_json(argv: list[str]) -> tuple[int, Any]:
+    """``main(argv + ["--json"])`` and its document, stdout captured here."""
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main([*argv, "--json"])
+    return code, strict_loads(out.getvalue())
 
 
 def _fuzz(doc: dict[str, Any]) -> None:
@@ -183,6 +198,28 @@ def _inspect_llm(doc: dict[str, Any]) -> None:
 
 def _validate_problems(doc: dict[str, Any]) -> None:
     assert doc["problems"] and all(isinstance(p["message"], str) for p in doc["problems"])
+    # the layer as an object, the same as in the document's layer list; its text as the message says
+    layers = {la["id"]: {k: la[k] for k in ("id", "name", "type", "version")} for la in doc["layers"]}
+    for problem in doc["problems"]:
+        assert layers[problem["layer"]["id"]] == problem["layer"]
+        assert problem["message"].startswith(problem["description"])
+
+
+def _diff_values(doc: dict[str, Any]) -> None:
+    """The replay's cpu output saturates i64 on/off values to int32 (its manifest): the compared
+    values are JSON numbers, the positions lists of ints."""
+    (cpu,) = [v for v in doc["verdicts"] if v["oracle"] == "cpu"]
+    comparison = cpu["comparison"]
+    assert comparison["positions"][0] == [0, 0] and comparison["count"] == comparison["total"] == 9
+    assert comparison["ours"][:2] == [2**40, -(2**40)]
+    assert comparison["theirs"][:2] == [2**31 - 1, -(2**31)]
+    assert all(type(x) is int for x in comparison["ours"] + comparison["theirs"])
+    (row,) = [r for r in doc["layers"] if r["oracle"] == "cpu" and r["layer"]["type"] == "OneHot"]
+    assert row["verdict"] == "differs" and row["comparison"]["ours"][0] == 2**40
+
+
+def _convert_explorer(doc: dict[str, Any]) -> None:
+    assert Path(doc["output"]).is_file() and doc["nodes"] > 0
 
 
 # More documents checked against the schema: other modes of the same commands.
@@ -213,6 +250,18 @@ MORE: list[tuple[str, Callable[[Path], list[str]], int, Callable[[dict[str, Any]
         _diff_corpus,
     ),
     ("inspect-llm", lambda t: ["inspect", str(LLM), "--filter", "ReadValue"], 0, _inspect_llm),
+    (
+        "diff-values",
+        lambda t: ["diff", str(_replay_copy(t)), "--all-layers"],
+        0,
+        _diff_values,
+    ),
+    (
+        "convert-model-explorer",
+        lambda t: ["convert", str(MODEL), "--to", "model-explorer", "-o", str(t / "graph.json")],
+        0,
+        _convert_explorer,
+    ),
     (
         "validate-problems",
         lambda t: ["validate", str(ROOT / "ir" / "invalid" / "edge_dim.xml")],
@@ -456,3 +505,24 @@ def test_json_values_are_strict_json() -> None:
     doc = plain({"v": values, "i": np.int64(7), "b": np.array([True])})
     assert doc == {"v": ["nan", "inf", "-inf", -0.0, 1.5], "i": 7, "b": [True]}
     strict_loads(json.dumps(doc, allow_nan=False))
+
+
+def test_compared_values_are_json_numbers_and_non_finite_ones_text() -> None:
+    """A comparison's values as the JSON holds them: floats as numbers (-0.0 kept), NaN and
+    infinities as "nan"/"inf"/"-inf", bf16 as floats; the comparison schema takes them."""
+    import ml_dtypes
+
+    from ovonehot.differential.compare import Tolerance, compare
+
+    ours = np.array([1.5, np.nan, -0.0, np.inf, 3.0], ml_dtypes.bfloat16)
+    theirs = np.array([1.0, 2.0, 0.0, 1.0, 3.0], ml_dtypes.bfloat16)
+    doc = plain(compare(ours, theirs, Tolerance.exact()).as_json())
+    assert doc["positions"] == [[0], [1], [2], [3]]
+    assert doc["ours"] == [1.5, "nan", -0.0, "inf"] and doc["theirs"] == [1.0, 2.0, 0.0, 1.0]
+    assert str(doc["ours"][2]) == "-0.0"
+    strict_loads(json.dumps(doc, allow_nan=False))
+    validator = Draft202012Validator(
+        {"$ref": schemas.load("common")["$id"] + "#/$defs/comparison"}, registry=_REGISTRY
+    )
+    assert validator.is_valid(doc)
+    assert not validator.is_valid({**doc, "positions": [["0"]]})

@@ -141,10 +141,11 @@ def test_validate_unknown_op_is_an_error(tmp_path: Path, op_type: str, version: 
 def test_validate_unknown_op_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["validate", str(_write(tmp_path, "FooBar", "opset1")), "--json"]) == 1
     problems = json.loads(capsys.readouterr().out)["problems"]
-    assert [(p["code"], p["layer"], p["severity"]) for p in problems] == [
+    assert [(p["code"], p["layer"]["name"], p["severity"]) for p in problems] == [
         ("unknown-op", "op", "error"),
         ("not-checked", "op", "warning"),  # the Result after it
     ]
+    assert problems[0]["layer"] == {"id": 1, "name": "op", "type": "FooBar", "version": "opset1"}
 
 
 def test_validate_known_but_unimplemented_op_is_a_not_checked_warning(

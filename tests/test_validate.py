@@ -249,13 +249,18 @@ def test_json_problem_form(capsys):  # type: ignore[no-untyped-def]
     assert main(["validate", str(INVALID / "onehot_depth_vector.xml"), "--json"]) == 1
     doc = json.loads(capsys.readouterr().out)
     problem = doc["problems"][0]
-    assert set(problem) == {"code", "severity", "layer", "port", "message"}
-    assert (problem["code"], problem["severity"], problem["layer"], problem["port"]) == (
+    assert set(problem) == {"code", "severity", "layer", "description", "port", "message"}
+    assert (problem["code"], problem["severity"], problem["layer"]["name"], problem["port"]) == (
         "onehot-depth-not-scalar",
         "error",
         "onehot",
         1,
     )
+    # the layer as every document names one, and as the message does
+    layer = problem["layer"]
+    assert (layer["type"], layer["version"]) == ("OneHot", "opset16")
+    assert problem["message"].startswith(problem["description"])
+    assert problem["description"] == f"layer id={layer['id']} name='onehot' type=OneHot-opset16"
     (onehot,) = [layer for layer in doc["layers"] if layer["name"] == "onehot"]
     assert onehot["outputs"][0]["shape"] is None  # not inferred: OpenVINO refuses the layer
 

@@ -35,6 +35,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import IO
 
+from . import progress
 from .errors import OpenVINOError, shorten
 
 # The characters of a dead child's stderr its death's description quotes (the end of it).
@@ -122,6 +123,7 @@ def start(module: str, function: str) -> Child:
     env = dict(os.environ)
     package_root = str(Path(__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+    env[progress.ENV] = "0"  # no bars: its stderr is a log the reports quote (even when bars are forced)
     log = tempfile.TemporaryFile(mode="a+b")  # noqa: SIM115 - the Child owns it and closes it
     # Python opens a temporary file without O_APPEND whatever the mode says: without it the child
     # would go on writing at its old offset after ``answered`` empties the file (a run of NUL bytes,

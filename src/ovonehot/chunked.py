@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +34,7 @@ from .infer import Inference, infer
 from .model import Model
 from .npyio import ensure_directory, storable
 from .ops import one_hot as one_hot_module
+from .progress import bar as progress_bar
 from .types import PartialShape
 
 # Layers a chunk passes through unchanged in shape, element by element.
@@ -329,7 +329,7 @@ def _write_chunked(
                 args.append(value_of(s.node, s.output))
         assert p.spec.evaluate is not None  # noqa: S101 - the plan chains only layers that have a kernel
         steps.append((p.spec.evaluate, p.attrs, args, data_at))
-    bar = _bar(rows, path.name, progress)
+    bar = progress_bar(rows, path.name, "row", force=progress)
     with AtomicFile(path) as f:
         header = {
             "descr": np.lib.format.dtype_to_descr(plan.dtype),
@@ -355,12 +355,10 @@ def _write_chunked(
                     ]
                     value = fn(attrs, call)[0]
                 target[lo:hi] = value
-                if bar is not None:
-                    bar.update(hi - lo)
+                bar.update(hi - lo)
             target.flush()
             del target
-    if bar is not None:
-        bar.close()
+    bar.close()
 
 
 def _chunk(fn: Any, attrs: Any, args: list[np.ndarray], lo: int, hi: int, rows: int) -> np.ndarray:
@@ -374,13 +372,3 @@ def _rows(value: np.ndarray, lo: int, hi: int, rows: int, rank: int) -> np.ndarr
     if arr.ndim == rank and arr.shape[0] == rows and rows != 1:
         return arr[lo:hi]
     return arr
-
-
-def _bar(total: int, name: str, progress: bool | None) -> Any:
-    if progress is None:
-        progress = sys.stderr.isatty()
-    if not progress:
-        return None
-    from tqdm import tqdm  # type: ignore[import-untyped]  # tqdm ships no annotations
-
-    return tqdm(total=total, desc=name, unit="row", file=sys.stderr, leave=False)

@@ -26,6 +26,24 @@ class Port:
 
 
 @dataclass(frozen=True, slots=True)
+class LayerRef:
+    """A layer as reports name it: its IR id, friendly name, op type and opset version."""
+
+    id: int
+    name: str
+    type: str
+    version: str
+
+    def as_json(self) -> dict[str, int | str]:
+        """``{"id", "name", "type", "version"}``: the layer object of every JSON document."""
+        return {"id": self.id, "name": self.name, "type": self.type, "version": self.version}
+
+    def describe(self) -> str:
+        """``layer id=4 name='OneHot_5' type=OneHot-opset1``: the prefix of every error about it."""
+        return f"layer id={self.id} name={quote(self.name)} type={shorten(f'{self.type}-{self.version}')}"
+
+
+@dataclass(frozen=True, slots=True)
 class Source:
     """Where an input comes from: output number ``output`` of node number ``node`` (indices, not ids)."""
 
@@ -111,6 +129,10 @@ class Node:
     @property
     def type_version(self) -> str:
         return f"{self.type}-{self.version}"
+
+    @property
+    def ref(self) -> LayerRef:
+        return LayerRef(self.id, self.name, self.type, self.version)
 
     def describe(self) -> str:
         """``layer id=4 name='OneHot_5' type=OneHot-opset1``: the prefix of every error about it."""

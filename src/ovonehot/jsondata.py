@@ -20,7 +20,7 @@ from .types import PartialShape
 
 # The version of the documents' layout: raised when a field is renamed, removed or changes type
 # (adding a field keeps it).  docs/json.md and src/ovonehot/schemas/ follow it.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 JsonDim = int | None | dict[str, int | None]
 

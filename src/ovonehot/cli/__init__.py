@@ -9,8 +9,9 @@ interrupted (Ctrl-C: no traceback; what finished is kept, every output file is
 complete or absent).
 
 ``-q`` (before or after the command) silences stderr while the command runs (progress,
-notes); the ``error: ...`` line is still printed.  ``-v`` adds the error's causes, ``-vv``
-the Python traceback.  An unknown command gets "did you mean".
+notes); the ``error: ...`` line is still printed.  Progress bars (:mod:`ovonehot.progress`)
+are drawn on a terminal's stderr, never with ``-q`` or ``--json``.  ``-v`` adds the error's
+causes, ``-vv`` the Python traceback.  An unknown command gets "did you mean".
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import warnings
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from .. import __version__, _console
+from .. import __version__, _console, progress
 from ..errors import Error, UsageError
 from ..suggest import did_you_mean
 from . import convert, diff, fuzz, inspect, reduce, repro, run, validate
@@ -119,11 +120,14 @@ def _causes(exc: BaseException, verbosity: int) -> list[str]:
 
 
 def _run(args: argparse.Namespace) -> int:
-    """The command, with stderr silenced under -q."""
-    if not getattr(args, "quiet", 0):
-        return int(args.func(args))
-    with contextlib.redirect_stderr(io.StringIO()):
-        return int(args.func(args))
+    """The command, with stderr silenced under -q; no progress bars under -q or --json."""
+    quiet = bool(getattr(args, "quiet", 0))
+    bars = progress.Mode.OFF if quiet or getattr(args, "json", False) else progress.Mode.AUTO
+    with progress.policy(bars):
+        if not quiet:
+            return int(args.func(args))
+        with contextlib.redirect_stderr(io.StringIO()):
+            return int(args.func(args))
 
 
 def _stop_children() -> None:

@@ -16,6 +16,7 @@ import shutil
 import tempfile
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from ..atomic import check_output_file, check_replaceable, remove_stale_temps
 from ..errors import IRError, UsageError
@@ -24,6 +25,7 @@ from ..npyio import check_input_file, new_file_mode
 from ..oracle.onnx_frontend import convert_onnx, is_onnx_path
 from ._json import add_json_options, check_json_out, emit, human_output
 from .explorer import convert_to_explorer
+from .inspect import op_types
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -73,17 +75,16 @@ def _convert_command(args: argparse.Namespace) -> int:
     check_json_out(args, ("--output", str(target)), ("--output (its .bin)", str(target.with_suffix(".bin"))))
     xml, weights = convert_onnx(source)
     write_ir_pair(target, xml, weights)
-    layers = _op_counts(xml, weights)
-    summary = (
-        ", ".join(f"{name} x{k}" for name, k in layers.items()) or "no computing layers"
-        if isinstance(layers, dict)
-        else layers
-    )
+    counts = _op_counts(xml, weights)
+    layers: dict[str, Any]
+    if isinstance(counts, str):
+        summary, layers = counts, {"layers": None, "layers_error": counts}
+    else:
+        computing = sorted((f"{t}-{v}", k) for (t, v), k in counts.items() if t not in _NOT_COMPUTING)
+        summary = ", ".join(f"{name} x{k}" for name, k in computing) or "no computing layers"
+        layers = {"layers": op_types(counts)}
     print(f"wrote {target} and {target.with_suffix('.bin')}: {summary}")
-    emit(
-        args,
-        {"model": str(source), "xml": str(target), "bin": str(target.with_suffix(".bin")), "layers": layers},
-    )
+    emit(args, {"model": str(source), "xml": str(target), "bin": str(target.with_suffix(".bin")), **layers})
     return 0
 
 
@@ -146,16 +147,14 @@ def _keep_copy(path: Path, backup: Path) -> None:
         shutil.copy2(path, backup)
 
 
-def _op_counts(xml: bytes, weights: bytes) -> dict[str, int] | str:
-    """{"Convert-opset1": 2, "OneHot-opset16": 1, ...} for the layers OpenVINO produced, or why
-    ovonehot cannot read them."""
+# Layers the human summary leaves out: they compute nothing.
+_NOT_COMPUTING = ("Parameter", "Result", "Const", "Constant")
+
+
+def _op_counts(xml: bytes, weights: bytes) -> Counter[tuple[str, str]] | str:
+    """How many layers of each (type, version) OpenVINO produced, or why ovonehot cannot read them."""
     try:
         graph = read_ir_bytes(xml, weights)
     except IRError as exc:  # the file is OpenVINO's; our reader's opinion is only informative
         return f"(ovonehot cannot read it: {exc})"
-    counts = Counter(
-        f"{n.type}-{n.version}"
-        for n in graph.nodes
-        if n.type not in ("Parameter", "Result", "Const", "Constant")
-    )
-    return dict(sorted(counts.items()))
+    return Counter((n.type, n.version) for n in graph.nodes)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import sys
 
 from ..atomic import check_output_dir
 from ..differential import engines
@@ -98,7 +97,7 @@ def _fuzz_command(args: argparse.Namespace) -> int:
         oracles,
         args.out_dir,
         args.time_budget,
-        progress=sys.stderr.isatty(),
+        progress=None,  # (a bar on a terminal, as every long operation: ovonehot.progress)
         first=args.first,
         engine=engine,
     )

@@ -152,6 +152,7 @@ def _verdict_table(report: DiffReport) -> str:
 
 def _explanation(v: OutputVerdict) -> list[str]:
     """What the text report says about a verdict, line by line."""
+    from ..differential.compare import value_text
     from ..differential.deviations import KNOWN
 
     lines = []
@@ -169,7 +170,7 @@ def _explanation(v: OutputVerdict) -> list[str]:
         lines.append(c.summary())
         if c.kind == "values":
             for pos, a, b in list(zip(c.positions, c.ours, c.theirs, strict=True))[:5]:
-                lines.append(f"at {list(pos)}: ours {a}, {v.oracle} {b}")
+                lines.append(f"at {list(pos)}: ours {value_text(a)}, {v.oracle} {value_text(b)}")
             if c.max_abs_error is not None and c.passing_atol is not None:
                 tol = f"atol >= {c.passing_atol:g}"
                 if c.passing_rtol is not None:

@@ -103,16 +103,22 @@ def summarize(graph: Graph) -> dict[str, Any]:
             var["read_value" if kind == "readvalue" else "assign"].append(layer_ref(node))
     return {
         "layer_count": sum(ops.values()),
-        "op_types": [
-            {"type": t, "version": v, "count": n}
-            for (t, v), n in sorted(ops.items(), key=lambda kv: (-kv[1], kv[0]))
-        ],
+        "op_types": op_types(ops),
         "weights": [
             {"element_type": et, "bytes": weights[et], "constants": constants[et]} for et in sorted(weights)
         ],
         "weight_bytes": sum(weights.values()),
         "variables": [{"id": vid, **uses} for vid, uses in sorted(variables.items())],
     }
+
+
+def op_types(counts: Counter[tuple[str, str]]) -> list[dict[str, Any]]:
+    """Layer counts by (type, version) as JSON: ``[{"type", "version", "count"}]``, the most
+    frequent first (``inspect``'s summary, ``convert``'s layers)."""
+    return [
+        {"type": t, "version": v, "count": n}
+        for (t, v), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
 
 
 def _const_bytes(node: Node, attrs: dict[str, str], seen: set[tuple[str, str]]) -> int:

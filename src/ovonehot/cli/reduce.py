@@ -5,9 +5,10 @@ Runs ``diff`` on the model (same inputs, oracles, tolerances and plugin options 
 the reference or the plugin (or ``--outputs NAME``), and searches for the smallest
 subgraph that keeps that verdict: bisection over the topological order, then
 single-layer removal; inputs of the cut become Parameters fed with the values
-ovonehot computed for them.  Each diff of the search is one progress line on stderr.
-The result is written as a replay folder (``ovonehot diff DIR`` replays it;
-``ovonehot repro DIR`` turns it into a standalone OpenVINO script for a bug report).
+ovonehot computed for them.  Each diff of the search is one progress line on stderr
+(and, on a terminal, a bar counting them).  The result is written as a replay folder
+(``ovonehot diff DIR`` replays it; ``ovonehot repro DIR`` turns it into a standalone
+OpenVINO script for a bug report).
 
 Exit status as ``diff`` gives it: for the reduced model when a difference was reduced
 (1 when it is one nothing explains; 0 for a named plugin deviation), for the model itself
@@ -24,6 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .. import progress
 from ..atomic import check_output_dir, check_writable_dir, scratch
 from ..differential import replay as _replay
 from ..differential.diff import DiffOptions, diff_model, oracle_runners
@@ -122,10 +124,11 @@ def _reduce_command(args: argparse.Namespace) -> int:
         return report.exit_code
     print(f"reducing around output {target.name!r}: {target.verdict.value} against {target.oracle}")
     print(_estimate(run, seconds), file=sys.stderr, flush=True)
-    fails = _with_progress(keeps_difference(target, run.plugin))
-    reduction = reduce_model(
-        run.model, run.inputs, target.name, fails, log=lambda m: print(f"  {m}", file=sys.stderr)
-    )
+    with progress.bar(None, "reduce", "diff") as shown:
+        fails = _with_progress(keeps_difference(target, run.plugin), shown)
+        reduction = reduce_model(
+            run.model, run.inputs, target.name, fails, log=lambda m: shown.write(f"  {m}")
+        )
     final, folder = _save_reduction(args, target, reduction, run)
     print(render(final))
     print(
@@ -189,9 +192,9 @@ def _estimate(run: Prepared, seconds: float) -> str:
     )
 
 
-def _with_progress(fails: Fails) -> Fails:
+def _with_progress(fails: Fails, shown: progress.Bar) -> Fails:
     """``fails``, saying on stderr after each diff how big the candidate was, what it kept and
-    how long the search has taken."""
+    how long the search has taken (a line each; on a terminal, a bar counting the diffs too)."""
     start, count = time.monotonic(), 0
 
     def tried(graph: Graph, feeds: dict[str, Any]) -> bool:
@@ -200,11 +203,11 @@ def _with_progress(fails: Fails) -> Fails:
         kept = fails(graph, feeds)
         ops = sum(1 for n in graph.nodes if n.type not in ("Parameter", "Const", "Result"))
         elapsed = time.monotonic() - start
-        print(
+        shown.update()
+        shown.note(f"{ops} ops, {'keeps' if kept else 'loses'} the difference")
+        shown.write(
             f"  diff {count}: {ops} ops, {'keeps' if kept else 'loses'} the difference "
-            f"({elapsed:.1f} s, {elapsed / count:.1f} s a diff)",
-            file=sys.stderr,
-            flush=True,
+            f"({elapsed:.1f} s, {elapsed / count:.1f} s a diff)"
         )
         return kept
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -25,6 +26,10 @@ from ..types import ElementType
 
 # Positions listed in a mismatch.
 FIRST = 5
+
+# One tensor element as Python holds it: what a mismatch lists at each of its first positions
+# (the JSON's numbers; bf16/f16/f8 as floats, bool as bool, a string element as its text).
+Scalar = float | int | bool | str
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +64,9 @@ class Comparison:
     count: int = 0
     total: int = 0
     positions: tuple[tuple[int, ...], ...] = ()
-    ours: tuple[str, ...] = ()
-    theirs: tuple[str, ...] = ()
+    # The values at ``positions`` (compare=False: a NaN is never equal to itself).
+    ours: tuple[Scalar, ...] = field(default=(), compare=False)
+    theirs: tuple[Scalar, ...] = field(default=(), compare=False)
     max_abs_error: float | None = None
     passing_atol: float | None = None  # smallest atol passing with rtol = 0
     passing_rtol: float | None = None  # smallest rtol passing with atol = 0
@@ -75,26 +81,48 @@ class Comparison:
     def equal(self) -> bool:
         return self.kind is None
 
+    def as_json(self) -> dict[str, Any]:
+        """The comparison as JSON: ``ours``/``theirs`` are the values at ``positions`` (lists of
+        ints) as numbers (NaN and infinities become "nan", "inf", "-inf" in the document:
+        :func:`ovonehot.jsondata.plain`)."""
+        return {
+            "kind": self.kind,
+            "summary": self.summary(),
+            "count": self.count,
+            "total": self.total,
+            "positions": [list(p) for p in self.positions],
+            "ours": list(self.ours),
+            "theirs": list(self.theirs),
+            "max_abs_error": self.max_abs_error,
+            "passing_atol": self.passing_atol,
+            "passing_rtol": self.passing_rtol,
+            "notes": list(self.notes),
+        }
+
     def summary(self) -> str:
         if self.kind is None:
             return "equal" + (f" ({'; '.join(self.notes)})" if self.notes else "")
         if self.kind != "values":
             return f"{self.kind} differs: {self.detail}"
-        first = f"first at {list(self.positions[0])}: ours {self.ours[0]}, theirs {self.theirs[0]}"
+        first = (
+            f"first at {list(self.positions[0])}: ours {value_text(self.ours[0])}, "
+            f"theirs {value_text(self.theirs[0])}"
+        )
         extra = f" ({self.detail})" if self.detail else ""
         return f"{self.count} of {self.total} elements differ{extra}; {first}"
 
 
-def _fmt(value: object) -> str:
-    if isinstance(value, (float, np.floating)):
-        f = float(value)
-        if math.isnan(f):
-            return "nan"
-        if f == 0.0:
-            return "-0.0" if math.copysign(1.0, f) < 0 else "0.0"
-        return repr(f)
+def scalar(value: object) -> Scalar:
+    """A tensor element as a Python number (bf16/f16/f8 as float, int4 as int), a bool, or text."""
     if isinstance(value, np.generic):
-        return repr(value.item())
+        value = value.item()
+    if isinstance(value, (bool, int, float, str)):
+        return value
+    return repr(value)
+
+
+def value_text(value: Scalar) -> str:
+    """An element as the reports print it: ``-0.0``, ``nan``, ``inf``, ``1099511627776``, ``True``."""
     return repr(value)
 
 
@@ -187,8 +215,8 @@ def _values(
         return Comparison(None, total=int(ours.size), notes=notes)
     where = np.argwhere(diff)[:FIRST]
     positions = tuple(tuple(int(i) for i in w) for w in where)
-    ours_v = tuple(_fmt(ours[p]) for p in positions)
-    theirs_v = tuple(_fmt(theirs[p]) for p in positions)
+    ours_v = tuple(scalar(ours[p]) for p in positions)
+    theirs_v = tuple(scalar(theirs[p]) for p in positions)
     max_err = passing_atol = passing_rtol = None
     errs = None
     if abs_err is not None:

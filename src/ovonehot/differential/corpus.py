@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import progress
 from ..errors import Error, InputError
 from ..jsondata import plain
 from . import engines
@@ -205,8 +206,11 @@ def run(
     interrupted = False
     try:
         items = iter([(i, m, f) for i, (m, f) in enumerate(zip(models, folders, strict=True))])
-        for _, data in engine.run(job, items, lambda: True):
-            results.append(ModelResult(**data))
+        with progress.bar(len(models), "diff", "model") as shown:
+            for _, data in engine.run(job, items, lambda: True):
+                results.append(ModelResult(**data))
+                shown.update()
+                shown.note(f"{_name(results[-1].model)}: exit {results[-1].exit_code}")
     except KeyboardInterrupt:
         interrupted = True
         oracle_process = sys.modules.get("ovonehot.oracle.process")

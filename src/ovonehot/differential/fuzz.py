@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sys
 import time
 import traceback
 from collections import Counter
@@ -33,6 +32,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import Error
+from ..progress import Bar
+from ..progress import bar as progress_bar
 from . import engines
 
 if TYPE_CHECKING:
@@ -315,7 +316,7 @@ def campaign(
     out: str | os.PathLike[str] | None = None,
     time_budget: float | None = None,
     jobs: int = 1,
-    progress: bool = False,
+    progress: bool | None = False,
     first: int = 0,
     engine: Engine | None = None,
 ) -> Summary:
@@ -325,7 +326,8 @@ def campaign(
 
     Ctrl-C (KeyboardInterrupt) stops the campaign: workers are killed, the cases that
     finished make the summary (``interrupted``, exit code 130), written to ``out`` as
-    usual, with the replay folders of the failing ones.
+    usual, with the replay folders of the failing ones.  ``progress``: a bar counting the
+    cases on stderr (None: when :mod:`ovonehot.progress` draws bars, on a terminal).
     """
     out_path = Path(out) if out is not None else None
     if out_path is not None:
@@ -342,7 +344,7 @@ def campaign(
     )
     start = time.perf_counter()
     results: list[CaseResult] = []
-    bar = _progress(cases) if progress else None
+    bar = progress_bar(cases, "fuzz", "case", force=progress)
     interrupted = False
 
     def keep_going() -> bool:
@@ -355,8 +357,7 @@ def campaign(
     except KeyboardInterrupt:
         interrupted = True
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
     results.sort(key=lambda r: r.index)
     stopped = not interrupted and len(results) < cases
     summary = Summary(seed, tuple(oracles), results, time.perf_counter() - start, stopped, interrupted)
@@ -367,19 +368,10 @@ def campaign(
     return summary
 
 
-def _progress(total: int) -> Any:
-    try:
-        from tqdm import tqdm  # type: ignore[import-untyped]  # tqdm ships no annotations
-    except ImportError:  # pragma: no cover - tqdm is a declared dependency
-        return None
-    return tqdm(total=total, file=sys.stderr, unit="case", dynamic_ncols=True)
-
-
-def _tick(bar: Any, result: CaseResult) -> None:
-    if bar is not None:
-        bar.update(1)
-        if result.failing:
-            bar.set_postfix_str(f"last failing: {result.id}")
+def _tick(bar: Bar, result: CaseResult) -> None:
+    bar.update(1)
+    if result.failing:
+        bar.note(f"last failing: {result.id}")
 
 
 def _crashed(

@@ -26,19 +26,21 @@ difference may start in one of them).  The text, JSON and HTML reports all name 
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from .. import progress
 from ..errors import OpenVINOError
 from ..model import Model
 from ..oracle.common import Refusal
 from .comparator import Tolerances, compared_tolerances, default_tolerance
-from .compare import Tolerance, compare, error_size
+from .compare import Comparison, Tolerance, compare, error_size
 from .envelope import NOT_COMPUTED, Envelope
 from .runners import Intermediates, OracleRunner, OvonehotRunner
 
@@ -71,6 +73,8 @@ class LayerRow:
     ident: tuple[int, str, str, str] = (-1, "", "", "")  # the layer's (id, name, type, version), for JSON
     limits: Tolerance | None = None  # the tolerance itself (``tolerance`` is its text), for JSON
     envelope: str = ""  # the rounding envelope that judged it ("" : the tolerance did)
+    # The tolerance's comparison when it judged (its first positions and values), for JSON.
+    comparison: Comparison | None = field(default=None, compare=False)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -88,6 +92,7 @@ class LayerRow:
             else {**self.limits.as_json(), **({"envelope": self.envelope} if self.envelope else {})},
             "verdict": self.verdict.value,
             "note": self.note,
+            "comparison": None if self.comparison is None else self.comparison.as_json(),
         }
 
 
@@ -202,49 +207,69 @@ def _rows(
     tolerances: Mapping[tuple[int, int], Tolerance],
     envelope_at: EnvelopeAt | None = None,
 ) -> list[LayerRow]:
-    rows = []
-    for i, plan in enumerate(model.inference.plans):
-        node = plan.node
-        if node.type.lower() in NOT_COMPUTED:
+    rows: list[LayerRow] = []
+    plans = model.inference.plans
+    with progress.bar(len(plans), f"layers vs {oracle}", "layer") as shown:
+        for i, plan in enumerate(plans):
+            shown.update()
+            if plan.node.type.lower() not in NOT_COMPUTED:
+                rows.extend(_node_rows(model, oracle, mine, theirs, blocked, tolerances, envelope_at, i))
+    return rows
+
+
+def _node_rows(
+    model: Model,
+    oracle: str,
+    mine: Intermediates,
+    theirs: Mapping[tuple[str, int], np.ndarray],
+    blocked: Mapping[str, Refusal],
+    tolerances: Mapping[tuple[int, int], Tolerance],
+    envelope_at: EnvelopeAt | None,
+    i: int,
+) -> list[LayerRow]:
+    """The rows of node ``i``'s outputs."""
+    rows: list[LayerRow] = []
+    node = model.inference.plans[i].node
+    op = f"{node.type}-{node.version}"
+    ident = (node.id, node.name, node.type, node.version)
+    for k in range(len(model.inference.outputs[i])):
+        tol = tolerances[(i, k)]
+        why = _unobserved(model, oracle, mine, theirs, blocked, i, k)
+        if why:
+            rows.append(_not_compared(oracle, node.describe(), k, op, tol, why, i, ident))
             continue
-        op = f"{node.type}-{node.version}"
-        ident = (node.id, node.name, node.type, node.version)
-        for k in range(len(model.inference.outputs[i])):
-            tol = tolerances[(i, k)]
-            why = _unobserved(model, oracle, mine, theirs, blocked, i, k)
-            if why:
-                rows.append(_not_compared(oracle, node.describe(), k, op, tol, why, i, ident))
-                continue
-            ours, other = mine[(i, k)], theirs[(node.name, k)]
-            cmp = compare(ours, other, tol)
-            if cmp.kind == "element type" and model.graph.ir_version == 10:
-                why = f"{oracle} reads IR v10 with other element types ({cmp.detail})"
-                rows.append(_not_compared(oracle, node.describe(), k, op, tol, why, i, ident))
-                continue
-            size = _size(ours, other)
-            equal, note, said = cmp.equal, "" if cmp.equal else cmp.summary(), str(tol)
-            judged = _by_envelope(envelope_at, i, k, tol, ours, other)
-            if judged is not None:
-                equal, note, said = judged
-            verdict = LayerVerdict.PASS if equal else LayerVerdict.DIFFERS
-            envelope = said if judged is not None else ""
-            rows.append(
-                LayerRow(
-                    oracle,
-                    node.describe(),
-                    k,
-                    op,
-                    size[0],
-                    size[1],
-                    said,
-                    verdict,
-                    note,
-                    i,
-                    ident,
-                    tol,
-                    envelope,
-                )
+        ours, other = mine[(i, k)], theirs[(node.name, k)]
+        cmp = compare(ours, other, tol)
+        if cmp.kind == "element type" and model.graph.ir_version == 10:
+            why = f"{oracle} reads IR v10 with other element types ({cmp.detail})"
+            rows.append(_not_compared(oracle, node.describe(), k, op, tol, why, i, ident))
+            continue
+        size = _size(ours, other)
+        equal, note, said = cmp.equal, "" if cmp.equal else cmp.summary(), str(tol)
+        judged = _by_envelope(envelope_at, i, k, tol, ours, other)
+        if judged is not None:
+            equal, note, said = judged
+        verdict = LayerVerdict.PASS if equal else LayerVerdict.DIFFERS
+        envelope = said if judged is not None else ""
+        rows.append(
+            LayerRow(
+                oracle,
+                node.describe(),
+                k,
+                op,
+                size[0],
+                size[1],
+                said,
+                verdict,
+                note,
+                i,
+                ident,
+                tol,
+                envelope,
+                # (without the arrays of where it differs: a row per layer must stay small)
+                None if judged is not None else dataclasses.replace(cmp, where=None, errors=None),
             )
+        )
     return rows
 
 

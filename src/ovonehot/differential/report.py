@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..oracle.common import OracleKind
-from .compare import element_type_name
+from .compare import element_type_name, value_text
 from .deviations import KNOWN
 from .layers import FirstDivergence, LayerRow, render_layers
 from .runners import OracleRun, OursRefused, OursRun
@@ -219,7 +219,7 @@ def _render_verdict(v: OutputVerdict) -> list[str]:
         lines.append(f"    compared {v.tolerance}: {c.summary()}")
         if c.kind == "values":
             lines.extend(
-                f"      at {list(pos)}: ours {a}, {v.oracle} {b}"
+                f"      at {list(pos)}: ours {value_text(a)}, {v.oracle} {value_text(b)}"
                 for pos, a, b in zip(c.positions, c.ours, c.theirs, strict=True)
             )
             if c.max_abs_error is not None:

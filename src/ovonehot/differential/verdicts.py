@@ -117,27 +117,11 @@ class OutputVerdict:
                 }
                 for e in self.events
             ],
-            "comparison": None if self.comparison is None else _comparison_json(self.comparison),
+            "comparison": None if self.comparison is None else self.comparison.as_json(),
             "origin": list(self.origin),
             "first_differing_node": self.first_node,
             "envelope": None if self.envelope is None else self.envelope.as_json(),
         }
-
-
-def _comparison_json(c: Comparison) -> dict[str, Any]:
-    return {
-        "kind": c.kind,
-        "summary": c.summary(),
-        "count": c.count,
-        "total": c.total,
-        "positions": [list(p) for p in c.positions],
-        "ours": list(c.ours),
-        "theirs": list(c.theirs),
-        "max_abs_error": c.max_abs_error,
-        "passing_atol": c.passing_atol,
-        "passing_rtol": c.passing_rtol,
-        "notes": list(c.notes),
-    }
 
 
 @dataclass(frozen=True, slots=True)

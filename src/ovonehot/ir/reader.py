@@ -39,6 +39,7 @@ from pathlib import Path
 import numpy as np
 from lxml import etree
 
+from .. import progress
 from ..budget import numpy_can_hold
 from ..errors import InputError, IRError, ResourceLimitError, UnsupportedError, quote, shorten
 from ..graph import Element, Graph, Node, Port, Source
@@ -97,8 +98,27 @@ def _parser() -> etree.XMLParser:
 
 
 def read_ir(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | None = None) -> Graph:
-    """Read an IR.  ``bin_path`` defaults to the .xml path with the suffix .bin."""
+    """Read an IR.  ``bin_path`` defaults to the .xml path with the suffix .bin.
+
+    A load that takes a while shows a bar on stderr counting the weights read
+    (:mod:`ovonehot.progress`: on a terminal, not under ``-q`` or ``--json``)."""
     xml_path, bin_path = _paths(xml_path, bin_path)
+    with _loading_bar(xml_path, bin_path) as shown:
+        return _read_ir(xml_path, bin_path, shown)
+
+
+def _loading_bar(xml_path: Path, bin_path: Path) -> progress.Bar:
+    """A bar of the weights file's bytes, advanced as each constant is read (unpacked)."""
+    try:
+        size = bin_path.stat().st_size if bin_path.is_file() else 0
+    except OSError:
+        size = 0
+    if size == 0:
+        return progress.Bar()
+    return progress.bar(size, f"loading {xml_path.name}", "B", scale=True)
+
+
+def _read_ir(xml_path: Path, bin_path: Path, shown: progress.Bar) -> Graph:
     if xml_path.stat().st_size < _STREAM_MIN_SIZE:  # (iterparse's own cost shows on small files)
         try:  # from a file object: libxml2 reading the path itself probes for gzip, twice as slow
             with xml_path.open("rb") as f:
@@ -106,22 +126,24 @@ def read_ir(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] |
         except (OSError, etree.XMLSyntaxError):
             pass  # (the path, below)
         else:
-            return read_ir_tree(tree, bin_path, source=str(xml_path))
+            return read_ir_tree(tree, bin_path, source=str(xml_path), shown=shown)
     else:
         try:
-            graph = _read_repeated(xml_path, bin_path)
+            graph = _read_repeated(xml_path, bin_path, shown)
             if graph is None:
-                graph = _read_streaming(xml_path, bin_path)
+                shown.restart()
+                graph = _read_streaming(xml_path, bin_path, shown)
         except Exception:  # noqa: BLE001  (anything wrong: the checked reader below says what, exactly)
             graph = None
         if graph is not None:
             return graph
     # The file read by the checked reader, step by step, with the messages every error has
     # always had.
-    return read_ir_tree(_parse_path(xml_path), bin_path, source=str(xml_path))
+    shown.restart()
+    return read_ir_tree(_parse_path(xml_path), bin_path, source=str(xml_path), shown=shown)
 
 
-def _read_streaming(xml_path: Path, bin_path: Path) -> Graph | None:
+def _read_streaming(xml_path: Path, bin_path: Path, shown: progress.Bar | None = None) -> Graph | None:
     """The graph of a well-formed, plain IR, read while it is parsed: each top-level layer and
     edge is read when its end tag is parsed, then dropped from the tree, so the whole tree is
     never held (it is most of the memory a load needs, and freeing it takes time too).
@@ -132,7 +154,7 @@ def _read_streaming(xml_path: Path, bin_path: Path) -> Graph | None:
     (:func:`_read_plain_layer`, :func:`_read_plain_edge`); a layer holding a sub-graph keeps its
     element until its end tag, and is read by the checked reader.
     """
-    weights = _Weights.open(bin_path)
+    weights = _Weights.open(bin_path, shown)
     with xml_path.open("rb") as f:  # (a file object: libxml2 reading the path probes for gzip)
         streamed = _stream(f, weights, _Cache(), str(xml_path))
     if streamed is None:
@@ -268,7 +290,7 @@ def _port_position(cache: dict[int, dict[int, int]], ports: tuple[Port, ...], po
     return table.get(port_id, -1)
 
 
-def _read_repeated(xml_path: Path, bin_path: Path) -> Graph | None:
+def _read_repeated(xml_path: Path, bin_path: Path, shown: progress.Bar | None = None) -> Graph | None:
     """The graph of a plain IR of repeated layers (a model of repeated blocks, without tensor
     names), reading each distinct layer once.
 
@@ -297,7 +319,7 @@ def _read_repeated(xml_path: Path, bin_path: Path) -> Graph | None:
     if scanned is None:
         return None
     parsed, slots = scanned
-    weights = _Weights.open(bin_path)
+    weights = _Weights.open(bin_path, shown)
     cache = _Cache()
     skeleton = b"".join((data[: start + len(b"<layers>")], *parsed, data[end:]))
     del data
@@ -444,8 +466,11 @@ def read_ir_bytes(
     )
 
 
-def read_ir_tree(tree: etree._ElementTree, bin_path: Path, source: str) -> Graph:
-    weights = _Weights.open(bin_path)
+def read_ir_tree(
+    tree: etree._ElementTree, bin_path: Path, source: str, shown: progress.Bar | None = None
+) -> Graph:
+    """Read a parsed IR (``shown``: a bar counting the weights read)."""
+    weights = _Weights.open(bin_path, shown)
     return _build(tree, weights, source)
 
 
@@ -495,14 +520,18 @@ def read_tolerant_bytes(
 class _Weights:
     """The .bin, mapped lazily: models without constants need no .bin at all."""
 
-    def __init__(self, data: memoryview | None, name: str, path: Path | None = None) -> None:
+    def __init__(
+        self, data: memoryview | None, name: str, path: Path | None = None, shown: progress.Bar | None = None
+    ) -> None:
         self._data = data
         self.name = name
         self._path = path
+        self._shown = shown if shown is not None else progress.Bar()
 
     @classmethod
-    def open(cls, path: Path) -> _Weights:
-        return cls(None, str(path), path)
+    def open(cls, path: Path, shown: progress.Bar | None = None) -> _Weights:
+        """The file at ``path``, mapped when first read (``shown``: a bar counting the bytes read)."""
+        return cls(None, str(path), path, shown)
 
     def size(self) -> int | None:
         """The file's size in bytes, None when there is no file (without mapping it)."""
@@ -538,6 +567,7 @@ class _Weights:
                 f"{node.describe()}: offset={offset} size={size} lies outside the weights file "
                 f"{self.name} ({len(self._data)} bytes)"
             )
+        self._shown.update(size)
         return self._data[offset : offset + size]
 
 
@@ -1135,10 +1165,11 @@ def _check_payload_size(node: Node, bin_size: int | None, problems: list[Problem
                     None,
                     f"{where}: size={size} bytes, only {need} needed for shape {shape} of {et} "
                     "(OpenVINO reads the first bytes and ignores the rest)",
+                    node.ref,
                 )
             )
         return False
-    problems.append(Problem("const-size", Severity.ERROR, node.name, None, message))
+    problems.append(Problem("const-size", Severity.ERROR, node.name, None, message, node.ref))
     return True
 
 
