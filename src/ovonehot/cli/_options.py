@@ -78,6 +78,8 @@ def parse_input_settings(seeds: Sequence[str] = (), ranges: Sequence[str] = ()) 
             number = int(value)
         except ValueError:
             raise InputError(f"--seed {item!r}: expected an integer or NAME:INTEGER") from None
+        if number < 0:  # NumPy's SeedSequence takes none
+            raise InputError(f"--seed {item!r}: a seed is an integer >= 0")
         if sep:
             per_seed[name] = number
         else:
