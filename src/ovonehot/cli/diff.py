@@ -32,6 +32,7 @@ from ._options import (
     input_spec_hint,
     parse_diff_settings,
 )
+from ._paths import diff_reads, refuse_out_dir_over, refuse_writing_over
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -163,6 +164,14 @@ def _diff_command(args: argparse.Namespace) -> int:
         html_report.check_available()
     if args.out_dir is not None:
         check_output_dir(args.out_dir, "--out-dir")
+    reads = diff_reads(args.model, args.bin_path, args.inputs, args.expected)
+    refuse_writing_over(
+        reads,
+        ("--json-out", args.json_out),
+        ("--report", args.report),
+        ("--node-data", getattr(args, "node_data", None)),
+    )
+    refuse_out_dir_over(reads, args.out_dir)
     check_plugin_settings(settings.plugin)
     settings = dataclasses.replace(settings, save=args.out_dir, command=tuple(command_line(args)))
     outcome = diff_path(args.model, settings)

@@ -55,6 +55,7 @@ from ._options import (
     check_plugin_settings,
     parse_diff_settings,
 )
+from ._paths import diff_reads, refuse_out_dir_over, refuse_writing_over
 
 # The oracles that can run a cut-down IR: onnxruntime needs the .onnx, saved outputs the whole model.
 REDUCIBLE = (OracleKind.REFERENCE, OracleKind.CPU)
@@ -95,6 +96,9 @@ def _reduce_command(args: argparse.Namespace) -> int:
     check_output_dir(args.out_dir, "--out-dir")
     check_writable_dir(args.out_dir, "--out-dir")
     check_json_out(args)
+    reads = diff_reads(args.model, args.bin_path, args.inputs, args.expected)
+    refuse_writing_over(reads, ("--json-out", args.json_out))
+    refuse_out_dir_over(reads, args.out_dir)
     check_plugin_settings(settings.plugin)
     run = prepare(args.model, settings)
     if not set(run.oracles) & set(REDUCIBLE):

@@ -41,6 +41,7 @@ from ._options import (
     parse_input_settings,
     parse_shape,
 )
+from ._paths import input_files, model_files, refuse_writing_over
 from ._stats import output_stats
 from .dump import ARCHIVE, INDEX, IntermediateWriter
 
@@ -196,6 +197,17 @@ def _check_paths(args: argparse.Namespace, groups: list[list[str]]) -> None:
         args,
         ("--output", args.output),
         ("--save-inputs", args.save_inputs),
+        *_dump_files(args.dump_intermediates),
+    )
+    reads = model_files(args.model, args.bin_path)
+    reads += input_files(
+        (spec for specs in groups for spec in specs), "--step-inputs" if args.step_inputs else "--inputs"
+    )
+    refuse_writing_over(
+        reads,
+        ("--output", args.output),
+        ("--save-inputs", args.save_inputs),
+        ("--json-out", args.json_out),
         *_dump_files(args.dump_intermediates),
     )
 
