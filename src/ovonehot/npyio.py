@@ -38,6 +38,8 @@ _KNOWN_METHODS = {
 def check_input_file(path: str | os.PathLike[str], what: str = "input") -> None:
     """``path`` is an existing regular file, checked before it is opened: a FIFO with no
     writer would block the open forever, a device or socket is no input file."""
+    if str(path) == "":  # (Path("") is the current directory)
+        raise InputError(f"an empty {what} file name")
     try:
         st = Path(path).stat()
     except FileNotFoundError:
@@ -247,7 +249,13 @@ def check_model_paths(model: str | os.PathLike[str], bin_path: str | os.PathLike
 def check_input_specs(specs: Sequence[str]) -> None:
     """Every file the ``--inputs`` SPECs name exists and is a regular file (before any work)."""
     for spec in specs:
-        check_input_file(_spec_path(spec)[1], ".npz" if spec.endswith(".npz") else ".npy")
+        name, path = _spec_path(spec)
+        if spec == "" or (spec.startswith("=") and not Path(spec).exists()):
+            raise InputError(f"--inputs {spec!r}: expected FILE.npy, NAME=FILE.npy or FILE.npz")
+        before, colon, after = spec.partition(":")
+        if colon and not name and before and not Path(spec).exists() and Path(after).is_file():
+            raise InputError(f"--inputs {spec!r}: no such file; NAME=FILE names an input: {before}={after}")
+        check_input_file(path, ".npz" if spec.endswith(".npz") else ".npy")
 
 
 def parse_input_specs(model: Model, specs: Sequence[str]) -> dict[str, np.ndarray]:
@@ -298,7 +306,20 @@ def parse_input_specs(model: Model, specs: Sequence[str]) -> dict[str, np.ndarra
         else:
             key = canonical(_sole_input(model, spec), spec)
             put(key, load_array(spec, budget, checker(key, spec)))
+    _check_complete(model, inputs)
     return inputs
+
+
+def _check_complete(model: Model, inputs: Mapping[str, np.ndarray]) -> None:
+    """Given inputs are all the model's inputs (none are generated beside them)."""
+    missing = [d.name for k, d in enumerate(model.inputs) if model.input_key(k) not in inputs]
+    if inputs and missing:
+        more = f" and {len(missing) - 20} more" if len(missing) > 20 else ""
+        raise InputError(
+            f"missing inputs: {', '.join(_cut(m) for m in missing[:20])}{more} (the --inputs given hold "
+            f"{', '.join(_cut(n) for n in list(inputs)[:20])}): give every input, as NAME=FILE.npy or in "
+            "one .npz, or none to have them all generated"
+        )
 
 
 def _sole_input(model: Model, spec: str) -> str:
