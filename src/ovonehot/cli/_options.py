@@ -332,6 +332,10 @@ def parse_diff_settings(args: argparse.Namespace) -> DiffSettings:
     """The options as the library's settings (parsed here, once)."""
     # In the order the options were always checked; oracle names last.
     tolerances = parse_tolerances(args.atol, args.rtol)
+    if args.inputs and (args.seed or args.val_range or args.shape):  # as ``run`` says it
+        raise UsageError(
+            "--seed, --val-range and --shape are for generated inputs; the given inputs have their own"
+        )
     shapes = dict(parse_shape(s) for s in args.shape)
     input_settings = parse_input_settings(args.seed, args.val_range)
     plugin = parse_plugin_options(args)
