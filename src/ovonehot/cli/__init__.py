@@ -75,12 +75,46 @@ class _Parser(argparse.ArgumentParser):
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> argparse.Namespace:
         """argparse's own, but words no option takes are an :class:`UnrecognizedArgumentsError`."""
-        parsed, extra = self.parse_known_args(args, namespace)
+        words = list(sys.argv[1:] if args is None else args)
+        self._refuse_options_before_command(words)
+        parsed, extra = self.parse_known_args(words, namespace)
         if extra:
-            hint = input_spec_hint(extra)
+            hint = self._option_hint(parsed, extra) or input_spec_hint(extra)
             message = f"{self.prog}: unrecognized arguments: {' '.join(extra)}{hint} (see --help)"
             raise UnrecognizedArgumentsError(message, extra)
         return parsed
+
+
+    def _refuse_options_before_command(self, words: Sequence[str]) -> None:
+        """``ovonehot --inputs x.npz run m.xml``: a command's option before the command is said so,
+        not taken for a command named ``x.npz``."""
+        if not words or not words[0].startswith("--") or self._subcommands() is None:
+            return
+        option = words[0].partition("=")[0]
+        if option not in self._option_string_actions:
+            raise UsageError(
+                f"{self.prog}: {option} comes before the command: a command's options follow it "
+                f"(ovonehot COMMAND MODEL {option} ...) (see --help)"
+            )
+
+    def _subcommands(self) -> dict[str, argparse.ArgumentParser] | None:
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                return dict(action.choices)
+        return None
+
+    def _option_hint(self, parsed: argparse.Namespace, extra: Sequence[str]) -> str:
+        """For an unknown ``--option`` left on the command line: the command's options near it."""
+        command = (self._subcommands() or {}).get(getattr(parsed, "command", None) or "")
+        unknown = next((w.partition("=")[0] for w in extra if w.startswith("--")), None)
+        if command is None or unknown is None:
+            return ""
+        known = [
+            option
+            for option, action in command._option_string_actions.items()
+            if option.startswith("--") and action.help != argparse.SUPPRESS  # (not the old spellings)
+        ]
+        return did_you_mean(unknown, known)
 
 
 def build_parser() -> argparse.ArgumentParser:

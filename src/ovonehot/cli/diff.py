@@ -165,6 +165,8 @@ def _diff_command(args: argparse.Namespace) -> int:
     explorer.check_node_data(args)
     if args.report is not None:
         check_output_file(args.report, "--report")
+        if Path(args.report).suffix.lower() not in (".html", ".htm"):
+            raise UsageError(f"--report {args.report!r}: the report is one HTML page: name an .html file")
         html_report.check_available()
     if args.out_dir is not None:
         check_output_dir(args.out_dir, "--out-dir")

@@ -39,7 +39,7 @@ from ._options import (
     add_out_dir_option,
     add_renamed,
     parse_input_settings,
-    parse_shape,
+    parse_shapes,
 )
 from ._paths import input_files, model_files, refuse_writing_over
 from ._stats import output_stats
@@ -237,7 +237,7 @@ def _inputs(
         report["inputs"] = {"generated": False, "seed": None}
         return parse_input_specs(model, specs)
     settings = parse_input_settings(args.seed, args.val_range)
-    shapes = dict(parse_shape(s) for s in args.shape)
+    shapes = parse_shapes(args.shape)
     inputs, notes = generate_inputs(model, settings.seed, shapes, settings=settings, report=True)
     report["inputs"] = {"generated": True, "seed": settings.seed}
     print(f"generated inputs (--seed {settings.seed}; --save-inputs FILE.npz keeps them):")

@@ -211,7 +211,9 @@ def _check_onnx_file(source: Path, readable: Path) -> None:
     except Exception:  # noqa: BLE001 - no ONNX frontend to ask: read_model says what it can
         return
     if not parsed:
-        raise IRError(f"{source}: not an ONNX model: OpenVINO's ONNX frontend cannot convert it (it cannot parse the file)")
+        raise IRError(
+            f"{source}: not an ONNX model: OpenVINO's ONNX frontend cannot convert it (it cannot parse the file)"
+        )
 
 
 def _openvino() -> Any:
