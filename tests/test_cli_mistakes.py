@@ -30,6 +30,7 @@ from ovonehot.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 ONEHOT = ROOT / "ir" / "onehot" / "v1_axis-1_i64_f32"  # indices: i64[3,4] -> onehot: f32[3,4,5]
 REPLAY = ROOT / "ir" / "replays" / "cpu-int32-wrap-i64-indices"
+LLAMA = ROOT / "ir" / "exports" / "stateful" / "tiny_llama" / "tiny_llama"  # stateful: a KV cache
 
 try:
     import openvino  # noqa: F401
@@ -74,8 +75,8 @@ class Case:
     openvino: bool = False
 
 
-def _case(id: str, argv: str, code: int, *fragments: str, openvino: bool = False) -> Case:
-    return Case(id, argv, code, fragments, openvino)
+def _case(name: str, argv: str, code: int, *fragments: str, openvino: bool = False) -> Case:
+    return Case(name, argv, code, fragments, openvino)
 
 
 CASES = [
@@ -93,7 +94,9 @@ CASES = [
     _case("old-output-dir", "diff oh.xml --output-dir results", 2, "--output-dir is now --out-dir"),
     _case("old-json-file", "diff oh.xml --json r.json", 2, "r.json", "--json-out FILE"),
     _case("reduce-old-output", "reduce oh.xml --out-dir r --output onehot", 2, "--output is now --outputs"),
-    _case("fast-on-diff", "diff oh.xml --fast", 2, "unrecognized arguments: --fast"),
+    _case("fast-on-diff", "diff oh.xml --fast", 2, "--fast is an option of run, not of diff"),
+    _case("oracle-on-run", "run oh.xml --oracle cpu", 2, "--oracle is an option of diff, fuzz, reduce"),
+    _case("inputs-before-model", "run --inputs oh.npz oh.xml", 0),
     _case("two-specs-one-inputs", "run two.xml --inputs x=x.npy y=y.npy", 2, "y=y.npy", "repeat it"),
     # --- the model file
     _case("missing-model", "run nothere.xml", 2, "nothere.xml: no such file"),
@@ -115,12 +118,21 @@ CASES = [
     _case("missing-inputs-file", "run oh.xml --inputs nothere.npz", 2, "nothere.npz: no such file"),
     _case("inputs-directory", "run oh.xml --inputs adir", 2, "adir: is a directory"),
     _case("empty-inputs-spec", "run oh.xml --inputs ''", 2, "--inputs ''", "FILE.npy"),
-    _case("float-for-int", "run oh.xml --inputs f32.npy", 2, "input 'indices'", "float32", "expected i64"),
+    _case(
+        "float-for-int", "run oh.xml --inputs f32.npy", 2, "f32.npy: input 'indices' (i64[3,4])", "float32"
+    ),
     _case("wrong-shape", "run oh.xml --inputs i64_35.npy", 2, "input 'indices' (i64[3,4])", "shape [3, 5]"),
     _case("wrong-rank", "run oh.xml --inputs i64_12.npy", 2, "input 'indices'", "shape [12]"),
-    _case("npz-unknown-key", "run oh.xml --inputs unknown.npz", 2, "'indexes'", "did you mean 'indices'"),
+    _case(
+        "npz-unknown-key",
+        "run oh.xml --inputs unknown.npz",
+        2,
+        "unknown.npz: ",
+        "'indexes'",
+        "mean 'indices'",
+    ),
     _case("npz-extra-key", "run oh.xml --inputs extra.npz", 2, "no input named 'indice'"),
-    _case("name-typo", "run oh.xml --inputs indice=i64_34.npy", 2, "'indice'", "did you mean 'indices'"),
+    _case("name-typo", "run oh.xml --inputs indice=i64_34.npy", 2, "indice=i64_34.npy: ", "mean 'indices'"),
     _case("colon-not-equals", "run oh.xml --inputs indices:i64_34.npy", 2, "indices=i64_34.npy"),
     _case("pickled-npy", "run oh.xml --inputs obj.npy", 2, "obj.npy", "pickle", "does not load"),
     _case("pickled-npz", "run oh.xml --inputs obj.npz", 2, "obj.npz", "pickle"),
@@ -135,7 +147,7 @@ CASES = [
     _case("shape-syntax", "run two.xml --shape x:2,4", 2, "--shape 'x:2,4'", "NAME="),
     _case("shape-not-a-number", "run two.xml --shape x=[2,a]", 2, "--shape 'x=[2,a]'", "'a'"),
     _case("shape-against-static-dim", "run two.xml --shape x=[2,5]", 2, "--shape x=[2, 5]", "[?,4]"),
-    _case("shape-unknown-input", "run two.xml --shape z=[2,4]", 2, "--shape", "z"),
+    _case("shape-unknown-input", "run two.xml --shape xx=[2,4]", 2, "--shape", "'xx'", "did you mean 'x'"),
     _case("shape-twice", "run two.xml --shape x=[2,4] --shape x=[3,4]", 2, "'x' is already given"),
     _case("val-range-reversed", "run two.xml --val-range 5,1", 2, "--val-range '5,1'", "LO <= HI"),
     _case("val-range-words", "run two.xml --val-range a,b", 2, "--val-range 'a,b'", "LO,HI"),
@@ -147,19 +159,47 @@ CASES = [
     _case("steps-zero", "run oh.xml --steps 0", 2, "--steps must be at least 1, got 0"),
     _case("steps-negative", "run oh.xml --steps -1", 2, "--steps must be at least 1, got -1"),
     _case("steps-stateless", "run oh.xml --steps 3", 2, "--steps", "no state"),
+    _case(
+        "steps-same-inputs",
+        f"run {LLAMA}.xml --inputs {LLAMA}.step1.inputs.npz --steps 2",
+        2,
+        "step 2 of 2",
+        "Add",
+    ),
+    _case(
+        "steps-and-step-inputs",
+        f"run {LLAMA}.xml --step-inputs {LLAMA}.step1.inputs.npz --steps 2",
+        2,
+        "one or the other",
+    ),
     # --- outputs: never over what the user gave
     _case("output-dir-missing", "run oh.xml -o nodir/out.npz", 2, "the directory nodir does not exist"),
     _case("output-is-directory", "run oh.xml -o adir", 2, "adir: is a directory"),
     _case("output-not-npz", "run oh.xml -o out.txt", 2, "--output 'out.txt'", ".npz"),
     _case("output-over-model", "run oh.xml -o oh.xml", 2, "--output 'oh.xml'"),
-    _case("output-over-inputs", "run oh.xml --inputs oh.npz -o oh.npz", 2, "--output 'oh.npz' is the --inputs file"),
-    _case("save-inputs-over-inputs", "run oh.xml --inputs oh.npz --save-inputs oh.npz", 2, "is the --inputs file"),
+    _case(
+        "output-over-inputs",
+        "run oh.xml --inputs oh.npz -o oh.npz",
+        2,
+        "--output 'oh.npz' is the --inputs file",
+    ),
+    _case(
+        "save-inputs-over-inputs",
+        "run oh.xml --inputs oh.npz --save-inputs oh.npz",
+        2,
+        "is the --inputs file",
+    ),
     _case("json-out-over-model", "inspect oh.xml --json-out oh.xml", 2, "--json-out 'oh.xml' is the model"),
     _case("json-out-over-bin", "validate oh.xml --json-out oh.bin", 2, "is the model's weights"),
     _case("json-out-empty", "run oh.xml --json-out ''", 2, "--json-out: an empty file name"),
     _case("two-options-one-file", "run oh.xml -o o.npz --json-out o.npz", 2, "name the same file"),
     _case("out-dir-is-file", "run oh.xml --out-dir oh.npz", 2, "oh.npz: exists and is not a directory"),
-    _case("read-only-location", "run oh.xml -o /proc/out.npz", 2, "/proc/out.npz"),
+    _case(
+        "unwritable-location",
+        "run oh.xml -o /proc/out.npz",
+        2,
+        "/proc/out.npz: cannot write in the directory",
+    ),
     # --- diff: oracles, plugin, tolerances
     _case("oracle-typo", "diff oh.xml --oracle cpuu", 2, "unknown oracle 'cpuu'", "reference, cpu"),
     _case("onnxruntime-on-ir", "diff oh.xml --oracle onnxruntime", 2, "onnxruntime runs ONNX models only"),
@@ -167,9 +207,12 @@ CASES = [
     _case("expected-wrong-keys", "diff oh.xml --expected oh.npz", 2, "--expected oh.npz", "'indices'"),
     _case("device-absent", "diff oh.xml --device GPU", 2, "--device 'GPU'", "no such device", openvino=True),
     _case("device-id", "diff oh.xml --device CPU.0", 2, "--device 'CPU.0'", "no device '0'", openvino=True),
-    _case("device-case", "diff oh.xml --device cpu", 2, "--device 'cpu'", "case-sensitive: CPU", openvino=True),
+    _case(
+        "device-case", "diff oh.xml --device cpu", 2, "--device 'cpu'", "case-sensitive: CPU", openvino=True
+    ),
     _case("config-no-value", "diff oh.xml --config NUM_STREAMS", 2, "--config 'NUM_STREAMS'", "KEY=VALUE"),
     _case("config-unknown", "diff oh.xml --config BOGUS=1", 2, "--config 'BOGUS=1'", "BOGUS", openvino=True),
+    _case("config-value", "diff oh.xml --config INFERENCE_PRECISION_HINT=f13", 2, "f13", openvino=True),
     _case("config-preset-typo", "diff oh.xml --config-preset fast", 2, "invalid choice: 'fast'"),
     _case("presets-contradict", "diff oh.xml --cpu-defaults --config-preset deterministic", 2, "contradict"),
     _case("atol-negative", "diff oh.xml --atol -1", 2, "--atol '-1'", ">= 0"),
@@ -183,7 +226,9 @@ CASES = [
     _case("out-dir-over-replay", "diff rep --out-dir rep", 2, "--out-dir 'rep'", "give another folder"),
     # --- reduce, repro, fuzz, convert, inspect, validate
     _case("reduce-no-out-dir", "reduce oh.xml", 2, "required: --out-dir"),
-    _case("reduce-out-dir-file", "reduce oh.xml --out-dir oh.npz", 2, "oh.npz: exists and is not a directory"),
+    _case(
+        "reduce-out-dir-file", "reduce oh.xml --out-dir oh.npz", 2, "oh.npz: exists and is not a directory"
+    ),
     _case("reduce-output-typo", "reduce oh.xml --out-dir r --outputs onehott", 2, "did you mean 'onehot'"),
     _case("reduce-nothing-differs", "reduce oh.xml --out-dir r", 0, openvino=True),
     _case("repro-not-a-replay", "repro oh.xml", 2, "oh.xml: not a replay folder"),
@@ -195,10 +240,15 @@ CASES = [
     _case("fuzz-time-budget", "fuzz --time-budget -1", 2, "--time-budget must be > 0"),
     _case("convert-an-xml", "convert oh.xml", 2, "oh.xml: convert takes an .onnx model"),
     _case("convert-to-typo", "convert relu.onnx --to tflite", 2, "invalid choice: 'tflite'"),
-    _case("convert-output-not-xml", "convert relu.onnx -o relu.bin", 2, "relu.bin: the output must be an .xml"),
+    _case(
+        "convert-output-not-xml", "convert relu.onnx -o relu.bin", 2, "relu.bin: the output must be an .xml"
+    ),
     _case("explorer-not-json", "convert oh.xml --to model-explorer -o g.txt", 2, "g.txt", ".json"),
     _case("filter-typo", "inspect oh.xml --filter OneHott", 2, "--filter 'OneHott'", "did you mean 'OneHot'"),
-    _case("validate-inputs", "validate oh.xml --inputs oh.npz", 2, "unrecognized arguments: --inputs"),
+    _case(
+        "validate-inputs", "validate oh.xml --inputs oh.npz", 2, "--inputs is an option of run, diff, reduce"
+    ),
+    _case("filter-absent-type", "inspect oh.xml --filter Softmax", 2, "--filter 'Softmax'", "no layer"),
     _case("validate-shape-syntax", "validate oh.xml --shape indices:3,5", 2, "--shape 'indices:3,5'"),
 ]
 
@@ -321,7 +371,9 @@ def _broken_openvino(tmp_path: Path) -> dict[str, str]:
     """An environment whose ``import openvino`` fails as a broken install does."""
     package = tmp_path / "site" / "openvino"
     package.mkdir(parents=True)
-    (package / "__init__.py").write_text('raise ImportError("libopenvino.so.2600: cannot open shared object file")\n')
+    (package / "__init__.py").write_text(
+        'raise ImportError("libopenvino.so.2600: cannot open shared object file")\n'
+    )
     paths = [str(package.parent), os.environ.get("PYTHONPATH", "")]
     return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
 
@@ -334,7 +386,9 @@ def _broken_openvino(tmp_path: Path) -> dict[str, str]:
     ],
     ids=["diff-needs-it", "run-does-not"],
 )
-def test_a_broken_openvino_fails_diff_and_not_run(tmp_path: Path, argv: list[str], code: int, fragment: str) -> None:
+def test_a_broken_openvino_fails_diff_and_not_run(
+    tmp_path: Path, argv: list[str], code: int, fragment: str
+) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "ovonehot", *argv],
         capture_output=True,

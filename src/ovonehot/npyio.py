@@ -267,7 +267,7 @@ def parse_input_specs(model: Model, specs: Sequence[str]) -> dict[str, np.ndarra
     budget = memory_budget()
 
     def canonical(name: str, origin: str) -> str:
-        key = model.input_key(model.input_index(name))
+        key = _input_key(model, name, origin)
         if key in inputs:
             raise InputError(f"{origin}: input {key!r} is given twice")
         return key
@@ -310,6 +310,14 @@ def parse_input_specs(model: Model, specs: Sequence[str]) -> dict[str, np.ndarra
     return inputs
 
 
+def _input_key(model: Model, name: str, origin: str) -> str:
+    """The key of the input ``name`` addresses; an error naming ``origin`` (the SPEC) when none."""
+    try:
+        return model.input_key(model.input_index(name))
+    except InputError as exc:
+        raise InputError(f"{origin}: {exc}") from None
+
+
 def _check_complete(model: Model, inputs: Mapping[str, np.ndarray]) -> None:
     """Given inputs are all the model's inputs (none are generated beside them)."""
     missing = [d.name for k, d in enumerate(model.inputs) if model.input_key(k) not in inputs]
@@ -340,8 +348,14 @@ def check_header(desc: TensorDesc, header: ArrayHeader, origin: str) -> None:
             f"{origin}: input {desc.name!r} ({desc.element_type}{desc.shape}): "
             f"got an array of shape {list(header.shape)}"
         )
-    # The dtype rules of check_input, on an empty array of any shape.
-    check_input(replace(desc, shape=PartialShape.dynamic()), np.empty((0,), dtype=header.dtype))
+    # The dtype rules of check_input, on an empty array of any shape; the error names the file
+    # and the input's declared shape, as the shape's does.
+    anyshape = replace(desc, shape=PartialShape.dynamic())
+    try:
+        check_input(anyshape, np.empty((0,), dtype=header.dtype))
+    except InputError as exc:
+        said, meant = f"({anyshape.element_type}{anyshape.shape})", f"({desc.element_type}{desc.shape})"
+        raise InputError(f"{origin}: {str(exc).replace(said, meant, 1)}") from None
 
 
 def storable(array: np.ndarray) -> np.ndarray:

@@ -84,7 +84,6 @@ class _Parser(argparse.ArgumentParser):
             raise UnrecognizedArgumentsError(message, extra)
         return parsed
 
-
     def _refuse_options_before_command(self, words: Sequence[str]) -> None:
         """``ovonehot --inputs x.npz run m.xml``: a command's option before the command is said so,
         not taken for a command named ``x.npz``."""
@@ -105,16 +104,24 @@ class _Parser(argparse.ArgumentParser):
 
     def _option_hint(self, parsed: argparse.Namespace, extra: Sequence[str]) -> str:
         """For an unknown ``--option`` left on the command line: the command's options near it."""
-        command = (self._subcommands() or {}).get(getattr(parsed, "command", None) or "")
+        commands = self._subcommands() or {}
+        name = getattr(parsed, "command", None) or ""
         unknown = next((w.partition("=")[0] for w in extra if w.startswith("--")), None)
-        if command is None or unknown is None:
+        if name not in commands or unknown is None:
             return ""
-        known = [
-            option
-            for option, action in command._option_string_actions.items()
-            if option.startswith("--") and action.help != argparse.SUPPRESS  # (not the old spellings)
-        ]
-        return did_you_mean(unknown, known)
+        others = [other for other in commands if other != name and unknown in _options(commands[other])]
+        if others:
+            return f" ({unknown} is an option of {', '.join(others)}, not of {name})"
+        return did_you_mean(unknown, _options(commands[name]))
+
+
+def _options(parser: argparse.ArgumentParser) -> list[str]:
+    """A command's long options, not the old spellings it refuses."""
+    return [
+        option
+        for option, action in parser._option_string_actions.items()
+        if option.startswith("--") and action.help != argparse.SUPPRESS
+    ]
 
 
 def build_parser() -> argparse.ArgumentParser:

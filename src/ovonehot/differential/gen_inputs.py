@@ -480,7 +480,14 @@ def _input_shapes(
         )
         by_name[idx] = (desc, shape)
     if shapes:
-        raise ParameterError("shapes", f"names no input: {', '.join(sorted(shapes))}")
+        names = [d.name for d in model.inputs]
+        unknown = sorted(shapes)
+        known = ", ".join(quote(n) for n in names[:20])
+        raise ParameterError(
+            "shapes",
+            f"names no input: {', '.join(quote(n) for n in unknown[:20])}{did_you_mean(unknown[0], names)}; "
+            f"its inputs are: {known}",
+        )
     return by_name
 
 
