@@ -403,3 +403,24 @@ def test_a_broken_openvino_fails_diff_and_not_run(
         assert fragment in proc.stderr
     else:
         assert proc.stderr == "" and "onehot: shape [3, 4, 5]" in proc.stdout
+
+
+@pytest.mark.skipif(not HAVE_OPENVINO, reason="the diff runs OpenVINO's oracles")
+def test_ctrl_c_during_a_diff_is_exit_130_and_one_line() -> None:
+    """SIGINT while a diff runs (its OpenVINO child busy): exit 130, ``error: interrupted``, no
+    traceback.  (Ctrl-C while the modules load: test_security_round3; during fuzz: test_fuzz.)"""
+    import signal
+    import time
+
+    model = ROOT / "ir" / "corpus" / "transformers" / "gpt2" / "model.xml"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ovonehot", "diff", str(model), "--oracle", "both", "--all-layers"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(2.0)  # the model read, its oracles running (the whole diff takes over 10 s)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert err == "error: interrupted\n"
