@@ -424,3 +424,24 @@ def test_ctrl_c_during_a_diff_is_exit_130_and_one_line() -> None:
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
     assert err == "error: interrupted\n"
+
+
+def _documented() -> dict[tuple[str, int], str]:
+    """docs/mistakes.md's rows: (command, exit status) -> the first line it shows."""
+    rows: dict[tuple[str, int], str] = {}
+    for line in (ROOT / "docs" / "mistakes.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip("|").split(" | ")]
+        if len(cells) == 4 and cells[1].startswith("`ovonehot") and cells[2].isdigit():
+            rows[(cells[1].strip("`"), int(cells[2]))] = cells[3].replace("\\|", "|")
+    return rows
+
+
+def test_docs_mistakes_lists_the_cases_as_they_are() -> None:
+    """Each case is in docs/mistakes.md with its exit status and a line holding its fragments,
+    and the page lists no case the table lacks."""
+    documented = _documented()
+    cases = {(f"ovonehot {c.argv}".strip().replace(f"{ROOT}/", ""), c.code): c for c in CASES}
+    assert set(documented) == set(cases)
+    for key, case in cases.items():
+        for fragment in case.fragments:
+            assert fragment.replace(f"{ROOT}/", "") in documented[key], (case.id, fragment)
