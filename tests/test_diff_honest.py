@@ -339,11 +339,13 @@ def test_library_errors_name_parameters_the_cli_names_flags(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     xml = middle_op_model(tmp_path)
-    with pytest.raises(ParameterError, match=r"^shapes names no input: nope$") as caught:
+    with pytest.raises(
+        ParameterError, match=r"^shapes names no input: 'nope'; its inputs are: 'x'$"
+    ) as caught:
         generate_inputs(load(xml), shapes={"nope": (1,)})
     assert caught.value.parameter == "shapes"
     code, _, err = run_cli(capsys, xml, "--shape", "nope=[1]")
-    assert (code, err) == (2, "error: --shape names no input: nope\n")
+    assert (code, err) == (2, "error: --shape names no input: 'nope'; its inputs are: 'x'\n")
     with pytest.raises(ParameterError, match=r"^jobs sizes the embedded Dask cluster; with scheduler the"):
         engines.make("dask", 2, "tcp://127.0.0.1:1")
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import ovonehot
-from ovonehot.errors import IRError, UnsupportedError
+from ovonehot.errors import InputError, IRError, UnsupportedError
 from ovonehot.ir.reader import read_ir, read_ir_bytes
 
 ov = pytest.importorskip("openvino", reason="OpenVINO reads the same files as the judge")
@@ -285,7 +285,8 @@ def test_const_beyond_the_weights_file_is_an_error() -> None:
 def test_missing_bin_is_an_error_naming_the_file_and_layer(tmp_path: Path) -> None:
     path = write(tmp_path, one_hot_ir(), weights=None)
     with pytest.raises(
-        IRError, match=r"layer id=1 name='depth' type=Const-opset1: the weights file .*m\.bin is missing"
+        InputError,
+        match=r"m\.bin: no such file: the weights file, which layer id=1 name='depth' type=Const-opset1",
     ):
         ovonehot.load(path)
 

@@ -63,6 +63,15 @@ def check_output_file(path: str | os.PathLike[str], option: str = "the output") 
     check_replaceable(target)
     if not os.access(directory, os.W_OK | os.X_OK):
         raise InputError(f"{path}: cannot write in the directory {directory}")
+    try:  # (permission bits say nothing of a read-only mount, /proc, or of root: try it)
+        fd, name = tempfile.mkstemp(prefix=".ovonehot-check-", dir=directory)
+    except OSError as exc:
+        raise InputError(
+            f"{path}: cannot write in the directory {directory} ({exc.strerror or exc})"
+        ) from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        Path(name).unlink()
     return target
 
 

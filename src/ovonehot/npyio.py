@@ -38,6 +38,8 @@ _KNOWN_METHODS = {
 def check_input_file(path: str | os.PathLike[str], what: str = "input") -> None:
     """``path`` is an existing regular file, checked before it is opened: a FIFO with no
     writer would block the open forever, a device or socket is no input file."""
+    if str(path) == "":  # (Path("") is the current directory)
+        raise InputError(f"an empty {what} file name")
     try:
         st = Path(path).stat()
     except FileNotFoundError:
@@ -247,7 +249,13 @@ def check_model_paths(model: str | os.PathLike[str], bin_path: str | os.PathLike
 def check_input_specs(specs: Sequence[str]) -> None:
     """Every file the ``--inputs`` SPECs name exists and is a regular file (before any work)."""
     for spec in specs:
-        check_input_file(_spec_path(spec)[1], ".npz" if spec.endswith(".npz") else ".npy")
+        name, path = _spec_path(spec)
+        if spec == "" or (spec.startswith("=") and not Path(spec).exists()):
+            raise InputError(f"--inputs {spec!r}: expected FILE.npy, NAME=FILE.npy or FILE.npz")
+        before, colon, after = spec.partition(":")
+        if colon and not name and before and not Path(spec).exists() and Path(after).is_file():
+            raise InputError(f"--inputs {spec!r}: no such file; NAME=FILE names an input: {before}={after}")
+        check_input_file(path, ".npz" if spec.endswith(".npz") else ".npy")
 
 
 def parse_input_specs(model: Model, specs: Sequence[str]) -> dict[str, np.ndarray]:
@@ -259,7 +267,7 @@ def parse_input_specs(model: Model, specs: Sequence[str]) -> dict[str, np.ndarra
     budget = memory_budget()
 
     def canonical(name: str, origin: str) -> str:
-        key = model.input_key(model.input_index(name))
+        key = _input_key(model, name, origin)
         if key in inputs:
             raise InputError(f"{origin}: input {key!r} is given twice")
         return key
@@ -298,7 +306,28 @@ def parse_input_specs(model: Model, specs: Sequence[str]) -> dict[str, np.ndarra
         else:
             key = canonical(_sole_input(model, spec), spec)
             put(key, load_array(spec, budget, checker(key, spec)))
+    _check_complete(model, inputs)
     return inputs
+
+
+def _input_key(model: Model, name: str, origin: str) -> str:
+    """The key of the input ``name`` addresses; an error naming ``origin`` (the SPEC) when none."""
+    try:
+        return model.input_key(model.input_index(name))
+    except InputError as exc:
+        raise InputError(f"{origin}: {exc}") from None
+
+
+def _check_complete(model: Model, inputs: Mapping[str, np.ndarray]) -> None:
+    """Given inputs are all the model's inputs (none are generated beside them)."""
+    missing = [d.name for k, d in enumerate(model.inputs) if model.input_key(k) not in inputs]
+    if inputs and missing:
+        more = f" and {len(missing) - 20} more" if len(missing) > 20 else ""
+        raise InputError(
+            f"missing inputs: {', '.join(_cut(m) for m in missing[:20])}{more} (the --inputs given hold "
+            f"{', '.join(_cut(n) for n in list(inputs)[:20])}): give every input, as NAME=FILE.npy or in "
+            "one .npz, or none to have them all generated"
+        )
 
 
 def _sole_input(model: Model, spec: str) -> str:
@@ -319,8 +348,14 @@ def check_header(desc: TensorDesc, header: ArrayHeader, origin: str) -> None:
             f"{origin}: input {desc.name!r} ({desc.element_type}{desc.shape}): "
             f"got an array of shape {list(header.shape)}"
         )
-    # The dtype rules of check_input, on an empty array of any shape.
-    check_input(replace(desc, shape=PartialShape.dynamic()), np.empty((0,), dtype=header.dtype))
+    # The dtype rules of check_input, on an empty array of any shape; the error names the file
+    # and the input's declared shape, as the shape's does.
+    anyshape = replace(desc, shape=PartialShape.dynamic())
+    try:
+        check_input(anyshape, np.empty((0,), dtype=header.dtype))
+    except InputError as exc:
+        said, meant = f"({anyshape.element_type}{anyshape.shape})", f"({desc.element_type}{desc.shape})"
+        raise InputError(f"{origin}: {str(exc).replace(said, meant, 1)}") from None
 
 
 def storable(array: np.ndarray) -> np.ndarray:

@@ -76,12 +76,53 @@ class _Parser(argparse.ArgumentParser):
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> argparse.Namespace:
         """argparse's own, but words no option takes are an :class:`UnrecognizedArgumentsError`."""
-        parsed, extra = self.parse_known_args(args, namespace)
+        words = list(sys.argv[1:] if args is None else args)
+        self._refuse_options_before_command(words)
+        parsed, extra = self.parse_known_args(words, namespace)
         if extra:
-            hint = input_spec_hint(extra)
+            hint = self._option_hint(parsed, extra) or input_spec_hint(extra)
             message = f"{self.prog}: unrecognized arguments: {' '.join(extra)}{hint} (see --help)"
             raise UnrecognizedArgumentsError(message, extra)
         return parsed
+
+    def _refuse_options_before_command(self, words: Sequence[str]) -> None:
+        """``ovonehot --inputs x.npz run m.xml``: a command's option before the command is said so,
+        not taken for a command named ``x.npz``."""
+        if not words or not words[0].startswith("--") or self._subcommands() is None:
+            return
+        option = words[0].partition("=")[0]
+        if option not in self._option_string_actions:
+            raise UsageError(
+                f"{self.prog}: {option} comes before the command: a command's options follow it "
+                f"(ovonehot COMMAND MODEL {option} ...) (see --help)"
+            )
+
+    def _subcommands(self) -> dict[str, argparse.ArgumentParser] | None:
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                return dict(action.choices)
+        return None
+
+    def _option_hint(self, parsed: argparse.Namespace, extra: Sequence[str]) -> str:
+        """For an unknown ``--option`` left on the command line: the command's options near it."""
+        commands = self._subcommands() or {}
+        name = getattr(parsed, "command", None) or ""
+        unknown = next((w.partition("=")[0] for w in extra if w.startswith("--")), None)
+        if name not in commands or unknown is None:
+            return ""
+        others = [other for other in commands if other != name and unknown in _options(commands[other])]
+        if others:
+            return f" ({unknown} is an option of {', '.join(others)}, not of {name})"
+        return did_you_mean(unknown, _options(commands[name]))
+
+
+def _options(parser: argparse.ArgumentParser) -> list[str]:
+    """A command's long options, not the old spellings it refuses."""
+    return [
+        option
+        for option, action in parser._option_string_actions.items()
+        if option.startswith("--") and action.help != argparse.SUPPRESS
+    ]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ..differential.comparator import Tolerances
 from ..differential.engines import ENGINES
@@ -69,20 +69,43 @@ def parse_shape(text: str) -> tuple[str, tuple[int, ...]]:
     return name, shape.to_shape()
 
 
+def parse_shapes(items: Sequence[str]) -> dict[str, tuple[int, ...]]:
+    """Every ``--shape NAME=[..]``, each input named once."""
+    shapes: dict[str, tuple[int, ...]] = {}
+    for item in items:
+        name, shape = parse_shape(item)
+        _once("--shape", name, shapes, item)
+        shapes[name] = shape
+    return shapes
+
+
+def _once(option: str, name: str, seen: Mapping[str, object], item: str) -> None:
+    """``option`` gives ``name`` a value once: a second one (``--shape x=[2] --shape x=[3]``) is
+    a usage error, not a silent winner."""
+    if name in seen:
+        what = f"for {name!r} " if name else ""
+        raise UsageError(f"{option} {item!r}: a value {what}is already given; give one")
+
+
 def parse_input_settings(seeds: Sequence[str] = (), ranges: Sequence[str] = ()) -> InputSettings:
     """``--seed [NAME:]S`` and ``--val-range [NAME:]LO,HI`` (each repeatable) as InputSettings."""
-    seed, per_seed = 0, {}
+    seed, seen_global = 0, False
+    per_seed: dict[str, int] = {}
     for item in seeds:
         name, sep, value = str(item).rpartition(":")
         try:
             number = int(value)
         except ValueError:
             raise InputError(f"--seed {item!r}: expected an integer or NAME:INTEGER") from None
+        if number < 0:  # NumPy's SeedSequence takes none
+            raise InputError(f"--seed {item!r}: a seed is an integer >= 0")
+        _once("--seed", name, per_seed if sep else dict.fromkeys([""] * seen_global), item)
         if sep:
             per_seed[name] = number
         else:
-            seed = number
-    glob, per_range = None, {}
+            seed, seen_global = number, True
+    glob: tuple[float, float] | None = None
+    per_range: dict[str, tuple[float, float]] = {}
     for item in ranges:
         name, sep, value = item.rpartition(":")
         lo_text, comma, hi_text = value.partition(",")
@@ -92,6 +115,7 @@ def parse_input_settings(seeds: Sequence[str] = (), ranges: Sequence[str] = ()) 
             raise InputError(f"--val-range {item!r}: expected [NAME:]LO,HI (e.g. labels:0,9)") from None
         if not comma or not (math.isfinite(lo) and math.isfinite(hi)) or lo > hi:
             raise InputError(f"--val-range {item!r}: expected finite LO <= HI")
+        _once("--val-range", name, per_range if sep else dict.fromkeys([""] * (glob is not None)), item)
         if sep:
             per_range[name] = (lo, hi)
         else:
@@ -117,6 +141,7 @@ def _tolerance_values(option: str, items: Sequence[str]) -> tuple[float | None, 
             raise UsageError(f"{option} {item!r}: expected a number or NAME:NUMBER") from None
         if not math.isfinite(number) or number < 0:
             raise UsageError(f"{option} {item!r}: a tolerance is a finite number >= 0")
+        _once(option, name, per if sep else dict.fromkeys([""] * (glob is not None)), item)
         if sep:
             per[name] = number
         else:
@@ -176,7 +201,9 @@ def add_out_dir_option(p: argparse.ArgumentParser, what: str, required: bool = F
 def input_spec_hint(words: Sequence[str]) -> str:
     """For words left on a command line: when one looks like an input file (``b.npy``,
     ``NAME=b.npy``), how to give it (``--inputs`` takes one SPEC each); else ""."""
-    for word in words:
+    for before, word in zip(("", *words), words, strict=False):
+        if before.startswith("-"):
+            continue  # (the value of an option no command takes: -o r.npz)
         if not word.startswith("-") and (word.endswith((".npy", ".npz")) or "=" in word):
             return f"; --inputs takes one SPEC each: repeat it (--inputs {word})"
     return ""
@@ -319,7 +346,7 @@ def check_plugin_settings(plugin: PluginSettings | None) -> None:
     """A ``--device`` that is not here or a ``--config`` the device refuses: a usage error (exit 2)
     before any model runs, never an oracle that "could not compute" (asked in OpenVINO's child
     process, which the diff uses next anyway)."""
-    if plugin is None or (plugin.device.upper() == "CPU" and not plugin.overrides):
+    if plugin is None or (plugin.device == "CPU" and not plugin.overrides):
         return
     from ..oracle import process  # (imports no openvino: its child does)
 
@@ -330,7 +357,11 @@ def parse_diff_settings(args: argparse.Namespace) -> DiffSettings:
     """The options as the library's settings (parsed here, once)."""
     # In the order the options were always checked; oracle names last.
     tolerances = parse_tolerances(args.atol, args.rtol)
-    shapes = dict(parse_shape(s) for s in args.shape)
+    if args.inputs and (args.seed or args.val_range or args.shape):  # as ``run`` says it
+        raise UsageError(
+            "--seed, --val-range and --shape are for generated inputs; the given inputs have their own"
+        )
+    shapes = parse_shapes(args.shape)
     input_settings = parse_input_settings(args.seed, args.val_range)
     plugin = parse_plugin_options(args)
     return DiffSettings(

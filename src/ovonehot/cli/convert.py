@@ -59,6 +59,8 @@ def convert_command(args: argparse.Namespace) -> int:
 
 
 def _convert_command(args: argparse.Namespace) -> int:
+    if args.output == "":
+        raise UsageError("--output: an empty file name")
     if getattr(args, "to", "ir") == "model-explorer":
         check_json_out(args, ("--output", args.output))
         emit(args, convert_to_explorer(args.model, args.output))

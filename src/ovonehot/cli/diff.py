@@ -12,13 +12,16 @@ from __future__ import annotations
 import argparse
 import dataclasses
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Literal
 
 from ..atomic import check_output_dir, check_output_file
 from ..differential import corpus, engines
+from ..differential.replay import ONNX_MODEL, is_replay
 from ..differential.session import diff_path
 from ..errors import UsageError
 from ..npyio import ensure_directory
+from ..oracle.common import OracleKind
 from . import explorer, html_report
 from ._json import add_json_options, check_json_out, emit, human_output
 from ._options import (
@@ -32,6 +35,7 @@ from ._options import (
     input_spec_hint,
     parse_diff_settings,
 )
+from ._paths import diff_reads, refuse_out_dir_over, refuse_writing_over
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -155,14 +159,25 @@ def _diff_command(args: argparse.Namespace) -> int:
         raise UsageError("--jobs, --dask and --scheduler are for a corpus (several models or a directory)")
     args.model = models[0]
     settings = parse_diff_settings(args)
+    _check_onnxruntime(args.model, settings.oracles)
     # Bad paths are refused before the model is read or OpenVINO started.
     check_json_out(args, ("--report", args.report), ("--node-data", getattr(args, "node_data", None)))
     explorer.check_node_data(args)
     if args.report is not None:
         check_output_file(args.report, "--report")
+        if Path(args.report).suffix.lower() not in (".html", ".htm"):
+            raise UsageError(f"--report {args.report!r}: the report is one HTML page: name an .html file")
         html_report.check_available()
     if args.out_dir is not None:
         check_output_dir(args.out_dir, "--out-dir")
+    reads = diff_reads(args.model, args.bin_path, args.inputs, args.expected)
+    refuse_writing_over(
+        reads,
+        ("--json-out", args.json_out),
+        ("--report", args.report),
+        ("--node-data", getattr(args, "node_data", None)),
+    )
+    refuse_out_dir_over(reads, args.out_dir)
     check_plugin_settings(settings.plugin)
     settings = dataclasses.replace(settings, save=args.out_dir, command=tuple(command_line(args)))
     outcome = diff_path(args.model, settings)
@@ -176,6 +191,19 @@ def _diff_command(args: argparse.Namespace) -> int:
         )
     emit(args, outcome.data)
     return outcome.report.exit_code
+
+
+def _check_onnxruntime(model: str, oracles: tuple[OracleKind, ...]) -> None:
+    """``--oracle onnxruntime`` on a model that is no ONNX file (nor the replay of one): a usage
+    error before any work, not an output "not compared" (exit 1) after it."""
+    if OracleKind.ONNXRUNTIME not in oracles or Path(model).suffix.lower() == ".onnx":
+        return
+    if is_replay(model) and (Path(model) / ONNX_MODEL).is_file():
+        return
+    raise UsageError(
+        f"--oracle onnxruntime runs ONNX models only; {model} is not an .onnx file (give the .onnx "
+        "model, or use --oracle reference or cpu)"
+    )
 
 
 def _corpus_command(args: argparse.Namespace, models: list[str]) -> int:

@@ -75,8 +75,11 @@ def fuzz_command(args: argparse.Namespace) -> int:
 
 
 def _fuzz_command(args: argparse.Namespace) -> int:
-    if args.cases < 0 or args.first < 0:
-        raise UsageError("--cases and --first must be >= 0")
+    if args.cases < 1:
+        raise UsageError(f"--cases {args.cases}: nothing to run; give at least 1 case")
+    if args.first < 0 or args.seed < 0:
+        option, value = ("--first", args.first) if args.first < 0 else ("--seed", args.seed)
+        raise UsageError(f"{option} {value}: expected an integer >= 0")
     if args.time_budget is not None and args.time_budget <= 0:
         raise UsageError("--time-budget must be > 0 seconds")
     oracles = parse_oracles(args.oracle or ["both"])

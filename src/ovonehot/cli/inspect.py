@@ -22,6 +22,7 @@ from ..jsondata import dims_json, shape_json
 from ..npyio import check_model_paths
 from ..suggest import did_you_mean
 from ._json import add_json_options, check_json_out, emit, human_output
+from ._paths import model_files, refuse_writing_over
 
 # Attribute values longer than this are shortened in the table.
 WIDTH = 48
@@ -53,6 +54,7 @@ def inspect_command(args: argparse.Namespace) -> int:
     with human_output(args):
         check_model_paths(args.model, args.bin_path)
         check_json_out(args)
+        refuse_writing_over(model_files(args.model, args.bin_path), ("--json-out", args.json_out))
         analysis = analyze(read_for_validation(args.model, args.bin_path).graph)
         listing = describe(analysis)
         listing["summary"] = summarize(analysis.graph)

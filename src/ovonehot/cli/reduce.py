@@ -47,6 +47,7 @@ from ..errors import UsageError
 from ..graph import Graph
 from ..model import load
 from ..oracle.common import OracleKind
+from ..suggest import did_you_mean
 from ._json import add_json_options, check_json_out, emit, human_output
 from ._options import (
     add_input_options,
@@ -57,6 +58,7 @@ from ._options import (
     check_plugin_settings,
     parse_diff_settings,
 )
+from ._paths import diff_reads, refuse_out_dir_over, refuse_writing_over
 
 # The oracles that can run a cut-down IR: onnxruntime needs the .onnx, saved outputs the whole model.
 REDUCIBLE = (OracleKind.REFERENCE, OracleKind.CPU)
@@ -97,8 +99,12 @@ def _reduce_command(args: argparse.Namespace) -> int:
     check_output_dir(args.out_dir, "--out-dir")
     check_writable_dir(args.out_dir, "--out-dir")
     check_json_out(args)
+    reads = diff_reads(args.model, args.bin_path, args.inputs, args.expected)
+    refuse_writing_over(reads, ("--json-out", args.json_out))
+    refuse_out_dir_over(reads, args.out_dir)
     check_plugin_settings(settings.plugin)
     run = prepare(args.model, settings)
+    _check_output_name(args.output_name, run)
     if not set(run.oracles) & set(REDUCIBLE):
         raise UsageError(
             f"reduce diffs each cut-down IR against the reference or the cpu oracle; "
@@ -171,13 +177,19 @@ def _diff(run: Prepared) -> DiffReport:
 def _target(args: argparse.Namespace, run: Prepared, report: DiffReport) -> OutputVerdict | None:
     """The first output that differs against an oracle that runs a cut-down IR (the one
     ``--outputs`` names, if given), or None."""
-    if args.output_name:
-        names = [d.name for d in run.model.outputs]
-        if args.output_name not in names:
-            raise UsageError(f"--outputs {args.output_name!r}: the model's outputs are {', '.join(names)}")
     failing = failing_verdicts(report, args.output_name or None)
     reducible = [v for v in failing if candidate_oracle(v) in REDUCIBLE]
     return reducible[0] if reducible else None
+
+
+def _check_output_name(name: str | None, run: Prepared) -> None:
+    """``--outputs NAME`` names an output of the model (before any diff runs)."""
+    names = [d.name for d in run.model.outputs]
+    if name and name not in names:
+        listed = ", ".join(repr(n) for n in names[:20])
+        raise UsageError(
+            f"--outputs {name!r}: the model has no such output{did_you_mean(name, names)}; its outputs are: {listed}"
+        )
 
 
 def _estimate(run: Prepared, seconds: float) -> str:

@@ -16,6 +16,7 @@ from ..differential import replay as _replay
 from ..errors import InputError, UsageError
 from ..oracle.repro import write_script
 from ._json import add_json_options, check_json_out, emit, human_output
+from ._paths import model_files, refuse_writing_over
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -42,6 +43,9 @@ def repro_command(args: argparse.Namespace) -> int:
         target = Path(args.output) if args.output else Path(args.folder) / "repro.py"
         check_output_file(target, "--output")
         check_json_out(args, ("--output", str(target)))
+        refuse_writing_over(
+            model_files(args.folder), ("--output", str(target)), ("--json-out", args.json_out)
+        )
         replay = _replay.load(args.folder)
         path = write_script(replay, target)
         print(f"wrote {path} (run: python {path})")

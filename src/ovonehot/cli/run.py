@@ -39,8 +39,9 @@ from ._options import (
     add_out_dir_option,
     add_renamed,
     parse_input_settings,
-    parse_shape,
+    parse_shapes,
 )
+from ._paths import input_files, model_files, refuse_writing_over
 from ._stats import output_stats
 from .dump import ARCHIVE, INDEX, IntermediateWriter
 
@@ -198,6 +199,17 @@ def _check_paths(args: argparse.Namespace, groups: list[list[str]]) -> None:
         ("--save-inputs", args.save_inputs),
         *_dump_files(args.dump_intermediates),
     )
+    reads = model_files(args.model, args.bin_path)
+    reads += input_files(
+        (spec for specs in groups for spec in specs), "--step-inputs" if args.step_inputs else "--inputs"
+    )
+    refuse_writing_over(
+        reads,
+        ("--output", args.output),
+        ("--save-inputs", args.save_inputs),
+        ("--json-out", args.json_out),
+        *_dump_files(args.dump_intermediates),
+    )
 
 
 def _check_model(args: argparse.Namespace, model: Model, groups: list[list[str]]) -> None:
@@ -225,7 +237,7 @@ def _inputs(
         report["inputs"] = {"generated": False, "seed": None}
         return parse_input_specs(model, specs)
     settings = parse_input_settings(args.seed, args.val_range)
-    shapes = dict(parse_shape(s) for s in args.shape)
+    shapes = parse_shapes(args.shape)
     inputs, notes = generate_inputs(model, settings.seed, shapes, settings=settings, report=True)
     report["inputs"] = {"generated": True, "seed": settings.seed}
     print(f"generated inputs (--seed {settings.seed}; --save-inputs FILE.npz keeps them):")

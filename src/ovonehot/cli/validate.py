@@ -13,6 +13,7 @@ from ..errors import InputError, UnknownParameterError, UsageError
 from ..npyio import check_model_paths
 from ..types import PartialShape
 from ._json import add_json_options, check_json_out, emit, human_output
+from ._paths import model_files, refuse_writing_over
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,6 +53,7 @@ def validate_command(args: argparse.Namespace) -> int:
     with human_output(args):
         check_model_paths(args.model, args.bin_path)
         check_json_out(args)
+        refuse_writing_over(model_files(args.model, args.bin_path), ("--json-out", args.json_out))
         try:
             report = validate(args.model, args.bin_path, parse_shape_overrides(args.shape))
         except UnknownParameterError as exc:

@@ -160,11 +160,26 @@ def _type_range(et: ElementType) -> tuple[int, int]:
     return 0, (1 << bits) - 1
 
 
+# Beyond this depth the runs of values near -depth and below the type's top are sampled, not
+# enumerated: a vocabulary-sized depth (151936) would give as many "special" values, and a
+# depth read from a wrong .bin (4.6e18) more than memory holds.
+_ENUMERATED_DEPTH = 2**16
+
+
+def _down_from(top: int, count: int) -> list[int]:
+    """``top``, ``top - 1``, ... (``count`` values); beyond ``_ENUMERATED_DEPTH`` values, the
+    first and last 8 of them and a few between."""
+    if count <= _ENUMERATED_DEPTH:
+        return list(range(top, top - count, -1))
+    steps = [*range(8), count // 4, count // 2, 3 * count // 4, *range(count - 8, count)]
+    return [top - k for k in steps]
+
+
 def index_values(et: ElementType, depth: int) -> list[int]:
     """The interesting index values for indices of type ``et`` and a OneHot of ``depth``."""
     lo, hi = _type_range(et)
     wanted = [0, depth - 1, depth, depth + 1, 1]
-    wanted += list(range(-1, -depth - 2, -1))
+    wanted += _down_from(-1, depth + 1)
     wanted += [lo, hi, lo + 1, hi - 1]
     if et.bitwidth > 32:
         wanted += [
@@ -178,14 +193,10 @@ def index_values(et: ElementType, depth: int) -> list[int]:
             -(2**32) + 1,
         ]
     if et.kind.value == "unsigned":
-        wanted += [hi - k for k in range(depth + 1)]
+        wanted += _down_from(hi, depth + 1)
         if et.bitwidth > 32:
-            wanted += [2**32 - k for k in range(1, depth + 2)]
-    out: list[int] = []
-    for v in wanted:
-        if lo <= v <= hi and v not in out:
-            out.append(v)
-    return out
+            wanted += _down_from(2**32 - 1, depth + 1)
+    return list(dict.fromkeys(v for v in wanted if lo <= v <= hi))  # (first occurrences, in order)
 
 
 def _as_array(et: ElementType, values: Sequence[int] | np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
@@ -205,12 +216,15 @@ def _indices(rng: np.random.Generator, et: ElementType, shape: tuple[int, ...], 
     n = math.prod(shape)
     special = index_values(et, depth)
     lo, hi = _type_range(et)
-    small = [v for v in range(-depth - 1, depth + 2) if lo <= v <= hi]
+    # the small values: every integer of [-depth - 1, depth + 1] the type holds (never listed)
+    small_lo, small_hi = max(-depth - 1, lo), min(depth + 1, hi)
     order = list(rng.permutation(len(special)))
     values = [special[k] for k in order][:n]
     while len(values) < n:
-        pool = special if rng.random() < 0.3 else small
-        values.append(pool[int(rng.integers(len(pool)))])
+        if rng.random() < 0.3:
+            values.append(special[int(rng.integers(len(special)))])
+        else:
+            values.append(small_lo + int(rng.integers(small_hi - small_lo + 1)))
     return _as_array(et, values, shape)
 
 
@@ -466,7 +480,14 @@ def _input_shapes(
         )
         by_name[idx] = (desc, shape)
     if shapes:
-        raise ParameterError("shapes", f"names no input: {', '.join(sorted(shapes))}")
+        names = [d.name for d in model.inputs]
+        unknown = sorted(shapes)
+        known = ", ".join(quote(n) for n in names[:20])
+        raise ParameterError(
+            "shapes",
+            f"names no input: {', '.join(quote(n) for n in unknown[:20])}{did_you_mean(unknown[0], names)}; "
+            f"its inputs are: {known}",
+        )
     return by_name
 
 

@@ -421,6 +421,42 @@ def _refuse_compressed(head: bytes, source: str) -> None:
             )
 
 
+# Model files of other frameworks, by suffix (when the file is not XML): OpenVINO's model
+# converter makes IR of them; ovonehot reads IR and ONNX only.
+_OTHER_FORMATS = {
+    ".tflite": "a TensorFlow Lite model",
+    ".pb": "a TensorFlow model (.pb)",
+    ".pbtxt": "a TensorFlow text graph (.pbtxt)",
+    ".meta": "a TensorFlow MetaGraph (.meta)",
+    ".pdmodel": "a PaddlePaddle model",
+    ".pt": "a PyTorch model",
+    ".pth": "a PyTorch model",
+    ".pt2": "a PyTorch model",
+    ".h5": "a Keras model (.h5)",
+    ".keras": "a Keras model",
+}
+
+
+def _refuse_other_files(head: bytes, path: Path) -> None:
+    """A weights file or another framework's model given where the IR's .xml belongs: said in
+    one line, before libxml2 calls it malformed XML."""
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+        return  # XML, whatever its name
+    suffix = path.suffix.lower()
+    if suffix == ".bin":
+        beside = path.with_suffix(".xml")
+        hint = f" ({beside} is beside it)" if beside.is_file() else ""
+        raise InputError(f"{path}: a weights file (.bin), not a model: give the model's .xml{hint}")
+    kind = "a TensorFlow Lite model" if head[4:8] == b"TFL3" else _OTHER_FORMATS.get(suffix)
+    if suffix == ".tflite" and head[4:8] != b"TFL3":
+        raise IRError(f"{path}: neither OpenVINO IR nor a TensorFlow Lite model (no TFL3 identifier)")
+    if kind is not None:
+        raise UnsupportedError(
+            f"{path}: {kind}, not OpenVINO IR; ovonehot reads IR (.xml + .bin) and ONNX (.onnx): "
+            f"convert it first (ovc {path.name}) and give the .xml"
+        )
+
+
 def _paths(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | None) -> tuple[Path, Path]:
     """The .xml (which must exist, and not be compressed) and the .bin (by default beside it,
     with the suffix .bin)."""
@@ -429,7 +465,9 @@ def _paths(xml_path: str | os.PathLike[str], bin_path: str | os.PathLike[str] | 
         raise InputError(f"{xml_path}: no such file")
     try:
         with xml_path.open("rb") as f:
-            _refuse_compressed(f.read(8), str(xml_path))
+            head = f.read(16)
+            _refuse_other_files(head, xml_path)
+            _refuse_compressed(head, str(xml_path))
     except OSError as exc:
         raise IRError(f"{xml_path}: cannot read: {exc.strerror or exc}") from None
     return xml_path, Path(bin_path) if bin_path is not None else xml_path.with_suffix(".bin")
@@ -560,7 +598,11 @@ class _Weights:
         """``size`` bytes at ``offset`` (errors name ``node``)."""
         if self._data is None:
             if self._path is None or not self._path.is_file():
-                raise IRError(f"{node.describe()}: the weights file {self.name} is missing")
+                # a missing file, as a missing model is (exit 2); a model without Consts needs none
+                raise InputError(
+                    f"{self.name}: no such file: the weights file, which {node.describe()} reads "
+                    "(give it beside the .xml, or name it with --bin)"
+                )
             self._data = self._map(self._path, node)
         if offset < 0 or size < 0 or offset + size > len(self._data):
             raise IRError(

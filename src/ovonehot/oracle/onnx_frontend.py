@@ -20,6 +20,7 @@ as ONNX does (``m_pythondiv=false``); Divides the frontend builds for other ONNX
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import struct
@@ -77,6 +78,7 @@ def convert_onnx(path: str | os.PathLike[str]) -> tuple[bytes, bytes]:
     ov = _openvino()
     with scratch("ovonehot-onnx-") as tmp:
         readable = _bf16_as_raw_data(source, Path(tmp) / "bf16-raw.onnx") or source
+        _check_onnx_file(source, readable)
         try:
             model = ov.Core().read_model(str(readable))
         except Exception as exc:  # noqa: BLE001 - OpenVINO raises plain RuntimeError/Exception subclasses
@@ -197,6 +199,21 @@ def _all_tensors(graph: Any) -> Iterator[Any]:
                 yield from _all_tensors(attr.g)
             for sub in attr.graphs:
                 yield from _all_tensors(sub)
+
+
+def _check_onnx_file(source: Path, readable: Path) -> None:
+    """An IRError (exit 3) when the ONNX frontend cannot parse ``readable`` at all.  Asked first:
+    ``read_model`` would then try every other frontend on it, and TensorFlow's writes its parse
+    errors straight to the process's stderr."""
+    try:
+        frontend = importlib.import_module("openvino.frontend").FrontEndManager().load_by_framework("onnx")
+        parsed = bool(frontend.supported(str(readable)))
+    except Exception:  # noqa: BLE001 - no ONNX frontend to ask: read_model says what it can
+        return
+    if not parsed:
+        raise IRError(
+            f"{source}: not an ONNX model: OpenVINO's ONNX frontend cannot convert it (it cannot parse the file)"
+        )
 
 
 def _openvino() -> Any:

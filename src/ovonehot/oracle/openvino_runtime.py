@@ -551,9 +551,14 @@ def check_plugin(device: str, overrides: Mapping[str, Any]) -> None:
     available = list(_core().available_devices)
     base = device.split(":")[0]
     if base not in VIRTUAL_DEVICES and base.split(".")[0] not in {d.split(".")[0] for d in available}:
+        same = [d for d in available if d.upper() == base.upper()]
+        case = f"; device names are case-sensitive: {same[0]}" if same else ""
         raise ParameterError(
-            "device", f"OpenVINO has no such device here (available: {', '.join(available)})", repr(device)
+            "device",
+            f"OpenVINO has no such device here (available: {', '.join(available)}){case}",
+            repr(device),
         )
+    _check_device_id(base, available)
     if base in VIRTUAL_DEVICES or not overrides:
         return
     scratch_core = _openvino().Core()  # set on a core of its own: the oracles' core keeps its defaults
@@ -567,6 +572,24 @@ def check_plugin(device: str, overrides: Mapping[str, Any]) -> None:
             raise ParameterError(
                 "config", f"the {device} plugin refuses it: {_first_line(exc)}", item
             ) from None
+
+
+def _check_device_id(device: str, available: Sequence[str]) -> None:
+    """``NAME.ID`` names one of the devices NAME's plugin has (``CPU.0``: the CPU plugin takes
+    no device id, and refuses it only when a model is compiled)."""
+    name, dot, ident = device.partition(".")
+    if not dot or device in VIRTUAL_DEVICES or device in available:
+        return
+    try:
+        ids = [str(i) for i in _core().get_property(name, "AVAILABLE_DEVICES")]
+    except RuntimeError:
+        return  # the plugin does not say: compiling will
+    if ident not in ids:
+        raise ParameterError(
+            "device",
+            f"OpenVINO's {name} plugin has no device {ident!r} here (available: {', '.join(available)})",
+            repr(device),
+        )
 
 
 def plugin_property(device: str, key: str) -> str:

@@ -23,6 +23,7 @@ import os
 import traceback
 from collections.abc import Mapping
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -68,11 +69,13 @@ class IsolatedOracle:
         (OpenVINO bugs that write out of bounds crash a *later* compile): the run is retried
         once in a fresh child, and only a crash there is this run's.
         """
+        # Absolute paths: the child keeps the working directory it started in, which a library
+        # caller may have left since (os.chdir between two diffs).
         request = (
             oracle,
-            str(xml_path),
+            str(Path(xml_path).absolute()) if str(xml_path) else "",
             dict(inputs),
-            None if bin_path is None else str(bin_path),
+            None if bin_path is None else str(Path(bin_path).absolute()),
             keep_intermediates,
             options,
         )
