@@ -22,7 +22,9 @@ values, and ``specialize`` sees them as the inputs' ``value``.  A signature is f
 its second run, after a first run checked that its shapes are the inferred ones (a model run
 once, as by the CLI, pays no second inference).  What folds from Constants alone is the same
 for every signature: the model keeps it once (``CONSTANT_BYTES``); the rest counts against a
-signature's ``FOLDED_BYTES``.
+signature's ``FOLDED_BYTES``.  In a stateful run the variables a ReadValue reads are part of the
+signature as the feeds are (their shapes and dtypes, a variable in its initial state left out):
+the nodes after an LLM's KV cache get static shapes, and the shape subgraphs on them fold.
 
 What a run brings beyond its exactness reaches the plan per run, without recompiling it:
 
@@ -48,6 +50,7 @@ import functools
 import math
 import operator
 import time
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
@@ -61,7 +64,7 @@ from .errors import Error, InputError
 from .graph import Graph
 from .infer import FOLD_LIMIT, Inference, NodePlan, infer
 from .ops.common.bounds import shape_of_bounds
-from .ops.common.spec import Kernel, NodeKey, Observer, Override, RunMode, TensorInfo
+from .ops.common.spec import Kernel, NodeKey, Observer, Override, RunMode, TensorInfo, Variables
 from .types import ElementType, PartialShape
 
 __all__ = ["Observer", "Override", "Plan", "RunMode", "check_output_sizes", "evaluate", "plan_of", "program"]
@@ -121,6 +124,11 @@ class Plan:
     folded: bool  # made from a folded signature (``infos`` the signature's, values folded)
     feeds: tuple[tuple[int, int], ...]  # (slot, Parameter index) of each feed
     blas: bool  # a running node's op calls BLAS (``OpSpec.blas``): a run limits BLAS's threads
+    # A stateful run's callables (its ``uses_run`` nodes specialized for its variables), kept
+    # per Variables (a Request's) with the mode they were made for, while the Request lives.
+    stateful: weakref.WeakKeyDictionary[Variables, tuple[RunMode, list[Call]]] = field(
+        default_factory=weakref.WeakKeyDictionary
+    )
 
     def kernel_of(self, index: int) -> str:
         """How node ``index`` runs in this plan: "folded", "specialized", "evaluate", or "fed"."""
@@ -151,6 +159,7 @@ class Program:
     slots: int
     signatures: dict[Signature, Record]
     owners: tuple[int, ...]  # per slot, the index of the node whose output it holds
+    readers: tuple[tuple[int, str], ...]  # (node index, variable_id) of each node reading a variable
     compiles: int = 0  # how many signatures were compiled (for tests and curiosity)
     folds: int = 0  # how many signatures got a folded plan
     # Folded outputs computed from Constants alone (the same for every signature), shared by
@@ -197,7 +206,10 @@ def program(inference: Inference) -> Program:
             )
         )
     owners = tuple(i for i, outs in enumerate(inference.outputs) for _ in outs)
-    prog = Program(tuple(steps), slots, {}, owners)
+    readers = tuple(
+        (i, p.spec.reads_variable(p.attrs)) for i, p in enumerate(inference.plans) if p.spec.reads_variable
+    )
+    prog = Program(tuple(steps), slots, {}, owners, readers)
     inference.cache["program"] = prog
     return prog
 
@@ -272,7 +284,8 @@ def _record(
 ) -> Record:
     """The signature's record, folded on its second run (runs with an override fold nothing)."""
     prog = program(inference)
-    sig = signature(feeds)
+    shaped = _with_state(prog, feeds, mode)
+    sig = signature(shaped)
     record = prog.signatures.get(sig)
     if record is None:
         if len(prog.signatures) >= MAX_SIGNATURES:
@@ -281,10 +294,22 @@ def _record(
         prog.compiles += count
     elif record.runs and not record.tried and mode.override is None:
         record.tried = True
-        record.folded = _fold(inference, prog, feeds, record.seen)
+        record.folded = _fold(inference, prog, shaped, record.seen)
         prog.folds += record.folded is not None
         record.plans.clear()
     return record
+
+
+def _with_state(prog: Program, feeds: Mapping[int, np.ndarray], mode: RunMode) -> Mapping[int, np.ndarray]:
+    """``feeds`` and, in a stateful run, the value each variable-reading node (ReadValue) reads,
+    by node index: what a plan is made for.  A variable in its initial state is left out (its
+    node reads its init input, which the feeds decide)."""
+    variables = mode.variables
+    if variables is None or not prog.readers:
+        return feeds
+    held = variables.values
+    state = {i: held[v] for i, v in prog.readers if v in held}
+    return {**feeds, **state} if state else feeds
 
 
 def _plan(inference: Inference, record: Record, mode: RunMode) -> Plan:
@@ -511,9 +536,15 @@ def _calls_for(
     inference: Inference, plan: Plan, seen: Seen, mode: RunMode, out: Mapping[int, np.ndarray | None]
 ) -> list[Call]:
     """The plan's callables for this run: the ``uses_run`` nodes specialized again when the run
-    has variables, the producers of Results given a buffer again with the buffer."""
+    has variables (kept for the next run with these variables), the producers of Results given
+    a buffer again with the buffer."""
+    variables = mode.variables
+    if variables is not None and not out:
+        kept = plan.stateful.get(variables)
+        if kept is not None and kept[0] == mode:
+            return kept[1]
     again: dict[int, RunMode] = {}
-    if mode.variables is not None:
+    if variables is not None:
         for s in plan.steps:
             if s.plan.spec.uses_run:
                 again[s.index] = mode
@@ -531,6 +562,8 @@ def _calls_for(
         pos = plan.position[i]
         step = plan.steps[pos]
         calls[pos] = _compile(inference, step, *_respecialized(inference, plan, step, node_mode), seen)
+    if variables is not None and not out:
+        plan.stateful[variables] = (mode, calls)
     return calls
 
 
@@ -635,9 +668,8 @@ def _fold(inference: Inference, prog: Program, feeds: Mapping[int, np.ndarray], 
             params[i] = TensorInfo(et, PartialShape.of(feed.shape))
         except Error:
             return None
-    try:
-        sig = infer(graph, inference.plans, parameters=params).outputs
-    except Error:  # the shape rules refuse these shapes: the kernels say so when they run
+    sig = _infer_signature(inference, prog, params)
+    if sig is None:
         return None
     for step in prog.steps:  # the inferred static shapes are the ones the run checked
         for k, t in enumerate(sig[step.index]):
@@ -647,6 +679,28 @@ def _fold(inference: Inference, prog: Program, feeds: Mapping[int, np.ndarray], 
     known: list[np.ndarray | None] = [None] * prog.slots
     done = _fold_values(prog, graph, sig, seen, known)  # (when nothing folds, the plan still specializes)
     return Folded(sig, done, known)
+
+
+def _infer_signature(
+    inference: Inference, prog: Program, params: dict[int, TensorInfo]
+) -> Sequence[Sequence[TensorInfo]] | None:
+    """Every node's outputs inferred with ``params`` (the feeds' and the held variables' shapes),
+    or None when the shape rules refuse them.  A variable-reading node in its initial state
+    reads its init input (input 0, when it has one): inferred again with that input's info,
+    where its own rule gives the variable's declared (often dynamic) shape."""
+    graph = inference.graph
+    try:
+        sig = infer(graph, inference.plans, parameters=params).outputs
+        initial = {
+            i: sig[src.node][src.output]
+            for i, _ in prog.readers
+            if i not in params and (src := next(iter(graph.sources[i]), None)) is not None
+        }
+        if initial:
+            sig = infer(graph, inference.plans, parameters={**params, **initial}).outputs
+    except Error:  # the shape rules refuse these shapes: the kernels say so when they run
+        return None
+    return sig
 
 
 def _fold_values(
