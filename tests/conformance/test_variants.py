@@ -47,7 +47,7 @@ def required(spec: OpSpec[Any]) -> frozenset[str]:
     need = {"specialize/fast"} if spec.type in FAST else set()
     if spec.type in INTO:
         need.add("specialize/out")
-    if spec.type not in ("ReduceL1", "ReduceL2", "NormalizeL2", "MVN"):  # (exact: evaluate itself)
+    if spec.type not in ("ReduceL1", "ReduceL2", "NormalizeL2"):  # (exact: evaluate itself)
         need.add("specialize/exact")
     return frozenset(need)
 
