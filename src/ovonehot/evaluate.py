@@ -151,6 +151,16 @@ class Record:
     plans: dict[tuple[bool, bool, bool], Plan] = field(default_factory=dict)  # (exact, specialized, folded)
 
 
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """A plan's steps and kernels, before its callables are compiled for a record."""
+
+    steps: tuple[Step, ...]
+    kernels: tuple[Kernel | None, ...]
+    specialized: frozenset[int]
+    initial: tuple[np.ndarray | None, ...]
+
+
 @dataclass(slots=True)
 class Program:
     """The signature-independent part of a plan: the steps and the value slots."""
@@ -166,6 +176,10 @@ class Program:
     # the signatures' plans, and the bytes of those that are new arrays.
     constants: dict[int, Sequence[np.ndarray]] = field(default_factory=dict)
     constant_bytes: int = 0
+    # The unfolded plan's layout per (exact, specialized): its steps and kernels are made from
+    # the model's own infos, the same for every signature (a generation loop's steps each have
+    # a signature of their own: each compiles its callables, none specializes again).
+    layouts: dict[tuple[bool, bool], Layout] = field(default_factory=dict)
 
 
 def program(inference: Inference) -> Program:
@@ -328,6 +342,44 @@ def _make_plan(inference: Inference, prog: Program, seen: Seen, folded: Folded |
     known = folded.known if folded is not None else {}
     slots: Sequence[np.ndarray | None] = folded.slots if folded is not None else [None] * prog.slots
     infos = folded.infos if folded is not None else inference.outputs
+    layout = prog.layouts.get((mode.exact, mode.specialized)) if folded is None else None
+    if layout is None:
+        layout = _layout(prog, folded, known, slots, infos, mode)
+        if folded is None:
+            prog.layouts[(mode.exact, mode.specialized)] = layout
+    steps = layout.steps
+    calls = [
+        _compile(inference, s, k, s.index in layout.specialized, seen)
+        for s, k in zip(steps, layout.kernels, strict=True)
+    ]
+    results = tuple((s.index, s.args[0], slots[s.args[0]] is not None) for s in steps if s.result)
+    position = {s.index: pos for pos, s in enumerate(steps)}
+    feeds = tuple((s.first, s.index) for s in steps if s.feed)
+    return Plan(
+        calls,
+        steps,
+        layout.kernels,
+        layout.specialized,
+        layout.initial,
+        results,
+        position,
+        infos,
+        known,
+        folded is not None,
+        feeds,
+        any(s.plan.spec.blas for s in steps),
+    )
+
+
+def _layout(
+    prog: Program,
+    folded: Folded | None,
+    known: Mapping[int, Sequence[np.ndarray]],
+    slots: Sequence[np.ndarray | None],
+    infos: Sequence[Sequence[TensorInfo]],
+    mode: RunMode,
+) -> Layout:
+    """The running steps (what each frees, whether its sizes are checked) and their kernels."""
     running = [s for s in prog.steps if s.index not in known]
     last: dict[int, int] = {}  # slot -> position of the last running step that reads it
     for pos, s in enumerate(running):
@@ -340,7 +392,6 @@ def _make_plan(inference: Inference, prog: Program, seen: Seen, folded: Folded |
             frees[pos].append(slot)
     initial: list[np.ndarray | None] = [None] * prog.slots
     steps: list[Step] = []
-    calls: list[Call] = []
     kernels: list[Kernel | None] = []
     specialized: set[int] = set()
     for pos, s in enumerate(running):
@@ -355,24 +406,7 @@ def _make_plan(inference: Inference, prog: Program, seen: Seen, folded: Folded |
         kernel, made = _kernel(s, _infos(s, prog, infos, slots, folded is not None), mode)
         specialized.update((s.index,) if made else ())
         kernels.append(kernel)
-        calls.append(_compile(inference, s, kernel, made, seen))
-    results = tuple((s.index, s.args[0], slots[s.args[0]] is not None) for s in steps if s.result)
-    position = {s.index: pos for pos, s in enumerate(steps)}
-    feeds = tuple((s.first, s.index) for s in steps if s.feed)
-    return Plan(
-        calls,
-        tuple(steps),
-        tuple(kernels),
-        frozenset(specialized),
-        tuple(initial),
-        results,
-        position,
-        infos,
-        known,
-        folded is not None,
-        feeds,
-        any(s.plan.spec.blas for s in steps),
-    )
+    return Layout(tuple(steps), tuple(kernels), frozenset(specialized), tuple(initial))
 
 
 def _infos(
