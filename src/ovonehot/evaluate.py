@@ -124,6 +124,7 @@ class Plan:
     folded: bool  # made from a folded signature (``infos`` the signature's, values folded)
     feeds: tuple[tuple[int, int], ...]  # (slot, Parameter index) of each feed
     blas: bool  # a running node's op calls BLAS (``OpSpec.blas``): a run limits BLAS's threads
+    seen: Seen  # what its callables check values against (a record's, or the program's: see Program)
     # A stateful run's callables (its ``uses_run`` nodes specialized for its variables), kept
     # per Variables (a Request's) with the mode they were made for, while the Request lives.
     stateful: weakref.WeakKeyDictionary[Variables, tuple[RunMode, list[Call]]] = field(
@@ -176,10 +177,13 @@ class Program:
     # the signatures' plans, and the bytes of those that are new arrays.
     constants: dict[int, Sequence[np.ndarray]] = field(default_factory=dict)
     constant_bytes: int = 0
-    # The unfolded plan's layout per (exact, specialized): its steps and kernels are made from
-    # the model's own infos, the same for every signature (a generation loop's steps each have
-    # a signature of their own: each compiles its callables, none specializes again).
-    layouts: dict[tuple[bool, bool], Layout] = field(default_factory=dict)
+    # The unfolded plan per (exact, specialized): made from the model's own infos, it is the same
+    # for every signature (a generation loop's steps each have a signature of their own, and run
+    # it without making a plan).  Its callables check values against the program's ``seen``
+    # (a value's shape and dtype met before passed the same inferred infos); after a completed
+    # run the record gets a copy, what its signature's folding checks.
+    general: dict[tuple[bool, bool], Plan] = field(default_factory=dict)
+    seen: Seen = field(default_factory=list)
 
 
 def program(inference: Inference) -> Program:
@@ -223,7 +227,7 @@ def program(inference: Inference) -> Program:
     readers = tuple(
         (i, p.spec.reads_variable(p.attrs)) for i, p in enumerate(inference.plans) if p.spec.reads_variable
     )
-    prog = Program(tuple(steps), slots, {}, owners, readers)
+    prog = Program(tuple(steps), slots, {}, owners, readers, seen=[None] * slots)
     inference.cache["program"] = prog
     return prog
 
@@ -258,11 +262,13 @@ def evaluate(
         values[slot] = feeds[i]
     kept: dict[tuple[int, int], np.ndarray] = {}
     if mode.hooked or keep:
-        calls = _hooked_calls(inference, plan, record.seen, mode, set(keep), kept)
+        calls = _hooked_calls(inference, plan, plan.seen, mode, set(keep), kept)
     else:
-        calls = _calls_for(inference, plan, record.seen, mode, out or {})
+        calls = _calls_for(inference, plan, plan.seen, mode, out or {})
     with np.errstate(all="ignore"), _threads(mode, plan):  # once for the run: each kernel checks
         _run(calls, values)
+    if plan.seen is not record.seen:  # (the program's unfolded plan: what this run checked)
+        record.seen[:] = plan.seen
     record.runs += 1
     if mode.variables is not None:
         mode.variables.commit()
@@ -327,13 +333,22 @@ def _with_state(prog: Program, feeds: Mapping[int, np.ndarray], mode: RunMode) -
 
 
 def _plan(inference: Inference, record: Record, mode: RunMode) -> Plan:
-    """The record's plan for ``mode``'s exactness (an override runs the unfolded one)."""
+    """The record's folded plan for ``mode``'s exactness, else the program's unfolded one (an
+    override runs the unfolded one)."""
     folded = record.folded if mode.override is None else None
-    key = (mode.exact, mode.specialized, folded is not None)
+    prog = program(inference)
+    static = RunMode(mode.exact, specialized=mode.specialized)
+    if folded is None:
+        general = prog.general.get((mode.exact, mode.specialized))
+        if general is None:
+            general = prog.general[(mode.exact, mode.specialized)] = _make_plan(
+                inference, prog, prog.seen, None, static
+            )
+        return general
+    key = (mode.exact, mode.specialized, True)
     plan = record.plans.get(key)
     if plan is None:
-        static = RunMode(mode.exact, specialized=mode.specialized)
-        plan = record.plans[key] = _make_plan(inference, program(inference), record.seen, folded, static)
+        plan = record.plans[key] = _make_plan(inference, prog, record.seen, folded, static)
     return plan
 
 
@@ -342,11 +357,7 @@ def _make_plan(inference: Inference, prog: Program, seen: Seen, folded: Folded |
     known = folded.known if folded is not None else {}
     slots: Sequence[np.ndarray | None] = folded.slots if folded is not None else [None] * prog.slots
     infos = folded.infos if folded is not None else inference.outputs
-    layout = prog.layouts.get((mode.exact, mode.specialized)) if folded is None else None
-    if layout is None:
-        layout = _layout(prog, folded, known, slots, infos, mode)
-        if folded is None:
-            prog.layouts[(mode.exact, mode.specialized)] = layout
+    layout = _layout(prog, folded, known, slots, infos, mode)
     steps = layout.steps
     calls = [
         _compile(inference, s, k, s.index in layout.specialized, seen)
@@ -368,6 +379,7 @@ def _make_plan(inference: Inference, prog: Program, seen: Seen, folded: Folded |
         folded is not None,
         feeds,
         any(s.plan.spec.blas for s in steps),
+        seen,
     )
 
 
