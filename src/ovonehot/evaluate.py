@@ -894,17 +894,18 @@ def _inferred_sizes(
     memory available), or the shape rules' refusal.  Kept per ``_sizes_key`` (what the inference
     reads), so a run of the same shapes and small values infers once: a stateful model's nodes
     after its variables (their shapes are not the signature's) are checked on every run."""
-    key = _sizes_key(index, args)
+    p = inference.plans[index]
+    shapes_only = p.spec.shapes_only
+    key = _sizes_key(index, args, shapes_only)
     known: dict[object, tuple[TensorInfo, ...] | None] = inference.cache.setdefault("inferred sizes", {})
     if key is not None and key in known:
         return known[key]
-    p = inference.plans[index]
     graph = inference.graph
     ins = [
         TensorInfo(
             inference.outputs[s.node][s.output].element_type,
             _static_shape(a.shape),
-            value=a if a.size <= FOLD_LIMIT and a.dtype != object else None,
+            value=a if not shapes_only and a.size <= FOLD_LIMIT and a.dtype != object else None,
         )
         for s, a in zip(graph.sources[index], args, strict=True)
     ]
@@ -923,9 +924,12 @@ def _inferred_sizes(
     return None if small else infos
 
 
-def _sizes_key(index: int, args: Sequence[np.ndarray]) -> tuple[object, ...] | None:
+def _sizes_key(index: int, args: Sequence[np.ndarray], shapes_only: bool) -> tuple[object, ...] | None:
     """What ``check_output_sizes`` infers node ``index``'s outputs from: the inputs' shapes,
-    dtypes and values (when small); None when an input's value is too large to key on."""
+    dtypes and values (when small, and the op's shapes read values: ``OpSpec.shapes_only``);
+    None when an input's value is too large to key on."""
+    if shapes_only:
+        return (index, *((a.shape, a.dtype) for a in args))
     key: list[object] = [index]
     for a in args:
         if a.size > 64 or a.dtype == object:

@@ -399,5 +399,6 @@ SPECS = (
         blas=True,
         specialize=specialize_sdpa,
         foldable=False,
+        shapes_only=True,
     ),
 )

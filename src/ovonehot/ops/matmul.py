@@ -292,5 +292,6 @@ SPECS = (
         evaluate=evaluate_matmul,
         blas=True,
         specialize=specialize_matmul,
+        shapes_only=True,
     ),
 )
