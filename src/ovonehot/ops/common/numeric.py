@@ -234,45 +234,52 @@ def kahan_sum_leading(terms: np.ndarray) -> np.ndarray:
     shaped ``terms.shape[1:]``.
 
     A step whose term or running sum is not finite adds plainly and keeps the compensation.
-    Where every term is finite and every final sum too, no step met a non-finite value (a
-    non-finite running sum stays non-finite), so the plain Kahan loop (in place, on rows
-    made contiguous) gives the same bits; otherwise the loop with those checks runs.
+    The plain Kahan loop (in place, on rows made contiguous) runs first: where its final sum
+    is finite, no step met a non-finite value (a non-finite term makes the running sum
+    non-finite, and a non-finite running sum or compensation stays so to the end), so it
+    gives the same bits; otherwise the loop with those checks runs.
     """
     if (
         terms.shape[0]
         and terms.dtype in (np.float32, np.float64)
         and math.prod(terms.shape[1:]) <= _SCALAR_KAHAN
-        and np.isfinite(terms).all()
     ):
         sums = _kahan_scalar(terms)
         if np.isfinite(sums).all():
             return sums
+        return _kahan_checked(terms)
     total = np.zeros(terms.shape[1:], dtype=terms.dtype)
     if not terms.shape[0]:
         return total
+    rows = np.ascontiguousarray(terms)
+    comp = np.zeros_like(total)
     with quiet():
-        if np.isfinite(terms).all():
-            rows = np.ascontiguousarray(terms)
-            comp = np.zeros_like(total)
-            if total.size <= _SMALL_KAHAN:  # few sums: NumPy's call overhead decides, and ``out=`` costs more
-                for term in rows:
-                    y = term - comp
-                    t = total + y
-                    comp = (t - total) - y
-                    total = t
-            else:
-                y = np.empty_like(total)
-                spare = np.empty_like(total)
-                for term in rows:
-                    np.subtract(term, comp, out=y)
-                    np.add(total, y, out=spare)
-                    np.subtract(spare, total, out=comp)
-                    np.subtract(comp, y, out=comp)
-                    total, spare = spare, total
-            if np.isfinite(total).all():
-                return np.asarray(total)
-            total = np.zeros(terms.shape[1:], dtype=terms.dtype)
-        comp = np.zeros_like(total)
+        if total.size <= _SMALL_KAHAN:  # few sums: NumPy's call overhead decides, and ``out=`` costs more
+            for term in rows:
+                y = term - comp
+                t = total + y
+                comp = (t - total) - y
+                total = t
+        else:
+            y = np.empty_like(total)
+            spare = np.empty_like(total)
+            for term in rows:
+                np.subtract(term, comp, out=y)
+                np.add(total, y, out=spare)
+                np.subtract(spare, total, out=comp)
+                np.subtract(comp, y, out=comp)
+                total, spare = spare, total
+    if np.isfinite(total).all():
+        return np.asarray(total)
+    return _kahan_checked(terms)
+
+
+def _kahan_checked(terms: np.ndarray) -> np.ndarray:
+    """``kahan_sum_leading`` step by step as the reference's loop: a step whose term or running
+    sum is not finite adds plainly and keeps the compensation."""
+    total = np.zeros(terms.shape[1:], dtype=terms.dtype)
+    comp = np.zeros_like(total)
+    with quiet():
         for term in terms:
             finite = np.isfinite(term) & np.isfinite(total)
             y = term - comp
