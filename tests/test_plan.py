@@ -593,3 +593,23 @@ def test_signatures_share_the_unfolded_plan() -> None:
         model.run({"indices": again})["out"], slow_one_hot(again, 5, 2.5, -1.0, 1, np.float32)
     )
     assert plan_of(model.inference, {0: again}).folded
+
+
+def test_after_a_first_run_every_new_signature_skips_what_the_model_alone_decides() -> None:
+    """Once the model has completed a run, the plan every new signature's first run shares
+    starts from the Constants (and what they alone compute) instead of running them, and its
+    values stay the slow oracle's."""
+    model = onehot_model("[?]")
+    depth = node_index(model, "depth")
+    first = np.array([0, 4, -1], np.int64)
+    np.testing.assert_array_equal(
+        model.run({"indices": first})["out"], slow_one_hot(first, 5, 2.5, -1.0, 1, np.float32)
+    )
+    for n in (2, 6, 11):  # each a new signature, run once
+        indices = np.arange(n, dtype=np.int64) % 7 - 1
+        plan = plan_of(model.inference, {0: indices})
+        assert plan.folded
+        assert plan.kernel_of(depth) == "folded"
+        np.testing.assert_array_equal(
+            model.run({"indices": indices})["out"], slow_one_hot(indices, 5, 2.5, -1.0, 1, np.float32)
+        )

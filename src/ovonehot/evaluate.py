@@ -182,8 +182,14 @@ class Program:
     # it without making a plan).  Its callables check values against the program's ``seen``
     # (a value's shape and dtype met before passed the same inferred infos); after a completed
     # run the record gets a copy, what its signature's folding checks.
-    general: dict[tuple[bool, bool], Plan] = field(default_factory=dict)
+    general: dict[tuple[bool, bool, bool], Plan] = field(default_factory=dict)
     seen: Seen = field(default_factory=list)
+    # After the program's first completed run, its unfolded plan skips what the model's own
+    # infos decide (Constants and what they alone compute, ShapeOf of a statically shaped
+    # tensor): the same for every signature, folded once (``general_fold``).
+    runs: int = 0
+    general_fold: Folded | None = None
+    general_tried: bool = False
 
 
 def program(inference: Inference) -> Program:
@@ -269,6 +275,7 @@ def evaluate(
         _run(calls, values)
     if plan.seen is not record.seen:  # (the program's unfolded plan: what this run checked)
         record.seen[:] = plan.seen
+        program(inference).runs += 1
     record.runs += 1
     if mode.variables is not None:
         mode.variables.commit()
@@ -339,11 +346,14 @@ def _plan(inference: Inference, record: Record, mode: RunMode) -> Plan:
     prog = program(inference)
     static = RunMode(mode.exact, specialized=mode.specialized)
     if folded is None:
-        general = prog.general.get((mode.exact, mode.specialized))
+        if prog.runs and not prog.general_tried:
+            prog.general_tried = True
+            prog.general_fold = _fold_general(inference, prog)
+        general_fold = prog.general_fold if mode.override is None else None
+        key3 = (mode.exact, mode.specialized, general_fold is not None)
+        general = prog.general.get(key3)
         if general is None:
-            general = prog.general[(mode.exact, mode.specialized)] = _make_plan(
-                inference, prog, prog.seen, None, static
-            )
+            general = prog.general[key3] = _make_plan(inference, prog, prog.seen, general_fold, static)
         return general
     key = (mode.exact, mode.specialized, True)
     plan = record.plans.get(key)
@@ -725,6 +735,15 @@ def _fold(inference: Inference, prog: Program, feeds: Mapping[int, np.ndarray], 
     known: list[np.ndarray | None] = [None] * prog.slots
     done = _fold_values(prog, graph, sig, seen, known)  # (when nothing folds, the plan still specializes)
     return Folded(sig, done, known)
+
+
+def _fold_general(inference: Inference, prog: Program) -> Folded | None:
+    """What the model's own infos decide, for every signature (see ``Program.runs``): the nodes
+    of static inferred shapes whose inputs are all known then, checked against the program's
+    ``seen`` (what its completed runs met there)."""
+    known: list[np.ndarray | None] = [None] * prog.slots
+    done = _fold_values(prog, inference.graph, inference.outputs, prog.seen, known)
+    return Folded(inference.outputs, done, known) if done else None
 
 
 def _infer_signature(
