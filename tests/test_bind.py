@@ -880,6 +880,15 @@ FAST_CASES = [
         {"normalize_variance": "false", "eps": "1e-5", "eps_mode": "inside_sqrt"},
         None,
     ),
+    (
+        "mvn-leading",
+        "MVN",
+        "opset6",
+        [f32(3, 5, 4)],
+        [i64(0, 1)],
+        {"normalize_variance": "true", "eps": "1e-5", "eps_mode": "inside_sqrt"},
+        None,
+    ),
     ("softmax", "SoftMax", "opset8", [f32(2, 4, 7, 7)], [], {"axis": "-1"}, None),
     ("softmax-axis1", "SoftMax", "opset8", [f32(2, 5, 3)], [], {"axis": "1"}, None),
     ("logsoftmax", "LogSoftmax", "opset5", [f32(3, 9)], [], {"axis": "-1"}, None),
@@ -937,10 +946,14 @@ def test_summing_ops_bound_give_their_kernels_bytes(
     declared: list[str] | None,
     fast: bool,
 ) -> None:
-    """Exact: ``bind`` where the op has one (MatMul, Softmax, attention, the reductions), else the
-    plan keeps the kernel; fast:
+    """Exact: ``bind`` where the op has one (MatMul, Softmax, attention, the reductions, MVN over
+    trailing axes), else the plan keeps the kernel; fast:
     the fast kernel made for the signature gives the bytes of the one made for unknown inputs."""
-    spec_binds = fast or op != "MVN"  # (exact MVN keeps its kernel)
+    rank = runtime[0].ndim
+    trailing = op != "MVN" or sorted(int(a) % rank for a in folded[0].reshape(-1)) == list(
+        range(rank - folded[0].size, rank)
+    )
+    spec_binds = fast or trailing  # (exact MVN over other axes keeps its kernel)
     got, expected = bound_run(
         op, version, runtime, folded, attrs, declared=declared, fast=fast, expect_bound=spec_binds
     )

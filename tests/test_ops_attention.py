@@ -401,3 +401,34 @@ def _last_line(message: str) -> str:
 def test_inference_matches_openvino(case):  # type: ignore[no-untyped-def]
     inputs, causal = SHAPE_CASES[case]
     assert _ovonehot(inputs, causal) == _openvino(inputs, causal)
+
+
+@pytest.mark.parametrize(
+    ("q_shape", "k_shape", "dtype"),
+    [
+        ((2, 4, 1, 4), (2, 4, 6, 4), np.float32),  # a decode step
+        ((1, 2, 5, 8), (1, 2, 5, 8), np.float32),
+        ((3, 1, 7, 3), (1, 1, 9, 3), np.float32),  # batch dims broadcast
+        ((2, 3, 4), (2, 5, 4), np.float64),
+        ((1, 2, 3, 2), (1, 2, 0, 2), np.float32),  # no keys
+    ],
+)
+def test_exact_attention_is_ovonehots_own_matmul_softmax_chain(
+    q_shape: tuple[int, ...], k_shape: tuple[int, ...], dtype: type
+) -> None:
+    """The exact kernel multiplies through MatMul's sequential sum directly: its bytes are those of
+    ovonehot's MatMul and Softmax kernels chained as the spec writes attention."""
+    from ovonehot.ops.attention import evaluate_sdpa
+    from ovonehot.ops.matmul import MatMulAttrs, evaluate_matmul
+    from ovonehot.ops.softmax import SoftmaxAttrs, softmax
+
+    rng = np.random.default_rng(len(q_shape) + q_shape[-2])
+    q, k = (rng.standard_normal(s).astype(dtype) * 3 for s in (q_shape, k_shape))
+    v = rng.standard_normal((*k_shape[:-1], 5)).astype(dtype)
+    scale = np.array(0.37, dtype)
+    (got,) = evaluate_sdpa(SDPAAttrs(causal=False), [q, k, v, np.zeros((), dtype), scale])
+    (qk,) = evaluate_matmul(MatMulAttrs(transpose_b=True), [q, k])
+    with np.errstate(all="ignore"):
+        (p,) = softmax(SoftmaxAttrs(-1), [qk * scale + np.zeros((), dtype)], True)
+    (expected,) = evaluate_matmul(MatMulAttrs(), [p, v])
+    assert got.tobytes() == expected.tobytes()

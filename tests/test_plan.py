@@ -479,11 +479,77 @@ def test_stateful_nodes_and_large_outputs_are_never_folded() -> None:
         got = request.run({"x": step})
         np.testing.assert_array_equal(got["sum"], step * k)
         np.testing.assert_array_equal(got["big_out"], np.full(FOLD_LIMIT + 1, 4, np.int32))
-    record = next(iter(program(model.inference).signatures.values()))
+    # (the first run reads the initial state, the others the held one: two signatures)
+    record = max(program(model.inference).signatures.values(), key=lambda r: r.runs)
     assert record.folded is not None
     folded = record.folded.known.keys()
     assert {node_index(model, n) for n in ("read", "assign", "add", "doubled")}.isdisjoint(folded)
     assert node_index(model, "init") in folded
+
+
+def kv_cache_model() -> Model:
+    """A KV cache as LLM exports hold one: ReadValue (init: an empty [1, 0] from the feed's
+    batch), the new tokens concatenated, Assign; the output is the cache plus a Broadcast of 1
+    to the cache's ShapeOf (a shape subgraph on the state: static once the state's shape is)."""
+    b = GraphBuilder()
+    x = b.parameter("x", "f32", "[1,?]")
+    init = b.const("init", np.zeros((1, 0), np.float32))
+    read = b.op("ReadValue", "opset6", [init], {"variable_id": "kv", "variable_type": "f32",
+                "variable_shape": "1,?"}, name="read")  # fmt: skip
+    cache = b.op("Concat", "opset1", [read, x], {"axis": "1"}, name="cache")
+    b.op("Assign", "opset6", [cache], {"variable_id": "kv"}, name="assign")
+    shape = b.op("ShapeOf", "opset3", [cache], {"output_type": "i64"}, name="shape")
+    one = b.const("one", np.float32(1.0))
+    ones = b.op("Broadcast", "opset3", [one, shape], {"mode": "numpy"}, name="ones")
+    out = b.op("Add", "opset1", [cache, ones], {"auto_broadcast": "numpy"}, name="out")
+    b.op("Result", "opset1", [out], outputs=0, name="y")
+    b.op("Result", "opset1", [shape], outputs=0, name="cache_shape")
+    graph = b.graph()
+    return Model(graph, infer(graph))
+
+
+def test_a_stateful_run_is_planned_for_the_shapes_its_variables_hold() -> None:
+    """The variables' shapes are part of the signature: the nodes after the cache get static
+    shapes and the shape subgraph on it folds; a cache that grows is a new signature each step,
+    and every step's values are the cache's (checked against NumPy's concatenation)."""
+    model = kv_cache_model()
+    request = model.create_request()
+    held = np.zeros((1, 0), np.float32)
+    steps = [np.array([[1.0]], np.float32), np.array([[2.0, 3.0]], np.float32), np.array([[4.0]], np.float32)]
+    for x in steps:
+        got = request.run({"x": x})
+        held = np.concatenate([held, x], axis=1)
+        np.testing.assert_array_equal(got["y"], held + 1)
+        np.testing.assert_array_equal(got["cache_shape"], held.shape)
+        np.testing.assert_array_equal(request.query_state()["kv"], held)
+    for _ in range(2):  # the last step again from the state before it: its signature folds
+        request.set_state("kv", held[:, :-1])
+        got = request.run({"x": steps[-1]})
+        np.testing.assert_array_equal(got["y"], held + 1)
+        np.testing.assert_array_equal(got["cache_shape"], held.shape)
+        np.testing.assert_array_equal(request.query_state()["kv"], held)
+    folded = [r.folded for r in program(model.inference).signatures.values() if r.folded is not None]
+    assert len(folded) == 1
+    assert {node_index(model, n) for n in ("shape", "ones")} <= folded[0].known.keys()
+    assert {node_index(model, n) for n in ("read", "cache", "assign", "out")}.isdisjoint(folded[0].known)
+    assert all(t.shape.is_static for t in folded[0].infos[node_index(model, "out")])
+
+
+def test_a_stateful_run_in_the_initial_state_is_planned_for_its_init_input() -> None:
+    """A variable in its initial state reads its init input: the plan takes that input's shape
+    (the variable's own declared shape is [1, ?]), so the second run of a reset request folds."""
+    model = kv_cache_model()
+    request = model.create_request()
+    x = np.array([[1.0, 2.0]], np.float32)
+    for _ in range(3):
+        request.reset_state()
+        got = request.run({"x": x})
+        np.testing.assert_array_equal(got["y"], x + 1)
+        np.testing.assert_array_equal(got["cache_shape"], x.shape)
+    (record,) = program(model.inference).signatures.values()
+    assert record.folded is not None
+    assert node_index(model, "ones") in record.folded.known
+    assert record.folded.infos[node_index(model, "read")][0].shape.to_shape() == (1, 0)
 
 
 def test_values_folded_from_constants_alone_are_kept_once_for_every_signature() -> None:
@@ -506,3 +572,44 @@ def test_values_folded_from_constants_alone_are_kept_once_for_every_signature() 
     converted = node_index(model, "widened")
     assert records[0] is not None and records[1] is not None
     assert records[0].known[converted] is records[1].known[converted] is prog.constants[converted]
+
+
+def test_signatures_share_the_unfolded_plan() -> None:
+    """A signature's first run runs the plan made once for the model from its own infos (a
+    generation loop's steps each have a signature of their own), and each runs right; a
+    signature run twice still gets a folded plan of its own."""
+    model = onehot_model("[?]")
+    plans = [plan_of(model.inference, {0: np.arange(n, dtype=np.int64) % 7 - 1}) for n in (3, 4, 9)]
+    for plan in plans[1:]:
+        assert not plan.folded
+        assert plan is plans[0]
+    for n in (3, 4, 9):
+        indices = np.arange(n, dtype=np.int64) % 7 - 1
+        np.testing.assert_array_equal(
+            model.run({"indices": indices})["out"], slow_one_hot(indices, 5, 2.5, -1.0, 1, np.float32)
+        )
+    again = np.arange(4, dtype=np.int64) % 7 - 1
+    np.testing.assert_array_equal(
+        model.run({"indices": again})["out"], slow_one_hot(again, 5, 2.5, -1.0, 1, np.float32)
+    )
+    assert plan_of(model.inference, {0: again}).folded
+
+
+def test_after_a_first_run_every_new_signature_skips_what_the_model_alone_decides() -> None:
+    """Once the model has completed a run, the plan every new signature's first run shares
+    starts from the Constants (and what they alone compute) instead of running them, and its
+    values stay the slow oracle's."""
+    model = onehot_model("[?]")
+    depth = node_index(model, "depth")
+    first = np.array([0, 4, -1], np.int64)
+    np.testing.assert_array_equal(
+        model.run({"indices": first})["out"], slow_one_hot(first, 5, 2.5, -1.0, 1, np.float32)
+    )
+    for n in (2, 6, 11):  # each a new signature, run once
+        indices = np.arange(n, dtype=np.int64) % 7 - 1
+        plan = plan_of(model.inference, {0: indices})
+        assert plan.folded
+        assert plan.kernel_of(depth) == "folded"
+        np.testing.assert_array_equal(
+            model.run({"indices": indices})["out"], slow_one_hot(indices, 5, 2.5, -1.0, 1, np.float32)
+        )

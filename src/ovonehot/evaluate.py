@@ -22,7 +22,9 @@ values, and ``specialize`` sees them as the inputs' ``value``.  A signature is f
 its second run, after a first run checked that its shapes are the inferred ones (a model run
 once, as by the CLI, pays no second inference).  What folds from Constants alone is the same
 for every signature: the model keeps it once (``CONSTANT_BYTES``); the rest counts against a
-signature's ``FOLDED_BYTES``.
+signature's ``FOLDED_BYTES``.  In a stateful run the variables a ReadValue reads are part of the
+signature as the feeds are (their shapes and dtypes, a variable in its initial state left out):
+the nodes after an LLM's KV cache get static shapes, and the shape subgraphs on them fold.
 
 What a run brings beyond its exactness reaches the plan per run, without recompiling it:
 
@@ -48,6 +50,7 @@ import functools
 import math
 import operator
 import time
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
@@ -61,7 +64,7 @@ from .errors import Error, InputError
 from .graph import Graph
 from .infer import FOLD_LIMIT, Inference, NodePlan, infer
 from .ops.common.bounds import shape_of_bounds
-from .ops.common.spec import Kernel, NodeKey, Observer, Override, RunMode, TensorInfo
+from .ops.common.spec import Kernel, NodeKey, Observer, Override, RunMode, TensorInfo, Variables
 from .types import ElementType, PartialShape
 
 __all__ = ["Observer", "Override", "Plan", "RunMode", "check_output_sizes", "evaluate", "plan_of", "program"]
@@ -121,6 +124,12 @@ class Plan:
     folded: bool  # made from a folded signature (``infos`` the signature's, values folded)
     feeds: tuple[tuple[int, int], ...]  # (slot, Parameter index) of each feed
     blas: bool  # a running node's op calls BLAS (``OpSpec.blas``): a run limits BLAS's threads
+    seen: Seen  # what its callables check values against (a record's, or the program's: see Program)
+    # A stateful run's callables (its ``uses_run`` nodes specialized for its variables), kept
+    # per Variables (a Request's) with the mode they were made for, while the Request lives.
+    stateful: weakref.WeakKeyDictionary[Variables, tuple[RunMode, list[Call]]] = field(
+        default_factory=weakref.WeakKeyDictionary
+    )
 
     def kernel_of(self, index: int) -> str:
         """How node ``index`` runs in this plan: "folded", "specialized", "evaluate", or "fed"."""
@@ -143,6 +152,16 @@ class Record:
     plans: dict[tuple[bool, bool, bool], Plan] = field(default_factory=dict)  # (exact, specialized, folded)
 
 
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """A plan's steps and kernels, before its callables are compiled for a record."""
+
+    steps: tuple[Step, ...]
+    kernels: tuple[Kernel | None, ...]
+    specialized: frozenset[int]
+    initial: tuple[np.ndarray | None, ...]
+
+
 @dataclass(slots=True)
 class Program:
     """The signature-independent part of a plan: the steps and the value slots."""
@@ -151,12 +170,26 @@ class Program:
     slots: int
     signatures: dict[Signature, Record]
     owners: tuple[int, ...]  # per slot, the index of the node whose output it holds
+    readers: tuple[tuple[int, str], ...]  # (node index, variable_id) of each node reading a variable
     compiles: int = 0  # how many signatures were compiled (for tests and curiosity)
     folds: int = 0  # how many signatures got a folded plan
     # Folded outputs computed from Constants alone (the same for every signature), shared by
     # the signatures' plans, and the bytes of those that are new arrays.
     constants: dict[int, Sequence[np.ndarray]] = field(default_factory=dict)
     constant_bytes: int = 0
+    # The unfolded plan per (exact, specialized): made from the model's own infos, it is the same
+    # for every signature (a generation loop's steps each have a signature of their own, and run
+    # it without making a plan).  Its callables check values against the program's ``seen``
+    # (a value's shape and dtype met before passed the same inferred infos); after a completed
+    # run the record gets a copy, what its signature's folding checks.
+    general: dict[tuple[bool, bool, bool], Plan] = field(default_factory=dict)
+    seen: Seen = field(default_factory=list)
+    # After the program's first completed run, its unfolded plan skips what the model's own
+    # infos decide (Constants and what they alone compute, ShapeOf of a statically shaped
+    # tensor): the same for every signature, folded once (``general_fold``).
+    runs: int = 0
+    general_fold: Folded | None = None
+    general_tried: bool = False
 
 
 def program(inference: Inference) -> Program:
@@ -197,7 +230,10 @@ def program(inference: Inference) -> Program:
             )
         )
     owners = tuple(i for i, outs in enumerate(inference.outputs) for _ in outs)
-    prog = Program(tuple(steps), slots, {}, owners)
+    readers = tuple(
+        (i, p.spec.reads_variable(p.attrs)) for i, p in enumerate(inference.plans) if p.spec.reads_variable
+    )
+    prog = Program(tuple(steps), slots, {}, owners, readers, seen=[None] * slots)
     inference.cache["program"] = prog
     return prog
 
@@ -232,11 +268,14 @@ def evaluate(
         values[slot] = feeds[i]
     kept: dict[tuple[int, int], np.ndarray] = {}
     if mode.hooked or keep:
-        calls = _hooked_calls(inference, plan, record.seen, mode, set(keep), kept)
+        calls = _hooked_calls(inference, plan, plan.seen, mode, set(keep), kept)
     else:
-        calls = _calls_for(inference, plan, record.seen, mode, out or {})
+        calls = _calls_for(inference, plan, plan.seen, mode, out or {})
     with np.errstate(all="ignore"), _threads(mode, plan):  # once for the run: each kernel checks
         _run(calls, values)
+    if plan.seen is not record.seen:  # (the program's unfolded plan: what this run checked)
+        record.seen[:] = plan.seen
+        program(inference).runs += 1
     record.runs += 1
     if mode.variables is not None:
         mode.variables.commit()
@@ -272,7 +311,8 @@ def _record(
 ) -> Record:
     """The signature's record, folded on its second run (runs with an override fold nothing)."""
     prog = program(inference)
-    sig = signature(feeds)
+    shaped = _with_state(prog, feeds, mode)
+    sig = signature(shaped)
     record = prog.signatures.get(sig)
     if record is None:
         if len(prog.signatures) >= MAX_SIGNATURES:
@@ -281,20 +321,44 @@ def _record(
         prog.compiles += count
     elif record.runs and not record.tried and mode.override is None:
         record.tried = True
-        record.folded = _fold(inference, prog, feeds, record.seen)
+        record.folded = _fold(inference, prog, shaped, record.seen)
         prog.folds += record.folded is not None
         record.plans.clear()
     return record
 
 
+def _with_state(prog: Program, feeds: Mapping[int, np.ndarray], mode: RunMode) -> Mapping[int, np.ndarray]:
+    """``feeds`` and, in a stateful run, the value each variable-reading node (ReadValue) reads,
+    by node index: what a plan is made for.  A variable in its initial state is left out (its
+    node reads its init input, which the feeds decide)."""
+    variables = mode.variables
+    if variables is None or not prog.readers:
+        return feeds
+    held = variables.values
+    state = {i: held[v] for i, v in prog.readers if v in held}
+    return {**feeds, **state} if state else feeds
+
+
 def _plan(inference: Inference, record: Record, mode: RunMode) -> Plan:
-    """The record's plan for ``mode``'s exactness (an override runs the unfolded one)."""
+    """The record's folded plan for ``mode``'s exactness, else the program's unfolded one (an
+    override runs the unfolded one)."""
     folded = record.folded if mode.override is None else None
-    key = (mode.exact, mode.specialized, folded is not None)
+    prog = program(inference)
+    static = RunMode(mode.exact, specialized=mode.specialized)
+    if folded is None:
+        if prog.runs and not prog.general_tried:
+            prog.general_tried = True
+            prog.general_fold = _fold_general(inference, prog)
+        general_fold = prog.general_fold if mode.override is None else None
+        key3 = (mode.exact, mode.specialized, general_fold is not None)
+        general = prog.general.get(key3)
+        if general is None:
+            general = prog.general[key3] = _make_plan(inference, prog, prog.seen, general_fold, static)
+        return general
+    key = (mode.exact, mode.specialized, True)
     plan = record.plans.get(key)
     if plan is None:
-        static = RunMode(mode.exact, specialized=mode.specialized)
-        plan = record.plans[key] = _make_plan(inference, program(inference), record.seen, folded, static)
+        plan = record.plans[key] = _make_plan(inference, prog, record.seen, folded, static)
     return plan
 
 
@@ -303,6 +367,41 @@ def _make_plan(inference: Inference, prog: Program, seen: Seen, folded: Folded |
     known = folded.known if folded is not None else {}
     slots: Sequence[np.ndarray | None] = folded.slots if folded is not None else [None] * prog.slots
     infos = folded.infos if folded is not None else inference.outputs
+    layout = _layout(prog, folded, known, slots, infos, mode)
+    steps = layout.steps
+    calls = [
+        _compile(inference, s, k, s.index in layout.specialized, seen)
+        for s, k in zip(steps, layout.kernels, strict=True)
+    ]
+    results = tuple((s.index, s.args[0], slots[s.args[0]] is not None) for s in steps if s.result)
+    position = {s.index: pos for pos, s in enumerate(steps)}
+    feeds = tuple((s.first, s.index) for s in steps if s.feed)
+    return Plan(
+        calls,
+        steps,
+        layout.kernels,
+        layout.specialized,
+        layout.initial,
+        results,
+        position,
+        infos,
+        known,
+        folded is not None,
+        feeds,
+        any(s.plan.spec.blas for s in steps),
+        seen,
+    )
+
+
+def _layout(
+    prog: Program,
+    folded: Folded | None,
+    known: Mapping[int, Sequence[np.ndarray]],
+    slots: Sequence[np.ndarray | None],
+    infos: Sequence[Sequence[TensorInfo]],
+    mode: RunMode,
+) -> Layout:
+    """The running steps (what each frees, whether its sizes are checked) and their kernels."""
     running = [s for s in prog.steps if s.index not in known]
     last: dict[int, int] = {}  # slot -> position of the last running step that reads it
     for pos, s in enumerate(running):
@@ -315,7 +414,6 @@ def _make_plan(inference: Inference, prog: Program, seen: Seen, folded: Folded |
             frees[pos].append(slot)
     initial: list[np.ndarray | None] = [None] * prog.slots
     steps: list[Step] = []
-    calls: list[Call] = []
     kernels: list[Kernel | None] = []
     specialized: set[int] = set()
     for pos, s in enumerate(running):
@@ -330,24 +428,7 @@ def _make_plan(inference: Inference, prog: Program, seen: Seen, folded: Folded |
         kernel, made = _kernel(s, _infos(s, prog, infos, slots, folded is not None), mode)
         specialized.update((s.index,) if made else ())
         kernels.append(kernel)
-        calls.append(_compile(inference, s, kernel, made, seen))
-    results = tuple((s.index, s.args[0], slots[s.args[0]] is not None) for s in steps if s.result)
-    position = {s.index: pos for pos, s in enumerate(steps)}
-    feeds = tuple((s.first, s.index) for s in steps if s.feed)
-    return Plan(
-        calls,
-        tuple(steps),
-        tuple(kernels),
-        frozenset(specialized),
-        tuple(initial),
-        results,
-        position,
-        infos,
-        known,
-        folded is not None,
-        feeds,
-        any(s.plan.spec.blas for s in steps),
-    )
+    return Layout(tuple(steps), tuple(kernels), frozenset(specialized), tuple(initial))
 
 
 def _infos(
@@ -511,9 +592,15 @@ def _calls_for(
     inference: Inference, plan: Plan, seen: Seen, mode: RunMode, out: Mapping[int, np.ndarray | None]
 ) -> list[Call]:
     """The plan's callables for this run: the ``uses_run`` nodes specialized again when the run
-    has variables, the producers of Results given a buffer again with the buffer."""
+    has variables (kept for the next run with these variables), the producers of Results given
+    a buffer again with the buffer."""
+    variables = mode.variables
+    if variables is not None and not out:
+        kept = plan.stateful.get(variables)
+        if kept is not None and kept[0] == mode:
+            return kept[1]
     again: dict[int, RunMode] = {}
-    if mode.variables is not None:
+    if variables is not None:
         for s in plan.steps:
             if s.plan.spec.uses_run:
                 again[s.index] = mode
@@ -531,6 +618,8 @@ def _calls_for(
         pos = plan.position[i]
         step = plan.steps[pos]
         calls[pos] = _compile(inference, step, *_respecialized(inference, plan, step, node_mode), seen)
+    if variables is not None and not out:
+        plan.stateful[variables] = (mode, calls)
     return calls
 
 
@@ -635,9 +724,8 @@ def _fold(inference: Inference, prog: Program, feeds: Mapping[int, np.ndarray], 
             params[i] = TensorInfo(et, PartialShape.of(feed.shape))
         except Error:
             return None
-    try:
-        sig = infer(graph, inference.plans, parameters=params).outputs
-    except Error:  # the shape rules refuse these shapes: the kernels say so when they run
+    sig = _infer_signature(inference, prog, params)
+    if sig is None:
         return None
     for step in prog.steps:  # the inferred static shapes are the ones the run checked
         for k, t in enumerate(sig[step.index]):
@@ -647,6 +735,37 @@ def _fold(inference: Inference, prog: Program, feeds: Mapping[int, np.ndarray], 
     known: list[np.ndarray | None] = [None] * prog.slots
     done = _fold_values(prog, graph, sig, seen, known)  # (when nothing folds, the plan still specializes)
     return Folded(sig, done, known)
+
+
+def _fold_general(inference: Inference, prog: Program) -> Folded | None:
+    """What the model's own infos decide, for every signature (see ``Program.runs``): the nodes
+    of static inferred shapes whose inputs are all known then, checked against the program's
+    ``seen`` (what its completed runs met there)."""
+    known: list[np.ndarray | None] = [None] * prog.slots
+    done = _fold_values(prog, inference.graph, inference.outputs, prog.seen, known)
+    return Folded(inference.outputs, done, known) if done else None
+
+
+def _infer_signature(
+    inference: Inference, prog: Program, params: dict[int, TensorInfo]
+) -> Sequence[Sequence[TensorInfo]] | None:
+    """Every node's outputs inferred with ``params`` (the feeds' and the held variables' shapes),
+    or None when the shape rules refuse them.  A variable-reading node in its initial state
+    reads its init input (input 0, when it has one): inferred again with that input's info,
+    where its own rule gives the variable's declared (often dynamic) shape."""
+    graph = inference.graph
+    try:
+        sig = infer(graph, inference.plans, parameters=params).outputs
+        initial = {
+            i: sig[src.node][src.output]
+            for i, _ in prog.readers
+            if i not in params and (src := next(iter(graph.sources[i]), None)) is not None
+        }
+        if initial:
+            sig = infer(graph, inference.plans, parameters={**params, **initial}).outputs
+    except Error:  # the shape rules refuse these shapes: the kernels say so when they run
+        return None
+    return sig
 
 
 def _fold_values(
@@ -794,17 +913,18 @@ def _inferred_sizes(
     memory available), or the shape rules' refusal.  Kept per ``_sizes_key`` (what the inference
     reads), so a run of the same shapes and small values infers once: a stateful model's nodes
     after its variables (their shapes are not the signature's) are checked on every run."""
-    key = _sizes_key(index, args)
+    p = inference.plans[index]
+    shapes_only = p.spec.shapes_only
+    key = _sizes_key(index, args, shapes_only)
     known: dict[object, tuple[TensorInfo, ...] | None] = inference.cache.setdefault("inferred sizes", {})
     if key is not None and key in known:
         return known[key]
-    p = inference.plans[index]
     graph = inference.graph
     ins = [
         TensorInfo(
             inference.outputs[s.node][s.output].element_type,
             _static_shape(a.shape),
-            value=a if a.size <= FOLD_LIMIT and a.dtype != object else None,
+            value=a if not shapes_only and a.size <= FOLD_LIMIT and a.dtype != object else None,
         )
         for s, a in zip(graph.sources[index], args, strict=True)
     ]
@@ -823,9 +943,12 @@ def _inferred_sizes(
     return None if small else infos
 
 
-def _sizes_key(index: int, args: Sequence[np.ndarray]) -> tuple[object, ...] | None:
+def _sizes_key(index: int, args: Sequence[np.ndarray], shapes_only: bool) -> tuple[object, ...] | None:
     """What ``check_output_sizes`` infers node ``index``'s outputs from: the inputs' shapes,
-    dtypes and values (when small); None when an input's value is too large to key on."""
+    dtypes and values (when small, and the op's shapes read values: ``OpSpec.shapes_only``);
+    None when an input's value is too large to key on."""
+    if shapes_only:
+        return (index, *((a.shape, a.dtype) for a in args))
     key: list[object] = [index]
     for a in args:
         if a.size > 64 or a.dtype == object:

@@ -51,7 +51,7 @@ def required(spec: OpSpec[Any]) -> frozenset[str]:
     need |= blocked
     if spec.type in INTO:
         need.add("specialize/out")
-    if spec.type not in ("ReduceL1", "ReduceL2", "NormalizeL2", "MVN"):  # (exact: evaluate itself)
+    if spec.type not in ("ReduceL1", "ReduceL2", "NormalizeL2"):  # (exact: evaluate itself)
         need.add("specialize/exact")
     return frozenset(need)
 
@@ -76,3 +76,30 @@ def test_every_kernel_variant_has_a_case(harness: Harness, spec: OpSpec[Any]) ->
             ran |= harness.kernels(case).variants
     missing = required(spec) - ran
     assert not missing, f"{spec.name}: no generated case exercises {sorted(missing)}"
+
+
+SHAPES_ONLY = [pytest.param(s, id=s.name) for s in specs() if s.shapes_only]
+
+
+@pytest.mark.parametrize("spec", SHAPES_ONLY)
+def test_shapes_only_ops_infer_the_same_shapes_without_values(spec: OpSpec[Any]) -> None:
+    """``OpSpec.shapes_only`` (the evaluator's size check then reads no value) holds on the spec's
+    generated cases: its rule gives every case's types and shapes alike with the inputs' values
+    known and unknown (or refuses both ways)."""
+    from ovonehot.errors import Error
+    from ovonehot.ops.common.spec import TensorInfo
+
+    checked = 0
+    for case in cases(spec, 32, SEED):
+        attrs = spec.parse(case.node())
+        with_values = [TensorInfo(i.element_type, i.info(static=True).shape, i.value) for i in case.inputs]
+        without = [TensorInfo(i.element_type, i.info(static=True).shape) for i in case.inputs]
+        try:
+            expected = [(t.element_type, t.shape) for t in spec.infer(attrs, with_values)]
+        except Error:
+            with pytest.raises(Error):
+                spec.infer(attrs, without)
+            continue
+        assert [(t.element_type, t.shape) for t in spec.infer(attrs, without)] == expected, case.label
+        checked += 1
+    assert checked, f"{spec.name}: no generated case infers"

@@ -58,7 +58,7 @@ from .common.autobroadcast import AutoBroadcastSpec, AutoBroadcastType, broadcas
 from .common.binding import PLAIN_FLOATS, Binder, dtype_of, fast_kernel, folded, typed, with_attrs
 from .common.numeric import is_float, narrow, quiet, widen
 from .common.spec import Kernel, OpSpec, RunMode, TensorInfo
-from .matmul import MatMulAttrs, matmul
+from .matmul import MatMulAttrs, matmul, sequential_product
 from .softmax import SoftmaxAttrs, softmax, softmax_values
 
 _NUMPY = AutoBroadcastSpec(AutoBroadcastType.NUMPY)
@@ -289,7 +289,11 @@ def _attend(
             probabilities = softmax_values(qk, qk.ndim - 1, False, False) if qk.size else qk
         attended: np.ndarray = np.matmul(probabilities, v)
         return attended
-    (qk,) = matmul(MatMulAttrs(transpose_b=True), [q, k], exact)
+    direct = exact and q.dtype in PLAIN_FLOATS and k.dtype == q.dtype and v.dtype == q.dtype
+    if direct:  # (what ``matmul`` computes for these, without its conversions)
+        qk = sequential_product(q, np.swapaxes(k, -1, -2))
+    else:
+        (qk,) = matmul(MatMulAttrs(transpose_b=True), [q, k], exact)
     with quiet():
         qk = qk * scale
         if bias is not None:
@@ -298,6 +302,8 @@ def _attend(
         probabilities = _softmax_with_sink(qk, sink, exact)
     else:
         (probabilities,) = softmax(SoftmaxAttrs(-1), [qk], exact)
+    if direct and probabilities.dtype == q.dtype:
+        return sequential_product(probabilities, v)
     (out,) = matmul(MatMulAttrs(), [probabilities, v], exact)
     return out
 
@@ -393,5 +399,6 @@ SPECS = (
         blas=True,
         specialize=specialize_sdpa,
         foldable=False,
+        shapes_only=True,
     ),
 )

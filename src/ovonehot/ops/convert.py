@@ -375,6 +375,7 @@ SPECS = (
         evaluate=evaluate_convert,
         specialize=mode_independent(bind_convert),
         bounds=_convert_bounds,
+        shapes_only=True,
         lower_is_value=True,
         copies_values=True,
     ),

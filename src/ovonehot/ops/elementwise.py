@@ -374,6 +374,7 @@ def _arithmetic(
         evaluate_types=(evaluate_types,),
         lower_is_value=lower_is_value,
         specialize=specialize,
+        shapes_only=True,
     )
 
 
@@ -388,6 +389,7 @@ def _comparison(name: str, f: np.ufunc, bounds: BoundsFn[BinaryAttrs] | None = N
         evaluate=_evaluate(_ufunc(f), True),
         bounds=bounds,
         specialize=mode_independent(binary_binder(f, _ANY_PLAIN)),
+        shapes_only=True,
     )
 
 
@@ -401,6 +403,7 @@ def _logical(name: str, f: np.ufunc) -> OpSpec[BinaryAttrs]:
         infer=_infer(Family.LOGICAL),
         evaluate=_evaluate(_ufunc(f), True),
         specialize=mode_independent(binary_binder(f, _BOOL)),
+        shapes_only=True,
     )
 
 
@@ -632,6 +635,7 @@ SPECS = (
         infer=infer_select,
         evaluate=evaluate_select,
         specialize=mode_independent(bind_select),
+        shapes_only=True,
         bounds=kernel_bounds(exact=(0,)),
         copies_values=True,
     ),

@@ -229,6 +229,25 @@ def specialize_matmul(
     return fast_kernel(bound, with_attrs(evaluate_matmul_fast, attrs))
 
 
+def sequential_product(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``matmul(exact=True)`` of two f32 or f64 arrays of rank >= 2 (batch dims broadcast), without
+    its conversions: the same sum (``_sequential`` in k order, BLAS past ``SEQUENTIAL_LIMIT``) and
+    the same refusals, for kernels (attention) whose inputs are already of the working type."""
+    if x.shape[-1] != y.shape[-2]:
+        raise InputError(f"Incompatible MatMul matrix dimension: {list(x.shape)} x {list(y.shape)}")
+    try:
+        batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
+    except ValueError:
+        raise InputError(
+            f"Incompatible MatMul batch dimensions: {list(x.shape)} and {list(y.shape)}"
+        ) from None
+    out_shape = (*batch, x.shape[-2], y.shape[-1])
+    with quiet():
+        if math.prod(out_shape) * x.shape[-1] > SEQUENTIAL_LIMIT:
+            return np.ascontiguousarray(np.matmul(x, y))
+        return _sequential(x, y, out_shape)
+
+
 # Products held at once by the blocked sum (elements of its scratch array).
 BLOCK_ELEMENTS = 1 << 20
 
@@ -273,5 +292,6 @@ SPECS = (
         evaluate=evaluate_matmul,
         blas=True,
         specialize=specialize_matmul,
+        shapes_only=True,
     ),
 )

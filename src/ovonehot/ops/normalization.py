@@ -29,6 +29,7 @@ already).
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -39,7 +40,7 @@ from ..graph import Node
 from ..types import Dimension
 from .common.attrs import bool_attr, enum_attr, float_attr, int_attr
 from .common.binding import PLAIN_FLOATS, dtype_of, fast_kernel, typed, with_attrs
-from .common.numeric import narrow, quiet, widen
+from .common.numeric import kahan_sum_leading, narrow, quiet, widen
 from .common.shape_util import known_ints, normalize_axes, passes_integral_number_check
 from .common.spec import Kernel, OpSpec, RunMode, TensorInfo
 from .reduce import Reduction, folded_axes, reduce_array
@@ -151,6 +152,49 @@ def bind_mvn_fast(
             var = mean(centered * centered)
             centered = centered / (np.sqrt(var + eps) if inside else np.sqrt(var) + eps)
         return [centered]
+
+    return kernel
+
+
+def bind_mvn_exact(
+    attrs: MVNAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]
+) -> Kernel | None:
+    """The exact MVN of f32/f64 data of a static shape over folded trailing axes (a layer norm):
+    the steps of ``mvn(exact=True)`` with its rows made once.  Each mean is ``reduce_array``'s:
+    the reference's Kahan sum of each row in row-major order (the reduced axes are the last
+    ones, so its columns are a reshape of the data) divided by the count in the data's type."""
+    x = inputs[0]
+    dtype = dtype_of(x)
+    if dtype not in PLAIN_FLOATS or not x.shape.is_static or not x.shape.rank:
+        return None
+    shape = x.shape.to_shape()
+    axes = folded_axes(inputs[1], len(shape))
+    if not axes or axes != tuple(range(len(shape) - len(axes), len(shape))):
+        return None
+    k = math.prod(shape[a] for a in axes)
+    if not k:  # (an empty row's mean is its zero sum, undivided: ``evaluate`` handles it)
+        return None
+    rows = math.prod(shape) // k
+    kept = tuple(1 if i in axes else n for i, n in enumerate(shape))
+    count = np.array(k).astype(dtype)
+    eps, inside, normalize = (
+        dtype.type(attrs.eps),
+        attrs.eps_mode is MVNEpsMode.INSIDE_SQRT,
+        attrs.normalize_variance,
+    )
+
+    def mean(w: np.ndarray) -> np.ndarray:
+        total = np.asarray(kahan_sum_leading(w.reshape(rows, k).T) / count)
+        return total.reshape(kept)
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        w = values[0]
+        with quiet():
+            centered = w - mean(w)
+            if normalize:
+                var = mean(centered * centered)
+                centered = centered / (np.sqrt(var + eps) if inside else np.sqrt(var) + eps)
+        return [np.asarray(centered, dtype=dtype)]
 
     return kernel
 
@@ -274,9 +318,10 @@ def specialize_mvn(
     attrs: MVNAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
 ) -> Kernel | None:
     """MVN-6 for a plan: fast, sums in NumPy's order, the axes decoded once where they are
-    folded (``bind_mvn_fast``); exact: ``evaluate``."""
+    folded (``bind_mvn_fast``); exact: over folded trailing axes ``bind_mvn_exact``, else
+    ``evaluate``."""
     if mode.exact:
-        return None
+        return bind_mvn_exact(attrs, inputs, outputs) if typed(inputs, outputs) else None
     bound = bind_mvn_fast(attrs, inputs, outputs) if typed(inputs, outputs) else None
     return fast_kernel(bound, with_attrs(evaluate_mvn_fast, attrs))
 

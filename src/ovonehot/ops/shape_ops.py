@@ -1093,6 +1093,7 @@ SPECS = (
         infer=infer_concat,
         evaluate=evaluate_concat,
         specialize=mode_independent(bind_concat),
+        shapes_only=True,
         bounds=kernel_bounds(exact=()),
         copies_values=True,
     ),

@@ -85,6 +85,10 @@ def infer_read_value(attrs: ReadValueAttrs, inputs: Sequence[TensorInfo]) -> lis
     return [TensorInfo(et, shape)]
 
 
+def read_variable(attrs: ReadValueAttrs) -> str:
+    return attrs.variable_id
+
+
 def evaluate_read_value(attrs: ReadValueAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     """The variable in its initial state (a stateless run): the init input, or zeros."""
     if inputs:
@@ -159,6 +163,7 @@ SPECS = (
         evaluate=evaluate_read_value,
         specialize=specialize_read_value,
         uses_run=True,
+        reads_variable=read_variable,
         foldable=False,
     ),
     OpSpec(
@@ -171,6 +176,7 @@ SPECS = (
         evaluate=evaluate_read_value,
         specialize=specialize_read_value,
         uses_run=True,
+        reads_variable=read_variable,
         foldable=False,
     ),
     OpSpec(

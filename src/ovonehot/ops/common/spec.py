@@ -190,6 +190,14 @@ class OpSpec(Generic[A]):
     # ``mode.variables``; Loop/If/TensorIterator run their bodies with the mode): the evaluator
     # asks it again for each run that has them, whether or not ``mode.specialized``.
     uses_run: bool = False
+    # Every output's type and shape follow from the inputs' types and shapes alone, never from an
+    # input's value (element-wise ops, MatMul, Concat, attention): the evaluator's check of a
+    # node's output sizes before it runs keys on its inputs' shapes and reads no value.
+    shapes_only: bool = False
+    # The variable a node of this op reads (ReadValue: its ``variable_id``), or None: a stateful
+    # run's plan is made for the shapes its variables hold, as for the feeds' (evaluate.py).  In
+    # its initial state such a node gives its input 0 when it has one (ReadValue's init input).
+    reads_variable: Callable[[A], str] | None = None
     # The kernels call NumPy's BLAS (matmul, dot, tensordot, einsum), or run bodies that may: a
     # run whose plan holds such an op limits BLAS's threads to the run's (:mod:`ovonehot.threads`).
     blas: bool = False
