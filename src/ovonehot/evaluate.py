@@ -55,7 +55,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from . import threads
+from . import decompression, threads
 from .budget import check_allocation
 from .errors import Error, InputError
 from .graph import Graph
@@ -121,9 +121,15 @@ class Plan:
     folded: bool  # made from a folded signature (``infos`` the signature's, values folded)
     feeds: tuple[tuple[int, int], ...]  # (slot, Parameter index) of each feed
     blas: bool  # a running node's op calls BLAS (``OpSpec.blas``): a run limits BLAS's threads
+    # The consumers of a weight decompression chain running it fused, and the chains' nodes
+    # (which do not run): :mod:`ovonehot.decompression`.
+    fused: frozenset[int] = frozenset()
 
     def kernel_of(self, index: int) -> str:
-        """How node ``index`` runs in this plan: "folded", "specialized", "evaluate", or "fed"."""
+        """How node ``index`` runs in this plan: "folded", "fused" (a decompression chain's
+        node, or its consumer), "specialized", "evaluate", or "fed"."""
+        if index in self.fused:
+            return "fused"
         if index in self.known:
             return "folded"
         if index in self.specialized:
@@ -140,7 +146,9 @@ class Record:
     runs: int = 0  # runs that completed
     folded: Folded | None = None
     tried: bool = False  # folding was attempted (``folded`` stays None when nothing could fold)
-    plans: dict[tuple[bool, bool, bool], Plan] = field(default_factory=dict)  # (exact, specialized, folded)
+    plans: dict[tuple[bool, bool, bool, bool], Plan] = field(
+        default_factory=dict
+    )  # (exact, specialized, folded, fused)
 
 
 @dataclass(slots=True)
@@ -226,7 +234,7 @@ def evaluate(
     run returns again (folded values are copied).
     """
     record = _record(inference, feeds, mode)
-    plan = _plan(inference, record, mode)
+    plan = _plan(inference, record, mode, fuse=not (mode.hooked or keep))
     values: list[Any] = list(plan.initial)
     for slot, i in plan.feeds:
         values[slot] = feeds[i]
@@ -264,7 +272,7 @@ def plan_of(inference: Inference, feeds: Mapping[int, np.ndarray], mode: RunMode
     """The plan the next run of ``feeds``'s signature in ``mode`` runs (made now if needed): how
     each node runs, for tests and ``--verbose``."""
     record = _record(inference, feeds, mode, count=False)
-    return _plan(inference, record, mode)
+    return _plan(inference, record, mode, fuse=not mode.hooked)
 
 
 def _record(
@@ -287,23 +295,30 @@ def _record(
     return record
 
 
-def _plan(inference: Inference, record: Record, mode: RunMode) -> Plan:
-    """The record's plan for ``mode``'s exactness (an override runs the unfolded one)."""
+def _plan(inference: Inference, record: Record, mode: RunMode, fuse: bool = False) -> Plan:
+    """The record's plan for ``mode``'s exactness (an override runs the unfolded one); ``fuse``:
+    decompression chains run inside their consumers (not for runs that see every node)."""
     folded = record.folded if mode.override is None else None
-    key = (mode.exact, mode.specialized, folded is not None)
+    fuse = fuse and mode.specialized
+    key = (mode.exact, mode.specialized, folded is not None, fuse)
     plan = record.plans.get(key)
     if plan is None:
         static = RunMode(mode.exact, specialized=mode.specialized)
-        plan = record.plans[key] = _make_plan(inference, program(inference), record.seen, folded, static)
+        plan = _make_plan(inference, program(inference), record.seen, folded, static, fuse)
+        record.plans[key] = plan
     return plan
 
 
-def _make_plan(inference: Inference, prog: Program, seen: Seen, folded: Folded | None, mode: RunMode) -> Plan:
-    """The plan that skips what ``folded`` computed (everything runs without it)."""
+def _make_plan(
+    inference: Inference, prog: Program, seen: Seen, folded: Folded | None, mode: RunMode, fuse: bool = False
+) -> Plan:
+    """The plan that skips what ``folded`` computed (everything runs without it) and, with
+    ``fuse``, the decompression chains its consumers run fused."""
     known = folded.known if folded is not None else {}
     slots: Sequence[np.ndarray | None] = folded.slots if folded is not None else [None] * prog.slots
     infos = folded.infos if folded is not None else inference.outputs
-    running = [s for s in prog.steps if s.index not in known]
+    fusion = decompression.fusion(inference, mode.exact, known) if fuse else decompression.NO_FUSION
+    running = [s for s in prog.steps if s.index not in known and s.index not in fusion.skipped]
     last: dict[int, int] = {}  # slot -> position of the last running step that reads it
     for pos, s in enumerate(running):
         for a in s.args:
@@ -321,13 +336,16 @@ def _make_plan(inference: Inference, prog: Program, seen: Seen, folded: Folded |
     for pos, s in enumerate(running):
         for a in s.args:
             initial[a] = slots[a]
-        sized = s.sized and (
+        sized = s.sized and s.index not in fusion.kernels  # (a fused kernel checks its own)
+        sized = sized and (
             folded is None
             or not all(_small_bounded(t.shape, t.element_type.numpy_dtype) for t in infos[s.index])
         )
         s = replace(s, frees=tuple(sorted(frees[pos])), sized=sized)
         steps.append(s)
-        kernel, made = _kernel(s, _infos(s, prog, infos, slots, folded is not None), mode)
+        kernel, made = fusion.kernels.get(s.index), False  # (a fused kernel words its own errors)
+        if kernel is None:
+            kernel, made = _kernel(s, _infos(s, prog, infos, slots, folded is not None), mode)
         specialized.update((s.index,) if made else ())
         kernels.append(kernel)
         calls.append(_compile(inference, s, kernel, made, seen))
@@ -347,6 +365,7 @@ def _make_plan(inference: Inference, prog: Program, seen: Seen, folded: Folded |
         folded is not None,
         feeds,
         any(s.plan.spec.blas for s in steps),
+        fusion.skipped | fusion.kernels.keys(),
     )
 
 
@@ -520,7 +539,8 @@ def _calls_for(
     graph = inference.graph
     for r, buffer in out.items():
         src = graph.sources[r][0]
-        if src.node in plan.position and not plan.steps[plan.position[src.node]].feed:
+        feed = src.node in plan.position and plan.steps[plan.position[src.node]].feed
+        if src.node in plan.position and not feed and src.node not in plan.fused:
             buffers: list[np.ndarray | None] = [None] * len(inference.outputs[src.node])
             buffers[src.output] = buffer
             again[src.node] = replace(again.get(src.node, mode), out=tuple(buffers))
@@ -639,9 +659,12 @@ def _fold(inference: Inference, prog: Program, feeds: Mapping[int, np.ndarray], 
         sig = infer(graph, inference.plans, parameters=params).outputs
     except Error:  # the shape rules refuse these shapes: the kernels say so when they run
         return None
+    fused = decompression.chain_nodes(inference)
     for step in prog.steps:  # the inferred static shapes are the ones the run checked
         for k, t in enumerate(sig[step.index]):
             record = seen[step.first + k]
+            if record is None and step.index in fused:  # (ran inside its consumer: never checked)
+                record = seen[step.first + k] = _inferred_record(t)
             if t.shape.is_static and (record is None or record[0] != t.shape.to_shape()):
                 return None
     known: list[np.ndarray | None] = [None] * prog.slots
@@ -677,6 +700,12 @@ def _fold_values(
         done[step.index] = outs
         known[step.first : step.first + step.n_out] = outs
     return done
+
+
+def _inferred_record(info: TensorInfo) -> tuple[tuple[int, ...], np.dtype] | None:
+    """What a check of a value of this inferred info records, when the info settles it."""
+    dtype = info.element_type.numpy_dtype
+    return (info.shape.to_shape(), dtype) if info.shape.is_static and dtype is not None else None
 
 
 def _small_static(shape: PartialShape, dtype: np.dtype | None) -> bool:

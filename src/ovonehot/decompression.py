@@ -1,0 +1,498 @@
+"""Weight decompression run inside its consumer: a compressed weight never held decompressed.
+
+NNCF and OpenVINO's compression write a weight as a chain of nodes from an integer Constant
+(u4/i4/u8/i8, per group or per channel)::
+
+    Constant q -> Convert (f16|f32) -> [Subtract zero point] -> [Multiply scale] -> [Reshape]
+               -> [Convert f32] -> MatMul (either input, transpose either way) / Gather (axis 0)
+
+(the zero point and the scale Constants, or Converts of Constants).  Run node by node, each run
+decompresses the whole weight (a 136M-value embedding is 545 MB of f32) and the interpreter
+pays every element-wise node over it.  A plan (``evaluate._make_plan``) instead hands such a
+consumer a *fused* kernel made here, and the chain's nodes do not run:
+
+* a MatMul decompresses its weight by blocks of output rows/columns (``BLOCK_ELEMENTS``
+  weight elements at a time) and multiplies each block: every output element of a MatMul is a
+  sum over the contracted axis alone, so in exact mode each block gives the bits the whole
+  product gives: the blocks take the sum the unfused MatMul takes for the whole output (the
+  reference's sequential sum, or BLAS past ``matmul.SEQUENTIAL_LIMIT``, as ``ops.matmul``
+  decides it for the whole product); fast mode multiplies each block by BLAS;
+* a Gather on axis 0 (batch_dims 0, every index in range) decompresses only the rows it
+  gathers.
+
+The decompressed values are the chain's, bit for bit, in both modes: a block is the chain's
+nodes' own reference kernels on the block's slice of each Constant (the element-wise kernels
+are position-independent), or, where the chain is the usual integer one (``_Arith``), the same
+values computed in f32 without the per-node cost -- see ``_Arith`` for why they are the same
+bits, which the conformance cases check against the unfused chain.  Fast mode keeps the f16
+rounding the IR's types ask for (it does not use the algebra that skips it): the weights
+differ from exact's nowhere, only the sums' order does.
+
+A case the fused kernel does not decide (a shape the plan did not foresee, an index out of
+range, a Gather on another axis) runs the chain whole and the consumer's reference kernel,
+which computes it or words the error.  Runs with hooks or kept outputs run every node (the
+plan fuses nothing then), so per-layer views still see the chain's nodes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from .budget import check_allocation
+from .infer import Inference, NodePlan
+from .ops.common.spec import Kernel
+from .ops.matmul import SEQUENTIAL_LIMIT, matmul
+from .types import ElementType
+
+__all__ = ["BLOCK_ELEMENTS", "NO_FUSION", "Chain", "Fusion", "chain_nodes", "chains", "fusion"]
+
+# Weight elements decompressed at once by a fused MatMul (4 MiB of f32).
+BLOCK_ELEMENTS = 1 << 20
+# The integer types a chain may start from.
+SOURCE_TYPES = frozenset({ElementType.u4, ElementType.i4, ElementType.u8, ElementType.i8})
+# An operand (zero point, scale) larger than this is not a decompression operand.
+MAX_OPERAND_ELEMENTS = 1 << 24
+_F16 = np.dtype(np.float16)
+_F32 = np.dtype(np.float32)
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """One element-wise node of a chain: Convert (no operand), Subtract or Multiply."""
+
+    plan: NodePlan
+    operand: np.ndarray | None = None
+    operand_first: bool = False  # the operand is the node's input 0
+
+    def apply(self, block: np.ndarray, operand: np.ndarray | None) -> np.ndarray:
+        """The node's reference kernel on a block (and the operand's matching slice)."""
+        args = [block] if operand is None else [operand, block] if self.operand_first else [block, operand]
+        return np.asarray(self.plan.spec.reference(self.plan.attrs, args)[0])
+
+
+@dataclass(frozen=True, slots=True)
+class _Arith:
+    """The usual chain, computed in f32: ``q`` an integer of at most 8 bits, converted to ``T``
+    (f16 or f32), minus an integral zero point of magnitude <= 1024, times a scale, in ``T``,
+    then converted to ``out``.
+
+    Why the bits are the chain's: ``q - z`` is an integer of magnitude < 2^11, exact in f16 and
+    f32; for T = f16, its product with an f16 scale (11 significant bits) has at most 23
+    significant bits, exact in f32, so rounding it once to f16 is the f16 Multiply's correctly
+    rounded product (OpenVINO's f16 arithmetic computes in f32 and rounds once); for T = f32 it
+    is the f32 Multiply itself.  The final Convert f16 -> f32 is exact.
+    """
+
+    signed4: bool  # i4, held by ml_dtypes one byte per value (no sign extension in the byte)
+    zero: np.ndarray | None  # f32
+    scale: np.ndarray | None  # f32
+    round16: bool  # T is f16
+    out: np.dtype
+
+    def apply(self, q: np.ndarray, zero: np.ndarray | None, scale: np.ndarray | None) -> np.ndarray:
+        if q.dtype.itemsize == 1 and not self.signed4 and q.dtype.kind not in "iu":  # u4
+            x = q.view(np.uint8).astype(np.float32)
+        else:
+            x = q.astype(np.float32)
+        if zero is not None:
+            np.subtract(x, zero, out=x)
+        if scale is not None:
+            np.multiply(x, scale, out=x)
+        if self.round16:
+            with np.errstate(over="ignore"):
+                h = x.astype(np.float16)
+            return h if self.out == _F16 else h.astype(self.out)
+        return x if self.out == _F32 else x.astype(self.out)
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """A decompression chain: its integer Constant, its element-wise steps on the Constant's
+    shape, the Reshape to the weight's ``shape`` (if any) and the Converts after it."""
+
+    source: np.ndarray
+    steps: tuple[_Step, ...]
+    after: tuple[_Step, ...]
+    shape: tuple[int, ...]  # the weight the consumer reads
+    nodes: tuple[int, ...]  # the chain's node indices, its Constant first, the weight's last
+    dtype: np.dtype  # the weight's
+    arith: _Arith | None = field(default=None, compare=False)
+
+    @property
+    def final(self) -> int:
+        return self.nodes[-1]
+
+    def source_axis(self, axis: int) -> int | None:
+        """The axis of the Constant whose slices are the weight's slices along ``axis``."""
+        s, w = self.source.shape, self.shape
+        if s == w:
+            return axis
+        if axis == 0 and s and w and s[0] == w[0]:
+            return 0
+        if axis == len(w) - 1 and s and w and s[-1] == w[-1]:
+            return len(s) - 1
+        return None
+
+    def block(self, axis: int, index: slice | np.ndarray) -> np.ndarray:
+        """The weight's slice ``index`` along ``axis`` (rows picked by an index array), as the
+        chain computes it, without decompressing the rest."""
+        pre = self.source_axis(axis)
+        if pre is None:
+            raise ValueError("ovonehot bug: no source axis for this weight axis")
+        rank = self.source.ndim
+        q = _take(self.source, pre, index)
+        if self.arith is not None:
+            a = self.arith
+            x = a.apply(
+                q, _operand_slice(a.zero, pre, rank, index), _operand_slice(a.scale, pre, rank, index)
+            )
+        else:
+            x = q
+            for step in self.steps:
+                x = step.apply(x, _operand_slice(step.operand, pre, rank, index))
+        shape = list(self.shape)
+        shape[axis] = q.shape[pre]
+        x = x.reshape(shape)
+        for step in self.after:
+            x = step.apply(x, None)
+        return x
+
+    def whole(self) -> np.ndarray:
+        return self.block(0, slice(None)) if self.shape else self._scalar()
+
+    def _scalar(self) -> np.ndarray:
+        x = self.source
+        for step in (*self.steps, *self.after):
+            x = step.apply(x, step.operand)
+        return x
+
+
+def _take(array: np.ndarray, axis: int, index: slice | np.ndarray) -> np.ndarray:
+    if isinstance(index, slice):
+        return array[(slice(None),) * axis + (index,)]
+    return np.take(array, index, axis=axis)
+
+
+def _operand_slice(
+    operand: np.ndarray | None, axis: int, rank: int, index: slice | np.ndarray
+) -> np.ndarray | None:
+    """An operand's slice matching the Constant's slice along ``axis`` (operands broadcast to
+    the Constant's shape: an axis they lack or hold once is not sliced)."""
+    if operand is None:
+        return None
+    at = axis - (rank - operand.ndim)
+    if at < 0 or operand.shape[at] == 1:
+        return operand
+    return _take(operand, at, index)
+
+
+# ---------------------------------------------------------------------------------------
+# Finding the chains
+# ---------------------------------------------------------------------------------------
+
+_ELEMENTWISE = frozenset({"convert", "subtract", "multiply"})
+
+
+@dataclass(frozen=True, slots=True)
+class _Consumer:
+    index: int
+    port: int  # the input the weight feeds
+    chain: Chain
+
+
+def _readers(inference: Inference) -> list[list[tuple[int, int]]]:
+    """Per node, the (node, input port) pairs that read any of its outputs."""
+    out: list[list[tuple[int, int]]] = [[] for _ in inference.graph.nodes]
+    for i, srcs in enumerate(inference.graph.sources):
+        for port, s in enumerate(srcs):
+            out[s.node].append((i, port))
+    return out
+
+
+def chains(inference: Inference) -> tuple[_Consumer, ...]:
+    """Every MatMul/Gather input fed by a decompression chain that only it (and other such
+    consumers of the same chain) reads; found once per inference."""
+    cached = inference.cache.get("decompression chains")
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    readers = _readers(inference)
+    found: dict[int, Chain | None] = {}
+    consumers: list[_Consumer] = []
+    for i, p in enumerate(inference.plans):
+        kind = p.spec.type.lower()
+        ports = (0, 1) if kind == "matmul" else (0,) if kind == "gather" else ()
+        for port in ports:
+            src = inference.graph.sources[i][port]
+            if src.node not in found:
+                found[src.node] = _match(inference, readers, src.node)
+            chain = found[src.node]
+            if chain is not None and _fits(inference, i, port, chain):
+                consumers.append(_Consumer(i, port, chain))
+    fused = {c.chain.final for c in consumers}
+    by_final = {f: {(c.index, c.port) for c in consumers if c.chain.final == f} for f in fused}
+    # A chain whose weight another node also reads runs as it is (for that node).
+    result = tuple(c for c in consumers if set(readers[c.chain.final]) == by_final[c.chain.final])
+    inference.cache["decompression chains"] = result
+    return result
+
+
+def chain_nodes(inference: Inference) -> frozenset[int]:
+    """The nodes of every chain a plan may fuse (they may never run node by node)."""
+    return frozenset(k for c in chains(inference) for k in c.chain.nodes)
+
+
+def _fits(inference: Inference, index: int, port: int, chain: Chain) -> bool:
+    """The consumer can take this weight by blocks: a 2-D MatMul weight, or a Gather's data."""
+    p = inference.plans[index]
+    if p.spec.type.lower() == "matmul":
+        return len(chain.shape) == 2 and chain.source_axis(_matmul_axis(p, port)) is not None
+    return (
+        len(chain.shape) >= 1 and chain.source_axis(0) is not None and getattr(p.attrs, "batch_dims", 0) == 0
+    )
+
+
+def _matmul_axis(p: NodePlan, port: int) -> int:
+    """The weight axis that indexes the MatMul's outputs."""
+    if port == 1:
+        return 0 if p.attrs.transpose_b else 1
+    return 1 if p.attrs.transpose_a else 0
+
+
+def _match(inference: Inference, readers: list[list[tuple[int, int]]], final: int) -> Chain | None:
+    """The chain ending at node ``final`` (its output 0), or None."""
+    walked: list[tuple[int, _Step | None]] = []  # (node, its step; None: the Reshape), last first
+    i = final
+    while inference.plans[i].spec.type.lower() != "constant":
+        p = inference.plans[i]
+        kind = p.spec.type.lower()
+        if len(inference.outputs[i]) != 1 or (walked and len(readers[i]) != 1):
+            return None
+        if kind == "reshape" and all(s is not None for _, s in walked):
+            walked.append((i, None))
+            i = inference.graph.sources[i][0].node
+            continue
+        if kind not in _ELEMENTWISE:
+            return None
+        step, before = _step(inference, p, i)
+        if step is None:
+            return None
+        walked.append((i, step))
+        i = before
+    return _chain(inference, readers, i, walked[::-1])
+
+
+def _step(inference: Inference, p: NodePlan, i: int) -> tuple[_Step | None, int]:
+    """The element-wise node ``i`` as a step, and the node its chain input comes from."""
+    sources = inference.graph.sources[i]
+    if any(s.output != 0 for s in sources):
+        return None, -1
+    if p.spec.type.lower() == "convert":
+        return _Step(p), sources[0].node
+    out = inference.outputs[i][0].shape
+    for chain_port in (0, 1) if p.spec.type.lower() == "multiply" else (0,):
+        other = sources[1 - chain_port].node
+        if inference.outputs[sources[chain_port].node][0].shape != out:
+            continue
+        operand = _operand(inference, other)
+        if operand is not None:
+            return _Step(p, operand, chain_port == 1), sources[chain_port].node
+    return None, -1
+
+
+def _operand(inference: Inference, i: int) -> np.ndarray | None:
+    """The value of a zero point or scale: a Constant, or a Convert of one (small)."""
+    p = inference.plans[i]
+    kind = p.spec.type.lower()
+    if kind == "convert":
+        src = inference.graph.sources[i][0].node
+        value = _operand(inference, src)
+        if value is None:
+            return None
+        try:
+            return np.asarray(p.spec.reference(p.attrs, [value])[0])
+        except Exception:  # noqa: BLE001 - not a value this module can use: the chain runs unfused
+            return None
+    if kind != "constant":
+        return None
+    value = getattr(p.attrs, "value", None)
+    if not isinstance(value, np.ndarray) or value.size > MAX_OPERAND_ELEMENTS or value.dtype == object:
+        return None
+    return value
+
+
+def _chain(
+    inference: Inference,
+    readers: list[list[tuple[int, int]]],
+    const: int,
+    nodes: list[tuple[int, _Step | None]],
+) -> Chain | None:
+    """The chain from Constant ``const`` through ``nodes`` (in order; a None step: the
+    Reshape), when it starts with a Convert and only Converts follow its Reshape."""
+    p = inference.plans[const]
+    source = getattr(p.attrs, "value", None)
+    if not nodes or not isinstance(source, np.ndarray) or len(readers[const]) != 1:
+        return None
+    if p.attrs.element_type not in SOURCE_TYPES:
+        return None
+    cut = next((n for n, (_, s) in enumerate(nodes) if s is None), len(nodes))
+    steps = tuple(s for _, s in nodes[:cut] if s is not None)
+    after = tuple(s for _, s in nodes[cut + 1 :] if s is not None)
+    if not steps or steps[0].plan.spec.type.lower() != "convert":
+        return None
+    if any(s.plan.spec.type.lower() != "convert" for s in after):
+        return None
+    for k, _ in nodes[:cut]:  # every node before the Reshape keeps the Constant's shape
+        shape = inference.outputs[k][0].shape
+        if not shape.is_static or shape.to_shape() != source.shape:
+            return None
+    info = inference.outputs[nodes[-1][0]][0]
+    dtype = info.element_type.numpy_dtype
+    if not info.shape.is_static or dtype is None:
+        return None
+    weight = info.shape.to_shape()
+    if math.prod(weight) != source.size:
+        return None
+    chain = Chain(source, steps, after, weight, (const, *(k for k, _ in nodes)), dtype)
+    return replace(chain, arith=_arith(inference, chain))
+
+
+def _arith(inference: Inference, chain: Chain) -> _Arith | None:
+    """The chain as ``_Arith`` when it is the usual integer one, else None."""
+    et = inference.plans[chain.nodes[0]].attrs.element_type
+    steps = list(chain.steps)
+    t = _convert_dtype(steps.pop(0))
+    if t not in (_F16, _F32):
+        return None
+    zero = scale = None
+    if steps and steps[0].plan.spec.type.lower() == "subtract" and not steps[0].operand_first:
+        z = steps.pop(0).operand
+        if z is None or z.dtype != t or not np.all(np.isfinite(z)) or np.any(np.abs(z) > 1024):
+            return None
+        if np.any(z != np.round(z)):
+            return None
+        zero = z.astype(np.float32)
+    if steps and steps[0].plan.spec.type.lower() == "multiply":
+        s = steps.pop(0).operand
+        if s is None or s.dtype != t:
+            return None
+        scale = s.astype(np.float32)
+    if steps:
+        return None
+    out = t
+    for step in chain.after:
+        to = _convert_dtype(step)
+        if to != _F32:
+            return None
+        out = to
+    return _Arith(et is ElementType.i4, zero, scale, t == _F16, out)
+
+
+def _convert_dtype(step: _Step) -> np.dtype | None:
+    if step.plan.spec.type.lower() != "convert":
+        return None
+    to = step.plan.attrs.destination_type
+    return to.numpy_dtype if isinstance(to, ElementType) else None
+
+
+# ---------------------------------------------------------------------------------------
+# The fused kernels
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Fusion:
+    """What a plan fuses: the consumers' kernels, and the chain nodes that no longer run."""
+
+    kernels: dict[int, Kernel]
+    skipped: frozenset[int]
+
+
+NO_FUSION = Fusion({}, frozenset())
+
+
+def fusion(inference: Inference, exact: bool, folded: Mapping[int, object]) -> Fusion:
+    """The fused kernels of a plan in this exactness, for the chains it does not fold."""
+    kernels: dict[int, Kernel] = {}
+    skipped: set[int] = set()
+    for c in chains(inference):
+        if c.chain.final in folded or c.index in folded:
+            continue
+        p = inference.plans[c.index]
+        if p.spec.type.lower() == "matmul":
+            kernels[c.index] = _matmul_kernel(c.chain, p, c.port, exact)
+        else:
+            kernels[c.index] = _gather_kernel(c.chain, p)
+        skipped.update(k for k in c.chain.nodes if k not in folded)
+    return Fusion(kernels, frozenset(skipped))
+
+
+def _unfused(chain: Chain, p: NodePlan, port: int, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The consumer's reference kernel on the whole decompressed weight: what the kernels
+    below hand over to for inputs they do not decide (it computes them or words the error)."""
+    args = list(inputs)
+    args[port] = chain.whole()
+    return list(p.spec.reference(p.attrs, args))
+
+
+def _matmul_kernel(chain: Chain, p: NodePlan, port: int, exact: bool) -> Kernel:
+    axis = _matmul_axis(p, port)
+    n, k = chain.shape[axis], chain.shape[1 - axis]
+    rows = max(1, BLOCK_ELEMENTS // max(k, 1))
+
+    def kernel(inputs: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
+        x = inputs[1 - port]
+        if not isinstance(x, np.ndarray) or x.dtype != chain.dtype or x.ndim == 0 or n == 0:
+            return _unfused(chain, p, port, inputs)
+        if x.shape[_contracted(p, port, x.ndim)] != k:
+            return _unfused(chain, p, port, inputs)
+        rest = list(x.shape)
+        del rest[_contracted(p, port, x.ndim)]
+        out_axis = -1 if port == 1 or x.ndim == 1 else -2
+        rest.insert(len(rest) + 1 + out_axis, n)  # (a budget check of the output, before any work)
+        check_allocation(tuple(rest), chain.dtype.itemsize, "output 0")
+        blas = not exact or (x.size // max(k, 1)) * n * k > SEQUENTIAL_LIMIT
+        parts = []
+        for lo in range(0, n, rows):
+            w = chain.block(axis, slice(lo, min(n, lo + rows)))
+            args = [x, w] if port == 1 else [w, x]
+            parts.append(matmul(p.attrs, args, exact=not blas)[0])
+        return [parts[0] if len(parts) == 1 else np.concatenate(parts, axis=out_axis)]
+
+    return kernel
+
+
+def _contracted(p: NodePlan, port: int, ndim: int) -> int:
+    """The axis of the other input that the MatMul sums over."""
+    if ndim == 1:
+        return 0
+    if port == 1:  # x @ w: x's columns (its rows when transposed)
+        return -2 if p.attrs.transpose_a else -1
+    return -1 if p.attrs.transpose_b else -2  # w @ x: x's rows
+
+
+def _gather_kernel(chain: Chain, p: NodePlan) -> Kernel:
+    size = chain.shape[0]
+
+    def kernel(inputs: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
+        _, indices, axis = (np.asarray(a) for a in inputs)
+        if axis.size != 1 or indices.dtype.kind not in "iu" or not size:
+            return _unfused(chain, p, 0, inputs)
+        if int(axis.reshape(-1)[0]) not in (0, -len(chain.shape)):
+            return _unfused(chain, p, 0, inputs)
+        flat = indices.reshape(-1).astype(np.int64)
+        if flat.size and (int(flat.min()) < -size or int(flat.max()) >= size):
+            return _unfused(chain, p, 0, inputs)
+        flat = np.where(flat < 0, flat + size, flat)
+        check_allocation(indices.shape + chain.shape[1:], chain.dtype.itemsize, "output 0")
+        rows = chain.block(0, flat)
+        return [np.ascontiguousarray(rows.reshape(indices.shape + chain.shape[1:]))]
+
+    return kernel
+
+
+def weight_elements(chain: Chain) -> int:
+    return math.prod(chain.shape)
