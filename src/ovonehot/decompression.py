@@ -13,10 +13,15 @@ consumer a *fused* kernel made here, and the chain's nodes do not run:
 
 * a MatMul decompresses its weight by blocks of output rows/columns (``BLOCK_ELEMENTS``
   weight elements at a time) and multiplies each block: every output element of a MatMul is a
-  sum over the contracted axis alone, so in exact mode each block gives the bits the whole
-  product gives: the blocks take the sum the unfused MatMul takes for the whole output (the
-  reference's sequential sum, or BLAS past ``matmul.SEQUENTIAL_LIMIT``, as ``ops.matmul``
-  decides it for the whole product); fast mode multiplies each block by BLAS;
+  sum over the contracted axis alone.  In exact mode each block is summed in the reference's
+  sequential order (blocks kept under ``matmul.SEQUENTIAL_LIMIT`` multiply-adds), so each
+  output has the reference's bits, those of the unfused MatMul.  One difference: an unfused
+  exact MatMul larger than SEQUENTIAL_LIMIT switches to BLAS for speed (a few ulp off the
+  reference), and BLAS's bits depend on the matrix's width (measured: a 1x896 by 896x37984
+  product differs from the same in 1170-column blocks), so blocks could not reproduce them;
+  the fused kernel keeps the reference's order there (an LM head's logits now equal
+  OpenVINO's reference), and uses BLAS only when one weight row alone exceeds the limit.
+  Fast mode multiplies each block by BLAS;
 * a Gather on axis 0 (batch_dims 0, every index in range) decompresses only the rows it
   gathers.
 
@@ -530,11 +535,16 @@ def _matmul_kernel(chain: Chain, p: NodePlan, port: int, exact: bool) -> Kernel:
         out_axis = -1 if port == 1 or x.ndim == 1 else -2
         rest.insert(len(rest) + 1 + out_axis, n)  # (a budget check of the output, before any work)
         check_allocation(tuple(rest), chain.dtype.itemsize, "output 0")
-        blas = not exact or (x.size // max(k, 1)) * n * k > SEQUENTIAL_LIMIT
+        # Exact: each block summed in the reference's order (``matmul`` sums a block of at most
+        # SEQUENTIAL_LIMIT multiply-adds so); BLAS only when a single weight row exceeds it.
+        per_row = max(x.size // max(k, 1), 1) * k
+        block = rows if not exact else min(rows, SEQUENTIAL_LIMIT // max(per_row, 1))
+        blas = not exact or block < 1
+        block = max(block, 1)
         scratch = _scratch()
         parts = []
-        for lo in range(0, n, rows):
-            w = chain.block(axis, slice(lo, min(n, lo + rows)), scratch)
+        for lo in range(0, n, block):
+            w = chain.block(axis, slice(lo, min(n, lo + block)), scratch)
             args = [x, w] if port == 1 else [w, x]
             parts.append(matmul(p.attrs, args, exact=not blas)[0])
         return [parts[0] if len(parts) == 1 else np.concatenate(parts, axis=out_axis)]
