@@ -48,13 +48,13 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .budget import check_allocation
+from .budget import check_allocation, weight_cache_bytes
 from .infer import Inference, NodePlan
 from .ops.common.spec import Kernel
 from .ops.matmul import SEQUENTIAL_LIMIT, matmul
 from .types import ElementType
 
-__all__ = ["BLOCK_ELEMENTS", "NO_FUSION", "Chain", "Fusion", "chain_nodes", "chains", "fusion"]
+__all__ = ["BLOCK_ELEMENTS", "NO_FUSION", "Chain", "Fusion", "WeightCache", "chain_nodes", "chains", "fusion"]
 
 # Weight elements decompressed at once by a fused MatMul (4 MiB of f32).
 BLOCK_ELEMENTS = 1 << 20
@@ -484,6 +484,27 @@ def _convert_dtype(step: _Step) -> np.dtype | None:
 # ---------------------------------------------------------------------------------------
 
 
+class WeightCache:
+    """Decompressed weight blocks a model keeps between runs, up to ``budget`` bytes
+    (``OVONEHOT_WEIGHT_CACHE``, :func:`ovonehot.budget.weight_cache_bytes`): the blocks met
+    first are kept, the rest decompressed on every run.  Off by default."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.used = 0
+        self._blocks: dict[tuple[int, int, int], np.ndarray] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[int, int, int]) -> np.ndarray | None:
+        return self._blocks.get(key)
+
+    def keep(self, key: tuple[int, int, int], block: np.ndarray) -> None:
+        with self._lock:
+            if key not in self._blocks and self.used + block.nbytes <= self.budget:
+                self._blocks[key] = np.array(block, copy=True)
+                self.used += block.nbytes
+
+
 @dataclass(frozen=True, slots=True)
 class Fusion:
     """What a plan fuses: the consumers' kernels, and the chain nodes that no longer run."""
@@ -499,12 +520,14 @@ def fusion(inference: Inference, exact: bool, folded: Mapping[int, object]) -> F
     """The fused kernels of a plan in this exactness, for the chains it does not fold."""
     kernels: dict[int, Kernel] = {}
     skipped: set[int] = set()
+    room = weight_cache_bytes()
+    cache = inference.cache.setdefault("decompressed weights", WeightCache(room)) if room else None
     for c in chains(inference):
         if c.chain.final in folded or c.index in folded:
             continue
         p = inference.plans[c.index]
         if p.spec.type.lower() == "matmul":
-            kernels[c.index] = _matmul_kernel(c.chain, p, c.port, exact)
+            kernels[c.index] = _matmul_kernel(c.chain, p, c.port, exact, cache)
         else:
             kernels[c.index] = _gather_kernel(c.chain, p)
         skipped.update(k for k in c.chain.nodes if k not in folded)
@@ -519,7 +542,7 @@ def _unfused(chain: Chain, p: NodePlan, port: int, inputs: Sequence[np.ndarray])
     return list(p.spec.reference(p.attrs, args))
 
 
-def _matmul_kernel(chain: Chain, p: NodePlan, port: int, exact: bool) -> Kernel:
+def _matmul_kernel(chain: Chain, p: NodePlan, port: int, exact: bool, cache: WeightCache | None) -> Kernel:
     axis = _matmul_axis(p, port)
     n, k = chain.shape[axis], chain.shape[1 - axis]
     rows = max(1, BLOCK_ELEMENTS // max(k, 1))
@@ -544,7 +567,11 @@ def _matmul_kernel(chain: Chain, p: NodePlan, port: int, exact: bool) -> Kernel:
         scratch = _scratch()
         parts = []
         for lo in range(0, n, block):
-            w = chain.block(axis, slice(lo, min(n, lo + block)), scratch)
+            w = cache.get((chain.final, lo, block)) if cache is not None else None
+            if w is None:
+                w = chain.block(axis, slice(lo, min(n, lo + block)), scratch)
+                if cache is not None:
+                    cache.keep((chain.final, lo, block), w)
             args = [x, w] if port == 1 else [w, x]
             parts.append(matmul(p.attrs, args, exact=not blas)[0])
         return [parts[0] if len(parts) == 1 else np.concatenate(parts, axis=out_axis)]

@@ -235,3 +235,30 @@ def _assert_within_bound(
     assert (diff <= bound + float(np.finfo(np.float32).smallest_subnormal)).all(), (
         f"{case.label} {name}: |fast - exact| {diff.max()} beyond the summation bound"
     )
+
+
+CACHED = [c for c in CASES if c.consumer in ("matmul", "tied") and c.source == "u4"][:4]
+
+
+@pytest.mark.parametrize("case", CACHED, ids=lambda c: c.label)
+def test_weight_cache_keeps_the_bits(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``OVONEHOT_WEIGHT_CACHE`` the blocks a fused MatMul decompressed are kept: later
+    runs read them, and every run's outputs keep the uncached bits, exact and fast."""
+    rng = np.random.default_rng(7)
+    b, feeds = _build(case, rng)
+    graph = b.build()
+    with tempfile.TemporaryDirectory() as tmp:
+        xml = Path(tmp) / "case.xml"
+        write_ir(graph, xml, inference=infer(graph))
+        plain = ovonehot.load(xml)
+        cached = ovonehot.load(xml)
+    monkeypatch.delenv("OVONEHOT_WEIGHT_CACHE", raising=False)
+    want = {exact: plain.run(feeds, exact=exact) for exact in (True, False)}  # (plans made now)
+    monkeypatch.setenv("OVONEHOT_WEIGHT_CACHE", str(1 << 24))
+    for exact in (True, False):
+        for _ in range(2):
+            got = cached.run(feeds, exact=exact)
+            for name, value in want[exact].items():
+                assert_same(got[name], value, f"{case.label} {name} exact={exact}")
+    assert cached.inference.cache["decompressed weights"].used > 0
+    assert "decompressed weights" not in plain.inference.cache
