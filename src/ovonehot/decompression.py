@@ -52,6 +52,7 @@ from .budget import check_allocation, weight_cache_bytes
 from .infer import Inference, NodePlan
 from .ops.common.spec import Kernel
 from .ops.matmul import SEQUENTIAL_LIMIT, matmul
+from .packed import Packed
 from .types import ElementType
 
 __all__ = ["BLOCK_ELEMENTS", "NO_FUSION", "Chain", "Fusion", "WeightCache", "chain_nodes", "chains", "fusion"]
@@ -170,7 +171,7 @@ class Chain:
     """A decompression chain: its integer Constant, its element-wise steps on the Constant's
     shape, the Reshape to the weight's ``shape`` (if any) and the Converts after it."""
 
-    source: np.ndarray
+    source: np.ndarray | Packed  # (a large u4/i4 one kept packed: unpacked a block at a time)
     steps: tuple[_Step, ...]
     after: tuple[_Step, ...]
     shape: tuple[int, ...]  # the weight the consumer reads
@@ -201,7 +202,7 @@ class Chain:
         if pre is None:
             raise ValueError("ovonehot bug: no source axis for this weight axis")
         rank = self.source.ndim
-        q = _take(self.source, pre, index)
+        q = _take_source(self.source, pre, index)
         if self.arith is not None:
             a = self.arith
             zero, scale = (_operand_slice(v, pre, rank, index) for v in (a.zero, a.scale))
@@ -221,10 +222,18 @@ class Chain:
         return self.block(0, slice(None)) if self.shape else self._scalar()
 
     def _scalar(self) -> np.ndarray:
-        x = self.source
+        x = np.asarray(self.source)
         for step in (*self.steps, *self.after):
             x = step.apply(x, step.operand)
         return x
+
+
+def _take_source(source: np.ndarray | Packed, axis: int, index: slice | np.ndarray) -> np.ndarray:
+    """The Constant's slice: a packed one unpacks only those rows (along axis 0; along
+    another axis it unpacks whole, for the block's time)."""
+    if isinstance(source, Packed):
+        return source.take(index) if axis == 0 else _take(source.unpack(), axis, index)
+    return _take(source, axis, index)
 
 
 def _take(array: np.ndarray, axis: int, index: slice | np.ndarray) -> np.ndarray:
@@ -390,7 +399,7 @@ def _chain(
     Reshape), when it starts with a Convert and only Converts follow its Reshape."""
     p = inference.plans[const]
     source = getattr(p.attrs, "value", None)
-    if not nodes or not isinstance(source, np.ndarray) or len(readers[const]) != 1:
+    if not nodes or not isinstance(source, np.ndarray | Packed) or len(readers[const]) != 1:
         return None
     if p.attrs.element_type not in SOURCE_TYPES:
         return None

@@ -36,9 +36,11 @@ import ovonehot
 from ovonehot.evaluate import plan_of
 from ovonehot.infer import infer
 from ovonehot.ir.builder import GraphBuilder, Out
+from ovonehot.ir.payload import PACKED_MIN_ELEMENTS
 from ovonehot.ir.writer import write_ir
 from ovonehot.ops.matmul import evaluate_matmul
 from ovonehot.oracle.process import IsolatedOracle
+from ovonehot.packed import Packed
 from ovonehot.types import ElementType, PartialShape
 from tests.exact import assert_same
 
@@ -88,6 +90,10 @@ def _cases() -> list[Case]:
         Case("u4", "f16", True, None, "matmul", n=1, k=5, m=1),  # one output channel, odd K
         Case("u4", "f16", True, 4, "matmul", m=0),  # an empty batch
         Case("i4", "f16", True, None, "matmul", n=1100, k=1000, m=2),  # two blocks of BLOCK_ELEMENTS
+        # Packed in memory (more than 65536 values): blocks of rows, and a transposed layout
+        Case("u4", "f16", True, 128, "matmul", n=1030, k=1024, m=2),
+        Case("u4", "f16", True, None, "matmul", transpose=False, n=301, k=333, m=2),
+        Case("u4", "f32", False, None, "tied", n=4099, k=33, m=3),
         Case("u8", "f16", True, None, "tied", n=9, k=6, m=2),
         Case("u4", "f16", True, 2, "tied", n=9, k=6, m=2),
         Case("u4", "f16", True, 4, "matmul", scale_range=(1e-7, 1e-5)),  # subnormal f16 products
@@ -191,6 +197,8 @@ def test_fused_decompression(case: Case, oracle: IsolatedOracle) -> None:
         model = ovonehot.load(xml)
         expected = oracle.run("reference", xml, feeds)
     consumers = [i for i, n in enumerate(model.graph.nodes) if n.type in ("MatMul", "Gather")]
+    packed = [n for n in model.graph.nodes if isinstance(n.payload, Packed)]  # (kept packed by the reader)
+    assert bool(packed) == (case.source in ("u4", "i4") and case.n * case.k > PACKED_MIN_ELEMENTS)
     index_feeds = {i: feeds[n.name] for i, n in enumerate(model.graph.nodes) if n.type == "Parameter"}
     plan = plan_of(model.inference, index_feeds)
     assert [plan.kernel_of(i) for i in consumers] == ["fused"] * len(consumers), case.label
