@@ -29,9 +29,19 @@ The decompressed values are the chain's, bit for bit, in both modes: a block is 
 nodes' own reference kernels on the block's slice of each Constant (the element-wise kernels
 are position-independent), or, where the chain is the usual integer one (``_Arith``), the same
 values computed in f32 without the per-node cost -- see ``_Arith`` for why they are the same
-bits, which the conformance cases check against the unfused chain.  Fast mode keeps the f16
-rounding the IR's types ask for (it does not use the algebra that skips it): the weights
-differ from exact's nowhere, only the sums' order does.
+bits, which the conformance cases check against the unfused chain.
+
+Fast mode keeps the f16 rounding the IR's types ask for: the weights differ from exact's
+nowhere, only the sums' order does.  Skipping it (``s * (q - z)`` left in f32, what the CPU
+plugin does, and the algebra ``sum_G s_G (x_G . q_G - z_G sum x_G)`` that needs no decompressed
+block at all) would save most of the passes, and would land nearer the float64 truth, inside
+the rounding envelope of ``diff``; but it moves an LLM's logits by 1e-4..1e-3 from OpenVINO's
+reference (the corpus's NNCF models, run fast, are held to its values within 1e-5), so it
+would be a different semantics, not a faster evaluation of the same one.
+
+Packed u4/i4 Constants (:class:`ovonehot.packed.Packed`) are unpacked a block of rows at a
+time.  Optionally (``OVONEHOT_WEIGHT_CACHE`` bytes, :class:`WeightCache`) the decompressed
+blocks are kept between runs, trading memory for time.
 
 A case the fused kernel does not decide (a shape the plan did not foresee, an index out of
 range, a Gather on another axis) runs the chain whole and the consumer's reference kernel,
@@ -615,7 +625,3 @@ def _gather_kernel(chain: Chain, p: NodePlan) -> Kernel:
         return [np.ascontiguousarray(rows.reshape(indices.shape + chain.shape[1:]))]
 
     return kernel
-
-
-def weight_elements(chain: Chain) -> int:
-    return math.prod(chain.shape)
