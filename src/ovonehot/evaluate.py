@@ -12,6 +12,11 @@ One path runs every graph, the top level and every sub-graph body alike:
    :class:`RunMode`, else its reference ``evaluate``.
 3. :func:`_run` -- the one loop -- calls a plan's callables in order.
 
+Weight decompression chains (an integer Constant -> Convert -> Subtract -> Multiply -> ... ->
+MatMul/Gather) that a plan does not fold run inside their consumer: the plan gives the
+consumer the fused kernel :mod:`ovonehot.decompression` makes and leaves the chain's nodes out,
+except in runs whose hooks or kept outputs must see every node.
+
 Folding per signature: on a signature's second run, shapes are inferred again with the feeds'
 static shapes, so a shape subgraph (ShapeOf -> Gather -> Concat -> a Reshape's target) depends
 on nothing a run can change.  Every node whose inputs are all known then (Constants, ShapeOf of
