@@ -33,6 +33,7 @@ import numpy as np
 import pytest
 
 import ovonehot
+from ovonehot.decompression import round_to_f16
 from ovonehot.evaluate import plan_of
 from ovonehot.infer import infer
 from ovonehot.ir.builder import GraphBuilder, Out
@@ -270,3 +271,19 @@ def test_weight_cache_keeps_the_bits(case: Case, monkeypatch: pytest.MonkeyPatch
                 assert_same(got[name], value, f"{case.label} {name} exact={exact}")
     assert cached.inference.cache["decompressed weights"].used > 0
     assert "decompressed weights" not in plain.inference.cache
+
+
+def test_veltkamp_rounds_as_f16() -> None:
+    """``round_to_f16`` (the fused decompression's f16 rounding) is NumPy's f32 -> f16 cast on
+    every product of a positive normal f16 scale and an integer 1..1279 that is an f16 normal
+    number, and on zeros of both signs (negative products mirror positive ones)."""
+    scales = np.arange(0x0400, 0x7C00, dtype=np.uint16).view(np.float16).astype(np.float32)
+    for m in range(1, 1280):
+        x = scales * np.float32(m)
+        x = x[(x >= 2.0**-14) & (x <= 65504.0)]
+        want = x.astype(np.float16).astype(np.float32)
+        got = round_to_f16(x.copy(), np.empty_like(x))
+        assert_same(got, want, f"scale * {m}")
+        assert_same(round_to_f16(-x, np.empty_like(x)), -want, f"scale * -{m}")
+    zeros = np.array([0.0, -0.0], np.float32)
+    assert_same(round_to_f16(zeros.copy(), np.empty_like(zeros)), zeros, "zeros")
