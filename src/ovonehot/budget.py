@@ -41,6 +41,8 @@ BUDGET_ENV = "OVONEHOT_MEMORY_BUDGET"
 LOOP_ENV = "OVONEHOT_MAX_LOOP_ITERATIONS"
 DEFAULT_MAX_LOOP_ITERATIONS = 2**20
 MAX_RANK = 64  # NumPy's NPY_MAXDIMS
+# Bytes of decompressed weights a model may keep between runs (see ``weight_cache_bytes``).
+WEIGHT_CACHE_ENV = "OVONEHOT_WEIGHT_CACHE"
 
 
 def available_memory() -> int | None:
@@ -95,6 +97,18 @@ def memory_budget(available: int | None = None) -> int:
     budget = budget if left is None else min(budget, left // 2)
     cap = _positive_env(BUDGET_ENV)
     return budget if cap is None else min(budget, cap)
+
+
+def weight_cache_bytes() -> int:
+    """Bytes of decompressed weights a model may keep between runs (``WEIGHT_CACHE_ENV``; 0,
+    the default: none), never more than half the memory available now: a fused MatMul
+    (:mod:`ovonehot.decompression`) keeps the blocks it decompressed while they fit, trading
+    memory for time per run."""
+    wanted = _positive_env(WEIGHT_CACHE_ENV) if os.environ.get(WEIGHT_CACHE_ENV, "").strip() != "0" else None
+    if not wanted:
+        return 0
+    available = available_memory()
+    return wanted if available is None else min(wanted, available // 2)
 
 
 def max_loop_iterations() -> int:

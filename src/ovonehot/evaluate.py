@@ -12,6 +12,11 @@ One path runs every graph, the top level and every sub-graph body alike:
    :class:`RunMode`, else its reference ``evaluate``.
 3. :func:`_run` -- the one loop -- calls a plan's callables in order.
 
+Weight decompression chains (an integer Constant -> Convert -> Subtract -> Multiply -> ... ->
+MatMul/Gather) that a plan does not fold run inside their consumer: the plan gives the
+consumer the fused kernel :mod:`ovonehot.decompression` makes and leaves the chain's nodes out,
+except in runs whose hooks or kept outputs must see every node.
+
 Folding per signature: on a signature's second run, shapes are inferred again with the feeds'
 static shapes, so a shape subgraph (ShapeOf -> Gather -> Concat -> a Reshape's target) depends
 on nothing a run can change.  Every node whose inputs are all known then (Constants, ShapeOf of
@@ -58,7 +63,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from . import threads
+from . import decompression, threads
 from .budget import check_allocation
 from .errors import Error, InputError
 from .graph import Graph
@@ -130,9 +135,15 @@ class Plan:
     stateful: weakref.WeakKeyDictionary[Variables, tuple[RunMode, list[Call]]] = field(
         default_factory=weakref.WeakKeyDictionary
     )
+    # The consumers of a weight decompression chain running it fused, and the chains' nodes
+    # (which do not run): :mod:`ovonehot.decompression`.
+    fused: frozenset[int] = frozenset()
 
     def kernel_of(self, index: int) -> str:
-        """How node ``index`` runs in this plan: "folded", "specialized", "evaluate", or "fed"."""
+        """How node ``index`` runs in this plan: "folded", "fused" (a decompression chain's
+        node, or its consumer), "specialized", "evaluate", or "fed"."""
+        if index in self.fused:
+            return "fused"
         if index in self.known:
             return "folded"
         if index in self.specialized:
@@ -149,7 +160,9 @@ class Record:
     runs: int = 0  # runs that completed
     folded: Folded | None = None
     tried: bool = False  # folding was attempted (``folded`` stays None when nothing could fold)
-    plans: dict[tuple[bool, bool, bool], Plan] = field(default_factory=dict)  # (exact, specialized, folded)
+    plans: dict[tuple[bool, bool, bool, bool], Plan] = field(
+        default_factory=dict
+    )  # (exact, specialized, folded, fused)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +173,7 @@ class Layout:
     kernels: tuple[Kernel | None, ...]
     specialized: frozenset[int]
     initial: tuple[np.ndarray | None, ...]
+    fused: frozenset[int]  # the fused consumers and the chains' skipped nodes
 
 
 @dataclass(slots=True)
@@ -182,7 +196,7 @@ class Program:
     # it without making a plan).  Its callables check values against the program's ``seen``
     # (a value's shape and dtype met before passed the same inferred infos); after a completed
     # run the record gets a copy, what its signature's folding checks.
-    general: dict[tuple[bool, bool, bool], Plan] = field(default_factory=dict)
+    general: dict[tuple[bool, bool, bool, bool], Plan] = field(default_factory=dict)
     seen: Seen = field(default_factory=list)
     # After the program's first completed run, its unfolded plan skips what the model's own
     # infos decide (Constants and what they alone compute, ShapeOf of a statically shaped
@@ -262,7 +276,7 @@ def evaluate(
     run returns again (folded values are copied).
     """
     record = _record(inference, feeds, mode)
-    plan = _plan(inference, record, mode)
+    plan = _plan(inference, record, mode, fuse=not (mode.hooked or keep))
     values: list[Any] = list(plan.initial)
     for slot, i in plan.feeds:
         values[slot] = feeds[i]
@@ -303,7 +317,7 @@ def plan_of(inference: Inference, feeds: Mapping[int, np.ndarray], mode: RunMode
     """The plan the next run of ``feeds``'s signature in ``mode`` runs (made now if needed): how
     each node runs, for tests and ``--verbose``."""
     record = _record(inference, feeds, mode, count=False)
-    return _plan(inference, record, mode)
+    return _plan(inference, record, mode, fuse=not mode.hooked)
 
 
 def _record(
@@ -339,35 +353,40 @@ def _with_state(prog: Program, feeds: Mapping[int, np.ndarray], mode: RunMode) -
     return {**feeds, **state} if state else feeds
 
 
-def _plan(inference: Inference, record: Record, mode: RunMode) -> Plan:
+def _plan(inference: Inference, record: Record, mode: RunMode, fuse: bool = False) -> Plan:
     """The record's folded plan for ``mode``'s exactness, else the program's unfolded one (an
-    override runs the unfolded one)."""
+    override runs the unfolded one); ``fuse``: decompression chains run inside their consumers
+    (not for runs that see every node)."""
     folded = record.folded if mode.override is None else None
     prog = program(inference)
     static = RunMode(mode.exact, specialized=mode.specialized)
+    fuse = fuse and mode.specialized
     if folded is None:
         if prog.runs and not prog.general_tried:
             prog.general_tried = True
             prog.general_fold = _fold_general(inference, prog)
         general_fold = prog.general_fold if mode.override is None else None
-        key3 = (mode.exact, mode.specialized, general_fold is not None)
-        general = prog.general.get(key3)
+        key4 = (mode.exact, mode.specialized, general_fold is not None, fuse)
+        general = prog.general.get(key4)
         if general is None:
-            general = prog.general[key3] = _make_plan(inference, prog, prog.seen, general_fold, static)
+            general = prog.general[key4] = _make_plan(inference, prog, prog.seen, general_fold, static, fuse)
         return general
-    key = (mode.exact, mode.specialized, True)
+    key = (mode.exact, mode.specialized, True, fuse)
     plan = record.plans.get(key)
     if plan is None:
-        plan = record.plans[key] = _make_plan(inference, prog, record.seen, folded, static)
+        plan = record.plans[key] = _make_plan(inference, prog, record.seen, folded, static, fuse)
     return plan
 
 
-def _make_plan(inference: Inference, prog: Program, seen: Seen, folded: Folded | None, mode: RunMode) -> Plan:
-    """The plan that skips what ``folded`` computed (everything runs without it)."""
+def _make_plan(
+    inference: Inference, prog: Program, seen: Seen, folded: Folded | None, mode: RunMode, fuse: bool = False
+) -> Plan:
+    """The plan that skips what ``folded`` computed (everything runs without it) and, with
+    ``fuse``, the decompression chains its consumers run fused."""
     known = folded.known if folded is not None else {}
     slots: Sequence[np.ndarray | None] = folded.slots if folded is not None else [None] * prog.slots
     infos = folded.infos if folded is not None else inference.outputs
-    layout = _layout(prog, folded, known, slots, infos, mode)
+    layout = _layout(inference, prog, folded, known, slots, infos, mode, fuse)
     steps = layout.steps
     calls = [
         _compile(inference, s, k, s.index in layout.specialized, seen)
@@ -390,19 +409,24 @@ def _make_plan(inference: Inference, prog: Program, seen: Seen, folded: Folded |
         feeds,
         any(s.plan.spec.blas for s in steps),
         seen,
+        fused=layout.fused,
     )
 
 
 def _layout(
+    inference: Inference,
     prog: Program,
     folded: Folded | None,
     known: Mapping[int, Sequence[np.ndarray]],
     slots: Sequence[np.ndarray | None],
     infos: Sequence[Sequence[TensorInfo]],
     mode: RunMode,
+    fuse: bool,
 ) -> Layout:
-    """The running steps (what each frees, whether its sizes are checked) and their kernels."""
-    running = [s for s in prog.steps if s.index not in known]
+    """The running steps (what each frees, whether its sizes are checked) and their kernels;
+    with ``fuse``, the decompression chains its consumers run fused."""
+    fusion = decompression.fusion(inference, mode.exact, known) if fuse else decompression.NO_FUSION
+    running = [s for s in prog.steps if s.index not in known and s.index not in fusion.skipped]
     last: dict[int, int] = {}  # slot -> position of the last running step that reads it
     for pos, s in enumerate(running):
         for a in s.args:
@@ -419,16 +443,25 @@ def _layout(
     for pos, s in enumerate(running):
         for a in s.args:
             initial[a] = slots[a]
-        sized = s.sized and (
+        sized = s.sized and s.index not in fusion.kernels  # (a fused kernel checks its own)
+        sized = sized and (
             folded is None
             or not all(_small_bounded(t.shape, t.element_type.numpy_dtype) for t in infos[s.index])
         )
         s = replace(s, frees=tuple(sorted(frees[pos])), sized=sized)
         steps.append(s)
-        kernel, made = _kernel(s, _infos(s, prog, infos, slots, folded is not None), mode)
+        kernel, made = fusion.kernels.get(s.index), False  # (a fused kernel words its own errors)
+        if kernel is None:
+            kernel, made = _kernel(s, _infos(s, prog, infos, slots, folded is not None), mode)
         specialized.update((s.index,) if made else ())
         kernels.append(kernel)
-    return Layout(tuple(steps), tuple(kernels), frozenset(specialized), tuple(initial))
+    return Layout(
+        tuple(steps),
+        tuple(kernels),
+        frozenset(specialized),
+        tuple(initial),
+        fusion.skipped | fusion.kernels.keys(),
+    )
 
 
 def _infos(
@@ -607,7 +640,8 @@ def _calls_for(
     graph = inference.graph
     for r, buffer in out.items():
         src = graph.sources[r][0]
-        if src.node in plan.position and not plan.steps[plan.position[src.node]].feed:
+        feed = src.node in plan.position and plan.steps[plan.position[src.node]].feed
+        if src.node in plan.position and not feed and src.node not in plan.fused:
             buffers: list[np.ndarray | None] = [None] * len(inference.outputs[src.node])
             buffers[src.output] = buffer
             again[src.node] = replace(again.get(src.node, mode), out=tuple(buffers))
@@ -727,9 +761,12 @@ def _fold(inference: Inference, prog: Program, feeds: Mapping[int, np.ndarray], 
     sig = _infer_signature(inference, prog, params)
     if sig is None:
         return None
+    fused = decompression.chain_nodes(inference)
     for step in prog.steps:  # the inferred static shapes are the ones the run checked
         for k, t in enumerate(sig[step.index]):
             record = seen[step.first + k]
+            if record is None and step.index in fused:  # (ran inside its consumer: never checked)
+                record = seen[step.first + k] = _inferred_record(t)
             if t.shape.is_static and (record is None or record[0] != t.shape.to_shape()):
                 return None
     known: list[np.ndarray | None] = [None] * prog.slots
@@ -796,6 +833,12 @@ def _fold_values(
         done[step.index] = outs
         known[step.first : step.first + step.n_out] = outs
     return done
+
+
+def _inferred_record(info: TensorInfo) -> tuple[tuple[int, ...], np.dtype] | None:
+    """What a check of a value of this inferred info records, when the info settles it."""
+    dtype = info.element_type.numpy_dtype
+    return (info.shape.to_shape(), dtype) if info.shape.is_static and dtype is not None else None
 
 
 def _small_static(shape: PartialShape, dtype: np.dtype | None) -> bool:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .errors import quote, shorten
+from .packed import Packed
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,8 +75,8 @@ class Element:
 class Node:
     """One layer.  ``attrs`` holds the raw ``<data>`` strings; ops parse them into typed attributes.
 
-    ``payload`` is a Constant's decoded value (None for other nodes); it is left out of
-    equality and hashing.
+    ``payload`` is a Constant's decoded value (None for other nodes), a large u4/i4 one kept
+    packed (:class:`~ovonehot.packed.Packed`); it is left out of equality and hashing.
     """
 
     id: int
@@ -85,7 +86,7 @@ class Node:
     attrs: tuple[tuple[str, str], ...] = ()
     inputs: tuple[Port, ...] = ()
     outputs: tuple[Port, ...] = ()
-    payload: np.ndarray | None = field(default=None, compare=False, hash=False, repr=False)
+    payload: np.ndarray | Packed | None = field(default=None, compare=False, hash=False, repr=False)
     # A Result layer's ``output_names`` attribute: when present, OpenVINO uses these tensor
     # names for the model output instead of the producer port's ``names``.
     output_names: tuple[str, ...] = ()

@@ -20,6 +20,7 @@ import math
 import numpy as np
 
 from ..errors import IRError, UnsupportedError
+from ..packed import NIBBLES, Packed
 from ..types import ElementType
 
 
@@ -62,9 +63,13 @@ def decode(element_type: ElementType, shape: tuple[int, ...], raw: memoryview | 
     return codes.astype(t.numpy_dtype).reshape(shape)
 
 
-def encode(element_type: ElementType, array: np.ndarray) -> bytes:
+def encode(element_type: ElementType, array: np.ndarray | Packed) -> bytes:
     """Pack ``array`` as OpenVINO stores ``element_type`` constants."""
     t = element_type
+    if isinstance(array, Packed):
+        if array.element_type is t:  # (its bytes are the packing already)
+            return array.raw.tobytes()
+        array = array.unpack()
     flat = np.asarray(array).reshape(-1)
     if t is ElementType.string:
         parts: list[bytes] = [
@@ -166,3 +171,24 @@ def _decode_strings(shape: tuple[int, ...], count: int, raw: bytes) -> np.ndarra
     for i in range(n):
         out[i] = body[ends[i] : ends[i + 1]].decode("utf-8", "surrogateescape")
     return out.reshape(shape)
+
+
+# -- packed constants ------------------------------------------------------------------
+
+
+# Sub-byte constants larger than this many elements are kept packed (``Packed``).
+PACKED_MIN_ELEMENTS = 1 << 16
+
+
+def decode_lazy(
+    element_type: ElementType, shape: tuple[int, ...], raw: memoryview | bytes
+) -> np.ndarray | Packed:
+    """``decode``, but a large u4/i4 payload is kept packed (``Packed``); ``raw`` holds at least
+    the packed size (the caller checked it)."""
+    count = math.prod(shape)
+    if element_type in NIBBLES and count > PACKED_MIN_ELEMENTS:
+        need = packed_size(element_type, count)
+        if len(raw) < need:
+            raise IRError(f"payload holds {len(raw)} bytes, {need} needed for {count} x {element_type}")
+        return Packed(element_type, shape, np.frombuffer(raw, dtype=np.uint8, count=need))
+    return decode(element_type, shape, raw)

@@ -43,6 +43,7 @@ from .. import progress
 from ..budget import numpy_can_hold
 from ..errors import InputError, IRError, ResourceLimitError, UnsupportedError, quote, shorten
 from ..graph import Element, Graph, Node, Port, Source
+from ..packed import Packed
 from ..problems import Problem, Severity
 from ..types import ElementType, PartialShape
 from . import payload as _payload
@@ -1099,7 +1100,7 @@ def _split_names(text: str) -> tuple[str, ...]:
     return tuple(n for n in names if n)
 
 
-def _read_constant(node: Node, weights: _Weights, cache: _Cache | None = None) -> np.ndarray:
+def _read_constant(node: Node, weights: _Weights, cache: _Cache | None = None) -> np.ndarray | Packed:
     et_text = node.attr("element_type")
     shape_text = node.attr("shape")
     known = cache.constants.get((et_text, shape_text)) if cache is not None else None
@@ -1121,7 +1122,7 @@ def _read_constant(node: Node, weights: _Weights, cache: _Cache | None = None) -
     if dtype is not None:  # whole bytes per element: what _payload.decode does, without its checks
         return np.frombuffer(raw, dtype=dtype, count=count).reshape(shape)
     try:
-        return _payload.decode(element_type, shape, raw)
+        return _payload.decode_lazy(element_type, shape, raw)  # (a large u4/i4 one stays packed)
     except IRError as exc:
         raise exc.at(node) from None
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..errors import IRError, quote
 from ..graph import Node
+from ..packed import Packed
 from ..types import ElementType, PartialShape
 from .common.attrs import NoAttrs, element_type_attr, parse_no_attrs, str_attr
 from .common.spec import OpSpec, TensorInfo
@@ -37,7 +38,7 @@ def infer_parameter(attrs: ParameterAttrs, inputs: Sequence[TensorInfo]) -> list
 @dataclass(frozen=True, slots=True)
 class ConstantAttrs:
     element_type: ElementType
-    value: np.ndarray = field(compare=False)
+    value: np.ndarray | Packed = field(compare=False)  # (a large u4/i4 payload stays packed)
 
 
 def parse_constant(node: Node) -> ConstantAttrs:
@@ -52,7 +53,10 @@ def infer_constant(attrs: ConstantAttrs, inputs: Sequence[TensorInfo]) -> list[T
         shape = PartialShape.of(attrs.value.shape)
         if len(_SHAPES) < 4096:
             _SHAPES[attrs.value.shape] = shape
-    return [TensorInfo(attrs.element_type, shape, value=attrs.value)]
+    # A packed payload (more than FOLD_LIMIT values: nothing folds from it) is not offered as a
+    # value to inference, which would unpack it.
+    value = attrs.value if isinstance(attrs.value, np.ndarray) else None
+    return [TensorInfo(attrs.element_type, shape, value=value)]
 
 
 # Constants' shapes (a PartialShape is immutable: one object serves every constant of a shape).
@@ -60,7 +64,8 @@ _SHAPES: dict[tuple[int, ...], PartialShape] = {}
 
 
 def evaluate_constant(attrs: ConstantAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    return [attrs.value]
+    value = attrs.value
+    return [value if isinstance(value, np.ndarray) else value.unpack()]
 
 
 def infer_result(attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
