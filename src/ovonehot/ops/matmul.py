@@ -134,15 +134,7 @@ def matmul(attrs: MatMulAttrs, inputs: Sequence[np.ndarray], exact: bool) -> lis
     y = np.swapaxes(b, -1, -2) if attrs.transpose_b and b.ndim > 1 else b
     x = x[np.newaxis, :] if a.ndim == 1 else x
     y = y[:, np.newaxis] if b.ndim == 1 else y
-    if x.shape[-1] != y.shape[-2]:
-        raise InputError(f"Incompatible MatMul matrix dimension: {list(x.shape)} x {list(y.shape)}")
-    try:
-        batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
-    except ValueError:
-        raise InputError(
-            f"Incompatible MatMul batch dimensions: {list(a.shape)} and {list(b.shape)}"
-        ) from None
-    out_shape = (*batch, x.shape[-2], y.shape[-1])
+    out_shape = product_shape(x, y, a.shape, b.shape)
     k = x.shape[-1]
     with quiet():
         if dtype == np.bool_:
@@ -229,19 +221,27 @@ def specialize_matmul(
     return fast_kernel(bound, with_attrs(evaluate_matmul_fast, attrs))
 
 
-def sequential_product(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """``matmul(exact=True)`` of two f32 or f64 arrays of rank >= 2 (batch dims broadcast), without
-    its conversions: the same sum (``_sequential`` in k order, BLAS past ``SEQUENTIAL_LIMIT``) and
-    the same refusals, for kernels (attention) whose inputs are already of the working type."""
+def product_shape(
+    x: np.ndarray, y: np.ndarray, a_shape: tuple[int, ...], b_shape: tuple[int, ...]
+) -> tuple[int, ...]:
+    """The product's shape of matrices ``x [..., m, k]`` and ``y [..., k, n]`` (batch dims
+    broadcast), or the InputError naming ``a_shape`` and ``b_shape`` (the inputs as given)."""
     if x.shape[-1] != y.shape[-2]:
         raise InputError(f"Incompatible MatMul matrix dimension: {list(x.shape)} x {list(y.shape)}")
     try:
         batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
     except ValueError:
         raise InputError(
-            f"Incompatible MatMul batch dimensions: {list(x.shape)} and {list(y.shape)}"
+            f"Incompatible MatMul batch dimensions: {list(a_shape)} and {list(b_shape)}"
         ) from None
-    out_shape = (*batch, x.shape[-2], y.shape[-1])
+    return (*batch, x.shape[-2], y.shape[-1])
+
+
+def sequential_product(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``matmul(exact=True)`` of two f32 or f64 arrays of rank >= 2 (batch dims broadcast), without
+    its conversions: the same sum (``_sequential`` in k order, BLAS past ``SEQUENTIAL_LIMIT``) and
+    the same refusals, for kernels (attention) whose inputs are already of the working type."""
+    out_shape = product_shape(x, y, x.shape, y.shape)
     with quiet():
         if math.prod(out_shape) * x.shape[-1] > SEQUENTIAL_LIMIT:
             return np.ascontiguousarray(np.matmul(x, y))
