@@ -2103,6 +2103,13 @@ _known(
     lambda c: _data_type(c) in ("i32", "i64") and any(v.endswith("pillow") for _, v in c.attrs),
 )
 _known(
+    "Interpolate",
+    11,
+    "cubic on i32: Node.evaluate has no i32 kernel, its template truncates (static_cast<T>(summa), "
+    "reference/interpolate.hpp), as ovonehot does; the CPU plugin (the only oracle) rounds to nearest",
+    lambda c: _data_type(c) == "i32" and ("mode", "cubic") in c.attrs,
+)
+_known(
     "ScatterElementsUpdate",
     12,
     "reduction=mean of i8/i16/u8/u16: the reference has no kernel, the CPU plugin (the only oracle) truncates "
