@@ -126,7 +126,9 @@ def table(rows: list[Row], n: int, seed: int, seconds: float) -> str:
             "Planted regressions (tests/conformance/test_planted.py, in the default test run): a 0-d output "
             "returned as NumPy's scalar, a wrong dtype, and a wrong boundary value (-0.0 -> +0.0, NaN -> 0, "
             "integer max -> max - 1), each planted into copies of Add-1, Convert-0, Negative-0 and Gather-8 "
-            "(`dataclasses.replace` on the OpSpec), fail the CI sample; the unmodified specs pass it."
+            "(`dataclasses.replace` on the OpSpec), fail the CI sample; the unmodified specs pass it. A bug "
+            "only at the seam of the blocked narrow-float element-wise path fails it too (the harness runs "
+            "those ops again in blocks of three elements)."
         ),
         "",
         "## Known failures (tests/conformance/table.py; strict xfail per entry in the suite)",
