@@ -247,6 +247,9 @@ class Model:
         ``threads``: the most threads the kernels use (NumPy's BLAS and OneHot's workers
         together; default ``OVONEHOT_NUM_THREADS``, else 1; never more than the cores
         available, see :mod:`ovonehot.threads`).
+
+        One call at a time per Model: its plans and their records of checked shapes are shared
+        by every call, so threads that run at once each load their own Model.
         """
         return self._run(inputs, observer, None, share_outputs, exact, threads)
 
