@@ -20,7 +20,7 @@ import enum
 import functools
 import math
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -131,17 +131,29 @@ def evaluate_roi_align(attrs: ROIAlignAttrs, inputs: Sequence[np.ndarray]) -> li
     data, rois, indices = (np.asarray(a) for a in inputs)
     if data.ndim != 4 or rois.ndim != 2 or rois.shape[1] != 4 or indices.shape != (rois.shape[0],):
         raise InputError(f"data {data.shape}, rois {rois.shape}, batch_indices {indices.shape} do not fit")
-    n, c, _h, _w = data.shape
+    return per_roi(data, rois, indices, (attrs.pooled_h, attrs.pooled_w), functools.partial(_one_roi, attrs))
+
+
+OneRoi = Callable[[np.ndarray, np.ndarray, np.dtype], np.ndarray]
+
+
+def per_roi(
+    data: np.ndarray, rois: np.ndarray, indices: np.ndarray, pooled: tuple[int, int], one: OneRoi
+) -> list[np.ndarray]:
+    """Each box pooled from its image by ``one(feature map, box, working type)`` into ``[R, C,
+    pooled_h, pooled_w]``, in f32 (f64 for f64 data), rounded once to the data's type; the batch
+    indices checked against the batch."""
+    n, c = data.shape[0], data.shape[1]
     idx = indices.astype(np.int64)
     if np.any((idx < 0) | (idx >= n)):
         raise InputError(f"batch_indices must lie in [0, {n}), got {idx.tolist()}")
     t = np.dtype(np.float32) if widen(data).dtype != np.float64 else np.dtype(np.float64)
     x = widen(data).astype(t)
     boxes = widen(rois).astype(t)
-    out = np.zeros((rois.shape[0], c, attrs.pooled_h, attrs.pooled_w), t)
+    out = np.zeros((rois.shape[0], c, *pooled), t)
     with quiet():
         for r in range(rois.shape[0]):
-            out[r] = _one_roi(attrs, x[idx[r]], boxes[r], t)
+            out[r] = one(x[idx[r]], boxes[r], t)
     return [narrow(out, data.dtype)]
 
 

@@ -19,6 +19,7 @@ or a negative ``sampling_ratio``) is refused, as the reference's assertion refus
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,9 +30,8 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, PartialShape
 from .common.attrs import bool_attr, float_attr, int_attr
-from .common.numeric import narrow, quiet, widen
 from .common.spec import OpSpec, TensorInfo
-from .roi_align import bilinear, roi_dims
+from .roi_align import bilinear, per_roi, roi_dims
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,18 +88,7 @@ def evaluate_roi_align_rotated(attrs: ROIAlignRotatedAttrs, inputs: Sequence[np.
         raise InputError(
             f"pooled_h {attrs.pooled_h} and pooled_w {attrs.pooled_w} must not be negative to run"
         )
-    n, c, _h, _w = data.shape
-    idx = indices.astype(np.int64)
-    if np.any((idx < 0) | (idx >= n)):
-        raise InputError(f"batch_indices must lie in [0, {n}), got {idx.tolist()}")
-    t = np.dtype(np.float64) if widen(data).dtype == np.float64 else np.dtype(np.float32)
-    x = widen(data).astype(t)
-    boxes = widen(rois).astype(t)
-    out = np.zeros((rois.shape[0], c, attrs.pooled_h, attrs.pooled_w), t)
-    with quiet():
-        for r in range(rois.shape[0]):
-            out[r] = _one_roi(attrs, x[idx[r]], boxes[r], t)
-    return [narrow(out, data.dtype)]
+    return per_roi(data, rois, indices, (attrs.pooled_h, attrs.pooled_w), functools.partial(_one_roi, attrs))
 
 
 def _one_roi(attrs: ROIAlignRotatedAttrs, fmap: np.ndarray, box: np.ndarray, t: np.dtype) -> np.ndarray:
