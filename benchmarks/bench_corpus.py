@@ -53,8 +53,9 @@ CPU_CONFIG = {
     "INFERENCE_PRECISION_HINT": "f32",
     "EXECUTION_MODE_HINT": "ACCURACY",
 }
-# What users bring, a few of each kind (every folder of ir/corpus works with --models).
-DEFAULT_MODELS = (
+# The transformer workloads (LLM prefill and decode, NNCF, ONNX exports): also what
+# profile_families.py profiles.
+TRANSFORMERS = (
     "llm/llama",
     "llm/gpt2",
     "llm/qwen3",
@@ -63,6 +64,10 @@ DEFAULT_MODELS = (
     "onnx/bert_hf",
     "onnx/gpt2_hf",
     "onnx/llama_hf",
+)
+# What users bring, a few of each kind (every folder of ir/corpus works with --models).
+DEFAULT_MODELS = (
+    *TRANSFORMERS,
     "vision/resnet_timm",
     "vision/mobilenet_v3_torchvision",
     "vision/convnext_timm",

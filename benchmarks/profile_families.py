@@ -44,16 +44,7 @@ import ovonehot
 from ovonehot import evaluate as ev
 from ovonehot.ops.common.spec import RunMode, Variables
 
-MODELS = (
-    "llm/llama",
-    "llm/gpt2",
-    "llm/qwen3",
-    "nncf/llama_int4_sym",
-    "transformers/bert",
-    "onnx/bert_hf",
-    "onnx/gpt2_hf",
-    "onnx/llama_hf",
-)
+MODELS = bench.TRANSFORMERS
 # Op type (lower case) -> family; anything else is "other".
 FAMILIES = {
     "matmul": ("matmul", "fullyconnected", "gemm"),
