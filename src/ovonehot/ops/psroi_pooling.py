@@ -28,6 +28,7 @@ leaves them; another id outside ``[0, N)`` is refused.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -56,25 +57,25 @@ class PSROIAttrs:
     part_size: int = 1
 
 
-def parse_psroi_pooling(node: Node) -> PSROIAttrs:
+def _parse(node: Node, mode: str) -> PSROIAttrs:
+    """The attributes both ops share (``mode``: the op's default mode)."""
     return PSROIAttrs(
         output_dim=int_attr(node, "output_dim"),
         group_size=int_attr(node, "group_size", 1),
         spatial_scale=float(F(float_attr(node, "spatial_scale"))),
         spatial_bins_x=int_attr(node, "spatial_bins_x", 1),
         spatial_bins_y=int_attr(node, "spatial_bins_y", 1),
-        mode=str_attr(node, "mode", "average"),
+        mode=str_attr(node, "mode", mode),
     )
 
 
+def parse_psroi_pooling(node: Node) -> PSROIAttrs:
+    return _parse(node, "average")
+
+
 def parse_deformable(node: Node) -> PSROIAttrs:
-    return PSROIAttrs(
-        output_dim=int_attr(node, "output_dim"),
-        group_size=int_attr(node, "group_size", 1),
-        spatial_scale=float(F(float_attr(node, "spatial_scale"))),
-        spatial_bins_x=int_attr(node, "spatial_bins_x", 1),
-        spatial_bins_y=int_attr(node, "spatial_bins_y", 1),
-        mode=str_attr(node, "mode", "bilinear_deformable"),
+    return dataclasses.replace(
+        _parse(node, "bilinear_deformable"),
         trans_std=float(F(float_attr(node, "trans_std", 1.0))),
         part_size=int_attr(node, "part_size", 1),
     )
