@@ -3,6 +3,7 @@ blocks: the same bits as OpenVINO's core reference, without whole f32 copies of 
 
 from __future__ import annotations
 
+import json
 import tracemalloc
 from pathlib import Path
 
@@ -49,8 +50,10 @@ def test_blocked_multiply_keeps_no_whole_f32_copy(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ["llama_int4_asym", "llama_int8_asym"])
 def test_nncf_models_fast_agrees_with_exact(name: str) -> None:
     """NNCF-compressed models decoding with their KV cache: fast agrees with exact to rounding
-    at every step (exact against OpenVINO's stored outputs: test_regression_corpus)."""
+    at every step, here the f16 rounding of the weights that fast mode's group algebra skips
+    (the corpus's ``tolerance_fast``; exact against OpenVINO's stored outputs: test_regression_corpus)."""
     folder = NNCF / name
+    atol = json.loads((folder / "meta.json").read_text())["tolerance_fast"]["atol"]
     model = ovonehot.load(folder / "model.xml")
     request = model.create_request()
     fast_request = model.create_request()
@@ -60,4 +63,4 @@ def test_nncf_models_fast_agrees_with_exact(name: str) -> None:
         exact = request.run(feeds)
         fast = fast_request.run(feeds, exact=False)
         for key, value in exact.items():
-            np.testing.assert_allclose(fast[key], value, rtol=1e-4, atol=1e-4 * float(np.abs(value).max()))
+            np.testing.assert_allclose(fast[key], value, rtol=0, atol=atol)

@@ -188,6 +188,7 @@ class Folder:
         stateful: bool = False,
         fast: bool = True,
         per_output: Mapping[str, tuple[float, float]] | None = None,
+        fast_tolerance: tuple[float, float] | None = None,
     ) -> None:
         meta: dict[str, Any] = {
             "generator": self.generator,
@@ -198,6 +199,8 @@ class Folder:
         if per_output:
             meta["tolerance_per_output"] = {k: {"atol": a, "rtol": r} for k, (a, r) in per_output.items()}
         meta.update({"stateful": stateful, "fast": fast, "notes": notes})
+        if fast_tolerance is not None:  # (runs with exact=False; tests/test_regression_corpus.py)
+            meta["tolerance_fast"] = {"atol": fast_tolerance[0], "rtol": fast_tolerance[1]}
         (self.path / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
         size = sum(p.stat().st_size for p in self.path.iterdir())
         print(f"{self.rel}: {size / 1024:.0f} KB, {describe(self.xml)}", flush=True)

@@ -31,13 +31,12 @@ are position-independent), or, where the chain is the usual integer one (``_Arit
 values computed in f32 without the per-node cost -- see ``_Arith`` for why they are the same
 bits, which the conformance cases check against the unfused chain.
 
-Fast mode keeps the f16 rounding the IR's types ask for: the weights differ from exact's
-nowhere, only the sums' order does.  Skipping it (``s * (q - z)`` left in f32, what the CPU
-plugin does, and the algebra ``sum_G s_G (x_G . q_G - z_G sum x_G)`` that needs no decompressed
-block at all) would save most of the passes, and would land nearer the float64 truth, inside
-the rounding envelope of ``diff``; but it moves an LLM's logits by 1e-4..1e-3 from OpenVINO's
-reference (the corpus's NNCF models, run fast, are held to its values within 1e-5), so it
-would be a different semantics, not a faster evaluation of the same one.
+Fast mode multiplies by the group algebra instead where the weight's rows are the MatMul's
+outputs (:mod:`ovonehot.grouped`: ``sum_G s_G (x_G . q_G - z_G sum x_G)`` from the codes, no
+decompressed block): the weights are then left unrounded to f16, as the CPU plugin leaves
+them, which moves an LLM's logits by 1e-4..1e-3 from OpenVINO's reference, inside the rounding
+envelope of ``diff``; other layouts keep the f16 rounding and differ from exact only in the
+sums' order.
 
 Packed u4/i4 Constants (:class:`ovonehot.packed.Packed`) are unpacked a block of rows at a
 time.  Optionally (``OVONEHOT_WEIGHT_CACHE`` bytes, :class:`WeightCache`) the decompressed
@@ -58,6 +57,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from . import grouped
 from .budget import check_allocation, weight_cache_bytes
 from .infer import Inference, NodePlan
 from .ops.common.spec import Kernel
@@ -402,6 +402,8 @@ def _operand(inference: Inference, i: int) -> np.ndarray | None:
     if kind != "constant":
         return None
     value = getattr(p.attrs, "value", None)
+    if isinstance(value, Packed) and value.size <= MAX_OPERAND_ELEMENTS:
+        value = value.unpack()  # (a large model's u4 zero points: kept packed by the reader)
     if not isinstance(value, np.ndarray) or value.size > MAX_OPERAND_ELEMENTS or value.dtype == object:
         return None
     return value
@@ -550,11 +552,17 @@ def fusion(inference: Inference, exact: bool, folded: Mapping[int, object]) -> F
     room = weight_cache_bytes()
     cache = inference.cache.setdefault("decompressed weights", WeightCache(room)) if room else None
     for c in chains(inference):
-        if c.chain.final in folded or c.index in folded:
+        if c.index in folded:
             continue
         p = inference.plans[c.index]
-        if p.spec.type.lower() == "matmul":
-            kernels[c.index] = _matmul_kernel(c.chain, p, c.port, exact, cache)
+        matmul = p.spec.type.lower() == "matmul"
+        view = None if exact or not matmul else _grouped(inference, c.chain, p, c.port)
+        # A weight the plan folded is multiplied as any other input, unless fast mode takes
+        # it by the group algebra: then it does so in every plan (the same bits every run).
+        if c.chain.final in folded and view is None:
+            continue
+        if matmul:
+            kernels[c.index] = _matmul_kernel(c.chain, p, c.port, exact, cache, view)
         else:
             kernels[c.index] = _gather_kernel(c.chain, p)
         skipped.update(k for k in c.chain.nodes if k not in folded)
@@ -569,7 +577,20 @@ def _unfused(chain: Chain, p: NodePlan, port: int, inputs: Sequence[np.ndarray])
     return list(p.spec.reference(p.attrs, args))
 
 
-def _matmul_kernel(chain: Chain, p: NodePlan, port: int, exact: bool, cache: WeightCache | None) -> Kernel:
+def _grouped(inference: Inference, chain: Chain, p: NodePlan, port: int) -> grouped.Grouped | None:
+    """Fast mode's view of the weight for the group algebra (:mod:`ovonehot.grouped`): the
+    usual chain, f32 out, its rows the MatMul's outputs, every product zero or an f16 normal
+    number (an overflow or a subnormal is a value, not a rounding, to skip)."""
+    a = chain.arith
+    if a is None or a.out != _F32 or (a.round16 and not a.normal) or _matmul_axis(p, port) != 0:
+        return None
+    et = inference.plans[chain.nodes[0]].attrs.element_type
+    return grouped.view(chain.source, et, a.zero, a.scale, chain.shape)
+
+
+def _matmul_kernel(
+    chain: Chain, p: NodePlan, port: int, exact: bool, cache: WeightCache | None, view: grouped.Grouped | None
+) -> Kernel:
     axis = _matmul_axis(p, port)
     n, k = chain.shape[axis], chain.shape[1 - axis]
     rows = max(1, BLOCK_ELEMENTS // max(k, 1))
@@ -580,6 +601,8 @@ def _matmul_kernel(chain: Chain, p: NodePlan, port: int, exact: bool, cache: Wei
             return _unfused(chain, p, port, inputs)
         if x.shape[_contracted(p, port, x.ndim)] != k:
             return _unfused(chain, p, port, inputs)
+        if view is not None and np.isfinite(x).all():
+            return [_grouped_product(view, x, p, port)]
         rest = list(x.shape)
         del rest[_contracted(p, port, x.ndim)]
         out_axis = -1 if port == 1 or x.ndim == 1 else -2
@@ -604,6 +627,17 @@ def _matmul_kernel(chain: Chain, p: NodePlan, port: int, exact: bool, cache: Wei
         return [parts[0] if len(parts) == 1 else np.concatenate(parts, axis=out_axis)]
 
     return kernel
+
+
+def _grouped_product(view: grouped.Grouped, x: np.ndarray, p: NodePlan, port: int) -> np.ndarray:
+    """The MatMul by the group algebra: ``x`` with its contracted axis moved last, as rows."""
+    if x.ndim == 1:
+        return grouped.product(view, x.reshape(1, -1)).reshape(-1)
+    last = not p.attrs.transpose_a if port == 1 else bool(p.attrs.transpose_b)
+    xk = x if last else np.swapaxes(x, -1, -2)  # (..., M, k)
+    check_allocation((*xk.shape[:-1], view.n), 4, "output 0")
+    y = grouped.product(view, np.ascontiguousarray(xk).reshape(-1, view.k)).reshape(*xk.shape[:-1], view.n)
+    return y if port == 1 else np.ascontiguousarray(np.swapaxes(y, -1, -2))
 
 
 def _contracted(p: NodePlan, port: int, ndim: int) -> int:

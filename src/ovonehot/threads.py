@@ -23,7 +23,8 @@ for the same number.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -37,6 +38,10 @@ DEFAULT_THREADS = 1
 _RUN_THREADS: ContextVar[int] = ContextVar("ovonehot_run_threads", default=0)
 # (pid, BLAS library controllers) found by threadpoolctl: a forked child finds its own again.
 _BLAS: list[tuple[int, list[Any]]] = []
+# The kernels' worker threads, made on first use, with the pid that made them: a forked child
+# (multiprocessing's fork start method) inherits the executor but not its threads.
+_POOL: list[tuple[int, ThreadPoolExecutor]] = []
+MAX_WORKERS = 4
 
 
 def cores() -> int:
@@ -94,6 +99,39 @@ def limited(threads: int, blas: bool) -> Iterator[None]:
         for lib, before in changed:
             lib.set_num_threads(before)
         _RUN_THREADS.reset(token)
+
+
+def run_parts(parts: int, n: int, fn: Callable[[int, int], None]) -> None:
+    """``fn(lo, hi)`` over ``parts`` (at most ``MAX_WORKERS``) contiguous ranges of
+    ``range(n)``, the first in the calling thread, the others in the kernels' pool."""
+    parts = min(parts, MAX_WORKERS)
+    if parts <= 1 or n < parts:
+        fn(0, n)
+        return
+    if not _POOL or _POOL[0][0] != os.getpid():
+        _POOL[:] = [(os.getpid(), ThreadPoolExecutor(max_workers=MAX_WORKERS, thread_name_prefix="ovonehot"))]
+    step = -(-n // parts)
+    futures = [_POOL[0][1].submit(fn, lo, min(lo + step, n)) for lo in range(step, n, step)]
+    fn(0, min(step, n))
+    for f in futures:
+        f.result()
+
+
+@contextmanager
+def blas_single() -> Iterator[None]:
+    """BLAS on one thread until the block ends: for a kernel whose own threads each call BLAS
+    (``run_parts``), so that the run's threads are never multiplied by BLAS's."""
+    changed: list[tuple[Any, int]] = []
+    try:
+        for lib in _blas_libraries():
+            before = lib.get_num_threads()
+            if before != 1:
+                lib.set_num_threads(1)
+                changed.append((lib, before))
+        yield
+    finally:
+        for lib, before in changed:
+            lib.set_num_threads(before)
 
 
 def _blas_libraries() -> list[Any]:

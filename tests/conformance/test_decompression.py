@@ -33,6 +33,7 @@ import numpy as np
 import pytest
 
 import ovonehot
+from ovonehot import grouped, threads
 from ovonehot.decompression import round_to_f16
 from ovonehot.evaluate import plan_of
 from ovonehot.infer import infer
@@ -62,6 +63,7 @@ class Case:
     k: int = 8  # contracted size (hidden size for a gather)
     m: int = 3  # rows of the other input (0: an empty batch)
     scale_range: tuple[float, float] = (1e-3, 0.2)
+    lead: tuple[int, ...] = ()  # batch dims of the other input
 
     @property
     def label(self) -> str:
@@ -72,6 +74,8 @@ class Case:
         parts.append(f"n{self.n}k{self.k}m{self.m}")
         if self.scale_range != (1e-3, 0.2):
             parts.append(f"scale{self.scale_range[1]:g}")
+        if self.lead:
+            parts.append("lead" + "x".join(map(str, self.lead)))
         return "-".join(parts)
 
 
@@ -100,6 +104,14 @@ def _cases() -> list[Case]:
         Case("u4", "f16", True, 4, "matmul", scale_range=(1e-7, 1e-5)),  # subnormal f16 products
         Case("u8", "f16", True, None, "matmul", scale_range=(100.0, 3000.0)),  # products overflow f16
         Case("u8", "f16", False, None, "gather", n=10, k=6, scale_range=(1e-7, 3000.0)),
+        # The group algebra (fast): packed i4 groups, packed f32 scales, batch dims, a packed
+        # weight whose rows end mid-byte (not taken), groups of one byte
+        Case("i4", "f16", True, 64, "matmul", n=700, k=192, m=3),
+        Case("u4", "f32", False, 128, "matmul", n=600, k=256, m=1),
+        Case("u4", "f16", True, 16, "matmul", n=5, k=32, m=2, lead=(2, 3)),
+        Case("u8", "f16", True, None, "matmul", port=0, transpose=False, n=4, k=8, m=2, lead=(3,)),
+        Case("u4", "f16", True, None, "matmul", n=331, k=333, m=2),
+        Case("u4", "f16", True, 2, "matmul", n=9000, k=16, m=2),
     ]
     return out
 
@@ -115,7 +127,16 @@ def _weight_layout(case: Case) -> tuple[int, int, int]:
     return case.k, case.n, 1
 
 
-def _build(case: Case, rng: np.random.Generator) -> tuple[GraphBuilder, dict[str, np.ndarray]]:
+@dataclass(frozen=True, slots=True)
+class Weight:
+    """The drawn weight in float64, unrounded: ``(q - z) * s`` and ``(|q| + |z|) |s|``, as the
+    consumer reads it (2-D)."""
+
+    value: np.ndarray
+    magnitude: np.ndarray
+
+
+def _build(case: Case, rng: np.random.Generator) -> tuple[GraphBuilder, dict[str, np.ndarray], Weight]:
     b = GraphBuilder("decompression")
     rows, cols, out_axis = _weight_layout(case)
     # Groups run along the contracted axis, the other one keeps its length.
@@ -133,19 +154,26 @@ def _build(case: Case, rng: np.random.Generator) -> tuple[GraphBuilder, dict[str
     et, t = ElementType(case.source), ElementType(case.scale)
     q = rng.integers(lo, hi + 1, q_shape).astype(_HOLD[case.source])
     w = b.op("Convert", "opset1", [b.constant(et, q)], {"destination_type": case.scale})
+    z64 = np.zeros(s_shape)
     if case.zero:
         z = rng.integers(lo, hi + 1, s_shape).astype(_HOLD[case.source])
+        z64 = z.astype(np.float64)
         zc = b.op("Convert", "opset1", [b.constant(et, z)], {"destination_type": case.scale})
         w = b.op("Subtract", "opset1", [w, zc], {"auto_broadcast": "numpy"})
     a, c = case.scale_range
     s = (rng.uniform(a, c, s_shape) * rng.choice([-1.0, 1.0], s_shape)).astype(t.numpy_dtype)
     w = b.op("Multiply", "opset1", [w, b.constant(t, s)], {"auto_broadcast": "numpy"})
+    q64, s64 = q.astype(np.float64), s.astype(np.float64)
+    weight = Weight(
+        ((q64 - z64) * s64).reshape(rows, cols),
+        ((np.abs(q64) + np.abs(z64)) * np.abs(s64)).reshape(rows, cols),
+    )
     if grouped:
         target = b.constant(ElementType.i64, np.array([rows, cols], np.int64))
         w = b.op("Reshape", "opset1", [w, target], {"special_zero": "false"})
     if case.scale != "f32":
         w = b.op("Convert", "opset1", [w], {"destination_type": "f32"})
-    return b, _consumers(b, case, w, rng)
+    return b, _consumers(b, case, w, rng), weight
 
 
 def _consumers(b: GraphBuilder, case: Case, w: Out, rng: np.random.Generator) -> dict[str, np.ndarray]:
@@ -161,7 +189,7 @@ def _consumers(b: GraphBuilder, case: Case, w: Out, rng: np.random.Generator) ->
             logits = b.op("MatMul", "opset1", [h, w], {"transpose_a": "false", "transpose_b": "true"})
             b.result(logits, "logits")
         return feeds
-    shape = (case.m, case.k) if case.port == 1 else (case.k, case.m)
+    shape = (*case.lead, case.m, case.k) if case.port == 1 else (*case.lead, case.k, case.m)
     x = rng.standard_normal(shape).astype(np.float32)
     feeds["x"] = x
     param = b.parameter("x", ElementType.f32, PartialShape.of(shape))
@@ -188,9 +216,9 @@ def _quiet(key: Any, plan: Any, outs: Sequence[np.ndarray], seconds: float) -> N
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.label)
-def test_fused_decompression(case: Case, oracle: IsolatedOracle) -> None:
+def test_fused_decompression(case: Case, oracle: IsolatedOracle, monkeypatch: pytest.MonkeyPatch) -> None:
     rng = np.random.default_rng(abs(hash(case.label)) % (1 << 32))
-    b, feeds = _build(case, rng)
+    b, feeds, weight = _build(case, rng)
     graph = b.build()
     with tempfile.TemporaryDirectory() as tmp:
         xml = Path(tmp) / "case.xml"
@@ -208,12 +236,58 @@ def test_fused_decompression(case: Case, oracle: IsolatedOracle) -> None:
     for name, value in exact.items():
         assert_same(value, unfused[name], f"{case.label} {name}: fused vs unfused")
         assert_same(value, expected[name], f"{case.label} {name}: fused vs OpenVINO's reference")
-    fast = model.run(feeds, exact=False)
-    for name, value in fast.items():
+    products: list[int] = []
+    monkeypatch.setattr(grouped, "product", lambda *a: products.append(1) or _PRODUCT(*a))
+    fast = [model.run(feeds, exact=False) for _ in range(3)]  # (unfolded, then folded plans)
+    assert len(products) == 3 * _grouped_expected(case), case.label
+    for name, value in fast[0].items():
+        for other in fast[1:]:
+            assert_same(other[name], value, f"{case.label} {name}: every fast run the same")
         if name == "gathered":
             assert_same(value, exact[name], f"{case.label} {name}: fast vs exact")
-            continue
-        _assert_within_bound(model, case, feeds, name, exact[name], value)
+        elif products:
+            _assert_grouped_bound(model, case, feeds, weight, value)
+        else:
+            _assert_within_bound(model, case, feeds, name, exact[name], value)
+
+
+_PRODUCT = grouped.product
+
+
+def _grouped_expected(case: Case) -> bool:
+    """Fast mode takes the group algebra (:mod:`ovonehot.grouped`): a MatMul whose weight rows
+    are its outputs, every f16 product zero or normal (not the named subnormal and overflow
+    cases), and a packed weight's groups a whole number of bytes."""
+    if case.consumer == "gather" or _weight_layout(case)[2] != 0 or case.scale_range != (1e-3, 0.2):
+        return False
+    packed = case.source in ("u4", "i4") and case.n * case.k > PACKED_MIN_ELEMENTS
+    grouped_rows = case.group is not None and case.k % case.group == 0
+    return not packed or (case.group if grouped_rows else case.k) % 2 == 0  # type: ignore[operator]
+
+
+def _assert_grouped_bound(
+    model: ovonehot.Model, case: Case, feeds: dict[str, np.ndarray], weight: Weight, f: np.ndarray
+) -> None:
+    """The group algebra against a float64 oracle of the unrounded weight ``(q - z) s``:
+    |fast - x W^T| <= (2K + 1) eps32 sum|x| (|q| + |z|) |s| + eps32 |fast|."""
+    if case.consumer == "tied":  # (x: the rows the Gather picked, the exact ones)
+        x = np.asarray(model.run(feeds)["gathered"], np.float64).reshape(-1, case.k)
+        w, mag = weight.value, weight.magnitude
+        truth, magnitude = x @ w.T, np.abs(x) @ mag.T
+        f = f.reshape(truth.shape)
+    else:
+        x = feeds["x"].astype(np.float64)
+        w, mag = weight.value, weight.magnitude
+        if case.port == 1:
+            truth, magnitude = x @ w.T, np.abs(x) @ mag.T
+        else:
+            truth, magnitude = w @ x, mag @ np.abs(x)
+    eps = float(np.finfo(np.float32).eps)
+    bound = (2 * case.k + 1) * eps * magnitude + eps * np.abs(f.astype(np.float64))
+    diff = np.abs(f.astype(np.float64) - truth)
+    assert (diff <= bound + float(np.finfo(np.float32).smallest_subnormal)).all(), (
+        f"{case.label}: |fast - x W^T| {diff.max()} beyond the group algebra's bound"
+    )
 
 
 def _assert_within_bound(
@@ -254,7 +328,7 @@ def test_weight_cache_keeps_the_bits(case: Case, monkeypatch: pytest.MonkeyPatch
     """With ``OVONEHOT_WEIGHT_CACHE`` the blocks a fused MatMul decompressed are kept: later
     runs read them, and every run's outputs keep the uncached bits, exact and fast."""
     rng = np.random.default_rng(7)
-    b, feeds = _build(case, rng)
+    b, feeds, _ = _build(case, rng)
     graph = b.build()
     with tempfile.TemporaryDirectory() as tmp:
         xml = Path(tmp) / "case.xml"
@@ -287,3 +361,24 @@ def test_veltkamp_rounds_as_f16() -> None:
         assert_same(round_to_f16(-x, np.empty_like(x)), -want, f"scale * -{m}")
     zeros = np.array([0.0, -0.0], np.float32)
     assert_same(round_to_f16(zeros.copy(), np.empty_like(zeros)), zeros, "zeros")
+
+
+@pytest.mark.skipif(threads.cores() < 2, reason="one core: a run never splits a product")
+def test_group_algebra_on_two_threads_keeps_the_bits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A product of more than ``grouped.THREADED_WEIGHTS`` weights splits its rows between the
+    run's threads (BLAS on one thread meanwhile): every row is the same sum, so the same bits."""
+    case = Case("u4", "f16", True, 128, "matmul", n=1030, k=1024, m=2)
+    assert case.n * case.k >= grouped.THREADED_WEIGHTS
+    b, feeds, _ = _build(case, np.random.default_rng(3))
+    graph = b.build()
+    with tempfile.TemporaryDirectory() as tmp:
+        xml = Path(tmp) / "case.xml"
+        write_ir(graph, xml, inference=infer(graph))
+        model = ovonehot.load(xml)
+    one = model.run(feeds, exact=False, threads=1)["y"]
+    parts: list[int] = []
+    split = threads.run_parts
+    monkeypatch.setattr(threads, "run_parts", lambda p, n, fn: parts.append(p) or split(p, n, fn))
+    two = model.run(feeds, exact=False, threads=2)["y"]
+    assert parts == [2]  # (of its blocks)
+    assert_same(two, one, "threads=2 vs threads=1")

@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import enum
 import math
-import os
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -243,22 +241,17 @@ def _threaded(
                 part = idx[a * inner : b * inner]
                 flat_out[_hot_flat_positions(part, depth, inner, mode, a * inner)] = on_bits
 
-        _run_parts(parts, outer, fill_and_scatter)
+        threads.run_parts(parts, outer, fill_and_scatter)
         return
     if not filled:
-        _run_parts(parts, flat_out.size, lambda lo, hi: flat_out[lo:hi].fill(off_bits))
+        threads.run_parts(parts, flat_out.size, lambda lo, hi: flat_out[lo:hi].fill(off_bits))
     if outer * inner == 0 or depth == 0:
         return
 
     def scatter(lo: int, hi: int) -> None:  # indices lo..hi (flat); positions are disjoint
         flat_out[_hot_flat_positions(idx[lo:hi], depth, inner, mode, lo)] = on_bits
 
-    _run_parts(parts, idx.size, scatter)
-
-
-# The worker threads, made on first use, with the pid that made them: a forked child
-# (multiprocessing's fork start method) inherits the executor but not its threads.
-_POOL: list[tuple[int, ThreadPoolExecutor]] = []
+    threads.run_parts(parts, idx.size, scatter)
 
 
 def _parts(nbytes: int) -> int:
@@ -266,20 +259,6 @@ def _parts(nbytes: int) -> int:
     if nbytes < THREADED_OUTPUT_BYTES:
         return 1
     return min(4, threads.current())
-
-
-def _run_parts(parts: int, n: int, fn: Callable[[int, int], None]) -> None:
-    """``fn(lo, hi)`` over ``parts`` contiguous ranges of ``range(n)``, in threads when parts > 1."""
-    if parts <= 1 or n < parts:
-        fn(0, n)
-        return
-    if not _POOL or _POOL[0][0] != os.getpid():
-        _POOL[:] = [(os.getpid(), ThreadPoolExecutor(max_workers=4, thread_name_prefix="ovonehot-onehot"))]
-    step = -(-n // parts)
-    futures = [_POOL[0][1].submit(fn, lo, min(lo + step, n)) for lo in range(step, n, step)]
-    fn(0, min(step, n))
-    for f in futures:
-        f.result()
 
 
 def _hot_flat_positions(
