@@ -967,7 +967,7 @@ def _inferred_sizes(
         TensorInfo(
             inference.outputs[s.node][s.output].element_type,
             _static_shape(a.shape),
-            value=a if not shapes_only and a.size <= FOLD_LIMIT and a.dtype != object else None,
+            value=a if not shapes_only and _valued(a) else None,
         )
         for s, a in zip(graph.sources[index], args, strict=True)
     ]
@@ -986,21 +986,31 @@ def _inferred_sizes(
     return None if small else infos
 
 
+# The largest input whose value a size check reads (see ``_valued``).
+VALUED_SIZE = 64
+
+
 def _sizes_key(index: int, args: Sequence[np.ndarray], shapes_only: bool) -> tuple[object, ...] | None:
     """What ``check_output_sizes`` infers node ``index``'s outputs from: the inputs' shapes,
-    dtypes and values (when small, and the op's shapes read values: ``OpSpec.shapes_only``);
-    None when an input's value is too large to key on."""
+    dtypes and the values of small ones (``_valued``; none when the op's shapes read no values:
+    ``OpSpec.shapes_only``)."""
     if shapes_only:
         return (index, *((a.shape, a.dtype) for a in args))
     key: list[object] = [index]
     for a in args:
-        if a.size > 64 or a.dtype == object:
-            if a.size <= FOLD_LIMIT:  # (a value inference reads, too large to key on)
-                return None
-            key.append((a.shape, a.dtype))
-        else:
+        if _valued(a):
             key.append((a.shape, a.dtype, a.tobytes()))
+        else:
+            key.append((a.shape, a.dtype))
     return tuple(key)
+
+
+def _valued(a: np.ndarray) -> bool:
+    """An input whose value the size check's inference reads: at most ``VALUED_SIZE`` elements
+    (shape vectors, axes, bounds, counts); a larger one is data, of which the sizes read only
+    the shape.  (Reading data too made every node after an LLM's KV cache infer again on
+    every step of a generation loop: its hidden state of a few hundred values never keyed.)"""
+    return a.size <= VALUED_SIZE and a.dtype != object
 
 
 @functools.lru_cache(maxsize=4096)
