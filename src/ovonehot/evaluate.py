@@ -936,9 +936,9 @@ def check_output_sizes(inference: Inference, index: int, args: Sequence[np.ndarr
     raised).  When the op's shape rules refuse the actual inputs, that error is returned.
     """
     infos: Sequence[TensorInfo] | None = inference.outputs[index]
-    if any(not t.shape.is_static for t in inference.outputs[index]):
+    if index in _dynamic_outputs(inference):
         inferred = _inferred_sizes(inference, index, args)
-        if isinstance(inferred, InputError):
+        if inferred is None or isinstance(inferred, InputError):
             return inferred
         infos = inferred
     for k, info in enumerate(infos or ()):
@@ -947,6 +947,16 @@ def check_output_sizes(inference: Inference, index: int, args: Sequence[np.ndarr
             itemsize = 8 if et.numpy_dtype is None else et.numpy_dtype.itemsize
             check_allocation(info.shape.to_shape(), itemsize, f"output {k}")
     return None
+
+
+def _dynamic_outputs(inference: Inference) -> frozenset[int]:
+    """The nodes with an output whose inferred shape is not static (found once per inference)."""
+    found = inference.cache.get("dynamic outputs")
+    if found is None:
+        found = inference.cache["dynamic outputs"] = frozenset(
+            i for i, outs in enumerate(inference.outputs) if any(not t.shape.is_static for t in outs)
+        )
+    return found
 
 
 def _inferred_sizes(
@@ -960,7 +970,7 @@ def _inferred_sizes(
     shapes_only = p.spec.shapes_only
     key = _sizes_key(index, args, shapes_only)
     known: dict[object, tuple[TensorInfo, ...] | None] = inference.cache.setdefault("inferred sizes", {})
-    if key is not None and key in known:
+    if key in known:
         return known[key]
     graph = inference.graph
     ins = [
@@ -979,10 +989,9 @@ def _inferred_sizes(
         # instead of the kernel failing on the mismatch (the kernel's own message first).
         return InputError(f"with these inputs: {exc}")
     small = all(_small_static(t.shape, t.element_type.numpy_dtype) for t in infos)
-    if key is not None:
-        if len(known) >= 4096:
-            known.clear()
-        known[key] = None if small else infos  # (outputs under 1 MiB: accepted whatever the memory)
+    if len(known) >= 4096:
+        known.clear()
+    known[key] = None if small else infos  # (outputs under 1 MiB: accepted whatever the memory)
     return None if small else infos
 
 
@@ -990,19 +999,13 @@ def _inferred_sizes(
 VALUED_SIZE = 64
 
 
-def _sizes_key(index: int, args: Sequence[np.ndarray], shapes_only: bool) -> tuple[object, ...] | None:
+def _sizes_key(index: int, args: Sequence[np.ndarray], shapes_only: bool) -> tuple[object, ...]:
     """What ``check_output_sizes`` infers node ``index``'s outputs from: the inputs' shapes,
     dtypes and the values of small ones (``_valued``; none when the op's shapes read no values:
     ``OpSpec.shapes_only``)."""
     if shapes_only:
-        return (index, *((a.shape, a.dtype) for a in args))
-    key: list[object] = [index]
-    for a in args:
-        if _valued(a):
-            key.append((a.shape, a.dtype, a.tobytes()))
-        else:
-            key.append((a.shape, a.dtype))
-    return tuple(key)
+        return (index, *[(a.shape, a.dtype) for a in args])
+    return (index, *[(a.shape, a.dtype, a.tobytes()) if _valued(a) else (a.shape, a.dtype) for a in args])
 
 
 def _valued(a: np.ndarray) -> bool:
