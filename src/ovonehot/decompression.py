@@ -584,8 +584,11 @@ def _grouped(inference: Inference, chain: Chain, p: NodePlan, port: int) -> grou
     a = chain.arith
     if a is None or a.out != _F32 or (a.round16 and not a.normal) or _matmul_axis(p, port) != 0:
         return None
-    et = inference.plans[chain.nodes[0]].attrs.element_type
-    return grouped.view(chain.source, et, a.zero, a.scale, chain.shape)
+    views: dict[int, grouped.Grouped | None] = inference.cache.setdefault("grouped weights", {})
+    if chain.final not in views:  # (one per weight, shared by every plan)
+        et = inference.plans[chain.nodes[0]].attrs.element_type
+        views[chain.final] = grouped.view(chain.source, et, a.zero, a.scale, chain.shape)
+    return views[chain.final]
 
 
 def _matmul_kernel(

@@ -61,11 +61,9 @@ class Grouped:
 
     codes: np.ndarray  # (n, G, w): packed bytes (w = gs / 2) when ``nibbles``, else the values
     nibbles: ElementType | None  # u4 or i4: ``codes`` holds two per byte
-    zero: np.ndarray | None  # (n, G) f32
-    scale: np.ndarray | None  # (n, G) f32
     k: int
-    scale_t: np.ndarray  # (G, n): the scales (ones without), as the blocks read them
-    shifts: np.ndarray  # (G, n): z * s, what ``sum x_g`` is multiplied by
+    scales: np.ndarray | None  # (G, n) f32, as the blocks read them (None: no Multiply)
+    shifts: np.ndarray | None  # (G, n) f32: z * s, what ``sum x_g`` is multiplied by (None: no zero point)
 
     @property
     def n(self) -> int:
@@ -101,9 +99,8 @@ def view(
         return None
     nibbles = element_type if isinstance(source, Packed) else None
     z, s = (o if isinstance(o, np.ndarray) else None for o in operands)
-    scale_t = np.ascontiguousarray((s if s is not None else np.ones((n, groups), np.float32)).T)
-    shifts = np.ascontiguousarray((z * scale_t.T).T) if z is not None else np.zeros((groups, n), np.float32)
-    return Grouped(codes, nibbles, z, s, k, scale_t, shifts)
+    shifts = None if z is None else np.ascontiguousarray((z if s is None else z * s).T)
+    return Grouped(codes, nibbles, k, None if s is None else np.ascontiguousarray(s.T), shifts)
 
 
 def _per_group(value: np.ndarray, shape: tuple[int, ...], n: int, groups: int) -> np.ndarray | bool:
@@ -154,7 +151,7 @@ def product(g: Grouped, x: np.ndarray) -> np.ndarray:
     else:
         blocks(0, count)
     y = np.ascontiguousarray(out.T)
-    if g.zero is not None:  # sum_g z s sum x_g, for every row at once
+    if g.shifts is not None:  # sum_g z s sum x_g, for every row at once
         y -= xs.sum(axis=2) @ g.shifts
     return y
 
@@ -181,8 +178,8 @@ def _block(g: Grouped, columns: np.ndarray, out: np.ndarray, r0: int, r1: int, s
         f = scratch.f32((c, groups, 2 * width))
         np.copyto(f.reshape(u.shape), u, casting="unsafe")
     p = np.matmul(f.transpose(1, 0, 2), columns)  # (G, c, M)
-    if g.scale is not None:
-        p *= g.scale_t[:, r0:r1, None]
+    if g.scales is not None:
+        p *= g.scales[:, r0:r1, None]
     np.sum(p, axis=0, out=out[r0:r1])
 
 
