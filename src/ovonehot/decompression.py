@@ -63,6 +63,7 @@ from .infer import Inference, NodePlan
 from .ops.common.spec import Kernel
 from .ops.matmul import SEQUENTIAL_LIMIT, matmul
 from .packed import Packed
+from .scratch import Scratch, scratch
 from .types import ElementType
 
 __all__ = ["BLOCK_ELEMENTS", "NO_FUSION", "Chain", "Fusion", "WeightCache", "chain_nodes", "chains", "fusion"]
@@ -123,12 +124,16 @@ class _Arith:
     out: np.dtype
 
     def apply(
-        self, q: np.ndarray, zero: np.ndarray | None, scale: np.ndarray | None, scratch: _Scratch | None
+        self, q: np.ndarray, zero: np.ndarray | None, scale: np.ndarray | None, scratch: Scratch | None
     ) -> np.ndarray:
         src = q.view(np.uint8) if self.source == np.uint8 and q.dtype != np.uint8 else q
         if src.dtype != self.source:
             src = src.astype(self.source)
-        x = np.empty(q.shape, np.float32) if scratch is None else scratch.f32(q.shape)
+        x = (
+            np.empty(q.shape, np.float32)
+            if scratch is None
+            else scratch.take("decompressed", q.shape, np.float32, BLOCK_ELEMENTS)
+        )
         if zero is not None:
             np.subtract(src, zero, out=x)
         else:
@@ -141,7 +146,11 @@ class _Arith:
             with np.errstate(over="ignore"):
                 h = x.astype(np.float16)
             return h if self.out == _F16 else h.astype(self.out)
-        split = np.empty(q.shape, np.float32) if scratch is None else scratch.split(q.shape)
+        split = (
+            np.empty(q.shape, np.float32)
+            if scratch is None
+            else scratch.take("split", q.shape, np.float32, BLOCK_ELEMENTS)
+        )
         return round_to_f16(x, split)
 
 
@@ -152,36 +161,6 @@ def round_to_f16(x: np.ndarray, split: np.ndarray) -> np.ndarray:
     np.subtract(split, x, out=x)
     np.subtract(split, x, out=x)
     return x
-
-
-class _Scratch:
-    """Reused buffers for the blocks a fused MatMul decompresses (one set per thread)."""
-
-    def __init__(self) -> None:
-        self._f32 = np.empty(0, np.float32)
-        self._split = np.empty(0, np.float32)
-
-    def f32(self, shape: tuple[int, ...]) -> np.ndarray:
-        n = math.prod(shape)
-        if self._f32.size < n:
-            self._f32 = np.empty(max(n, BLOCK_ELEMENTS), np.float32)
-        return self._f32[:n].reshape(shape)
-
-    def split(self, shape: tuple[int, ...]) -> np.ndarray:
-        n = math.prod(shape)
-        if self._split.size < n:
-            self._split = np.empty(max(n, BLOCK_ELEMENTS), np.float32)
-        return self._split[:n].reshape(shape)
-
-
-_LOCAL = threading.local()
-
-
-def _scratch() -> _Scratch:
-    scratch = getattr(_LOCAL, "scratch", None)
-    if scratch is None:
-        scratch = _LOCAL.scratch = _Scratch()
-    return scratch
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +191,7 @@ class Chain:
             return len(s) - 1
         return None
 
-    def block(self, axis: int, index: slice | np.ndarray, scratch: _Scratch | None = None) -> np.ndarray:
+    def block(self, axis: int, index: slice | np.ndarray, scratch: Scratch | None = None) -> np.ndarray:
         """The weight's slice ``index`` along ``axis`` (rows picked by an index array), as the
         chain computes it, without decompressing the rest (in ``scratch``'s buffers, when given:
         valid until the next block)."""
@@ -617,12 +596,12 @@ def _matmul_kernel(
         block = rows if not exact else min(rows, SEQUENTIAL_LIMIT // max(per_row, 1))
         blas = not exact or block < 1
         block = max(block, 1)
-        scratch = _scratch()
+        buffers = scratch()
         parts = []
         for lo in range(0, n, block):
             w = cache.get((chain.final, lo, block)) if cache is not None else None
             if w is None:
-                w = chain.block(axis, slice(lo, min(n, lo + block)), scratch)
+                w = chain.block(axis, slice(lo, min(n, lo + block)), buffers)
                 if cache is not None:
                     cache.keep((chain.final, lo, block), w)
             args = [x, w] if port == 1 else [w, x]

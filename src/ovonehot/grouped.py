@@ -37,13 +37,13 @@ nibble), which needs ``gs`` even.
 from __future__ import annotations
 
 import math
-import threading
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import threads
 from .packed import Packed
+from .scratch import Scratch, scratch
 from .types import ElementType
 
 __all__ = ["BLOCK_WEIGHTS", "Grouped", "product", "view"]
@@ -139,9 +139,9 @@ def product(g: Grouped, x: np.ndarray) -> np.ndarray:
     rows = max(1, BLOCK_WEIGHTS // g.k)
 
     def blocks(lo: int, hi: int) -> None:  # (the same blocks on any number of threads: BLAS's
-        scratch = _scratch()  # sums may depend on a block's rows, so its bits would too)
+        buffers = scratch()  # sums may depend on a block's rows, so its bits would too)
         for b in range(lo, hi):
-            _block(g, columns, out, b * rows, min(g.n, (b + 1) * rows), scratch)
+            _block(g, columns, out, b * rows, min(g.n, (b + 1) * rows), buffers)
 
     count = -(-g.n // rows)
     parts = threads.current() if g.n * g.k >= THREADED_WEIGHTS else 1
@@ -156,16 +156,16 @@ def product(g: Grouped, x: np.ndarray) -> np.ndarray:
     return y
 
 
-def _block(g: Grouped, columns: np.ndarray, out: np.ndarray, r0: int, r1: int, scratch: _Scratch) -> None:
+def _block(g: Grouped, columns: np.ndarray, out: np.ndarray, r0: int, r1: int, scratch: Scratch) -> None:
     """Rows ``r0:r1`` of ``out`` (``(n, M)``): the block's codes converted once, then one product
     per group (a batched BLAS call), scaled and summed over the groups."""
     b = g.codes[r0:r1]
     c, groups, width = b.shape
     if g.nibbles is None:
-        f = scratch.f32(b.shape)
+        f = scratch.take("grouped", b.shape, np.float32)
         np.copyto(f, b, casting="unsafe")
     else:
-        u = scratch.codes((c, groups, 2, width))
+        u = scratch.take("codes", (c, groups, 2, width), np.uint8)
         if g.nibbles is ElementType.u4:
             np.bitwise_and(b, 0xF, out=u[:, :, 0])
             np.right_shift(b, 4, out=u[:, :, 1])
@@ -175,39 +175,9 @@ def _block(g: Grouped, columns: np.ndarray, out: np.ndarray, r0: int, r1: int, s
             np.right_shift(signed[:, :, 0], 4, out=signed[:, :, 0])
             np.right_shift(b.view(np.int8), 4, out=signed[:, :, 1])
             u = signed
-        f = scratch.f32((c, groups, 2 * width))
+        f = scratch.take("grouped", (c, groups, 2 * width), np.float32)
         np.copyto(f.reshape(u.shape), u, casting="unsafe")
     p = np.matmul(f.transpose(1, 0, 2), columns)  # (G, c, M)
     if g.scales is not None:
         p *= g.scales[:, r0:r1, None]
     np.sum(p, axis=0, out=out[r0:r1])
-
-
-class _Scratch:
-    """Reused buffers of one thread's blocks."""
-
-    def __init__(self) -> None:
-        self._f32 = np.empty(0, np.float32)
-        self._codes = np.empty(0, np.uint8)
-
-    def f32(self, shape: tuple[int, ...]) -> np.ndarray:
-        n = math.prod(shape)
-        if self._f32.size < n:
-            self._f32 = np.empty(n, np.float32)
-        return self._f32[:n].reshape(shape)
-
-    def codes(self, shape: tuple[int, ...]) -> np.ndarray:
-        n = math.prod(shape)
-        if self._codes.size < n:
-            self._codes = np.empty(n, np.uint8)
-        return self._codes[:n].reshape(shape)
-
-
-_LOCAL = threading.local()
-
-
-def _scratch() -> _Scratch:
-    scratch = getattr(_LOCAL, "scratch", None)
-    if scratch is None:
-        scratch = _LOCAL.scratch = _Scratch()
-    return scratch
