@@ -70,12 +70,14 @@ from .graph import Graph
 from .infer import FOLD_LIMIT, Inference, NodePlan, infer
 from .ops.common.bounds import shape_of_bounds
 from .ops.common.spec import Kernel, NodeKey, Observer, Override, RunMode, TensorInfo, Variables
-from .types import ElementType, PartialShape
+from .types import Dimension, ElementType, PartialShape
 
 __all__ = ["Observer", "Override", "Plan", "RunMode", "check_output_sizes", "evaluate", "plan_of", "program"]
 
 # Shapes and dtypes of the feeds, by Parameter node index: what a plan's checks hold for.
 Signature = tuple[tuple[int, tuple[int, ...], np.dtype], ...]
+# A family of signatures: the dims its members differ in are None.
+Pattern = tuple[tuple[int, tuple[int | None, ...], np.dtype], ...]
 # One node as a plan runs it: reads the value slots, writes its outputs there.
 Call = Callable[[list[Any]], None]
 # Per slot, the (shape, dtype) a run of the signature checked.
@@ -83,6 +85,10 @@ Seen = list[tuple[tuple[int, ...], np.dtype] | None]
 
 # Signatures remembered per Inference (the oldest is dropped beyond this).
 MAX_SIGNATURES = 8
+# Families of signatures (see ``Family``) planned per Inference, and the signatures of one
+# family a program meets before planning it (a family met once is a prefill, not a loop).
+MAX_FAMILIES = 4
+FAMILY_AFTER = 2
 # Bytes of folded values (other than Constants' own arrays) one signature may keep, and the
 # bytes of those computed from Constants alone, which a model keeps once for all signatures.
 FOLDED_BYTES = 32 << 20
@@ -163,6 +169,21 @@ class Record:
     plans: dict[tuple[bool, bool, bool, bool], Plan] = field(
         default_factory=dict
     )  # (exact, specialized, folded, fused)
+    family: Pattern | None = None  # the family of signatures it belongs to (see ``Family``)
+
+
+@dataclass(slots=True)
+class Family:
+    """Signatures that differ from one another only in some dims (a generation loop's steps: the
+    KV cache, the mask and the positions grow by one token a step, so every step is the first
+    run of a new signature).  Its plan is folded for the dims its members share: everything
+    the other dims do not reach (the hidden states' shapes, the shape arithmetic of a
+    sequence of one token) is decided once for the whole family, so a step runs neither the
+    unfolded plan's shape subgraphs nor its general kernels there."""
+
+    folded: Folded | None  # None: the family's shapes refuse folding (the unfolded plan runs)
+    seen: Seen
+    plans: dict[tuple[bool, bool, bool, bool], Plan] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +225,10 @@ class Program:
     runs: int = 0
     general_fold: Folded | None = None
     general_tried: bool = False
+    # The families of signatures met (see ``Family``), how many of each, and the last signature.
+    families: dict[Pattern, Family] = field(default_factory=dict)
+    members: dict[Pattern, int] = field(default_factory=dict)
+    last: Signature | None = None
 
 
 def program(inference: Inference) -> Program:
@@ -331,8 +356,11 @@ def _record(
     if record is None:
         if len(prog.signatures) >= MAX_SIGNATURES:
             del prog.signatures[next(iter(prog.signatures))]
-        record = prog.signatures[sig] = Record([None] * prog.slots)
+        record = prog.signatures[sig] = Record([None] * prog.slots, family=_pattern(sig, prog.last))
         prog.compiles += count
+        if record.family is not None and len(prog.members) < 4 * MAX_FAMILIES:
+            prog.members[record.family] = prog.members.get(record.family, 0) + 1
+        prog.last = sig
     elif record.runs and not record.tried and mode.override is None:
         record.tried = True
         record.folded = _fold(inference, prog, shaped, record.seen)
@@ -361,6 +389,10 @@ def _plan(inference: Inference, record: Record, mode: RunMode, fuse: bool = Fals
     prog = program(inference)
     static = RunMode(mode.exact, specialized=mode.specialized)
     fuse = fuse and mode.specialized
+    if folded is None and mode.override is None and record.family is not None:
+        plan = _family_plan(inference, prog, record.family, static, fuse)
+        if plan is not None:
+            return plan
     if folded is None:
         if prog.runs and not prog.general_tried:
             prog.general_tried = True
@@ -376,6 +408,60 @@ def _plan(inference: Inference, record: Record, mode: RunMode, fuse: bool = Fals
     if plan is None:
         plan = record.plans[key] = _make_plan(inference, prog, record.seen, folded, static, fuse)
     return plan
+
+
+def _pattern(sig: Signature, last: Signature | None) -> Pattern | None:
+    """The family of ``sig`` and the signature before it: the same inputs, dtypes and ranks,
+    the dims that differ left open (None when they are not of one family)."""
+    if last is None or len(last) != len(sig):
+        return None
+    pattern = []
+    for (i, shape, dtype), (j, before, was) in zip(sig, last, strict=True):
+        if i != j or dtype != was or len(shape) != len(before):
+            return None
+        pattern.append((i, tuple(d if d == b else None for d, b in zip(shape, before, strict=True)), dtype))
+    if all(d is None for _, shape, _ in pattern for d in shape):
+        return None  # (nothing shared: the unfolded plan is that family's plan)
+    return tuple(pattern)
+
+
+def _family_plan(inference: Inference, prog: Program, key: Pattern, mode: RunMode, fuse: bool) -> Plan | None:
+    """The plan of the family ``key`` (made when the program has met ``FAMILY_AFTER`` of its
+    members and completed a run), or None: the unfolded plan runs."""
+    family = prog.families.get(key)
+    if family is None:
+        if prog.members.get(key, 0) < FAMILY_AFTER or not prog.runs or len(prog.families) >= MAX_FAMILIES:
+            return None
+        family = prog.families[key] = _family(inference, prog, key)
+    if family.folded is None:
+        return None
+    plan_key = (mode.exact, mode.specialized, True, fuse)
+    plan = family.plans.get(plan_key)
+    if plan is None:
+        plan = family.plans[plan_key] = _make_plan(inference, prog, family.seen, family.folded, mode, fuse)
+    return plan
+
+
+def _family(inference: Inference, prog: Program, key: Pattern) -> Family:
+    """What the family's shared dims decide: shapes inferred with its open dims dynamic, checked
+    against what the program's runs met, then the nodes those shapes alone compute."""
+    params = {}
+    for i, shape, dtype in key:
+        et = inference.outputs[i][0].element_type if inference.outputs[i] else ElementType.dynamic
+        try:
+            if et.is_dynamic:
+                et = ElementType.from_numpy(dtype)
+        except Error:
+            return Family(None, [])
+        dims = [Dimension() if d is None else Dimension.static(d) for d in shape]
+        params[i] = TensorInfo(et, PartialShape.of(dims))
+    sig = _infer_signature(inference, prog, params)
+    seen = list(prog.seen)
+    if sig is None or not _agrees(inference, prog, sig, seen):
+        return Family(None, seen)
+    known: list[np.ndarray | None] = [None] * prog.slots
+    done = _fold_values(prog, inference.graph, sig, seen, known)
+    return Family(Folded(sig, done, known), seen)
 
 
 def _make_plan(
@@ -759,19 +845,25 @@ def _fold(inference: Inference, prog: Program, feeds: Mapping[int, np.ndarray], 
         except Error:
             return None
     sig = _infer_signature(inference, prog, params)
-    if sig is None:
+    if sig is None or not _agrees(inference, prog, sig, seen):
         return None
+    known: list[np.ndarray | None] = [None] * prog.slots
+    done = _fold_values(prog, graph, sig, seen, known)  # (when nothing folds, the plan still specializes)
+    return Folded(sig, done, known)
+
+
+def _agrees(inference: Inference, prog: Program, sig: Sequence[Sequence[TensorInfo]], seen: Seen) -> bool:
+    """Every static shape of ``sig`` is the one a completed run checked there (``seen``; a
+    fused chain's nodes, never checked, get the inferred record)."""
     fused = decompression.chain_nodes(inference)
-    for step in prog.steps:  # the inferred static shapes are the ones the run checked
+    for step in prog.steps:
         for k, t in enumerate(sig[step.index]):
             record = seen[step.first + k]
             if record is None and step.index in fused:  # (ran inside its consumer: never checked)
                 record = seen[step.first + k] = _inferred_record(t)
             if t.shape.is_static and (record is None or record[0] != t.shape.to_shape()):
-                return None
-    known: list[np.ndarray | None] = [None] * prog.slots
-    done = _fold_values(prog, graph, sig, seen, known)  # (when nothing folds, the plan still specializes)
-    return Folded(sig, done, known)
+                return False
+    return True
 
 
 def _fold_general(inference: Inference, prog: Program) -> Folded | None:
