@@ -184,6 +184,12 @@ CASES = [
         "--output 'oh.npz' is the --inputs file",
     ),
     _case(
+        "out-dir-over-inputs",
+        "run oh.xml --inputs indices=od/onehot.npy --out-dir od",
+        2,
+        "--out-dir (output 'onehot') 'od/onehot.npy' is the --inputs file",
+    ),
+    _case(
         "save-inputs-over-inputs",
         "run oh.xml --inputs oh.npz --save-inputs oh.npz",
         2,
@@ -284,6 +290,8 @@ def _fixtures(folder: Path) -> None:
     np.save(folder / "x.npy", np.ones((2, 4), np.float32))
     np.save(folder / "y.npy", np.ones((2, 4), np.float32))
     np.save(folder / "y3.npy", np.ones((3, 4), np.float32))
+    (folder / "od").mkdir()
+    np.save(folder / "od" / "onehot.npy", np.zeros((3, 4), np.int64))  # an input where --out-dir writes
     _onnx_fixtures(folder)
 
 

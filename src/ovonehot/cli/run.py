@@ -221,6 +221,20 @@ def _check_model(args: argparse.Namespace, model: Model, groups: list[list[str]]
             f"{option}: the model has no state (no ReadValue/Assign), so every step would compute the same; "
             "run it once"
         )
+    if args.out_dir is not None:  # each output's file there may not be a file the run reads
+        from ..chunked import file_names
+
+        reads = model_files(args.model, args.bin_path) + input_files(
+            spec for specs in groups for spec in specs
+        )
+        names = file_names([d.name for d in model.outputs])
+        refuse_writing_over(
+            reads,
+            *(
+                (f"--out-dir (output {d.name!r})", str(Path(args.out_dir) / f))
+                for d, f in zip(model.outputs, names, strict=True)
+            ),
+        )
     npy = args.output is not None and Path(args.output).suffix.lower() == ".npy"
     if npy and (steps > 1 or len(model.outputs) != 1):
         what = f"{steps} steps" if steps > 1 else f"{len(model.outputs)} outputs"
