@@ -133,6 +133,19 @@ POOL_COMMON = {
     "auto_pad": PADS,
 }
 ROI = [[0.0, 0.0, 3.0, 3.0], [0.5, 1.0, 2.5, 3.5]]
+# (boxes of two images taken together: reversed, partly outside, small; their sample counts differ)
+ROIS = [
+    [0.0, 0.0, 3.0, 3.0],
+    [0.5, 1.0, 2.5, 3.5],
+    [4.0, 5.0, 1.0, 2.0],
+    [-3.0, -2.0, 9.0, 8.0],
+    [1.2, 0.3, 1.4, 0.9],
+]
+ROI_BATCH = [1, 0, 1, 1, 0]
+# (more candidates than NonMaxSuppression's block of overlaps: 80 boxes in a 10 x 10 field)
+_NMS_RNG = np.random.default_rng(24)
+NMS_BOXES = (_NMS_RNG.uniform(0.0, 10.0, (1, 80, 4)).astype(np.float32)).tolist()
+NMS_SCORES = _NMS_RNG.permutation(np.arange(1, 81, dtype=np.float32) / 81).reshape(1, 1, 80).tolist()
 
 
 # -- camera colour conversion: Y (one plane, H*3/2 rows) or Y + UV / Y + U + V planes
@@ -1045,6 +1058,16 @@ TABLE: dict[OpSpec[Any], Conformance] = {
                 spatial_scale=("1", "0.5"),
                 mode=every(PoolingMode),
             ),
+            seed(
+                data(2, 3, 6, 5, types=FLOATS),
+                In(None, (5, 4), Fixed(ROIS), like=0),
+                C(ROI_BATCH, INDEX),
+                pooled_h="3",
+                pooled_w="2",
+                sampling_ratio=("0", "3"),
+                spatial_scale=("1", "0.5"),
+                mode=every(PoolingMode),
+            ),
         )
     ),
     _spec("ROIAlign", 9): Conformance(
@@ -1057,6 +1080,17 @@ TABLE: dict[OpSpec[Any], Conformance] = {
                 pooled_w="2",
                 sampling_ratio=("2", "0"),
                 spatial_scale="1",
+                mode=every(PoolingMode),
+                aligned_mode=every(AlignedMode),
+            ),
+            seed(
+                data(2, 3, 6, 5, types=FLOATS),
+                In(None, (5, 4), Fixed(ROIS), like=0),
+                C(ROI_BATCH, INDEX),
+                pooled_h="3",
+                pooled_w="2",
+                sampling_ratio="0",
+                spatial_scale="0.5",
                 mode=every(PoolingMode),
                 aligned_mode=every(AlignedMode),
             ),
@@ -1145,6 +1179,14 @@ TABLE: dict[OpSpec[Any], Conformance] = {
                     box_encoding=every(BoxEncoding),
                     sort_result_descending=BOOL,
                     output_type=INDEX,
+                ),
+                seed(
+                    In(("f32",), (1, 80, 4), Fixed(NMS_BOXES)),
+                    In(("f32",), (1, 1, 80), Fixed(NMS_SCORES)),
+                    C(40, INDEX),
+                    C(0.3, ("f32",)),
+                    C(0.1, ("f32",)),
+                    box_encoding=every(BoxEncoding),
                 ),
             )
         )
