@@ -290,17 +290,23 @@ def _max_scan(scan: _MaxScan, x: np.ndarray) -> list[np.ndarray]:
     kernel_axes = tuple(range(2 + scan.n_sp, 2 + 2 * scan.n_sp))
     taps = np.ascontiguousarray(np.moveaxis(view, kernel_axes, tuple(range(scan.n_sp))))
     taps = taps.reshape((scan.taps, *scan.out_shape))
+    # The scan's maximum is the largest value above T's lowest (NaN never chosen): fmax, which
+    # skips NaN, from T's lowest.  Equal non-zero values have equal bits; a zero maximum takes
+    # the sign of the first zero in window order (the one the scan's strict "greater" keeps).
     best = np.full(scan.out_shape, plan.floor, plan.floor.dtype)
-    pos = None if plan.table is None else np.zeros(scan.out_shape, np.uint8)  # (taps <= SCAN_TAPS)
-    greater = np.empty(scan.out_shape, np.bool_)
     for t in range(scan.taps):
-        np.greater(taps[t], best, out=greater)
-        np.copyto(best, taps[t], where=greater)
-        if pos is not None:
-            np.copyto(pos, t, where=greater)
+        np.fmax(best, taps[t], out=best)
+    if plan.floats:
+        zero = np.flatnonzero(best == 0)
+        if zero.size:
+            flat = taps.reshape(scan.taps, -1)[:, zero]
+            best.reshape(-1)[zero] = flat[np.argmax(flat == 0, axis=0), np.arange(zero.size)]
     values = narrow(best, x.dtype)  # (a widened element back to its own bits; T's lowest as before)
-    if pos is None or plan.table is None or plan.rows is None:
+    if plan.table is None or plan.rows is None:
         return [values]
+    pos = np.zeros(scan.out_shape, np.uint8)  # (taps <= SCAN_TAPS)
+    for t in range(scan.taps - 1, -1, -1):  # the first tap equal to the maximum
+        pos += (taps[t] == best) * (np.uint8(t) - pos)  # (uint8 wraps: pos becomes t where equal)
     none = best == plan.floor  # nothing above T's lowest: the channel's first element
     index = plan.table[plan.rows + pos]
     if plan.base is not None:
