@@ -33,6 +33,7 @@ FAST = {
     "Convolution",
     "GroupConvolution",
     "AvgPool",
+    "Swish",
 }
 INTO = {"OneHot"}
 STATEFUL = {"ReadValue", "Assign"}

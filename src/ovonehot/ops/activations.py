@@ -40,9 +40,9 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import ElementType
 from .common.attrs import NoAttrs, enum_attr, float_attr, parse_no_attrs
-from .common.binding import dtype_of, folded, mode_independent
+from .common.binding import dtype_of, folded, typed, with_attrs
 from .common.numeric import c_cast, is_float, libm, narrow, quiet, round_half_away, widen
-from .common.spec import Kernel, OpSpec, TensorInfo
+from .common.spec import Kernel, OpSpec, RunMode, TensorInfo
 from .unary import infer_unary
 
 F64Kernel = Callable[[np.ndarray], np.ndarray]
@@ -249,6 +249,30 @@ def bind_swish(attrs: NoAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[T
     return kernel
 
 
+def evaluate_swish_fast(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Fast (``exact=False``) f32 Swish: ``x / (1 + exp(-x * beta))`` all in f32 with NumPy's own
+    ``exp`` (a few ulp from the exact kernel's f64 steps); every other type takes ``evaluate_swish``."""
+    x = np.asarray(inputs[0])
+    beta = np.asarray(inputs[1]) if len(inputs) == 2 else np.ones((), np.float32)
+    if x.dtype != np.float32 or beta.dtype != np.float32 or beta.ndim != 0:
+        return evaluate_swish(attrs, inputs)
+    with quiet():
+        t = np.multiply(x, np.negative(beta), dtype=np.float32)
+        np.exp(t, out=t)
+        np.add(t, np.float32(1), out=t)
+        np.divide(x, t, out=t)
+    return [t]
+
+
+def specialize_swish(
+    attrs: NoAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
+) -> Kernel | None:
+    """Exact: ``bind_swish``.  Fast: ``evaluate_swish_fast`` (the same for every plan)."""
+    if mode.exact:
+        return bind_swish(attrs, inputs, outputs) if typed(inputs, outputs) else None
+    return with_attrs(evaluate_swish_fast, attrs)
+
+
 # -- Elu (attribute alpha) -------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class EluAttrs:
@@ -442,7 +466,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_swish,
         evaluate=evaluate_swish,
-        specialize=mode_independent(bind_swish),
+        specialize=specialize_swish,
     ),
     OpSpec(type="Elu", version=0, since=1, inputs=1, parse=parse_elu, infer=infer_elu, evaluate=evaluate_elu),
     OpSpec(

@@ -32,7 +32,7 @@ from ..types import ElementType
 from .common.attrs import NoAttrs, float_attr, parse_no_attrs
 from .common.binding import PLAIN_FLOATS, Binder, dtype_of, mode_independent
 from .common.bounds import FLOATS, WIDE_INTEGERS, abs_bounds, kernel_bounds
-from .common.numeric import c_cast, is_float, libm, narrow, quiet, round_half_away, widen
+from .common.numeric import c_cast, is_float, libm, narrow, quiet, round_half_away, select, widen
 from .common.spec import Kernel, OpSpec, TensorInfo
 
 
@@ -159,7 +159,7 @@ def evaluate_clamp(attrs: ClampAttrs, inputs: Sequence[np.ndarray]) -> list[np.n
         hi = np.asarray(_int_bound(attrs.max, x.dtype, math.floor), dtype=x.dtype)
     # The reference: x < min ? min : (x > max ? max : x); NaN compares false and stays.
     with quiet():
-        out = np.where(x < lo, lo, np.where(x > hi, hi, x))
+        out = select(x < lo, lo, select(x > hi, hi, x))
     return [out.astype(x.dtype, copy=False)]
 
 
@@ -177,7 +177,7 @@ def _int_abs(x: np.ndarray) -> np.ndarray:
 
 
 def _relu(x: np.ndarray) -> np.ndarray:
-    return np.where(x < 0, np.zeros((), x.dtype), x)
+    return select(x < 0, np.zeros((), x.dtype), x)
 
 
 def _sign(x: np.ndarray) -> np.ndarray:
