@@ -34,6 +34,7 @@ FAST = {
     "GroupConvolution",
     "AvgPool",
     "Swish",
+    "Clamp",
 }
 INTO = {"OneHot"}
 STATEFUL = {"ReadValue", "Assign"}
@@ -52,7 +53,7 @@ def required(spec: OpSpec[Any]) -> frozenset[str]:
     need |= blocked
     if spec.type in INTO:
         need.add("specialize/out")
-    if spec.type not in ("ReduceL1", "ReduceL2", "NormalizeL2"):  # (exact: evaluate itself)
+    if spec.type not in ("ReduceL1", "ReduceL2", "NormalizeL2", "Clamp"):  # (exact: evaluate itself)
         need.add("specialize/exact")
     return frozenset(need)
 

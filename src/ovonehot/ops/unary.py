@@ -30,10 +30,10 @@ from ..errors import ValidationError
 from ..graph import Node
 from ..types import ElementType
 from .common.attrs import NoAttrs, float_attr, parse_no_attrs
-from .common.binding import PLAIN_FLOATS, Binder, dtype_of, mode_independent
+from .common.binding import PLAIN_FLOATS, Binder, dtype_of, mode_independent, with_attrs
 from .common.bounds import FLOATS, WIDE_INTEGERS, abs_bounds, kernel_bounds
 from .common.numeric import c_cast, is_float, libm, narrow, quiet, round_half_away, select, widen
-from .common.spec import Kernel, OpSpec, TensorInfo
+from .common.spec import Kernel, OpSpec, RunMode, TensorInfo
 
 
 def infer_unary(attrs: object, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
@@ -161,6 +161,30 @@ def evaluate_clamp(attrs: ClampAttrs, inputs: Sequence[np.ndarray]) -> list[np.n
     with quiet():
         out = select(x < lo, lo, select(x > hi, hi, x))
     return [out.astype(x.dtype, copy=False)]
+
+
+def evaluate_clamp_fast(attrs: ClampAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Fast (``exact=False``) Clamp of f32/f64: ``minimum(maximum(x, min), max)``, NaN kept as NaN;
+    it may give +0.0 where the exact kernel keeps an input -0.0 equal to a bound (or the other
+    way round), the same number.  Every other type takes ``evaluate_clamp``."""
+    x = np.asarray(inputs[0])
+    if x.dtype not in (np.float32, np.float64) or x.ndim == 0:
+        return evaluate_clamp(attrs, inputs)
+    with quiet():
+        lo, hi = (
+            x.dtype.type(attrs.min),
+            x.dtype.type(attrs.max),
+        )  # (f32: the bounds as OpenVINO's static_cast)
+        out = np.maximum(x, lo)
+        np.minimum(out, hi, out=out)
+    return [out]
+
+
+def specialize_clamp(
+    attrs: ClampAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
+) -> Kernel | None:
+    """Exact: ``evaluate_clamp`` (None).  Fast: ``evaluate_clamp_fast`` (the same for every plan)."""
+    return None if mode.exact else with_attrs(evaluate_clamp_fast, attrs)
 
 
 def _int_abs(x: np.ndarray) -> np.ndarray:
@@ -363,5 +387,6 @@ SPECS = (
         infer=infer_clamp,
         evaluate=evaluate_clamp,
         bounds=kernel_bounds(exact=()),
+        specialize=specialize_clamp,
     ),
 )
