@@ -35,6 +35,7 @@ FAST = {
     "AvgPool",
     "Swish",
     "Clamp",
+    "Relu",
 }
 INTO = {"OneHot"}
 STATEFUL = {"ReadValue", "Assign"}

@@ -30,7 +30,7 @@ from ..errors import ValidationError
 from ..graph import Node
 from ..types import ElementType
 from .common.attrs import NoAttrs, float_attr, parse_no_attrs
-from .common.binding import PLAIN_FLOATS, Binder, dtype_of, mode_independent, with_attrs
+from .common.binding import PLAIN_FLOATS, Binder, dtype_of, mode_independent, typed, with_attrs
 from .common.bounds import FLOATS, WIDE_INTEGERS, abs_bounds, kernel_bounds
 from .common.numeric import c_cast, is_float, libm, narrow, quiet, round_half_away, select, widen
 from .common.spec import Kernel, OpSpec, RunMode, TensorInfo
@@ -204,6 +204,24 @@ def _relu(x: np.ndarray) -> np.ndarray:
     return select(x < 0, np.zeros((), x.dtype), x)
 
 
+def evaluate_relu_fast(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Fast (``exact=False``) Relu of f32/f64: ``maximum(x, 0)``, NaN kept as NaN; it gives +0.0
+    for -0.0 (the exact kernel keeps -0.0), the same number.  Other types: the exact kernel."""
+    x = np.asarray(inputs[0])
+    if x.dtype not in (np.float32, np.float64) or x.ndim == 0:
+        return _unary(_relu, _relu)(attrs, inputs)
+    return [np.maximum(x, x.dtype.type(0))]
+
+
+def specialize_relu(
+    attrs: NoAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
+) -> Kernel | None:
+    """Exact: ``_relu`` bound (f32/f64).  Fast: ``evaluate_relu_fast`` (the same for every plan)."""
+    if mode.exact:
+        return _bind_unary(_relu)(attrs, inputs, outputs) if typed(inputs, outputs) else None
+    return with_attrs(evaluate_relu_fast, attrs)
+
+
 def _sign(x: np.ndarray) -> np.ndarray:
     one = np.ones((), x.dtype)
     out = np.where(x > 0, one, np.where(x < 0, -one if x.dtype.kind != "u" else one, np.zeros((), x.dtype)))
@@ -264,7 +282,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(_relu, _relu),
-        specialize=mode_independent(_bind_unary(_relu)),
+        specialize=specialize_relu,
     ),
     OpSpec(
         type="Sigmoid",
