@@ -213,11 +213,12 @@ def _select_hard(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> list[tupl
     rules decide)."""
     index = np.flatnonzero(scores > p.score_threshold)
     order = index[np.lexsort((index, -scores[index].astype(np.float64)))]  # score down, index up
-    suppressed = np.zeros(order.size, dtype=bool)
     cols = np.ascontiguousarray(boxes[order].T)  # y1, x1, y2, x2 of the candidates in order
     with np.errstate(over="ignore", invalid="ignore"):
         area = (cols[2] - cols[0]) * (cols[3] - cols[1])
     kept = list(scores[order])  # (np.float32 each)
+    boxes_in_order = order.tolist()
+    suppressed = 0  # (bit k: candidate k is suppressed; Python ints: no NumPy call per candidate)
     picked: list[tuple[int, np.float32]] = []
     block = max(1, min(_ROWS, _IOU_BUDGET // max(1, order.size)))
     for start in range(0, order.size, block):
@@ -225,16 +226,18 @@ def _select_hard(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> list[tupl
         over, nan = _overlapping(
             cols[:, rows, None], area[rows, None], cols[:, None, start:], area[None, start:], p
         )
+        packed = np.packbits(over, axis=1, bitorder="little")  # (each row's columns as bits from ``start``)
         broken = nan.tolist()
         for pos in range(rows.start, rows.stop):
             if len(picked) >= p.max_out:
                 return picked
-            if suppressed[pos]:
+            if suppressed >> pos & 1:
                 continue
             if broken[pos - start]:
                 return None
-            picked.append((int(order[pos]), kept[pos]))
-            suppressed[pos + 1 :] |= over[pos - start, pos + 1 - start :]
+            picked.append((boxes_in_order[pos], kept[pos]))
+            row = int.from_bytes(packed[pos - start].tobytes(), "little") << start
+            suppressed |= row & ~((2 << pos) - 1)  # (the later candidates it overlaps)
     return picked
 
 
