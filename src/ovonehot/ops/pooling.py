@@ -374,8 +374,13 @@ def _avg_pool_fast(plan: _AvgPool, x: np.ndarray) -> list[np.ndarray]:
     with ``_avg_pool``'s float64 sums.  The canvas around the data is zeros (adding nothing)."""
     win = plan.pool.canvas.windows(x)
     work = win.dtype
-    total = np.sum(win, axis=plan.axes, dtype=work)
-    return [narrow(np.asarray(total / plan.divisor.astype(work)), x.dtype)]
+    # tap by tap: one add per window position over every window (NumPy's sum over the two small
+    # strided window axes runs a loop per window, ten times slower)
+    total = np.zeros(win.shape[: 2 + len(plan.axes)], work)
+    for at in np.ndindex(*win.shape[2 + len(plan.axes) :]):
+        np.add(total, win[(..., *at)], out=total)
+    np.divide(total, plan.divisor.astype(work), out=total)
+    return [narrow(total, x.dtype)]
 
 
 def _avg_fast_plan(attrs: PoolAttrs, shape: tuple[int, ...], dtype: np.dtype) -> _AvgPool:
