@@ -378,7 +378,7 @@ def _avg_pool_fast(plan: _AvgPool, x: np.ndarray) -> list[np.ndarray]:
     # strided window axes runs a loop per window, ten times slower)
     total = np.zeros(win.shape[: 2 + len(plan.axes)], work)
     for at in np.ndindex(*win.shape[2 + len(plan.axes) :]):
-        np.add(total, win[(..., *at)], out=total)
+        np.add(total, win[(Ellipsis,) + at], out=total)
     np.divide(total, plan.divisor.astype(work), out=total)
     return [narrow(total, x.dtype)]
 
