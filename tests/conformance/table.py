@@ -961,6 +961,19 @@ TABLE: dict[OpSpec[Any], Conformance] = {
                     axis=("0", "2"),
                     index_element_type=INDEX,
                 ),
+                # (more windows than pooling.ARGMAX_OUTPUTS: the chosen tap found a pass per tap)
+                seed(
+                    data(1, 3, 40, 40),
+                    kernel="2,2",
+                    strides="1,1",
+                    pads_begin="0,0",
+                    pads_end="1,1",
+                    dilations="1,1",
+                    axis=("0", "2"),
+                    index_element_type="i32",
+                    rounding_type="floor",
+                    auto_pad="explicit",
+                ),
                 # (u16 windows of zeros, its lowest value: where the plugin and the reference's rule part)
                 seed(
                     In(("u16",), (1, 1, 3, 3), Fixed(np.zeros((1, 1, 3, 3)))),

@@ -329,9 +329,7 @@ def _max_scan(scan: _MaxScan, x: np.ndarray) -> list[np.ndarray]:
     values = narrow(best, x.dtype)  # (a widened element back to its own bits; T's lowest as before)
     if scan.starts is None or scan.offsets is None:
         return [values]
-    pos = np.zeros(scan.out_shape, np.uint8)  # (taps <= SCAN_TAPS)
-    for t in range(scan.taps - 1, -1, -1):  # the first tap equal to the maximum
-        pos += (taps[t] == best) * (np.uint8(t) - pos)  # (uint8 wraps: pos becomes t where equal)
+    pos = _first_equal(taps, best)
     none = best == plan.floor  # nothing above T's lowest: the channel's first element
     index = scan.starts + np.take(scan.offsets, pos)
     if plan.base is not None:
@@ -339,6 +337,22 @@ def _max_scan(scan: _MaxScan, x: np.ndarray) -> list[np.ndarray]:
     if none.any():
         index = np.where(none, 0 if plan.base is None else plan.base, index)
     return [values, index.astype(plan.index_dtype)]
+
+
+# Outputs up to this many find their chosen tap by one comparison and one argmax over the taps'
+# axis (two NumPy calls); more by a pass per tap (argmax across a leading axis is slow when large).
+ARGMAX_OUTPUTS = 2048
+
+
+def _first_equal(taps: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """Per window, the first tap (in window order) whose value equals ``best``: [N, C, *outs]."""
+    if best.size <= ARGMAX_OUTPUTS:
+        first: np.ndarray = np.argmax(taps == best, axis=0)
+        return first
+    pos = np.zeros(best.shape, np.uint8)  # (taps <= SCAN_TAPS)
+    for t in range(taps.shape[0] - 1, -1, -1):
+        pos += (taps[t] == best) * (np.uint8(t) - pos)  # (uint8 wraps: pos becomes t where equal)
+    return pos
 
 
 def bind_max_pool(
