@@ -865,6 +865,18 @@ TABLE: dict[OpSpec[Any], Conformance] = {
                 dilations=("1,1", "1,2"),
                 auto_pad=PADS,
             ),
+            # (a depthwise layer whose window columns exceed convolution.GROUP_BLOCK: the fast
+            # kernel lays them out a block of channels at a time; floats: that kernel's types, and
+            # integer sums of 49 taps overflow, wrapping in the reference, saturating on the CPU)
+            seed(
+                data(1, 6, 48, 48, types=FLOATS),
+                In(like=0, shape=(6, 1, 1, 7, 7)),
+                strides=("1,1", "2,2"),
+                pads_begin="3,3",
+                pads_end="3,3",
+                dilations="1,1",
+                auto_pad="explicit",
+            ),
         ),
     ),
     # (floats only: integer sums that overflow wrap in the reference and saturate in the CPU plugin,
