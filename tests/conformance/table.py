@@ -865,6 +865,17 @@ TABLE: dict[OpSpec[Any], Conformance] = {
                 dilations=("1,1", "1,2"),
                 auto_pad=PADS,
             ),
+            # (a small depthwise layer, at most convolution.DEPTHWISE_TAP_OUTPUTS positions: the
+            # fast kernel sums its taps channels-last)
+            seed(
+                data(2, 6, 7, 7, types=FLOATS),
+                In(like=0, shape=(6, 1, 1, 3, 3)),
+                strides=("1,1", "2,1"),
+                pads_begin=("1,1", "0,2"),
+                pads_end="1,0",
+                dilations=("1,1", "2,1"),
+                auto_pad="explicit",
+            ),
             # (a depthwise layer whose window columns exceed convolution.GROUP_BLOCK: the fast
             # kernel lays them out a block of channels at a time; floats: that kernel's types, and
             # integer sums of 49 taps overflow, wrapping in the reference, saturating on the CPU)

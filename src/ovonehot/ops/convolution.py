@@ -255,6 +255,8 @@ def _convolve_fast(plan: _Conv, x: np.ndarray, mats: np.ndarray) -> np.ndarray:
     n, g = plan.y_shape[0], plan.groups
     outs = plan.y_shape[1:-1]
     n_sp = len(outs)
+    if plan.c_in == plan.c_out == 1 and n_sp == 2 and math.prod(outs) <= DEPTHWISE_TAP_OUTPUTS:
+        return narrow(_depthwise_taps(plan, x, mats), plan.dtype)
     win = plan.canvas.windows(x)  # [N, C, *outs, *kernel]
     win = win.reshape((n, g, plan.c_in, *outs, *plan.filters[2:]))
     # [G, C/G, *kernel, N, *outs]: columns whose rows are (channel, tap), one copy
@@ -273,6 +275,42 @@ def _convolve_fast(plan: _Conv, x: np.ndarray, mats: np.ndarray) -> np.ndarray:
     y = y.reshape((g * plan.c_out, n, *outs))
     out = y[:, 0][np.newaxis] if n == 1 else np.ascontiguousarray(np.moveaxis(y, 1, 0))
     return narrow(out, plan.dtype)
+
+
+# A 2-D depthwise layer of at most this many output positions per channel (its late, small
+# stage: 7 x 7, 8 x 8) sums its taps in channels-last layout instead (``_depthwise_taps``):
+# few positions and many channels make the window columns' short rows slow to lay out.
+DEPTHWISE_TAP_OUTPUTS = 64
+
+
+def _depthwise_taps(plan: _Conv, x: np.ndarray, mats: np.ndarray) -> np.ndarray:
+    """A depthwise convolution (one input and one output channel per group) as the sum over its
+    kernel taps of each tap's window view times the tap's per-channel weight, in channels-last
+    layout (the channels a contiguous row); the sum in the working type, tap by tap."""
+    canvas = plan.canvas.laid(x).reshape(plan.canvas.shape)  # [N, C, *canvas spatial]
+    last = np.ascontiguousarray(np.moveaxis(canvas, 1, -1))  # [N, H, W, C]
+    item = last.itemsize
+    rows = plan.canvas.shape[3]  # (a canvas row, in elements, channels-first)
+    sh, sw = plan.canvas.view_strides[2] // item, plan.canvas.view_strides[3] // item
+    dh, dw = plan.canvas.view_strides[4] // item, plan.canvas.view_strides[5] // item
+    top, left = divmod(plan.canvas.offset // item, rows)
+    c = plan.canvas.shape[1]
+    n, oh, ow, kh, kw = plan.y_shape[0], *plan.y_shape[1:3], *plan.filters[2:]
+    scale = c * item  # (bytes per canvas position, channels-last)
+    view = np.ndarray(
+        (n, oh, ow, kh, kw, c),
+        last.dtype,
+        last,
+        (top * rows + left) * scale,
+        (last.strides[0], sh // rows * rows * scale, sw * scale, dh // rows * rows * scale, dw * scale, item),
+    )
+    taps = np.ascontiguousarray(mats.reshape(c, kh * kw).T)  # [K, C]: a tap's weights in a row
+    acc = np.zeros((n, oh, ow, c), plan.acc)
+    term = np.empty_like(acc)
+    for k, (i, j) in enumerate(np.ndindex(kh, kw)):
+        np.multiply(view[:, :, :, i, j], taps[k], out=term)
+        acc += term
+    return np.ascontiguousarray(np.moveaxis(acc, -1, 1))
 
 
 def evaluate_convolution_fast(attrs: ConvAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
