@@ -189,6 +189,20 @@ def test_random_boxes(tmp_path):  # type: ignore[no-untyped-def]
         compare_cpu(tmp_path, _nms(ops9), inputs, score_ulp=SOFT_ULP if sigma else 0)
 
 
+def test_more_boxes_than_one_block_of_overlaps(tmp_path):  # type: ignore[no-untyped-def]
+    """150 crowded candidates per class (hard NMS computes their overlaps 64 rows at a time), with a
+    limit reached and not reached: the CPU plugin's selection, bit for bit."""
+    rng = np.random.default_rng(11)
+    corner = rng.uniform(0, 12, (1, 150, 2)).astype(np.float32)
+    size = rng.uniform(0.5, 3, (1, 150, 2)).astype(np.float32)
+    boxes = np.concatenate([corner, corner + size], axis=-1)
+    scores = rng.uniform(0, 1, (1, 2, 150)).astype(np.float32)
+    for limit, iou in ((1000, 0.3), (70, 0.6), (5, 0.5)):
+        inputs = [P(boxes), P(scores), C(np.int64(limit)), C(np.float32(iou)), C(np.float32(0.05))]
+        ours = compare_cpu(tmp_path, _nms(ops9), inputs)
+        assert 0 < int(ours[2][0]) <= 2 * limit
+
+
 # Box 1 overlaps box 0 with IoU exactly 0.5; box 2 overlaps nothing.
 EDGE_BOXES = np.array([[[0, 0, 1, 1], [0, 0, 1, 0.5], [5, 5, 6, 6]]], np.float32)
 EDGE_SCORES = np.array([[[0.9, 0.8, 0.7]]], np.float32)

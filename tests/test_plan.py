@@ -613,3 +613,45 @@ def test_after_a_first_run_every_new_signature_skips_what_the_model_alone_decide
         np.testing.assert_array_equal(
             model.run({"indices": indices})["out"], slow_one_hot(indices, 5, 2.5, -1.0, 1, np.float32)
         )
+
+
+def test_f16_convolution_filters_fold_past_fold_limit_other_converts_do_not() -> None:
+    """An f16-compressed CNN's filters (Constant f16 -> Convert f32 -> Convolution input 1) fold
+    on the second run although larger than FOLD_LIMIT (they would be decompressed on every call
+    otherwise); a Convert as large feeding anything else still runs.  Same values either way."""
+    from ovonehot.infer import FOLD_LIMIT
+
+    rng = np.random.default_rng(3)
+    c_out, c_in = 64, FOLD_LIMIT // 64 + 8  # one filter tensor of more than FOLD_LIMIT elements
+    b = GraphBuilder()
+    x = b.parameter("x", "f32", f"[1,{c_in},3,3]")
+    w16 = b.const("w16", rng.standard_normal((c_out, c_in, 1, 1)).astype(np.float16))
+    w = b.op("Convert", "opset1", [w16], {"destination_type": "f32"}, name="filters")
+    conv = b.op(
+        "Convolution",
+        "opset1",
+        [x, w],
+        {
+            "strides": "1,1",
+            "pads_begin": "0,0",
+            "pads_end": "0,0",
+            "dilations": "1,1",
+            "auto_pad": "explicit",
+        },
+        name="conv",
+    )
+    b.op("Result", "opset1", [conv], outputs=0, name="y")
+    other16 = b.const("other16", rng.standard_normal(FOLD_LIMIT + 1).astype(np.float16))
+    other = b.op("Convert", "opset1", [other16], {"destination_type": "f32"}, name="other")
+    b.op("Result", "opset1", [other], outputs=0, name="other_out")
+    graph = b.graph()
+    model = Model(graph, infer(graph))
+    feed = rng.standard_normal((1, c_in, 3, 3)).astype(np.float32)
+    for exact in (True, False):
+        runs = [model.run({"x": feed}, exact=exact) for _ in range(3)]  # (the second run folds)
+        for got in runs[1:]:
+            np.testing.assert_array_equal(got["y"], runs[0]["y"])
+            np.testing.assert_array_equal(got["other_out"], runs[0]["other_out"])
+        plan = plan_of(model.inference, {node_index(model, "x"): feed}, RunMode(exact=exact))
+        assert plan.kernel_of(node_index(model, "filters")) == "folded"
+        assert plan.kernel_of(node_index(model, "other")) != "folded"

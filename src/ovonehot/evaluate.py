@@ -93,6 +93,14 @@ FAMILY_AFTER = 2
 # bytes of those computed from Constants alone, which a model keeps once for all signatures.
 FOLDED_BYTES = 32 << 20
 CONSTANT_BYTES = 256 << 20
+# A Convert of a Constant whose every consumer takes it as convolution filters (an f16-compressed
+# CNN's weights) folds up to this many elements, within CONSTANT_BYTES: run, it decompresses
+# every weight on every call (tens of ms for a ResNet); MatMul weights are decompression.py's.
+FILTER_FOLD_LIMIT = 1 << 24
+_FILTER_CONSUMERS = frozenset(
+    {"convolution", "groupconvolution", "convolutionbackpropdata", "groupconvolutionbackpropdata"}
+)
+_CONSTANTS = frozenset({"constant", "const"})
 
 
 @dataclass(slots=True)
@@ -907,10 +915,12 @@ def _fold_values(
     """Node index -> outputs of every node the signature decides (``known`` gets them by slot)."""
     done: dict[int, Sequence[np.ndarray]] = {}
     room = FOLDED_BYTES
+    filters = _filter_converts(graph)
     for step in prog.steps:
         outs = prog.constants.get(step.index)
         if outs is None:
-            outs = _fold_step(step, graph, sig, known, seen)
+            limit = FILTER_FOLD_LIMIT if step.index in filters else FOLD_LIMIT
+            outs = _fold_step(step, graph, sig, known, seen, limit)
             if outs is None:
                 continue
             nbytes = sum(v.nbytes for v in outs) if step.args else 0  # (a Constant's own array: free)
@@ -919,6 +929,8 @@ def _fold_values(
                 prog.constants[step.index] = outs
                 prog.constant_bytes += nbytes
                 nbytes = 0
+            elif any(v.size > FOLD_LIMIT for v in outs):  # (filters beyond the model's budget: they run)
+                continue
             room -= nbytes
             if room < 0:
                 break
@@ -952,19 +964,40 @@ def _small_bounded(shape: PartialShape, dtype: np.dtype | None) -> bool:
     return math.prod(d.max for d in shape if d.max) * max(itemsize, 1) <= 1 << 20
 
 
+def _filter_converts(graph: Graph) -> frozenset[int]:
+    """The Converts whose every consumer reads them as convolution filters (input 1), and the
+    Constants they convert."""
+    converts = graph.kind_indices("Convert")
+    if not converts:
+        return frozenset()
+    consumers = graph.consumers()
+    found = {
+        i
+        for i in converts
+        if consumers[i]
+        and all(graph.nodes[c].type.lower() in _FILTER_CONSUMERS and port == 1 for _, c, port in consumers[i])
+    }
+    sources = {
+        s.node for i in found for s in graph.sources[i] if graph.nodes[s.node].type.lower() in _CONSTANTS
+    }
+    return frozenset(found | sources)
+
+
 def _fold_step(
     step: Step,
     graph: Graph,
     sig: Sequence[Sequence[TensorInfo]],
     known: Sequence[np.ndarray | None],
     seen: Sequence[tuple[tuple[int, ...], np.dtype] | None],
+    limit: int = FOLD_LIMIT,
 ) -> Sequence[np.ndarray] | None:
-    """The outputs of ``step`` computed now by its kernel, when the signature decides them."""
+    """The outputs of ``step`` computed now by its kernel, when the signature decides them
+    (outputs of at most ``limit`` elements)."""
     spec = step.plan.spec
     if step.feed or step.result or not step.n_out or not spec.foldable or not spec.deterministic:
         return None
     infos = sig[step.index]
-    if not all(t.shape.is_static and math.prod(t.shape.to_shape()) <= FOLD_LIMIT for t in infos):
+    if not all(t.shape.is_static and math.prod(t.shape.to_shape()) <= limit for t in infos):
         return None
     args: list[np.ndarray]
     if spec.bounds is shape_of_bounds:  # reads only its input's shape: a stand-in of that shape

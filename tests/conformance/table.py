@@ -133,6 +133,19 @@ POOL_COMMON = {
     "auto_pad": PADS,
 }
 ROI = [[0.0, 0.0, 3.0, 3.0], [0.5, 1.0, 2.5, 3.5]]
+# (boxes of two images taken together: reversed, partly outside, small; their sample counts differ)
+ROIS = [
+    [0.0, 0.0, 3.0, 3.0],
+    [0.5, 1.0, 2.5, 3.5],
+    [4.0, 5.0, 1.0, 2.0],
+    [-3.0, -2.0, 9.0, 8.0],
+    [1.2, 0.3, 1.4, 0.9],
+]
+ROI_BATCH = [1, 0, 1, 1, 0]
+# (more candidates than NonMaxSuppression's block of overlaps: 80 boxes in a 10 x 10 field)
+_NMS_RNG = np.random.default_rng(24)
+NMS_BOXES = (_NMS_RNG.uniform(0.0, 10.0, (1, 80, 4)).astype(np.float32)).tolist()
+NMS_SCORES = _NMS_RNG.permutation(np.arange(1, 81, dtype=np.float32) / 81).reshape(1, 1, 80).tolist()
 
 
 # -- camera colour conversion: Y (one plane, H*3/2 rows) or Y + UV / Y + U + V planes
@@ -852,6 +865,29 @@ TABLE: dict[OpSpec[Any], Conformance] = {
                 dilations=("1,1", "1,2"),
                 auto_pad=PADS,
             ),
+            # (a small depthwise layer, at most convolution.DEPTHWISE_TAP_OUTPUTS positions: the
+            # fast kernel sums its taps channels-last)
+            seed(
+                data(2, 6, 7, 7, types=FLOATS),
+                In(like=0, shape=(6, 1, 1, 3, 3)),
+                strides=("1,1", "2,1"),
+                pads_begin=("1,1", "0,2"),
+                pads_end="1,0",
+                dilations=("1,1", "2,1"),
+                auto_pad="explicit",
+            ),
+            # (a depthwise layer whose window columns exceed convolution.GROUP_BLOCK: the fast
+            # kernel lays them out a block of channels at a time; floats: that kernel's types, and
+            # integer sums of 49 taps overflow, wrapping in the reference, saturating on the CPU)
+            seed(
+                data(1, 6, 48, 48, types=FLOATS),
+                In(like=0, shape=(6, 1, 1, 7, 7)),
+                strides=("1,1", "2,2"),
+                pads_begin="3,3",
+                pads_end="3,3",
+                dilations="1,1",
+                auto_pad="explicit",
+            ),
         ),
     ),
     # (floats only: integer sums that overflow wrap in the reference and saturate in the CPU plugin,
@@ -947,6 +983,19 @@ TABLE: dict[OpSpec[Any], Conformance] = {
                     dilations=("1,1", "2,1"),
                     axis=("0", "2"),
                     index_element_type=INDEX,
+                ),
+                # (more windows than pooling.ARGMAX_OUTPUTS: the chosen tap found a pass per tap)
+                seed(
+                    data(1, 3, 40, 40),
+                    kernel="2,2",
+                    strides="1,1",
+                    pads_begin="0,0",
+                    pads_end="1,1",
+                    dilations="1,1",
+                    axis=("0", "2"),
+                    index_element_type="i32",
+                    rounding_type="floor",
+                    auto_pad="explicit",
                 ),
                 # (u16 windows of zeros, its lowest value: where the plugin and the reference's rule part)
                 seed(
@@ -1045,6 +1094,16 @@ TABLE: dict[OpSpec[Any], Conformance] = {
                 spatial_scale=("1", "0.5"),
                 mode=every(PoolingMode),
             ),
+            seed(
+                data(2, 3, 6, 5, types=FLOATS),
+                In(None, (5, 4), Fixed(ROIS), like=0),
+                C(ROI_BATCH, INDEX),
+                pooled_h="3",
+                pooled_w="2",
+                sampling_ratio=("0", "3"),
+                spatial_scale=("1", "0.5"),
+                mode=every(PoolingMode),
+            ),
         )
     ),
     _spec("ROIAlign", 9): Conformance(
@@ -1057,6 +1116,17 @@ TABLE: dict[OpSpec[Any], Conformance] = {
                 pooled_w="2",
                 sampling_ratio=("2", "0"),
                 spatial_scale="1",
+                mode=every(PoolingMode),
+                aligned_mode=every(AlignedMode),
+            ),
+            seed(
+                data(2, 3, 6, 5, types=FLOATS),
+                In(None, (5, 4), Fixed(ROIS), like=0),
+                C(ROI_BATCH, INDEX),
+                pooled_h="3",
+                pooled_w="2",
+                sampling_ratio="0",
+                spatial_scale="0.5",
                 mode=every(PoolingMode),
                 aligned_mode=every(AlignedMode),
             ),
@@ -1145,6 +1215,14 @@ TABLE: dict[OpSpec[Any], Conformance] = {
                     box_encoding=every(BoxEncoding),
                     sort_result_descending=BOOL,
                     output_type=INDEX,
+                ),
+                seed(
+                    In(("f32",), (1, 80, 4), Fixed(NMS_BOXES)),
+                    In(("f32",), (1, 1, 80), Fixed(NMS_SCORES)),
+                    C(40, INDEX),
+                    C(0.3, ("f32",)),
+                    C(0.1, ("f32",)),
+                    box_encoding=every(BoxEncoding),
                 ),
             )
         )

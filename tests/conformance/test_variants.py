@@ -33,6 +33,10 @@ FAST = {
     "Convolution",
     "GroupConvolution",
     "AvgPool",
+    "Swish",
+    "Clamp",
+    "Relu",
+    "Gelu",
 }
 INTO = {"OneHot"}
 STATEFUL = {"ReadValue", "Assign"}
@@ -51,7 +55,7 @@ def required(spec: OpSpec[Any]) -> frozenset[str]:
     need |= blocked
     if spec.type in INTO:
         need.add("specialize/out")
-    if spec.type not in ("ReduceL1", "ReduceL2", "NormalizeL2"):  # (exact: evaluate itself)
+    if spec.type not in ("ReduceL1", "ReduceL2", "NormalizeL2", "Clamp", "Gelu"):  # (exact: evaluate itself)
         need.add("specialize/exact")
     return frozenset(need)
 

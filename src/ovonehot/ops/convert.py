@@ -125,6 +125,8 @@ def _cast(x: np.ndarray, to: ElementType, target: np.dtype) -> np.ndarray:
             out = x_rounded.astype(target)
         except TypeError:  # ml_dtypes has no direct cast between some f8 types: widen exactly first
             out = x_rounded.astype(np.float32).astype(target)
+    if x.dtype == np.float16 and to in _QUIET_BIT and not np.isnan(out).any():
+        return out  # (the usual decompression Convert: no NaN to quiet or carry; tested in the wide type)
     if x.dtype == np.float16 and to in _QUIET_BIT:
         # OpenVINO's f16 -> f32/f64 (the decompression Convert of f16-compressed IR) quiets
         # signalling NaNs, keeping sign and payload; NumPy keeps them signalling.

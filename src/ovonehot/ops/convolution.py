@@ -243,21 +243,74 @@ def _fast_filters(plan: _Conv, w: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(widen(w).reshape(plan.groups, plan.c_out, plan.rows[1]), dtype=plan.acc)
 
 
+# Elements of the window columns of a block of groups laid out at once by the fast kernel: a
+# depthwise convolution's columns for every channel (K times the data) leave the cache before
+# their product reads them (a 7x7 depthwise layer of 96 x 56 x 56: 4x slower than by blocks).
+GROUP_BLOCK = 1 << 17
+
+
 def _convolve_fast(plan: _Conv, x: np.ndarray, mats: np.ndarray) -> np.ndarray:
     """Every group's windows as columns (im2col, [G, C_in/G * K, N * O]) times its filter matrix,
     one batched BLAS product in the working type; the result rounded once to the data's type."""
     n, g = plan.y_shape[0], plan.groups
     outs = plan.y_shape[1:-1]
     n_sp = len(outs)
+    if plan.c_in == plan.c_out == 1 and n_sp == 2 and math.prod(outs) <= DEPTHWISE_TAP_OUTPUTS:
+        return narrow(_depthwise_taps(plan, x, mats), plan.dtype)
     win = plan.canvas.windows(x)  # [N, C, *outs, *kernel]
     win = win.reshape((n, g, plan.c_in, *outs, *plan.filters[2:]))
     # [G, C/G, *kernel, N, *outs]: columns whose rows are (channel, tap), one copy
     order = (1, 2, *range(3 + n_sp, 3 + 2 * n_sp), 0, *range(3, 3 + n_sp))
-    cols = win.transpose(order).reshape((g, plan.rows[1], n * math.prod(outs)))
-    y = np.matmul(mats, cols)  # [G, C_out/G, N * O]
+    columns = n * math.prod(outs)
+    step = max(
+        1, GROUP_BLOCK // max(1, plan.rows[1] * columns)
+    )  # (groups whose columns are laid out at once)
+    if step >= g:
+        y = np.matmul(mats, win.transpose(order).reshape((g, plan.rows[1], columns)))  # [G, C_out/G, N * O]
+    else:  # (many groups, a depthwise convolution: a block's columns stay in cache for its product)
+        y = np.empty((g, plan.c_out, columns), plan.acc)
+        for a in range(0, g, step):
+            cols = win[:, a : a + step].transpose(order).reshape((-1, plan.rows[1], columns))
+            np.matmul(mats[a : a + step], cols, out=y[a : a + step])
     y = y.reshape((g * plan.c_out, n, *outs))
     out = y[:, 0][np.newaxis] if n == 1 else np.ascontiguousarray(np.moveaxis(y, 1, 0))
     return narrow(out, plan.dtype)
+
+
+# A 2-D depthwise layer of at most this many output positions per channel (its late, small
+# stage: 7 x 7, 8 x 8) sums its taps in channels-last layout instead (``_depthwise_taps``):
+# few positions and many channels make the window columns' short rows slow to lay out.
+DEPTHWISE_TAP_OUTPUTS = 64
+
+
+def _depthwise_taps(plan: _Conv, x: np.ndarray, mats: np.ndarray) -> np.ndarray:
+    """A depthwise convolution (one input and one output channel per group) as the sum over its
+    kernel taps of each tap's window view times the tap's per-channel weight, in channels-last
+    layout (the channels a contiguous row); the sum in the working type, tap by tap."""
+    canvas = plan.canvas.laid(x).reshape(plan.canvas.shape)  # [N, C, *canvas spatial]
+    last = np.ascontiguousarray(np.moveaxis(canvas, 1, -1))  # [N, H, W, C]
+    item = last.itemsize
+    rows = plan.canvas.shape[3]  # (a canvas row, in elements, channels-first)
+    sh, sw = plan.canvas.view_strides[2] // item, plan.canvas.view_strides[3] // item
+    dh, dw = plan.canvas.view_strides[4] // item, plan.canvas.view_strides[5] // item
+    top, left = divmod(plan.canvas.offset // item, rows)
+    c = plan.canvas.shape[1]
+    n, oh, ow, kh, kw = plan.y_shape[0], *plan.y_shape[1:3], *plan.filters[2:]
+    scale = c * item  # (bytes per canvas position, channels-last)
+    view = np.ndarray(
+        (n, oh, ow, kh, kw, c),
+        last.dtype,
+        last,
+        (top * rows + left) * scale,
+        (last.strides[0], sh // rows * rows * scale, sw * scale, dh // rows * rows * scale, dw * scale, item),
+    )
+    taps = np.ascontiguousarray(mats.reshape(c, kh * kw).T)  # [K, C]: a tap's weights in a row
+    acc = np.zeros((n, oh, ow, c), plan.acc)
+    term = np.empty_like(acc)
+    for k, (i, j) in enumerate(np.ndindex(kh, kw)):
+        np.multiply(view[:, :, :, i, j], taps[k], out=term)
+        acc += term
+    return np.ascontiguousarray(np.moveaxis(acc, -1, 1))
 
 
 def evaluate_convolution_fast(attrs: ConvAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:

@@ -207,27 +207,60 @@ def _select(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> list[tuple[int
 def _select_hard(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> list[tuple[int, np.float32]] | None:
     """The hard-NMS case of ``_select_queue`` without its queue: weights are 1 or 0, so a candidate
     is selected exactly when no selected box overlaps it by more than the threshold (NMS-5: at
-    least the threshold).  Each selected box suppresses the later candidates in one vector step.
-    None when an IoU is NaN (a zero weight there lets the queue's score rules decide)."""
+    least the threshold).  The candidates' overlaps are computed a block of rows at a time (the
+    same f32 operations as one box against the rest); each selected box suppresses the later
+    candidates by its row.  None when an IoU is NaN (a zero weight there lets the queue's score
+    rules decide)."""
     index = np.flatnonzero(scores > p.score_threshold)
     order = index[np.lexsort((index, -scores[index].astype(np.float64)))]  # score down, index up
-    suppressed = np.zeros(order.size, dtype=bool)
     cols = np.ascontiguousarray(boxes[order].T)  # y1, x1, y2, x2 of the candidates in order
     with np.errstate(over="ignore", invalid="ignore"):
         area = (cols[2] - cols[0]) * (cols[3] - cols[1])
+    kept = list(scores[order])  # (np.float32 each)
+    boxes_in_order = order.tolist()
+    suppressed = 0  # (bit k: candidate k is suppressed; Python ints: no NumPy call per candidate)
     picked: list[tuple[int, np.float32]] = []
-    for pos in range(order.size):
-        if len(picked) >= p.max_out:
-            break
-        if suppressed[pos]:
-            continue
-        box = int(order[pos])
-        picked.append((box, np.float32(scores[box])))
-        iou = _iou_columns(cols[:, pos], cols[:, pos + 1 :], area[pos + 1 :])
-        if np.isnan(iou).any():
-            return None
-        suppressed[pos + 1 :] |= (iou >= p.iou_threshold) if p.v5 else (iou > p.iou_threshold)
+    block = max(1, min(_ROWS, _IOU_BUDGET // max(1, order.size)))
+    for start in range(0, order.size, block):
+        rows = slice(start, min(start + block, order.size))
+        over, nan = _overlapping(
+            cols[:, rows, None], area[rows, None], cols[:, None, start:], area[None, start:], p
+        )
+        packed = np.packbits(over, axis=1, bitorder="little")  # (each row's columns as bits from ``start``)
+        broken = nan.tolist()
+        for pos in range(rows.start, rows.stop):
+            if len(picked) >= p.max_out:
+                return picked
+            if suppressed >> pos & 1:
+                continue
+            if broken[pos - start]:
+                return None
+            picked.append((boxes_in_order[pos], kept[pos]))
+            row = int.from_bytes(packed[pos - start].tobytes(), "little") << start
+            suppressed |= row & ~((2 << pos) - 1)  # (the later candidates it overlaps)
     return picked
+
+
+_ROWS = 64  # (candidates whose overlaps are computed together: most are picked or suppressed early)
+_IOU_BUDGET = 1 << 22  # (IoU values of one block of candidates against the later ones)
+
+
+def _overlapping(
+    box: np.ndarray, area_i: np.ndarray, cols: np.ndarray, area_j: np.ndarray, p: _Params
+) -> tuple[np.ndarray, np.ndarray]:
+    """Which pairs of a block of rows (candidates ``start..``) and the columns (candidates
+    ``start``, ``start + 1``, ...) overlap enough to suppress (``_iou_columns`` on broadcast
+    coordinates), and which rows have a NaN IoU with a later candidate."""
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        ih = np.maximum(np.minimum(box[2], cols[2]) - np.maximum(box[0], cols[0]), np.float32(0))
+        iw = np.maximum(np.minimum(box[3], cols[3]) - np.maximum(box[1], cols[1]), np.float32(0))
+        inter = ih * iw
+        iou = inter / (area_i + area_j - inter)
+    iou = np.where((area_i <= 0) | (area_j <= 0), np.float32(0), iou)
+    later = np.arange(iou.shape[1])[None, :] > np.arange(iou.shape[0])[:, None]
+    nan = (np.isnan(iou) & later).any(axis=1)
+    over = (iou >= p.iou_threshold) if p.v5 else (iou > p.iou_threshold)
+    return over, nan
 
 
 def _select_queue(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> list[tuple[int, np.float32]]:

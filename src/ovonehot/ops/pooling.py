@@ -272,6 +272,11 @@ class _MaxScan:
     n_sp: int  # spatial dims
     taps: int  # window positions, scanned in row-major order (ties go to the first)
     out_shape: tuple[int, ...]  # [N, C, *outs]
+    # The table's entries split (MaxPool-8/14): the spatial index of a window's chosen element is
+    # ``starts[window] + offsets[position]`` (the table's clip is a no-op on data, and padding is
+    # never chosen); in int32 when every index fits.  None without indices.
+    starts: np.ndarray | None  # [*outs]
+    offsets: np.ndarray | None  # [K]
 
 
 def _max_scan_plan(attrs: PoolAttrs, shape: tuple[int, ...], dtype: np.dtype) -> _MaxScan:
@@ -280,7 +285,27 @@ def _max_scan_plan(attrs: PoolAttrs, shape: tuple[int, ...], dtype: np.dtype) ->
     canvas = canvas_for(shape, plan.floor.dtype, attrs.kernel, attrs.window, pool.outs, pool.begin, pool.end)
     fill = -np.inf if plan.floats else _int_lowest(dtype)  # (never above the start, T's lowest)
     n_sp = len(attrs.kernel)
-    return _MaxScan(plan, canvas, fill, n_sp, math.prod(attrs.kernel), (*shape[:2], *pool.outs))
+    starts, offsets = _index_parts(attrs, shape, pool) if plan.table is not None else (None, None)
+    out_shape = (*shape[:2], *pool.outs)
+    return _MaxScan(plan, canvas, fill, n_sp, math.prod(attrs.kernel), out_shape, starts, offsets)
+
+
+def _index_parts(attrs: PoolAttrs, shape: tuple[int, ...], pool: _Pool) -> tuple[np.ndarray, np.ndarray]:
+    """``_max_pool_plan``'s table without its clip, as a per-window start plus a per-position
+    offset (the spatial dims from ``axis`` on)."""
+    n_sp = len(attrs.kernel)
+    axis = normalize_axis(attrs.axis, len(shape))
+    scale = [math.prod(shape[d + 1 :]) for d in range(len(shape))]
+    grids = np.indices(pool.outs)
+    k_coords = np.indices(attrs.kernel).reshape(n_sp, -1)
+    starts = np.zeros(pool.outs, np.int64)
+    offsets = np.zeros(k_coords.shape[1], np.int64)
+    for i in range(n_sp):
+        if 2 + i >= axis:
+            starts += (grids[i] * attrs.window.strides[i] - pool.begin[i]) * scale[2 + i]
+            offsets += k_coords[i] * attrs.window.dilations[i] * scale[2 + i]
+    small = max(np.abs(starts).max(initial=0), 0) + np.abs(offsets).max(initial=0) < 2**31
+    return (starts.astype(np.int32), offsets.astype(np.int32)) if small else (starts, offsets)
 
 
 def _max_scan(scan: _MaxScan, x: np.ndarray) -> list[np.ndarray]:
@@ -290,24 +315,44 @@ def _max_scan(scan: _MaxScan, x: np.ndarray) -> list[np.ndarray]:
     kernel_axes = tuple(range(2 + scan.n_sp, 2 + 2 * scan.n_sp))
     taps = np.ascontiguousarray(np.moveaxis(view, kernel_axes, tuple(range(scan.n_sp))))
     taps = taps.reshape((scan.taps, *scan.out_shape))
+    # The scan's maximum is the largest value above T's lowest (NaN never chosen): fmax, which
+    # skips NaN, from T's lowest.  Equal non-zero values have equal bits; a zero maximum takes
+    # the sign of the first zero in window order (the one the scan's strict "greater" keeps).
     best = np.full(scan.out_shape, plan.floor, plan.floor.dtype)
-    pos = None if plan.table is None else np.zeros(scan.out_shape, np.uint8)  # (taps <= SCAN_TAPS)
-    greater = np.empty(scan.out_shape, np.bool_)
     for t in range(scan.taps):
-        np.greater(taps[t], best, out=greater)
-        np.copyto(best, taps[t], where=greater)
-        if pos is not None:
-            np.copyto(pos, t, where=greater)
+        np.fmax(best, taps[t], out=best)
+    if plan.floats:
+        zero = np.flatnonzero(best == 0)
+        if zero.size:
+            flat = taps.reshape(scan.taps, -1)[:, zero]
+            best.reshape(-1)[zero] = flat[np.argmax(flat == 0, axis=0), np.arange(zero.size)]
     values = narrow(best, x.dtype)  # (a widened element back to its own bits; T's lowest as before)
-    if pos is None or plan.table is None or plan.rows is None:
+    if scan.starts is None or scan.offsets is None:
         return [values]
+    pos = _first_equal(taps, best)
     none = best == plan.floor  # nothing above T's lowest: the channel's first element
-    index = plan.table[plan.rows + pos]
+    index = scan.starts + np.take(scan.offsets, pos)
     if plan.base is not None:
         index = index + plan.base
     if none.any():
         index = np.where(none, 0 if plan.base is None else plan.base, index)
     return [values, index.astype(plan.index_dtype)]
+
+
+# Outputs up to this many find their chosen tap by one comparison and one argmax over the taps'
+# axis (two NumPy calls); more by a pass per tap (argmax across a leading axis is slow when large).
+ARGMAX_OUTPUTS = 2048
+
+
+def _first_equal(taps: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """Per window, the first tap (in window order) whose value equals ``best``: [N, C, *outs]."""
+    if best.size <= ARGMAX_OUTPUTS:
+        first: np.ndarray = np.argmax(taps == best, axis=0)
+        return first
+    pos = np.zeros(best.shape, np.uint8)  # (taps <= SCAN_TAPS)
+    for t in range(taps.shape[0] - 1, -1, -1):
+        pos += (taps[t] == best) * (np.uint8(t) - pos)  # (uint8 wraps: pos becomes t where equal)
+    return pos
 
 
 def bind_max_pool(
@@ -368,8 +413,14 @@ def _avg_pool_fast(plan: _AvgPool, x: np.ndarray) -> list[np.ndarray]:
     with ``_avg_pool``'s float64 sums.  The canvas around the data is zeros (adding nothing)."""
     win = plan.pool.canvas.windows(x)
     work = win.dtype
-    total = np.sum(win, axis=plan.axes, dtype=work)
-    return [narrow(np.asarray(total / plan.divisor.astype(work)), x.dtype)]
+    # tap by tap: one add per window position over every window (NumPy's sum over the two small
+    # strided window axes runs a loop per window, ten times slower)
+    total = np.zeros(win.shape[: 2 + len(plan.axes)], work)
+    for at in np.ndindex(*win.shape[2 + len(plan.axes) :]):
+        tap = (Ellipsis, *at)  # (one window position of every window)
+        np.add(total, win[tap], out=total)
+    np.divide(total, plan.divisor.astype(work), out=total)
+    return [narrow(total, x.dtype)]
 
 
 def _avg_fast_plan(attrs: PoolAttrs, shape: tuple[int, ...], dtype: np.dtype) -> _AvgPool:

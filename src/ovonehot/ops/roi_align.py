@@ -131,9 +131,78 @@ def evaluate_roi_align(attrs: ROIAlignAttrs, inputs: Sequence[np.ndarray]) -> li
     data, rois, indices = (np.asarray(a) for a in inputs)
     if data.ndim != 4 or rois.ndim != 2 or rois.shape[1] != 4 or indices.shape != (rois.shape[0],):
         raise InputError(f"data {data.shape}, rois {rois.shape}, batch_indices {indices.shape} do not fit")
-    return per_roi(data, rois, indices, (attrs.pooled_h, attrs.pooled_w), functools.partial(_one_roi, attrs))
+    if not np.isfinite(widen(rois)).all():  # (the reference's per-box loop decides what those give)
+        return per_roi(
+            data, rois, indices, (attrs.pooled_h, attrs.pooled_w), functools.partial(_one_roi, attrs)
+        )
+    return _all_rois(attrs, data, rois, indices)
 
 
+def _all_rois(
+    attrs: ROIAlignAttrs, data: np.ndarray, rois: np.ndarray, indices: np.ndarray
+) -> list[np.ndarray]:
+    """``_one_roi`` for every box at once, its samples in batches (the same operations on each
+    element in the same order, so the same bits): a box with fewer samples than the most
+    skips the others, its sum added in its own order."""
+    n, c = data.shape[0], data.shape[1]
+    idx = indices.astype(np.int64)
+    if np.any((idx < 0) | (idx >= n)):
+        raise InputError(f"batch_indices must lie in [0, {n}), got {idx.tolist()}")
+    t = np.dtype(np.float32) if widen(data).dtype != np.float64 else np.dtype(np.float64)
+    T = t.type
+    x = np.ascontiguousarray(widen(data).astype(t).transpose(0, 2, 3, 1))  # (NHWC: a sample reads C in a row)
+    ph, pw = attrs.pooled_h, attrs.pooled_w
+    out = np.zeros((rois.shape[0], ph, pw, c), t)
+    with quiet():
+        # (per box, as [R, 1, 1, 1]: the samples' axis, then the bins')
+        y1, x1, bin_h, bin_w, sr_y, sr_x = (
+            g[:, None, None, None] for g in _geometry(attrs, widen(rois).astype(t), T)
+        )
+        count, dist_y, dist_x = (sr_y * sr_x).astype(t), bin_h / sr_y.astype(t), bin_w / sr_x.astype(t)
+        ybins, xbins = np.arange(ph, dtype=t)[:, None], np.arange(pw, dtype=t)[None, :]
+        samples = [
+            (sy, sx) for sy in range(int(sr_y.max(initial=0))) for sx in range(int(sr_x.max(initial=0)))
+        ]
+        step = max(1, _SAMPLE_BUDGET // max(1, out.size))
+        for at in range(0, len(samples), step):
+            batch = samples[at : at + step]
+            sy, sx = (np.array(v, t)[:, None, None] for v in zip(*batch, strict=True))
+            ys = y1 + ybins * bin_h + dist_y * (sy + T(0.5))  # [R, k, ph, 1]
+            xs = x1 + xbins * bin_w + dist_x * (sx + T(0.5))  # [R, k, 1, pw]
+            ys, xs = np.broadcast_arrays(ys, xs)
+            values = _bilinear_nhwc(x, idx[:, None, None, None], ys, xs, t)
+            for k, (y, x_) in enumerate(batch):
+                value, take = values[:, k], (y < sr_y) & (x_ < sr_x)  # ([R, 1, 1, 1] against [R, ph, pw, C])
+                if attrs.mode is PoolingMode.MAX:
+                    out = np.where(take & (value > out), value, out)
+                else:
+                    out = np.where(take, out + value / count, out)
+    return [narrow(np.ascontiguousarray(out.transpose(0, 3, 1, 2)), data.dtype)]
+
+
+def _geometry(attrs: ROIAlignAttrs, boxes: np.ndarray, T: type[np.floating]) -> tuple[np.ndarray, ...]:
+    """Per box as ``_one_roi`` computes them: top, left, bin height and width, samples per side
+    (0 where the box takes none)."""
+    off_src, off_dst, aligned = T(0), T(0), False
+    if attrs.aligned_mode is AlignedMode.HALF_PIXEL_FOR_NN:
+        off_dst, aligned = T(-0.5), True
+    elif attrs.aligned_mode is AlignedMode.HALF_PIXEL:
+        off_src, off_dst, aligned = T(0.5), T(-0.5), True
+    scale = T(np.float32(attrs.spatial_scale))
+    x1, y1, x2, y2 = ((boxes[:, k] + off_src) * scale + off_dst for k in range(4))
+    roi_w, roi_h = x2 - x1, y2 - y1
+    if not aligned:
+        roi_w, roi_h = np.maximum(roi_w, T(1.0)), np.maximum(roi_h, T(1.0))
+    bin_w, bin_h = roi_w / T(attrs.pooled_w), roi_h / T(attrs.pooled_h)
+    sr_x = np.full(boxes.shape[0], attrs.sampling_ratio, np.int64)
+    sr_y = sr_x.copy()
+    if attrs.sampling_ratio == 0:
+        sr_x, sr_y = np.ceil(bin_w).astype(np.int64), np.ceil(bin_h).astype(np.int64)
+    none = (sr_x <= 0) | (sr_y <= 0)  # (no samples: the box pools to 0)
+    return y1, x1, bin_h, bin_w, np.where(none, 0, sr_y), np.where(none, 0, sr_x)
+
+
+_SAMPLE_BUDGET = 1 << 20  # (elements of one batch of samples of every box)
 OneRoi = Callable[[np.ndarray, np.ndarray, np.dtype], np.ndarray]
 
 
@@ -195,8 +264,24 @@ def _one_roi(attrs: ROIAlignAttrs, fmap: np.ndarray, box: np.ndarray, t: np.dtyp
 
 def bilinear(fmap: np.ndarray, ys: np.ndarray, xs: np.ndarray, t: np.dtype) -> np.ndarray:
     """The reference's sample value at each (y, x): [C, ph, pw]."""
+    terms = (wgt * fmap[:, py, px] for wgt, py, px in _neighbours(fmap.shape[1], fmap.shape[2], ys, xs, t))
+    total: np.ndarray = functools.reduce(operator.add, terms)  # (in order: one term at a time)
+    return total
+
+
+def _bilinear_nhwc(x: np.ndarray, b: np.ndarray, ys: np.ndarray, xs: np.ndarray, t: np.dtype) -> np.ndarray:
+    """``bilinear`` on NHWC data, image ``b`` at each (y, x) of ``[R, ph, pw]``: ``[R, ph, pw, C]``."""
+    terms = (wgt[..., None] * x[b, py, px] for wgt, py, px in _neighbours(x.shape[1], x.shape[2], ys, xs, t))
+    total: np.ndarray = functools.reduce(operator.add, terms)
+    return total
+
+
+def _neighbours(
+    h: int, w: int, ys: np.ndarray, xs: np.ndarray, t: np.dtype
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The reference's four (weight, row, column) of each sample, in its order; a sample more
+    than one pixel outside the map has weight 0 at (0, 0)."""
     T = t.type
-    _, h, w = fmap.shape
     outside = (xs < -1.0) | (xs > T(w)) | (ys < -1.0) | (ys > T(h))
     ys = np.maximum(ys, T(0))
     xs = np.maximum(xs, T(0))
@@ -215,12 +300,10 @@ def bilinear(fmap: np.ndarray, ys: np.ndarray, xs: np.ndarray, t: np.dtype) -> n
     hy, hx = T(1.0) - ly, T(1.0) - lx
     weights = [hy * hx, hy * lx, ly * hx, ly * lx]
     points = [(y_low, x_low), (y_low, x_high), (y_high, x_low), (y_high, x_high)]
-    terms = (
-        np.where(outside, T(0), wgt) * fmap[:, np.where(outside, 0, py), np.where(outside, 0, px)]
+    return [
+        (np.where(outside, T(0), wgt), np.where(outside, 0, py), np.where(outside, 0, px))
         for wgt, (py, px) in zip(weights, points, strict=True)
-    )
-    total: np.ndarray = functools.reduce(operator.add, terms)  # (in order: one term at a time)
-    return total
+    ]
 
 
 SPECS = (

@@ -30,10 +30,10 @@ from ..errors import ValidationError
 from ..graph import Node
 from ..types import ElementType
 from .common.attrs import NoAttrs, float_attr, parse_no_attrs
-from .common.binding import PLAIN_FLOATS, Binder, dtype_of, mode_independent
+from .common.binding import PLAIN_FLOATS, Binder, dtype_of, mode_independent, typed, with_attrs
 from .common.bounds import FLOATS, WIDE_INTEGERS, abs_bounds, kernel_bounds
-from .common.numeric import c_cast, is_float, libm, narrow, quiet, round_half_away, widen
-from .common.spec import Kernel, OpSpec, TensorInfo
+from .common.numeric import c_cast, is_float, libm, narrow, quiet, round_half_away, select, widen
+from .common.spec import Kernel, OpSpec, RunMode, TensorInfo
 
 
 def infer_unary(attrs: object, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
@@ -159,8 +159,32 @@ def evaluate_clamp(attrs: ClampAttrs, inputs: Sequence[np.ndarray]) -> list[np.n
         hi = np.asarray(_int_bound(attrs.max, x.dtype, math.floor), dtype=x.dtype)
     # The reference: x < min ? min : (x > max ? max : x); NaN compares false and stays.
     with quiet():
-        out = np.where(x < lo, lo, np.where(x > hi, hi, x))
+        out = select(x < lo, lo, select(x > hi, hi, x))
     return [out.astype(x.dtype, copy=False)]
+
+
+def evaluate_clamp_fast(attrs: ClampAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Fast (``exact=False``) Clamp of f32/f64: ``minimum(maximum(x, min), max)``, NaN kept as NaN;
+    it may give +0.0 where the exact kernel keeps an input -0.0 equal to a bound (or the other
+    way round), the same number.  Every other type takes ``evaluate_clamp``."""
+    x = np.asarray(inputs[0])
+    if x.dtype not in (np.float32, np.float64) or x.ndim == 0:
+        return evaluate_clamp(attrs, inputs)
+    with quiet():
+        lo, hi = (
+            x.dtype.type(attrs.min),
+            x.dtype.type(attrs.max),
+        )  # (f32: the bounds as OpenVINO's static_cast)
+        out = np.maximum(x, lo)
+        np.minimum(out, hi, out=out)
+    return [out]
+
+
+def specialize_clamp(
+    attrs: ClampAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
+) -> Kernel | None:
+    """Exact: ``evaluate_clamp`` (None).  Fast: ``evaluate_clamp_fast`` (the same for every plan)."""
+    return None if mode.exact else with_attrs(evaluate_clamp_fast, attrs)
 
 
 def _int_abs(x: np.ndarray) -> np.ndarray:
@@ -177,7 +201,25 @@ def _int_abs(x: np.ndarray) -> np.ndarray:
 
 
 def _relu(x: np.ndarray) -> np.ndarray:
-    return np.where(x < 0, np.zeros((), x.dtype), x)
+    return select(x < 0, np.zeros((), x.dtype), x)
+
+
+def evaluate_relu_fast(attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Fast (``exact=False``) Relu of f32/f64: ``maximum(x, 0)``, NaN kept as NaN; it gives +0.0
+    for -0.0 (the exact kernel keeps -0.0), the same number.  Other types: the exact kernel."""
+    x = np.asarray(inputs[0])
+    if x.dtype not in (np.float32, np.float64) or x.ndim == 0:
+        return _unary(_relu, _relu)(attrs, inputs)
+    return [np.maximum(x, x.dtype.type(0))]
+
+
+def specialize_relu(
+    attrs: NoAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
+) -> Kernel | None:
+    """Exact: ``_relu`` bound (f32/f64).  Fast: ``evaluate_relu_fast`` (the same for every plan)."""
+    if mode.exact:
+        return _bind_unary(_relu)(attrs, inputs, outputs) if typed(inputs, outputs) else None
+    return with_attrs(evaluate_relu_fast, attrs)
 
 
 def _sign(x: np.ndarray) -> np.ndarray:
@@ -240,7 +282,7 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_unary,
         evaluate=_unary(_relu, _relu),
-        specialize=mode_independent(_bind_unary(_relu)),
+        specialize=specialize_relu,
     ),
     OpSpec(
         type="Sigmoid",
@@ -363,5 +405,6 @@ SPECS = (
         infer=infer_clamp,
         evaluate=evaluate_clamp,
         bounds=kernel_bounds(exact=()),
+        specialize=specialize_clamp,
     ),
 )

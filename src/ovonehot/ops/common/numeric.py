@@ -287,3 +287,24 @@ def _kahan_checked(terms: np.ndarray) -> np.ndarray:
             comp = np.where(finite, (temp - total) - y, comp)
             total = np.where(finite, temp, term + total)
     return total
+
+
+_SAME_SIZE_INTS = {1: np.int8, 2: np.int16, 4: np.int32, 8: np.int64}
+
+
+def select(cond: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``np.where(cond, a, b)`` for ``b``'s type and shape, ``a`` of the same type broadcasting to
+    it: the same bits, by integer masks instead of a branch per element (``np.where`` runs at a
+    tenth of the speed on a mask of mixed values).  Booleans and other types go to ``np.where``."""
+    ints = _SAME_SIZE_INTS.get(b.dtype.itemsize)
+    if ints is None or b.dtype.kind not in "fiuV" or a.dtype != b.dtype or b.ndim == 0:
+        out: np.ndarray = np.where(cond, a, b)
+        return out
+    bits = np.ascontiguousarray(b).view(ints)
+    other = np.ascontiguousarray(a).view(ints)
+    mask = cond.astype(ints)
+    np.negative(mask, out=mask)  # (all ones where cond)
+    picked = np.bitwise_xor(bits, other)
+    np.bitwise_and(picked, mask, out=picked)
+    np.bitwise_xor(picked, bits, out=picked)
+    return picked.view(b.dtype)

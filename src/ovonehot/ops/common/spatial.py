@@ -216,13 +216,17 @@ class Canvas:
     def windows(self, x: np.ndarray, fill: object = 0) -> np.ndarray:
         """Every window of ``x`` (shape ``[N, C, *spatial]`` of the canvas' data shape), the
         canvas around the data holding ``fill``."""
-        if self.place is None:
-            canvas = np.ascontiguousarray(x, dtype=self.dtype)
-        else:
-            canvas = np.zeros(self.shape, self.dtype) if fill == 0 else np.full(self.shape, fill, self.dtype)
-            canvas[self.place] = x
+        canvas = self.laid(x, fill)
         view: np.ndarray = np.ndarray(self.view_shape, self.dtype, canvas, self.offset, self.view_strides)
         return view
+
+    def laid(self, x: np.ndarray, fill: object = 0) -> np.ndarray:
+        """The canvas itself (``shape``, C-ordered): ``x`` in its place, ``fill`` around it."""
+        if self.place is None:
+            return np.ascontiguousarray(x, dtype=self.dtype)
+        canvas = np.zeros(self.shape, self.dtype) if fill == 0 else np.full(self.shape, fill, self.dtype)
+        canvas[self.place] = x
+        return canvas
 
 
 def canvas_for(
