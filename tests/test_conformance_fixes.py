@@ -165,16 +165,19 @@ def test_search_sorted_of_an_empty_sequence_puts_every_value_first(
     tmp_path: Path, seq_shape: tuple[int, ...], val_shape: tuple[int, ...]
 ) -> None:
     """SearchSorted-15 with rows of no elements crashed in NumPy's reshape(-1, 0); lower_bound
-    over an empty range is its start (the CPU plugin's answer: its core op has no evaluate)."""
-    from ovref import build, cpu_outputs, export
+    over an empty range is its start: every index 0 (the spec's definition; the core op has no
+    evaluate, and the CPU plugin, once the oracle here, sometimes returns uninitialised memory
+    for an empty sequence -- seen once in a full run as [469972496, 32745, 1, 0] -- so it
+    cannot be one)."""
+    from ovref import build, export
 
     o15 = pytest.importorskip("openvino.opset15")
     seq = np.zeros(seq_shape, np.float16)
     values = np.arange(int(np.prod(val_shape)), dtype=np.float16).reshape(val_shape)
     node, params = build(lambda a, b: o15.search_sorted(a, b), [P(seq), P(values)])
     (ours,) = export(tmp_path, node, params).run([seq, values]).values()
-    np.testing.assert_array_equal(ours, cpu_outputs(node, params, [seq, values])[0].astype(ours.dtype))
-    assert ours.shape == val_shape and not ours.any()
+    assert ours.shape == val_shape and ours.dtype == np.int64
+    assert not ours.any()
 
 
 @pytest.mark.parametrize("fill", ["ZERO", "LOWEST"])
