@@ -616,9 +616,10 @@ def test_after_a_first_run_every_new_signature_skips_what_the_model_alone_decide
 
 
 def test_f16_convolution_filters_fold_past_fold_limit_other_converts_do_not() -> None:
-    """An f16-compressed CNN's filters (Constant f16 -> Convert f32 -> Convolution input 1) fold
-    on the second run although larger than FOLD_LIMIT (they would be decompressed on every call
-    otherwise); a Convert as large feeding anything else still runs.  Same values either way."""
+    """An f16-compressed CNN's filters (Constant f16 -> Convert f32 -> Convolution input 1) and
+    MatMul weights fold on the second run although larger than FOLD_LIMIT (they would be
+    decompressed on every call otherwise); a Convert as large feeding anything else still runs.
+    Same values either way."""
     from ovonehot.infer import FOLD_LIMIT
 
     rng = np.random.default_rng(3)
@@ -641,6 +642,12 @@ def test_f16_convolution_filters_fold_past_fold_limit_other_converts_do_not() ->
         name="conv",
     )
     b.op("Result", "opset1", [conv], outputs=0, name="y")
+    m16 = b.const("m16", rng.standard_normal((c_in, 3)).astype(np.float16))
+    m = b.op("Convert", "opset1", [m16], {"destination_type": "f32"}, name="matmul_weight")
+    flat = b.op(
+        "Reshape", "opset1", [x, b.const("row", np.array([9, c_in], np.int64))], {"special_zero": "false"}
+    )
+    b.op("Result", "opset1", [b.op("MatMul", "opset1", [flat, m], {}, name="mm")], outputs=0, name="z")
     other16 = b.const("other16", rng.standard_normal(FOLD_LIMIT + 1).astype(np.float16))
     other = b.op("Convert", "opset1", [other16], {"destination_type": "f32"}, name="other")
     b.op("Result", "opset1", [other], outputs=0, name="other_out")
@@ -651,7 +658,9 @@ def test_f16_convolution_filters_fold_past_fold_limit_other_converts_do_not() ->
         runs = [model.run({"x": feed}, exact=exact) for _ in range(3)]  # (the second run folds)
         for got in runs[1:]:
             np.testing.assert_array_equal(got["y"], runs[0]["y"])
+            np.testing.assert_array_equal(got["z"], runs[0]["z"])
             np.testing.assert_array_equal(got["other_out"], runs[0]["other_out"])
         plan = plan_of(model.inference, {node_index(model, "x"): feed}, RunMode(exact=exact))
         assert plan.kernel_of(node_index(model, "filters")) == "folded"
+        assert plan.kernel_of(node_index(model, "matmul_weight")) == "folded"
         assert plan.kernel_of(node_index(model, "other")) != "folded"

@@ -93,13 +93,19 @@ FAMILY_AFTER = 2
 # bytes of those computed from Constants alone, which a model keeps once for all signatures.
 FOLDED_BYTES = 32 << 20
 CONSTANT_BYTES = 256 << 20
-# A Convert of a Constant whose every consumer takes it as convolution filters (an f16-compressed
-# CNN's weights) folds up to this many elements, within CONSTANT_BYTES: run, it decompresses
-# every weight on every call (tens of ms for a ResNet); MatMul weights are decompression.py's.
+# A Convert of a Constant whose every consumer takes it as weights (an f16-compressed model's
+# convolution filters and MatMul weights, as ovc saves them) folds up to this many elements,
+# within CONSTANT_BYTES: run, it decompresses every weight on every call (tens of ms for a
+# ResNet, 48 ms of convnext_tiny's MatMul weights); an integer weight's chain is decompression.py's.
 FILTER_FOLD_LIMIT = 1 << 24
-_FILTER_CONSUMERS = frozenset(
-    {"convolution", "groupconvolution", "convolutionbackpropdata", "groupconvolutionbackpropdata"}
-)
+# The ops that read weights, and the inputs they read them on.
+_FILTER_CONSUMERS = {
+    "convolution": (1,),
+    "groupconvolution": (1,),
+    "convolutionbackpropdata": (1,),
+    "groupconvolutionbackpropdata": (1,),
+    "matmul": (0, 1),
+}
 _CONSTANTS = frozenset({"constant", "const"})
 
 
@@ -965,8 +971,8 @@ def _small_bounded(shape: PartialShape, dtype: np.dtype | None) -> bool:
 
 
 def _filter_converts(graph: Graph) -> frozenset[int]:
-    """The Converts whose every consumer reads them as convolution filters (input 1), and the
-    Constants they convert."""
+    """The Converts whose every consumer reads them as weights (a convolution's filters, either
+    MatMul input), and the Constants they convert."""
     converts = graph.kind_indices("Convert")
     if not converts:
         return frozenset()
@@ -975,7 +981,7 @@ def _filter_converts(graph: Graph) -> frozenset[int]:
         i
         for i in converts
         if consumers[i]
-        and all(graph.nodes[c].type.lower() in _FILTER_CONSUMERS and port == 1 for _, c, port in consumers[i])
+        and all(port in _FILTER_CONSUMERS.get(graph.nodes[c].type.lower(), ()) for _, c, port in consumers[i])
     }
     sources = {
         s.node for i in found for s in graph.sources[i] if graph.nodes[s.node].type.lower() in _CONSTANTS
