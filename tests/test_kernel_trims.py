@@ -13,6 +13,9 @@ import pytest
 from ovonehot.ops.activations import bind_swish
 from ovonehot.ops.attention import SDPAAttrs, default_scale, specialize_sdpa
 from ovonehot.ops.common.spec import Kernel, RunMode, TensorInfo
+from ovonehot.ops.normalization import MVNAttrs, MVNEpsMode, specialize_mvn
+from ovonehot.ops.reduce import SPECS as REDUCE_SPECS
+from ovonehot.ops.reduce import ReduceAttrs, Reduction
 from ovonehot.ops.softmax import kahan_sum, softmax_values
 from ovonehot.types import ElementType, PartialShape
 from tests.exact import assert_same
@@ -138,3 +141,53 @@ def test_fast_attention_bits(dtype: type, length: int) -> None:
         for attrs, arrays, folded, s, bias in cases:
             got = _fast_kernel(attrs, arrays, folded)(arrays)[0]
             assert_same(got, _old_fast_attention(q, k, v, s, bias), f"attention {attrs} {len(arrays)} inputs")
+
+
+# -- ReduceMean and MVN: the fast kernels of a static shape (the count made once) -------------
+
+
+specialize_reduce_mean = next(s.specialize for s in REDUCE_SPECS if s.type == "ReduceMean")
+assert specialize_reduce_mean is not None
+
+
+def _old_mean(w: np.ndarray, axes: tuple[int, ...], keep: bool) -> np.ndarray:
+    total = np.add.reduce(w, axis=axes, dtype=w.dtype, keepdims=keep)
+    out: np.ndarray = total / np.array(w.size // max(total.size, 1)).astype(w.dtype)
+    return out
+
+
+def _old_mvn(w: np.ndarray, axes: tuple[int, ...], attrs: MVNAttrs) -> np.ndarray:
+    centered = w - _old_mean(w, axes, True)
+    if attrs.normalize_variance:
+        var = _old_mean(centered * centered, axes, True)
+        eps = w.dtype.type(attrs.eps)
+        inside = attrs.eps_mode is MVNEpsMode.INSIDE_SQRT
+        centered = centered / (np.sqrt(var + eps) if inside else np.sqrt(var) + eps)
+    return centered
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_static_mean_and_mvn_bits(dtype: type) -> None:
+    mvn_attrs = [
+        MVNAttrs(True, 1e-12, MVNEpsMode.INSIDE_SQRT),
+        MVNAttrs(True, 1e-5, MVNEpsMode.OUTSIDE_SQRT),
+        MVNAttrs(False, 1e-5, MVNEpsMode.INSIDE_SQRT),
+    ]
+    for seed, (shape, special) in enumerate((((2, 7, 16), 0.0), ((3, 1, 5), 0.2), ((2, 3, 4, 5), 0.05))):
+        w = _floats(dtype, shape, seed, special)
+        for axes in ((w.ndim - 1,), (1, w.ndim - 1), (0,)):
+            folded_axes = np.array(axes, np.int64)
+            inputs = [_info(w), _info(folded_axes, folded=True)]
+            with np.errstate(all="ignore"):
+                for keep in (False, True):
+                    out = np.add.reduce(w, axis=axes, keepdims=keep)
+                    attrs = ReduceAttrs(Reduction.MEAN, keep)
+                    mean = specialize_reduce_mean(attrs, inputs, [_info(out)], RunMode(exact=False))
+                    assert mean is not None
+                    assert_same(mean([w, folded_axes])[0], _old_mean(w, axes, keep), f"mean {shape} {axes}")
+                for mvn_attr in mvn_attrs:
+                    kernel = specialize_mvn(mvn_attr, inputs, [_info(w)], RunMode(exact=False))
+                    assert kernel is not None
+                    assert_same(
+                        kernel([w, folded_axes])[0], _old_mvn(w, axes, mvn_attr), f"MVN {shape} {axes}"
+                    )
