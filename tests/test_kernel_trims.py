@@ -11,12 +11,19 @@ import numpy as np
 import pytest
 
 from ovonehot.ops.activations import bind_swish
-from ovonehot.ops.attention import SDPAAttrs, default_scale, specialize_sdpa
+from ovonehot.ops.attention import (
+    SDPAAttrs,
+    default_scale,
+    evaluate_sdpa,
+    evaluate_sdpa_fast,
+    specialize_sdpa,
+)
 from ovonehot.ops.common.spec import Kernel, RunMode, TensorInfo
+from ovonehot.ops.matmul import sequential_product
 from ovonehot.ops.normalization import MVNAttrs, MVNEpsMode, specialize_mvn
 from ovonehot.ops.reduce import SPECS as REDUCE_SPECS
 from ovonehot.ops.reduce import ReduceAttrs, Reduction
-from ovonehot.ops.softmax import kahan_sum, softmax_values
+from ovonehot.ops.softmax import SoftmaxAttrs, kahan_sum, softmax, softmax_values
 from ovonehot.types import ElementType, PartialShape
 from tests.exact import assert_same
 
@@ -107,17 +114,29 @@ def _old_fast_attention(
     return out
 
 
-def _fast_kernel(attrs: SDPAAttrs, arrays: Sequence[np.ndarray], folded: Sequence[bool]) -> Kernel:
+def _old_exact_attention(
+    q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: np.ndarray, bias: np.ndarray | None
+) -> np.ndarray:
+    qk = sequential_product(q, np.swapaxes(k, -1, -2)) * scale
+    if bias is not None:
+        qk = qk + bias
+    (probabilities,) = softmax(SoftmaxAttrs(-1), [qk], True)
+    return sequential_product(probabilities, v)
+
+
+def _kernel(attrs: SDPAAttrs, arrays: Sequence[np.ndarray], folded: Sequence[bool], exact: bool) -> Kernel:
     infos = [_info(a, f) for a, f in zip(arrays, folded, strict=True)]
     out = TensorInfo(infos[0].element_type, PartialShape.of(arrays[0].shape[:-1] + arrays[2].shape[-1:]))
-    kernel = specialize_sdpa(attrs, infos, [out], RunMode(exact=False))
+    kernel = specialize_sdpa(attrs, infos, [out], RunMode(exact=exact))
     assert kernel is not None
     return kernel
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("length", [1, 5])
-def test_fast_attention_bits(dtype: type, length: int) -> None:
+@pytest.mark.parametrize("exact", [False, True])
+def test_attention_bits(dtype: type, length: int, exact: bool) -> None:
+    """The bound kernels and ``evaluate`` (exact) or the fast general kernel, against the old steps."""
     rng = np.random.default_rng(length)
     source = 6
     q = _floats(dtype, (2, 4, length, 8), 10 + length, 0.05)
@@ -139,8 +158,12 @@ def test_fast_attention_bits(dtype: type, length: int) -> None:
     ]
     with np.errstate(all="ignore"):
         for attrs, arrays, folded, s, bias in cases:
-            got = _fast_kernel(attrs, arrays, folded)(arrays)[0]
-            assert_same(got, _old_fast_attention(q, k, v, s, bias), f"attention {attrs} {len(arrays)} inputs")
+            old = _old_exact_attention if exact else _old_fast_attention
+            want = old(q, k, v, s, bias)
+            got = _kernel(attrs, arrays, folded, exact)(arrays)[0]
+            assert_same(got, want, f"attention {attrs} {len(arrays)} inputs")
+            unbound = (evaluate_sdpa if exact else evaluate_sdpa_fast)(attrs, arrays)[0]
+            assert_same(unbound, want, f"attention {attrs} {len(arrays)} inputs, evaluate")
 
 
 # -- ReduceMean and MVN: the fast kernels of a static shape (the count made once) -------------

@@ -285,6 +285,9 @@ def _attend(
         with quiet():
             return _attend_fast(q, k, v, scale, bias)
     direct = exact and q.dtype in PLAIN_FLOATS and k.dtype == q.dtype and v.dtype == q.dtype
+    if direct and sink is None:
+        with quiet():
+            return _attend_exact(q, k, v, scale, bias)
     if direct:  # (what ``matmul`` computes for these, without its conversions)
         qk = sequential_product(q, np.swapaxes(k, -1, -2))
     else:
@@ -301,6 +304,20 @@ def _attend(
         return sequential_product(probabilities, v)
     (out,) = matmul(MatMulAttrs(), [probabilities, v], exact)
     return out
+
+
+def _attend_exact(
+    q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: np.ndarray, bias: np.ndarray | None
+) -> np.ndarray:
+    """``_attend``'s exact steps on f32/f64 query, key and value of one type without a sink:
+    what ``matmul`` and ``softmax`` compute for these, without their conversions and copies
+    (warnings the caller's)."""
+    qk = sequential_product(q, k.swapaxes(-1, -2))
+    np.multiply(qk, scale, out=qk)
+    if bias is not None:
+        qk = np.add(qk, bias)
+    probabilities = softmax_values(qk, qk.ndim - 1, False, True) if qk.size else qk
+    return sequential_product(probabilities, v)
 
 
 def _attend_fast(
