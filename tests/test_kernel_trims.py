@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from ovonehot.ops.activations import bind_swish
+from ovonehot.ops.activations import GeluAttrs, bind_gelu, bind_swish, evaluate_gelu
 from ovonehot.ops.attention import (
     SDPAAttrs,
     default_scale,
@@ -214,3 +214,17 @@ def test_static_mean_and_mvn_bits(dtype: type) -> None:
                     assert_same(
                         kernel([w, folded_axes])[0], _old_mvn(w, axes, mvn_attr), f"MVN {shape} {axes}"
                     )
+
+
+# -- Gelu: the bound f32/f64 kernel against ``evaluate`` ---------------------------------------
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("tanh", [False, True])
+def test_gelu_kernel_bits(dtype: type, tanh: bool) -> None:
+    w = _floats(dtype, (3, 5, 41), seed=7)
+    kernel = bind_gelu(GeluAttrs(tanh), [_info(w)], [_info(w)])
+    assert kernel is not None
+    with np.errstate(all="ignore"):
+        for x in (w, w[:, ::2, 1:]):
+            assert_same(kernel([x])[0], evaluate_gelu(GeluAttrs(tanh), [x])[0], f"Gelu tanh={tanh}")

@@ -40,7 +40,7 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import ElementType
 from .common.attrs import NoAttrs, enum_attr, float_attr, parse_no_attrs
-from .common.binding import dtype_of, folded, mode_independent
+from .common.binding import PLAIN_FLOATS, dtype_of, folded, mode_independent
 from .common.numeric import c_cast, is_float, libm, narrow, quiet, round_half_away, widen
 from .common.spec import Kernel, OpSpec, TensorInfo
 from .unary import infer_unary
@@ -202,6 +202,23 @@ def evaluate_gelu(attrs: GeluAttrs, inputs: Sequence[np.ndarray]) -> list[np.nda
         return f64_then_round(_gelu_erf, integers=None)(attrs, inputs)
     f32_values = np.asarray(inputs[0]).dtype != np.float64
     return f64_then_round(_gelu_tanh_of_f32 if f32_values else _gelu_tanh, integers=None)(attrs, inputs)
+
+
+def bind_gelu(attrs: GeluAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Kernel | None:
+    """f32/f64 Gelu of a static rank above 0: ``evaluate_gelu``'s formula and rounding without
+    its conversions and checks."""
+    dtype = dtype_of(inputs[0])
+    if dtype not in PLAIN_FLOATS or not (outputs[0].shape.rank_is_static and outputs[0].shape.rank):
+        return None
+    wide = dtype == np.float64
+    fn = _gelu_tanh if wide else _gelu_tanh_of_f32
+    fn = fn if attrs.tanh else _gelu_erf
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        y = fn(values[0].astype(np.float64))
+        return [y if wide else y.astype(np.float32)]
+
+    return kernel
 
 
 # -- Swish-4 (optional beta input) ------------------------------------------------------------
@@ -432,6 +449,7 @@ SPECS = (
         parse=parse_gelu_2,
         infer=infer_real_unary,
         evaluate=evaluate_gelu,
+        specialize=mode_independent(bind_gelu),
     ),
     OpSpec(
         type="Gelu",
@@ -441,6 +459,7 @@ SPECS = (
         parse=parse_gelu_7,
         infer=infer_real_unary,
         evaluate=evaluate_gelu,
+        specialize=mode_independent(bind_gelu),
     ),
     OpSpec(
         type="Swish",
