@@ -19,7 +19,7 @@ from ovonehot.ops.attention import (
     specialize_sdpa,
 )
 from ovonehot.ops.common.spec import Kernel, RunMode, TensorInfo
-from ovonehot.ops.matmul import sequential_product
+from ovonehot.ops.matmul import MatMulAttrs, bind_matmul_fast, sequential_product
 from ovonehot.ops.normalization import MVNAttrs, MVNEpsMode, specialize_mvn
 from ovonehot.ops.reduce import SPECS as REDUCE_SPECS
 from ovonehot.ops.reduce import ReduceAttrs, Reduction
@@ -228,3 +228,20 @@ def test_gelu_kernel_bits(dtype: type, tanh: bool) -> None:
     with np.errstate(all="ignore"):
         for x in (w, w[:, ::2, 1:]):
             assert_same(kernel([x])[0], evaluate_gelu(GeluAttrs(tanh), [x])[0], f"Gelu tanh={tanh}")
+
+
+# -- MatMul: the fast kernel of a folded transposed weight ------------------------------------
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_fast_matmul_folded_weight_bits(dtype: type) -> None:
+    """The weight's swapped view made once gives what swapping it each call gives; another
+    array at that input (not the folded one) is swapped as before."""
+    x = _floats(dtype, (2, 5, 16), seed=3, special=0.05)
+    weight = _floats(dtype, (24, 16), seed=4, special=0.05)
+    out = TensorInfo(_info(x).element_type, PartialShape.of((2, 5, 24)))
+    kernel = bind_matmul_fast(MatMulAttrs(transpose_b=True), [_info(x), _info(weight, folded=True)], [out])
+    assert kernel is not None
+    with np.errstate(all="ignore"):
+        for y in (weight, weight.copy(), weight * 2):
+            assert_same(kernel([x, y])[0], np.matmul(x, np.swapaxes(y, -1, -2)), "MatMul folded weight")
