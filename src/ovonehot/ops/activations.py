@@ -40,7 +40,7 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import ElementType
 from .common.attrs import NoAttrs, enum_attr, float_attr, parse_no_attrs
-from .common.binding import dtype_of, folded, typed, with_attrs
+from .common.binding import PLAIN_FLOATS, dtype_of, folded, typed, with_attrs
 from .common.numeric import c_cast, is_float, libm, narrow, quiet, round_half_away, select, widen
 from .common.spec import Kernel, OpSpec, RunMode, TensorInfo
 from .unary import infer_unary
@@ -204,6 +204,23 @@ def evaluate_gelu(attrs: GeluAttrs, inputs: Sequence[np.ndarray]) -> list[np.nda
     return f64_then_round(_gelu_tanh_of_f32 if f32_values else _gelu_tanh, integers=None)(attrs, inputs)
 
 
+def bind_gelu(attrs: GeluAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo]) -> Kernel | None:
+    """f32/f64 Gelu of a static rank above 0: ``evaluate_gelu``'s formula and rounding without
+    its conversions and checks."""
+    dtype = dtype_of(inputs[0])
+    if dtype not in PLAIN_FLOATS or not (outputs[0].shape.rank_is_static and outputs[0].shape.rank):
+        return None
+    wide = dtype == np.float64
+    fn = _gelu_tanh if wide else _gelu_tanh_of_f32
+    fn = fn if attrs.tanh else _gelu_erf
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        y = fn(values[0].astype(np.float64))
+        return [y if wide else y.astype(np.float32)]
+
+    return kernel
+
+
 # Numerical Recipes' erfcc: erfc(z) = t exp(-z^2 - 1.26551223 + t P(t)), t = 1 / (1 + z / 2), z >= 0,
 # within 1.2e-7 of erfc relatively everywhere (measured: 1.04e-7 against math.erfc on [0, 12]).
 _ERFC_P = (0.17087277, -0.82215223, 1.48851587, -1.13520398, 0.27886807, -0.18628806, 0.09678418, 0.37409196,
@@ -246,8 +263,9 @@ def evaluate_gelu_fast(attrs: GeluAttrs, inputs: Sequence[np.ndarray]) -> list[n
 def specialize_gelu(
     attrs: GeluAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
 ) -> Kernel | None:
-    """Exact: ``evaluate_gelu`` (None).  Fast: ``evaluate_gelu_fast`` (the same for every plan)."""
-    return None if mode.exact else with_attrs(evaluate_gelu_fast, attrs)
+    """Exact: ``bind_gelu`` (``evaluate_gelu``'s values).  Fast: ``evaluate_gelu_fast`` (the same
+    for every plan)."""
+    return bind_gelu(attrs, inputs, outputs) if mode.exact else with_attrs(evaluate_gelu_fast, attrs)
 
 
 # -- Swish-4 (optional beta input) ------------------------------------------------------------
@@ -286,9 +304,17 @@ def bind_swish(attrs: NoAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[T
     if beta is None or np.asarray(beta).dtype != np.float32:
         return None
     b = np.asarray(beta).astype(np.float32)
+    # Beta 1: ``-w * 1`` is ``-w``, negated after the (exact) widening, and the division
+    # written over the denominator: the same bits in fewer NumPy calls (tests/test_kernel_trims.py).
+    unit = b.shape == () and b.tobytes() == np.float32(1).tobytes()
 
     def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
         w = values[0]
+        if unit:
+            wide = w.astype(np.float64)
+            denominator = np.exp(np.negative(wide)).astype(np.float32).astype(np.float64)
+            denominator += 1.0
+            return [np.divide(wide, denominator, out=denominator).astype(np.float32)]
         e = np.exp((-w * b).astype(np.float64)).astype(np.float32)
         return [(w.astype(np.float64) / (1.0 + e.astype(np.float64))).astype(np.float32)]
 

@@ -283,13 +283,11 @@ def _attend(
     NumPy directly, the same operations ``matmul`` and ``softmax`` do with ``exact=False``."""
     if not exact and sink is None and q.dtype in PLAIN_FLOATS:
         with quiet():
-            qk = np.matmul(q, np.swapaxes(k, -1, -2)) * scale
-            if bias is not None:
-                qk = qk + bias
-            probabilities = softmax_values(qk, qk.ndim - 1, False, False) if qk.size else qk
-        attended: np.ndarray = np.matmul(probabilities, v)
-        return attended
+            return _attend_fast(q, k, v, scale, bias)
     direct = exact and q.dtype in PLAIN_FLOATS and k.dtype == q.dtype and v.dtype == q.dtype
+    if direct and sink is None:
+        with quiet():
+            return _attend_exact(q, k, v, scale, bias)
     if direct:  # (what ``matmul`` computes for these, without its conversions)
         qk = sequential_product(q, np.swapaxes(k, -1, -2))
     else:
@@ -306,6 +304,34 @@ def _attend(
         return sequential_product(probabilities, v)
     (out,) = matmul(MatMulAttrs(), [probabilities, v], exact)
     return out
+
+
+def _attend_exact(
+    q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: np.ndarray, bias: np.ndarray | None
+) -> np.ndarray:
+    """``_attend``'s exact steps on f32/f64 query, key and value of one type without a sink:
+    what ``matmul`` and ``softmax`` compute for these, without their conversions and copies
+    (warnings the caller's)."""
+    qk = sequential_product(q, k.swapaxes(-1, -2))
+    np.multiply(qk, scale, out=qk)
+    if bias is not None:
+        qk = np.add(qk, bias)
+    probabilities = softmax_values(qk, qk.ndim - 1, False, True) if qk.size else qk
+    return sequential_product(probabilities, v)
+
+
+def _attend_fast(
+    q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: np.ndarray, bias: np.ndarray | None
+) -> np.ndarray:
+    """``_attend``'s fast f32/f64 steps without a sink, written over the scores it makes
+    (warnings the caller's: a run has them off already)."""
+    qk = np.matmul(q, k.swapaxes(-1, -2))
+    np.multiply(qk, scale, out=qk)
+    if bias is not None:
+        qk = np.add(qk, bias)
+    probabilities = softmax_values(qk, qk.ndim - 1, False, False) if qk.size else qk
+    attended: np.ndarray = np.matmul(probabilities, v)
+    return attended
 
 
 def _binder(exact: bool) -> Binder[SDPAAttrs]:
@@ -341,6 +367,13 @@ def _binder(exact: bool) -> Binder[SDPAAttrs]:
             return None
         bias = _bias(attrs, mask, length.min, source.min, dtype) if attrs.causal or mask is not None else None
 
+        if not exact:
+
+            def fast(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+                return [np.ascontiguousarray(_attend_fast(values[0], values[1], values[2], scale, bias))]
+
+            return fast
+
         def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
             return [np.ascontiguousarray(_attend(values[0], values[1], values[2], scale, bias, None, exact))]
 
@@ -356,6 +389,8 @@ def _with_runtime_mask(scale: np.ndarray, dtype: np.dtype, exact: bool) -> Kerne
         mask = values[3]
         if mask.dtype != dtype:
             raise ValueError("the kernel decides")
+        if not exact:
+            return [np.ascontiguousarray(_attend_fast(values[0], values[1], values[2], scale, mask))]
         return [np.ascontiguousarray(_attend(values[0], values[1], values[2], scale, mask, None, exact))]
 
     return kernel

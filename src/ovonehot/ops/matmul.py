@@ -33,7 +33,7 @@ from ..graph import Node
 from ..types import Dimension, PartialShape
 from .common.attrs import bool_attr
 from .common.autobroadcast import broadcast_merge_dim
-from .common.binding import PLAIN_FLOATS, dtype_of, fast_kernel, typed, with_attrs
+from .common.binding import PLAIN_FLOATS, dtype_of, fast_kernel, folded, typed, with_attrs
 from .common.numeric import is_float, narrow, quiet, widen
 from .common.spec import Kernel, OpSpec, RunMode, TensorInfo
 
@@ -202,6 +202,15 @@ def bind_matmul_fast(
     if not (a.shape.rank_is_static and b.shape.rank_is_static and min(a.shape.rank, b.shape.rank) >= 2):
         return None
     ta, tb = attrs.transpose_a, attrs.transpose_b
+    weight = folded(b)
+    if weight is not None and tb and not ta:  # a folded weight: its swapped view made once
+
+        def constant(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+            x, y = values
+            return [np.matmul(x, right if y is weight else y.swapaxes(-1, -2))]
+
+        right = weight.swapaxes(-1, -2)
+        return constant
 
     def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
         x, y = values

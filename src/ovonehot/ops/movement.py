@@ -403,8 +403,15 @@ def bind_transpose(
     except InputError:
         return None
 
+    if not order:  # (a 0-d input stays a 0-d array)
+
+        def scalar(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+            return [_fresh(np.transpose(values[0], order))]
+
+        return scalar
+
     def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
-        return [_fresh(np.transpose(values[0], order))]
+        return [values[0].transpose(order).copy()]  # (``_fresh`` by the array's own methods)
 
     return kernel
 

@@ -141,6 +141,9 @@ def bind_mvn_fast(
         attrs.normalize_variance,
     )
 
+    if x.shape.is_static and 0 not in x.shape.to_shape():
+        return _static_mvn_fast(x.shape.to_shape(), axes, dtype, eps, inside, normalize)
+
     def mean(w: np.ndarray) -> np.ndarray:
         total = np.add.reduce(w, axis=axes, dtype=dtype, keepdims=True)
         return total / np.array(w.size // max(total.size, 1)).astype(dtype) if w.size else total
@@ -151,6 +154,35 @@ def bind_mvn_fast(
         if normalize:
             var = mean(centered * centered)
             centered = centered / (np.sqrt(var + eps) if inside else np.sqrt(var) + eps)
+        return [centered]
+
+    return kernel
+
+
+def _static_mvn_fast(
+    shape: tuple[int, ...],
+    axes: tuple[int, ...],
+    dtype: np.dtype,
+    eps: np.floating,
+    inside: bool,
+    normalize: bool,
+) -> Kernel:
+    """``bind_mvn_fast``'s kernel for a static non-empty shape: the count in the data's type
+    made once and each step written over an array the kernel made (the same operations)."""
+    count = np.array(math.prod(shape[a] for a in axes)).astype(dtype)
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        w = values[0]
+        total = np.add.reduce(w, axis=axes, dtype=dtype, keepdims=True)
+        centered = np.subtract(w, np.divide(total, count, out=total))
+        if normalize:
+            var = np.add.reduce(np.multiply(centered, centered), axis=axes, dtype=dtype, keepdims=True)
+            np.divide(var, count, out=var)
+            if inside:
+                np.sqrt(np.add(var, eps, out=var), out=var)
+            else:
+                np.add(np.sqrt(var, out=var), eps, out=var)
+            np.divide(centered, var, out=centered)
         return [centered]
 
     return kernel

@@ -284,6 +284,8 @@ def bind_sum_fast(
     if not axes or not (outputs[0].shape.rank_is_static and outputs[0].shape.rank):
         return None
     keep = attrs.keep_dims
+    if mean and x.shape.is_static and 0 not in x.shape.to_shape():
+        return _static_mean(x.shape.to_shape(), axes, keep, dtype)
 
     def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
         w = values[0]
@@ -294,6 +296,23 @@ def bind_sum_fast(
         if mean and w.size:
             total = total / np.array(w.size // max(total.size, 1)).astype(dtype)
         return [total]
+
+    return kernel
+
+
+def _static_mean(shape: tuple[int, ...], axes: tuple[int, ...], keep: bool, dtype: np.dtype) -> Kernel:
+    """``bind_sum_fast``'s ReduceMean of a static non-empty shape: the count in the data's type
+    made once, the division written over the fresh sum (the same operations)."""
+    count = np.array(math.prod(shape[a] for a in axes)).astype(dtype)
+
+    def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        w = values[0]
+        total = (
+            np.add.reduce(w, axis=axes, dtype=dtype, keepdims=True)
+            if keep
+            else np.add.reduce(w, axis=axes, dtype=dtype)
+        )
+        return [np.divide(total, count, out=total)]
 
     return kernel
 

@@ -100,11 +100,10 @@ def softmax(attrs: SoftmaxAttrs, inputs: Sequence[np.ndarray], exact: bool) -> l
 
 def softmax_values(w: np.ndarray, axis: int, log: bool, exact: bool) -> np.ndarray:
     """The (log-)softmax of a non-empty f32/f64 ``w`` along ``axis`` (warnings the caller's)."""
-    m = np.max(w, axis=axis, keepdims=True)
-    shifted = w - m
+    shifted = np.subtract(w, np.maximum.reduce(w, axis=axis, keepdims=True))  # (np.max's own reduce)
     e = _exp(shifted)
     s = kahan_sum(e, axis) if exact else np.add.reduce(e, axis=axis, keepdims=True)
-    out: np.ndarray = shifted - _log(s) if log else e / s
+    out: np.ndarray = shifted - _log(s) if log else np.divide(e, s, out=e)
     return out
 
 
