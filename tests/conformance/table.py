@@ -865,11 +865,12 @@ TABLE: dict[OpSpec[Any], Conformance] = {
                 dilations=("1,1", "1,2"),
                 auto_pad=PADS,
             ),
-            # (a small depthwise layer, at most convolution.DEPTHWISE_TAP_OUTPUTS positions: the
-            # fast kernel sums its taps channels-last)
+            # (a small depthwise layer, at most convolution.DEPTHWISE_TAP_OUTPUTS positions and
+            # enough channels, at least 128 x that many elements a tap: the fast kernel sums its
+            # taps channels-last)
             seed(
-                data(2, 6, 7, 7, types=FLOATS),
-                In(like=0, shape=(6, 1, 1, 3, 3)),
+                data(2, 320, 7, 7, types=FLOATS),
+                In(like=0, shape=(320, 1, 1, 3, 3)),
                 strides=("1,1", "2,1"),
                 pads_begin=("1,1", "0,2"),
                 pads_end="1,0",
