@@ -112,6 +112,9 @@ def _cases() -> list[Case]:
         Case("u8", "f16", True, None, "matmul", port=0, transpose=False, n=4, k=8, m=2, lead=(3,)),
         Case("u4", "f16", True, None, "matmul", n=331, k=333, m=2),
         Case("u4", "f16", True, 2, "matmul", n=9000, k=16, m=2),
+        # beyond grouped.DENSE_WEIGHTS, unpacked codes by blocks (an int8 LM head)
+        Case("u8", "f16", True, None, "matmul", n=300, k=256, m=2),
+        Case("i8", "f32", False, 32, "matmul", n=260, k=256, m=1, lead=(2,)),
     ]
     return out
 
