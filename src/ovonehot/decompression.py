@@ -583,8 +583,8 @@ def _matmul_kernel(
             return _unfused(chain, p, port, inputs)
         if x.shape[_contracted(p, port, x.ndim)] != k:
             return _unfused(chain, p, port, inputs)
-        if view is not None and np.isfinite(x).all():
-            return [_grouped_product(view, x, p, port)]
+        if view is not None and (view.dense is not None or np.isfinite(x).all()):  # (the algebra's
+            return [_grouped_product(view, x, p, port)]  # z sum x_g would turn an inf into NaN)
         rest = list(x.shape)
         del rest[_contracted(p, port, x.ndim)]
         out_axis = -1 if port == 1 or x.ndim == 1 else -2
@@ -613,6 +613,8 @@ def _matmul_kernel(
 
 def _grouped_product(view: grouped.Grouped, x: np.ndarray, p: NodePlan, port: int) -> np.ndarray:
     """The MatMul by the group algebra: ``x`` with its contracted axis moved last, as rows."""
+    if view.dense is not None and port == 1 and (x.ndim == 1 or not p.attrs.transpose_a):
+        return grouped.product(view, x)  # (a small weight: x @ W^T by BLAS, any batch dims)
     if x.ndim == 1:
         return grouped.product(view, x.reshape(1, -1)).reshape(-1)
     last = not p.attrs.transpose_a if port == 1 else bool(p.attrs.transpose_b)

@@ -156,7 +156,8 @@ def _codes(source: np.ndarray | Packed, et: ElementType, n: int, groups: int, gs
 
 
 def product(g: Grouped, x: np.ndarray) -> np.ndarray:
-    """``x @ W^T`` for ``x`` of shape ``(M, k)`` (f32): ``(M, n)`` f32."""
+    """``x @ W^T`` for ``x`` of shape ``(M, k)`` (f32): ``(M, n)`` f32 (a ``dense`` weight's:
+    any shape ``(..., k)``)."""
     if g.dense is not None:
         y: np.ndarray = np.matmul(x, g.dense.T)
         return y
