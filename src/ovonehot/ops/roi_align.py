@@ -180,15 +180,23 @@ def _all_rois(
     return [narrow(np.ascontiguousarray(out.transpose(0, 3, 1, 2)), data.dtype)]
 
 
-def _geometry(attrs: ROIAlignAttrs, boxes: np.ndarray, T: type[np.floating]) -> tuple[np.ndarray, ...]:
-    """Per box as ``_one_roi`` computes them: top, left, bin height and width, samples per side
-    (0 where the box takes none)."""
+def _alignment(
+    attrs: ROIAlignAttrs, T: type[np.floating]
+) -> tuple[np.floating, np.floating, bool, np.floating]:
+    """The box corners' offsets before and after the scale, whether the box is aligned (its size
+    not raised to 1), and the scale, in the working type ``T``."""
     off_src, off_dst, aligned = T(0), T(0), False
     if attrs.aligned_mode is AlignedMode.HALF_PIXEL_FOR_NN:
         off_dst, aligned = T(-0.5), True
     elif attrs.aligned_mode is AlignedMode.HALF_PIXEL:
         off_src, off_dst, aligned = T(0.5), T(-0.5), True
-    scale = T(np.float32(attrs.spatial_scale))
+    return off_src, off_dst, aligned, T(np.float32(attrs.spatial_scale))
+
+
+def _geometry(attrs: ROIAlignAttrs, boxes: np.ndarray, T: type[np.floating]) -> tuple[np.ndarray, ...]:
+    """Per box as ``_one_roi`` computes them: top, left, bin height and width, samples per side
+    (0 where the box takes none)."""
+    off_src, off_dst, aligned, scale = _alignment(attrs, T)
     x1, y1, x2, y2 = ((boxes[:, k] + off_src) * scale + off_dst for k in range(4))
     roi_w, roi_h = x2 - x1, y2 - y1
     if not aligned:
@@ -229,12 +237,7 @@ def per_roi(
 def _one_roi(attrs: ROIAlignAttrs, fmap: np.ndarray, box: np.ndarray, t: np.dtype) -> np.ndarray:
     T = t.type
     c, _h, _w = fmap.shape
-    off_src, off_dst, aligned = T(0), T(0), False
-    if attrs.aligned_mode is AlignedMode.HALF_PIXEL_FOR_NN:
-        off_dst, aligned = T(-0.5), True
-    elif attrs.aligned_mode is AlignedMode.HALF_PIXEL:
-        off_src, off_dst, aligned = T(0.5), T(-0.5), True
-    scale = T(np.float32(attrs.spatial_scale))
+    off_src, off_dst, aligned, scale = _alignment(attrs, T)
     x1, y1, x2, y2 = ((box[k] + off_src) * scale + off_dst for k in range(4))
     roi_w, roi_h = x2 - x1, y2 - y1
     if not aligned:
