@@ -372,7 +372,8 @@ def _record(
             del prog.signatures[next(iter(prog.signatures))]
         record = prog.signatures[sig] = Record([None] * prog.slots, family=_pattern(sig, prog.last))
         prog.compiles += count
-        if record.family is not None and len(prog.members) < 4 * MAX_FAMILIES:
+        known = record.family in prog.members or len(prog.members) < 4 * MAX_FAMILIES  # (bounded)
+        if record.family is not None and known:
             prog.members[record.family] = prog.members.get(record.family, 0) + 1
         prog.last = sig
     elif record.runs and not record.tried and mode.override is None:
