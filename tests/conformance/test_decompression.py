@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -207,6 +208,18 @@ def _consumers(b: GraphBuilder, case: Case, w: Out, rng: np.random.Generator) ->
     return feeds
 
 
+@contextmanager
+def _written(case: Case, rng: np.random.Generator) -> Iterator[tuple[Path, dict[str, np.ndarray], Weight]]:
+    """The case's model written as IR (an .xml in a folder removed afterwards), its feeds and
+    the drawn weight."""
+    b, feeds, weight = _build(case, rng)
+    graph = b.build()
+    with tempfile.TemporaryDirectory() as tmp:
+        xml = Path(tmp) / "case.xml"
+        write_ir(graph, xml, inference=infer(graph))
+        yield xml, feeds, weight
+
+
 @pytest.fixture(scope="module")
 def oracle() -> Iterator[IsolatedOracle]:
     o = IsolatedOracle()
@@ -221,11 +234,7 @@ def _quiet(key: Any, plan: Any, outs: Sequence[np.ndarray], seconds: float) -> N
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.label)
 def test_fused_decompression(case: Case, oracle: IsolatedOracle, monkeypatch: pytest.MonkeyPatch) -> None:
     rng = np.random.default_rng(abs(hash(case.label)) % (1 << 32))
-    b, feeds, weight = _build(case, rng)
-    graph = b.build()
-    with tempfile.TemporaryDirectory() as tmp:
-        xml = Path(tmp) / "case.xml"
-        write_ir(graph, xml, inference=infer(graph))
+    with _written(case, rng) as (xml, feeds, weight):
         model = ovonehot.load(xml)
         expected = oracle.run("reference", xml, feeds)
     consumers = [i for i, n in enumerate(model.graph.nodes) if n.type in ("MatMul", "Gather")]
@@ -331,11 +340,7 @@ def test_weight_cache_keeps_the_bits(case: Case, monkeypatch: pytest.MonkeyPatch
     """With ``OVONEHOT_WEIGHT_CACHE`` the blocks a fused MatMul decompressed are kept: later
     runs read them, and every run's outputs keep the uncached bits, exact and fast."""
     rng = np.random.default_rng(7)
-    b, feeds, _ = _build(case, rng)
-    graph = b.build()
-    with tempfile.TemporaryDirectory() as tmp:
-        xml = Path(tmp) / "case.xml"
-        write_ir(graph, xml, inference=infer(graph))
+    with _written(case, rng) as (xml, feeds, _):
         plain = ovonehot.load(xml)
         cached = ovonehot.load(xml)
     monkeypatch.delenv("OVONEHOT_WEIGHT_CACHE", raising=False)
@@ -372,11 +377,7 @@ def test_group_algebra_on_two_threads_keeps_the_bits(monkeypatch: pytest.MonkeyP
     run's threads (BLAS on one thread meanwhile): every row is the same sum, so the same bits."""
     case = Case("u4", "f16", True, 128, "matmul", n=1030, k=1024, m=2)
     assert case.n * case.k >= grouped.THREADED_WEIGHTS
-    b, feeds, _ = _build(case, np.random.default_rng(3))
-    graph = b.build()
-    with tempfile.TemporaryDirectory() as tmp:
-        xml = Path(tmp) / "case.xml"
-        write_ir(graph, xml, inference=infer(graph))
+    with _written(case, np.random.default_rng(3)) as (xml, feeds, _):
         model = ovonehot.load(xml)
     one = model.run(feeds, exact=False, threads=1)["y"]
     parts: list[int] = []

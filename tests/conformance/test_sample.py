@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -87,6 +88,4 @@ def test_depthwise_taps_within_their_summation_bound(monkeypatch: pytest.MonkeyP
 
 
 def eps_of(dtype: np.dtype) -> float:
-    import ml_dtypes
-
     return float(ml_dtypes.finfo(dtype).eps)
