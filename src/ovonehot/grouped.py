@@ -108,26 +108,20 @@ def view(
     found = Grouped(codes, nibbles, k, None if s is None else np.ascontiguousarray(s.T), shifts)
     if n * k > DENSE_WEIGHTS:
         return found
-    return replace(found, dense=_decompressed(found, z, s))
+    values = source.unpack() if isinstance(source, Packed) else source  # (the reader's own unpacking)
+    unpacked = _codes(values, element_type, n, groups, gs)
+    return found if unpacked is None else replace(found, dense=_decompressed(unpacked, z, s))
 
 
-def _decompressed(g: Grouped, zero: np.ndarray | None, scale: np.ndarray | None) -> np.ndarray:
-    """``(q - z) * s`` in f32, ``(n, k)``: each value rounded once (q - z is exact)."""
-    if g.nibbles is None:
-        q = g.codes.astype(np.float32)
-    else:
-        b = g.codes
-        lo, hi = (
-            (b & 0xF, b >> 4)
-            if g.nibbles is ElementType.u4
-            else ((b << 4).view(np.int8) >> 4, b.view(np.int8) >> 4)
-        )
-        q = np.stack((lo, hi), axis=-1).reshape(g.n, g.groups, -1).astype(np.float32)  # (element 2j low)
+def _decompressed(q: np.ndarray, zero: np.ndarray | None, scale: np.ndarray | None) -> np.ndarray:
+    """``(q - z) * s`` in f32 from the codes ``(n, G, gs)``, as ``(n, k)``: each value rounded once
+    (q - z is exact)."""
+    w = q.astype(np.float32)
     if zero is not None:
-        q -= zero[:, :, None]
+        w -= zero[:, :, None]
     if scale is not None:
-        q *= scale[:, :, None]
-    return np.ascontiguousarray(q.reshape(g.n, g.k))
+        w *= scale[:, :, None]
+    return w.reshape(q.shape[0], -1)
 
 
 def _per_group(value: np.ndarray, shape: tuple[int, ...], n: int, groups: int) -> np.ndarray | bool:
