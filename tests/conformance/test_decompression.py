@@ -386,3 +386,26 @@ def test_group_algebra_on_two_threads_keeps_the_bits(monkeypatch: pytest.MonkeyP
     two = model.run(feeds, exact=False, threads=2)["y"]
     assert parts == [2]  # (of its blocks)
     assert_same(two, one, "threads=2 vs threads=1")
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        Case("u4", "f16", True, 4, "matmul", m=3),  # a dense (small) weight
+        Case("u4", "f16", True, 128, "matmul", n=1030, k=1024, m=3),  # by blocks
+    ],
+    ids=lambda c: c.label,
+)
+def test_group_algebra_keeps_non_finite_inputs_where_exact_has_them(case: Case) -> None:
+    """An inf or a NaN in ``x``: fast mode's outputs are non-finite exactly where exact's are
+    (the blocks hand such an ``x`` to the block path, whose z * sum x_g would make an inf a
+    NaN), and NaN exactly where exact's are NaN."""
+    with _written(case, np.random.default_rng(5)) as (xml, feeds, _):
+        model = ovonehot.load(xml)
+    x = feeds["x"].copy()
+    x[0, 1], x[1, 2], x[2, 0] = np.inf, -np.inf, np.nan
+    feeds = {"x": x}
+    exact, fast = model.run(feeds)["y"], model.run(feeds, exact=False)["y"]
+    np.testing.assert_array_equal(np.isfinite(fast), np.isfinite(exact))
+    np.testing.assert_array_equal(np.isnan(fast), np.isnan(exact))
+    assert not np.isfinite(exact).any(), "every row meets an inf or a NaN: nothing finite to compare"
