@@ -113,6 +113,9 @@ def _cases() -> list[Case]:
         Case("u8", "f16", True, None, "matmul", port=0, transpose=False, n=4, k=8, m=2, lead=(3,)),
         Case("u4", "f16", True, None, "matmul", n=331, k=333, m=2),
         Case("u4", "f16", True, 2, "matmul", n=9000, k=16, m=2),
+        # blocks whose bytes are not a whole number of u64 words: the nibbles split byte by byte
+        Case("u4", "f16", True, 2, "matmul", n=30001, k=6, m=2),
+        Case("i4", "f32", False, 2, "matmul", n=30001, k=6, m=1),
         # beyond grouped.DENSE_WEIGHTS, unpacked codes by blocks (an int8 LM head)
         Case("u8", "f16", True, None, "matmul", n=300, k=256, m=2),
         Case("i8", "f32", False, 32, "matmul", n=260, k=256, m=1, lead=(2,)),
@@ -409,3 +412,26 @@ def test_group_algebra_keeps_non_finite_inputs_where_exact_has_them(case: Case) 
     np.testing.assert_array_equal(np.isfinite(fast), np.isfinite(exact))
     np.testing.assert_array_equal(np.isnan(fast), np.isnan(exact))
     assert not np.isfinite(exact).any(), "every row meets an inf or a NaN: nothing finite to compare"
+
+
+@pytest.mark.parametrize("et", [ElementType.u4, ElementType.i4], ids=str)
+@pytest.mark.parametrize(
+    "layout",
+    [(4, 2, 32, 0), (1, 1, 257, 0), (2, 4, 32, 1)],
+    ids=["u64-words", "odd-bytes", "unaligned"],
+)
+def test_group_algebra_splits_every_byte_as_the_reader(et: ElementType, layout: tuple[int, ...]) -> None:
+    """Every byte value's two nibbles, as the reader unpacks them (low nibble first): eight
+    bytes at a time when the block is a whole number of aligned u64 words, byte by byte when
+    it is not (an odd count, an unaligned start)."""
+    c, groups, width, offset = layout
+    count = c * groups * width
+    store = np.empty(count + 8, np.uint8)
+    start = offset + (-store.ctypes.data) % 8  # an aligned start, moved by ``offset``
+    raw = store[start : start + count]
+    raw[:] = np.arange(count) % 256
+    expected = Packed(et, (2 * count,), raw).unpack().astype(np.int8).reshape(c, groups, width, 2)
+    got = grouped._nibbles(et, raw.reshape(c, groups, width), grouped.Scratch())
+    assert got.dtype == (np.int8 if et is ElementType.i4 else np.uint8)
+    np.testing.assert_array_equal(got[0].astype(np.int8), expected[..., 0])
+    np.testing.assert_array_equal(got[1].astype(np.int8), expected[..., 1])
