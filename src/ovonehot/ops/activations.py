@@ -38,10 +38,11 @@ import numpy as np
 
 from ..errors import InputError, ValidationError
 from ..graph import Node
+from ..scratch import Scratch, scratch
 from ..types import ElementType
 from .common.attrs import NoAttrs, enum_attr, float_attr, parse_no_attrs
 from .common.binding import PLAIN_FLOATS, dtype_of, folded, typed, with_attrs
-from .common.numeric import c_cast, is_float, libm, narrow, quiet, round_half_away, select, widen
+from .common.numeric import c_cast, is_float, libm, narrow, quiet, round_half_away, widen
 from .common.spec import Kernel, OpSpec, RunMode, TensorInfo
 from .unary import infer_unary
 
@@ -221,43 +222,70 @@ def bind_gelu(attrs: GeluAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[
     return kernel
 
 
+# Values a fast Gelu works on at once: its two dozen passes then stay in a core's L2 cache (3x
+# faster than passes over a whole 600 KB tensor, measured on a ViT's MLP).
+GELU_BLOCK = 1 << 15
+
+
+def evaluate_gelu_fast(attrs: GeluAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Fast (``exact=False``) f32 Gelu (erf mode): ``x/2 * (1 + erf(x/sqrt 2))`` in f32, with
+    ``1 + erf`` as ``erfc(|z|)`` below 0 and ``2 - erfc(|z|)`` above (no cancellation), erfc by
+    ``_erfc_block`` (a few f32 ulp from the exact kernel's C ``erf`` per element, which is slow:
+    within ``ulp(y) + 2^-24 max(1, |x|)`` of Gelu, tests/test_gelu_fast.py), ``GELU_BLOCK``
+    values at a time; every other type and the tanh mode take ``evaluate_gelu``."""
+    x = np.asarray(inputs[0])
+    if attrs.tanh or x.dtype != np.float32 or x.ndim == 0:
+        return evaluate_gelu(attrs, inputs)
+    out = np.empty(x.shape, np.float32)
+    flat, into = x.reshape(-1), out.reshape(-1)
+    buffers = scratch()
+    with quiet():
+        for lo in range(0, flat.size, GELU_BLOCK):
+            _gelu_block(flat[lo : lo + GELU_BLOCK], into[lo : lo + GELU_BLOCK], buffers)
+    return [out]
+
+
+def _gelu_block(x: np.ndarray, out: np.ndarray, buffers: Scratch) -> None:
+    """``evaluate_gelu_fast`` of the f32 values ``x`` into ``out`` (this thread's scratch buffers)."""
+    a = buffers.take("gelu.a", x.shape, np.float32)
+    t = buffers.take("gelu.t", x.shape, np.float32)
+    below = buffers.take("gelu.below", x.shape, np.bool_)
+    mask = buffers.take("gelu.mask", x.shape, np.int32)
+    np.multiply(x, np.float32(1 / math.sqrt(2.0)), out=a)  # z
+    np.less(a, np.float32(0), out=below)
+    np.abs(a, out=a)
+    _erfc_block(a, t, out)  # erfc(|z|)
+    np.subtract(np.float32(2), out, out=t)  # 1 + erf(z): 2 - erfc(|z|) above 0, erfc(|z|) below,
+    np.subtract(0, below, out=mask, dtype=np.int32)  # picked by a mask of all ones (``select``'s way:
+    bits, picked = t.view(np.int32), out.view(np.int32)  # np.copyto's ``where`` is 40x slower)
+    np.bitwise_xor(picked, bits, out=picked)
+    np.bitwise_and(picked, mask, out=picked)
+    np.bitwise_xor(picked, bits, out=picked)
+    np.multiply(x, np.float32(0.5), out=t)  # x / 2 first (exact but below 2^-125): 2 * x would
+    out *= t  # overflow for x above 1.7e38, where Gelu(x) = x
+
+
 # Numerical Recipes' erfcc: erfc(z) = t exp(-z^2 - 1.26551223 + t P(t)), t = 1 / (1 + z / 2), z >= 0,
 # within 1.2e-7 of erfc relatively everywhere (measured: 1.04e-7 against math.erfc on [0, 12]).
 _ERFC_P = (0.17087277, -0.82215223, 1.48851587, -1.13520398, 0.27886807, -0.18628806, 0.09678418, 0.37409196,
            1.00002368)  # fmt: skip
 
 
-def _erfc_f32(az: np.ndarray) -> np.ndarray:
-    """erfc of non-negative f32 values (NaN stays NaN) in f32, in place of ``az``'s copies."""
-    t = np.multiply(az, np.float32(0.5))
+def _erfc_block(az: np.ndarray, t: np.ndarray, p: np.ndarray) -> None:
+    """erfc of the non-negative f32 values ``az`` (NaN stays NaN) into ``p``, in f32; ``t`` is
+    scratch and ``az`` is overwritten (its square)."""
+    np.multiply(az, np.float32(0.5), out=t)
     t += np.float32(1)
     np.reciprocal(t, out=t)
-    p: np.ndarray = np.multiply(t, np.float32(_ERFC_P[0]))
+    np.multiply(t, np.float32(_ERFC_P[0]), out=p)
     for c in _ERFC_P[1:]:
         p += np.float32(c)
         p *= t
     p -= np.float32(1.26551223)
-    p -= np.square(az)
+    np.square(az, out=az)
+    p -= az
     np.exp(p, out=p)
     p *= t
-    return p
-
-
-def evaluate_gelu_fast(attrs: GeluAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """Fast (``exact=False``) f32 Gelu (erf mode): ``x/2 * (1 + erf(x/sqrt 2))`` in f32, with
-    ``1 + erf`` as ``erfc(|z|)`` below 0 and ``2 - erfc(|z|)`` above (no cancellation), erfc by
-    ``_erfc_f32`` (a few f32 ulp from the exact kernel's C ``erf`` per element, which is slow);
-    every other type and the tanh mode take ``evaluate_gelu``."""
-    x = np.asarray(inputs[0])
-    if attrs.tanh or x.dtype != np.float32 or x.ndim == 0:
-        return evaluate_gelu(attrs, inputs)
-    with quiet():
-        z = np.multiply(x, np.float32(1 / math.sqrt(2.0)))
-        q = _erfc_f32(np.abs(z))
-        factor = select(z < 0, q, np.float32(2) - q)
-        factor *= x
-        factor *= np.float32(0.5)
-    return [factor]
 
 
 def specialize_gelu(
