@@ -43,6 +43,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from . import threads
+from .ops.matmul import blas_product
 from .packed import Packed
 from .scratch import Scratch, scratch
 from .types import ElementType
@@ -154,8 +155,7 @@ def product(g: Grouped, x: np.ndarray) -> np.ndarray:
     """``x @ W^T`` for ``x`` of shape ``(M, k)`` (f32): ``(M, n)`` f32 (a ``dense`` weight's:
     any shape ``(..., k)``)."""
     if g.dense is not None:
-        y: np.ndarray = np.matmul(x, g.dense.T)
-        return y
+        return blas_product(x, g.dense.T)
     m = x.shape[0]
     xs = x.reshape(m, g.groups, g.k // g.groups)
     if g.nibbles is not None:  # a byte's low nibbles meet x's even columns, its high ones the odd

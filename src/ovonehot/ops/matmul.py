@@ -139,7 +139,9 @@ def matmul(attrs: MatMulAttrs, inputs: Sequence[np.ndarray], exact: bool) -> lis
     with quiet():
         if dtype == np.bool_:
             out = np.matmul(x.astype(np.uint8), y.astype(np.uint8)) != 0
-        elif not is_float(dtype) or not exact or math.prod(out_shape) * k > SEQUENTIAL_LIMIT:
+        elif is_float(dtype) and not exact:
+            out = narrow(blas_product(widen(x), widen(y)), dtype)
+        elif not is_float(dtype) or math.prod(out_shape) * k > SEQUENTIAL_LIMIT:
             out = narrow(np.matmul(widen(x), widen(y)), dtype)
         else:
             out = narrow(_sequential(widen(x), widen(y), out_shape), dtype)
@@ -207,16 +209,26 @@ def bind_matmul_fast(
 
         def constant(values: Sequence[np.ndarray]) -> list[np.ndarray]:
             x, y = values
-            return [np.matmul(x, right if y is weight else y.swapaxes(-1, -2))]
+            return [blas_product(x, right if y is weight else y.swapaxes(-1, -2))]
 
         right = weight.swapaxes(-1, -2)
         return constant
 
     def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
         x, y = values
-        return [np.matmul(np.swapaxes(x, -1, -2) if ta else x, np.swapaxes(y, -1, -2) if tb else y)]
+        return [blas_product(np.swapaxes(x, -1, -2) if ta else x, np.swapaxes(y, -1, -2) if tb else y)]
 
     return kernel
+
+
+def blas_product(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``np.matmul(x, y)`` of floats, with ``x``'s leading dims as rows of one matrix when ``y``
+    is one matrix (``np.matmul`` broadcasts it and calls BLAS once per leading index: a
+    ``(1, 56, 56, 96)`` activation times a ``(96, 384)`` weight is 56 calls, 3x slower than one)."""
+    if y.ndim == 2 and x.ndim > 2 and x.shape[-1] == y.shape[0]:
+        out: np.ndarray = np.matmul(x.reshape(-1, x.shape[-1]), y)
+        return out.reshape(*x.shape[:-1], y.shape[1])
+    return np.matmul(x, y)
 
 
 def specialize_matmul(
