@@ -12,9 +12,12 @@ except ``exp``/``log``, which round the float64 result once where OpenVINO calls
 glibc's ``expf``/``logf``: results can differ by an ulp or two (the tests allow 2).
 
 The fast kernel (``evaluate_softmax_fast``, made by ``specialize`` for runs with ``exact=False``) takes the same steps but
-sums ``e`` by ``np.add.reduce`` (NumPy's order, no compensation).  Non-finite inputs give
-non-finite outputs in the same positions: the max, the shift and ``exp`` are the exact
-kernel's, and a NaN or inf in ``e`` makes the sum non-finite in any order.
+sums ``e`` by ``np.add.reduce`` (NumPy's order, no compensation) and, on f32, takes NumPy's
+own f32 ``exp`` and ``log`` (within 2.5 ulps of the real value, against the exact kernel's
+once-rounded float64 ones; 15x faster).  Non-finite inputs give non-finite outputs in the
+same positions: the max and the shift are the exact kernel's, ``exp`` maps inf, -inf and NaN
+alike, and a NaN or inf in ``e`` makes the sum non-finite in any order.  Its accuracy against a
+float64 oracle: tests/test_softmax_fast.py.
 """
 
 from __future__ import annotations
@@ -101,10 +104,16 @@ def softmax(attrs: SoftmaxAttrs, inputs: Sequence[np.ndarray], exact: bool) -> l
 def softmax_values(w: np.ndarray, axis: int, log: bool, exact: bool) -> np.ndarray:
     """The (log-)softmax of a non-empty f32/f64 ``w`` along ``axis`` (warnings the caller's)."""
     shifted = np.subtract(w, np.maximum.reduce(w, axis=axis, keepdims=True))  # (np.max's own reduce)
-    e = _exp(shifted)
-    s = kahan_sum(e, axis) if exact else np.add.reduce(e, axis=axis, keepdims=True)
-    out: np.ndarray = shifted - _log(s) if log else np.divide(e, s, out=e)
-    return out
+    if exact:
+        e = _exp(shifted)
+        s = kahan_sum(e, axis)
+    else:  # (f32: NumPy's own exp and log, 15x faster than through f64)
+        e = np.exp(shifted, out=None if log else shifted)
+        s = np.add.reduce(e, axis=axis, keepdims=True)
+    if log:
+        out: np.ndarray = shifted - (_log(s) if exact else np.log(s))
+        return out
+    return np.divide(e, s, out=e)
 
 
 def _binder(exact: bool) -> Binder[SoftmaxAttrs]:
