@@ -553,7 +553,9 @@ def _layout(
         steps.append(s)
         kernel, made = fusion.kernels.get(s.index), False  # (a fused kernel words its own errors)
         if kernel is None:
-            kernel, made = _kernel(s, _infos(s, prog, infos, slots, folded is not None), mode)
+            unused = frozenset(k for k in range(s.n_out) if fuse and s.first + k not in last)
+            step_mode = replace(mode, unused=unused) if unused else mode
+            kernel, made = _kernel(s, _infos(s, prog, infos, slots, folded is not None), step_mode)
         specialized.update((s.index,) if made else ())
         kernels.append(kernel)
     return Layout(

@@ -257,6 +257,39 @@ class _Checker:
         self._into(exact)
         self._specialized(RunMode(variables=Variables()), exact, "variables")
         self._blocked(exact)
+        self._unused(exact, fast)
+
+    def _unused(self, exact: list[np.ndarray], fast: list[np.ndarray] | None) -> None:
+        """An op of several outputs specialized with every output but the first unread
+        (``RunMode.unused``, a plan without hooks): the first output's bytes as before (exact's;
+        fast's first kernel's), the others of their inferred shape and type (a placeholder)."""
+        if self.spec.specialize is None or len(exact) < 2:
+            return
+        unused = frozenset(range(1, len(exact)))
+        for mode, want, how in (
+            (RunMode(unused=unused), exact, "exact"),
+            (RunMode(exact=False, unused=unused), fast, "fast"),
+        ):
+            for plan, ins, outs in self._plans():
+                kernel = self.spec.specialize(self.attrs, ins, outs, mode)
+                if kernel is None:
+                    continue
+                try:
+                    raw = kernel(self.inputs)
+                except Error:
+                    raise AssertionError(
+                        f"specialize (unused, {how}, {plan}) refuses what evaluate computes"
+                    ) from None
+                except Exception:  # noqa: BLE001, S112 - not decided by the kernel: a plan runs evaluate
+                    continue
+                self.ran.add("specialize/unused")
+                got = self._outputs(f"specialize (unused, {how}, {plan})", raw)
+                if want is not None:
+                    assert_same(got[0], want[0], f"specialize (unused, {how}, {plan}) output 0")
+                for k in unused:
+                    assert (got[k].shape, got[k].dtype) == (exact[k].shape, exact[k].dtype), (
+                        f"specialize (unused, {how}, {plan}) output {k}: {got[k].dtype}{got[k].shape}"
+                    )
 
     def _blocked(self, exact: list[np.ndarray]) -> None:
         """Narrow-float element-wise ops compute large operands in blocks (``NARROW_BLOCK``

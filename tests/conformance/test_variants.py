@@ -39,6 +39,8 @@ FAST = {
     "Gelu",
 }
 INTO = {"OneHot"}
+# The ops whose ``specialize`` skips an output nothing reads (``RunMode.unused``).
+UNUSED = {("MaxPool", 8), ("MaxPool", 14)}
 STATEFUL = {"ReadValue", "Assign"}
 # Ops run by a plan only with a run's hooks or state (their bodies): no generated case.
 BODIES = {"Loop", "If", "TensorIterator"}
@@ -57,6 +59,8 @@ def required(spec: OpSpec[Any]) -> frozenset[str]:
         need.add("specialize/out")
     if spec.type not in ("ReduceL1", "ReduceL2", "NormalizeL2", "Clamp", "Gelu"):  # (exact: evaluate itself)
         need.add("specialize/exact")
+    if (spec.type, spec.version) in UNUSED:
+        need.add("specialize/unused")
     return frozenset(need)
 
 

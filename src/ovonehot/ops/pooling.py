@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 import numpy as np
@@ -47,7 +47,7 @@ from ..errors import ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape, numpy_dtype_of
 from .common.attrs import bool_attr, element_type_attr, int_attr, ints_attr
-from .common.binding import Binder, dtype_of, fast_kernel, mode_independent, shape_of, typed, with_attrs
+from .common.binding import Binder, dtype_of, fast_kernel, shape_of, typed, with_attrs
 from .common.numeric import is_float, narrow, quiet, widen
 from .common.shape_util import normalize_axis
 from .common.spatial import (
@@ -60,7 +60,7 @@ from .common.spatial import (
     parse_window,
     spatial_dims,
 )
-from .common.spec import Kernel, OpSpec, RunMode, TensorInfo
+from .common.spec import Kernel, OpSpec, RunMode, TensorInfo, placeholder
 
 
 def _int_lowest(dtype: np.dtype) -> int:
@@ -364,6 +364,27 @@ def bind_max_pool(
     return _binder(_max_pool_plan, _max_pool)(attrs, inputs, outputs)
 
 
+def specialize_max_pool(
+    attrs: PoolAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
+) -> Kernel | None:
+    """``bind_max_pool`` in every mode; MaxPool-8/14 whose indices nothing reads
+    (``RunMode.unused``) computes the values alone (MaxPool-1's kernel: the same values) and
+    returns a placeholder for the indices, a third of the time."""
+    if not typed(inputs, outputs):
+        return None
+    if attrs.version < 8 or 1 not in mode.unused or not outputs[1].shape.is_static:
+        return bind_max_pool(attrs, inputs, outputs)
+    values = bind_max_pool(replace(attrs, version=1), inputs, outputs[:1])
+    if values is None:
+        return None
+    indices = placeholder(outputs[1])
+
+    def kernel(arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
+        return [values(arrays)[0], indices]
+
+    return kernel
+
+
 def evaluate_max_pool(attrs: PoolAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     x = np.asarray(inputs[0])
     plan = _max_pool_plan(attrs, x.shape, x.dtype)
@@ -487,7 +508,7 @@ SPECS = (
         parse=_parser("max", 1),
         infer=infer_max_pool,
         evaluate=evaluate_max_pool,
-        specialize=mode_independent(bind_max_pool),
+        specialize=specialize_max_pool,
     ),
     OpSpec(
         type="MaxPool",
@@ -497,7 +518,7 @@ SPECS = (
         parse=_parser("max", 8),
         infer=infer_max_pool,
         evaluate=evaluate_max_pool,
-        specialize=mode_independent(bind_max_pool),
+        specialize=specialize_max_pool,
     ),
     OpSpec(
         type="MaxPool",
@@ -507,7 +528,7 @@ SPECS = (
         parse=_parser("max", 14),
         infer=infer_max_pool,
         evaluate=evaluate_max_pool,
-        specialize=mode_independent(bind_max_pool),
+        specialize=specialize_max_pool,
     ),
     OpSpec(
         type="AvgPool",

@@ -95,6 +95,10 @@ class RunMode:
     * ``scope``: the key prefix of the body being run (() at the top level); in the mode an
       op's ``specialize`` gets (``uses_run`` ops), the op's own key, which a body op extends
       with (body, iteration) for the nodes of its bodies.
+    * ``unused``: in the mode an op's ``specialize`` gets, the node's output ports nothing
+      reads (no node, no Result) in a plan whose runs see no node's outputs (no hooks, no kept
+      outputs); its kernel may return ``placeholder`` there: MaxPool-8/14's indices, which
+      the PyTorch frontend writes and nothing reads, cost twice the values.
     """
 
     exact: bool = True
@@ -105,6 +109,7 @@ class RunMode:
     override: Override | None = None
     threads: int | None = None
     scope: tuple[int, ...] = ()
+    unused: frozenset[int] = frozenset()
 
     @property
     def hooked(self) -> bool:
@@ -113,6 +118,12 @@ class RunMode:
     def key(self, index: int) -> NodeKey:
         """The hooks' key of node ``index`` of the graph this mode runs."""
         return (*self.scope, index) if self.scope else index
+
+
+def placeholder(info: TensorInfo) -> np.ndarray:
+    """What a kernel returns at an output port in ``RunMode.unused``: zeros of the port's static
+    shape and type, as a read-only view of one element (no memory, no work)."""
+    return np.broadcast_to(np.zeros((), info.element_type.numpy_dtype), info.shape.to_shape())
 
 
 # specialize(attrs, input infos, output infos, mode) -> a kernel of the inputs alone, or None.
