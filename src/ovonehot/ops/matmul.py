@@ -228,7 +228,8 @@ def blas_product(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     if y.ndim == 2 and x.ndim > 2 and x.shape[-1] == y.shape[0]:
         out: np.ndarray = np.matmul(x.reshape(-1, x.shape[-1]), y)
         return out.reshape(*x.shape[:-1], y.shape[1])
-    return np.matmul(x, y)
+    product: np.ndarray = np.matmul(x, y)
+    return product
 
 
 def specialize_matmul(

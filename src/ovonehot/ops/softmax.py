@@ -113,7 +113,8 @@ def softmax_values(w: np.ndarray, axis: int, log: bool, exact: bool) -> np.ndarr
     if log:
         out: np.ndarray = shifted - (_log(s) if exact else np.log(s))
         return out
-    return np.divide(e, s, out=e)
+    probabilities: np.ndarray = np.divide(e, s, out=e)
+    return probabilities
 
 
 def _binder(exact: bool) -> Binder[SoftmaxAttrs]:
