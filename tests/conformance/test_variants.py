@@ -37,6 +37,7 @@ FAST = {
     "Clamp",
     "Relu",
     "Gelu",
+    "GroupNormalization",
 }
 INTO = {"OneHot"}
 # The ops whose ``specialize`` skips an output nothing reads (``RunMode.unused``).
@@ -57,7 +58,14 @@ def required(spec: OpSpec[Any]) -> frozenset[str]:
     need |= blocked
     if spec.type in INTO:
         need.add("specialize/out")
-    if spec.type not in ("ReduceL1", "ReduceL2", "NormalizeL2", "Clamp", "Gelu"):  # (exact: evaluate itself)
+    if spec.type not in (
+        "ReduceL1",
+        "ReduceL2",
+        "NormalizeL2",
+        "Clamp",
+        "Gelu",
+        "GroupNormalization",
+    ):  # (exact: evaluate)
         need.add("specialize/exact")
     if (spec.type, spec.version) in UNUSED:
         need.add("specialize/unused")

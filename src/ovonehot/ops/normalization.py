@@ -22,8 +22,8 @@ float64 and rounded once; no core evaluate exists, the CPU plugin is the oracle.
 
 The fast kernels of MVN and NormalizeL2 (made by ``specialize`` for runs with ``exact=False``) take
 the same steps with their sums by ``np.add.reduce`` (``reduce.reduce_array(exact=False)``)
-instead of the reference's Kahan sums.  GroupNormalization has none (NumPy's float64 means
-already).
+instead of the reference's Kahan sums; GroupNormalization's (``evaluate_group_norm_fast``)
+computes in f32 instead of float64, its sums pairwise.
 """
 
 from __future__ import annotations
@@ -330,12 +330,17 @@ def infer_group_norm(attrs: GroupNormAttrs, inputs: Sequence[TensorInfo]) -> lis
     return [TensorInfo(et, d)]
 
 
+def _group_size(shape: tuple[int, ...], groups: int) -> int:
+    """The values of one group of data of ``shape`` (explicit: an empty batch has no -1 to infer)."""
+    return shape[1] // groups * math.prod(shape[2:])
+
+
 def evaluate_group_norm(attrs: GroupNormAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     data = np.asarray(inputs[0])
     x = widen(data).astype(np.float64)
     scale, bias = (widen(np.asarray(a)).astype(np.float64) for a in inputs[1:])
     n, c = x.shape[0], x.shape[1]
-    groups = x.reshape(n, attrs.num_groups, -1)
+    groups = x.reshape(n, attrs.num_groups, _group_size(x.shape, attrs.num_groups))
     with quiet():
         mean = groups.mean(axis=2, keepdims=True)
         var = ((groups - mean) ** 2).mean(axis=2, keepdims=True)
@@ -344,6 +349,52 @@ def evaluate_group_norm(attrs: GroupNormAttrs, inputs: Sequence[np.ndarray]) -> 
         out = normed * scale.reshape(shape) + bias.reshape(shape)
     cast = np.float64 if data.dtype == np.float64 else np.float32
     return [narrow(out.astype(cast), data.dtype)]
+
+
+def evaluate_group_norm_fast(attrs: GroupNormAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Fast (``exact=False``) GroupNormalization of f32 data: ``evaluate_group_norm``'s steps in
+    f32, the mean and the biased variance (two passes, of ``x - mean``) summed by NumPy's
+    pairwise ``np.add.reduce``, ``1 / sqrt(var + epsilon)`` folded into the per-channel scale
+    (3x faster than float64; within tests/test_group_norm_fast.py's bound of the float64
+    kernel); every other type, and data it does not take, ``evaluate_group_norm``."""
+    data, scale, bias = (np.asarray(a) for a in inputs)
+    if (
+        data.dtype != np.float32
+        or scale.dtype != np.float32
+        or bias.dtype != np.float32
+        or data.ndim < 2
+        or not data.size
+        or data.shape[1] % attrs.num_groups
+        or scale.shape != (data.shape[1],)
+        or bias.shape != (data.shape[1],)
+    ):
+        return evaluate_group_norm(attrs, inputs)
+    n, c = data.shape[:2]
+    g = attrs.num_groups
+    with quiet():
+        groups = data.reshape(n, g, _group_size(data.shape, g))
+        size = np.float32(groups.shape[2])
+        mean = np.add.reduce(groups, axis=2, keepdims=True)
+        mean /= size
+        centred = np.subtract(groups, mean)
+        squares = np.square(centred)
+        var = np.add.reduce(squares, axis=2, keepdims=True)
+        var /= size
+        var += np.float32(attrs.epsilon)
+        inverse = np.sqrt(var, out=var)
+        np.divide(np.float32(1), inverse, out=inverse)  # (n, g, 1)
+        factor = np.repeat(inverse.reshape(n, g), c // g, axis=1) * scale  # (n, c): per channel
+        out = centred.reshape(n, c, -1)
+        out *= factor[:, :, None]
+        out += bias[:, None]
+    return [out.reshape(data.shape)]
+
+
+def specialize_group_norm(
+    attrs: GroupNormAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
+) -> Kernel | None:
+    """GroupNormalization for a plan: exact, ``evaluate`` (float64); fast, ``evaluate_group_norm_fast``."""
+    return None if mode.exact else with_attrs(evaluate_group_norm_fast, attrs)
 
 
 def specialize_mvn(
@@ -394,5 +445,6 @@ SPECS = (
         parse=parse_group_norm,
         infer=infer_group_norm,
         evaluate=evaluate_group_norm,
+        specialize=specialize_group_norm,
     ),
 )
