@@ -38,6 +38,17 @@ FAST = {
     "Relu",
     "Gelu",
     "GroupNormalization",
+    "Interpolate",
+}
+# The ops of FAST whose exact runs are ``evaluate`` itself (``specialize`` makes no exact kernel).
+EXACT_IS_EVALUATE = {
+    "ReduceL1",
+    "ReduceL2",
+    "NormalizeL2",
+    "Clamp",
+    "Gelu",
+    "GroupNormalization",
+    "Interpolate",
 }
 INTO = {"OneHot"}
 # The ops whose ``specialize`` skips an output nothing reads (``RunMode.unused``).
@@ -58,14 +69,7 @@ def required(spec: OpSpec[Any]) -> frozenset[str]:
     need |= blocked
     if spec.type in INTO:
         need.add("specialize/out")
-    if spec.type not in (
-        "ReduceL1",
-        "ReduceL2",
-        "NormalizeL2",
-        "Clamp",
-        "Gelu",
-        "GroupNormalization",
-    ):  # (exact: evaluate)
+    if spec.type not in EXACT_IS_EVALUATE:
         need.add("specialize/exact")
     if (spec.type, spec.version) in UNUSED:
         need.add("specialize/unused")

@@ -38,9 +38,11 @@ from ..errors import InputError, ValidationError
 from ..graph import Node
 from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import bool_attr, enum_attr, float_attr, ints_attr, str_attr
+from .common.binding import with_attrs
 from .common.numeric import c_cast, narrow, quiet, round_half_away, widen
 from .common.shape_util import known_ints
-from .common.spec import OpSpec, TensorInfo
+from .common.spec import Kernel as OpKernel
+from .common.spec import OpSpec, RunMode, TensorInfo
 from .movement import _shape_from_info
 
 F32 = np.float32
@@ -307,7 +309,11 @@ def _infer_v1(attrs: InterpolateAttrs, inputs: Sequence[TensorInfo]) -> TensorIn
 
 
 # -- evaluation ----------------------------------------------------------------------------------
-def evaluate_interpolate(attrs: InterpolateAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+def _resolved(
+    attrs: InterpolateAttrs, inputs: Sequence[np.ndarray]
+) -> tuple[InterpolateAttrs, np.ndarray, list[int], list[np.float32], tuple[int, ...]]:
+    """What a kernel runs on: the attributes (Interpolate-1's as v4's), the padded data, the
+    axes, their f32 scales and the output shape; the inputs' refusals raised."""
     x = np.asarray(inputs[0])
     rank = x.ndim
     if attrs.version == 1:
@@ -353,13 +359,40 @@ def evaluate_interpolate(attrs: InterpolateAttrs, inputs: Sequence[np.ndarray]) 
         raise InputError(f"output shape {out_shape} has a negative dimension")
     if any(in_shape[a] == 0 for a in axes) and any(out_shape[a] for a in axes):
         raise InputError(f"cannot resize an empty axis of shape {list(in_shape)}")
-    kernel = _KERNELS[run_attrs.mode]
-    out_dtype = x.dtype
+    return run_attrs, xp, list(axes), [F32(s) for s in scales], tuple(out_shape)
+
+
+def evaluate_interpolate(attrs: InterpolateAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return _interpolated(*_resolved(attrs, inputs), np.asarray(inputs[0]).dtype, _KERNELS)
+
+
+def evaluate_interpolate_fast(attrs: InterpolateAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Fast (``exact=False``) Interpolate: linear_onnx of f32 data over two axes separably
+    (``_linear_onnx_separable``), every other mode and type as ``evaluate_interpolate``."""
+    return _interpolated(*_resolved(attrs, inputs), np.asarray(inputs[0]).dtype, _FAST_KERNELS)
+
+
+def _interpolated(
+    attrs: InterpolateAttrs,
+    xp: np.ndarray,
+    axes: list[int],
+    scales: list[np.float32],
+    out_shape: tuple[int, ...],
+    out_dtype: np.dtype,
+    kernels: dict[Mode, Kernel],
+) -> list[np.ndarray]:
     with quiet():
-        y = kernel(run_attrs, widen(xp), list(axes), [F32(s) for s in scales], tuple(out_shape))
+        y = kernels[attrs.mode](attrs, widen(xp), axes, scales, out_shape)
     if y.dtype != out_dtype:
         y = narrow(y, out_dtype)
     return [y]
+
+
+def specialize_interpolate(
+    attrs: InterpolateAttrs, inputs: Sequence[TensorInfo], outputs: Sequence[TensorInfo], mode: RunMode
+) -> OpKernel | None:
+    """Exact: ``evaluate``.  Fast: ``evaluate_interpolate_fast``."""
+    return None if mode.exact else with_attrs(evaluate_interpolate_fast, attrs)
 
 
 def _ints(a: np.ndarray) -> list[int]:
@@ -551,9 +584,11 @@ def _onnx_spatial(in_shape: Sequence[int], out: Sequence[int], axes: list[int]) 
     return [(rank - spatial_rank + i, i + offset) for i in range(spatial_rank)]
 
 
-def _linear_onnx(
+def _onnx_corners(
     attrs: InterpolateAttrs, x: np.ndarray, axes: list[int], scales: list[np.float32], out: tuple[int, ...]
-) -> np.ndarray:
+) -> list[tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """Per axis linear_onnx interpolates: (data axis, low and high source indices, the low
+    and the high corner's weights ``|c - hi|`` and ``|c - lo|``, 0.5 each where they meet)."""
     rank = x.ndim
     if _reference_onnx_axes(rank, axes):
         pairs = _onnx_spatial(x.shape, out, axes)
@@ -562,8 +597,7 @@ def _linear_onnx(
         # ("Axes are not correct!"), the CPU plugin interpolates each listed axis with its own
         # coordinate rule, the ONNX linear formula along each: what this does.
         pairs = [(ax, k) for k, ax in enumerate(axes)]
-    spatial = []
-    lows, highs, d_low, d_high = [], [], [], []
+    found = []
     for ax, k in pairs:
         if ax < 0:  # a leading dim of the 5-D view that the data does not have: size 1
             continue
@@ -580,23 +614,51 @@ def _linear_onnx(
         same = lo == hi
         d1 = np.where(same, F32(0.5), d1).astype(F32)
         d2 = np.where(same, F32(0.5), d2).astype(F32)
-        spatial.append(ax)
-        lows.append(lo)
-        highs.append(hi)
-        d_low.append(_along(d1, ax, rank))
-        d_high.append(_along(d2, ax, rank))
-    k = len(spatial)
+        found.append((ax, lo, hi, d2, d1))
+    return found
+
+
+def _linear_onnx(
+    attrs: InterpolateAttrs, x: np.ndarray, axes: list[int], scales: list[np.float32], out: tuple[int, ...]
+) -> np.ndarray:
+    rank = x.ndim
+    corners = _onnx_corners(attrs, x, axes, scales, out)
+    k = len(corners)
     xf = x.astype(F32) if x.dtype != F32 else x
     total = np.zeros(out, F32)
     for i in range(1 << k):
         coeff = np.full([1] * rank, F32(1.0), F32)
         picks = {}
-        for j, ax in enumerate(spatial):
+        for j, (ax, lo, hi, w_lo, w_hi) in enumerate(corners):
             upper = bool(i & (1 << (k - 1 - j)))
-            coeff = coeff * (d_low[j] if upper else d_high[j])
-            picks[ax] = highs[j] if upper else lows[j]
+            coeff = coeff * _along(w_hi if upper else w_lo, ax, rank)
+            picks[ax] = hi if upper else lo
         total = total + coeff * _take(xf, picks)
     return _cast_out(total.astype(F32), x.dtype)
+
+
+def _linear_onnx_separable(
+    attrs: InterpolateAttrs, x: np.ndarray, axes: list[int], scales: list[np.float32], out: tuple[int, ...]
+) -> np.ndarray:
+    """Fast linear_onnx of f32 data: one axis at a time (``w_lo x[lo] + w_hi x[hi]``, the last
+    axis first while the data is small, then each earlier one as gathers of whole rows), the
+    same weights as ``_linear_onnx``; each output a convex combination of its corners, within a
+    few f32 roundings of it (tests/test_interpolate_fast.py).  Other data: ``_linear_onnx``."""
+    if x.dtype != F32:
+        return _linear_onnx(attrs, x, axes, scales, out)
+    corners = _onnx_corners(attrs, x, axes, scales, out)
+    y = x
+    for ax, lo, hi, w_lo, w_hi in sorted(corners, key=lambda c: -c[0]):
+        rank = y.ndim
+        low = np.take(y, lo, axis=ax)
+        low *= _along(w_lo, ax, rank)
+        high = np.take(y, hi, axis=ax)
+        high *= _along(w_hi, ax, rank)
+        low += high
+        y = low
+    if y.shape != out:  # (an axis the corners left alone: a size-1 dim kept)
+        y = np.broadcast_to(y, out).copy()
+    return y
 
 
 def cubic_coeffs(s: np.ndarray, a: np.float32) -> list[np.ndarray]:
@@ -725,6 +787,7 @@ _KERNELS: dict[Mode, Kernel] = {
     Mode.BILINEAR_PILLOW: _pillow,
     Mode.BICUBIC_PILLOW: _pillow,
 }
+_FAST_KERNELS: dict[Mode, Kernel] = {**_KERNELS, Mode.LINEAR_ONNX: _linear_onnx_separable}
 
 
 SPECS = (
@@ -736,6 +799,7 @@ SPECS = (
         parse=parse_interpolate_1,
         infer=infer_interpolate,
         evaluate=evaluate_interpolate,
+        specialize=specialize_interpolate,
     ),
     OpSpec(
         type="Interpolate",
@@ -745,6 +809,7 @@ SPECS = (
         parse=parse_interpolate_4,
         infer=infer_interpolate,
         evaluate=evaluate_interpolate,
+        specialize=specialize_interpolate,
     ),
     OpSpec(
         type="Interpolate",
@@ -754,5 +819,6 @@ SPECS = (
         parse=parse_interpolate_11,
         infer=infer_interpolate,
         evaluate=evaluate_interpolate,
+        specialize=specialize_interpolate,
     ),
 )
