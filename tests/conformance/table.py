@@ -867,6 +867,17 @@ TABLE: dict[OpSpec[Any], Conformance] = {
                 dilations=("1,1", "2,1"),
                 auto_pad=PADS,
             ),
+            # (dilated taps that read only padding, DeepLab's atrous rates on a small map: the fast
+            # kernel drops them from its geometry, convolution.used_taps)
+            seed(
+                data(1, 2, 5, 4, types=FLOATS),
+                In(like=0, shape=(3, 2, 3, 3)),
+                strides=("1,1", "2,1"),
+                pads_begin=("6,6", "6,0"),
+                pads_end=("6,6", "0,5"),
+                dilations=("6,6", "6,5"),
+                auto_pad="explicit",
+            ),
         ),
     ),
     _spec("GroupConvolution", 1): Conformance(
