@@ -138,3 +138,20 @@ def test_every_tap_is_used_without_padding() -> None:
         attrs = C.ConvAttrs(Window((s,), (d,), (0,), (0,)), False)
         plan = C._conv_plan(attrs, (1, 1, n), (1, 1, k), np.dtype(np.float32), np.float32)
         assert C.used_taps(plan, attrs, (1, 1, n)) == [(0, k)]
+
+
+@pytest.mark.parametrize("geometry", GEOMETRIES, ids=lambda g: f"{g[0]}-d{g[3]}-{g[6].value}")
+def test_every_fast_plan_crops_alike(geometry: tuple) -> None:
+    """Folded filters, filters given each call and the unbound kernel: the same bytes (a fast
+    run's values do not depend on its plan)."""
+    attrs, x, w = _case(geometry, 5)
+    folded = _fast(attrs, x, w)
+    infos = [
+        TensorInfo(ElementType.f32, PartialShape.of(x.shape)),
+        TensorInfo(ElementType.f32, PartialShape.of(w.shape)),
+    ]
+    given = C.specialize_convolution(attrs, infos, C.infer_convolution(attrs, infos), RunMode(exact=False))
+    assert given is not None
+    np.testing.assert_array_equal(np.asarray(given([x, w])[0]).view(np.uint32), folded.view(np.uint32))
+    unbound = C.evaluate_convolution_fast(attrs, [x, w])[0]
+    np.testing.assert_array_equal(unbound.view(np.uint32), folded.view(np.uint32))

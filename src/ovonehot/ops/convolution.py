@@ -333,6 +333,7 @@ def evaluate_convolution_fast(attrs: ConvAttrs, inputs: Sequence[np.ndarray]) ->
     if not is_float(x.dtype) or x.dtype != w.dtype or not x.size or not w.size:
         return evaluate_convolution(attrs, [x, w])
     plan = _conv_plan(attrs, x.shape, w.shape, x.dtype, _work_type(x.dtype))
+    plan, w = _without_padding_taps(attrs, plan, x.shape, w)
     with quiet():
         return [_convolve_fast(plan, x, _fast_filters(plan, w))]
 
@@ -358,7 +359,13 @@ def bind_convolution_fast(
         plan, w = _without_padding_taps(attrs, plan, x_shape, w)
         mats = _fast_filters(plan, w)
         return lambda values: [_convolve_fast(plan, values[0], mats)]
-    return lambda values: [_convolve_fast(plan, values[0], _fast_filters(plan, values[1]))]
+    cropping = _Cropping.of(attrs, plan, x_shape, w_shape)
+
+    def unfolded(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        run, w = cropping.apply(plan, values[1])
+        return [_convolve_fast(run, values[0], _fast_filters(run, w))]
+
+    return unfolded
 
 
 def used_taps(plan: _Conv, attrs: ConvAttrs, x_shape: tuple[int, ...]) -> list[tuple[int, int]]:
@@ -376,29 +383,54 @@ def used_taps(plan: _Conv, attrs: ConvAttrs, x_shape: tuple[int, ...]) -> list[t
     return ranges
 
 
+@dataclass(frozen=True, slots=True)
+class _Cropping:
+    """A fast convolution's geometry without the kernel taps that read only padding, and the
+    taps it keeps (None: every tap reads data)."""
+
+    plan: _Conv | None
+    ranges: tuple[tuple[int, int], ...]
+
+    @staticmethod
+    def of(attrs: ConvAttrs, plan: _Conv, x_shape: tuple[int, ...], w_shape: tuple[int, ...]) -> _Cropping:
+        ranges = tuple(used_taps(plan, attrs, x_shape))
+        kernel = plan.filters[2:]
+        if all(r == (0, k) for r, k in zip(ranges, kernel, strict=True)):
+            return _Cropping(None, ranges)
+        begin, end = pads_for(attrs.window, x_shape[2:], kernel)
+        d = attrs.window.dilations
+        window = replace(
+            attrs.window,
+            pads_begin=tuple(b - lo * dd for b, (lo, _), dd in zip(begin, ranges, d, strict=True)),
+            pads_end=tuple(
+                e - (k - hi) * dd for e, (_, hi), k, dd in zip(end, ranges, kernel, d, strict=True)
+            ),
+            auto_pad=AutoPad.EXPLICIT,
+        )
+        cropped = (*w_shape[: len(w_shape) - len(ranges)], *(hi - lo for lo, hi in ranges))
+        return _Cropping(
+            _conv_plan(replace(attrs, window=window), x_shape, cropped, plan.dtype, plan.acc), ranges
+        )
+
+    def apply(self, plan: _Conv, w: np.ndarray) -> tuple[_Conv, np.ndarray]:
+        """The geometry and filters to run: cropped when the filters are finite (a product of
+        padding is then a zero, adding nothing), else ``plan`` and every tap (inf x 0 is NaN)."""
+        if self.plan is None or not np.isfinite(w).all():
+            return plan, w
+        cropped = w
+        for a, (lo, hi) in enumerate(self.ranges):  # (the filters' trailing axes are the kernel's)
+            cropped = np.take(cropped, np.arange(lo, hi), axis=w.ndim - len(self.ranges) + a)
+        return self.plan, np.ascontiguousarray(cropped)
+
+
 def _without_padding_taps(
     attrs: ConvAttrs, plan: _Conv, x_shape: tuple[int, ...], w: np.ndarray
 ) -> tuple[_Conv, np.ndarray]:
     """The fast kernel's geometry and filters without the kernel taps that read only padding
     (DeepLab's dilated 3x3 convolutions at rates 24 and 36 on a 14 x 14 map: a 1x1
-    convolution, and no 86 x 86 canvas of zeros): their products are zeros, which add nothing
-    to a sum of finite terms; filters holding an inf or a NaN keep every tap (inf x 0 is NaN)."""
-    ranges = used_taps(plan, attrs, x_shape)
-    kernel = plan.filters[2:]
-    if all(r == (0, k) for r, k in zip(ranges, kernel, strict=True)) or not np.isfinite(w).all():
-        return plan, w
-    begin, end = pads_for(attrs.window, x_shape[2:], kernel)
-    d = attrs.window.dilations
-    window = replace(
-        attrs.window,
-        pads_begin=tuple(b - lo * dd for b, (lo, _), dd in zip(begin, ranges, d, strict=True)),
-        pads_end=tuple(e - (k - hi) * dd for e, (_, hi), k, dd in zip(end, ranges, kernel, d, strict=True)),
-        auto_pad=AutoPad.EXPLICIT,
-    )
-    cropped = w
-    for a, (lo, hi) in enumerate(ranges):  # (the filters' trailing axes are the kernel's)
-        cropped = np.take(cropped, np.arange(lo, hi), axis=w.ndim - len(ranges) + a)
-    return _conv_plan(replace(attrs, window=window), x_shape, cropped.shape, plan.dtype, plan.acc), cropped
+    convolution, and no 86 x 86 canvas of zeros), for finite filters ``w`` (``_Cropping``);
+    every plan of a fast run crops alike, so its values do not depend on the plan."""
+    return _Cropping.of(attrs, plan, x_shape, w.shape).apply(plan, w)
 
 
 def specialize_convolution(
