@@ -232,17 +232,37 @@ def evaluate_gelu_fast(attrs: GeluAttrs, inputs: Sequence[np.ndarray]) -> list[n
     ``1 + erf`` as ``erfc(|z|)`` below 0 and ``2 - erfc(|z|)`` above (no cancellation), erfc by
     ``_erfc_block`` (a few f32 ulp from the exact kernel's C ``erf`` per element, which is slow:
     within ``ulp(y) + 2^-24 max(1, |x|)`` of Gelu, tests/test_gelu_fast.py), ``GELU_BLOCK``
-    values at a time; every other type and the tanh mode take ``evaluate_gelu``."""
+    values at a time; the tanh mode by ``_gelu_tanh_block``; other types take ``evaluate_gelu``."""
     x = np.asarray(inputs[0])
-    if attrs.tanh or x.dtype != np.float32 or x.ndim == 0:
+    if x.dtype != np.float32 or x.ndim == 0:
         return evaluate_gelu(attrs, inputs)
     out = np.empty(x.shape, np.float32)
     flat, into = x.reshape(-1), out.reshape(-1)
     buffers = scratch()
+    block = _gelu_tanh_block if attrs.tanh else _gelu_block
     with quiet():
         for lo in range(0, flat.size, GELU_BLOCK):
-            _gelu_block(flat[lo : lo + GELU_BLOCK], into[lo : lo + GELU_BLOCK], buffers)
+            block(flat[lo : lo + GELU_BLOCK], into[lo : lo + GELU_BLOCK], buffers)
     return [out]
+
+
+_TANH_SCALE = np.float32(math.sqrt(2.0 / math.pi))
+
+
+def _gelu_tanh_block(x: np.ndarray, out: np.ndarray, buffers: Scratch) -> None:
+    """Gelu's tanh approximation of the f32 values ``x`` into ``out``, in f32: the exact
+    kernel's formula ``x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`` step by step with
+    NumPy's f32 tanh (9x faster than through float64; tests/test_gelu_fast.py's bound)."""
+    t = buffers.take("gelu.t", x.shape, np.float32)
+    np.multiply(x, x, out=out)
+    out *= x
+    out *= np.float32(0.044715)
+    out += x
+    out *= _TANH_SCALE
+    np.tanh(out, out=out)
+    out += np.float32(1)
+    np.multiply(x, np.float32(0.5), out=t)
+    out *= t
 
 
 def _gelu_block(x: np.ndarray, out: np.ndarray, buffers: Scratch) -> None:
