@@ -101,9 +101,11 @@ def softmax(attrs: SoftmaxAttrs, inputs: Sequence[np.ndarray], exact: bool) -> l
     return [np.array(narrow(out.astype(w.dtype, copy=False), dtype), order="C", copy=True)]
 
 
-def softmax_values(w: np.ndarray, axis: int, log: bool, exact: bool) -> np.ndarray:
-    """The (log-)softmax of a non-empty f32/f64 ``w`` along ``axis`` (warnings the caller's)."""
-    shifted = np.subtract(w, np.maximum.reduce(w, axis=axis, keepdims=True))  # (np.max's own reduce)
+def softmax_values(w: np.ndarray, axis: int, log: bool, exact: bool, scratch: bool = False) -> np.ndarray:
+    """The (log-)softmax of a non-empty f32/f64 ``w`` along ``axis`` (warnings the caller's);
+    ``scratch``: ``w`` is the caller's own and may be overwritten (the same values, no copy)."""
+    peak = np.maximum.reduce(w, axis=axis, keepdims=True)  # (np.max's own reduce)
+    shifted = np.subtract(w, peak, out=w if scratch else None)
     if exact:
         e = _exp(shifted)
         s = kahan_sum(e, axis)
