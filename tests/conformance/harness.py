@@ -37,7 +37,7 @@ import enum
 import math
 import tempfile
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -267,28 +267,15 @@ class _Checker:
             return
         unused = frozenset(range(1, len(exact)))
         for mode, want, how in (
-            (RunMode(unused=unused), exact, "exact"),
-            (RunMode(exact=False, unused=unused), fast, "fast"),
+            (RunMode(unused=unused), exact, "unused, exact"),
+            (RunMode(exact=False, unused=unused), fast, "unused, fast"),
         ):
-            for plan, ins, outs in self._plans():
-                kernel = self.spec.specialize(self.attrs, ins, outs, mode)
-                if kernel is None:
-                    continue
-                try:
-                    raw = kernel(self.inputs)
-                except Error:
-                    raise AssertionError(
-                        f"specialize (unused, {how}, {plan}) refuses what evaluate computes"
-                    ) from None
-                except Exception:  # noqa: BLE001, S112 - not decided by the kernel: a plan runs evaluate
-                    continue
-                self.ran.add("specialize/unused")
-                got = self._outputs(f"specialize (unused, {how}, {plan})", raw)
+            for name, got in self._kernel_runs(mode, how, "specialize/unused"):
                 if want is not None:
-                    assert_same(got[0], want[0], f"specialize (unused, {how}, {plan}) output 0")
+                    assert_same(got[0], want[0], f"{name} output 0")
                 for k in unused:
                     assert (got[k].shape, got[k].dtype) == (exact[k].shape, exact[k].dtype), (
-                        f"specialize (unused, {how}, {plan}) output {k}: {got[k].dtype}{got[k].shape}"
+                        f"{name} output {k}: {got[k].dtype}{got[k].shape}"
                     )
 
     def _blocked(self, exact: list[np.ndarray]) -> None:
@@ -392,6 +379,21 @@ class _Checker:
         if self.spec.specialize is None:
             return None
         first: list[np.ndarray] | None = None
+        for name, got in self._kernel_runs(mode, how, f"specialize/{how}"):
+            want = expected if expected is not None else first
+            for k, (g, e) in enumerate(zip(got, want or got, strict=True)):
+                assert_same(
+                    g, e, f"{name} output {k} vs {'evaluate' if expected is not None else 'the first'}"
+                )
+            first = first or got
+        return first
+
+    def _kernel_runs(self, mode: RunMode, how: str, variant: str) -> Iterator[tuple[str, list[np.ndarray]]]:
+        """Each kernel ``specialize`` makes for ``mode`` on each plan's infos, run on the case
+        (recorded as ``variant``): its name and checked outputs.  A kernel that raises an Error
+        refuses what evaluate computes (a failure); any other exception is not the kernel's to
+        decide (a plan runs evaluate then)."""
+        assert self.spec.specialize is not None
         for plan, ins, outs in self._plans():
             kernel = self.spec.specialize(self.attrs, ins, outs, mode)
             if kernel is None:
@@ -402,16 +404,9 @@ class _Checker:
                 raise AssertionError(f"specialize ({how}, {plan}) refuses what evaluate computes") from None
             except Exception:  # noqa: BLE001, S112 - not decided by the kernel: a plan runs evaluate
                 continue
-            self.ran.add(f"specialize/{how}")
+            self.ran.add(variant)
             name = f"specialize ({how}, {plan})"
-            got = self._outputs(name, raw)
-            want = expected if expected is not None else first
-            for k, (g, e) in enumerate(zip(got, want or got, strict=True)):
-                assert_same(
-                    g, e, f"{name} output {k} vs {'evaluate' if expected is not None else 'the first'}"
-                )
-            first = first or got
-        return first
+            yield name, self._outputs(name, raw)
 
     def _infos(self, folded: bool) -> list[TensorInfo]:
         return [
