@@ -136,10 +136,15 @@ class Growth:
             )
 
 
+def check_rank(rank: int, what: str) -> None:
+    """ResourceLimitError (an InputError) when NumPy cannot hold an array of ``rank`` dimensions."""
+    if rank > MAX_RANK:
+        raise ResourceLimitError(f"{what} has rank {rank}; NumPy holds at most {MAX_RANK} dimensions")
+
+
 def check_allocation(shape: tuple[int, ...], itemsize: int, what: str) -> None:
     """ResourceLimitError (an InputError) when an array of ``shape`` and ``itemsize`` does not fit."""
-    if len(shape) > MAX_RANK:
-        raise ResourceLimitError(f"{what} has rank {len(shape)}; NumPy holds at most {MAX_RANK} dimensions")
+    check_rank(len(shape), what)
     if not numpy_can_hold(shape, itemsize):
         raise ResourceLimitError(f"{what} {_dims(shape)}: NumPy cannot hold a shape this large, even empty")
     nbytes = math.prod(shape) * max(itemsize, 1)

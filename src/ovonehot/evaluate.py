@@ -64,7 +64,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from . import decompression, threads
-from .budget import check_allocation
+from .budget import MAX_RANK, check_allocation, check_rank
 from .errors import Error, InputError
 from .graph import Graph
 from .infer import FOLD_LIMIT, Inference, NodePlan, infer
@@ -279,7 +279,8 @@ def program(inference: Inference) -> Program:
                 tuple(f for f in frees[i] if f not in outputs),
                 p.spec.evaluate is None and not result,
                 result,
-                not all(_small_static(t.shape, t.element_type.numpy_dtype) for t in inference.outputs[i]),
+                not (p.spec.sizes_within_inputs and all(_known_rank(t.shape) for t in inference.outputs[i]))
+                and not all(_small_static(t.shape, t.element_type.numpy_dtype) for t in inference.outputs[i]),
             )
         )
     owners = tuple(i for i, outs in enumerate(inference.outputs) for _ in outs)
@@ -1076,11 +1077,18 @@ def check_output_sizes(inference: Inference, index: int, args: Sequence[np.ndarr
             return inferred
         infos = inferred
     for k, info in enumerate(infos or ()):
+        if info.shape.rank_is_static:  # (a runtime shape of 70 values: NumPy would raise, untold)
+            check_rank(info.shape.rank, f"output {k}")
         if info.shape.is_static:
             et = info.element_type
             itemsize = 8 if et.numpy_dtype is None else et.numpy_dtype.itemsize
             check_allocation(info.shape.to_shape(), itemsize, f"output {k}")
     return None
+
+
+def _known_rank(shape: PartialShape) -> bool:
+    """A static rank NumPy can hold (the rank check's at load; a larger one is checked per run)."""
+    return shape.rank_is_static and shape.rank <= MAX_RANK
 
 
 def _dynamic_outputs(inference: Inference) -> frozenset[int]:

@@ -855,6 +855,7 @@ SPECS = (
         specialize=mode_independent(bind_transpose),
         bounds=kernel_bounds(exact=(1,)),
         copies_values=True,
+        sizes_within_inputs=True,
     ),
     OpSpec(
         type="Broadcast",

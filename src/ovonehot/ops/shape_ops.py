@@ -1059,6 +1059,7 @@ SPECS = (
         specialize=mode_independent(bind_squeeze),
         bounds=kernel_bounds(exact=(1,)),
         copies_values=True,
+        sizes_within_inputs=True,
     ),
     OpSpec(
         type="Squeeze",
@@ -1071,6 +1072,7 @@ SPECS = (
         specialize=mode_independent(bind_squeeze),
         bounds=kernel_bounds(exact=(1,)),
         copies_values=True,
+        sizes_within_inputs=True,
     ),
     OpSpec(
         type="Unsqueeze",
@@ -1083,6 +1085,7 @@ SPECS = (
         specialize=mode_independent(bind_unsqueeze),
         bounds=kernel_bounds(exact=(1,)),
         copies_values=True,
+        sizes_within_inputs=True,
     ),
     OpSpec(
         type="Concat",
@@ -1108,6 +1111,7 @@ SPECS = (
         specialize=mode_independent(bind_reshape),
         bounds=kernel_bounds(exact=(1,)),
         copies_values=True,
+        sizes_within_inputs=True,
     ),
     OpSpec(
         type="StridedSlice",

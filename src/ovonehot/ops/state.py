@@ -190,6 +190,7 @@ SPECS = (
         specialize=specialize_assign,
         uses_run=True,
         foldable=False,
+        sizes_within_inputs=True,
     ),
     OpSpec(
         type="Assign",
@@ -202,5 +203,6 @@ SPECS = (
         specialize=specialize_assign,
         uses_run=True,
         foldable=False,
+        sizes_within_inputs=True,
     ),
 )

@@ -205,6 +205,14 @@ class OpSpec(Generic[A]):
     # input's value (element-wise ops, MatMul, Concat, attention): the evaluator's check of a
     # node's output sizes before it runs keys on its inputs' shapes and reads no value.
     shapes_only: bool = False
+    # The output is the one data input's values moved, never more of them (Reshape, Squeeze,
+    # Unsqueeze, Transpose, Assign: as many elements, of its type): where its output rank is
+    # known, the evaluator does not check a node's output sizes before it runs (the input is
+    # in memory already; NumPy's rank limit is the rank check's at load), so a
+    # generation step does not infer them again each time its KV cache grows; a refusal of the
+    # actual shapes is the kernel's own error.  Not Concat: one array given a million times
+    # as its inputs would make an output a million times its size.
+    sizes_within_inputs: bool = False
     # The variable a node of this op reads (ReadValue: its ``variable_id``), or None: a stateful
     # run's plan is made for the shapes its variables hold, as for the feeds' (evaluate.py).  In
     # its initial state such a node gives its input 0 when it has one (ReadValue's init input).
