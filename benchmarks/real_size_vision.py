@@ -19,7 +19,10 @@ Two parts, run with different interpreters (the models are never committed):
   MaxPool-8 computes the indices a plain run skips)::
 
       PYTHONPATH=src .venv/bin/python benchmarks/real_size_vision.py measure [--model-dir DIR]
-          [--models NAME ...] [--rounds 5] [--exact] [--by-op] [--json-out report.json]
+          [--models NAME ...] [--rounds 5] [--exact] [--by-op] [--compare PACKAGE] [--json-out report.json]
+
+  ``--compare ovonehot_before`` also times another copy of the package (an older commit's
+  ``src/ovonehot`` copied under that name onto PYTHONPATH) in the same rounds: now / before.
 
 Not a test: timing depends on the machine; this prints figures for people to read.
 Target (issue 24 item 2): fast mode at the CPU plugin's pace, no model above 2x.
@@ -117,13 +120,15 @@ def _interleaved(calls: dict[str, Callable[[], object]], rounds: int) -> dict[st
     return {k: statistics.median(v) for k, v in times.items()}
 
 
-def _calls(model: Any, request: Any, x: Any, exact: bool) -> dict[str, Callable[[], object]]:
+def _calls(model: Any, request: Any, x: Any, exact: bool, before: Any) -> dict[str, Callable[[], object]]:
     calls: dict[str, Callable[[], object]] = {
         "fast": lambda: model.run([x], exact=False, threads=1),
         "cpu": lambda: request.infer({0: x}),
     }
     if exact:
         calls["exact"] = lambda: model.run([x], exact=True, threads=1)
+    if before is not None:
+        calls["before"] = lambda: before.run([x], exact=False, threads=1)
     return calls
 
 
@@ -150,12 +155,22 @@ def _by_op(model: Any, xml: Path, x: Any) -> tuple[dict[str, float], dict[str, f
 
 
 def measure(
-    model_dir: Path, names: list[str], rounds: int, exact: bool, by_op: bool, json_out: Path | None
+    model_dir: Path,
+    names: list[str],
+    rounds: int,
+    exact: bool,
+    by_op: bool,
+    compare: str | None,
+    json_out: Path | None,
 ) -> int:
+    import importlib
+
     import numpy as np
     import openvino as ov
 
     import ovonehot
+
+    older = importlib.import_module(compare) if compare else None
 
     rows = []
     for name in names:
@@ -167,7 +182,7 @@ def measure(
         model = ovonehot.load(xml)
         compiled = ov.Core().compile_model(str(xml), "CPU", CPU_DETERMINISTIC)
         request = compiled.create_infer_request()
-        calls = _calls(model, request, x, exact)
+        calls = _calls(model, request, x, exact, None if older is None else older.load(xml))
         medians = _interleaved(calls, rounds)
         fast_out = model.run([x], exact=False, threads=1)
         cpu_out = request.infer({0: x})
@@ -180,6 +195,8 @@ def measure(
         if exact:
             row["exact/cpu"] = medians["exact"] / medians["cpu"]
         row["max |fast - cpu|"] = diff
+        if older is not None:
+            row["now/before"] = medians["fast"] / medians["before"]
         if by_op:
             ours, plugin = _by_op(model, xml, x)
             row["by_op"] = {
@@ -190,6 +207,7 @@ def measure(
         print(
             f"{name}: fast {row['fast_ms']:.1f} ms, CPU {row['cpu_ms']:.1f} ms, fast/CPU {row['fast/cpu']:.2f}"
             + (f", exact {row['exact_ms']:.1f} ms ({row['exact/cpu']:.1f}x)" if exact else "")
+            + (f", fast now / before {row['now/before']:.2f}" if older is not None else "")
             + f", max |fast - CPU| {diff:.2g}",
             flush=True,
         )
@@ -203,12 +221,16 @@ def measure(
     print()
     print(f"median ms per call, {rounds} interleaved rounds, one thread each")
     print()
-    print("| model | fast ms | CPU ms | fast / CPU |" + (" exact ms | exact / CPU |" if exact else ""))
-    print("|---|---|---|---|" + ("---|---|" if exact else ""))
+    head = "| model | fast ms | CPU ms | fast / CPU |" + (" exact ms | exact / CPU |" if exact else "")
+    head += " fast before ms | fast now / before |" if older is not None else ""
+    print(head)
+    print("|---" * head.count(" |") + "|")
     for r in rows:
         line = f"| {r['model']} | {r['fast_ms']:.1f} | {r['cpu_ms']:.1f} | {r['fast/cpu']:.2f} |"
         if exact:
             line += f" {r['exact_ms']:.1f} | {r['exact/cpu']:.1f} |"
+        if older is not None:
+            line += f" {r['before_ms']:.1f} | {r['now/before']:.2f} |"
         print(line)
     geo = math.exp(statistics.fmean(math.log(r["fast/cpu"]) for r in rows))
     print(
@@ -235,12 +257,15 @@ def main() -> int:
     mea.add_argument(
         "--by-op", action="store_true", help="per op type: ovonehot's nodes, the plugin's layers"
     )
+    mea.add_argument("--compare", metavar="PACKAGE", help="also time this copy of ovonehot (now / before)")
     mea.add_argument("--json-out", type=Path)
     args = parser.parse_args()
     if args.command == "generate":
         generate(args.out_dir, args.models, args.seed)
         return 0
-    return measure(args.model_dir, args.models, args.rounds, args.exact, args.by_op, args.json_out)
+    return measure(
+        args.model_dir, args.models, args.rounds, args.exact, args.by_op, args.compare, args.json_out
+    )
 
 
 if __name__ == "__main__":

@@ -225,7 +225,7 @@ def blas_product(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """``np.matmul(x, y)`` of floats, with ``x``'s leading dims as rows of one matrix when ``y``
     is one matrix (``np.matmul`` broadcasts it and calls BLAS once per leading index: a
     ``(1, 56, 56, 96)`` activation times a ``(96, 384)`` weight is 56 calls, 3x slower than one)."""
-    if y.ndim == 2 and x.ndim > 2 and x.shape[-1] == y.shape[0]:
+    if y.ndim == 2 and x.ndim > 2 and x.shape[-1] == y.shape[0] and math.prod(x.shape[:-2]) > 1:
         out: np.ndarray = np.matmul(x.reshape(-1, x.shape[-1]), y)
         return out.reshape(*x.shape[:-1], y.shape[1])
     product: np.ndarray = np.matmul(x, y)
