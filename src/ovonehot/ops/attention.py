@@ -328,7 +328,10 @@ def _attend_fast(
     qk = np.matmul(q, k.swapaxes(-1, -2))
     np.multiply(qk, scale, out=qk)
     if bias is not None:
-        qk = np.add(qk, bias, out=qk if np.broadcast_shapes(qk.shape, bias.shape) == qk.shape else None)
+        try:
+            np.add(qk, bias, out=qk)
+        except ValueError:  # (a mask with more batch dims than the scores: a larger sum)
+            qk = np.add(qk, bias)
     probabilities = softmax_values(qk, qk.ndim - 1, False, False, scratch=True) if qk.size else qk
     attended: np.ndarray = np.matmul(probabilities, v)
     return attended

@@ -204,28 +204,37 @@ def bind_matmul_fast(
     if not (a.shape.rank_is_static and b.shape.rank_is_static and min(a.shape.rank, b.shape.rank) >= 2):
         return None
     ta, tb = attrs.transpose_a, attrs.transpose_b
+    batch = (a.shape.dims or ())[:-2]
+    # (blas_product's choice where the infos make it, without its checks on every call)
+    few = all(d.is_static for d in batch) and math.prod(d.length for d in batch) < FLAT_BATCHES
+    product = np.matmul if b.shape.rank > 2 or few else blas_product
     weight = folded(b)
     if weight is not None and tb and not ta:  # a folded weight: its swapped view made once
 
         def constant(values: Sequence[np.ndarray]) -> list[np.ndarray]:
             x, y = values
-            return [blas_product(x, right if y is weight else y.swapaxes(-1, -2))]
+            return [product(x, right if y is weight else y.swapaxes(-1, -2))]
 
         right = weight.swapaxes(-1, -2)
         return constant
 
     def kernel(values: Sequence[np.ndarray]) -> list[np.ndarray]:
         x, y = values
-        return [blas_product(np.swapaxes(x, -1, -2) if ta else x, np.swapaxes(y, -1, -2) if tb else y)]
+        return [product(np.swapaxes(x, -1, -2) if ta else x, np.swapaxes(y, -1, -2) if tb else y)]
 
     return kernel
+
+
+# Leading indices from which ``blas_product`` makes one matrix of an activation's rows: fewer
+# small products run faster as np.matmul's own (two reshapes cost more than a BLAS call there).
+FLAT_BATCHES = 4
 
 
 def blas_product(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """``np.matmul(x, y)`` of floats, with ``x``'s leading dims as rows of one matrix when ``y``
     is one matrix (``np.matmul`` broadcasts it and calls BLAS once per leading index: a
     ``(1, 56, 56, 96)`` activation times a ``(96, 384)`` weight is 56 calls, 3x slower than one)."""
-    if y.ndim == 2 and x.ndim > 2 and x.shape[-1] == y.shape[0] and math.prod(x.shape[:-2]) > 1:
+    if y.ndim == 2 and x.ndim > 2 and x.shape[-1] == y.shape[0] and math.prod(x.shape[:-2]) >= FLAT_BATCHES:
         out: np.ndarray = np.matmul(x.reshape(-1, x.shape[-1]), y)
         return out.reshape(*x.shape[:-1], y.shape[1])
     product: np.ndarray = np.matmul(x, y)
