@@ -260,17 +260,8 @@ def _gelu_small(x: np.ndarray) -> np.ndarray:
     same bits: tests/test_gelu_fast.py compares a tensor's values with each value's alone)."""
     z = np.multiply(x, np.float32(1 / math.sqrt(2.0)))
     az = np.abs(z)
-    t = np.multiply(az, np.float32(0.5))
-    t += np.float32(1)
-    np.reciprocal(t, out=t)
-    p = np.multiply(t, np.float32(_ERFC_P[0]))
-    for c in _ERFC_P[1:]:
-        p += np.float32(c)
-        p *= t
-    p -= np.float32(1.26551223)
-    p -= np.square(az)
-    np.exp(p, out=p)
-    p *= t  # erfc(|z|)
+    p = np.empty_like(az)
+    _erfc_block(az, np.empty_like(az), p)
     factor: np.ndarray = select(z < 0, p, np.float32(2) - p)
     factor *= np.multiply(x, np.float32(0.5))
     return factor
