@@ -68,5 +68,5 @@ def test_a_constant_shape_of_too_many_dims_is_refused_in_one_error() -> None:
     b.op("Result", "opset1", [b.op("Reshape", "opset1", [x, shape], {"special_zero": "false"})], outputs=0)
     graph = b.graph()
     model = Model(graph, infer(graph))
-    with pytest.raises(Error, match="Reshape.*rank 70"):
+    with pytest.raises(Error, match=r"Reshape.*rank 70"):
         model.run({"x": np.zeros((2, 8), np.float32)})
