@@ -367,7 +367,7 @@ def evaluate_interpolate(attrs: InterpolateAttrs, inputs: Sequence[np.ndarray]) 
 
 
 def evaluate_interpolate_fast(attrs: InterpolateAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """Fast (``exact=False``) Interpolate: linear_onnx of f32 data over two axes separably
+    """Fast (``exact=False``) Interpolate: linear_onnx of f32 data one axis at a time
     (``_linear_onnx_separable``), every other mode and type as ``evaluate_interpolate``."""
     return _interpolated(*_resolved(attrs, inputs), np.asarray(inputs[0]).dtype, _FAST_KERNELS)
 
