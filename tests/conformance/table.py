@@ -777,19 +777,15 @@ TABLE: dict[OpSpec[Any], Conformance] = {
                 epsilon=("1e-5", "0.5"),
             ),
             # an empty batch and empty groups (the float64 kernel once failed to reshape them)
-            seed(
-                data(0, 4, 3, types=FLOATS),
-                In(like=0, shape=(4,)),
-                In(like=0, shape=(4,)),
-                num_groups="2",
-                epsilon="1e-5",
-            ),
-            seed(
-                data(2, 4, 0, types=FLOATS),
-                In(like=0, shape=(4,)),
-                In(like=0, shape=(4,)),
-                num_groups="2",
-                epsilon="1e-5",
+            *(
+                seed(
+                    data(*empty, types=FLOATS),
+                    In(like=0, shape=(4,)),
+                    In(like=0, shape=(4,)),
+                    num_groups="2",
+                    epsilon="1e-5",
+                )
+                for empty in ((0, 4, 3), (2, 4, 0))
             ),
         ),
         ulp=2,
