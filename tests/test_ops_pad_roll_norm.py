@@ -227,6 +227,8 @@ GROUP_NORM_CASES = [
     pytest.param((1, 6, 3, 3), 3, id="2d"),
     pytest.param((2, 4, 5), 4, id="instance-norm"),
     pytest.param((2, 4, 5), 1, id="layer-norm"),
+    pytest.param((0, 4, 3), 2, id="empty-batch"),
+    pytest.param((2, 4, 0), 2, id="empty-groups"),
 ]
 
 
