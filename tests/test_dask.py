@@ -26,7 +26,7 @@ import pytest
 
 pytest.importorskip("openvino", reason="fuzz and diff run against OpenVINO")
 
-from ovonehot import cli
+from ovonehot import _console, cli
 from ovonehot.differential import engines
 from ovonehot.differential.fuzz import campaign
 
@@ -256,6 +256,40 @@ def test_ctrl_c_on_dask_keeps_the_cases_that_finished(tmp_path: Path) -> None:
     assert saved["interrupted"] and saved["exit_code"] == 130 and 2 <= len(saved["cases"]) < 5000
     assert f"fuzz: {len(saved['cases'])} cases" in stdout
     assert not list(work_root.iterdir()), "work and scratch directories are removed (the workers' and Dask's)"
+
+
+class _DropsACtrlC:
+    """Garbage whose ``__del__`` takes a Ctrl-C: Python drops the KeyboardInterrupt raised there,
+    as it did in Dask's ``Future.__del__`` (the campaign then ran to its end)."""
+
+    def __del__(self) -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:  # the handler runs between bytecodes, raising here
+            time.sleep(0.001)
+
+
+@pytest.mark.parametrize("jobs", [0, 1])
+def test_a_ctrl_c_dropped_in_a_del_still_stops_the_campaign(
+    jobs: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command's SIGINT handler remembers a Ctrl-C: dropped inside a ``__del__``, it is raised
+    again before the next item, so the campaign stops before its first case here (not after all 50),
+    and the dropped exception is not printed."""
+    saved = signal.getsignal(signal.SIGINT), sys.unraisablehook
+    try:
+        _console.catch_interrupts()
+        garbage = _DropsACtrlC()
+        del garbage
+        assert _console._pending, "the Ctrl-C came and was dropped"
+        summary = campaign(50, seed=3, oracles=("reference",), jobs=jobs)
+    finally:
+        signal.signal(signal.SIGINT, saved[0])
+        sys.unraisablehook = saved[1]
+    assert summary.interrupted and summary.results == []
+    assert not _console._pending, "handled: the next campaign is not interrupted"
+    err = capsys.readouterr().err
+    assert "KeyboardInterrupt" not in err and "Exception ignored" not in err, err
 
 
 def test_dask_is_imported_only_when_chosen(tmp_path: Path) -> None:

@@ -9,7 +9,14 @@ script, or ``python -m ovonehot``), :func:`guard_startup` runs first thing in
 nothing to keep).  ``ovonehot.cli.main`` hands SIGINT back to Python
 (:func:`release`) when the work starts, so Ctrl-C during a command keeps what finished
 as before; :func:`run`, the console script's entry point, guards the exit the same way
-once ``main`` has returned.  A program importing ovonehot as a library keeps its own
+once ``main`` has returned.
+
+During the work SIGINT raises ``KeyboardInterrupt`` and is also remembered until a caller
+that keeps what finished has handled it (:func:`handled`).  Python drops an exception raised
+inside a ``__del__`` or a weakref callback (it prints "Exception ignored in" and goes on):
+Dask's ``Future.__del__`` is one, and a Ctrl-C landing there was lost (the campaign ran to
+its end).  The engines call :func:`check_interrupt` between items, which raises it again,
+and the dropped exception is not printed.  A program importing ovonehot as a library keeps its own
 SIGINT handling: nothing here runs for it.
 
 This module imports only small standard-library modules (``os``, ``signal``, ``sys``,
@@ -55,6 +62,44 @@ def _quit(signum: int, frame: FrameType | None) -> None:
         os._exit(INTERRUPTED)
 
 
+_pending = False
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    """SIGINT during the command's work: KeyboardInterrupt, remembered until :func:`handled`."""
+    global _pending
+    _pending = True
+    raise KeyboardInterrupt
+
+
+def _unraisable(info: sys.UnraisableHookArgs) -> None:
+    """A Ctrl-C that Python dropped (raised in a ``__del__``): remembered by :func:`_interrupt`,
+    raised again by :func:`check_interrupt`, not printed.  Anything else: Python's own report."""
+    if info.exc_type is KeyboardInterrupt and _pending:
+        return
+    sys.__unraisablehook__(info)
+
+
+def check_interrupt() -> None:
+    """Raise ``KeyboardInterrupt`` again if a Ctrl-C came and nothing has handled it yet."""
+    if _pending:
+        raise KeyboardInterrupt
+
+
+def handled() -> None:
+    """The Ctrl-C has been handled (the work stopped, what finished is kept)."""
+    global _pending
+    _pending = False
+
+
+def catch_interrupts() -> None:
+    """SIGINT to :func:`_interrupt` and dropped Ctrl-Cs unprinted (main thread only)."""
+    if threading.current_thread() is threading.main_thread():
+        handled()
+        signal.signal(signal.SIGINT, _interrupt)
+        sys.unraisablehook = _unraisable
+
+
 def _flush_streams() -> None:
     """Flush stdout and stderr; a closed, broken or replaced stream is left as it is."""
     for stream in (sys.stdout, sys.stderr):
@@ -69,9 +114,9 @@ def guard_startup() -> None:
 
 
 def release() -> None:
-    """SIGINT back to Python's KeyboardInterrupt, if :func:`guard_startup` had taken it."""
+    """SIGINT back to a KeyboardInterrupt (:func:`catch_interrupts`), if :func:`guard_startup` had taken it."""
     if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is _quit:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        catch_interrupts()
 
 
 def run() -> None:

@@ -204,6 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(line, file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
+        _console.handled()
         _stop_children()
         print("error: interrupted", file=sys.stderr)
         return 130

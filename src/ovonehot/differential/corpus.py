@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import progress
+from .. import _console, progress
 from ..errors import Error, InputError
 from ..jsondata import plain
 from . import engines
@@ -213,6 +213,7 @@ def run(
                 shown.note(f"{_name(results[-1].model)}: exit {results[-1].exit_code}")
     except KeyboardInterrupt:
         interrupted = True
+        _console.handled()
         oracle_process = sys.modules.get("ovonehot.oracle.process")
         if oracle_process is not None:  # a model's OpenVINO child (this process's): its answer is not wanted
             oracle_process.abandon()

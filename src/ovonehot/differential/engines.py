@@ -24,7 +24,8 @@ Engines:
 
 Every engine yields ``(item, result)`` as items finish (in no fixed order: callers sort), feeds
 new items only while ``keep_going()`` holds, and on Ctrl-C (KeyboardInterrupt) abandons the
-items in flight, kills its children, removes their work directories and re-raises.
+items in flight, kills its children, removes their work directories and re-raises.  Before
+feeding the next item each raises a Ctrl-C again that Python dropped (``ovonehot._console.check_interrupt``).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol
 
-from .. import child
+from .. import _console, child
 from ..atomic import scratch_directory
 from ..child import Child
 from ..errors import OpenVINOError, ParameterError
@@ -169,6 +170,7 @@ class InProcess:
         work = scratch_directory(job.work_prefix)
         try:
             while keep_going():
+                _console.check_interrupt()
                 item = next(items, None)
                 if item is None:
                     return
@@ -187,6 +189,7 @@ class _Feed:
 
     def take(self) -> Any:
         """The next item, None when there is none or the time is up."""
+        _console.check_interrupt()
         if not self.exhausted and self.keep_going():
             item = next(self.items, None)
             if item is not None:
@@ -226,6 +229,7 @@ class ProcessPool:
                     item = worker.item
                     result = worker.receive(job)
                     yield item, result
+                    _console.check_interrupt()
                     if worker.alive:
                         nxt = take()
                         if nxt is not None:
@@ -380,6 +384,7 @@ class DaskEngine:
 
         def submit() -> Any:
             nonlocal exhausted, submitted
+            _console.check_interrupt()
             if exhausted or not keep_going():
                 exhausted = True
                 return None
@@ -406,6 +411,7 @@ class DaskEngine:
                         job.settings, None, item, None, f"the Dask task failed ({type(exc).__name__}: {exc})"
                     )
                 yield item, result
+                _console.check_interrupt()  # a Ctrl-C that a Future's __del__ dropped
                 nxt = submit()
                 if nxt is not None:
                     queue.add(nxt)

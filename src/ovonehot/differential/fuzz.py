@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import _console
 from ..errors import Error
 from ..progress import Bar
 from ..progress import bar as progress_bar
@@ -356,6 +357,7 @@ def campaign(
             _tick(bar, results[-1])
     except KeyboardInterrupt:
         interrupted = True
+        _console.handled()
     finally:
         bar.close()
     results.sort(key=lambda r: r.index)
