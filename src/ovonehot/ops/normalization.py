@@ -339,6 +339,9 @@ def evaluate_group_norm(attrs: GroupNormAttrs, inputs: Sequence[np.ndarray]) -> 
     data = np.asarray(inputs[0])
     x = widen(data).astype(np.float64)
     scale, bias = (widen(np.asarray(a)).astype(np.float64) for a in inputs[1:])
+    cast = np.float64 if data.dtype == np.float64 else np.float32
+    if x.size == 0:  # an empty batch or empty groups: nothing to average (NumPy warns on it)
+        return [narrow(x.astype(cast), data.dtype)]
     n, c = x.shape[0], x.shape[1]
     groups = x.reshape(n, attrs.num_groups, _group_size(x.shape, attrs.num_groups))
     with quiet():
@@ -347,7 +350,6 @@ def evaluate_group_norm(attrs: GroupNormAttrs, inputs: Sequence[np.ndarray]) -> 
         normed = ((groups - mean) / np.sqrt(var + attrs.epsilon)).reshape(x.shape)
         shape = (1, c) + (1,) * (x.ndim - 2)
         out = normed * scale.reshape(shape) + bias.reshape(shape)
-    cast = np.float64 if data.dtype == np.float64 else np.float32
     return [narrow(out.astype(cast), data.dtype)]
 
 
