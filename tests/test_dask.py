@@ -292,6 +292,24 @@ def test_a_ctrl_c_dropped_in_a_del_still_stops_the_campaign(
     assert "KeyboardInterrupt" not in err and "Exception ignored" not in err, err
 
 
+def test_a_ctrl_c_dropped_during_a_command_is_exit_130(capsys: pytest.CaptureFixture[str]) -> None:
+    """A Ctrl-C that Python dropped while a command ran: its output kept, then exit 130 and the one
+    line ``error: interrupted``."""
+    model = ROOT / "ir" / "onehot" / "v16_all_params_f16.xml"
+    saved = signal.getsignal(signal.SIGINT), sys.unraisablehook
+    try:
+        _console.catch_interrupts()
+        garbage = _DropsACtrlC()
+        del garbage
+        code = cli.main(["run", str(model)])
+    finally:
+        signal.signal(signal.SIGINT, saved[0])
+        sys.unraisablehook = saved[1]
+    out, err = capsys.readouterr()
+    assert code == 130 and err == "error: interrupted\n" and not _console._pending
+    assert "generated inputs" in out, out
+
+
 def test_dask_is_imported_only_when_chosen(tmp_path: Path) -> None:
     model = ROOT / "ir" / "onehot" / "v16_all_params_f16.xml"
     code = (

@@ -190,7 +190,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             # arithmetic goes, what a model computes, not news for the user's terminal: the
             # stats and reports count NaN and infinities where they matter.
             warnings.simplefilter("ignore", RuntimeWarning)
-            return _run(args)
+            status = _run(args)
+        _console.check_interrupt()  # a Ctrl-C that Python dropped (in a __del__) on the way: 130
+        return status  # noqa: TRY300 - inside the try: the KeyboardInterrupt above is handled below
     except Error as exc:
         message = " ".join(error_message(exc).split("\n"))
         if isinstance(exc, UnrecognizedArgumentsError) and "--json" in (
