@@ -17,6 +17,7 @@ from ovonehot.ops.interpolate import (
     Mode,
     ShapeCalc,
     Transform,
+    _corners,
     _onnx_corners,
     _resolved,
     evaluate_interpolate,
@@ -83,3 +84,29 @@ def test_fast_linear_onnx_non_finite_where_exact_has_them() -> None:
         exact = evaluate_interpolate(attrs, inputs)[0]
     np.testing.assert_array_equal(np.isfinite(fast), np.isfinite(exact))
     assert not np.isfinite(exact).all()
+
+
+def test_remembered_corners_are_each_geometry_s_own() -> None:
+    """linear_onnx's corners are remembered per geometry: calls interleaving geometries that
+    differ only in the scales, the coordinate transform, the output size or the data shape
+    each get the corners computed afresh for that geometry, bit for bit, as read-only arrays."""
+    base = InterpolateAttrs(4, Mode.LINEAR_ONNX, ShapeCalc.SCALES, Transform.HALF_PIXEL)
+    asym = InterpolateAttrs(4, Mode.LINEAR_ONNX, ShapeCalc.SCALES, Transform.ASYMMETRIC)
+    geometries = [
+        (base, (1, 3, 4, 4), (2, 3), (2.0, 2.0), (1, 3, 8, 8)),
+        (base, (1, 3, 4, 4), (2, 3), (2.25, 2.0), (1, 3, 8, 8)),  # the scales alone differ
+        (asym, (1, 3, 4, 4), (2, 3), (2.0, 2.0), (1, 3, 8, 8)),  # the transform alone
+        (base, (1, 3, 4, 4), (2, 3), (2.0, 2.0), (1, 3, 9, 8)),  # the output size alone
+        (base, (1, 3, 5, 4), (2, 3), (2.0, 2.0), (1, 3, 8, 8)),  # the data shape alone
+    ]
+    for _ in range(2):
+        for attrs, shape, axes, scales, out in geometries:
+            x = np.zeros(shape, np.float32)
+            got = _onnx_corners(attrs, x, list(axes), [np.float32(s) for s in scales], out)
+            want = _corners(attrs, shape, axes, scales, out)
+            assert len(got) == len(want)
+            for g, w in zip(got, want, strict=True):
+                assert g[0] == w[0]
+                for a, b in zip(g[1:], w[1:], strict=True):
+                    assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), (attrs, shape, scales, out)
+                    assert not a.flags.writeable

@@ -28,6 +28,7 @@ unless padded or resizing exactly axes 2,3 of a 4-D tensor).
 from __future__ import annotations
 
 import enum
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -584,14 +585,50 @@ def _onnx_spatial(in_shape: Sequence[int], out: Sequence[int], axes: list[int]) 
     return [(rank - spatial_rank + i, i + offset) for i in range(spatial_rank)]
 
 
+# Output sizes up to which linear_onnx's corners are remembered per geometry (``_corners_of``:
+# 16 geometries of at most 5 arrays of this many values per axis, a few MB at most).
+CACHED_CORNERS = 1 << 14
+
+
 def _onnx_corners(
     attrs: InterpolateAttrs, x: np.ndarray, axes: list[int], scales: list[np.float32], out: tuple[int, ...]
-) -> list[tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+) -> tuple[tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray], ...]:
     """Per axis linear_onnx interpolates: (data axis, low and high source indices, the low
-    and the high corner's weights ``|c - hi|`` and ``|c - lo|``, 0.5 each where they meet)."""
-    rank = x.ndim
+    and the high corner's weights ``|c - hi|`` and ``|c - lo|``, 0.5 each where they meet).
+    They depend on the geometry only, so a run of the same shapes reuses them (read-only
+    arrays): on a small image they cost more than the interpolation."""
+    key = (attrs, x.shape, tuple(axes), tuple(float(s) for s in scales), tuple(out))
+    if max(out, default=0) <= CACHED_CORNERS:
+        return _corners_of(*key)
+    return _corners(*key)
+
+
+@functools.lru_cache(maxsize=16)
+def _corners_of(
+    attrs: InterpolateAttrs,
+    shape: tuple[int, ...],
+    axes: tuple[int, ...],
+    scales: tuple[float, ...],
+    out: tuple[int, ...],
+) -> tuple[tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray], ...]:
+    found = _corners(attrs, shape, axes, scales, out)
+    for corner in found:
+        for a in corner[1:]:
+            a.setflags(write=False)
+    return found
+
+
+def _corners(
+    attrs: InterpolateAttrs,
+    shape: tuple[int, ...],
+    axes_t: tuple[int, ...],
+    scales_t: tuple[float, ...],
+    out: tuple[int, ...],
+) -> tuple[tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray], ...]:
+    rank = len(shape)
+    axes, scales = list(axes_t), [F32(s) for s in scales_t]
     if _reference_onnx_axes(rank, axes):
-        pairs = _onnx_spatial(x.shape, out, axes)
+        pairs = _onnx_spatial(shape, out, axes)
     else:
         # Other axes (TensorFlow's ResizeBilinear: [1, 2] of NHWC data): the reference refuses
         # ("Axes are not correct!"), the CPU plugin interpolates each listed axis with its own
@@ -603,9 +640,9 @@ def _onnx_corners(
             continue
         if k >= len(axes):
             raise InputError(f"linear_onnx cannot map data dim {ax} to one of the axes {axes}")
-        n = x.shape[ax]
+        n = shape[ax]
         ref = axes[k]
-        c = source_coords(attrs.coordinate_transformation_mode, out[ref], x.shape[ref], scales[k], out[ax])
+        c = source_coords(attrs.coordinate_transformation_mode, out[ref], shape[ref], scales[k], out[ax])
         c = np.maximum(F32(0.0), np.minimum(c, F32(n - 1)))
         lo = np.minimum(c_cast(c, np.dtype(np.int64)), n - 1)
         hi = np.minimum(lo + 1, n - 1)
@@ -615,7 +652,7 @@ def _onnx_corners(
         d1 = np.where(same, F32(0.5), d1).astype(F32)
         d2 = np.where(same, F32(0.5), d2).astype(F32)
         found.append((ax, lo, hi, d2, d1))
-    return found
+    return tuple(found)
 
 
 def _linear_onnx(
