@@ -718,6 +718,8 @@ TABLE: dict[OpSpec[Any], Conformance] = {
                     **extra,
                 ),
                 seed(data(6), C(0), axis="0", mode="max", sort="value"),
+                # k = 1 (an argmax or argmin: ``topk._first``), NaN and ties from the boundary values
+                seed(data(3, 5), C(1), axis=("1", "0"), mode=every(TopKMode), sort="value", **extra),
             )
         )
         for v, extra in ((1, {}), (3, {}), (11, {"stable": BOOL}))
