@@ -259,6 +259,10 @@ def _max_pool(plan: _MaxPool, x: np.ndarray) -> list[np.ndarray]:
 SCAN_TAPS = 32
 
 
+# ``_MaxScan.tiles``: the data's split shape and each window position's index into it.
+_Tiles = tuple[tuple[int, ...], tuple[tuple[slice | int, ...], ...]]
+
+
 @dataclass(frozen=True, slots=True)
 class _MaxScan:
     """MaxPool of one data shape and type as the reference scans a window, one window position
@@ -277,6 +281,45 @@ class _MaxScan:
     # never chosen); in int32 when every index fits.  None without indices.
     starts: np.ndarray | None  # [*outs]
     offsets: np.ndarray | None  # [K]
+    # Windows that tile the data (stride = kernel, no dilation, none reaching padding) and no
+    # indices wanted: the data split into [N, C, out0, k0, out1, k1, ...] (a view) and each
+    # window position's index into it, scanned without laying out the taps (``_max_tiles``).
+    tiles: _Tiles | None = None
+
+
+def _tiling(attrs: PoolAttrs, shape: tuple[int, ...], pool: _Pool) -> _Tiles | None:
+    """``_MaxScan.tiles`` for windows that tile the data, else None."""
+    k, outs = attrs.kernel, pool.outs
+    if (
+        tuple(attrs.window.strides) != tuple(k)
+        or any(d != 1 for d in attrs.window.dilations)
+        or any(pool.begin)
+        or any(o * kk > n for o, kk, n in zip(outs, k, shape[2:], strict=True))
+    ):
+        return None
+    split = (*shape[:2], *(v for o, kk in zip(outs, k, strict=True) for v in (o, kk)))
+    every = slice(None)
+    positions = tuple((every, every, *(v for t in tap for v in (every, t))) for tap in np.ndindex(*k))
+    return split, positions
+
+
+def _max_tiles(scan: _MaxScan, tiles: _Tiles, x: np.ndarray) -> np.ndarray | None:
+    """The maxima of windows that tile ``x``: ``_max_scan``'s fmax from T's lowest over strided
+    views of the data, no copy of the taps.  None (``_max_scan`` decides) where a zero maximum's
+    sign could depend on the order: the data holds a -0.0 and some window's maximum is zero."""
+    split, positions = tiles
+    outs = scan.out_shape[2:]
+    kernel = split[3::2]
+    if any(o * k != n for o, k, n in zip(outs, kernel, x.shape[2:], strict=True)):  # (a rest cropped)
+        region = (slice(None), slice(None), *(slice(0, o * k) for o, k in zip(outs, kernel, strict=True)))
+        x = x[region]
+    windows = x.reshape(split)
+    best: np.ndarray = np.fmax(windows[positions[0]], scan.plan.floor)  # (from T's lowest)
+    for position in positions[1:]:
+        np.fmax(best, windows[position], out=best)
+    if scan.plan.floats and not best.all() and (np.signbit(x) & (x == 0)).any():
+        return None  # (a zero maximum, and a -0.0 in the data)
+    return best
 
 
 def _max_scan_plan(attrs: PoolAttrs, shape: tuple[int, ...], dtype: np.dtype) -> _MaxScan:
@@ -287,7 +330,9 @@ def _max_scan_plan(attrs: PoolAttrs, shape: tuple[int, ...], dtype: np.dtype) ->
     n_sp = len(attrs.kernel)
     starts, offsets = _index_parts(attrs, shape, pool) if plan.table is not None else (None, None)
     out_shape = (*shape[:2], *pool.outs)
-    return _MaxScan(plan, canvas, fill, n_sp, math.prod(attrs.kernel), out_shape, starts, offsets)
+    same_type = np.dtype(dtype) == plan.floor.dtype  # (f16/bf16 data: scanned widened, in the canvas)
+    tiles = _tiling(attrs, shape, pool) if starts is None and same_type and math.prod(shape) > 0 else None
+    return _MaxScan(plan, canvas, fill, n_sp, math.prod(attrs.kernel), out_shape, starts, offsets, tiles)
 
 
 def _index_parts(attrs: PoolAttrs, shape: tuple[int, ...], pool: _Pool) -> tuple[np.ndarray, np.ndarray]:
@@ -310,6 +355,10 @@ def _index_parts(attrs: PoolAttrs, shape: tuple[int, ...], pool: _Pool) -> tuple
 
 def _max_scan(scan: _MaxScan, x: np.ndarray) -> list[np.ndarray]:
     plan = scan.plan
+    if scan.tiles is not None:
+        tiled = _max_tiles(scan, scan.tiles, x)
+        if tiled is not None:
+            return [tiled]
     view = scan.canvas.windows(x, scan.fill)  # [N, C, *outs, *kernel]
     # the windows tap-major, each tap's elements contiguous: [K, N, C, *outs] (one copy)
     kernel_axes = tuple(range(2 + scan.n_sp, 2 + 2 * scan.n_sp))
