@@ -217,3 +217,45 @@ def test_the_oracle_imports_openvino_without_its_telemetry_child() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["0", "None"], done.stdout
+
+
+def test_reference_sizes_dynamic_outputs_from_the_fed_shapes(tmp_path: Path) -> None:
+    """A LayerNorm (MVN-6) over dynamic dims, as optimum-intel exports of OPT, Falcon, GPT-J, Phi
+    write it: MVN's evaluate writes into the output tensor it is given without resizing it, and
+    the reference oracle gave it a one-element tensor for a dynamic shape (heap corruption: the
+    child died by SIGSEGV/SIGABRT, the diff reported 'not compared').  The model's shapes are now
+    settled on the fed ones first: the reference computes it and agrees with ovonehot."""
+    from openvino import opset13
+
+    x = opset13.parameter([-1, -1, 64], np.float32, name="x")
+    norm = opset13.mvn(x, opset13.constant(np.array([-1], np.int64)), True, 1e-5, "inside_sqrt")
+    scaled = opset13.multiply(norm, opset13.constant(np.full([64], 0.5, np.float32)))
+    for _ in range(3):  # (a few of them: one overrun does not always crash the process)
+        scaled = opset13.mvn(
+            opset13.add(scaled, x), opset13.constant(np.array([-1], np.int64)), True, 1e-5, "inside_sqrt"
+        )
+    xml = tmp_path / "layer_norm.xml"
+    ov.save_model(ov.Model([scaled], [x]), xml)
+    rng = np.random.default_rng(0)
+    np.save(tmp_path / "x.npy", rng.standard_normal((3, 7, 64)).astype(np.float32))
+    import subprocess
+
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ovonehot",
+            "diff",
+            str(xml),
+            "--inputs",
+            str(tmp_path / "x.npy"),
+            "--oracle",
+            "reference",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "crashed" not in done.stdout and "PASS" in done.stdout, done.stdout

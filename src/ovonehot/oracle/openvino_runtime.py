@@ -32,6 +32,7 @@ float16-typed raw bits), sub-byte packings, f8, strings.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 from collections.abc import Mapping, Sequence
@@ -293,6 +294,7 @@ def _reference(
     ov = _openvino()
     model = loaded.model
     fed = _bind(model, inputs)
+    _settle_shapes(ov, model, [a.shape for _, a in fed])
     feeds = {p.get_name(): to_tensor(et, a) for p, (et, a) in zip(model.get_parameters(), fed, strict=True)}
     # Python wrappers of nodes are fresh objects on every call: outputs are identified by the
     # node's unique internal name (get_name, not the friendly name) and the output index.
@@ -333,6 +335,21 @@ def _reference(
         return OracleOutputs(results, intermediates, missing)
     by_name = {node.get_name(): node.get_friendly_name() for node in model.get_ordered_ops()}
     return OracleOutputs(results, intermediates, missing, {by_name[u]: r for u, r in blocked.items()})
+
+
+def _settle_shapes(ov: Any, model: Any, shapes: Sequence[tuple[int, ...]]) -> None:
+    """OpenVINO's shape inference of ``model`` on the fed shapes (``Model.reshape``), so that each
+    output whose shape they settle is given to ``evaluate`` as a tensor of its value's size.  Some
+    kernels write into the tensor they are given without resizing it: MVN-6 with a dynamic output
+    got a one-element tensor and wrote the whole row past it (heap corruption: SIGSEGV, SIGABRT
+    "munmap_chunk(): invalid pointer" on optimum-intel exports of OPT, Falcon, GPT-J, Phi, ...).
+    A model whose shapes are static already is left alone; one the reshape refuses keeps its
+    declared shapes (``evaluate`` sizes what they leave open, as before)."""
+    params = model.get_parameters()
+    if all(p.get_partial_shape().is_static for p in params):
+        return
+    with contextlib.suppress(RuntimeError, ValueError, TypeError):  # (OpenVINO restores the declared shapes)
+        model.reshape({p.output(0): ov.PartialShape(list(s)) for p, s in zip(params, shapes, strict=True)})
 
 
 def _evaluate_node(ov: Any, node: Any, args: list[Any]) -> list[Any]:
