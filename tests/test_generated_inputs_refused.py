@@ -72,3 +72,37 @@ def test_the_replay_holds_the_inputs_made_again(tmp_path: Path, capsys: pytest.C
     assert cli.main(["diff", str(folder)]) == 0
     out = capsys.readouterr().out
     assert "refuses the generated inputs" not in out and "ours outputs identical to the saved ones" in out
+
+
+def patch_model(folder: Path) -> Path:
+    """A ViT's patch embedding over dynamic spatial dims (x: f32[?, 3, ?, ?], a 14x14 Convolution of
+    stride 14, GELU, a mean over the patches): the default size 3 is smaller than one patch."""
+    x = ops.parameter([-1, 3, -1, -1], ov.Type.f32, name="x")
+    w = np.random.default_rng(0).standard_normal((8, 3, 14, 14)).astype(np.float32) * 0.05
+    conv = ops.convolution(x, ops.constant(w), [14, 14], [0, 0], [0, 0], [1, 1])
+    out = ops.reduce_mean(ops.gelu(conv, "erf"), ops.constant(np.array([2, 3], np.int64)), keep_dims=False)
+    xml = folder / "patches.xml"
+    ov.save_model(ov.Model([ops.result(out)], [x], "patches"), str(xml), compress_to_fp16=False)
+    return xml
+
+
+def test_spatial_dims_grow_until_the_model_takes_them(tmp_path: Path) -> None:
+    """Refused generated inputs of rank >= 3 get their dynamic spatial dims grown (32 here, the
+    first size a 14x14 patch fits) before OpenVINO sees them: one PASS that compared values,
+    where the 3x3 image had ended as "unexplained" (ovonehot refusing what the CPU plugin ran)."""
+    lines: list[str] = []
+    outcome = diff_path(str(patch_model(tmp_path)), DiffSettings(), say=lines.append)
+    report = outcome.report
+    assert report.ours_error is None and report.exit_code == 0, lines
+    assert report.inputs["x"].shape == (3, 3, 32, 32)
+    assert [v.verdict for v in report.verdicts] == [Verdict.PASS]
+    assert all(v.comparison is not None for v in report.verdicts)
+    assert "ovonehot refuses the generated inputs" in lines[0] and "larger than the data shape" in lines[0]
+
+
+def test_shapes_the_user_gave_are_not_grown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A --shape the model refuses stays the user's: not compared, never grown behind their back."""
+    xml = patch_model(tmp_path)
+    assert cli.main(["diff", str(xml), "--shape", "x=[1,3,5,5]"]) == 1
+    out = capsys.readouterr().out
+    assert "f32[1, 3, 5, 5]" in out and "PASS" not in out, out
