@@ -315,7 +315,9 @@ def _scatter(
     sizes, kernel = x.shape[2:], w.shape[2:]
     y = np.zeros((x.shape[0], w.shape[1], *out), x.dtype)
     for tap in np.ndindex(*kernel):
-        taps = w.reshape(w.shape[0], w.shape[1], -1)[:, :, int(np.ravel_multi_index(tap, kernel))]
+        taps = w.reshape(w.shape[0], w.shape[1], math.prod(kernel))[
+            :, :, int(np.ravel_multi_index(tap, kernel))
+        ]
         contrib = np.moveaxis(np.tensordot(x, taps, axes=([1], [0])), -1, 1)
         slices = _tap_slices(attrs, begin, sizes, out, tap)
         if slices is not None:
