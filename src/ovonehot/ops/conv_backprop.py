@@ -17,6 +17,13 @@ dilation - pads_begin`` (summed over input channels); positions outside the outp
 dropped, and output positions no input reaches (``output_padding`` past the end) are 0.
 Sums are in float64 (integers in int64, wrapped) and rounded once; OpenVINO's core has
 no evaluate for these ops and the CPU plugin sums in f32 in its own order.
+
+Fast (``exact=False``): float data takes every kernel tap of every group in one batched BLAS
+product in f32 (f64 for f64), then places the taps: where no two land on one output position
+(each axis's dilated kernel within its stride, as a UNet's 2x2 stride-2 upsampling) by one
+transposing copy with no sums, else by adding each tap's products in f32; the result is
+rounded once to the data's type.  Integers (exact in any order), empty tensors and inputs that
+do not fit the op take the exact kernel.
 """
 
 from __future__ import annotations
