@@ -41,28 +41,36 @@ CASES = [
 ]
 
 
-def _run(tmp_path, factory, inputs):  # type: ignore[no-untyped-def]
+def _run(tmp_path, factory, inputs, exact=True):  # type: ignore[no-untyped-def]
     node, params = build(factory, inputs)
     model = export(tmp_path, node, params)
     assert_inferred(model, node)
     feeds = [i.array for i in inputs if not i.const]
-    return next(iter(model.run(feeds).values())), cpu_outputs(node, params, feeds)[0]
+    return next(iter(model.run(feeds, exact=exact).values())), cpu_outputs(node, params, feeds)[0]
 
 
+# (exact=False: the fast kernel, f32 sums by BLAS, is within the same distance of oneDNN's f32 sums)
+@pytest.mark.parametrize("exact", [True, False], ids=["exact", "fast"])
 @pytest.mark.parametrize("group", [False, True], ids=["plain", "group"])
 @pytest.mark.parametrize(("strides", "pb", "pe", "dilations", "auto_pad", "out_pad", "out_shape"), CASES)
-def test_backprop_matches_cpu(tmp_path, group, strides, pb, pe, dilations, auto_pad, out_pad, out_shape):  # type: ignore[no-untyped-def]
+def test_backprop_matches_cpu(
+    tmp_path, group, strides, pb, pe, dilations, auto_pad, out_pad, out_shape, exact
+):  # type: ignore[no-untyped-def]
     fn = ops.group_convolution_backprop_data if group else ops.convolution_backprop_data
     w = W_GROUPS if group else W
     if out_shape is None:
         ours, theirs = _run(
-            tmp_path, lambda a, b: fn(a, b, strides, None, pb, pe, dilations, auto_pad, out_pad), [P(X), C(w)]
+            tmp_path,
+            lambda a, b: fn(a, b, strides, None, pb, pe, dilations, auto_pad, out_pad),
+            [P(X), C(w)],
+            exact,
         )
     else:
         ours, theirs = _run(
             tmp_path,
             lambda a, b, s: fn(a, b, strides, s, pb, pe, dilations, auto_pad, out_pad),
             [P(X), C(w), C(np.array(out_shape, np.int64))],
+            exact,
         )
     np.testing.assert_allclose(ours, theirs, rtol=CPU_RTOL, atol=CPU_RTOL)
 

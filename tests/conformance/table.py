@@ -159,6 +159,114 @@ NMS_BOXES = (_NMS_RNG.uniform(0.0, 10.0, (1, 80, 4)).astype(np.float32)).tolist(
 NMS_SCORES = _NMS_RNG.permutation(np.arange(1, 81, dtype=np.float32) / 81).reshape(1, 1, 80).tolist()
 
 
+# -- ConvolutionBackpropData / GroupConvolutionBackpropData beyond the first seed: an
+# ``output_shape`` input (a Constant, a Parameter) under every auto_pad, dilations, strides
+# larger than the kernel (the fast kernel's taps apart, gaps between them: backprop._placement)
+# and smaller (taps that meet: added), 1-D and 3-D, and empty data, channels and spatial axes.
+_BACKPROP_GEOMETRY = {
+    "strides": ("2,2", "3,2", "1,2"),
+    "dilations": ("1,1", "2,1"),
+    "pads_begin": ("0,0", "1,2"),
+    "pads_end": ("0,0", "2,0"),
+    "output_padding": ("0,0", "1,0"),
+}
+
+
+def _backprop_seeds(data_shape: tuple[int, ...], filters: tuple[int, ...]) -> tuple[Seed, ...]:
+    d = len(data_shape) - 2
+    zeros, ones = ",".join("0" * d), ",".join("1" * d)
+    return (
+        seed(data(*data_shape), In(like=0, shape=filters), **_BACKPROP_GEOMETRY, auto_pad="explicit"),
+        seed(
+            data(*data_shape),
+            In(like=0, shape=filters),
+            C([7, 9], types=INDEX),
+            **_BACKPROP_GEOMETRY,
+            auto_pad=PADS,
+        ),
+        seed(
+            data(*data_shape, types=("f32", "i32")),
+            In(like=0, shape=filters),
+            In(INDEX, (2,), Fixed([6, 5])),
+            strides="2,2",
+            dilations=("1,1", "1,2"),
+            pads_begin=zeros,
+            pads_end=zeros,
+            output_padding=zeros,
+            auto_pad=("explicit", "same_upper", "same_lower"),
+        ),
+        *(
+            seed(
+                data(*shape, types=("f32", "f16", "i32")),
+                In(like=0, shape=weights),
+                strides=("2,2", "1,1"),
+                dilations=ones,
+                pads_begin=zeros,
+                pads_end=zeros,
+                output_padding=zeros,
+                auto_pad="explicit",
+            )
+            for shape, weights in _backprop_empty(data_shape, filters)
+        ),
+    )
+
+
+def _backprop_empty(
+    data_shape: tuple[int, ...], filters: tuple[int, ...]
+) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """An empty batch, empty input channels, an empty spatial axis and empty output channels;
+    empty input channels of the group op as 0 groups (OpenVINO refuses a group's 0 input
+    channels: its shape inference divides the data's channels by them)."""
+    c_in = len(filters) - len(data_shape)  # (the filters' input-channel axis: 0, or 1 after the groups)
+    no_input = tuple(0 if k == 0 else v for k, v in enumerate(filters))
+    no_output = tuple(0 if k == c_in + 1 else v for k, v in enumerate(filters))
+    return (
+        ((0, *data_shape[1:]), filters),
+        ((data_shape[0], 0, *data_shape[2:]), no_input),
+        ((*data_shape[:2], 0, *data_shape[3:]), filters),
+        (data_shape, no_output),
+    )
+
+
+BACKPROP_SEEDS = (
+    *_backprop_seeds((1, 2, 3, 4), (2, 3, 2, 2)),
+    seed(
+        data(2, 3, 5),
+        In(like=0, shape=(3, 2, 3)),
+        strides=("1", "2", "4"),
+        dilations=("1", "2"),
+        pads_begin=("0", "1"),
+        pads_end=("0", "2"),
+        output_padding=("0", "1"),
+        auto_pad=PADS,
+    ),
+    seed(
+        data(1, 2, 2, 3, 2),
+        In(like=0, shape=(2, 2, 2, 2, 1)),
+        strides=("2,2,1", "1,2,3"),
+        dilations="1,1,1",
+        pads_begin=("0,0,0", "1,0,0"),
+        pads_end="0,0,0",
+        output_padding=("0,0,0", "0,1,0"),
+        auto_pad="explicit",
+    ),
+)
+GROUP_BACKPROP_SEEDS = (
+    *_backprop_seeds((1, 4, 3, 2), (2, 2, 3, 2, 2)),
+    # (one channel in and out per group: a batch of products of one column each)
+    seed(
+        data(2, 6, 4, 3),
+        In(like=0, shape=(6, 1, 1, 3, 3)),
+        strides=("2,2", "3,3"),
+        dilations="1,1",
+        pads_begin=("0,0", "1,1"),
+        pads_end=("0,0", "1,1"),
+        output_padding="0,0",
+        auto_pad="explicit",
+    ),
+)
+
+
 # -- camera colour conversion: Y (one plane, H*3/2 rows) or Y + UV / Y + U + V planes
 COLOR_TYPES = ("u8", "f32", "f16", "bf16", "f64")
 _NV12 = (
@@ -989,6 +1097,7 @@ TABLE: dict[OpSpec[Any], Conformance] = {
                 output_padding=("0,0", "1,1"),
                 auto_pad="explicit",
             ),
+            *BACKPROP_SEEDS,
         ),
     ),
     _spec("GroupConvolutionBackpropData", 1): Conformance(
@@ -1002,6 +1111,7 @@ TABLE: dict[OpSpec[Any], Conformance] = {
                 dilations="1,1",
                 auto_pad="explicit",
             ),
+            *GROUP_BACKPROP_SEEDS,
         ),
     ),
     _spec("AvgPool", 1): Conformance((seed(data(1, 2, 5, 5), **POOL_COMMON, exclude__pad=BOOL),)),

@@ -39,6 +39,8 @@ FAST = {
     "Gelu",
     "GroupNormalization",
     "Interpolate",
+    "ConvolutionBackpropData",
+    "GroupConvolutionBackpropData",
 }
 # The ops of FAST whose exact runs are ``evaluate`` itself (``specialize`` makes no exact kernel).
 EXACT_IS_EVALUATE = {
@@ -49,6 +51,8 @@ EXACT_IS_EVALUATE = {
     "Gelu",
     "GroupNormalization",
     "Interpolate",
+    "ConvolutionBackpropData",
+    "GroupConvolutionBackpropData",
 }
 INTO = {"OneHot"}
 # The ops whose ``specialize`` skips an output nothing reads (``RunMode.unused``).
