@@ -67,9 +67,13 @@ def test_max_pool_of_booleans_matches_the_cpu_plugin(version: str) -> None:
 
     spec = lookup("MaxPool", version)
     assert spec is not None
-    boolean = [c for c in cases(spec, 80, 3) if c.types[0] is ElementType.boolean and c.values == "random"][
-        :3
-    ]
+    boolean = [
+        c
+        for c in cases(spec, 300, 3)
+        if c.types[0] is ElementType.boolean
+        and c.values == "random"
+        and ("index_element_type", "i64") not in c.attrs  # (the plugin converts i64 indices: no oracle)
+    ][:3]
     assert boolean
     harness = Harness()
     try:
