@@ -343,10 +343,13 @@ def _settle_shapes(ov: Any, model: Any, shapes: Sequence[tuple[int, ...]]) -> No
     kernels write into the tensor they are given without resizing it: MVN-6 with a dynamic output
     got a one-element tensor and wrote the whole row past it (heap corruption: SIGSEGV, SIGABRT
     "munmap_chunk(): invalid pointer" on optimum-intel exports of OPT, Falcon, GPT-J, Phi, ...).
-    A model whose shapes are static already is left alone; one the reshape refuses keeps its
-    declared shapes (``evaluate`` sizes what they leave open, as before)."""
+    A model whose shapes are static already is left alone, and so is one with a Parameter of
+    dynamic rank (its nodes are evaluated as declared: the reference's refusals there, such as
+    OneHot's negative axis, are findings of their own, ir/replays); one the reshape refuses keeps
+    its declared shapes (``evaluate`` sizes what they leave open, as before)."""
     params = model.get_parameters()
-    if all(p.get_partial_shape().is_static for p in params):
+    shapes_of = [p.get_partial_shape() for p in params]
+    if all(ps.is_static for ps in shapes_of) or any(ps.rank.is_dynamic for ps in shapes_of):
         return
     with contextlib.suppress(RuntimeError, ValueError, TypeError):  # (OpenVINO restores the declared shapes)
         model.reshape({p.output(0): ov.PartialShape(list(s)) for p, s in zip(params, shapes, strict=True)})
