@@ -195,8 +195,11 @@ class _Params:
     v5: bool  # NMS-5's reference: weight 0 above the threshold, hard suppression at >=
 
 
-def _select(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> list[tuple[int, np.float32]]:
-    """(box index, final score) selected for one batch and class, in selection order."""
+Selection = tuple[np.ndarray, np.ndarray]  # the selected boxes' indices (int64) and final scores (f32)
+
+
+def _select(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> Selection:
+    """The boxes selected for one batch and class and their final scores, in selection order."""
     if not p.soft:
         greedy = _select_hard(boxes, scores, p)
         if greedy is not None:
@@ -204,18 +207,66 @@ def _select(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> list[tuple[int
     return _select_queue(boxes, scores, p)
 
 
-def _select_hard(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> list[tuple[int, np.float32]] | None:
+def _select_hard(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> Selection | None:
     """The hard-NMS case of ``_select_queue`` without its queue: weights are 1 or 0, so a candidate
     is selected exactly when no selected box overlaps it by more than the threshold (NMS-5: at
-    least the threshold).  The candidates' overlaps are computed a block of rows at a time (the
-    same f32 operations as one box against the rest); each selected box suppresses the later
-    candidates by its row.  None when an IoU is NaN (a zero weight there lets the queue's score
-    rules decide)."""
+    least the threshold).  None when a candidate it would select has a NaN IoU with a later one
+    (a zero weight there lets the queue's score rules decide)."""
     index = np.flatnonzero(scores > p.score_threshold)
     order = index[np.lexsort((index, -scores[index].astype(np.float64)))]  # score down, index up
     cols = np.ascontiguousarray(boxes[order].T)  # y1, x1, y2, x2 of the candidates in order
     with np.errstate(over="ignore", invalid="ignore"):
         area = (cols[2] - cols[0]) * (cols[3] - cols[1])
+    if order.size * order.size <= _MATRIX_BUDGET:
+        kept = _kept_by_rounds(cols, area, p)
+        if kept is not None:
+            return _picked(order, scores, kept, p)
+    picked = _select_hard_rows(order, scores, cols, area, p)
+    return None if picked is None else _selection(picked)
+
+
+def _kept_by_rounds(cols: np.ndarray, area: np.ndarray, p: _Params) -> np.ndarray | None:
+    """The candidates (in order) greedy hard NMS keeps, from the whole matrix of overlaps: a
+    candidate is kept when no kept earlier one overlaps it, so each round decides every
+    candidate whose overlapping earlier ones are all decided (at least the first undecided);
+    -1 marks a row with a NaN IoU with a later candidate.  None after ``_ROUNDS`` rounds (a
+    long chain of overlaps: the row loop is cheaper)."""
+    over, nan = _overlapping(cols[:, :, None], area[:, None], cols[:, None, :], area[None, :], p)
+    weights = over.astype(np.float32)  # (counts below 2**24: exact in f32)
+    undecided = np.ones(over.shape[0], np.float32)
+    kept = np.zeros(over.shape[0], np.float32)
+    for _ in range(_ROUNDS):
+        if not undecided.any():
+            break
+        hit_by_kept = (kept @ weights) > 0
+        hit_by_undecided = (undecided @ weights) > 0
+        kept = np.where((undecided > 0) & ~hit_by_kept & ~hit_by_undecided, np.float32(1), kept)
+        undecided = np.where(hit_by_kept, np.float32(0), undecided) * (np.float32(1) - kept)
+    if undecided.any():
+        return None
+    return np.where(nan & (kept > 0), np.int8(-1), kept.astype(np.int8))
+
+
+def _picked(order: np.ndarray, scores: np.ndarray, kept: np.ndarray, p: _Params) -> Selection | None:
+    """The first ``max_out`` kept candidates; None when one of them has a NaN IoU with a later
+    candidate (``kept`` -1)."""
+    chosen = np.flatnonzero(kept)[: p.max_out]
+    if (kept[chosen] < 0).any():
+        return None
+    boxes_chosen = order[chosen].astype(np.int64)
+    return boxes_chosen, scores[boxes_chosen]
+
+
+def _selection(picked: list[tuple[int, np.float32]]) -> Selection:
+    return np.array([i for i, _ in picked], np.int64), np.array([s for _, s in picked], np.float32)
+
+
+def _select_hard_rows(
+    order: np.ndarray, scores: np.ndarray, cols: np.ndarray, area: np.ndarray, p: _Params
+) -> list[tuple[int, np.float32]] | None:
+    """``_select_hard`` a candidate at a time: the candidates' overlaps are computed a block of
+    rows at a time (the same f32 operations as one box against the rest); each selected box
+    suppresses the later candidates by its row."""
     kept = list(scores[order])  # (np.float32 each)
     boxes_in_order = order.tolist()
     suppressed = 0  # (bit k: candidate k is suppressed; Python ints: no NumPy call per candidate)
@@ -241,6 +292,8 @@ def _select_hard(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> list[tupl
     return picked
 
 
+_MATRIX_BUDGET = 1 << 20  # (candidates squared: the whole matrix of overlaps decided in rounds)
+_ROUNDS = 8
 _ROWS = 64  # (candidates whose overlaps are computed together: most are picked or suppressed early)
 _IOU_BUDGET = 1 << 22  # (IoU values of one block of candidates against the later ones)
 
@@ -250,20 +303,30 @@ def _overlapping(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Which pairs of a block of rows (candidates ``start..``) and the columns (candidates
     ``start``, ``start + 1``, ...) overlap enough to suppress (``_iou_columns`` on broadcast
-    coordinates), and which rows have a NaN IoU with a later candidate."""
-    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        ih = np.maximum(np.minimum(box[2], cols[2]) - np.maximum(box[0], cols[0]), np.float32(0))
-        iw = np.maximum(np.minimum(box[3], cols[3]) - np.maximum(box[1], cols[1]), np.float32(0))
-        inter = ih * iw
-        iou = inter / (area_i + area_j - inter)
-    iou = np.where((area_i <= 0) | (area_j <= 0), np.float32(0), iou)
+    coordinates, a row's later candidates only), and which rows have a NaN IoU with a later
+    candidate."""
+    zero = np.float32(0)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):  # (in place: the same operations)
+        inter = np.minimum(box[2], cols[2])
+        inter -= np.maximum(box[0], cols[0])
+        np.maximum(inter, zero, out=inter)  # (ih)
+        iw = np.minimum(box[3], cols[3])
+        iw -= np.maximum(box[1], cols[1])
+        np.maximum(iw, zero, out=iw)
+        inter *= iw
+        union = np.add(area_i, area_j, out=iw)
+        union -= inter
+        iou = np.divide(inter, union, out=inter)
+    np.copyto(iou, zero, where=(area_i <= 0) | (area_j <= 0))
     later = np.arange(iou.shape[1])[None, :] > np.arange(iou.shape[0])[:, None]
-    nan = (np.isnan(iou) & later).any(axis=1)
-    over = (iou >= p.iou_threshold) if p.v5 else (iou > p.iou_threshold)
-    return over, nan
+    nan = np.isnan(iou)
+    nan &= later
+    over = np.greater_equal(iou, p.iou_threshold) if p.v5 else np.greater(iou, p.iou_threshold)
+    over &= later
+    return over, nan.any(axis=1)
 
 
-def _select_queue(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> list[tuple[int, np.float32]]:
+def _select_queue(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> Selection:
     """OpenVINO's loop: a priority queue of candidates, each compared with the selected boxes."""
     heap = [(-float(scores[i]), int(i), 0) for i in np.flatnonzero(scores > p.score_threshold)]
     heapq.heapify(heap)
@@ -293,7 +356,7 @@ def _select_queue(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> list[tup
             picked_scores.append(score)
         elif score > p.score_threshold:
             heapq.heappush(heap, (-float(score), index, len(picked)))
-    return list(zip(picked, picked_scores, strict=True))
+    return np.array(picked, np.int64), np.array(picked_scores, np.float32)
 
 
 def _scalar(inputs: Sequence[np.ndarray], k: int, default: float) -> np.generic:
@@ -333,16 +396,33 @@ def evaluate_nms(attrs: NMSAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarr
         attrs.version == 5,
     )
     corners = _corners(boxes, attrs.box_encoding)
-    rows: list[tuple[int, int, int, np.float32]] = []
-    for b in range(scores.shape[0]):
-        for c in range(scores.shape[1]):
-            rows.extend((b, c, i, s) for i, s in _select(corners[b], scores[b, c], params))
-    if attrs.sort_result_descending:
-        rows.sort(key=lambda r: (-float(r[3]), r[0], r[1], r[2]))
+    parts = [
+        (b, c, _select(corners[b], scores[b, c], params))
+        for b in range(scores.shape[0])
+        for c in range(scores.shape[1])
+    ]
+    return _outputs(attrs, parts)
+
+
+def _outputs(attrs: NMSAttrs, parts: list[tuple[int, int, Selection]]) -> list[np.ndarray]:
+    """The three outputs from each (batch, class)'s selection: grouped in that order, or sorted
+    by score down, then batch, class and box up (``sort_result_descending``)."""
+    counts = [sel[0].size for _, _, sel in parts]
+    batch = np.repeat(np.array([b for b, _, _ in parts], np.int64), counts)
+    klass = np.repeat(np.array([c for _, c, _ in parts], np.int64), counts)
+    box = np.concatenate([sel[0] for _, _, sel in parts]) if parts else np.zeros(0, np.int64)
+    score = np.concatenate([sel[1] for _, _, sel in parts]) if parts else np.zeros(0, np.float32)
+    if attrs.sort_result_descending:  # (the selected scores are above the threshold: no NaN)
+        order = np.lexsort((box, klass, batch, -score.astype(np.float64)))
+        batch, klass, box, score = batch[order], klass[order], box[order], score[order]
     dtype = numpy_dtype_of(attrs.output_type)
-    indices = np.array([r[:3] for r in rows], dtype=dtype).reshape(-1, 3)
-    selected_scores = np.array([(r[0], r[1], r[3]) for r in rows], dtype=np.float32).reshape(-1, 3)
-    return [indices, selected_scores, np.array([len(rows)], dtype=dtype)]
+    indices = np.stack([batch, klass, box], axis=1).astype(dtype)
+    # (batch and class to f32 through f64, as NumPy converts Python ints)
+    selected_scores = np.stack(
+        [batch.astype(np.float64).astype(np.float32), klass.astype(np.float64).astype(np.float32), score],
+        axis=1,
+    )
+    return [indices, selected_scores, np.array([box.size], dtype=dtype)]
 
 
 def parse_nms_5(node: Node) -> NMSAttrs:
