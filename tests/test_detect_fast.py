@@ -5,8 +5,8 @@ weight, IoU and running score computed one at a time in the working type, in the
 order.  Generated cases: boxes inside, across and wholly outside the map, inverted, tiny,
 duplicated; NaN and infinite pixels; f16/bf16/f64 data; no boxes, no classes,
 no batches; tied and NaN scores, zero-area boxes, every threshold edge, soft NMS, both NMS
-versions and both box encodings; enough boxes for NMS's row-by-row path and a chain of
-overlaps for its fallback from the rounds.  ROIAlign-3's oracle is itself checked against
+versions and both box encodings; a chain of overlaps, and more candidates than one block of
+NMS's overlap rows (with a limit met in the first block or not).  ROIAlign-3's oracle is itself checked against
 the core reference (``Node.evaluate``) bit for bit."""
 
 from __future__ import annotations
@@ -324,15 +324,18 @@ def test_nms_matches_the_scalar_oracle(seed: int) -> None:
 
 
 def _chain(n: int) -> np.ndarray:
-    """Boxes each overlapping the next by about 2/3: greedy NMS keeps every other one, and each
-    decision waits for the one before (more rounds than the kernel's matrix path takes)."""
+    """Boxes each overlapping the next by about 2/3: each decision depends on the one before."""
     y = np.arange(n, dtype=np.float32) * np.float32(0.2)
     return np.stack([y, np.zeros(n, np.float32), y + 1, np.ones(n, np.float32)], axis=-1)[None]
 
 
 NMS_PATHS: list[tuple[str, Callable[[], np.ndarray], int]] = [
     ("chain of overlaps", lambda: _chain(40), 40),
-    ("more boxes than the matrix", lambda: np.random.default_rng(3).uniform(0, 60, (1, 1100, 4)), 1100),
+    (
+        "more candidates than a block of rows",
+        lambda: np.random.default_rng(3).uniform(0, 60, (1, 1100, 4)),
+        1100,
+    ),
 ]
 
 
@@ -342,7 +345,7 @@ def test_nms_other_paths_match_the_oracle(make: Callable[[], np.ndarray], n: int
     boxes = make().astype(np.float32)
     scores = np.linspace(1, 0.1, n, dtype=np.float32)[None, None]
     scores[..., n // 3] = scores[..., n // 3 + 1]  # (a tie)
-    for iou in (0.3, 0.5):
-        inputs = [boxes, scores, np.array(n, np.int64), np.array(iou, np.float32)]
+    for iou, limit in ((0.3, n), (0.5, n), (0.5, 10)):
+        inputs = [boxes, scores, np.array(limit, np.int64), np.array(iou, np.float32)]
         attrs = NMSAttrs(version)
         assert_bits(nms.evaluate_nms(attrs, inputs), nms_oracle(attrs, inputs), f"iou {iou}")

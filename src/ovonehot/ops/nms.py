@@ -210,91 +210,40 @@ def _select(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> Selection:
 def _select_hard(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> Selection | None:
     """The hard-NMS case of ``_select_queue`` without its queue: weights are 1 or 0, so a candidate
     is selected exactly when no selected box overlaps it by more than the threshold (NMS-5: at
-    least the threshold).  None when a candidate it would select has a NaN IoU with a later one
-    (a zero weight there lets the queue's score rules decide)."""
+    least the threshold).  The candidates' overlaps are computed a block of rows at a time
+    (the same f32 operations as one box against the rest); each selected box suppresses the
+    later candidates by its row.  None when a candidate it would select has a NaN IoU with a
+    later one (a zero weight there lets the queue's score rules decide)."""
     index = np.flatnonzero(scores > p.score_threshold)
     order = index[np.lexsort((index, -scores[index].astype(np.float64)))]  # score down, index up
     cols = np.ascontiguousarray(boxes[order].T)  # y1, x1, y2, x2 of the candidates in order
     with np.errstate(over="ignore", invalid="ignore"):
         area = (cols[2] - cols[0]) * (cols[3] - cols[1])
-    if order.size * order.size <= _MATRIX_BUDGET:
-        kept = _kept_by_rounds(cols, area, p)
-        if kept is not None:
-            return _picked(order, scores, kept, p)
-    picked = _select_hard_rows(order, scores, cols, area, p)
-    return None if picked is None else _selection(picked)
-
-
-def _kept_by_rounds(cols: np.ndarray, area: np.ndarray, p: _Params) -> np.ndarray | None:
-    """The candidates (in order) greedy hard NMS keeps, from the whole matrix of overlaps: a
-    candidate is kept when no kept earlier one overlaps it, so each round decides every
-    candidate whose overlapping earlier ones are all decided (at least the first undecided);
-    -1 marks a row with a NaN IoU with a later candidate.  None after ``_ROUNDS`` rounds (a
-    long chain of overlaps: the row loop is cheaper)."""
-    over, nan = _overlapping(cols[:, :, None], area[:, None], cols[:, None, :], area[None, :], p)
-    weights = over.astype(np.float32)  # (counts below 2**24: exact in f32)
-    undecided = np.ones(over.shape[0], np.float32)
-    kept = np.zeros(over.shape[0], np.float32)
-    for _ in range(_ROUNDS):
-        if not undecided.any():
-            break
-        hit_by_kept = (kept @ weights) > 0
-        hit_by_undecided = (undecided @ weights) > 0
-        kept = np.where((undecided > 0) & ~hit_by_kept & ~hit_by_undecided, np.float32(1), kept)
-        undecided = np.where(hit_by_kept, np.float32(0), undecided) * (np.float32(1) - kept)
-    if undecided.any():
-        return None
-    return np.where(nan & (kept > 0), np.int8(-1), kept.astype(np.int8))
-
-
-def _picked(order: np.ndarray, scores: np.ndarray, kept: np.ndarray, p: _Params) -> Selection | None:
-    """The first ``max_out`` kept candidates; None when one of them has a NaN IoU with a later
-    candidate (``kept`` -1)."""
-    chosen = np.flatnonzero(kept)[: p.max_out]
-    if (kept[chosen] < 0).any():
-        return None
-    boxes_chosen = order[chosen].astype(np.int64)
-    return boxes_chosen, scores[boxes_chosen]
-
-
-def _selection(picked: list[tuple[int, np.float32]]) -> Selection:
-    return np.array([i for i, _ in picked], np.int64), np.array([s for _, s in picked], np.float32)
-
-
-def _select_hard_rows(
-    order: np.ndarray, scores: np.ndarray, cols: np.ndarray, area: np.ndarray, p: _Params
-) -> list[tuple[int, np.float32]] | None:
-    """``_select_hard`` a candidate at a time: the candidates' overlaps are computed a block of
-    rows at a time (the same f32 operations as one box against the rest); each selected box
-    suppresses the later candidates by its row."""
-    kept = list(scores[order])  # (np.float32 each)
-    boxes_in_order = order.tolist()
     suppressed = 0  # (bit k: candidate k is suppressed; Python ints: no NumPy call per candidate)
-    picked: list[tuple[int, np.float32]] = []
+    broken: list[np.ndarray] = []  # (per block: its rows with a NaN IoU with a later candidate)
     block = max(1, min(_ROWS, _IOU_BUDGET // max(1, order.size)))
-    for start in range(0, order.size, block):
-        rows = slice(start, min(start + block, order.size))
+    done = 0  # (the candidates decided: every block before ``done``)
+    while done < order.size and done - (suppressed & ((1 << done) - 1)).bit_count() < p.max_out:
+        rows = slice(done, min(done + block, order.size))
         over, nan = _overlapping(
-            cols[:, rows, None], area[rows, None], cols[:, None, start:], area[None, start:], p
+            cols[:, rows, None], area[rows, None], cols[:, None, done:], area[None, done:], p
         )
-        packed = np.packbits(over, axis=1, bitorder="little")  # (each row's columns as bits from ``start``)
-        broken = nan.tolist()
-        for pos in range(rows.start, rows.stop):
-            if len(picked) >= p.max_out:
-                return picked
-            if suppressed >> pos & 1:
-                continue
-            if broken[pos - start]:
-                return None
-            picked.append((boxes_in_order[pos], kept[pos]))
-            row = int.from_bytes(packed[pos - start].tobytes(), "little") << start
-            suppressed |= row & ~((2 << pos) - 1)  # (the later candidates it overlaps)
-    return picked
+        width = (order.size - done + 7) // 8
+        packed = np.packbits(over, axis=1, bitorder="little").tobytes()  # (a row: bits from ``done``)
+        for k in np.flatnonzero(over.any(axis=1)).tolist():  # (only rows that overlap a later one)
+            if not suppressed >> (done + k) & 1:
+                suppressed |= int.from_bytes(packed[k * width : (k + 1) * width], "little") << done
+        broken.append(nan)
+        done = rows.stop
+    bits = np.frombuffer((suppressed & ((1 << done) - 1)).to_bytes((done + 7) // 8, "little"), np.uint8)
+    picked = np.flatnonzero(np.unpackbits(bits, count=done, bitorder="little") == 0)[: p.max_out]
+    if broken and np.concatenate(broken)[picked].any():
+        return None
+    chosen = order[picked].astype(np.int64)
+    return chosen, scores[chosen]
 
 
-_MATRIX_BUDGET = 1 << 20  # (candidates squared: the whole matrix of overlaps decided in rounds)
-_ROUNDS = 8
-_ROWS = 64  # (candidates whose overlaps are computed together: most are picked or suppressed early)
+_ROWS = 256  # (candidates whose overlaps are computed together; fewer when max_out stops early)
 _IOU_BUDGET = 1 << 22  # (IoU values of one block of candidates against the later ones)
 
 
