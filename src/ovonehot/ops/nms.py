@@ -159,11 +159,10 @@ def per_class_bound(num_boxes: Dimension, max_out: TensorInfo | None) -> Dimensi
 def _corners(boxes: np.ndarray, encoding: BoxEncoding) -> np.ndarray:
     """``[..., 4]`` as ``y1, x1, y2, x2`` with y1 <= y2 and x1 <= x2, in f32 (OpenVINO's normalize_*)."""
     if encoding is BoxEncoding.CENTER:
-        x, y, w, h = (boxes[..., i] for i in range(4))
-        half_w, half_h = w / np.float32(2), h / np.float32(2)
-        return np.stack([y - half_h, x - half_w, y + half_h, x + half_w], axis=-1)
-    y1, x1, y2, x2 = (boxes[..., i] for i in range(4))
-    return np.stack([np.minimum(y1, y2), np.minimum(x1, x2), np.maximum(y1, y2), np.maximum(x1, x2)], axis=-1)
+        centre, half = boxes[..., 1::-1], boxes[..., 3:1:-1] / np.float32(2)  # (y, x) and (h / 2, w / 2)
+        return np.concatenate([centre - half, centre + half], axis=-1)
+    first, second = boxes[..., :2], boxes[..., 2:]
+    return np.concatenate([np.minimum(first, second), np.maximum(first, second)], axis=-1)
 
 
 def _iou(box: np.ndarray, others: np.ndarray) -> np.ndarray:
@@ -365,12 +364,12 @@ def _outputs(attrs: NMSAttrs, parts: list[tuple[int, int, Selection]]) -> list[n
         order = np.lexsort((box, klass, batch, -score.astype(np.float64)))
         batch, klass, box, score = batch[order], klass[order], box[order], score[order]
     dtype = numpy_dtype_of(attrs.output_type)
-    indices = np.stack([batch, klass, box], axis=1).astype(dtype)
+    indices = np.empty((box.size, 3), dtype)
+    indices[:, 0], indices[:, 1], indices[:, 2] = batch, klass, box
+    selected_scores = np.empty((box.size, 3), np.float32)
     # (batch and class to f32 through f64, as NumPy converts Python ints)
-    selected_scores = np.stack(
-        [batch.astype(np.float64).astype(np.float32), klass.astype(np.float64).astype(np.float32), score],
-        axis=1,
-    )
+    selected_scores[:, :2] = indices[:, :2].astype(np.float64)
+    selected_scores[:, 2] = score
     return [indices, selected_scores, np.array([box.size], dtype=dtype)]
 
 

@@ -193,12 +193,12 @@ class _Grid:
         last = length[:, None, None] - 1
         outside = (at < -1.0) | (at > length[:, None, None].astype(t))
         at = np.maximum(at, T(0))
-        low = np.trunc(np.where(outside, 0, at)).astype(np.int64)
+        low = np.trunc(np.where(outside, np.zeros((), t), at)).astype(np.int64)
         edge = low >= last
         low = np.where(edge, last, low)
         lw = np.where(edge, low.astype(t), at) - low.astype(t)
-        position = np.stack([low, np.where(edge, low, low + 1)])
-        return _Grid(position, np.stack([T(1.0) - lw, lw]), outside, k < samples[:, :, None])
+        position = np.array([low, np.where(edge, low, low + 1)])  # (np.array: np.stack costs more)
+        return _Grid(position, np.array([T(1.0) - lw, lw]), outside, k < samples[:, :, None])
 
     def along(self, axis: int, end: int, bins: int, begin: int = 0) -> _Grid:
         """The samples ``begin:end`` and the first ``bins`` bins of one axis."""
@@ -216,18 +216,19 @@ def _pool_rows(
     # Axes: (y neighbour, x neighbour, R, sample row, sample column, bin row, bin column).
     outside = ys.outside[:, :, None, :, None] | xs.outside[:, None, :, None, :]
     weight = ys.weight[:, None, :, :, None, :, None] * xs.weight[None, :, :, None, :, None, :]
-    weight = np.where(outside, weight.dtype.type(0), weight)
+    zero = np.zeros((), weight.dtype)  # (np.where is slower with a NumPy scalar than a 0-d array)
+    weight = np.where(outside, zero, weight)
     row_at = (base[:, None, None] + ys.position * w)[:, None, :, :, None, :, None]  # (image and row)
     flat = row_at + xs.position[None, :, :, None, :, None, :]
     flat = np.where(outside, base[:, None, None, None, None], flat)  # (outside: pixel (0, 0), weight 0)
-    terms = weight[..., None] * x[flat]  # [2, 2, R, rows, columns, ph, pw, C]
+    terms = weight[..., None] * np.take(x, flat, axis=0)  # [2, 2, R, rows, columns, ph, pw, C]
     value = terms[0, 0] + terms[0, 1] + terms[1, 0] + terms[1, 1]  # (the reference's order)
     taken = (ys.taken[:, :, None] & xs.taken[:, None, :])[:, :, :, None, None, None]
     if mode is PoolingMode.MAX:  # (the largest sample above +0, else +0: NaN never replaces)
-        value = np.where(taken & (value > 0), value, value.dtype.type(0))
+        value = np.where(taken & (value > 0), value, zero)
         np.maximum(out, value.max(axis=(1, 2)), out=out)
         return
-    value = np.where(taken, value / count, value.dtype.type(0))
+    value = value / count if taken.all() else np.where(taken, value / count, zero)
     for sy in range(value.shape[1]):
         for sx in range(value.shape[2]):
             out += value[:, sy, sx]
@@ -260,7 +261,7 @@ def _geometry(attrs: ROIAlignAttrs, boxes: np.ndarray, T: type[np.floating]) -> 
     else:
         samples = np.full(bins.shape, attrs.sampling_ratio, np.int64)
     none = (samples <= 0).any(axis=1, keepdims=True)  # (no samples: the box pools to 0)
-    return corners[:, :2], bins, np.where(none, 0, samples)
+    return corners[:, :2], bins, np.where(none, np.zeros((), np.int64), samples)
 
 
 _SAMPLE_BUDGET = 1 << 20  # (elements of one batch of samples of every box)
@@ -322,13 +323,6 @@ def bilinear(fmap: np.ndarray, ys: np.ndarray, xs: np.ndarray, t: np.dtype) -> n
     """The reference's sample value at each (y, x): [C, ph, pw]."""
     terms = (wgt * fmap[:, py, px] for wgt, py, px in _neighbours(fmap.shape[1], fmap.shape[2], ys, xs, t))
     total: np.ndarray = functools.reduce(operator.add, terms)  # (in order: one term at a time)
-    return total
-
-
-def _bilinear_nhwc(x: np.ndarray, b: np.ndarray, ys: np.ndarray, xs: np.ndarray, t: np.dtype) -> np.ndarray:
-    """``bilinear`` on NHWC data, image ``b`` at each (y, x) of ``[R, ph, pw]``: ``[R, ph, pw, C]``."""
-    terms = (wgt[..., None] * x[b, py, px] for wgt, py, px in _neighbours(x.shape[1], x.shape[2], ys, xs, t))
-    total: np.ndarray = functools.reduce(operator.add, terms)
     return total
 
 
