@@ -174,6 +174,20 @@ def test_roi_align_many_boxes_and_samples() -> None:
         )
 
 
+@pytest.mark.parametrize("aligned_mode", [AlignedMode.HALF_PIXEL_FOR_NN, AlignedMode.HALF_PIXEL])
+def test_roi_align_box_without_samples(aligned_mode: AlignedMode) -> None:
+    """An aligned box of zero size with adaptive sampling takes no samples (bin 0, ceil 0):
+    it pools to 0, beside boxes that do take samples (the kernel raised IndexError here)."""
+    data = np.random.default_rng(2).standard_normal((1, 2, 6, 7)).astype(np.float32)
+    rois = np.array([[3.6875, 3.5, 3.6875, 3.5], [1, 1, 4, 5], [2, 2, 2, 4]], np.float32)
+    batch = np.zeros(3, np.int32)
+    for mode in PoolingMode:
+        attrs = ROIAlignAttrs(2, 2, 0, 1.0, mode, aligned_mode)
+        ours = roi_align.evaluate_roi_align(attrs, [data, rois, batch])
+        assert_bits(ours, [roi_align_oracle(attrs, data, rois, batch)], str(mode))
+        assert not ours[0][0].any() and ours[0][1].any()
+
+
 @pytest.mark.parametrize("seed", range(0, 240, 8))
 def test_roi_align_3_oracle_is_the_core_reference(seed: int) -> None:
     """The oracle above is OpenVINO's kernel: ROIAlign-3 (the core's evaluate) agrees bit for

@@ -191,7 +191,9 @@ class _Grid:
         at = start[:, :, None, None] + np.arange(bins, dtype=t) * size[:, :, None, None]
         at = at + (dist[:, :, None] * (k + T(0.5)))[..., None]  # [R, axis, samples, bins]
         last = length[:, None, None] - 1
-        outside = (at < -1.0) | (at > length[:, None, None].astype(t))
+        # (NaN counts as outside: only a box that takes no samples has NaN there, 0 / 0, and the
+        # reference's int cast of it would read out of the map)
+        outside = ~((at >= -1.0) & (at <= length[:, None, None].astype(t)))
         at = np.maximum(at, T(0))
         low = np.trunc(np.where(outside, np.zeros((), t), at)).astype(np.int64)
         edge = low >= last
