@@ -326,4 +326,8 @@ def test_hard_nms_shortcut_equals_the_queue_loop(version):  # type: ignore[no-un
             limit = int(rng.integers(0, 20))
             threshold = np.float32(rng.choice([-0.1, 0.0, 0.2]))
             params = nms._Params(limit, np.float32(iou), threshold, np.float32(0), False, version == 5)
-            assert nms._select_hard(boxes, scores, params) == nms._select_queue(boxes, scores, params)
+            hard = nms._select_hard(boxes, scores, params)
+            assert hard is not None
+            queue = nms._select_queue(boxes, scores, params)
+            np.testing.assert_array_equal(hard[0], queue[0])
+            np.testing.assert_array_equal(hard[1].view(np.uint32), queue[1].view(np.uint32))

@@ -159,11 +159,10 @@ def per_class_bound(num_boxes: Dimension, max_out: TensorInfo | None) -> Dimensi
 def _corners(boxes: np.ndarray, encoding: BoxEncoding) -> np.ndarray:
     """``[..., 4]`` as ``y1, x1, y2, x2`` with y1 <= y2 and x1 <= x2, in f32 (OpenVINO's normalize_*)."""
     if encoding is BoxEncoding.CENTER:
-        x, y, w, h = (boxes[..., i] for i in range(4))
-        half_w, half_h = w / np.float32(2), h / np.float32(2)
-        return np.stack([y - half_h, x - half_w, y + half_h, x + half_w], axis=-1)
-    y1, x1, y2, x2 = (boxes[..., i] for i in range(4))
-    return np.stack([np.minimum(y1, y2), np.minimum(x1, x2), np.maximum(y1, y2), np.maximum(x1, x2)], axis=-1)
+        centre, half = boxes[..., 1::-1], boxes[..., 3:1:-1] / np.float32(2)  # (y, x) and (h / 2, w / 2)
+        return np.concatenate([centre - half, centre + half], axis=-1)
+    first, second = boxes[..., :2], boxes[..., 2:]
+    return np.concatenate([np.minimum(first, second), np.maximum(first, second)], axis=-1)
 
 
 def _iou(box: np.ndarray, others: np.ndarray) -> np.ndarray:
@@ -195,8 +194,11 @@ class _Params:
     v5: bool  # NMS-5's reference: weight 0 above the threshold, hard suppression at >=
 
 
-def _select(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> list[tuple[int, np.float32]]:
-    """(box index, final score) selected for one batch and class, in selection order."""
+Selection = tuple[np.ndarray, np.ndarray]  # the selected boxes' indices (int64) and final scores (f32)
+
+
+def _select(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> Selection:
+    """The boxes selected for one batch and class and their final scores, in selection order."""
     if not p.soft:
         greedy = _select_hard(boxes, scores, p)
         if greedy is not None:
@@ -204,44 +206,43 @@ def _select(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> list[tuple[int
     return _select_queue(boxes, scores, p)
 
 
-def _select_hard(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> list[tuple[int, np.float32]] | None:
+def _select_hard(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> Selection | None:
     """The hard-NMS case of ``_select_queue`` without its queue: weights are 1 or 0, so a candidate
     is selected exactly when no selected box overlaps it by more than the threshold (NMS-5: at
-    least the threshold).  The candidates' overlaps are computed a block of rows at a time (the
-    same f32 operations as one box against the rest); each selected box suppresses the later
-    candidates by its row.  None when an IoU is NaN (a zero weight there lets the queue's score
-    rules decide)."""
+    least the threshold).  The candidates' overlaps are computed a block of rows at a time
+    (the same f32 operations as one box against the rest); each selected box suppresses the
+    later candidates by its row.  None when a candidate it would select has a NaN IoU with a
+    later one (a zero weight there lets the queue's score rules decide)."""
     index = np.flatnonzero(scores > p.score_threshold)
     order = index[np.lexsort((index, -scores[index].astype(np.float64)))]  # score down, index up
     cols = np.ascontiguousarray(boxes[order].T)  # y1, x1, y2, x2 of the candidates in order
     with np.errstate(over="ignore", invalid="ignore"):
         area = (cols[2] - cols[0]) * (cols[3] - cols[1])
-    kept = list(scores[order])  # (np.float32 each)
-    boxes_in_order = order.tolist()
     suppressed = 0  # (bit k: candidate k is suppressed; Python ints: no NumPy call per candidate)
-    picked: list[tuple[int, np.float32]] = []
+    broken: list[np.ndarray] = []  # (per block: its rows with a NaN IoU with a later candidate)
     block = max(1, min(_ROWS, _IOU_BUDGET // max(1, order.size)))
-    for start in range(0, order.size, block):
-        rows = slice(start, min(start + block, order.size))
+    done = 0  # (the candidates decided: every block before ``done``)
+    while done < order.size and done - (suppressed & ((1 << done) - 1)).bit_count() < p.max_out:
+        rows = slice(done, min(done + block, order.size))
         over, nan = _overlapping(
-            cols[:, rows, None], area[rows, None], cols[:, None, start:], area[None, start:], p
+            cols[:, rows, None], area[rows, None], cols[:, None, done:], area[None, done:], p
         )
-        packed = np.packbits(over, axis=1, bitorder="little")  # (each row's columns as bits from ``start``)
-        broken = nan.tolist()
-        for pos in range(rows.start, rows.stop):
-            if len(picked) >= p.max_out:
-                return picked
-            if suppressed >> pos & 1:
-                continue
-            if broken[pos - start]:
-                return None
-            picked.append((boxes_in_order[pos], kept[pos]))
-            row = int.from_bytes(packed[pos - start].tobytes(), "little") << start
-            suppressed |= row & ~((2 << pos) - 1)  # (the later candidates it overlaps)
-    return picked
+        width = (order.size - done + 7) // 8
+        packed = np.packbits(over, axis=1, bitorder="little").tobytes()  # (a row: bits from ``done``)
+        for k in np.flatnonzero(over.any(axis=1)).tolist():  # (only rows that overlap a later one)
+            if not suppressed >> (done + k) & 1:
+                suppressed |= int.from_bytes(packed[k * width : (k + 1) * width], "little") << done
+        broken.append(nan)
+        done = rows.stop
+    bits = np.frombuffer((suppressed & ((1 << done) - 1)).to_bytes((done + 7) // 8, "little"), np.uint8)
+    picked = np.flatnonzero(np.unpackbits(bits, count=done, bitorder="little") == 0)[: p.max_out]
+    if broken and np.concatenate(broken)[picked].any():
+        return None
+    chosen = order[picked].astype(np.int64)
+    return chosen, scores[chosen]
 
 
-_ROWS = 64  # (candidates whose overlaps are computed together: most are picked or suppressed early)
+_ROWS = 256  # (candidates whose overlaps are computed together; fewer when max_out stops early)
 _IOU_BUDGET = 1 << 22  # (IoU values of one block of candidates against the later ones)
 
 
@@ -250,20 +251,30 @@ def _overlapping(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Which pairs of a block of rows (candidates ``start..``) and the columns (candidates
     ``start``, ``start + 1``, ...) overlap enough to suppress (``_iou_columns`` on broadcast
-    coordinates), and which rows have a NaN IoU with a later candidate."""
-    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        ih = np.maximum(np.minimum(box[2], cols[2]) - np.maximum(box[0], cols[0]), np.float32(0))
-        iw = np.maximum(np.minimum(box[3], cols[3]) - np.maximum(box[1], cols[1]), np.float32(0))
-        inter = ih * iw
-        iou = inter / (area_i + area_j - inter)
-    iou = np.where((area_i <= 0) | (area_j <= 0), np.float32(0), iou)
+    coordinates, a row's later candidates only), and which rows have a NaN IoU with a later
+    candidate."""
+    zero = np.float32(0)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):  # (in place: the same operations)
+        inter = np.minimum(box[2], cols[2])
+        inter -= np.maximum(box[0], cols[0])
+        np.maximum(inter, zero, out=inter)  # (ih)
+        iw = np.minimum(box[3], cols[3])
+        iw -= np.maximum(box[1], cols[1])
+        np.maximum(iw, zero, out=iw)
+        inter *= iw
+        union = np.add(area_i, area_j, out=iw)
+        union -= inter
+        iou = np.divide(inter, union, out=inter)
+    np.copyto(iou, zero, where=(area_i <= 0) | (area_j <= 0))
     later = np.arange(iou.shape[1])[None, :] > np.arange(iou.shape[0])[:, None]
-    nan = (np.isnan(iou) & later).any(axis=1)
-    over = (iou >= p.iou_threshold) if p.v5 else (iou > p.iou_threshold)
-    return over, nan
+    nan = np.isnan(iou)
+    nan &= later
+    over = np.greater_equal(iou, p.iou_threshold) if p.v5 else np.greater(iou, p.iou_threshold)
+    over &= later
+    return over, nan.any(axis=1)
 
 
-def _select_queue(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> list[tuple[int, np.float32]]:
+def _select_queue(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> Selection:
     """OpenVINO's loop: a priority queue of candidates, each compared with the selected boxes."""
     heap = [(-float(scores[i]), int(i), 0) for i in np.flatnonzero(scores > p.score_threshold)]
     heapq.heapify(heap)
@@ -293,7 +304,7 @@ def _select_queue(boxes: np.ndarray, scores: np.ndarray, p: _Params) -> list[tup
             picked_scores.append(score)
         elif score > p.score_threshold:
             heapq.heappush(heap, (-float(score), index, len(picked)))
-    return list(zip(picked, picked_scores, strict=True))
+    return np.array(picked, np.int64), np.array(picked_scores, np.float32)
 
 
 def _scalar(inputs: Sequence[np.ndarray], k: int, default: float) -> np.generic:
@@ -333,16 +344,33 @@ def evaluate_nms(attrs: NMSAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarr
         attrs.version == 5,
     )
     corners = _corners(boxes, attrs.box_encoding)
-    rows: list[tuple[int, int, int, np.float32]] = []
-    for b in range(scores.shape[0]):
-        for c in range(scores.shape[1]):
-            rows.extend((b, c, i, s) for i, s in _select(corners[b], scores[b, c], params))
-    if attrs.sort_result_descending:
-        rows.sort(key=lambda r: (-float(r[3]), r[0], r[1], r[2]))
+    parts = [
+        (b, c, _select(corners[b], scores[b, c], params))
+        for b in range(scores.shape[0])
+        for c in range(scores.shape[1])
+    ]
+    return _outputs(attrs, parts)
+
+
+def _outputs(attrs: NMSAttrs, parts: list[tuple[int, int, Selection]]) -> list[np.ndarray]:
+    """The three outputs from each (batch, class)'s selection: grouped in that order, or sorted
+    by score down, then batch, class and box up (``sort_result_descending``)."""
+    counts = [sel[0].size for _, _, sel in parts]
+    batch = np.repeat(np.array([b for b, _, _ in parts], np.int64), counts)
+    klass = np.repeat(np.array([c for _, c, _ in parts], np.int64), counts)
+    box = np.concatenate([sel[0] for _, _, sel in parts]) if parts else np.zeros(0, np.int64)
+    score = np.concatenate([sel[1] for _, _, sel in parts]) if parts else np.zeros(0, np.float32)
+    if attrs.sort_result_descending:  # (the selected scores are above the threshold: no NaN)
+        order = np.lexsort((box, klass, batch, -score.astype(np.float64)))
+        batch, klass, box, score = batch[order], klass[order], box[order], score[order]
     dtype = numpy_dtype_of(attrs.output_type)
-    indices = np.array([r[:3] for r in rows], dtype=dtype).reshape(-1, 3)
-    selected_scores = np.array([(r[0], r[1], r[3]) for r in rows], dtype=np.float32).reshape(-1, 3)
-    return [indices, selected_scores, np.array([len(rows)], dtype=dtype)]
+    indices = np.empty((box.size, 3), dtype)
+    indices[:, 0], indices[:, 1], indices[:, 2] = batch, klass, box
+    selected_scores = np.empty((box.size, 3), np.float32)
+    # (batch and class to f32 through f64, as NumPy converts Python ints)
+    selected_scores[:, :2] = indices[:, :2].astype(np.float64)
+    selected_scores[:, 2] = score
+    return [indices, selected_scores, np.array([box.size], dtype=dtype)]
 
 
 def parse_nms_5(node: Node) -> NMSAttrs:

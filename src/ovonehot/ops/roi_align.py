@@ -141,43 +141,99 @@ def evaluate_roi_align(attrs: ROIAlignAttrs, inputs: Sequence[np.ndarray]) -> li
 def _all_rois(
     attrs: ROIAlignAttrs, data: np.ndarray, rois: np.ndarray, indices: np.ndarray
 ) -> list[np.ndarray]:
-    """``_one_roi`` for every box at once, its samples in batches (the same operations on each
-    element in the same order, so the same bits): a box with fewer samples than the most
-    skips the others, its sum added in its own order."""
-    n, c = data.shape[0], data.shape[1]
+    """``_one_roi`` for every box at once (the same operations on each element in the same order,
+    so the same bits): the samples' neighbours and weights of every box along both axes at
+    once, then every sample of a block of sample rows gathered at once; a box with fewer
+    samples than the most adds zeros for the others (the sum, from +0, is never -0: adding +0
+    leaves it as it is)."""
+    n, c, h, w = data.shape
     idx = indices.astype(np.int64)
     if np.any((idx < 0) | (idx >= n)):
         raise InputError(f"batch_indices must lie in [0, {n}), got {idx.tolist()}")
     t = np.dtype(np.float32) if widen(data).dtype != np.float64 else np.dtype(np.float64)
-    T = t.type
-    x = np.ascontiguousarray(widen(data).astype(t).transpose(0, 2, 3, 1))  # (NHWC: a sample reads C in a row)
+    x = np.ascontiguousarray(widen(data).astype(t).transpose(0, 2, 3, 1)).reshape(-1, c)  # (NHWC rows)
     ph, pw = attrs.pooled_h, attrs.pooled_w
     out = np.zeros((rois.shape[0], ph, pw, c), t)
     with quiet():
-        # (per box, as [R, 1, 1, 1]: the samples' axis, then the bins')
-        y1, x1, bin_h, bin_w, sr_y, sr_x = (
-            g[:, None, None, None] for g in _geometry(attrs, widen(rois).astype(t), T)
-        )
-        count, dist_y, dist_x = (sr_y * sr_x).astype(t), bin_h / sr_y.astype(t), bin_w / sr_x.astype(t)
-        ybins, xbins = np.arange(ph, dtype=t)[:, None], np.arange(pw, dtype=t)[None, :]
-        samples = [
-            (sy, sx) for sy in range(int(sr_y.max(initial=0))) for sx in range(int(sr_x.max(initial=0)))
-        ]
-        step = max(1, _SAMPLE_BUDGET // max(1, out.size))
-        for at in range(0, len(samples), step):
-            batch = samples[at : at + step]
-            sy, sx = (np.array(v, t)[:, None, None] for v in zip(*batch, strict=True))
-            ys = y1 + ybins * bin_h + dist_y * (sy + T(0.5))  # [R, k, ph, 1]
-            xs = x1 + xbins * bin_w + dist_x * (sx + T(0.5))  # [R, k, 1, pw]
-            ys, xs = np.broadcast_arrays(ys, xs)
-            values = _bilinear_nhwc(x, idx[:, None, None, None], ys, xs, t)
-            for k, (y, x_) in enumerate(batch):
-                value, take = values[:, k], (y < sr_y) & (x_ < sr_x)  # ([R, 1, 1, 1] against [R, ph, pw, C])
-                if attrs.mode is PoolingMode.MAX:
-                    out = np.where(take & (value > out), value, out)
-                else:
-                    out = np.where(take, out + value / count, out)
+        start, bins, samples = _geometry(attrs, widen(rois).astype(t), t.type)
+        most_x, most_y = (int(m) for m in samples.max(axis=0, initial=0))
+        if out.size and most_x > 0 and most_y > 0:
+            grid = _Grid.of(start, bins, samples, np.array([w, h]), max(ph, pw), t)
+            xs = grid.along(0, most_x, pw)
+            count = (samples[:, 0] * samples[:, 1]).astype(t)[:, None, None, None, None, None]
+            rows = max(1, _SAMPLE_BUDGET // (4 * out.size * most_x))
+            for at in range(0, most_y, rows):
+                ys = grid.along(1, min(at + rows, most_y), ph, at)
+                _pool_rows(attrs.mode, out, x, idx * (h * w), ys, xs, count, w)
     return [narrow(np.ascontiguousarray(out.transpose(0, 3, 1, 2)), data.dtype)]
+
+
+@dataclass(frozen=True, slots=True)
+class _Grid:
+    """Along both axes (x, then y), for each box, sample (up to the most any box takes on
+    either axis) and bin: the two neighbours' positions and weights (``_neighbours`` along
+    that axis: low then high), whether the sample is more than a pixel outside the map, and
+    whether the box takes it."""
+
+    position: np.ndarray  # [2, R, axis, samples, bins] int64
+    weight: np.ndarray  # [2, R, axis, samples, bins] (1 - l, l)
+    outside: np.ndarray  # [R, axis, samples, bins]
+    taken: np.ndarray  # [R, axis, samples]
+
+    @staticmethod
+    def of(
+        start: np.ndarray, size: np.ndarray, samples: np.ndarray, length: np.ndarray, bins: int, t: np.dtype
+    ) -> _Grid:
+        """From each box's corner, bin size and samples per side ``[R, axis]``."""
+        T = t.type
+        k = np.arange(int(samples.max()), dtype=t)
+        dist = size / samples.astype(t)
+        at = start[:, :, None, None] + np.arange(bins, dtype=t) * size[:, :, None, None]
+        at = at + (dist[:, :, None] * (k + T(0.5)))[..., None]  # [R, axis, samples, bins]
+        last = length[:, None, None] - 1
+        # (NaN counts as outside: only a box that takes no samples has NaN there, 0 / 0, and the
+        # reference's int cast of it would read out of the map)
+        outside = ~((at >= -1.0) & (at <= length[:, None, None].astype(t)))
+        at = np.maximum(at, T(0))
+        low = np.trunc(np.where(outside, np.zeros((), t), at)).astype(np.int64)
+        edge = low >= last
+        low = np.where(edge, last, low)
+        lw = np.where(edge, low.astype(t), at) - low.astype(t)
+        position = np.array([low, np.where(edge, low, low + 1)])  # (np.array: np.stack costs more)
+        return _Grid(position, np.array([T(1.0) - lw, lw]), outside, k < samples[:, :, None])
+
+    def along(self, axis: int, end: int, bins: int, begin: int = 0) -> _Grid:
+        """The samples ``begin:end`` and the first ``bins`` bins of one axis."""
+        s = slice(begin, end)
+        return _Grid(self.position[:, :, axis, s, :bins], self.weight[:, :, axis, s, :bins],
+                     self.outside[:, axis, s, :bins], self.taken[:, axis, s])  # fmt: skip
+
+
+def _pool_rows(
+    mode: PoolingMode, out: np.ndarray, x: np.ndarray, base: np.ndarray, ys: _Grid, xs: _Grid,
+    count: np.ndarray, w: int,
+) -> None:  # fmt: skip
+    """Pool the samples of rows ``ys`` (every column ``xs``) of every box into ``out`` [R, ph,
+    pw, C], sample by sample in the reference's order (row, then column)."""
+    # Axes: (y neighbour, x neighbour, R, sample row, sample column, bin row, bin column).
+    outside = ys.outside[:, :, None, :, None] | xs.outside[:, None, :, None, :]
+    weight = ys.weight[:, None, :, :, None, :, None] * xs.weight[None, :, :, None, :, None, :]
+    zero = np.zeros((), weight.dtype)  # (np.where is slower with a NumPy scalar than a 0-d array)
+    weight = np.where(outside, zero, weight)
+    row_at = (base[:, None, None] + ys.position * w)[:, None, :, :, None, :, None]  # (image and row)
+    flat = row_at + xs.position[None, :, :, None, :, None, :]
+    flat = np.where(outside, base[:, None, None, None, None], flat)  # (outside: pixel (0, 0), weight 0)
+    terms = weight[..., None] * np.take(x, flat, axis=0)  # [2, 2, R, rows, columns, ph, pw, C]
+    value = terms[0, 0] + terms[0, 1] + terms[1, 0] + terms[1, 1]  # (the reference's order)
+    taken = (ys.taken[:, :, None] & xs.taken[:, None, :])[:, :, :, None, None, None]
+    if mode is PoolingMode.MAX:  # (the largest sample above +0, else +0: NaN never replaces)
+        value = np.where(taken & (value > 0), value, zero)
+        np.maximum(out, value.max(axis=(1, 2)), out=out)
+        return
+    value = value / count if taken.all() else np.where(taken, value / count, zero)
+    for sy in range(value.shape[1]):
+        for sx in range(value.shape[2]):
+            out += value[:, sy, sx]
 
 
 def _alignment(
@@ -194,20 +250,20 @@ def _alignment(
 
 
 def _geometry(attrs: ROIAlignAttrs, boxes: np.ndarray, T: type[np.floating]) -> tuple[np.ndarray, ...]:
-    """Per box as ``_one_roi`` computes them: top, left, bin height and width, samples per side
-    (0 where the box takes none)."""
+    """Per box and axis (x, y) as ``_one_roi`` computes them: the box's corner, its bin size and
+    its samples per side (0 on both axes where it takes none), each ``[R, 2]``."""
     off_src, off_dst, aligned, scale = _alignment(attrs, T)
-    x1, y1, x2, y2 = ((boxes[:, k] + off_src) * scale + off_dst for k in range(4))
-    roi_w, roi_h = x2 - x1, y2 - y1
+    corners = (boxes + off_src) * scale + off_dst  # x1, y1, x2, y2
+    size = corners[:, 2:] - corners[:, :2]
     if not aligned:
-        roi_w, roi_h = np.maximum(roi_w, T(1.0)), np.maximum(roi_h, T(1.0))
-    bin_w, bin_h = roi_w / T(attrs.pooled_w), roi_h / T(attrs.pooled_h)
-    sr_x = np.full(boxes.shape[0], attrs.sampling_ratio, np.int64)
-    sr_y = sr_x.copy()
+        size = np.maximum(size, T(1.0))
+    bins = size / np.array([attrs.pooled_w, attrs.pooled_h], boxes.dtype)
     if attrs.sampling_ratio == 0:
-        sr_x, sr_y = np.ceil(bin_w).astype(np.int64), np.ceil(bin_h).astype(np.int64)
-    none = (sr_x <= 0) | (sr_y <= 0)  # (no samples: the box pools to 0)
-    return y1, x1, bin_h, bin_w, np.where(none, 0, sr_y), np.where(none, 0, sr_x)
+        samples = np.ceil(bins).astype(np.int64)
+    else:
+        samples = np.full(bins.shape, attrs.sampling_ratio, np.int64)
+    none = (samples <= 0).any(axis=1, keepdims=True)  # (no samples: the box pools to 0)
+    return corners[:, :2], bins, np.where(none, np.zeros((), np.int64), samples)
 
 
 _SAMPLE_BUDGET = 1 << 20  # (elements of one batch of samples of every box)
@@ -269,13 +325,6 @@ def bilinear(fmap: np.ndarray, ys: np.ndarray, xs: np.ndarray, t: np.dtype) -> n
     """The reference's sample value at each (y, x): [C, ph, pw]."""
     terms = (wgt * fmap[:, py, px] for wgt, py, px in _neighbours(fmap.shape[1], fmap.shape[2], ys, xs, t))
     total: np.ndarray = functools.reduce(operator.add, terms)  # (in order: one term at a time)
-    return total
-
-
-def _bilinear_nhwc(x: np.ndarray, b: np.ndarray, ys: np.ndarray, xs: np.ndarray, t: np.dtype) -> np.ndarray:
-    """``bilinear`` on NHWC data, image ``b`` at each (y, x) of ``[R, ph, pw]``: ``[R, ph, pw, C]``."""
-    terms = (wgt[..., None] * x[b, py, px] for wgt, py, px in _neighbours(x.shape[1], x.shape[2], ys, xs, t))
-    total: np.ndarray = functools.reduce(operator.add, terms)
     return total
 
 
