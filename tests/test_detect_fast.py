@@ -19,6 +19,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+from ovonehot.errors import InputError, ResourceLimitError
 from ovonehot.ops import nms, roi_align
 from ovonehot.ops.nms import BoxEncoding, NMSAttrs
 from ovonehot.ops.roi_align import AlignedMode, PoolingMode, ROIAlignAttrs
@@ -363,3 +364,27 @@ def test_nms_other_paths_match_the_oracle(make: Callable[[], np.ndarray], n: int
         inputs = [boxes, scores, np.array(limit, np.int64), np.array(iou, np.float32)]
         attrs = NMSAttrs(version)
         assert_bits(nms.evaluate_nms(attrs, inputs), nms_oracle(attrs, inputs), f"iou {iou}")
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_roi_align_refuses_a_non_finite_box_in_one_line(bad: float) -> None:
+    """A box with a NaN or infinite coordinate: one InputError naming it (it was a ValueError or
+    an OverflowError from the sample count's integer cast: a traceback)."""
+    attrs = roi_align.ROIAlignAttrs(2, 2, 0, 1.0, roi_align.PoolingMode.AVG)
+    data = np.zeros((1, 2, 8, 8), np.float32)
+    rois = np.array([[0, 0, 3, 3], [0, 0, bad, 3]], np.float32)
+    with pytest.raises(InputError, match=r"rois\[1\] = \[0.0, 0.0, (nan|inf|-inf), 3.0\] has a non-finite"):
+        roi_align.evaluate_roi_align(attrs, [data, rois, np.zeros(2, np.int64)])
+
+
+def test_roi_align_refuses_boxes_that_ask_for_too_many_samples() -> None:
+    """An adaptive sampling ratio on an enormous box asks for ceil(bin)^2 samples per bin: refused
+    at once with the limit and the box named, where it ran for hours; a box within the limit runs."""
+    attrs = roi_align.ROIAlignAttrs(2, 2, 0, 1.0, roi_align.PoolingMode.AVG)
+    data = np.ones((1, 2, 8, 8), np.float32)
+    huge = np.array([[0, 0, 1e6, 1e6]], np.float32)
+    with pytest.raises(ResourceLimitError, match=r"rois\[0\] = \[0.0, 0.0, 1000000.0, 1000000.0\]"):
+        roi_align.evaluate_roi_align(attrs, [data, huge, np.zeros(1, np.int64)])
+    fine = np.array([[0, 0, 40, 40]], np.float32)
+    (out,) = roi_align.evaluate_roi_align(attrs, [data, fine, np.zeros(1, np.int64)])
+    assert out.shape == (1, 2, 2, 2)

@@ -41,6 +41,7 @@ from ..types import Dimension, ElementType, PartialShape
 from .common.attrs import float_attr, int_attr, str_attr
 from .common.numeric import is_float, narrow, quiet, round_half_away, widen
 from .common.spec import OpSpec, TensorInfo
+from .roi_align import refuse_non_finite
 
 F = np.float32
 
@@ -326,6 +327,8 @@ def evaluate_psroi_pooling(attrs: PSROIAttrs, inputs: Sequence[np.ndarray]) -> l
         raise InputError(
             f"PSROIPooling needs {need * attrs.output_dim} channels, got feature maps {list(feat.shape)}"
         )
+    if attrs.mode == "average":  # (bilinear mode computes with them: NaN in, NaN out)
+        refuse_non_finite(widen(np.asarray(inputs[1])).astype(F), "integer bin bounds")
     pool = _average if attrs.mode == "average" else _bilinear
     return _run(inputs, attrs.output_dim, attrs.group_size, lambda fmap, box, _r: pool(attrs, fmap, box))
 

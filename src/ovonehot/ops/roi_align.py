@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError, ValidationError
+from ..errors import InputError, ResourceLimitError, ValidationError
 from ..graph import Node
 from ..types import Dimension, PartialShape
 from .common.attrs import enum_attr, float_attr, int_attr
@@ -131,11 +131,44 @@ def evaluate_roi_align(attrs: ROIAlignAttrs, inputs: Sequence[np.ndarray]) -> li
     data, rois, indices = (np.asarray(a) for a in inputs)
     if data.ndim != 4 or rois.ndim != 2 or rois.shape[1] != 4 or indices.shape != (rois.shape[0],):
         raise InputError(f"data {data.shape}, rois {rois.shape}, batch_indices {indices.shape} do not fit")
-    if not np.isfinite(widen(rois)).all():  # (the reference's per-box loop decides what those give)
-        return per_roi(
-            data, rois, indices, (attrs.pooled_h, attrs.pooled_w), functools.partial(_one_roi, attrs)
-        )
+    _check_boxes(attrs, rois, data.shape[1])
     return _all_rois(attrs, data, rois, indices)
+
+
+# The most samples (bilinear interpolations, one value per channel) one ROIAlign run may take.
+# An adaptive sampling ratio (0) takes ceil(bin size) samples per bin and axis: a box that a
+# hostile or broken input makes enormous asks for billions (hours of NumPy; a 10^4-pixel box
+# took 38 s), where detectors take thousands to tens of millions.
+MAX_SAMPLES = 2**28
+
+
+def refuse_non_finite(boxes: np.ndarray, cast: str) -> None:
+    """InputError naming the first box (row of ``boxes``) with a NaN or infinite value: the
+    reference casts its coordinates to ``cast``, an int that C++ leaves undefined there."""
+    finite = np.isfinite(boxes).all(axis=1)
+    if not finite.all():
+        r = int(np.flatnonzero(~finite)[0])
+        raise InputError(
+            f"rois[{r}] = {boxes[r].tolist()} has a non-finite coordinate: OpenVINO's reference "
+            f"casts it to {cast}, which C++ leaves undefined"
+        )
+
+
+def _check_boxes(attrs: ROIAlignAttrs, rois: np.ndarray, channels: int) -> None:
+    """Refuse boxes with a non-finite coordinate (the reference casts it to an integer: undefined)
+    and boxes asking for more than ``MAX_SAMPLES`` samples in all, naming the first such box."""
+    boxes = widen(rois).astype(np.float64)
+    refuse_non_finite(boxes, "an integer sample count")
+    with quiet():
+        _, _, samples = _geometry(attrs, np.minimum(np.abs(boxes), 2.0**40) * np.sign(boxes), np.float64)
+    per_box = samples.astype(np.float64).prod(axis=1) * attrs.pooled_h * attrs.pooled_w * max(channels, 1)
+    if per_box.sum() > MAX_SAMPLES:
+        r = int(np.argmax(np.cumsum(per_box) > MAX_SAMPLES))
+        raise ResourceLimitError(
+            f"the boxes ask for {per_box.sum():.3g} samples, more than ovonehot takes "
+            f"({MAX_SAMPLES}): rois[{r}] = {boxes[r].tolist()} with sampling_ratio "
+            f"{attrs.sampling_ratio} and spatial_scale {attrs.spatial_scale}"
+        )
 
 
 def _all_rois(

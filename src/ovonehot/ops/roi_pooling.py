@@ -34,6 +34,7 @@ from ..types import Dimension, PartialShape
 from .common.attrs import enum_attr, float_attr, int_attr, ints_attr
 from .common.numeric import narrow, quiet, round_half_away, widen
 from .common.spec import OpSpec, TensorInfo
+from .roi_align import refuse_non_finite
 
 
 class PoolMethod(enum.Enum):
@@ -147,6 +148,7 @@ def evaluate_roi_pooling(attrs: ROIPoolingAttrs, inputs: Sequence[np.ndarray]) -
     dtype = np.dtype(np.float64) if feat.dtype == np.float64 else np.dtype(np.float32)
     t = dtype.type
     maps, boxes = widen(feat).astype(dtype), widen(rois).astype(dtype)
+    refuse_non_finite(boxes, "an integer batch index and bin bounds")
     out = np.zeros((rois.shape[0], feat.shape[1], attrs.pooled_h, attrs.pooled_w), dtype)
     with quiet():
         for r, box in enumerate(boxes):
