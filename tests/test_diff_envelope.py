@@ -291,3 +291,18 @@ def test_the_layer_table_judges_by_the_envelope_and_finds_the_planted_layer(tmp_
     (v,) = report.verdicts
     assert v.verdict is Verdict.OURS_WRONG
     assert "type=ReLU" in v.first_node, v.first_node
+
+
+def test_a_number_where_the_truth_is_nan_is_outside_every_envelope() -> None:
+    """A value that is a number where the float64 truth is NaN (or NaN where it is a number) is
+    no rounding: the ratio is infinite.  (A CPU plugin's finite logits against ovonehot's NaN, the
+    truth's NaN on a fully masked attention row, had been judged PASS: NaN ratios were dropped.)"""
+    from ovonehot.differential.envelope import Envelope
+
+    truth_values = np.array([1.0, np.nan, 2.0])
+    env = Envelope(truth_values, np.full(3, 1e-6), ElementType.f32)
+    assert env.ratio(np.array([1.0, np.nan, 2.0])) == 0.0
+    assert env.ratio(np.array([1.0, 0.5, 2.0])) == np.inf  # a number where the truth is NaN
+    assert env.ratio(np.array([np.nan, np.nan, 2.0])) == np.inf  # NaN where the truth is a number
+    assert env.between(np.array([1.0, np.nan, 2.0]), np.array([1.0, 0.5, 2.0])) == np.inf
+    assert env.ratio(np.array([1.0 + 5e-7, np.nan, 2.0])) == pytest.approx(0.5)

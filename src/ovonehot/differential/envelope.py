@@ -186,12 +186,14 @@ class Envelope:
         return inside
 
     def ratio(self, values: np.ndarray) -> float:
-        """The largest ``|x - truth| / bound`` over elements (0 when equal; inf outside a 0 bound)."""
+        """The largest ``|x - truth| / bound`` over elements (0 when equal; inf outside a 0 bound,
+        and inf where one of them is NaN and the other is not: no rounding makes a number NaN)."""
         x = np.asarray(values, dtype=np.float64)
         with np.errstate(invalid="ignore", divide="ignore"):
             err = np.array(np.abs(x - self.truth), dtype=np.float64, ndmin=1)
             err[np.array((x == self.truth) | (np.isnan(x) & np.isnan(self.truth)), ndmin=1)] = 0.0
             r = np.where(err == 0, 0.0, err / np.array(self.bound, ndmin=1))
+        r[np.array(np.isnan(x) != np.isnan(self.truth), ndmin=1)] = np.inf
         r = r[~np.isnan(r)]
         return float(r.max()) if r.size else 0.0
 
