@@ -70,3 +70,23 @@ def test_bicubic_pillow_with_the_attributes_coefficient_is_a_named_deviation() -
     (v,) = report.verdicts
     assert v.verdict is Verdict.DEVIATION, v.reason
     assert {e.code for e in v.events} == {"bicubic-pillow-coefficient"}
+
+
+def test_a_fully_masked_row_in_stateful_attention_is_a_named_deviation() -> None:
+    """OPT's optimum-intel export with a left-padded row: ovonehot gives the spec's NaN on the row
+    (its padding query masks every key), the CPU plugin's stateful attention finite logits; diff
+    names it (``stateful-attention-mask-lowest``, its prediction equal to the plugin's output),
+    where it had said PASS (the envelope dropped NaN-against-number elements) and then
+    'unexplained'.  The unpadded case predicts nothing of the kind."""
+    root = Path(__file__).resolve().parents[1] / "ir" / "corpus" / "llm" / "opt"
+    m = load(root / "model.xml")
+    padded = dict(np.load(root / "left_padded.step1.inputs.npz"))
+    report = diff_model(m, padded, oracle_runners(("cpu",), m, str(root / "model.xml")))
+    (v,) = report.verdicts
+    assert v.verdict is Verdict.DEVIATION, v.reason
+    assert {e.code for e in v.events} == {"stateful-attention-mask-lowest"}
+    assert report.exit_code == 0
+    unpadded = dict(np.load(root / "generate.step1.inputs.npz"))
+    report = diff_model(m, unpadded, oracle_runners(("cpu",), m, str(root / "model.xml")))
+    (v,) = report.verdicts
+    assert v.verdict is Verdict.PASS and not v.events, v.reason

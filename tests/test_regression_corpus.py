@@ -69,9 +69,18 @@ DIVIDE_FLOORS = (
     "and core reference (-7 here); torch's trunc mode and the CPU plugin, which ignores m_pythondiv on "
     "integers, truncate (-6). ovonehot computes what the IR says (docs/layer_tests.md)"
 )
+MASKED_ROW_NAN = (
+    "written decision: a left-padded row's padding position masks every key (OPT's SDPA-13 gets an "
+    "all-false boolean mask row); the spec's softmax over -inf only is NaN, as the CPU plugin's plain "
+    "SDPA gives, and the next layer spreads it over the whole row (0 * NaN); the expected outputs are the "
+    "CPU plugin's stateful attention, which masks with the lowest finite value: finite logits (diff names "
+    "it: stateful-attention-mask-lowest)"
+)
 XFAIL: dict[tuple[str, str], str] = {
     ("layer_tests/div_trunc_int32_by_int64", "exact"): DIVIDE_FLOORS,
     ("layer_tests/div_trunc_int32_by_int64", "fast"): DIVIDE_FLOORS,
+    ("llm/opt", "exact:left_padded"): MASKED_ROW_NAN,
+    ("llm/opt", "fast:left_padded"): MASKED_ROW_NAN,
 }
 
 

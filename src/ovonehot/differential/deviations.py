@@ -128,6 +128,14 @@ KNOWN: dict[str, Deviation] = {
             "shape (-2.5 -> u8 gives 0; the reference wraps through int32 and gives 254)",
         ),
         Deviation(
+            "stateful-attention-mask-lowest",
+            _CPU,
+            "ScaledDotProductAttention over a KV cache (ReadValue) with a boolean mask: the fused "
+            "stateful kernel masks with the type's lowest finite value, not -inf, so a row with "
+            "every key masked (a left-padded position) attends to all keys evenly where the spec's "
+            "softmax gives NaN (and the NaN then reaches the whole row through the next layer)",
+        ),
+        Deviation(
             "bicubic-pillow-coefficient",
             _CPU,
             "Interpolate-11 bicubic_pillow uses Pillow's cube_coeff -0.5 whatever the attribute "
@@ -630,6 +638,7 @@ def _evaluate(
     # Subnormal flushing happens where a constant stays a plugin Input node, as OneHot's on/off
     # do; a scalar an eltwise op fuses keeps its subnormal (seen with Multiply by 1.4e-45).
     one_hot_inputs = {s.node for i in graph.kind_indices("OneHot") for s in graph.sources[i]}
+    stateful_attention = _over_kv_cache(graph)
 
     def cpu(i: NodeKey, plan: NodePlan, args: list[np.ndarray]) -> Sequence[np.ndarray] | None:
         if not isinstance(i, int):
@@ -647,6 +656,8 @@ def _evaluate(
             return _cpu_floor_mod(i, plan, args, events)
         if kind == "interpolate":
             return _cpu_interpolate(i, plan, args, events)
+        if kind == "scaleddotproductattention" and i in stateful_attention:
+            return _cpu_stateful_attention(i, plan, args, events)
         if i in f16:
             return _cpu_f16_as_f32(i, plan, args, True, False, events)
         return None
@@ -783,6 +794,52 @@ def _cpu_interpolate(
                 i,
                 plan.node.describe(),
                 f"cube_coeff={attrs.cube_coeff:g}: {detail}",
+            )
+        )
+    return outs
+
+
+def _over_kv_cache(graph: Graph) -> set[int]:
+    """The ScaledDotProductAttention nodes whose key input is computed from a ReadValue (a KV
+    cache, as optimum-intel's stateful exports hold it): the CPU plugin runs those fused."""
+    found = set()
+    for i in graph.kind_indices("ScaledDotProductAttention"):
+        if len(graph.sources[i]) < 2:
+            continue
+        seen: set[int] = set()
+        todo = [graph.sources[i][1].node]
+        while todo:
+            j = todo.pop()
+            if j in seen or len(seen) > 64:
+                continue
+            seen.add(j)
+            if graph.nodes[j].type.lower() == "readvalue":
+                found.add(i)
+                break
+            todo.extend(s.node for s in graph.sources[j])
+    return found
+
+
+def _cpu_stateful_attention(
+    i: int, plan: NodePlan, args: list[np.ndarray], events: list[Event]
+) -> Sequence[np.ndarray] | None:
+    """``stateful-attention-mask-lowest``: a boolean mask as the type's lowest finite value where
+    it is False (0 where True), added to the scores; a change only where a row masks every key."""
+    if len(args) < 4 or args[3].dtype != np.bool_ or not np.issubdtype(args[0].dtype, np.floating):
+        return None
+    mask = args[3]
+    lowest = np.array(np.finfo(args[0].dtype).min, args[0].dtype)
+    bias = np.where(mask, np.zeros((), args[0].dtype), lowest)
+    outs = plan.spec.reference(plan.attrs, [*args[:3], bias, *args[4:]])
+    exact = plan.spec.reference(plan.attrs, args)
+    n, detail = _changed(exact[0], outs[0])
+    if n:
+        events.append(
+            Event(
+                "stateful-attention-mask-lowest",
+                i,
+                plan.node.describe(),
+                f"rows with every key masked attend evenly: {detail}",
             )
         )
     return outs
