@@ -785,18 +785,24 @@ def _cpu_interpolate(
     ):
         return None
     outs = plan.spec.reference(dataclasses.replace(attrs, cube_coeff=-0.5), args)
-    exact = plan.spec.reference(attrs, args)
-    n, detail = _changed(exact[0], outs[0])
-    if n:
-        events.append(
-            Event(
-                "bicubic-pillow-coefficient",
-                i,
-                plan.node.describe(),
-                f"cube_coeff={attrs.cube_coeff:g}: {detail}",
-            )
-        )
+    _record(events, "bicubic-pillow-coefficient", i, plan, args, outs, f"cube_coeff={attrs.cube_coeff:g}")
     return outs
+
+
+def _record(
+    events: list[Event],
+    code: str,
+    i: int,
+    plan: NodePlan,
+    args: Sequence[np.ndarray],
+    outs: Sequence[np.ndarray],
+    what: str,
+) -> None:
+    """An event of ``code`` at node ``i`` when the plugin's ``outs`` differ from the op's own on
+    ``args`` (its reference kernel), saying ``what`` and what changed."""
+    n, detail = _changed(plan.spec.reference(plan.attrs, args)[0], outs[0])
+    if n:
+        events.append(Event(code, i, plan.node.describe(), f"{what}: {detail}"))
 
 
 def _over_kv_cache(graph: Graph) -> set[int]:
@@ -831,17 +837,15 @@ def _cpu_stateful_attention(
     lowest = np.array(np.finfo(args[0].dtype).min, args[0].dtype)
     bias = np.where(mask, np.zeros((), args[0].dtype), lowest)
     outs = plan.spec.reference(plan.attrs, [*args[:3], bias, *args[4:]])
-    exact = plan.spec.reference(plan.attrs, args)
-    n, detail = _changed(exact[0], outs[0])
-    if n:
-        events.append(
-            Event(
-                "stateful-attention-mask-lowest",
-                i,
-                plan.node.describe(),
-                f"rows with every key masked attend evenly: {detail}",
-            )
-        )
+    _record(
+        events,
+        "stateful-attention-mask-lowest",
+        i,
+        plan,
+        args,
+        outs,
+        "rows with every key masked attend evenly",
+    )
     return outs
 
 
