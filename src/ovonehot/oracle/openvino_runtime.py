@@ -497,11 +497,13 @@ def _cpu(
     fed = _bind(model, inputs)
     _refuse_negative_depth(model, fed)
     if keep:
-        # Every inner output becomes a model output (add_outputs skips those already one).
+        # Every inner output becomes a model output (add_outputs skips those already one), but
+        # an Assign's: a sink, the plugin refuses to compile one read ("Incorrect output port
+        # number for node Assign_N": every stateful model's layer table was empty).
         extra = [
             node.output(k)
             for node in model.get_ordered_ops()
-            if node.get_type_name() not in ("Result", "Parameter", "Constant")
+            if node.get_type_name() not in ("Result", "Parameter", "Constant", "Assign")
             for k in range(node.get_output_size())
         ]
         if extra:
