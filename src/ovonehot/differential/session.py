@@ -234,7 +234,18 @@ def _spatial(
 
 
 def _uncompared(verdict: OutputVerdict) -> OutputVerdict:
-    """A PASS with no comparison behind it (both sides refuse generated inputs) as NOT_COMPARED."""
+    """A PASS with no comparison behind it (both sides refuse generated inputs) as NOT_COMPARED,
+    and so an oracle computing generated inputs ovonehot refuses: OpenVINO does not check every
+    shape (a model traced for one sequence length run on another), so that is no verdict on
+    either side (it was "unexplained", exit 1, on correct models)."""
+    if verdict.verdict is Verdict.UNEXPLAINED and verdict.comparison is None:
+        return dataclasses.replace(
+            verdict,
+            verdict=Verdict.NOT_COMPARED,
+            reason=f"nothing compared: {verdict.reason}, for generated inputs made again within the "
+            "declared shapes and dims too, which OpenVINO does not check; give inputs the model "
+            "accepts (--inputs, --shape, --val-range)",
+        )
     if verdict.verdict is not Verdict.PASS or verdict.comparison is not None:
         return verdict
     return dataclasses.replace(
