@@ -127,3 +127,14 @@ def test_an_oracle_computing_refused_generated_inputs_is_not_compared(
         out_text
     )
     assert "which OpenVINO does not check; give inputs the model accepts" in out_text
+
+
+def test_run_grows_the_spatial_dims_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`ovonehot run` on the patch embedding with generated inputs: 32 x 32 images, exit 0 (the 3 x 3
+    default ended the run with exit 3); a --shape the model refuses is still the user's."""
+    xml = patch_model(tmp_path)
+    assert cli.main(["run", str(xml)]) == 0
+    out = capsys.readouterr().out
+    assert "x: f32[3,3,32,32]" in out, out
+    assert cli.main(["run", str(xml), "--shape", "x=[1,3,5,5]"]) == 3
+    capsys.readouterr()

@@ -36,7 +36,7 @@ from typing import Any, Literal, overload
 import numpy as np
 
 from ..budget import check_allocation
-from ..errors import InputError, ParameterError, quote
+from ..errors import Error, InputError, ParameterError, quote
 from ..model import Model, TensorDesc
 from ..suggest import did_you_mean
 from ..types import ElementType, numpy_dtype_of
@@ -553,3 +553,44 @@ def _generic_note(et: ElementType) -> str:
         return "short strings"
     lo, hi = _type_range(et)
     return f"uniform integers in [0, {min(hi, 16 if lo == 0 else 8)}]"
+
+
+# Sizes tried, smallest first, for the dynamic spatial dims (all but the first two) of inputs of
+# rank >= 3 when the model refuses generated inputs of the default size: a strided stem or a
+# patch embedding needs more than 3 (DINOv2's 14x14 patches, SegFormer's 7x7/4 stem).
+SPATIAL_SIZES = (32, 64, 224)
+
+
+def refusal(model: Model, inputs: Mapping[str, np.ndarray]) -> str | None:
+    """Why ovonehot refuses to run ``model`` on ``inputs`` (a fast run), or None."""
+    try:
+        model.run(dict(inputs), exact=False)
+    except Error as exc:
+        return str(exc)
+    return None
+
+
+def grow_spatial(
+    model: Model, given: Mapping[str, Sequence[int]], settings: InputSettings
+) -> tuple[dict[str, np.ndarray], dict[str, dict[str, Any]]] | None:
+    """Generated inputs whose dynamic spatial dims take the first of ``SPATIAL_SIZES`` the model
+    accepts (the shapes in ``given`` kept), or None when none does or no input has such dims."""
+    for size in SPATIAL_SIZES:
+        shapes = dict(given)
+        for desc in model.inputs:
+            dims = desc.shape.dims
+            if dims is None or len(dims) < 3 or any(n in shapes for n in (desc.name, *desc.names)):
+                continue
+            base = concrete_shape(desc)
+            grown = [
+                size if k >= 2 and not d.is_static and (d.max is None or d.max >= size) else base[k]
+                for k, d in enumerate(dims)
+            ]
+            if tuple(grown) != base:
+                shapes[desc.name] = tuple(grown)
+        if shapes == dict(given):
+            return None
+        found = generate_inputs(model, settings.seed, shapes, settings=settings, report=True)
+        if refusal(model, found[0]) is None:
+            return found
+    return None

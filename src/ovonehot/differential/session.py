@@ -17,14 +17,14 @@ from typing import Any
 import numpy as np
 
 from ..atomic import check_output_dir
-from ..errors import Error, InputError, UsageError
+from ..errors import InputError, UsageError
 from ..model import Model, load
 from ..npyio import check_input_specs, check_model_paths, load_archive, parse_input_specs
 from ..oracle.common import OracleKind, PluginSettings
 from . import replay as _replay
 from .comparator import Tolerances
 from .diff import DiffOptions, diff_model
-from .gen_inputs import InputSettings, concrete_shape, generate_inputs
+from .gen_inputs import InputSettings, generate_inputs, grow_spatial, refusal
 from .report import DiffReport, render, report_json, with_fallback
 from .runners import OracleRunner, oracle_runners
 from .verdicts import OutputVerdict, Verdict
@@ -111,10 +111,10 @@ def diff_path(path: str, settings: DiffSettings, say: Callable[[str], None] = pr
     )
     # Generated inputs ovonehot refuses are made again before OpenVINO runs on them (its CPU
     # plugin does not check every shape: a patch embedding fed a 3x3 image crashed its child).
-    refusal = _refusal(run.model, run.inputs) if replay is None and run.generated else None
+    refused = refusal(run.model, run.inputs) if replay is None and run.generated else None
     regenerated = None
-    if refusal is not None:
-        regenerated = f"ovonehot refuses the generated inputs ({refusal})"
+    if refused is not None:
+        regenerated = f"ovonehot refuses the generated inputs ({refused})"
         run, report = _regenerate(run, settings, runners, options)
         say(f"{regenerated}: made again within the declared shapes and dims")
     else:
@@ -184,53 +184,12 @@ def _regenerate(
     inputs, notes = generate_inputs(
         run.model, generation.seed, settings.shapes, settings=generation, report=True
     )
-    if _refusal(run.model, inputs) is not None:
-        inputs, notes = _spatial(run.model, settings, generation) or (inputs, notes)
+    if refusal(run.model, inputs) is not None:
+        inputs, notes = grow_spatial(run.model, settings.shapes, generation) or (inputs, notes)
     report = diff_model(run.model, inputs, runners, options)
     if report.ours_error is not None:
         report.verdicts = [_uncompared(v) for v in report.verdicts]
     return dataclasses.replace(run, inputs=inputs, input_notes=notes), report
-
-
-# Sizes tried, smallest first, for the dynamic spatial dims (all but the first two) of inputs of
-# rank >= 3 when the model refuses generated inputs of the default size: a strided stem or a
-# patch embedding needs more than 3 (DINOv2's 14x14 patches, SegFormer's 7x7/4 stem).
-SPATIAL_SIZES = (32, 64, 224)
-
-
-def _refusal(model: Model, inputs: Mapping[str, np.ndarray]) -> str | None:
-    """Why ovonehot refuses to run ``model`` on ``inputs`` (a fast run), or None."""
-    try:
-        model.run(dict(inputs), exact=False)
-    except Error as exc:
-        return str(exc)
-    return None
-
-
-def _spatial(
-    model: Model, settings: DiffSettings, generation: InputSettings
-) -> tuple[dict[str, np.ndarray], dict[str, dict[str, Any]]] | None:
-    """Generated inputs whose dynamic spatial dims take the first of ``SPATIAL_SIZES`` the model
-    accepts (shapes the user gave kept), or None when none does or no input has such dims."""
-    for size in SPATIAL_SIZES:
-        shapes = dict(settings.shapes)
-        for desc in model.inputs:
-            dims = desc.shape.dims
-            if dims is None or len(dims) < 3 or any(n in shapes for n in (desc.name, *desc.names)):
-                continue
-            base = concrete_shape(desc)
-            grown = [
-                size if k >= 2 and not d.is_static and (d.max is None or d.max >= size) else base[k]
-                for k, d in enumerate(dims)
-            ]
-            if tuple(grown) != base:
-                shapes[desc.name] = tuple(grown)
-        if shapes == dict(settings.shapes):
-            return None
-        found = generate_inputs(model, generation.seed, shapes, settings=generation, report=True)
-        if _refusal(model, found[0]) is None:
-            return found
-    return None
 
 
 def _uncompared(verdict: OutputVerdict) -> OutputVerdict:
