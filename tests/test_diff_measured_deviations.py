@@ -90,3 +90,35 @@ def test_a_fully_masked_row_in_stateful_attention_is_a_named_deviation() -> None
     report = diff_model(m, unpadded, oracle_runners(("cpu",), m, str(root / "model.xml")))
     (v,) = report.verdicts
     assert v.verdict is Verdict.PASS and not v.events, v.reason
+
+
+def test_an_output_of_an_unseeded_random_uniform_is_not_compared(tmp_path: Path) -> None:
+    """x + RandomUniform(seeds 0/0): OpenVINO seeds such an op anew on every run (and ovonehot too),
+    so no run can be compared with another: "not compared", with the op named and a known cause,
+    for both oracles (it was "ours wrong" against the reference's other random values); a seeded
+    one compares as any op."""
+    opset8 = pytest.importorskip("openvino.opset8")
+
+    def noisy(seed: int) -> Path:
+        x = opset8.parameter([4, 8], np.float32, name="x")
+        shape = opset8.constant(np.array([4, 8], np.int64))
+        lo, hi = opset8.constant(np.float32(0.0)), opset8.constant(np.float32(1.0))
+        y = opset8.add(x, opset8.random_uniform(shape, lo, hi, "f32", seed, seed))
+        y.output(0).get_tensor().set_names({"y"})
+        xml = tmp_path / f"noise{seed}.xml"
+        ov.save_model(ov.Model([y.output(0)], [x]), str(xml), compress_to_fp16=False)
+        return xml
+
+    x = {"x": np.zeros((4, 8), np.float32)}
+    xml = noisy(0)
+    m = load(xml)
+    report = diff_model(m, x, oracle_runners(("reference", "cpu"), m, str(xml)))
+    assert [v.verdict for v in report.verdicts] == [Verdict.NOT_COMPARED] * 2, [
+        v.reason for v in report.verdicts
+    ]
+    for v in report.verdicts:
+        assert v.known and "RandomUniform" in v.reason and "global_seed and op_seed are both 0" in v.reason
+    xml = noisy(7)
+    m = load(xml)
+    report = diff_model(m, x, oracle_runners(("reference",), m, str(xml)))
+    assert [v.verdict for v in report.verdicts] == [Verdict.PASS], [v.reason for v in report.verdicts]

@@ -150,6 +150,21 @@ class Evidence:
                 pass  # (no envelope: the verdicts fall back to the tolerance)
         return self._envelopes.get(name)
 
+    def unseeded_random(self, name: str) -> str | None:
+        """The first RandomUniform or Multinomial with both seeds 0 that output ``name`` depends on
+        (described), or None: OpenVINO seeds such an op anew on every run (random by the spec)."""
+        k = next((k for k, d in enumerate(self.model.outputs) if d.name == name), None)
+        if k is None:
+            return None
+        graph = self.model.graph
+        up = graph.ancestors([self.results[k]])
+        random = {*graph.kind_indices("RandomUniform"), *graph.kind_indices("Multinomial")}
+        for i in sorted(up & random):
+            attrs = dict(graph.nodes[i].attrs)
+            if attrs.get("global_seed", "0") == "0" and attrs.get("op_seed", "0") == "0":
+                return graph.nodes[i].describe()
+        return None
+
     def events_for(self, sim: Simulation, name: str) -> tuple[Event, ...]:
         """The simulation's deviation events that reach output ``name``."""
         k = next((k for k, d in enumerate(self.model.outputs) if d.name == name), None)

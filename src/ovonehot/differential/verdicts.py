@@ -38,7 +38,7 @@ from .isolate import Isolation
 from .runners import OracleRun, OracleRunner, PluginRunner
 
 # Refusal causes that are a known limitation of the oracle, not a failure nobody understands.
-KNOWN_CAUSES = frozenset({"no-evaluate", "no-kernel", "not-run", "unavailable"})
+KNOWN_CAUSES = frozenset({"no-evaluate", "no-kernel", "not-run", "unavailable", "random"})
 
 
 class Verdict(enum.Enum):
@@ -240,6 +240,14 @@ class Judge:
 
     def _classify(self, case: _Case) -> OutputVerdict:
         ev = self.evidence
+        random = ev.unseeded_random(case.name)
+        if random is not None:  # (no run can be compared with another: not a verdict on either)
+            why = (
+                f"it depends on {random}, whose global_seed and op_seed are both 0: random by "
+                "the spec (OpenVINO seeds it anew on every run, and so does ovonehot); give it a seed "
+                "to compare"
+            )
+            return case.verdict(Verdict.NOT_COMPARED, why, refusal=Refusal(why, "random"))
         case = dataclasses.replace(
             case, origin=origin(ev.model, ev.results, case.name, case.comparison, ev.one_hot_indices)
         )
@@ -473,12 +481,20 @@ class Judge:
         stable = ~varies.reshape(predicted.shape)
         if not compare(predicted[stable], runs[0][stable], tol).equal:
             return None
-        return Event(
-            "nondeterministic-output",
-            -1,
-            f"output {name!r}",
-            f"{int(varies.sum())} of {predicted.size} values change between three identical runs",
-        )
+        detail = f"{int(varies.sum())} of {predicted.size} values change between three identical runs"
+        graph = self.evidence.model.graph
+        unseeded = [
+            graph.nodes[i].describe()
+            for i in graph.kind_indices("RandomUniform")
+            if dict(graph.nodes[i].attrs).get("global_seed", "0") == "0"
+            and dict(graph.nodes[i].attrs).get("op_seed", "0") == "0"
+        ]
+        if unseeded:  # (not the plugin's doing: the op asks for it)
+            detail += (
+                f"; {unseeded[0]} has global_seed = op_seed = 0, which OpenVINO seeds anew on every run "
+                "(random values by the spec), so what depends on it changes"
+            )
+        return Event("nondeterministic-output", -1, f"output {name!r}", detail)
 
     def _not_compared(self, runner: OracleRunner, name: str, refusal: Refusal) -> OutputVerdict:
         """The oracle did not compute this output: never a PASS or a deviation, unless ovonehot refused
