@@ -306,3 +306,37 @@ def test_a_number_where_the_truth_is_nan_is_outside_every_envelope() -> None:
     assert env.ratio(np.array([np.nan, np.nan, 2.0])) == np.inf  # NaN where the truth is a number
     assert env.between(np.array([1.0, np.nan, 2.0]), np.array([1.0, 0.5, 2.0])) == np.inf
     assert env.ratio(np.array([1.0 + 5e-7, np.nan, 2.0])) == pytest.approx(0.5)
+
+
+def resize(path: Path) -> tuple[Path, dict[str, np.ndarray]]:
+    """Interpolate-11 linear_onnx pytorch_half_pixel 160 -> 320 (a torchvision detector's first
+    resize) of a normalized image (standard normal values)."""
+    x = opset1.parameter([1, 3, 160, 160], ov.Type.f32, name="x")
+    opset11 = pytest.importorskip("openvino.opset11")
+    y = opset11.interpolate(
+        x,
+        opset1.constant(np.array([320, 320], np.int64)),
+        mode="linear_onnx",
+        shape_calculation_mode="sizes",
+        axes=opset1.constant(np.array([2, 3], np.int64)),
+        coordinate_transformation_mode="pytorch_half_pixel",
+    )
+    y.output(0).get_tensor().set_names({"y"})
+    rng = np.random.default_rng(5)
+    return _save(path, [y.output(0)], [x]), {"x": rng.standard_normal((1, 3, 160, 160)).astype(np.float32)}
+
+
+def test_a_resize_whose_coordinates_the_plugin_rounds_otherwise_passes(tmp_path: Path) -> None:
+    """The CPU plugin computes pytorch_half_pixel's source coordinates in its own order: an ulp of a
+    coordinate up to 160 moves an output by about 1e-5 of the data's step, which the envelope now
+    carries (it said "theirs wrong", 6x the bound); a kernel off by 1e-4 of its value still is
+    outside it ("ours wrong")."""
+    xml, inputs = resize(tmp_path)
+    model = load(xml)
+    report = diff_model(model, inputs, oracle_runners(("cpu",), model, str(xml)))
+    (v,) = report.verdicts
+    assert v.verdict is Verdict.PASS, v.reason
+    wrong = with_kernel(load(xml), "Interpolate", lambda o: (o * np.float32(1 + 1e-4)).astype(o.dtype))
+    report = diff_model(wrong, inputs, oracle_runners(("cpu",), wrong, str(xml)))
+    (v,) = report.verdicts
+    assert v.verdict is Verdict.OURS_WRONG, v.reason

@@ -444,9 +444,49 @@ def _node_sigma(walk: _Walk, i: int) -> list[Sigma]:
                 for o, et in zip(outs, out_types, strict=True)
             ]
         walk.estimated.append(node.type)
-        return _perturbed(walk.rng, run, ins, sig, outs, out_types, model.inference.input_infos(i))
+        found = _perturbed(walk.rng, run, ins, sig, outs, out_types, model.inference.input_infos(i))
+        return _with_coordinates(plan, ins, outs, out_types, found) if kind == "interpolate" else found
     except (Error, ValueError, TypeError, IndexError, FloatingPointError):
         return [np.full(o.shape, np.inf) for o in outs]
+
+
+def _with_coordinates(
+    plan: Any, ins: list[np.ndarray], outs: list[np.ndarray], out_types: list[ElementType], found: list[Sigma]
+) -> list[Sigma]:
+    """An interpolating Interpolate's sigma with its source coordinates' rounding added: each
+    output moves with its coordinate ``c`` (``|c| <`` the axis's size), which OpenVINO's kernels
+    compute in f32 in their own order (the CPU plugin's pytorch_half_pixel differs from the
+    reference's by an ulp of ``c``: 1.5 ulps of a 160 -> 320 resize's output); ``3 u |c|`` per
+    axis times the data's largest step along it, in quadrature (nearest mode picks, not moves)."""
+    from ..ops.interpolate import InterpolateAttrs, Mode
+
+    x, y = (ins[0], outs[0]) if ins and outs else (None, None)
+    sigma = found[0] if found else None
+    attrs = plan.attrs
+    if (
+        x is None
+        or y is None
+        or sigma is None
+        or not isinstance(attrs, InterpolateAttrs)
+        or attrs.mode is Mode.NEAREST
+        or x.ndim != y.ndim
+        or x.dtype.kind != "f"
+    ):
+        return found
+    u = unit_roundoff(out_types[0]) if out_types[0].is_real else unit_roundoff(ElementType.f32)
+    resized = [ax for ax in range(x.ndim) if x.shape[ax] != y.shape[ax]]
+    total = np.zeros(y.shape)
+    for ax in resized:
+        if x.shape[ax] < 2:
+            continue
+        steps = np.abs(np.diff(x.astype(np.float64), axis=ax))
+        steps = np.maximum(np.pad(steps, [(1, 0) if a == ax else (0, 0) for a in range(x.ndim)]),
+                           np.pad(steps, [(0, 1) if a == ax else (0, 0) for a in range(x.ndim)]))  # fmt: skip
+        for a in resized:  # (the steps near each output's source: nearest source index, per axis)
+            n, m = x.shape[a], y.shape[a]
+            steps = np.take(steps, np.minimum((np.arange(m) + 0.5) * n // m, n - 1).astype(np.intp), axis=a)
+        total += (3.0 * u * x.shape[ax] * np.where(np.isfinite(steps), steps, 0.0)) ** 2
+    return [np.sqrt(np.asarray(sigma) ** 2 + total), *found[1:]] if resized else found
 
 
 def _where_finite(s: Sigma, x: np.ndarray) -> Sigma:
