@@ -413,25 +413,57 @@ def test_a_broken_openvino_fails_diff_and_not_run(
         assert proc.stderr == "" and "onehot: shape [3, 4, 5]" in proc.stdout
 
 
+# In the oracle's child only (started as ``python -c "...serve..."``): say so in a file, then take
+# a minute before serving, so the diff is surely waiting for OpenVINO when the Ctrl-C comes.
+SLOW_CHILD = """\
+import os, sys, time
+if any("ovonehot.oracle.process import serve" in a for a in getattr(sys, "orig_argv", [])):
+    import ovonehot.oracle.process as process
+    _serve = process.serve
+    def serve(conn):
+        open(os.environ["OVONEHOT_TEST_CHILD_READY"], "w").close()
+        time.sleep(60)
+        _serve(conn)
+    process.serve = serve
+"""
+
+
 @pytest.mark.skipif(not HAVE_OPENVINO, reason="the diff runs OpenVINO's oracles")
-def test_ctrl_c_during_a_diff_is_exit_130_and_one_line() -> None:
+def test_ctrl_c_during_a_diff_is_exit_130_and_one_line(tmp_path: Path) -> None:
     """SIGINT while a diff runs (its OpenVINO child busy): exit 130, ``error: interrupted``, no
-    traceback.  (Ctrl-C while the modules load: test_security_round3; during fuzz: test_fuzz.)"""
+    traceback, the child stopped.  (Ctrl-C while the modules load: test_security_round3; during
+    fuzz: test_fuzz.)  The Ctrl-C waits until the child has started (a file it writes): a fixed
+    sleep had let a fast machine finish the whole diff first."""
     import signal
     import time
 
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(SLOW_CHILD)
+    ready = tmp_path / "child-ready"
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(hook), os.environ.get("PYTHONPATH")])),
+        "OVONEHOT_TEST_CHILD_READY": str(ready),
+    }
     model = ROOT / "ir" / "corpus" / "transformers" / "gpt2" / "model.xml"
     process = subprocess.Popen(
         [sys.executable, "-m", "ovonehot", "diff", str(model), "--oracle", "both", "--all-layers"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env=env,
     )
-    time.sleep(2.0)  # the model read, its oracles running (the whole diff takes over 10 s)
+    deadline = time.monotonic() + 120
+    while not ready.exists() and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    assert ready.exists(), process.communicate()
     process.send_signal(signal.SIGINT)
+    begun = time.monotonic()
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
     assert err == "error: interrupted\n"
+    assert time.monotonic() - begun < 30  # (not after the child's minute)
 
 
 def _documented() -> dict[tuple[str, int], str]:

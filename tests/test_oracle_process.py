@@ -152,7 +152,12 @@ def test_cli_diff_survives_a_plugin_bug_that_corrupts_the_process(
     xml = tmp_path / "m.xml"
     ov.save_model(ov.Model([out.output(0)], [p], "m"), str(xml), compress_to_fp16=False)
     np.save(tmp_path / "idx.npy", np.array([0, 2, 5, -1], np.int32))
-    code = cli.main(["diff", str(xml), "--inputs", str(tmp_path / "idx.npy"), "--oracle", "both"])
+    try:
+        code = cli.main(["diff", str(xml), "--inputs", str(tmp_path / "idx.npy"), "--oracle", "both"])
+    finally:
+        from ovonehot.oracle import process
+
+        process.abandon()  # (the process-wide child this ran in may be corrupted: not for later tests)
     report = capsys.readouterr().out
     assert code == 1, report
     assert "[reference] out: PASS" in report
@@ -226,3 +231,70 @@ def test_ctrl_c_during_diff_is_exit_130_without_tracebacks(model_xml: Path, tmp_
     assert not Path(f"/proc/{child}").exists() or "zombie" in Path(f"/proc/{child}/status").read_text()
     saved = tmp_path / "saved"
     assert not saved.exists() or not [p for p in saved.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_child_that_never_answers_is_killed_after_the_timeout(
+    model_xml: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A child stuck inside OpenVINO (heap corruption can deadlock it in free()) is killed once
+    OVONEHOT_ORACLE_TIMEOUT seconds pass: an OracleRefusal saying so, where diff waited for ever;
+    the next run starts a new child."""
+    monkeypatch.setenv("OVONEHOT_ORACLE_TIMEOUT", "2")
+    isolated = IsolatedOracle()
+    try:
+        started = isolated._started()
+        os.kill(started.proc.pid, signal.SIGSTOP)  # (it takes the request, never answers)
+        begun = time.monotonic()
+        with pytest.raises(OracleRefusal, match=r"OpenVINO did not answer within 2 s: the process running"):
+            isolated.run("reference", model_xml, INPUTS)
+        assert time.monotonic() - begun < 30
+        assert started.proc.wait(timeout=30) < 0  # killed
+        again = isolated.run("reference", model_xml, INPUTS)
+        assert again["out"].tobytes() == oracle.reference_run(model_xml, INPUTS)["out"].tobytes()
+    finally:
+        isolated.close()
+
+
+def test_the_timeout_setting_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ovonehot.errors import UsageError
+    from ovonehot.oracle import process
+
+    for bad in ("soon", "0", "-3"):
+        monkeypatch.setenv("OVONEHOT_ORACLE_TIMEOUT", bad)
+        with pytest.raises(UsageError, match="OVONEHOT_ORACLE_TIMEOUT"):
+            process.timeout()
+    monkeypatch.delenv("OVONEHOT_ORACLE_TIMEOUT")
+    assert process.timeout() == process.DEFAULT_TIMEOUT
+
+
+def test_a_child_dies_with_its_parent(tmp_path: Path) -> None:
+    """The oracle's child is killed when the process that started it dies (Linux), even when it
+    never reads its socket again: it had outlived a parent killed while waiting for it."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("prctl(PR_SET_PDEATHSIG) is Linux's")
+    script = tmp_path / "parent.py"
+    script.write_text(
+        "import os, signal, sys, time\n"
+        "from ovonehot.oracle.process import IsolatedOracle\n"
+        "child = IsolatedOracle()._started()\n"
+        "time.sleep(1.0)\n"  # (the child has run its first line)
+        "os.kill(child.proc.pid, signal.SIGSTOP)\n"
+        "print(child.proc.pid, flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None
+        pid = int(parent.stdout.readline())
+    finally:
+        parent.kill()
+        parent.wait(timeout=30)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    os.kill(pid, signal.SIGKILL)
+    pytest.fail("the child outlived its parent")

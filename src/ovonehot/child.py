@@ -110,13 +110,23 @@ class Child:
         return f"{how} (it printed: {shorten(words, LAST_WORDS + 3)})" if words else how
 
 
+# Linux: the child is killed when the parent dies (prctl PR_SET_PDEATHSIG, SIGKILL): a child stuck
+# inside OpenVINO never reads its socket's end, and outlived a parent killed while waiting for it.
+_DIE_WITH_PARENT = (
+    "import sys, ctypes\n"
+    "if sys.platform.startswith('linux'):\n"
+    "    try: ctypes.CDLL(None).prctl(1, 9)\n"
+    "    except (OSError, AttributeError): pass\n"
+)
+
+
 def start(module: str, function: str) -> Child:
     """Start ``python -c "from <module> import <function>; <function>(conn)"`` (ovonehot's own
     module and function names, never user input)."""
     mine, theirs = socket.socketpair()
     fd = theirs.fileno()
     code = (
-        f"import signal; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+        f"import signal; signal.signal(signal.SIGINT, signal.SIG_IGN); {_DIE_WITH_PARENT}"
         f"from multiprocessing.connection import Connection; from {module} import {function}; "
         f"{function}(Connection({fd}))"
     )

@@ -35,6 +35,24 @@ from .common import OracleOutputs
 
 # The request that checks a plugin's settings instead of running an oracle.
 PLUGIN_CHECK = "plugin-check"
+# How long one run may take before its child is killed (OVONEHOT_ORACLE_TIMEOUT, seconds): heap
+# corruption inside OpenVINO can deadlock the child instead of crashing it (seen once on an OPT
+# export, in free() under MVN's evaluate), and diff then waited for ever.  An hour is far more
+# than the compile and inference of the models this tool is for take on one core.
+TIMEOUT_ENV = "OVONEHOT_ORACLE_TIMEOUT"
+DEFAULT_TIMEOUT = 3600.0
+
+
+def timeout() -> float:
+    """The seconds one oracle run may take (``OVONEHOT_ORACLE_TIMEOUT``, a positive number)."""
+    text = os.environ.get(TIMEOUT_ENV, "")
+    try:
+        value = float(text) if text else DEFAULT_TIMEOUT
+    except ValueError:
+        raise errors.UsageError(f"{TIMEOUT_ENV}={text!r}: give a number of seconds") from None
+    if not value > 0:
+        raise errors.UsageError(f"{TIMEOUT_ENV}={text!r}: give a positive number of seconds")
+    return value
 
 
 class IsolatedOracle:
@@ -80,10 +98,19 @@ class IsolatedOracle:
             options,
         )
         self.printed = ""
+        limit = timeout()
         while True:
             worker = self._started()
             try:
                 worker.conn.send(request)
+                if not worker.conn.poll(limit):
+                    self.kill()
+                    runtime = "onnxruntime" if oracle == "onnxruntime" else "OpenVINO"
+                    raise OracleRefusal(
+                        f"{runtime} did not answer within {limit:g} s: the process running the "
+                        f"{oracle} oracle was killed ({TIMEOUT_ENV} sets the limit)",
+                        "crashed",
+                    )
                 reply = worker.conn.recv()
                 self.printed = _joined(self.printed, worker.answered())
                 self._served += 1
