@@ -11,6 +11,7 @@ Its Interpolate-11 ``bicubic_pillow`` uses cube_coeff -0.5 whatever the attribut
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -62,12 +63,19 @@ def test_small_operands_are_exact(tmp_path: Path, op: str) -> None:
     assert v.verdict in (Verdict.PASS, Verdict.DEVIATION), v.reason
 
 
-def test_bicubic_pillow_with_the_attributes_coefficient_is_a_named_deviation() -> None:
-    root = Path(__file__).resolve().parents[1] / "ir" / "corpus" / "regressions" / "torch_bicubic_antialias"
+def _corpus_cpu_diff(folder: str, case: str) -> tuple[Any, Any]:
+    """diff against the CPU plugin of a regression-corpus folder's case (its first step): the
+    report and its one verdict."""
+    root = Path(__file__).resolve().parents[1] / "ir" / "corpus" / folder
     m = load(root / "model.xml")
-    inputs = dict(np.load(root / "up_and_down.inputs.npz"))
+    inputs = dict(np.load(root / f"{case}.inputs.npz"))
     report = diff_model(m, inputs, oracle_runners(("cpu",), m, str(root / "model.xml")))
     (v,) = report.verdicts
+    return report, v
+
+
+def test_bicubic_pillow_with_the_attributes_coefficient_is_a_named_deviation() -> None:
+    _, v = _corpus_cpu_diff("regressions/torch_bicubic_antialias", "up_and_down")
     assert v.verdict is Verdict.DEVIATION, v.reason
     assert {e.code for e in v.events} == {"bicubic-pillow-coefficient"}
 
@@ -78,17 +86,11 @@ def test_a_fully_masked_row_in_stateful_attention_is_a_named_deviation() -> None
     names it (``stateful-attention-mask-lowest``, its prediction equal to the plugin's output),
     where it had said PASS (the envelope dropped NaN-against-number elements) and then
     'unexplained'.  The unpadded case predicts nothing of the kind."""
-    root = Path(__file__).resolve().parents[1] / "ir" / "corpus" / "llm" / "opt"
-    m = load(root / "model.xml")
-    padded = dict(np.load(root / "left_padded.step1.inputs.npz"))
-    report = diff_model(m, padded, oracle_runners(("cpu",), m, str(root / "model.xml")))
-    (v,) = report.verdicts
+    report, v = _corpus_cpu_diff("llm/opt", "left_padded.step1")
     assert v.verdict is Verdict.DEVIATION, v.reason
     assert {e.code for e in v.events} == {"stateful-attention-mask-lowest"}
     assert report.exit_code == 0
-    unpadded = dict(np.load(root / "generate.step1.inputs.npz"))
-    report = diff_model(m, unpadded, oracle_runners(("cpu",), m, str(root / "model.xml")))
-    (v,) = report.verdicts
+    _, v = _corpus_cpu_diff("llm/opt", "generate.step1")
     assert v.verdict is Verdict.PASS and not v.events, v.reason
 
 
