@@ -117,10 +117,9 @@ KNOWN: dict[str, Deviation] = {
         Deviation(
             "nondeterministic-output",
             _CPU,
-            "the output changes between identical runs (the plugin reads memory it never wrote, "
-            "seen after Eltwise -> OneHot -> Eltwise with a rank-7 dynamic OneHot output; or a "
-            "RandomUniform with both seeds 0, random by the spec, which the event then names): "
-            "every stable value is checked against the prediction",
+            "the output changes between identical runs (the plugin reads memory it never wrote; "
+            "seen after Eltwise -> OneHot -> Eltwise with a rank-7 dynamic OneHot output): every "
+            "stable value is checked against the prediction",
         ),
         Deviation(
             "float-convert-saturates",

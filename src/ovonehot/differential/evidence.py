@@ -160,8 +160,8 @@ class Evidence:
         up = graph.ancestors([self.results[k]])
         random = {*graph.kind_indices("RandomUniform"), *graph.kind_indices("Multinomial")}
         for i in sorted(up & random):
-            attrs = dict(graph.nodes[i].attrs)
-            if attrs.get("global_seed", "0") == "0" and attrs.get("op_seed", "0") == "0":
+            attrs = self.model.inference.plans[i].attrs  # (the ops' parsed u64 seeds)
+            if getattr(attrs, "global_seed", None) == 0 and getattr(attrs, "op_seed", None) == 0:
                 return graph.nodes[i].describe()
         return None
 
