@@ -585,7 +585,7 @@ def _onnx_spatial(in_shape: Sequence[int], out: Sequence[int], axes: list[int]) 
     return [(rank - spatial_rank + i, i + offset) for i in range(spatial_rank)]
 
 
-# Output sizes up to which linear_onnx's corners are remembered per geometry (``_corners_of``:
+# Output sizes up to which linear_onnx's corners are remembered per geometry (``_corners``:
 # 16 geometries of at most 5 arrays of this many values per axis, a few MB at most).
 CACHED_CORNERS = 1 << 14
 
@@ -599,25 +599,11 @@ def _onnx_corners(
     arrays): on a small image they cost more than the interpolation."""
     key = (attrs, x.shape, tuple(axes), tuple(float(s) for s in scales), tuple(out))
     if max(out, default=0) <= CACHED_CORNERS:
-        return _corners_of(*key)
-    return _corners(*key)
+        return _corners(*key)
+    return _corners.__wrapped__(*key)
 
 
 @functools.lru_cache(maxsize=16)
-def _corners_of(
-    attrs: InterpolateAttrs,
-    shape: tuple[int, ...],
-    axes: tuple[int, ...],
-    scales: tuple[float, ...],
-    out: tuple[int, ...],
-) -> tuple[tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray], ...]:
-    found = _corners(attrs, shape, axes, scales, out)
-    for corner in found:
-        for a in corner[1:]:
-            a.setflags(write=False)
-    return found
-
-
 def _corners(
     attrs: InterpolateAttrs,
     shape: tuple[int, ...],
@@ -651,6 +637,8 @@ def _corners(
         same = lo == hi
         d1 = np.where(same, F32(0.5), d1).astype(F32)
         d2 = np.where(same, F32(0.5), d2).astype(F32)
+        for a in (lo, hi, d2, d1):
+            a.setflags(write=False)  # (remembered, shared by the runs of this geometry)
         found.append((ax, lo, hi, d2, d1))
     return tuple(found)
 

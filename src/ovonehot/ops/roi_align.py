@@ -160,7 +160,7 @@ def _check_boxes(attrs: ROIAlignAttrs, rois: np.ndarray, channels: int) -> None:
     boxes = widen(rois).astype(np.float64)
     refuse_non_finite(boxes, "an integer sample count")
     with quiet():
-        _, _, samples = _geometry(attrs, np.minimum(np.abs(boxes), 2.0**40) * np.sign(boxes), np.float64)
+        _, _, samples = _geometry(attrs, np.clip(boxes, -(2.0**40), 2.0**40), np.float64)
     per_box = samples.astype(np.float64).prod(axis=1) * attrs.pooled_h * attrs.pooled_w * max(channels, 1)
     if per_box.sum() > MAX_SAMPLES:
         r = int(np.argmax(np.cumsum(per_box) > MAX_SAMPLES))

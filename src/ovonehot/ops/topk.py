@@ -164,15 +164,13 @@ def _first(data: np.ndarray, axis: int, attrs: TopKAttrs) -> list[np.ndarray]:
     """``_top`` for k = 1 (an argmax, as segmentation heads take): the sort's first element is
     ``np.argmax``'s, the first of the largest values, a NaN above every number (the sort puts
     NaN first, in index order); for min, ``np.argmin``'s where the data holds no NaN (argmin
-    would pick a NaN, the sort puts them last).  The same bytes as the sort, in one pass."""
+    would pick a NaN, the sort puts them last: the sort decides).  The same bytes as the sort."""
     if attrs.mode is TopKMode.MAX:
         chosen = np.argmax(data, axis=axis, keepdims=True)
     elif data.dtype.kind != "f" or not np.isnan(data).any():
         chosen = np.argmin(data, axis=axis, keepdims=True)
     else:
-        moved = np.moveaxis(data, axis, -1)
-        order = np.argsort(moved, axis=-1, kind="stable")[..., :1]
-        chosen = np.moveaxis(order, -1, axis)
+        return _sorted(data, 1, axis, attrs)
     values = np.take_along_axis(data, chosen, axis=axis)
     return [
         np.ascontiguousarray(values),
