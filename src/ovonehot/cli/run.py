@@ -19,13 +19,13 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from ..atomic import check_output_dir, check_output_file
-from ..differential.gen_inputs import generate_inputs, grow_spatial, refusal
+from ..differential.gen_inputs import generate_inputs, grow_spatial, refusal, spatial_open
 from ..errors import Error, UsageError
 from ..infer import NodePlan
 from ..model import Model, load
@@ -253,7 +253,8 @@ def _inputs(
     settings = parse_input_settings(args.seed, args.val_range)
     shapes = parse_shapes(args.shape)
     inputs, notes = generate_inputs(model, settings.seed, shapes, settings=settings, report=True)
-    if _spatial_open(model, shapes) and refusal(model, inputs) is not None:
+    # (only then are generated inputs tried before the run)
+    if any(spatial_open(d, shapes) for d in model.inputs) and refusal(model, inputs) is not None:
         # (an image whose size the IR leaves open: the default 3 x 3 is smaller than a patch or a
         # strided stem; grown to the first size the model takes, as diff does)
         inputs, notes = grow_spatial(model, shapes, settings) or (inputs, notes)
@@ -263,18 +264,6 @@ def _inputs(
         desc = next(d for d in model.inputs if d.name == name)
         print(f"  {name}: {_describe(value, desc.element_type)} {notes[name]['values']}")
     return inputs
-
-
-def _spatial_open(model: Model, shapes: Mapping[str, Sequence[int]]) -> bool:
-    """Whether an input of rank >= 3 not shaped by --shape leaves a spatial dim (past the first
-    two) open: only then are generated inputs tried before the run (``grow_spatial``)."""
-    return any(
-        d.shape.dims is not None
-        and len(d.shape.dims) >= 3
-        and not any(n in shapes for n in (d.name, *d.names))
-        and not all(x.is_static for x in d.shape.dims[2:])
-        for d in model.inputs
-    )
 
 
 def _save_inputs(path: str, inputs: dict[str, np.ndarray]) -> None:

@@ -40,6 +40,7 @@ from ..graph import Graph, Node
 from ..infer import Inference, infer
 from ..model import Model
 from ..ops.common.widening import widened
+from ..ops.interpolate import InterpolateAttrs, Mode
 from ..types import ElementType, PartialShape
 
 LAMBDA = 6.0  # the envelope is LAMBDA standard deviations of the propagated rounding error
@@ -456,10 +457,9 @@ def _with_coordinates(
     """An interpolating Interpolate's sigma with its source coordinates' rounding added: each
     output moves with its coordinate ``c`` (``|c| <`` the axis's size), which OpenVINO's kernels
     compute in f32 in their own order (the CPU plugin's pytorch_half_pixel differs from the
-    reference's by an ulp of ``c``: 1.5 ulps of a 160 -> 320 resize's output); ``3 u |c|`` per
-    axis times the data's largest step along it, in quadrature (nearest mode picks, not moves)."""
-    from ..ops.interpolate import InterpolateAttrs, Mode
-
+    reference's by an ulp of ``c``: 1.5 ulps of a 160 -> 320 resize's output); ``3 u n`` per
+    resized axis of ``n`` values times the data's step along it next to the output's source, in
+    quadrature (nearest mode picks, not moves)."""
     x, y = (ins[0], outs[0]) if ins and outs else (None, None)
     sigma = found[0] if found else None
     attrs = plan.attrs

@@ -570,6 +570,18 @@ def refusal(model: Model, inputs: Mapping[str, np.ndarray]) -> str | None:
     return None
 
 
+def spatial_open(desc: TensorDesc, given: Mapping[str, Sequence[int]]) -> bool:
+    """Whether input ``desc`` (of rank >= 3, not shaped in ``given``) leaves a spatial dim (past
+    the first two) open: the dims ``grow_spatial`` may grow."""
+    dims = desc.shape.dims
+    return (
+        dims is not None
+        and len(dims) >= 3
+        and not any(n in given for n in (desc.name, *desc.names))
+        and not all(d.is_static for d in dims[2:])
+    )
+
+
 def grow_spatial(
     model: Model, given: Mapping[str, Sequence[int]], settings: InputSettings
 ) -> tuple[dict[str, np.ndarray], dict[str, dict[str, Any]]] | None:
@@ -579,7 +591,7 @@ def grow_spatial(
         shapes = dict(given)
         for desc in model.inputs:
             dims = desc.shape.dims
-            if dims is None or len(dims) < 3 or any(n in shapes for n in (desc.name, *desc.names)):
+            if dims is None or not spatial_open(desc, given):
                 continue
             base = concrete_shape(desc)
             grown = [
