@@ -16,7 +16,7 @@ from .evaluate import Observer, RunMode, evaluate
 from .graph import Graph
 from .infer import Inference, infer, parameter_infos
 from .ir.reader import read_ir
-from .ops.common.spec import Variables
+from .ops.common.spec import Override, Variables
 from .ops.convert import convert_array
 from .suggest import did_you_mean
 from .threads import resolve as resolve_threads
@@ -225,6 +225,7 @@ class Model:
         share_outputs: bool = False,
         exact: bool = True,
         threads: int | None = None,
+        override: Override | None = None,
     ) -> dict[str, np.ndarray]:
         """Run the model; results keyed by output name, in the IR's Result order.
 
@@ -248,10 +249,13 @@ class Model:
         together; default ``OVONEHOT_NUM_THREADS``, else 1; never more than the cores
         available, see :mod:`ovonehot.threads`).
 
+        ``override`` (diff's what-if runs): called before each node's kernel with the node's key,
+        plan and inputs; the values it returns, when not None, stand for the node's outputs.
+
         One call at a time per Model: its plans and their records of checked shapes are shared
         by every call, so threads that run at once each load their own Model.
         """
-        return self._run(inputs, observer, None, share_outputs, exact, threads)
+        return self._run(inputs, observer, None, share_outputs, exact, threads, override)
 
     def create_request(self) -> Request:
         """A :class:`Request`: runs that keep the model's variables, like OpenVINO's InferRequest."""
@@ -265,6 +269,7 @@ class Model:
         share_outputs: bool = False,
         exact: bool = True,
         threads: int | None = None,
+        override: Override | None = None,
     ) -> dict[str, np.ndarray]:
         n_threads = resolve_threads(threads)  # (a bad number refused before any work)
         arrays = [
@@ -272,7 +277,9 @@ class Model:
             for a, cast in zip(self.bind(inputs), self._input_casts, strict=True)
         ]
         feeds = dict(zip(self._params, arrays, strict=True))
-        mode = RunMode(exact=exact, variables=variables, observer=observer, threads=n_threads)
+        mode = RunMode(
+            exact=exact, variables=variables, observer=observer, override=override, threads=n_threads
+        )
         if not share_outputs:
             values = evaluate(self.inference, feeds, mode)
             return {

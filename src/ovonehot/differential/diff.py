@@ -3,8 +3,8 @@
 :func:`diff_model` runs ovonehot (:class:`~.runners.OvonehotRunner`) and each oracle runner
 (:mod:`.runners`: OpenVINO's core reference, an OpenVINO plugin, onnxruntime, saved expected
 outputs), compares every output (:mod:`.comparator`) and gives each a verdict
-(:mod:`.verdicts`: PASS, plugin deviation, precision difference, ours wrong, not compared,
-unexplained).  ``not compared`` is never a PASS: exit 1 unless the caller allows a partial
+(:mod:`.verdicts`: PASS, plugin deviation, precision, rounding or choice difference, ours or
+theirs wrong, not compared, unexplained).  ``not compared`` is never a PASS: exit 1 unless the caller allows a partial
 comparison (``allow_partial``), and even then only for refusals with a known cause.
 
 For a difference that is not a known deviation, the report shows the first differing

@@ -283,8 +283,16 @@ class Truth:
     values: Mapping[tuple[int, int], np.ndarray]
 
 
-def truth(model: Model, inputs: Mapping[str, np.ndarray]) -> Truth:
-    """Run ``model`` with every float tensor in float64 on ``inputs`` (raises EnvelopeError)."""
+def truth(
+    model: Model, inputs: Mapping[str, np.ndarray], held: Mapping[tuple[int, int], np.ndarray] | None = None
+) -> Truth:
+    """Run ``model`` with every float tensor in float64 on ``inputs`` (raises EnvelopeError).
+
+    ``held``: integer and boolean node outputs given, by (node, port), not computed: a float32
+    run's decisions (a TopK's indices, a threshold's mask, a box rounded to pixels), which the
+    float64 run could decide otherwise at a near tie.  The envelope then says how far a run may
+    land *given those decisions* (:mod:`.choices`).  A TopK holding its indices gives the
+    float64 data at them as its values."""
     bound = model.bind(inputs)
     params = [model.graph.index_of(d_node) for d_node in _parameter_ids(model)]
     with np.errstate(all="ignore"):  # (NaN payloads of bf16/f16 inputs widen to NaN)
@@ -299,10 +307,33 @@ def truth(model: Model, inputs: Mapping[str, np.ndarray]) -> Truth:
             inference = infer(graph, shapes=shapes)
             _check_budget(inference)
             keep = [(i, k) for i, outs in enumerate(inference.outputs) for k in range(len(outs))]
-            values = evaluate(inference, feeds, RunMode(specialized=False), keep=keep)
+            override = None if not held else _holding(held, inference)
+            values = evaluate(inference, feeds, RunMode(specialized=False, override=override), keep=keep)
     except Error as exc:
         raise EnvelopeError(f"the float64 run fails: {exc}") from None
     return Truth(inference, values)
+
+
+def _holding(
+    held: Mapping[tuple[int, int], np.ndarray], inference: Inference
+) -> Callable[..., Sequence[np.ndarray] | None]:
+    """The float64 run's override: a node's held outputs are the given values (see :func:`truth`)."""
+    nodes = {i for i, _ in held}
+
+    def hook(key: object, plan: Any, args: list[np.ndarray]) -> Sequence[np.ndarray] | None:
+        if not isinstance(key, int) or key not in nodes:
+            return None
+        ports = range(len(inference.outputs[key]))
+        if all((key, k) in held for k in ports):
+            return [np.asarray(held[(key, k)]) for k in ports]
+        if plan.node.type.lower() == "topk" and (key, 1) in held:
+            idx = np.asarray(held[(key, 1)])
+            axis = int(plan.attrs.axis) % max(args[0].ndim, 1)
+            return [np.take_along_axis(args[0], idx.astype(np.int64), axis=axis), idx]
+        outs = [np.asarray(o) for o in plan.spec.reference(plan.attrs, args)]
+        return [np.asarray(held.get((key, k), o)) for k, o in enumerate(outs)]
+
+    return hook
 
 
 def _parameter_ids(model: Model) -> list[int]:
@@ -336,12 +367,16 @@ class _Walk:
     sigma: dict[tuple[int, int], Sigma]
     estimated: list[str]
     rng: np.random.Generator
+    held: frozenset[tuple[int, int]] = frozenset()
 
 
-def propagate(model: Model, t: Truth) -> tuple[dict[tuple[int, int], Sigma], list[str]]:
+def propagate(
+    model: Model, t: Truth, held: frozenset[tuple[int, int]] = frozenset()
+) -> tuple[dict[tuple[int, int], Sigma], list[str]]:
     """Each node output's error scale ``sigma`` (float64, the output's shape; None: exact), and
-    the layers whose rule was the perturbation estimate."""
-    walk = _Walk(model, t, {}, [], np.random.default_rng(0))
+    the layers whose rule was the perturbation estimate; ``held``: the node outputs the truth
+    run was given (:func:`truth`): exact."""
+    walk = _Walk(model, t, {}, [], np.random.default_rng(0), held)
     graph = model.graph
     for i, node in enumerate(graph.nodes):
         kind = node.type.lower()
@@ -351,9 +386,13 @@ def propagate(model: Model, t: Truth) -> tuple[dict[tuple[int, int], Sigma], lis
             else:
                 walk.sigma[(i, 0)] = None
             continue
+        ports = range(len(node.outputs))
+        if walk.held and all((i, k) in walk.held for k in ports):
+            walk.sigma.update({(i, k): None for k in ports})
+            continue
         with np.errstate(all="ignore"):  # (inf and NaN are values here: sigma says what they mean)
             for k, s in enumerate(_node_sigma(walk, i)):
-                walk.sigma[(i, k)] = s
+                walk.sigma[(i, k)] = None if (i, k) in walk.held else s
     return walk.sigma, walk.estimated
 
 
@@ -382,8 +421,8 @@ class Carried:
         return Envelope(truth_value, bound, et, self.estimated)
 
 
-def carry(model: Model, t: Truth) -> Carried:
-    sigma, estimated = propagate(model, t)
+def carry(model: Model, t: Truth, held: frozenset[tuple[int, int]] = frozenset()) -> Carried:
+    sigma, estimated = propagate(model, t, held)
     return Carried(model, t, sigma, tuple(estimated))
 
 

@@ -17,7 +17,8 @@ import numpy as np
 from ..errors import Error, NegativeDepthError, OpenVINOError, OpenVINOResourceError, OracleRefusal
 from ..model import Model
 from ..oracle import openvino_runtime
-from ..oracle.common import OracleKind, Refusal
+from ..oracle.common import OracleKind, OracleOutputs, Refusal
+from .choices import Substituted, substitute
 from .comparator import Tolerances
 from .compare import Tolerance
 from .deviations import Event, Simulation, simulate
@@ -54,6 +55,9 @@ class Evidence:
         self.carried: Carried | None = None  # the truth run and its sigma, once an envelope was asked for
         self.isolations: dict[tuple[str, str], Isolation | None] = {}  # (runner, output): isolate.isolate
         self._mine: Intermediates | None = None
+        self._kept: dict[str, OracleOutputs | OpenVINOError] = {}  # runner name -> its run keeping every node
+        self._substituted: dict[str, Substituted | None] = {}
+        self._given: dict[str, dict[str, Envelope]] = {}  # runner name -> output envelopes given its picks
 
     @property
     def ours_error(self) -> str | None:
@@ -77,11 +81,59 @@ class Evidence:
             at = self.carried.at if self.carried is not None else None
             try:
                 self.layers[runner.name] = layer_rows(
-                    self.model, self.inputs, runner, self.mine(), tolerances, at
+                    self.model, self.inputs, runner, self.mine(), tolerances, at, lambda: self.kept(runner)
                 )
             finally:
                 self._printed(runner)
         return self.layers[runner.name]
+
+    def kept(self, runner: OracleRunner) -> OracleOutputs:
+        """The runner's run with every node output kept (run once; raises OpenVINOError, once
+        for every call, when it fails)."""
+        if runner.name not in self._kept:
+            try:
+                self._kept[runner.name] = runner.run(self.inputs, keep_intermediates=True)
+            except OpenVINOError as exc:
+                self._kept[runner.name] = exc
+            finally:
+                self._printed(runner)
+        got = self._kept[runner.name]
+        if isinstance(got, OpenVINOError):
+            raise got
+        return got
+
+    def substituted(self, runner: OracleRunner) -> Substituted | None:
+        """ovonehot's outputs with ``runner``'s picks in place (:mod:`.choices`; once), or None."""
+        if runner.name not in self._substituted:
+            found = None
+            if self.ours is not None:
+                try:
+                    theirs = self.kept(runner).intermediates
+                except OpenVINOError:
+                    theirs = None
+                if theirs and self.output_names:
+                    self.envelope(self.output_names[0])  # (the float64 run, once)
+                    tolerances = layer_tolerances(self.model, self.settings)
+                    found = substitute(self.model, self.inputs, theirs, tolerances, self.carried)
+            self._substituted[runner.name] = found
+        return self._substituted[runner.name]
+
+    def given_picks(self, runner: OracleRunner, name: str) -> Envelope | None:
+        """Output ``name``'s rounding envelope given the decisions of the run with ``runner``'s
+        right picks in place (:meth:`substituted`): the float64 run holds that run's integer and
+        boolean node outputs (:func:`.envelope.truth`).  None when there is none (no selection
+        op, or the float64 run fails)."""
+        if runner.name not in self._given:
+            sub = self.substituted(runner)
+            found: dict[str, Envelope] = {}
+            if sub is not None:
+                try:
+                    held = truth(self.model, self.inputs, held=sub.decided)
+                    found, _ = output_envelopes(carry(self.model, held, frozenset(sub.decided)))
+                except (EnvelopeError, Error):
+                    pass
+            self._given[runner.name] = found
+        return self._given[runner.name].get(name)
 
     def mine(self) -> Intermediates:
         """ovonehot's every node output, run once (refusing the inputs: those computed before)."""

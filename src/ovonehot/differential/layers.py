@@ -38,7 +38,7 @@ import numpy as np
 from .. import progress
 from ..errors import OpenVINOError
 from ..model import Model
-from ..oracle.common import Refusal
+from ..oracle.common import OracleOutputs, Refusal
 from .comparator import Tolerances, compared_tolerances, default_tolerance
 from .compare import Comparison, Tolerance, compare, error_size
 from .envelope import NOT_COMPUTED, Envelope
@@ -180,15 +180,17 @@ def layer_rows(
     mine: Intermediates,
     tolerances: Mapping[tuple[int, int], Tolerance],
     envelope_at: EnvelopeAt | None = None,
+    kept: Callable[[], OracleOutputs] | None = None,
 ) -> list[LayerRow]:
     """``runner``'s rows: every computed node output of ``mine`` (ovonehot's) against the runner's
     run with every intermediate kept (one row for the whole model when that run fails).
 
     ``envelope_at`` gives a node output's rounding envelope (:mod:`.envelope`): a computed float
     output with the default tolerance differs when the two differ by more than it, as the
-    verdicts judge the model's outputs."""
+    verdicts judge the model's outputs.  ``kept``: that run of the runner, when the caller
+    keeps it (else the runner runs)."""
     try:
-        theirs = runner.run(inputs, keep_intermediates=True)
+        theirs = kept() if kept is not None else runner.run(inputs, keep_intermediates=True)
     except OpenVINOError as exc:
         return [
             LayerRow(

@@ -7,6 +7,11 @@ verdict per output and oracle out, each with what explains it.
   output must equal that prediction);
 * ``precision difference``: a plugin compiled with a non-deterministic configuration differs,
   and compiled deterministically (or OpenVINO's reference) it equals ovonehot;
+* ``rounding difference``: the two differ, each inside the output's rounding envelope of the
+  float64 truth (:mod:`.envelope`);
+* ``choice difference``: the CPU plugin picks otherwise at a selection op (TopK's tied
+  elements; a near tie its rounding tips), each pick right by the op's semantics, and with its
+  picks in place ovonehot computes the output as the plugin does (:mod:`.choices`);
 * ``ours wrong``: OpenVINO's reference (consulted even when only the CPU was asked for) says
   something else, and nothing known explains the difference;
 * ``not compared``: the oracle could not compute this output; the reason names the op that
@@ -28,6 +33,7 @@ import numpy as np
 
 from ..errors import OpenVINOError
 from ..oracle.common import OracleKind, Refusal
+from .choices import Choice, describe
 from .comparator import agree, compare_run, default_tolerance
 from .compare import Comparison, Tolerance, compare, error_size
 from .deviations import KNOWN, Event, Simulation, explain_refusal, refusing_node
@@ -46,6 +52,7 @@ class Verdict(enum.Enum):
     DEVIATION = "plugin deviation"
     PRECISION = "precision difference"
     ROUNDING = "rounding difference"
+    CHOICE = "choice difference"
     OURS_WRONG = "ours wrong"
     THEIRS_WRONG = "theirs wrong"
     UNEXPLAINED = "unexplained"
@@ -54,7 +61,7 @@ class Verdict(enum.Enum):
     @property
     def ok(self) -> bool:
         """A comparison that passed, or differs only as known and named (NOT_COMPARED is not ok)."""
-        return self in (Verdict.PASS, Verdict.DEVIATION, Verdict.PRECISION, Verdict.ROUNDING)
+        return self in (Verdict.PASS, Verdict.DEVIATION, Verdict.PRECISION, Verdict.ROUNDING, Verdict.CHOICE)
 
     @property
     def failing(self) -> bool:
@@ -81,6 +88,7 @@ class OutputVerdict:
     # This verdict stands in for another oracle's "not compared" (the default's fallback): which, and why.
     instead_of: str = ""
     envelope: Figures | None = None  # both runs against the output's rounding envelope
+    choices: tuple[Choice, ...] = ()  # CHOICE: the oracle's picks put in place of ovonehot's
 
     @property
     def known(self) -> bool:
@@ -121,6 +129,15 @@ class OutputVerdict:
             "origin": list(self.origin),
             "first_differing_node": self.first_node,
             "envelope": None if self.envelope is None else self.envelope.as_json(),
+            "choices": [
+                {
+                    "layer": c.where,
+                    "node": c.node,
+                    "why": "inputs moved by rounding" if c.rounding else "tied elements",
+                    "detail": c.detail,
+                }
+                for c in self.choices
+            ],
         }
 
 
@@ -264,6 +281,10 @@ class Judge:
         enveloped, fig = self._by_envelope(case, sim)
         if enveloped is not None:
             return enveloped
+        if isinstance(runner, PluginRunner):
+            chosen = self._chosen(case)
+            if chosen is not None:
+                return chosen
         if runner.simulated is None:  # onnxruntime, saved outputs
             judged = self._third_party(case)
         elif isinstance(runner, PluginRunner):
@@ -331,6 +352,61 @@ class Judge:
                 why = f"{name} is outside the rounding envelope of the float64 truth, ovonehot inside: {iso.sentence(name)}"
                 return case.verdict(Verdict.THEIRS_WRONG, why, envelope=fig), fig
         return None, fig
+
+    def _chosen(self, case: _Case) -> OutputVerdict | None:
+        """An output downstream of selection ops (TopK, NMS, ...; :mod:`.choices`), run again with
+        the plugin's right picks in place of ovonehot's: a choice difference when it then equals
+        the plugin's output, within its tolerance or its rounding envelope *given those picks*
+        (the float64 run holding them); without a pick of the plugin's in place, a PASS or a
+        rounding difference by that envelope.  None otherwise (the verdict goes on)."""
+        runner, ev = case.runner, self.evidence
+        if not runner.keeps_intermediates:
+            return None
+        sub = ev.substituted(runner)
+        if sub is None or case.name not in sub.outputs:
+            return None
+        up = ev.model.graph.ancestors([ev.results[ev.output_names.index(case.name)]])
+        if not any(n in up for n in sub.picks):
+            return None
+        made = [c for c in sub.choices if c.node in up]
+        mine = sub.outputs[case.name]
+        fig = None
+        if not compare(mine, case.theirs, case.tolerance).equal:
+            env = (
+                ev.given_picks(runner, case.name) if self._envelope(case, mine, case.theirs) is None else None
+            )
+            env = env if env is not None and self._default(case) and env.fits(mine, case.theirs) else None
+            if env is None:
+                return None
+            fig = figures(env, mine, case.theirs)
+            if fig.between_ratio > 1.0 and not (fig.ours_ratio <= 1.0 and fig.theirs_ratio <= 1.0):
+                return None
+        name = runner.name
+        given = "given the picks of its selection ops (the float64 truth holding them)"
+        if not made:
+            if fig is None or fig.between_ratio <= 1.0:
+                return case.verdict(
+                    Verdict.PASS, f"the difference is inside the rounding envelope {given}", envelope=fig
+                )
+            why = (
+                f"ovonehot and {name} differ, both inside the rounding envelope of the float64 truth {given}"
+            )
+            return case.verdict(Verdict.ROUNDING, why, envelope=fig)
+        said = (
+            f"{name} picks otherwise than ovonehot where the semantics allow both: {describe(made, name)}; "
+            f"with {name}'s picks in place"
+        )
+        if fig is None:
+            why = f"{said} ovonehot computes this output as {name} does"
+        elif fig.between_ratio <= 1.0:
+            why = f"{said} the two differ by less than the rounding envelope {given}"
+        else:
+            why = f"{said} both are inside the rounding envelope {given}"
+        return case.verdict(Verdict.CHOICE, why, choices=tuple(made), envelope=fig)
+
+    def _default(self, case: _Case) -> bool:
+        """The output is a float compared with diff's default tolerance (the envelope judges it)."""
+        return case.tolerance == default_tolerance(False) and np.asarray(case.ours).dtype.kind == "f"
 
     def _isolated(self, case: _Case) -> Isolation | None:
         """The plugin's first layer outside the envelope, run alone (:mod:`.isolate`), once per output."""
