@@ -227,3 +227,25 @@ def test_the_float64_run_holds_the_given_decisions() -> None:
     assert np.array_equal(backwards.values[(i, 0)], data[idx[::-1]])
     sigma = carry(model, held, frozenset(sub.decided)).sigma
     assert sigma[(i, 1)] is None and sigma[(i, 0)] is not None
+
+
+def test_whole_numbers_a_run_decided_are_held_too(tmp_path: Path) -> None:
+    """A Floor's float output (an image size floored from a scale: Keypoint R-CNN's transform) is a
+    decision like an integer: held in the float64 run given the decisions, and exact there; the
+    free float64 run gives it a sigma (a perturbation may cross an integer)."""
+    opset11 = pytest.importorskip("openvino.opset11")
+    x = opset11.parameter([8], ov.Type.f32, name="x")
+    top = opset11.topk(x, np.int64(3), -1, "max", "value", "i64")
+    size = opset11.floor(opset11.multiply(opset11.add(x, np.float32(0.1)), np.float32(3.0)))
+    xml = tmp_path / "m.xml"
+    ov.save_model(ov.Model([top.output(1), size.output(0)], [x], "m"), str(xml), compress_to_fp16=False)
+    model = load(xml)
+    inputs = {"x": np.float32([0.9, 2.9, 1.9, 0.2, 3.9, 1.1, 0.4, 2.2])}
+    sub = substituted(model, inputs, {})  # (no plugin picks given: ovonehot's own decisions)
+    assert sub.choices == ()
+    (floor,) = model.graph.kind_indices("Floor")
+    assert (floor, 0) in sub.decided and sub.decided[(floor, 0)].dtype == np.float32
+    held = truth(model, inputs, held=sub.decided)
+    assert held.values[(floor, 0)].dtype == np.float64
+    assert carry(model, held, frozenset(sub.decided)).sigma[(floor, 0)] is None
+    assert carry(model, truth(model, inputs)).sigma[(floor, 0)] is not None

@@ -55,6 +55,11 @@ SELECTIONS = frozenset(
 )
 
 
+# Ops whose float outputs are decisions too (whole numbers, signs): the float64 run given a run's
+# decisions holds them with its integer and boolean values (an image size floored from a scale).
+DISCRETE = frozenset({"floor", "ceiling", "round", "sign"})
+
+
 @dataclass(frozen=True, slots=True)
 class Choice:
     """One node where the plugin's pick was put in place of ovonehot's."""
@@ -100,7 +105,7 @@ class Substituted:
     outputs: dict[str, np.ndarray]
     choices: tuple[Choice, ...]
     picks: frozenset[int]  # the selection nodes this run ran
-    decided: dict[tuple[int, int], np.ndarray]  # its every integer and boolean node output
+    decided: dict[tuple[int, int], np.ndarray]  # its integer, boolean and DISCRETE node outputs
 
 
 # A node output's tolerance, and its rounding envelope's test: (node, port, a, b) -> within.
@@ -144,7 +149,10 @@ def substitute(
 
     def observe(key: NodeKey, plan: NodePlan, outs: Sequence[np.ndarray], seconds: float) -> None:
         if isinstance(key, int):
-            decided.update({(key, k): o for k, o in enumerate(outs) if np.asarray(o).dtype.kind in "biu"})
+            whole = plan.node.type.lower() in DISCRETE
+            decided.update(
+                {(key, k): o for k, o in enumerate(outs) if whole or np.asarray(o).dtype.kind in "biu"}
+            )
 
     try:
         outputs = model.run(inputs, observer=observe, override=hook)

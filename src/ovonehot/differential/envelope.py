@@ -325,15 +325,21 @@ def _holding(
             return None
         ports = range(len(inference.outputs[key]))
         if all((key, k) in held for k in ports):
-            return [np.asarray(held[(key, k)]) for k in ports]
+            return [_wide(held[(key, k)]) for k in ports]
         if plan.node.type.lower() == "topk" and (key, 1) in held:
             idx = np.asarray(held[(key, 1)])
             axis = int(plan.attrs.axis) % max(args[0].ndim, 1)
             return [np.take_along_axis(args[0], idx.astype(np.int64), axis=axis), idx]
         outs = [np.asarray(o) for o in plan.spec.reference(plan.attrs, args)]
-        return [np.asarray(held.get((key, k), o)) for k, o in enumerate(outs)]
+        return [_wide(held[(key, k)]) if (key, k) in held else o for k, o in enumerate(outs)]
 
     return hook
+
+
+def _wide(value: np.ndarray) -> np.ndarray:
+    """A held value as the float64 run holds it: floats widened (as every float there is)."""
+    value = np.asarray(value)
+    return value.astype(np.float64) if value.dtype.kind == "f" and value.dtype != np.float64 else value
 
 
 def _parameter_ids(model: Model) -> list[int]:

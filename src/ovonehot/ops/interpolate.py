@@ -44,6 +44,7 @@ from .common.numeric import c_cast, narrow, quiet, round_half_away, widen
 from .common.shape_util import known_ints
 from .common.spec import Kernel as OpKernel
 from .common.spec import OpSpec, RunMode, TensorInfo
+from .common.widening import is_narrow_float
 from .movement import _shape_from_info
 
 F32 = np.float32
@@ -165,6 +166,13 @@ def _check_type(et: ElementType, allowed: set[ElementType], message: str) -> Non
         raise ValidationError(f"{message} Got: {et}")
 
 
+def _check_scales(et: ElementType) -> None:
+    """Scales are f32, f16 or bf16; in the float64 truth run f64 stands for them (the kernel
+    rounds the scales to f32 as OpenVINO's does)."""
+    if not is_narrow_float(et, _SCALE_TYPES):
+        raise ValidationError(f"Scales element type must be f32, f16 or bf16 Got: {et}")
+
+
 def _check_rank_1(info: TensorInfo, port: int) -> None:
     if info.shape.rank_is_static and info.shape.rank != 1:
         raise ValidationError(f"Input [{port}] is not rank 1. Got: {info.shape}")
@@ -230,12 +238,12 @@ def infer_interpolate(attrs: InterpolateAttrs, inputs: Sequence[TensorInfo]) -> 
     use_scales = attrs.shape_calculation_mode is ShapeCalc.SCALES
     if attrs.version == 4:
         _check_type(inputs[1].element_type, _INDEX_TYPES, "Sizes element type must be i32, i64, u32 or u64")
-        _check_type(inputs[2].element_type, _SCALE_TYPES, "Scales element type must be f32, f16 or bf16")
+        _check_scales(inputs[2].element_type)
         _check_rank_1(
             inputs[scales_port if use_scales else sizes_port], scales_port if use_scales else sizes_port
         )
     elif use_scales:
-        _check_type(inputs[1].element_type, _SCALE_TYPES, "Scales element type must be f32, f16 or bf16")
+        _check_scales(inputs[1].element_type)
     else:
         _check_type(inputs[1].element_type, _INDEX_TYPES, "Sizes element type must be i32, i64, u32 or u64")
     has_axes = len(inputs) > axes_port
