@@ -34,6 +34,7 @@ from ovonehot.differential.envelope import carry, truth
 from ovonehot.differential.layers import layer_tolerances
 from ovonehot.model import Model, load
 from ovonehot.ops.topk import TopKAttrs, TopKMode, TopKSort
+from tests.test_cli_json import conforms
 
 CORPUS = Path(__file__).resolve().parent.parent / "ir" / "corpus" / "regressions"
 TIED = CORPUS / "torch_topk_tied_boxes"
@@ -84,7 +85,9 @@ def test_json_and_html_carry_the_choices(tmp_path: Path, capsys: pytest.CaptureF
     )
     capsys.readouterr()
     assert code == 0
-    verdicts = [v for v in json.loads(out.read_text())["verdicts"] if v["verdict"] == "choice difference"]
+    doc = json.loads(out.read_text())
+    conforms(doc)  # (the diff schema, "choices" included)
+    verdicts = [v for v in doc["verdicts"] if v["verdict"] == "choice difference"]
     assert len(verdicts) == 2
     assert all(
         v["choices"][0]["why"] == "tied elements" and "TopK" in v["choices"][0]["layer"] for v in verdicts

@@ -123,6 +123,8 @@ def substitute(
     name and port) in place of ovonehot's wherever they are right by the rules above; None when
     the model has no selection op, or the run fails."""
     graph = model.graph
+    if not any(_selects(node) for node in graph.nodes):
+        return None  # (nothing picks: no run needed)
     made: list[Choice] = []
     replaced: set[int] = set()
     picks: set[int] = set()
