@@ -123,11 +123,11 @@ def substitute(
     name and port) in place of ovonehot's wherever they are right by the rules above; None when
     the model has no selection op, or the run fails."""
     graph = model.graph
-    if not any(_selects(node) for node in graph.nodes):
-        return None  # (nothing picks: no run needed)
+    if not picks(model):
+        return None  # (no run needed)
     made: list[Choice] = []
     replaced: set[int] = set()
-    picks: set[int] = set()
+    ran: set[int] = set()
     decided: dict[tuple[int, int], np.ndarray] = {}
 
     def within(node: int, port: int, a: np.ndarray, b: np.ndarray) -> bool:
@@ -146,7 +146,7 @@ def substitute(
         if choice is not None:
             made.append(choice)
             replaced.add(key)
-        picks.add(key)
+        ran.add(key)
         return outs
 
     def observe(key: NodeKey, plan: NodePlan, outs: Sequence[np.ndarray], seconds: float) -> None:
@@ -160,7 +160,12 @@ def substitute(
         outputs = model.run(inputs, observer=observe, override=hook)
     except Error:
         return None
-    return Substituted(outputs, tuple(made), frozenset(picks), decided) if picks else None
+    return Substituted(outputs, tuple(made), frozenset(ran), decided) if ran else None
+
+
+def picks(model: Model) -> bool:
+    """The model holds a selection op (at the top level or in a body)."""
+    return any(_selects(node) for node in model.graph.nodes)
 
 
 def _selects(node: Node) -> bool:
