@@ -382,7 +382,10 @@ class Judge:
             if fig.between_ratio > 1.0 and not (fig.ours_ratio <= 1.0 and fig.theirs_ratio <= 1.0):
                 return None
         name = runner.name
-        given = "given the picks of its selection ops (the float64 truth holding them)"
+        given = (
+            "given the run's decisions (the float64 truth holding its picks and its integer, boolean "
+            "and whole-number values)"
+        )
         if not made:
             if fig is None or fig.between_ratio <= 1.0:
                 return case.verdict(
