@@ -113,6 +113,9 @@ def test_the_cpus_own_picks_are_taken_and_corrupted_ones_are_not() -> None:
     taken = substituted(model, inputs, theirs)
     assert len(taken.choices) == 1 and not taken.choices[0].rounding
     assert np.array_equal(taken.outputs["index"], theirs[(name, 1)])
+    # The same picks held as i32 (as the CPU plugin holds i64 indices): taken in ovonehot's type.
+    narrow = substituted(model, inputs, {**theirs, (name, 1): theirs[(name, 1)].astype(np.int32)})
+    assert len(narrow.choices) == 1 and narrow.outputs["index"].dtype == taken.outputs["index"].dtype
     values, index = theirs[(name, 0)], theirs[(name, 1)]
     scores = inputs["scores"]
     left_out = np.setdiff1d(np.arange(scores.size), index)

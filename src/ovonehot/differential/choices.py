@@ -190,7 +190,7 @@ def _pick(
     got = [theirs.get((node.name, k)) for k in range(len(node.outputs))]
     if any(g is None for g in got):
         return None, ours  # (fused or renamed by the plugin: nothing to put in place)
-    picked = [np.asarray(g) for g in got if g is not None]
+    picked = [_as(np.asarray(g), o.dtype) for g, o in zip(got, ours, strict=False) if g is not None]
     if len(ours) != len(picked) or all(_same(o, g) for o, g in zip(ours, picked, strict=True)):
         return None, ours
     choice = _why(model, i, plan, args, picked, theirs, within)
@@ -246,6 +246,15 @@ def _moved_by(a: np.ndarray, b: np.ndarray) -> float:
     with np.errstate(invalid="ignore", over="ignore"):
         d = np.abs(a.astype(np.float64) - b.astype(np.float64))
     return float(np.nanmax(d)) if np.isfinite(d).any() else 0.0
+
+
+def _as(value: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """The plugin's output in ovonehot's type when it holds the same values (the CPU plugin gives
+    i64 indices as i32), else as it is (it then differs, and is not put in place)."""
+    if value.dtype == dtype or value.dtype.kind != dtype.kind or dtype.kind not in "iu":
+        return value
+    cast = value.astype(dtype)
+    return cast if np.array_equal(cast, value) else value
 
 
 def _tie_open(attrs: object) -> bool:
