@@ -27,6 +27,7 @@ from ovonehot.differential.envelope import LAMBDA, envelopes, truth, ulp
 from ovonehot.differential.verdicts import Verdict
 from ovonehot.model import Model
 from ovonehot.types import ElementType
+from tests.test_envelope_accuracy import CPU_CONFIG
 
 ov = pytest.importorskip("openvino", reason="the models are written and checked by OpenVINO")
 opset1 = pytest.importorskip("openvino.opset1")
@@ -359,3 +360,67 @@ def test_the_float64_run_takes_computed_interpolate_scales(tmp_path: Path) -> No
     (name,) = (d.name for d in model.outputs)
     assert env[name].truth.shape == (1, 2, 10, 14)
     assert env[name].within(model.run(inputs)[name]).all()
+
+
+FQ_ZERO = Path(__file__).resolve().parents[1] / "ir" / "corpus" / "regressions" / "fake_quantize_zero_level"
+
+
+@pytest.mark.parametrize(
+    ("levels", "low", "high"),
+    [
+        (256, -0.09266674, 0.12412242),  # (the full-int8 TFLite MobileNetV2's: a level near zero)
+        (256, -0.375, 5.0),  # (NNCF after Hardswish)
+        (255, -1.0, 1.0),  # (symmetric weights)
+        (16, 0.0, 6.0),
+    ],
+)
+def test_fake_quantize_lands_inside_its_envelope(
+    tmp_path: Path, levels: int, low: float, high: float
+) -> None:
+    """A FakeQuantize's levels come out a few ulps of the *range* apart in the CPU plugin and in
+    the spec's formula (0 against 6.4e-10 at the level nearest zero on a range of 0.12): both land
+    inside the envelope, which says 'theirs wrong' at 32 ulps of the range and at a level step
+    away from a level boundary, and allows a step where the input sits on a boundary."""
+    x = opset1.parameter([4096], ov.Type.f32, name="x")
+    lo, hi = np.float32(low), np.float32(high)
+    y = opset1.fake_quantize(x, lo, hi, lo, hi, levels)
+    xml = tmp_path / "fq.xml"
+    ov.save_model(ov.Model([y.output(0)], [x], "fq"), str(xml), compress_to_fp16=False)
+    model = load(xml)
+    step = (high - low) / (levels - 1)
+    rng = np.random.default_rng(levels)
+    values = rng.uniform(low - step, high + step, 4096).astype(np.float32)
+    values[:64] = (low + (np.arange(64) % (levels - 1) + 0.5) * step).astype(np.float32)  # (on boundaries)
+    env = envelopes(model, truth(model, {"x": values}))[0][model.outputs[0].name]
+    cpu = ov.Core().compile_model(str(xml), "CPU", CPU_CONFIG)({"x": values})[0]
+    mine = model.run({"x": values})[model.outputs[0].name]
+    for who, got in (("cpu", cpu), ("ovonehot", mine)):
+        inside = env.within(got)
+        assert inside.all(), (who, values[~inside][:5], got[~inside][:5], env.truth[~inside][:5])
+    scale = max(abs(low), abs(high))
+    far = env.truth + 32 * ulp(np.full(env.truth.shape, scale), ElementType.f32)
+    t = (values.astype(np.float64) - low) / (high - low) * (levels - 1)
+    off = np.abs(t - np.floor(t) - 0.5) > 1e-4  # (off the level boundaries, by a margin)
+    off[:64] = False
+    assert off.sum() > 3900
+    assert not env.within(far)[off].any()
+    assert not env.within(env.truth + step)[off].any()  # (a whole level away)
+    assert env.within(env.truth + step)[:64].all()  # (on a boundary, a neighbouring level is right)
+
+
+def test_fake_quantize_zero_level_is_not_theirs_wrong(capsys: pytest.CaptureFixture[str]) -> None:
+    """The corpus case: before, 'theirs wrong' at 8e34 times the bound (the bound of a zero output
+    was a subnormal's ulp); the CPU plugin is at 0.1 x the envelope now."""
+    code = main(
+        [
+            "diff",
+            str(FQ_ZERO / "model.xml"),
+            "--inputs",
+            str(FQ_ZERO / "spread.inputs.npz"),
+            "--oracle",
+            "cpu",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "PASS (the difference is inside the rounding envelope of the float64 truth)" in out

@@ -491,6 +491,74 @@ def torch_topk_rounding_flip(xml: Path) -> dict[str, Any]:
     }
 
 
+def nncf_int8_cnn(xml: Path) -> dict[str, Any]:
+    import nncf
+    import openvino as ov
+    import torch
+
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(
+        torch.nn.Conv2d(3, 16, 3, stride=2, padding=1),
+        torch.nn.Hardswish(),
+        torch.nn.Conv2d(16, 16, 3, padding=1, groups=16),
+        torch.nn.ReLU(),
+        torch.nn.Conv2d(16, 24, 1),
+        torch.nn.Hardswish(),
+        torch.nn.AdaptiveAvgPool2d(1),
+        torch.nn.Flatten(),
+        torch.nn.Linear(24, 10),
+    ).eval()
+    rng = np.random.default_rng(3)
+    x = rng.uniform(0, 1, (1, 3, 32, 32)).astype(np.float32)
+    model = ov.convert_model(net, example_input=torch.from_numpy(x))
+    model.inputs[0].get_tensor().set_names({"x"})
+    calibration = [rng.uniform(0, 1, x.shape).astype(np.float32) for _ in range(10)]
+    quantized = nncf.quantize(model, nncf.Dataset(calibration), subset_size=10)
+    _save(quantized, xml)
+    return {
+        "source": "a MobileNet-style CNN (conv, Hardswish, depthwise conv, ReLU, pooling, linear) by "
+        "ov.convert_model, quantized to int8 by nncf.quantize (post-training, 10 samples): "
+        "FakeQuantize on activations and weights",
+        "expected_from": "cpu",
+        "atol": 1e-6,
+        "rtol": 1e-5,
+        "cases": {"uniform": {"x": x}},
+        "notes": "Found by the sweep of quantized vision models (2026-11-27): at a FakeQuantize level "
+        "near zero the CPU plugin's dequantization (q * scale + low, in f32) lands a few ulps of the "
+        "range away from the spec's formula (6.4e-10 where the reference gives 0), and diff's "
+        "rounding envelope, which bounded FakeQuantize by ulps of its output, called that 'theirs "
+        "wrong' (1e6 to 8e34 times the bound) and the model 'unexplained'. The envelope bounds "
+        "FakeQuantize's own rounding by the ulps of its output range now "
+        "(tests/test_diff_envelope.py). Tolerance: f32 convolutions summed in the CPU plugin's order.",
+    }
+
+
+def fake_quantize_zero_level(xml: Path) -> dict[str, Any]:
+    import openvino as ov
+    import openvino.opset1 as ops
+
+    # The range of a per-tensor activation FakeQuantize in a full-int8 TFLite MobileNetV2.
+    low, high = np.float32(-0.09266674), np.float32(0.12412242)
+    x = ops.parameter([1, 16, 32, 32], np.float32, name="x")
+    fq = ops.fake_quantize(x, low, high, low, high, 256)
+    _save(ov.Model([fq.output(0)], [x], "fake_quantize_zero_level"), xml)
+    values = np.random.default_rng(0).uniform(-0.1, 0.13, (1, 16, 32, 32)).astype(np.float32)
+    return {
+        "source": "one FakeQuantize-1 (levels 256, per-tensor range [-0.0927, 0.1241] in and out) built "
+        "with OpenVINO's opset API, over values spread across and beyond the range",
+        "expected_from": "cpu",
+        "atol": 1e-6,
+        "rtol": 1e-5,
+        "cases": {"spread": {"x": values}},
+        "notes": "Found by the sweep of quantized vision models (2026-11-27): the level nearest zero "
+        "dequantizes to 0 in the spec's formula and to a few ulps of the range (6.4e-10) in the CPU "
+        "plugin, whose f32 arithmetic differs; both are within rounding of the range. diff's rounding "
+        "envelope bounded FakeQuantize by ulps of its output (a subnormal at zero) and said 'theirs "
+        "wrong' at 8e34 times the bound; it bounds FakeQuantize's own rounding by ulps of the output "
+        "range now (tests/test_diff_envelope.py). Tolerance: the same few ulps of 0.12.",
+    }
+
+
 ENTRIES = [
     Entry("torch_div_trunc", "torch", torch_div_trunc),
     Entry("tf_truncatediv", "tensorflow", tf_truncatediv),
@@ -503,6 +571,8 @@ ENTRIES = [
     Entry("optimum_t5_decoder_with_past", "optimum", optimum_t5_decoder_with_past),
     Entry("torch_topk_tied_boxes", "torch", torch_topk_tied_boxes),
     Entry("torch_topk_rounding_flip", "torch", torch_topk_rounding_flip),
+    Entry("nncf_int8_cnn", "nncf", nncf_int8_cnn),
+    Entry("fake_quantize_zero_level", "openvino", fake_quantize_zero_level),
 ]
 
 

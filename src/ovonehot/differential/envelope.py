@@ -125,7 +125,7 @@ ELEMENTWISE: dict[str, Accuracy] = {
         ],
         _ROUNDED,
     ),
-    **dict.fromkeys(["divide", "squareddifference", "floormod", "mod", "fakequantize"], _NEARLY),
+    **dict.fromkeys(["divide", "squareddifference", "floormod", "mod"], _NEARLY),
     **dict.fromkeys(
         [
             "exp",
@@ -477,6 +477,10 @@ def _node_sigma(walk: _Walk, i: int) -> list[Sigma]:
         if plan.spec.copies_values:
             return _copy_rule(plan, ins, sig, model.inference.input_infos(i))
         run = _runner(plan)
+        if kind == "fakequantize" and len(ins) == 5 and len(outs) == 1:
+            found = _elementwise(run, ins, sig, outs, out_types, _ROUNDED)
+            own = _fake_quantize_rounding(plan.attrs.levels, ins, outs[0], out_types[0])
+            return [_quadrature([np.asarray(found[0]), own], outs[0].shape)]
         if kind in ELEMENTWISE:
             return _elementwise(run, ins, sig, outs, out_types, ELEMENTWISE[kind])
         # (magnitudes only: the fast kernels, which may sum in f32, are precise enough)
@@ -571,6 +575,36 @@ def _runner(
             return [np.asarray(o) for o in reference(plan.attrs, list(args))]
 
     return run
+
+
+# FakeQuantize's own rounding, in units of the output range's ulp: a level dequantized as
+# ``q / (levels - 1) * (oh - ol) + ol`` (the reference) or ``q * scale + shift`` with a scale
+# computed first (the CPU plugin) lands a few roundings of max(|ol|, |oh|) away, however small
+# the value: the level nearest zero comes out as 0 in one and 6.4e-10 in the other on a range of
+# 0.12 (1.5 ulps of the range; measured, OpenVINO 2026.4).
+FQ_RANGE_ULPS = 4.0
+
+
+def _fake_quantize_rounding(
+    levels: int, ins: list[np.ndarray], out: np.ndarray, et: ElementType
+) -> np.ndarray:
+    """FakeQuantize's own error (a standard deviation): ``FQ_RANGE_ULPS`` ulps of its output
+    range's magnitude; and a whole level step where the input sits within a few roundings of a
+    level boundary (half-way between two levels), where an implementation that scales the input
+    in another order may round to the neighbouring level."""
+    if not et.is_real or levels < 2:
+        return np.zeros(out.shape)
+    x, il, ih, ol, oh = (np.broadcast_to(np.asarray(a, dtype=np.float64), out.shape) for a in ins[:5])
+    u = unit_roundoff(et)
+    reach = FQ_RANGE_ULPS * ulp(np.maximum(np.abs(ol), np.abs(oh)), et)
+    with np.errstate(all="ignore"):
+        t = (x - il) / (ih - il) * (levels - 1)  # (the level, before rounding)
+        inside = (x > np.minimum(il, ih)) & (x <= np.maximum(il, ih)) & np.isfinite(t)
+        near = np.abs(t - np.floor(t) - 0.5) <= 4.0 * u * np.maximum(np.abs(t), levels - 1)
+        step = np.abs(oh - ol) / (levels - 1)
+    reach = np.where(inside & near, np.maximum(reach, step), reach)
+    own: np.ndarray = reach / math.sqrt(3.0)
+    return own
 
 
 def _own_rounding(out: np.ndarray, et: ElementType, acc: Accuracy, x: np.ndarray | None = None) -> np.ndarray:
