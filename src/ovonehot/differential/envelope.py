@@ -474,7 +474,7 @@ def _node_sigma(walk: _Walk, i: int) -> list[Sigma]:
     try:
         if kind == "multiclassnms":
             return _selected_rows(ins, sig, outs)
-        if plan.spec.copies_values:
+        if plan.spec.copies_values or _scatter_copies(plan.attrs, kind):
             return _copy_rule(plan, ins, sig, model.inference.input_infos(i))
         run = _runner(plan)
         if kind == "fakequantize" and len(ins) == 5 and len(outs) == 1:
@@ -740,6 +740,12 @@ def _linear(
         var = np.abs(run([sx**2, *rest])[0])
         parts.append(np.sqrt(np.where(scale > 1.5, var, var / n)))
     return [_quadrature(parts, out.shape), *[None] * (len(outs) - 1)]
+
+
+def _scatter_copies(attrs: Any, kind: str) -> bool:
+    """A ScatterElementsUpdate-12 or ScatterNDUpdate-15 without a reduction copies, as version 3."""
+    reduction = getattr(attrs, "reduction", None)
+    return kind.startswith("scatter") and reduction is not None and reduction.value == "none"
 
 
 def _copy_rule(plan: Any, ins: list[np.ndarray], sig: list[Sigma], infos: Sequence[Any]) -> list[Sigma]:

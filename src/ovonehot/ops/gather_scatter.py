@@ -723,6 +723,7 @@ SPECS = (
         evaluate=evaluate_scatter_elements,
         specialize=mode_independent(bind_scatter_elements),
         bounds=kernel_bounds(exact=(1,)),
+        copies_values=True,
     ),
     OpSpec(
         type="ScatterElementsUpdate",
@@ -744,6 +745,7 @@ SPECS = (
         infer=infer_scatter_nd,
         evaluate=evaluate_scatter_nd,
         bounds=kernel_bounds(exact=(1,)),
+        copies_values=True,
     ),
     OpSpec(
         type="ScatterNDUpdate",
@@ -764,5 +766,6 @@ SPECS = (
         infer=infer_scatter_update,
         evaluate=evaluate_scatter_update,
         bounds=kernel_bounds(exact=(1, 3)),
+        copies_values=True,
     ),
 )

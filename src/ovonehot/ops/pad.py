@@ -212,6 +212,7 @@ SPECS = (
         infer=infer_pad,
         evaluate=evaluate_pad,
         bounds=kernel_bounds(exact=(1, 2)),
+        copies_values=True,
     ),
     OpSpec(
         type="Pad",
@@ -222,5 +223,6 @@ SPECS = (
         infer=infer_pad,
         evaluate=evaluate_pad,
         bounds=kernel_bounds(exact=(1, 2)),
+        copies_values=True,
     ),
 )

@@ -79,5 +79,6 @@ SPECS = (
         parse=parse_no_attrs,
         infer=infer_roll,
         evaluate=evaluate_roll,
+        copies_values=True,
     ),
 )
