@@ -219,3 +219,20 @@ def test_extract_computes_what_the_full_run_computed(tmp_path: Path) -> None:
         assert len(got) == len(outputs)
         for (node, port), value in zip(outputs, got.values(), strict=True):
             np.testing.assert_array_equal(value, values[(node, port)])
+
+
+def test_reduce_makes_refused_generated_inputs_again_as_diff_does(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A 4x4 convolution over dynamic spatial dims refuses the first generated 3x3 image: diff makes
+    the inputs again (32x32) and compares, and so does reduce (before: exit 3 on the 3x3 image, and
+    with the default oracle 'nothing was compared' where diff falls back to the CPU plugin)."""
+    x = ops.parameter([1, 3, -1, -1], ov.Type.f32, name="x")
+    w = ops.constant(np.random.default_rng(0).standard_normal((4, 3, 4, 4)).astype(np.float32))
+    y = ops.relu(ops.convolution(x, w, [1, 1], [0, 0], [0, 0], [1, 1]))
+    xml = tmp_path / "conv.xml"
+    ov.save_model(ov.Model([y.output(0)], [x], "conv"), str(xml))
+    code = cli.main(["reduce", str(xml), "--out-dir", str(tmp_path / "out")])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "made again" in out and "x: f32[1, 3, 32, 32]" in out
+    assert "[cpu] " in out and "instead of: reference could not compute it" in out
+    assert "nothing to reduce" in out

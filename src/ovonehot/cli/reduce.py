@@ -29,6 +29,7 @@ from .. import progress
 from ..atomic import check_output_dir, check_writable_dir, scratch
 from ..differential import replay as _replay
 from ..differential.diff import DiffOptions, diff_model, oracle_runners
+from ..differential.gen_inputs import refusal
 from ..differential.reduce import (
     Fails,
     Reduction,
@@ -40,7 +41,7 @@ from ..differential.reduce import (
     reduced_tolerances,
 )
 from ..differential.report import DiffReport, render, report_json
-from ..differential.session import Prepared, prepare
+from ..differential.session import Prepared, cpu_fallback, made_again, prepare
 from ..differential.subgraph import write_candidate
 from ..differential.verdicts import OutputVerdict
 from ..errors import UsageError
@@ -104,6 +105,9 @@ def _reduce_command(args: argparse.Namespace) -> int:
     refuse_out_dir_over(reads, args.out_dir)
     check_plugin_settings(settings.plugin)
     run = prepare(args.model, settings)
+    if run.generated and refusal(run.model, run.inputs) is not None:
+        run = made_again(run, settings)  # (as diff makes them: the same inputs to reduce on)
+        print("ovonehot refuses the generated inputs: made again within the declared shapes and dims")
     _check_output_name(args.output_name, run)
     if not set(run.oracles) & set(REDUCIBLE):
         raise UsageError(
@@ -111,7 +115,7 @@ def _reduce_command(args: argparse.Namespace) -> int:
             f"{', '.join(o.value for o in run.oracles)} cannot run one (add --oracle reference or cpu)"
         )
     started = time.monotonic()
-    report = _diff(run)
+    report = _diff(run, fallback=not settings.oracles)
     seconds = time.monotonic() - started
     target = _target(args, run, report)
     if target is None:
@@ -156,8 +160,10 @@ def _reduce_command(args: argparse.Namespace) -> int:
     return final.exit_code
 
 
-def _diff(run: Prepared) -> DiffReport:
-    """The model diffed as ``diff`` would, OpenVINO isolated."""
+def _diff(run: Prepared, fallback: bool = False) -> DiffReport:
+    """The model diffed as ``diff`` would, OpenVINO isolated; with ``fallback`` (no --oracle
+    given), the outputs the reference cannot compute judged against the CPU plugin, as ``diff``
+    does by default."""
     runners = oracle_runners(
         run.oracles,
         run.model,
@@ -171,7 +177,15 @@ def _diff(run: Prepared) -> DiffReport:
     options = DiffOptions(
         run.tolerances, run.strict, locate=False, source=run.xml, seed=run.seed, generated=run.generated
     )
-    return diff_model(run.model, run.inputs, runners, options)
+    report = diff_model(run.model, run.inputs, runners, options)
+    if (
+        fallback
+        and run.expected is None
+        and report.ours_error is None
+        and any(v.refusal is not None for v in report.not_compared)
+    ):
+        report = cpu_fallback(report, run, options)
+    return report
 
 
 def _target(args: argparse.Namespace, run: Prepared, report: DiffReport) -> OutputVerdict | None:

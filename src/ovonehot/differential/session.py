@@ -126,7 +126,7 @@ def diff_path(path: str, settings: DiffSettings, say: Callable[[str], None] = pr
         and report.ours_error is None
         and any(v.refusal is not None for v in report.not_compared)
     ):
-        report = _cpu_fallback(report, run, options)
+        report = cpu_fallback(report, run, options)
     say(render(report))
     data = report_json(report)
     if regenerated is not None:
@@ -142,7 +142,7 @@ def diff_path(path: str, settings: DiffSettings, say: Callable[[str], None] = pr
     return DiffOutcome(report, data, run)
 
 
-def _cpu_fallback(report: DiffReport, run: Prepared, options: DiffOptions) -> DiffReport:
+def cpu_fallback(report: DiffReport, run: Prepared, options: DiffOptions) -> DiffReport:
     """The default oracle (the reference) could not compute some outputs: the CPU plugin judges
     those instead, each verdict naming the reference's reason (``--oracle reference`` keeps the
     strict behaviour: "not compared")."""
@@ -177,19 +177,26 @@ def _prepare(path: str, settings: DiffSettings) -> tuple[Prepared, _replay.Repla
 def _regenerate(
     run: Prepared, settings: DiffSettings, runners: tuple[OracleRunner, ...], options: DiffOptions
 ) -> tuple[Prepared, DiffReport]:
-    """Generated inputs ovonehot refused, made again from the model's declared shapes and dims
-    (integers index any axis, dims shared between inputs equal) and diffed again.  When the model
-    still refuses them on both sides, no output was compared: never a PASS."""
+    """Generated inputs ovonehot refused, made again (:func:`made_again`) and diffed again.  When
+    the model still refuses them on both sides, no output was compared: never a PASS."""
+    run = made_again(run, settings)
+    report = diff_model(run.model, run.inputs, runners, options)
+    if report.ours_error is not None:
+        report.verdicts = [_uncompared(v) for v in report.verdicts]
+    return run, report
+
+
+def made_again(run: Prepared, settings: DiffSettings) -> Prepared:
+    """``run`` with its generated inputs made again from the model's declared shapes and dims
+    (integers index any axis, dims shared between inputs equal; dynamic spatial dims grown) —
+    what ``diff`` does when ovonehot refuses the first ones; ``reduce`` makes them the same way."""
     generation = dataclasses.replace(settings.input_settings, within_dims=True)
     inputs, notes = generate_inputs(
         run.model, generation.seed, settings.shapes, settings=generation, report=True
     )
     if refusal(run.model, inputs) is not None:
         inputs, notes = grow_spatial(run.model, settings.shapes, generation) or (inputs, notes)
-    report = diff_model(run.model, inputs, runners, options)
-    if report.ours_error is not None:
-        report.verdicts = [_uncompared(v) for v in report.verdicts]
-    return dataclasses.replace(run, inputs=inputs, input_notes=notes), report
+    return dataclasses.replace(run, inputs=inputs, input_notes=notes)
 
 
 def _uncompared(verdict: OutputVerdict) -> OutputVerdict:
