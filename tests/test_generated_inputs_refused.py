@@ -138,3 +138,26 @@ def test_run_grows_the_spatial_dims_too(tmp_path: Path, capsys: pytest.CaptureFi
     assert "x: f32[3,3,32,32]" in out, out
     assert cli.main(["run", str(xml), "--shape", "x=[1,3,5,5]"]) == 3
     capsys.readouterr()
+
+
+def test_an_oracle_that_cannot_compute_refused_inputs_names_the_inputs_not_another_oracle(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A convolution (no reference evaluate) before a reshape frozen to one size (timm's HaloNet):
+    the generated inputs are refused by ovonehot, made again and refused again.  The reference's
+    "not compared" advised --oracle cpu and the summary "try another --oracle", which cannot help:
+    the advice is to give inputs the model accepts."""
+    x = ops.parameter([1, 3, -1, -1], ov.Type.f32, name="x")
+    w = ops.constant(np.ones((2, 3, 1, 1), np.float32))
+    conv = ops.convolution(x, w, [1, 1], [0, 0], [0, 0], [1, 1])
+    out = ops.reshape(conv, ops.constant(np.array([-1, 2, 5, 5], np.int64)), special_zero=False)
+    xml = tmp_path / "frozen.xml"
+    ov.save_model(ov.Model([ops.result(out)], [x], "frozen"), str(xml), compress_to_fp16=False)
+    assert cli.main(["diff", str(xml), "--oracle", "reference"]) == 1
+    text = capsys.readouterr().out
+    assert "not compared" in text and "try --oracle" not in text and "try another --oracle" not in text, text
+    assert "ovonehot refuses these generated inputs" in text
+    assert (
+        "ovonehot refuses these inputs: give inputs the model accepts (--inputs, --shape, --val-range)"
+        in text
+    )

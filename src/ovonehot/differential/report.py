@@ -258,7 +258,12 @@ def _render_summary(report: DiffReport) -> list[str]:
     missing = report.not_compared
     if missing:
         n = len(missing)
-        if not report.compared:
+        if not report.compared and report.ours_error is not None:
+            lines.append(
+                f"nothing was compared: {n} output(s) not compared; ovonehot refuses these inputs: "
+                "give inputs the model accepts (--inputs, --shape, --val-range)"
+            )
+        elif not report.compared:
             lines.append(f"nothing was compared: {n} output(s) not compared; try another --oracle")
         elif not report.allow_partial:
             lines.append(

@@ -212,6 +212,13 @@ def _uncompared(verdict: OutputVerdict) -> OutputVerdict:
             "declared shapes and dims too, which OpenVINO does not check; give inputs the model "
             "accepts (--inputs, --shape, --val-range)",
         )
+    if verdict.verdict is Verdict.NOT_COMPARED:  # (another oracle would not help: ovonehot refuses them)
+        return dataclasses.replace(
+            verdict,
+            reason=f"{verdict.reason}; ovonehot refuses these generated inputs, made again within the "
+            "declared shapes and dims too: give inputs the model accepts (--inputs, --shape, --val-range)",
+            try_oracles=(),
+        )
     if verdict.verdict is not Verdict.PASS or verdict.comparison is not None:
         return verdict
     return dataclasses.replace(
