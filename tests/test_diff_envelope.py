@@ -23,7 +23,7 @@ from ovonehot import load
 from ovonehot.cli import main
 from ovonehot.differential.compare import Tolerance, compare
 from ovonehot.differential.diff import diff_model, oracle_runners
-from ovonehot.differential.envelope import LAMBDA, envelopes, truth, ulp
+from ovonehot.differential.envelope import LAMBDA, carry, envelopes, truth, ulp
 from ovonehot.differential.verdicts import Verdict
 from ovonehot.model import Model
 from ovonehot.types import ElementType
@@ -436,7 +436,6 @@ def test_a_mask_built_by_scatter_keeps_the_envelope(capsys: pytest.CaptureFixtur
     tolerance failed a 4096-term sum: 'unexplained')."""
     model = load(SCATTER_MASK / "model.xml")
     inputs = dict(np.load(SCATTER_MASK / "normal.inputs.npz"))
-    from ovonehot.differential.envelope import carry
 
     carried = carry(model, truth(model, inputs))
     (scatter,) = model.graph.kind_indices("ScatterNDUpdate")
@@ -455,3 +454,43 @@ def test_a_mask_built_by_scatter_keeps_the_envelope(capsys: pytest.CaptureFixtur
     out = capsys.readouterr().out
     assert code == 0, out
     assert "PASS (the difference is inside the rounding envelope of the float64 truth)" in out
+
+
+def test_a_failing_verdict_without_an_envelope_says_why(tmp_path: Path) -> None:
+    """An output computed from a TopK's indices over ties has no envelope (a rounding may change
+    an index): a failing verdict there says so, and that the fixed tolerance judged it.  Before,
+    the indices converted to f32 were taken for their own sigma (a bound of 54 on a value of 9:
+    a 1% error passed)."""
+    x = opset13.parameter([16], ov.Type.f32, name="x")
+    top = opset13.topk(x, np.int64(4), 0, "max", "value", "i64")
+    y = opset13.multiply(opset13.convert(top.output(1), "f32"), np.float32(1.5))
+    xml = tmp_path / "m.xml"
+    ov.save_model(ov.Model([y.output(0)], [x], "m"), str(xml), compress_to_fp16=False)
+    model = with_kernel(load(xml), "Multiply", lambda o: o * np.float32(1.01))
+    runners = oracle_runners(("reference",), model, str(xml))
+    ties = {"x": np.tile(np.float32([1.0, 0.5]), 8)}  # (a rounding may reorder the indices)
+    (v,) = diff_model(model, ties, runners).verdicts
+    assert v.verdict is Verdict.OURS_WRONG, v
+    assert "no rounding envelope (unbounded" in v.reason and "the fixed tolerance judged it" in v.reason
+    # Distinct values: the indices are exact, so is the output, and the 1% error is far outside.
+    distinct = {"x": np.random.default_rng(0).standard_normal(16).astype(np.float32)}
+    (v,) = diff_model(model, distinct, runners).verdicts
+    assert v.verdict is Verdict.OURS_WRONG and v.envelope is not None and v.envelope.ours_ratio > 1e3, v
+
+
+def test_a_comparison_that_may_flip_leaves_no_envelope(tmp_path: Path) -> None:
+    """Select(x / 3 > c, 1, 0) where x / 3 lies within its rounding of c (a rounding may flip the
+    comparison): unbounded, no envelope (before: the boolean's change was taken for a sigma of 1,
+    a bound that passes any error below 6); away from c the output is exact."""
+    c = np.float32(np.float32(0.5) / np.float32(3.0))
+    x = opset13.parameter([4], ov.Type.f32, name="x")
+    third = opset13.divide(x, np.float32(3.0))
+    y = opset13.select(opset13.greater(third, c), np.float32(1.0), np.float32(0.0))
+    xml = tmp_path / "m.xml"
+    ov.save_model(ov.Model([y.output(0)], [x], "m"), str(xml), compress_to_fp16=False)
+    model = load(xml)
+    (select,) = model.graph.kind_indices("Select")
+    on_edge = carry(model, truth(model, {"x": np.float32([0.5, 0.1, 0.9, 0.5])}))
+    assert on_edge.at(select, 0) is None
+    away = carry(model, truth(model, {"x": np.float32([0.7, 0.1, 0.9, 0.3])})).at(select, 0)
+    assert away is not None and float(away.bound.max()) < 1e-6

@@ -151,16 +151,19 @@ def substitute(
 
     def observe(key: NodeKey, plan: NodePlan, outs: Sequence[np.ndarray], seconds: float) -> None:
         if isinstance(key, int):
-            whole = plan.node.type.lower() in DISCRETE
-            decided.update(
-                {(key, k): o for k, o in enumerate(outs) if whole or np.asarray(o).dtype.kind in "biu"}
-            )
+            decided.update({(key, k): o for k, o in enumerate(outs) if decision(plan.node, o)})
 
     try:
         outputs = model.run(inputs, observer=observe, override=hook)
     except Error:
         return None
     return Substituted(outputs, tuple(made), frozenset(ran), decided) if ran else None
+
+
+def decision(node: Node, value: np.ndarray) -> bool:
+    """An output of ``node`` that is a decision: an integer, a boolean, a whole number of a
+    ``DISCRETE`` op (what the float64 run given a run's decisions holds)."""
+    return node.type.lower() in DISCRETE or np.asarray(value).dtype.kind in "biu"
 
 
 def picks(model: Model) -> bool:

@@ -762,8 +762,22 @@ def _copy_rule(plan: Any, ins: list[np.ndarray], sig: list[Sigma], infos: Sequen
             return [np.full(o.shape, np.inf) for o in outs]
         else:
             args.append(x)
+    if plan.node.type.lower() in _CONVERTS:  # (output k converts input k: an integer stays exact)
+        return [
+            _as_sigma(s, o.shape) if infos[k].element_type.is_real and o.dtype.kind == "f" else None
+            for k, (s, o) in enumerate(zip(sig, outs, strict=False))
+        ]
     moved = run(args)
     return [m.astype(np.float64) if m.dtype.kind == "f" else None for m in moved]
+
+
+# Copies whose output k is input k converted: run on sigma, an integer input's values would come
+# out as the float output's "sigma" (a TopK's indices converted to f32 had a sigma of 7).
+_CONVERTS = frozenset({"convert", "convertlike", "convertpromotetypes"})
+
+
+def _as_sigma(s: Sigma, shape: tuple[int, ...]) -> Sigma:
+    return None if s is None else np.broadcast_to(np.asarray(s, dtype=np.float64), shape)
 
 
 def _selected_rows(ins: list[np.ndarray], sig: list[Sigma], outs: list[np.ndarray]) -> list[Sigma]:

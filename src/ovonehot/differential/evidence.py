@@ -18,7 +18,7 @@ from ..errors import Error, NegativeDepthError, OpenVINOError, OpenVINOResourceE
 from ..model import Model
 from ..oracle import openvino_runtime
 from ..oracle.common import OracleKind, OracleOutputs, Refusal
-from .choices import Substituted, substitute
+from .choices import Substituted, decision, substitute
 from .comparator import Tolerances
 from .compare import Tolerance
 from .deviations import Event, Simulation, simulate
@@ -52,6 +52,7 @@ class Evidence:
         self.stderr: dict[str, list[str]] = {}  # runner name -> what its child printed, per request
         self._sims: dict[OracleKind, Simulation | None] = {}
         self._envelopes: dict[str, Envelope] | None = None
+        self._no_envelope = ""  # why the float64 run failed, when it did
         self.carried: Carried | None = None  # the truth run and its sigma, once an envelope was asked for
         self.isolations: dict[tuple[str, str], Isolation | None] = {}  # (runner, output): isolate.isolate
         self._mine: Intermediates | None = None
@@ -125,15 +126,21 @@ class Evidence:
         op, or the float64 run fails)."""
         if runner.name not in self._given:
             sub = self.substituted(runner)
+            decided = sub.decided if sub is not None else self._decided()
             found: dict[str, Envelope] = {}
-            if sub is not None:
+            if decided:
                 try:
-                    held = truth(self.model, self.inputs, held=sub.decided)
-                    found, _ = output_envelopes(carry(self.model, held, frozenset(sub.decided)))
+                    held = truth(self.model, self.inputs, held=decided)
+                    found, _ = output_envelopes(carry(self.model, held, frozenset(decided)))
                 except (EnvelopeError, Error):
                     pass
             self._given[runner.name] = found
         return self._given[runner.name].get(name)
+
+    def _decided(self) -> dict[tuple[int, int], np.ndarray]:
+        """ovonehot's own run's decisions (a model with no selection op: nothing to put in place)."""
+        nodes = self.model.graph.nodes
+        return {key: value for key, value in self.mine().items() if decision(nodes[key[0]], value)}
 
     def mine(self) -> Intermediates:
         """ovonehot's every node output, run once (refusing the inputs: those computed before)."""
@@ -198,9 +205,20 @@ class Evidence:
             try:
                 self.carried = carry(self.model, truth(self.model, self.inputs))
                 self._envelopes, _ = output_envelopes(self.carried)
-            except (EnvelopeError, Error):
-                pass  # (no envelope: the verdicts fall back to the tolerance)
+            except (EnvelopeError, Error) as exc:
+                self._no_envelope = str(exc)  # (no envelope: the verdicts fall back to the tolerance)
         return self._envelopes.get(name)
+
+    def no_envelope(self, name: str) -> str | None:
+        """Why float output ``name`` has no rounding envelope (None when it has one)."""
+        if self.envelope(name) is not None:
+            return None
+        if self._no_envelope:
+            return self._no_envelope
+        return (
+            "unbounded: it depends on a value a rounding may change discretely, an index, a "
+            "comparison or a whole number computed from floats"
+        )
 
     def unseeded_random(self, name: str) -> str | None:
         """The first RandomUniform or Multinomial with both seeds 0 that output ``name`` depends on

@@ -279,12 +279,9 @@ class Judge:
             if predicted is not None:
                 return predicted
         enveloped, fig = self._by_envelope(case, sim)
+        enveloped = enveloped or (self._chosen(case) if isinstance(runner, PluginRunner) else None)
         if enveloped is not None:
             return enveloped
-        if isinstance(runner, PluginRunner):
-            chosen = self._chosen(case)
-            if chosen is not None:
-                return chosen
         if runner.simulated is None:  # onnxruntime, saved outputs
             judged = self._third_party(case)
         elif isinstance(runner, PluginRunner):
@@ -293,7 +290,7 @@ class Judge:
         else:
             judged = self._reference_differs(case)
         if fig is None:
-            return judged
+            return self._without_envelope(case, judged)
         iso = self.evidence.isolations.get((runner.name, case.name))
         why = judged.reason if iso is None else f"{judged.reason}; {iso.sentence(runner.name)}"
         return dataclasses.replace(judged, envelope=fig, reason=why)
@@ -353,23 +350,31 @@ class Judge:
                 return case.verdict(Verdict.THEIRS_WRONG, why, envelope=fig), fig
         return None, fig
 
+    def _without_envelope(self, case: _Case, judged: OutputVerdict) -> OutputVerdict:
+        """A failing verdict on a float output the envelope could not judge says why it could not."""
+        missing = self.evidence.no_envelope(case.name) if self._default(case) else None
+        if missing is None or judged.verdict.ok:
+            return judged
+        why = f"{judged.reason}; no rounding envelope ({missing}): the fixed tolerance judged it"
+        return dataclasses.replace(judged, reason=why)
+
     def _chosen(self, case: _Case) -> OutputVerdict | None:
-        """An output downstream of selection ops (TopK, NMS, ...; :mod:`.choices`), run again with
-        the plugin's right picks in place of ovonehot's: a choice difference when it then equals
-        the plugin's output, within its tolerance or its rounding envelope *given those picks*
-        (the float64 run holding them); without a pick of the plugin's in place, a PASS or a
-        rounding difference by that envelope.  None otherwise (the verdict goes on)."""
+        """An output the envelope did not judge (it depends on decisions: a selection op's picks,
+        an index, a comparison).  Downstream of selection ops (TopK, NMS, ...; :mod:`.choices`)
+        it is run again with the plugin's right picks in place of ovonehot's: a choice difference
+        when it then equals the plugin's output, within its tolerance or its rounding envelope
+        *given that run's decisions* (the float64 run holding them).  Without a pick of the
+        plugin's in place, ovonehot's own output and decisions: a PASS or a rounding difference by
+        that envelope.  None otherwise (the verdict goes on)."""
         runner, ev = case.runner, self.evidence
         if not runner.keeps_intermediates:
             return None
         sub = ev.substituted(runner)
-        if sub is None or case.name not in sub.outputs:
-            return None
         up = ev.model.graph.ancestors([ev.results[ev.output_names.index(case.name)]])
-        if not any(n in up for n in sub.picks):
-            return None
-        made = [c for c in sub.choices if c.node in up]
-        mine = sub.outputs[case.name]
+        if sub is not None and (case.name not in sub.outputs or not any(n in up for n in sub.picks)):
+            sub = None  # (its picks do not reach this output: ovonehot's own decisions judge it)
+        made = [] if sub is None else [c for c in sub.choices if c.node in up]
+        mine = case.ours if sub is None else sub.outputs[case.name]
         fig = None
         if not compare(mine, case.theirs, case.tolerance).equal:
             env = (
