@@ -411,16 +411,12 @@ def test_fake_quantize_lands_inside_its_envelope(
 def test_fake_quantize_zero_level_is_not_theirs_wrong(capsys: pytest.CaptureFixture[str]) -> None:
     """The corpus case: before, 'theirs wrong' at 8e34 times the bound (the bound of a zero output
     was a subnormal's ulp); the CPU plugin is at 0.1 x the envelope now."""
-    code = main(
-        [
-            "diff",
-            str(FQ_ZERO / "model.xml"),
-            "--inputs",
-            str(FQ_ZERO / "spread.inputs.npz"),
-            "--oracle",
-            "cpu",
-        ]
-    )
+    passes_inside_the_envelope(FQ_ZERO / "model.xml", FQ_ZERO / "spread.inputs.npz", capsys)
+
+
+def passes_inside_the_envelope(xml: Path, inputs: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``diff --oracle cpu`` on a corpus case: exit 0, the output PASS inside its envelope."""
+    code = main(["diff", str(xml), "--inputs", str(inputs), "--oracle", "cpu"])
     out = capsys.readouterr().out
     assert code == 0, out
     assert "PASS (the difference is inside the rounding envelope of the float64 truth)" in out
@@ -441,19 +437,7 @@ def test_a_mask_built_by_scatter_keeps_the_envelope(capsys: pytest.CaptureFixtur
     (scatter,) = model.graph.kind_indices("ScatterNDUpdate")
     assert carried.sigma[(scatter, 0)] is None
     assert "ScatterNDUpdate" not in carried.estimated
-    code = main(
-        [
-            "diff",
-            str(SCATTER_MASK / "model.xml"),
-            "--inputs",
-            str(SCATTER_MASK / "normal.inputs.npz"),
-            "--oracle",
-            "cpu",
-        ]
-    )
-    out = capsys.readouterr().out
-    assert code == 0, out
-    assert "PASS (the difference is inside the rounding envelope of the float64 truth)" in out
+    passes_inside_the_envelope(SCATTER_MASK / "model.xml", SCATTER_MASK / "normal.inputs.npz", capsys)
 
 
 def test_a_failing_verdict_without_an_envelope_says_why(tmp_path: Path) -> None:
