@@ -120,10 +120,11 @@ class Evidence:
         return self._substituted[runner.name]
 
     def given_picks(self, runner: OracleRunner, name: str) -> Envelope | None:
-        """Output ``name``'s rounding envelope given the decisions of the run with ``runner``'s
-        right picks in place (:meth:`substituted`): the float64 run holds that run's integer and
-        boolean node outputs (:func:`.envelope.truth`).  None when there is none (no selection
-        op, or the float64 run fails)."""
+        """Output ``name``'s rounding envelope given a run's decisions: the float64 run holds its
+        integer, boolean and whole-number node outputs (:func:`.envelope.truth`).  The run is the
+        one with ``runner``'s right picks in place (:meth:`substituted`), or ovonehot's own when
+        the model has no selection op.  None when there is none (the float64 run fails, or the
+        output is unbounded even so)."""
         if runner.name not in self._given:
             sub = self.substituted(runner)
             decided = sub.decided if sub is not None else self._decided()
