@@ -116,6 +116,23 @@ def test_a_child_killed_on_its_first_run_is_an_openvino_error(model_xml: Path) -
     assert isolated.pid is None
 
 
+def test_a_child_killed_by_sigkill_is_not_called_a_crash(model_xml: Path) -> None:
+    """SIGKILL is what the kernel's out-of-memory killer sends (the CPU oracle keeping every node
+    of a 5,000-layer video model for --all-layers): said as such, not as OpenVINO crashing."""
+    isolated = IsolatedOracle()
+    try:
+        started = isolated._started()
+        os.kill(started.proc.pid, signal.SIGKILL)
+        started.proc.wait(timeout=30)
+        with pytest.raises(
+            OpenVINOError, match=r"was killed \(killed by SIGKILL: the kernel's out-of-memory"
+        ) as got:
+            isolated.run("reference", model_xml, INPUTS)
+        assert "crashed" not in str(got.value)
+    finally:
+        isolated.close()
+
+
 def test_a_child_dying_after_earlier_runs_is_retried_fresh(model_xml: Path) -> None:
     # An earlier run may have corrupted the child (OpenVINO writing out of bounds crashes a later
     # compile): the run is not blamed for it before a fresh child has crashed on it too.

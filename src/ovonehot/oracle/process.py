@@ -126,9 +126,13 @@ class IsolatedOracle:
                 )
                 if fresh:
                     runtime = "onnxruntime" if oracle == "onnxruntime" else "OpenVINO"
-                    raise OracleRefusal(
-                        f"{runtime} crashed the process running the {oracle} oracle ({death})", "crashed"
-                    ) from None
+                    what = (
+                        f"the process running the {oracle} oracle was killed ({death}: the kernel's "
+                        "out-of-memory killer sends it; --all-layers keeps every node's output)"
+                        if "SIGKILL" in death
+                        else f"{runtime} crashed the process running the {oracle} oracle ({death})"
+                    )
+                    raise OracleRefusal(what, "crashed") from None
         kind = reply[0]
         if kind == "ok":
             return OracleOutputs(reply[1], reply[2], reply[3], reply[4])
