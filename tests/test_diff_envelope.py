@@ -478,3 +478,17 @@ def test_a_comparison_that_may_flip_leaves_no_envelope(tmp_path: Path) -> None:
     assert on_edge.at(select, 0) is None
     away = carry(model, truth(model, {"x": np.float32([0.7, 0.1, 0.9, 0.3])})).at(select, 0)
     assert away is not None and float(away.bound.max()) < 1e-6
+
+
+def test_the_cpu_plugins_fake_quantize_over_a_tiny_range_is_theirs_wrong(tmp_path: Path) -> None:
+    """The envelope bounds FakeQuantize by ulps of its range, and still catches the CPU plugin's
+    bug over a range of 2e-6 (docs/FINDINGS.md, bugs found: every output minus output_low)."""
+    x = opset1.parameter([64], ov.Type.f32, name="x")
+    lo, hi = np.float32(-8e-7), np.float32(1.2e-6)
+    y = opset1.fake_quantize(x, lo, hi, lo, hi, 256)
+    xml = tmp_path / "fq.xml"
+    ov.save_model(ov.Model([y.output(0)], [x], "fq"), str(xml), compress_to_fp16=False)
+    model = load(xml)
+    inputs = {"x": np.linspace(-1e-6, 1.4e-6, 64, dtype=np.float32)}
+    (v,) = diff_model(model, inputs, oracle_runners(("cpu",), model, str(xml))).verdicts
+    assert v.verdict is Verdict.THEIRS_WRONG, v
