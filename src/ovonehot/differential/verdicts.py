@@ -199,6 +199,8 @@ class Judge:
         differ (a verdict that is not PASS: the output is classified as a difference).  None where
         the envelope does not apply or is unavailable (the tolerance alone judges)."""
         ours, theirs = case.ours, case.theirs
+        if np.asarray(ours).dtype.kind != "f":
+            return None  # (strings, integers, booleans: the comparison alone judges them)
         if (
             ours.shape == theirs.shape
             and ours.dtype == theirs.dtype
