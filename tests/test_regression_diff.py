@@ -41,3 +41,20 @@ def test_each_regression_diffs_clean_against_the_cpu(
     out, err = capsys.readouterr()
     assert code == 0, out + err
     assert "Traceback" not in out + err
+
+
+T5 = Path(__file__).resolve().parents[1] / "ir" / "corpus" / "transformers" / "t5_frontend" / "model.xml"
+
+
+@pytest.mark.parametrize("command", ["run", "diff"])
+def test_generated_inputs_bind_when_a_layer_name_is_another_inputs_tensor_name(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The T5 export's decoder Parameter is called ``input_ids``, the encoder input's tensor name:
+    generated inputs keyed by layer names bound ``input_ids`` to the encoder and ended in
+    "input 'input_ids.1' is given twice" (exit 2) for both commands (found by a corpus-wide diff)."""
+    argv = [command, str(T5)] + (["--oracle", "cpu"] if command == "diff" else [])
+    code = cli.main(argv)
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    assert "decoder_input_ids: i64[3" in out.replace("[3,", "[3, ")

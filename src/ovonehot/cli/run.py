@@ -261,7 +261,7 @@ def _inputs(
     report["inputs"] = {"generated": True, "seed": settings.seed}
     print(f"generated inputs (--seed {settings.seed}; --save-inputs FILE.npz keeps them):")
     for name, value in inputs.items():
-        desc = next(d for d in model.inputs if d.name == name)
+        desc = model.inputs[model.input_index(name)]
         print(f"  {name}: {_describe(value, desc.element_type)} {notes[name]['values']}")
     return inputs
 

@@ -435,7 +435,12 @@ def generate_inputs(
             "own_seed": own_seed is not None,
             "values": values,
         }
-    inputs = {by_name[i][0].name: chosen[i] for i in params}
+    # Keyed by a name that addresses each input alone (a T5 export's decoder Parameter is called
+    # ``input_ids``, the encoder's tensor name: its layer name would bind the encoder's input).
+    keys = {i: model.input_key(k) for k, i in enumerate(params)}
+    inputs = {keys[i]: chosen[i] for i in params}
+    if report:
+        notes = {keys[i]: notes[by_name[i][0].name] for i in params if by_name[i][0].name in notes}
     return (inputs, notes) if report else inputs
 
 
