@@ -124,3 +124,20 @@ def test_an_output_of_an_unseeded_random_uniform_is_not_compared(tmp_path: Path)
     m = load(xml)
     report = diff_model(m, x, oracle_runners(("reference",), m, str(xml)))
     assert [v.verdict for v in report.verdicts] == [Verdict.PASS], [v.reason for v in report.verdicts]
+
+
+def test_a_seeded_multinomial_against_the_cpu_plugin_is_not_compared() -> None:
+    """The CPU plugin draws Multinomial's samples with another generator than the spec's (the
+    corpus's torch.multinomial export, seeds 1234/1 and 1234/2): other samples for the same seeds,
+    "not compared" with the op named and a known cause (it was "unexplained" on generated inputs)."""
+    folder = Path(__file__).resolve().parents[1] / "ir" / "corpus" / "torch_ops" / "multinomial_sampling"
+    model = load(folder / "model.xml")
+    case = sorted(folder.glob("*.inputs.npz"))[0]
+    report = diff_model(
+        model, dict(np.load(case)), oracle_runners(("cpu",), model, str(folder / "model.xml"))
+    )
+    differing = [v for v in report.verdicts if v.comparison is not None and not v.comparison.equal]
+    assert differing  # (the CPU plugin's samples really differ)
+    for v in differing:
+        assert v.verdict is Verdict.NOT_COMPARED and v.known, v
+        assert "Multinomial-opset13" in v.reason and "another generator" in v.reason

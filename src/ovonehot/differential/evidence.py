@@ -224,17 +224,29 @@ class Evidence:
     def unseeded_random(self, name: str) -> str | None:
         """The first RandomUniform or Multinomial with both seeds 0 that output ``name`` depends on
         (described), or None: OpenVINO seeds such an op anew on every run (random by the spec)."""
-        k = next((k for k, d in enumerate(self.model.outputs) if d.name == name), None)
-        if k is None:
-            return None
-        graph = self.model.graph
-        up = graph.ancestors([self.results[k]])
-        random = {*graph.kind_indices("RandomUniform"), *graph.kind_indices("Multinomial")}
-        for i in sorted(up & random):
+        for i in self._random_ops(name):
             attrs = self.model.inference.plans[i].attrs  # (the ops' parsed u64 seeds)
             if getattr(attrs, "global_seed", None) == 0 and getattr(attrs, "op_seed", None) == 0:
-                return graph.nodes[i].describe()
+                return self.model.graph.nodes[i].describe()
         return None
+
+    def cpu_multinomial(self, name: str) -> str | None:
+        """The first Multinomial output ``name`` depends on (described), or None: the CPU plugin
+        draws its samples with another generator than the spec's (RandomUniform's Philox, which
+        OpenVINO's reference and ovonehot use), so the same seeds give other samples there
+        (docs/openvino-behaviour.md)."""
+        graph = self.model.graph
+        found = [i for i in self._random_ops(name) if graph.nodes[i].type == "Multinomial"]
+        return graph.nodes[found[0]].describe() if found else None
+
+    def _random_ops(self, name: str) -> list[int]:
+        """The RandomUniform and Multinomial nodes output ``name`` depends on, in graph order."""
+        k = next((k for k, d in enumerate(self.model.outputs) if d.name == name), None)
+        if k is None:
+            return []
+        graph = self.model.graph
+        up = graph.ancestors([self.results[k]])
+        return sorted(up & {*graph.kind_indices("RandomUniform"), *graph.kind_indices("Multinomial")})
 
     def events_for(self, sim: Simulation, name: str) -> tuple[Event, ...]:
         """The simulation's deviation events that reach output ``name``."""

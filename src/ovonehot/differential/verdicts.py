@@ -259,14 +259,9 @@ class Judge:
 
     def _classify(self, case: _Case) -> OutputVerdict:
         ev = self.evidence
-        random = ev.unseeded_random(case.name)
+        random = self._random(case)
         if random is not None:  # (no run can be compared with another: not a verdict on either)
-            why = (
-                f"it depends on {random}, whose global_seed and op_seed are both 0: random by "
-                "the spec (OpenVINO seeds it anew on every run, and so does ovonehot); give it a seed "
-                "to compare"
-            )
-            return case.verdict(Verdict.NOT_COMPARED, why, refusal=Refusal(why, "random"))
+            return case.verdict(Verdict.NOT_COMPARED, random, refusal=Refusal(random, "random"))
         case = dataclasses.replace(
             case, origin=origin(ev.model, ev.results, case.name, case.comparison, ev.one_hot_indices)
         )
@@ -351,6 +346,25 @@ class Judge:
                 why = f"{name} is outside the rounding envelope of the float64 truth, ovonehot inside: {iso.sentence(name)}"
                 return case.verdict(Verdict.THEIRS_WRONG, why, envelope=fig), fig
         return None, fig
+
+    def _random(self, case: _Case) -> str | None:
+        """Why the output is random for this oracle (never a verdict on either side), or None."""
+        ev = self.evidence
+        unseeded = ev.unseeded_random(case.name)
+        if unseeded is not None:
+            return (
+                f"it depends on {unseeded}, whose global_seed and op_seed are both 0: random by "
+                "the spec (OpenVINO seeds it anew on every run, and so does ovonehot); give it a seed "
+                "to compare"
+            )
+        multinomial = ev.cpu_multinomial(case.name) if isinstance(case.runner, PluginRunner) else None
+        if multinomial is not None:
+            return (
+                f"it depends on {multinomial}: the CPU plugin draws Multinomial's samples with another "
+                "generator than the spec's (RandomUniform's Philox, which OpenVINO's reference "
+                "algorithm and ovonehot use), so the same seeds give other samples there"
+            )
+        return None
 
     def _without_envelope(self, case: _Case, judged: OutputVerdict) -> OutputVerdict:
         """A failing verdict on a float output the envelope could not judge says why it could not."""
