@@ -132,7 +132,7 @@ def test_a_seeded_multinomial_against_the_cpu_plugin_is_not_compared() -> None:
     "not compared" with the op named and a known cause (it was "unexplained" on generated inputs)."""
     folder = Path(__file__).resolve().parents[1] / "ir" / "corpus" / "torch_ops" / "multinomial_sampling"
     model = load(folder / "model.xml")
-    case = sorted(folder.glob("*.inputs.npz"))[0]
+    case = min(folder.glob("*.inputs.npz"))
     report = diff_model(
         model, dict(np.load(case)), oracle_runners(("cpu",), model, str(folder / "model.xml"))
     )
