@@ -66,19 +66,16 @@ class Isolation:
 
 def isolate(
     model: Model,
-    inputs: Mapping[str, np.ndarray],
     ours: Mapping[tuple[int, int], np.ndarray],
+    theirs: Mapping[tuple[str, int], np.ndarray],
     carried: Carried,
     runner: PluginRunner,
     result: int,
 ) -> Isolation | None:
     """The first layer (topological) feeding Result ``result`` where ``runner`` is outside the
-    envelope and ovonehot inside (``ours``: its every node output), and that layer run alone;
-    None when none is found."""
-    try:
-        theirs = runner.run(inputs, keep_intermediates=True).intermediates
-    except Error:
-        return None
+    envelope and ovonehot inside (``ours``: its every node output; ``theirs``: the runner's, by
+    layer name and port, from its run keeping them), and that layer run alone; None when none
+    is found."""
     for i in sorted(model.graph.ancestors([result])):
         node = model.graph.nodes[i]
         if node.type.lower() in NOT_COMPUTED:

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import OpenVINOError
+from ..errors import Error, OpenVINOError
 from ..oracle.common import OracleKind, Refusal
 from .choices import Choice, describe
 from .comparator import agree, compare_run, default_tolerance
@@ -442,7 +442,12 @@ class Judge:
             k = ev.output_names.index(case.name)
             found = None
             if isinstance(runner, PluginRunner) and runner.keeps_intermediates and ev.carried is not None:
-                found = isolate(ev.model, ev.inputs, ev.mine(), ev.carried, runner, ev.results[k])
+                try:  # (the plugin's run keeping every node output, shared with the layer rows)
+                    theirs = ev.kept(runner).intermediates
+                except Error:
+                    theirs = None
+                if theirs is not None:
+                    found = isolate(ev.model, ev.mine(), theirs, ev.carried, runner, ev.results[k])
             ev.isolations[key] = found
         return ev.isolations[key]
 
