@@ -178,14 +178,7 @@ def _diff(run: Prepared, fallback: bool = False) -> DiffReport:
         run.tolerances, run.strict, locate=False, source=run.xml, seed=run.seed, generated=run.generated
     )
     report = diff_model(run.model, run.inputs, runners, options)
-    if (
-        fallback
-        and run.expected is None
-        and report.ours_error is None
-        and any(v.refusal is not None for v in report.not_compared)
-    ):
-        report = cpu_fallback(report, run, options)
-    return report
+    return cpu_fallback(report, run, options) if fallback else report
 
 
 def _target(args: argparse.Namespace, run: Prepared, report: DiffReport) -> OutputVerdict | None:

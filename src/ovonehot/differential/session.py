@@ -119,13 +119,7 @@ def diff_path(path: str, settings: DiffSettings, say: Callable[[str], None] = pr
         say(f"{regenerated}: made again within the declared shapes and dims")
     else:
         report = diff_model(run.model, run.inputs, runners, options)
-    if (
-        replay is None
-        and not settings.oracles
-        and run.expected is None
-        and report.ours_error is None
-        and any(v.refusal is not None for v in report.not_compared)
-    ):
+    if replay is None and not settings.oracles:
         report = cpu_fallback(report, run, options)
     say(render(report))
     data = report_json(report)
@@ -145,7 +139,14 @@ def diff_path(path: str, settings: DiffSettings, say: Callable[[str], None] = pr
 def cpu_fallback(report: DiffReport, run: Prepared, options: DiffOptions) -> DiffReport:
     """The default oracle (the reference) could not compute some outputs: the CPU plugin judges
     those instead, each verdict naming the reference's reason (``--oracle reference`` keeps the
-    strict behaviour: "not compared")."""
+    strict behaviour: "not compared").  ``report`` as it is when nothing was refused, when
+    ovonehot refused the inputs, or with saved expected outputs."""
+    if (
+        run.expected is not None
+        or report.ours_error is not None
+        or not any(v.refusal is not None for v in report.not_compared)
+    ):
+        return report
     cpu = oracle_runners(
         (OracleKind.CPU,), run.model, run.xml, run.bin_path, plugin=run.plugin, expected=None, isolate=True
     )
