@@ -126,7 +126,6 @@ def substitute(
     if not picks(model):
         return None  # (no run needed)
     made: list[Choice] = []
-    replaced: set[int] = set()
     ran: set[int] = set()
     decided: dict[tuple[int, int], np.ndarray] = {}
 
@@ -136,6 +135,7 @@ def substitute(
             return True
         # The envelope is the float64 run's, which made ovonehot's picks: it holds only where no
         # replaced pick is upstream.
+        replaced = {c.node for c in made}
         env = None if carried is None or graph.ancestors([node]) & replaced else carried.at(node, port)
         return env is not None and env.fits(a, b) and env.between(a, b) <= 1.0
 
@@ -145,7 +145,6 @@ def substitute(
         choice, outs = _pick(model, key, plan, args, theirs, within)
         if choice is not None:
             made.append(choice)
-            replaced.add(key)
         ran.add(key)
         return outs
 
@@ -321,12 +320,5 @@ def _best(rows: np.ndarray, idx: np.ndarray, val: np.ndarray, mode: TopKMode) ->
 
 
 def _same(a: np.ndarray, b: np.ndarray) -> bool:
-    """Bit for bit (NaN payloads included)."""
-    a, b = np.asarray(a), np.asarray(b)
-    if a.shape != b.shape or a.dtype != b.dtype:
-        return False
-    if a.dtype == object:
-        return bool(np.array_equal(a, b))
-    return bool(
-        np.array_equal(np.ascontiguousarray(a).view(np.uint8), np.ascontiguousarray(b).view(np.uint8))
-    )
+    """Bit for bit (NaN payloads and the sign of zero included): diff's exact comparison."""
+    return compare(a, b, Tolerance.exact()).equal

@@ -39,6 +39,7 @@ from ..evaluate import RunMode, evaluate
 from ..graph import Graph, Node
 from ..infer import Inference, infer
 from ..model import Model
+from ..ops.common.shape_util import normalize_axis
 from ..ops.common.widening import widened
 from ..ops.interpolate import InterpolateAttrs, Mode
 from ..types import ElementType, PartialShape
@@ -328,7 +329,7 @@ def _holding(
             return [_wide(held[(key, k)]) for k in ports]
         if plan.node.type.lower() == "topk" and (key, 1) in held:
             idx = np.asarray(held[(key, 1)])
-            axis = int(plan.attrs.axis) % max(args[0].ndim, 1)
+            axis = normalize_axis(plan.attrs.axis, args[0].ndim)
             return [np.take_along_axis(args[0], idx.astype(np.int64), axis=axis), idx]
         outs = [np.asarray(o) for o in plan.spec.reference(plan.attrs, args)]
         return [_wide(held[(key, k)]) if (key, k) in held else o for k, o in enumerate(outs)]
