@@ -343,19 +343,16 @@ def test_a_resize_whose_coordinates_the_plugin_rounds_otherwise_passes(tmp_path:
     assert v.verdict is Verdict.OURS_WRONG, v.reason
 
 
-def test_the_float64_run_takes_computed_interpolate_scales(tmp_path: Path) -> None:
+def test_the_float64_run_takes_computed_interpolate_scales() -> None:
     """Keypoint R-CNN's upsampling computes its scales in the graph (f32, widened to f64 in the
     truth run): the float64 run takes them as the f32 scales they stand for, and the output has
-    an envelope (before: 'the float64 run fails: Scales element type must be f32, f16 or bf16')."""
-    opset11 = pytest.importorskip("openvino.opset11")
-    x = opset11.parameter([1, 2, -1, -1], ov.Type.f32, name="x")
-    dims = opset11.convert(opset11.gather(opset11.shape_of(x), np.int64([2, 3]), np.int64(0)), "f32")
-    scales = opset11.divide(opset11.multiply(dims, np.float32(2.0)), dims)  # (2.0, 2.0), computed
-    y = opset11.interpolate(x, scales, "linear_onnx", "scales", axes=np.int64([2, 3]))
-    xml = tmp_path / "m.xml"
-    ov.save_model(ov.Model([y.output(0)], [x], "m"), str(xml), compress_to_fp16=False)
-    model = load(xml)
-    inputs = {"x": np.random.default_rng(0).standard_normal((1, 2, 5, 7)).astype(np.float32)}
+    an envelope (before: 'the float64 run fails: Scales element type must be f32, f16 or bf16').
+    The corpus's reduction of it: ir/corpus/regressions/interpolate_computed_scales."""
+    folder = (
+        Path(__file__).resolve().parents[1] / "ir" / "corpus" / "regressions" / "interpolate_computed_scales"
+    )
+    model = load(folder / "model.xml")
+    inputs = dict(np.load(folder / "normal.inputs.npz"))
     env, _ = envelopes(model, truth(model, inputs))
     (name,) = (d.name for d in model.outputs)
     assert env[name].truth.shape == (1, 2, 10, 14)

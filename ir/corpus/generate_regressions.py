@@ -595,6 +595,32 @@ def scatter_mask_bias(xml: Path) -> dict[str, Any]:
     }
 
 
+def interpolate_computed_scales(xml: Path) -> dict[str, Any]:
+    import openvino as ov
+    import openvino.opset11 as ops
+
+    x = ops.parameter([1, 2, -1, -1], np.float32, name="x")
+    dims = ops.convert(ops.gather(ops.shape_of(x), np.int64([2, 3]), np.int64(0)), "f32")
+    scales = ops.divide(ops.multiply(dims, np.float32(2.0)), dims)  # (2, 2), computed in the graph
+    y = ops.interpolate(x, scales, "linear_onnx", "scales", axes=np.int64([2, 3]))
+    _save(ov.Model([y.output(0)], [x], "interpolate_computed_scales"), xml)
+    values = np.random.default_rng(0).standard_normal((1, 2, 5, 7)).astype(np.float32)
+    return {
+        "source": "Interpolate-11 (linear_onnx, scales mode) whose scales the graph computes from the "
+        "input's shape (ShapeOf, Convert, Multiply, Divide), as Keypoint R-CNN's upsampling does; "
+        "built with OpenVINO's opset API",
+        "expected_from": "cpu",
+        "atol": 1e-6,
+        "rtol": 1e-5,
+        "cases": {"normal": {"x": values}},
+        "notes": "Found by the sweep of torchvision's detectors (2026-11-27): diff's float64 run "
+        "(every f32 widened to f64) refused the computed scales ('Scales element type must be f32, "
+        "f16 or bf16 Got: f64'), so Keypoint R-CNN had no rounding envelope at all. f64 stands for "
+        "f32 there now, as for NMS's boxes (tests/test_diff_envelope.py). Tolerance: the CPU "
+        "plugin's coordinates in f32 in its own order (1.5 ulps measured on such resizes).",
+    }
+
+
 ENTRIES = [
     Entry("torch_div_trunc", "torch", torch_div_trunc),
     Entry("tf_truncatediv", "tensorflow", tf_truncatediv),
@@ -610,6 +636,7 @@ ENTRIES = [
     Entry("nncf_int8_cnn", "nncf", nncf_int8_cnn),
     Entry("fake_quantize_zero_level", "openvino", fake_quantize_zero_level),
     Entry("scatter_mask_bias", "openvino", scatter_mask_bias),
+    Entry("interpolate_computed_scales", "openvino", interpolate_computed_scales),
 ]
 
 
