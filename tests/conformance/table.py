@@ -132,8 +132,9 @@ POOL_COMMON = {
     "rounding_type": every(RoundingType),
     "auto_pad": PADS,
 }
-# Windows that tile the data (stride = kernel, no padding; a rest cropped): pooling._max_tiles
-# where no indices are read (MaxPool-1, and MaxPool-8/14's ``specialize/unused`` variant).
+# Windows that tile the data (stride = kernel, no padding; a rest cropped), beside POOL_COMMON's
+# overlapping and padded ones: pooling._max_axes (one spatial axis at a time) where no indices
+# are read (MaxPool-1, and MaxPool-8/14's ``specialize/unused`` variant).
 MAX_POOL_TILES = seed(
     data(1, 2, 6, 7),
     kernel=("2,2", "3,3", "2,3"),

@@ -259,8 +259,9 @@ def _max_pool(plan: _MaxPool, x: np.ndarray) -> list[np.ndarray]:
 SCAN_TAPS = 32
 
 
-# ``_MaxScan.tiles``: the data's split shape and each window position's index into it.
-_Tiles = tuple[tuple[int, ...], tuple[tuple[slice | int, ...], ...]]
+# ``_MaxScan.axes``: per spatial axis, first first, the strided view (shape, strides in bytes,
+# offset in bytes) of the array reduced so far that puts that axis's window positions last.
+_Axes = tuple[tuple[tuple[int, ...], tuple[int, ...], int], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,45 +282,63 @@ class _MaxScan:
     # never chosen); in int32 when every index fits.  None without indices.
     starts: np.ndarray | None  # [*outs]
     offsets: np.ndarray | None  # [K]
-    # Windows that tile the data (stride = kernel, no dilation, none reaching padding) and no
-    # indices wanted: the data split into [N, C, out0, k0, out1, k1, ...] (a view) and each
-    # window position's index into it, scanned without laying out the taps (``_max_tiles``).
-    tiles: _Tiles | None = None
+    # No indices wanted and the data's own type: the maxima one spatial axis at a time
+    # (``_max_axes``: a window's maximum is the maximum over its rows of each row's maximum),
+    # fmax over strided views of the canvas, no copy of the taps.
+    axes: _Axes | None = None
 
 
-def _tiling(attrs: PoolAttrs, shape: tuple[int, ...], pool: _Pool) -> _Tiles | None:
-    """``_MaxScan.tiles`` for windows that tile the data, else None."""
-    k, outs = attrs.kernel, pool.outs
-    if (
-        tuple(attrs.window.strides) != tuple(k)
-        or any(d != 1 for d in attrs.window.dilations)
-        or any(pool.begin)
-        or any(o * kk > n for o, kk, n in zip(outs, k, shape[2:], strict=True))
-    ):
-        return None
-    split = (*shape[:2], *(v for o, kk in zip(outs, k, strict=True) for v in (o, kk)))
-    every = slice(None)
-    positions = tuple((every, every, *(v for t in tap for v in (every, t))) for tap in np.ndindex(*k))
-    return split, positions
+def _axis_views(canvas: Canvas, window: Window, kernel: tuple[int, ...], outs: tuple[int, ...]) -> _Axes:
+    """``_MaxScan.axes`` for the windows of ``canvas``: reducing axis ``a`` (the first first, so
+    the passes read whole rows, contiguous) reads an array whose axes before ``a`` are the
+    outputs' already, the others the canvas' (contiguous, of the canvas' type), through a view
+    ``[..., outs[a], ..., kernel[a]]`` starting at the window grid's origin on that axis."""
+    item = canvas.dtype.itemsize
+    sizes = list(canvas.shape)
+    canvas_strides = [item * math.prod(sizes[d + 1 :]) for d in range(len(sizes))]
+    origins = [(canvas.offset // canvas_strides[d]) % sizes[d] for d in range(2, len(sizes))]
+    views = []
+    for a in range(len(kernel)):
+        strides = [item * math.prod(sizes[d + 1 :]) for d in range(len(sizes))]
+        step = strides[2 + a]
+        shape = (*sizes[: 2 + a], outs[a], *sizes[3 + a :], kernel[a])
+        view_strides = (
+            *strides[: 2 + a],
+            step * window.strides[a],
+            *strides[3 + a :],
+            step * window.dilations[a],
+        )
+        views.append((shape, view_strides, origins[a] * step))
+        sizes[2 + a] = outs[a]
+    return tuple(views)
 
 
-def _max_tiles(scan: _MaxScan, tiles: _Tiles, x: np.ndarray) -> np.ndarray | None:
-    """The maxima of windows that tile ``x``: ``_max_scan``'s fmax from T's lowest over strided
-    views of the data, no copy of the taps.  None (``_max_scan`` decides) where a zero maximum's
-    sign could depend on the order: the data holds a -0.0 and some window's maximum is zero."""
-    split, positions = tiles
-    outs = scan.out_shape[2:]
-    kernel = split[3::2]
-    if any(o * k != n for o, k, n in zip(outs, kernel, x.shape[2:], strict=True)):  # (a rest cropped)
-        region = (slice(None), slice(None), *(slice(0, o * k) for o, k in zip(outs, kernel, strict=True)))
-        x = x[region]
-    windows = x.reshape(split)
-    best: np.ndarray = np.fmax(windows[positions[0]], scan.plan.floor)  # (from T's lowest)
-    for position in positions[1:]:
-        np.fmax(best, windows[position], out=best)
-    if scan.plan.floats and not best.all() and (np.signbit(x) & (x == 0)).any():
+def _max_axes(scan: _MaxScan, axes: _Axes, x: np.ndarray) -> np.ndarray | None:
+    """The windows' maxima of ``x`` one spatial axis at a time: ``_max_scan``'s fmax from T's
+    lowest over strided views, no copy of the taps.  Equal values other than zeros have equal
+    bits, so the order of the passes does not matter but for a zero maximum's sign: None
+    (``_max_scan`` decides) where the data holds a -0.0 and some window's maximum is zero."""
+    current = scan.canvas.laid(x, scan.fill)
+    floor = scan.plan.floor
+    for shape, strides, offset in axes:
+        view = np.ndarray(shape, current.dtype, current, offset, strides)
+        best: np.ndarray = np.fmax(view[..., 0], floor)  # (from T's lowest)
+        for t in range(1, shape[-1]):
+            np.fmax(best, view[..., t], out=best)
+        current = best
+    if scan.plan.floats and not current.all() and _negative_zero(x):
         return None  # (a zero maximum, and a -0.0 in the data)
-    return best
+    return narrow(current, x.dtype)
+
+
+def _negative_zero(x: np.ndarray) -> bool:
+    """Whether the float array ``x`` holds a -0.0: its bits as a signed integer are the type's
+    lowest (one reduction, no temporary)."""
+    bits = np.dtype(f"i{x.dtype.itemsize}")
+    return bool(
+        np.min(x.view(bits) if x.flags.c_contiguous else np.ascontiguousarray(x).view(bits))
+        == np.iinfo(bits).min
+    )
 
 
 def _max_scan_plan(attrs: PoolAttrs, shape: tuple[int, ...], dtype: np.dtype) -> _MaxScan:
@@ -330,9 +349,9 @@ def _max_scan_plan(attrs: PoolAttrs, shape: tuple[int, ...], dtype: np.dtype) ->
     n_sp = len(attrs.kernel)
     starts, offsets = _index_parts(attrs, shape, pool) if plan.table is not None else (None, None)
     out_shape = (*shape[:2], *pool.outs)
-    same_type = np.dtype(dtype) == plan.floor.dtype  # (f16/bf16 data: scanned widened, in the canvas)
-    tiles = _tiling(attrs, shape, pool) if starts is None and same_type and math.prod(shape) > 0 else None
-    return _MaxScan(plan, canvas, fill, n_sp, math.prod(attrs.kernel), out_shape, starts, offsets, tiles)
+    by_axes = starts is None and math.prod(shape) > 0
+    axes = _axis_views(canvas, attrs.window, tuple(attrs.kernel), pool.outs) if by_axes else None
+    return _MaxScan(plan, canvas, fill, n_sp, math.prod(attrs.kernel), out_shape, starts, offsets, axes)
 
 
 def _index_parts(attrs: PoolAttrs, shape: tuple[int, ...], pool: _Pool) -> tuple[np.ndarray, np.ndarray]:
@@ -355,10 +374,10 @@ def _index_parts(attrs: PoolAttrs, shape: tuple[int, ...], pool: _Pool) -> tuple
 
 def _max_scan(scan: _MaxScan, x: np.ndarray) -> list[np.ndarray]:
     plan = scan.plan
-    if scan.tiles is not None:
-        tiled = _max_tiles(scan, scan.tiles, x)
-        if tiled is not None:
-            return [tiled]
+    if scan.axes is not None:
+        maxima = _max_axes(scan, scan.axes, x)
+        if maxima is not None:
+            return [maxima]
     view = scan.canvas.windows(x, scan.fill)  # [N, C, *outs, *kernel]
     # the windows tap-major, each tap's elements contiguous: [K, N, C, *outs] (one copy)
     kernel_axes = tuple(range(2 + scan.n_sp, 2 + 2 * scan.n_sp))
