@@ -621,6 +621,36 @@ def interpolate_computed_scales(xml: Path) -> dict[str, Any]:
     }
 
 
+def torch_slice_open_ends(xml: Path) -> dict[str, Any]:
+    import openvino as ov
+    import torch
+
+    def forward(x: Any) -> Any:
+        d, h = x.shape[2], x.shape[3]
+        return x[:, 1:, : d - 1, 2:][..., : h - 3] * 2.0  # (open ends: INT64_MAX)
+
+    x = np.random.default_rng(0).standard_normal((1, 3, 6, 7)).astype(np.float32)
+    model = ov.convert_model(
+        _torch_module(forward), example_input=(torch.from_numpy(x),), input=[ov.PartialShape([1, 3, -1, -1])]
+    )
+    model.inputs[0].get_tensor().set_names({"x"})
+    model.inputs[0].get_node().set_friendly_name("x")
+    _save(model, xml)
+    return {
+        "source": "PyTorch slicing with open ends and ends computed from the input's dynamic shape "
+        "(x[:, 1:, :d - 1, 2:][..., :h - 3]) by ov.convert_model: Slice-8 whose ends are a Concat "
+        "of i64 constants INT64_MAX and computed dims",
+        "expected_from": "reference",
+        "cases": {"normal": {"x": x}},
+        "notes": "Found by the sweep of vision models (2026-11-27, torchvision's Swin3D: 11 such "
+        "layers): 'diff --all-layers --oracle cpu' named the slice ends' Concat the first divergent "
+        "layer of a correct model (ours 9223372036854775807, theirs 2147483647). The CPU plugin holds "
+        "i64 values as int32, saturating constants (deviations int32-saturation/int32-wrap); the "
+        "layer rows now name that deviation instead of 'differs'. Expected values: the reference "
+        "(float outputs copied and doubled: exact).",
+    }
+
+
 ENTRIES = [
     Entry("torch_div_trunc", "torch", torch_div_trunc),
     Entry("tf_truncatediv", "tensorflow", tf_truncatediv),
@@ -637,6 +667,7 @@ ENTRIES = [
     Entry("fake_quantize_zero_level", "openvino", fake_quantize_zero_level),
     Entry("scatter_mask_bias", "openvino", scatter_mask_bias),
     Entry("interpolate_computed_scales", "openvino", interpolate_computed_scales),
+    Entry("torch_slice_open_ends", "torch", torch_slice_open_ends),
 ]
 
 
