@@ -198,7 +198,9 @@ def _layer_table(rows: Sequence[LayerRow]) -> str:
     first = {f.row for oracle in by_oracle(rows).values() if (f := first_divergence(oracle)) is not None}
     body = []
     for r in rows:
-        cls = {LayerVerdict.PASS: "pass", LayerVerdict.DIFFERS: "bad"}.get(r.verdict, "skip")
+        cls = {LayerVerdict.PASS: "pass", LayerVerdict.DIFFERS: "bad", LayerVerdict.DEVIATION: "known"}.get(
+            r.verdict, "skip"
+        )
         mark = ' class="first"' if r in first else ""
         body.append(
             f"<tr{mark}><td>{e(r.oracle)}</td><td><code>{e(r.layer)}</code></td><td>{r.port}</td>"

@@ -38,12 +38,15 @@ import numpy as np
 from .. import progress
 from ..errors import OpenVINOError
 from ..model import Model
-from ..oracle.common import OracleOutputs, Refusal
+from ..oracle.common import OracleKind, OracleOutputs, Refusal
 from .comparator import Tolerances, compared_tolerances, default_tolerance
 from .compare import Comparison, Tolerance, compare, error_size
+from .deviations import KNOWN
 from .envelope import NOT_COMPUTED, Envelope
 from .runners import Intermediates, OracleRunner, OvonehotRunner
 
+_WIDE = (np.dtype(np.int64), np.dtype(np.uint64), np.dtype(np.uint32))
+_I32 = np.iinfo(np.int32)
 # A node output's rounding envelope, (node, port) -> Envelope or None (:meth:`.envelope.Carried.at`).
 EnvelopeAt = Callable[[int, int], Envelope | None]
 
@@ -54,6 +57,8 @@ class LayerVerdict(enum.Enum):
     PASS = "PASS"  # noqa: S105 - a verdict's name, not a password
     DIFFERS = "differs"
     NOT_COMPARED = "not compared"
+    # a known deviation of the oracle explains the difference (named in the note): not divergent
+    DEVIATION = "plugin deviation"
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +202,10 @@ def layer_rows(
                 runner.name, "(the whole model)", 0, "", None, None, "", LayerVerdict.NOT_COMPARED, str(exc)
             )
         ]
-    return _rows(model, runner.name, mine, theirs.intermediates, theirs.blocked, tolerances, envelope_at)
+    held = runner.kind is OracleKind.CPU
+    return _rows(
+        model, runner.name, mine, theirs.intermediates, theirs.blocked, tolerances, envelope_at, held
+    )
 
 
 def _rows(
@@ -208,14 +216,18 @@ def _rows(
     blocked: Mapping[str, Refusal],
     tolerances: Mapping[tuple[int, int], Tolerance],
     envelope_at: EnvelopeAt | None = None,
+    int32: bool = False,
 ) -> list[LayerRow]:
+    """``int32``: the oracle holds i64/u32/u64 values as int32 (the CPU plugin)."""
     rows: list[LayerRow] = []
     plans = model.inference.plans
     with progress.bar(len(plans), f"layers vs {oracle}", "layer") as shown:
         for i, plan in enumerate(plans):
             shown.update()
             if plan.node.type.lower() not in NOT_COMPUTED:
-                rows.extend(_node_rows(model, oracle, mine, theirs, blocked, tolerances, envelope_at, i))
+                rows.extend(
+                    _node_rows(model, oracle, mine, theirs, blocked, tolerances, envelope_at, i, int32)
+                )
     return rows
 
 
@@ -228,6 +240,7 @@ def _node_rows(
     tolerances: Mapping[tuple[int, int], Tolerance],
     envelope_at: EnvelopeAt | None,
     i: int,
+    int32: bool = False,
 ) -> list[LayerRow]:
     """The rows of node ``i``'s outputs."""
     rows: list[LayerRow] = []
@@ -252,6 +265,9 @@ def _node_rows(
         if judged is not None:
             equal, note, said = judged
         verdict = LayerVerdict.PASS if equal else LayerVerdict.DIFFERS
+        held = _held_as_int32(ours, other) if int32 and not equal else None
+        if held is not None:
+            verdict, note = LayerVerdict.DEVIATION, f"{held}; {note}"
         envelope = said if judged is not None else ""
         rows.append(
             LayerRow(
@@ -273,6 +289,26 @@ def _node_rows(
             )
         )
     return rows
+
+
+def _held_as_int32(ours: np.ndarray, theirs: np.ndarray) -> str | None:
+    """The CPU plugin's known deviations (:data:`.deviations.KNOWN`) that explain an i64/u32/u64
+    output differing from ovonehot's: it holds such values as int32, constants saturated
+    (``int32-saturation``: a Slice's open end INT64_MAX is 2147483647 there), values computed
+    or fed at run time wrapped (``int32-wrap``); every element within the int32 range equal.
+    None when that does not explain it."""
+    a, b = np.asarray(ours), np.asarray(theirs)
+    if a.dtype not in _WIDE or b.dtype.kind not in "iu" or b.dtype == np.uint64 or a.shape != b.shape:
+        return None
+    got = b.astype(np.int64)
+    low = _I32.min if a.dtype.kind == "i" else 0
+    saturated = got == np.clip(a, low, _I32.max).astype(np.int64)
+    wrapped = got == a.astype(np.int32).astype(np.int64)  # (the low 32 bits, as a C cast keeps)
+    if not (saturated | wrapped).all():
+        return None
+    codes = [c for c, alone in (("int32-saturation", ~wrapped), ("int32-wrap", ~saturated)) if alone.any()]
+    named = codes or ["int32-saturation"]  # (where both give the value, the constants' rule)
+    return "plugin deviation " + " and ".join(f"{c} ({KNOWN[c].summary})" for c in named)
 
 
 def _not_compared(
@@ -350,10 +386,14 @@ def summary(rows: Sequence[LayerRow]) -> list[str]:
     for oracle, mine in by_oracle(rows).items():
         differ = [r for r in mine if r.verdict is LayerVerdict.DIFFERS]
         skipped = [r for r in mine if r.verdict is LayerVerdict.NOT_COMPARED]
+        known = [r for r in mine if r.verdict is LayerVerdict.DEVIATION]
+        deviating = f", {len(known)} by a known {oracle} deviation" if known else ""
         lines.append(
-            f"layers against {oracle}: {len(mine) - len(skipped)} compared, {len(differ)} differ, "
-            f"{len(skipped)} not compared"
+            f"layers against {oracle}: {len(mine) - len(skipped)} compared, {len(differ)} differ"
+            f"{deviating}, {len(skipped)} not compared"
         )
+        if known:
+            lines.append(f"  first known deviation: {known[0].layer} output {known[0].port}: {known[0].note}")
         first = first_divergence(mine)
         if first is not None:
             lines.append(f"  first divergent layer: {first.describe()}")
