@@ -496,9 +496,26 @@ def _node_sigma(walk: _Walk, i: int) -> list[Sigma]:
             ]
         walk.estimated.append(node.type)
         found = _perturbed(walk.rng, run, ins, sig, outs, out_types, model.inference.input_infos(i))
-        return _with_coordinates(plan, ins, outs, out_types, found) if kind == "interpolate" else found
+        return _beside_estimate(plan, kind, run, ins, sig, outs, out_types, found)
     except (Error, ValueError, TypeError, IndexError, FloatingPointError):
         return [np.full(o.shape, np.inf) for o in outs]
+
+
+def _beside_estimate(
+    plan: Any,
+    kind: str,
+    run: Callable[[Sequence[np.ndarray]], list[np.ndarray]],
+    ins: list[np.ndarray],
+    sig: list[Sigma],
+    outs: list[np.ndarray],
+    out_types: list[ElementType],
+    found: list[Sigma],
+) -> list[Sigma]:
+    """What the perturbation estimate misses of an op, added: an attention's sums over its keys,
+    an Interpolate's coordinates."""
+    if kind == "scaleddotproductattention":
+        return _attention(run, ins, sig, outs, out_types, found)
+    return _with_coordinates(plan, ins, outs, out_types, found) if kind == "interpolate" else found
 
 
 def _with_coordinates(
@@ -537,6 +554,51 @@ def _with_coordinates(
             steps = np.take(steps, np.minimum((np.arange(m) + 0.5) * n // m, n - 1).astype(np.intp), axis=a)
         total += (3.0 * u * x.shape[ax] * np.where(np.isfinite(steps), steps, 0.0)) ** 2
     return [np.sqrt(np.asarray(sigma) ** 2 + total), *found[1:]] if resized else found
+
+
+# An attention's probabilities are computed (``_attention``) when they hold at most this many values.
+ATTENTION_WEIGHTS = 1 << 24
+
+
+def _attention(
+    run: Callable[[Sequence[np.ndarray]], list[np.ndarray]],
+    ins: list[np.ndarray],
+    sig: list[Sigma],
+    outs: list[np.ndarray],
+    out_types: list[ElementType],
+    found: list[Sigma],
+) -> list[Sigma]:
+    """ScaledDotProductAttention's sigma: the perturbation estimate, and in quadrature what it
+    misses of the output's being a weighted sum ``sum_j p_j v_j`` over the ``S`` keys (``p``
+    the probabilities, the attention of an identity for the values):
+
+    * the values' errors, exactly: ``sqrt(p^2 . sigma_v^2)``.  Random-sign draws cancel where a
+      few keys carry nearly equal values (LeViT's 4 keys: a third of its outputs got no error
+      at all, and the CPU plugin landed 106 x outside);
+    * the sums' own rounding, Higham and Mary's ``sqrt(S) u p . |v|``: a mean of values of both
+      signs can be far below them."""
+    if (
+        len(ins) < 3
+        or not outs
+        or found[0] is None
+        or ins[2].dtype.kind != "f"
+        or min(ins[1].ndim, ins[2].ndim) < 2
+    ):
+        return found
+    q, k, v = ins[:3]
+    keys = k.shape[-2]
+    u = unit_roundoff(out_types[0]) if out_types[0].is_real else unit_roundoff(ElementType.f32)
+    parts = [np.asarray(found[0])]
+    batch = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
+    if sig[2] is not None and math.prod(batch) * q.shape[-2] * keys <= ATTENTION_WEIGHTS:
+        eye = np.broadcast_to(np.eye(keys), (*v.shape[:-2], keys, keys))
+        p = np.asarray(run([q, k, eye, *ins[3:]])[0])  # (..., L, S)
+        from_values = np.sqrt(np.abs(np.matmul(p * p, np.broadcast_to(sig[2], v.shape) ** 2)))
+        if from_values.shape == outs[0].shape:
+            parts.append(np.where(np.isfinite(from_values), from_values, 0.0))  # (masked rows: NaN)
+    magnitude = np.abs(np.asarray(run([q, k, np.abs(v), *ins[3:]])[0]))
+    parts.append(math.sqrt(max(keys, 1)) * u * np.where(np.isfinite(magnitude), magnitude, 0.0))
+    return [_quadrature(parts, outs[0].shape), *found[1:]]
 
 
 def _where_finite(s: Sigma, x: np.ndarray) -> Sigma:
