@@ -689,6 +689,51 @@ def sdpa_few_keys(xml: Path) -> dict[str, Any]:
     }
 
 
+def col2im_overlapping(xml: Path) -> dict[str, Any]:
+    import openvino as ov
+    import openvino.opset15 as ops
+
+    rng = np.random.default_rng(6)
+    channels, side, width = 4, 8, 64
+    blocks = side * side  # (kernel 3, stride 1, padding 1: a block per output position)
+    # (nearly equal rows, as VOLO's: the patches summed into an output carry nearly equal errors)
+    base = rng.standard_normal((1, 1, width)).astype(np.float32)
+    x_value = (base + 1e-3 * rng.standard_normal((1, blocks, width))).astype(np.float32)
+    x = ops.parameter([1, blocks, width], np.float32, name="x")
+    weights = rng.standard_normal((width, channels)).astype(np.float32) * 0.2
+    values = ops.transpose(
+        ops.matmul(x, ops.constant(weights), False, False), ops.constant(np.int64([0, 2, 1]))
+    )
+    # (each channel's value in all 9 patch positions, as VOLO's folded attention values)
+    tiled = ops.tile(
+        ops.reshape(values, ops.constant(np.int64([1, channels, 1, blocks])), False), np.int64([1, 1, 9, 1])
+    )
+    columns = ops.reshape(tiled, ops.constant(np.int64([1, channels * 9, blocks])), False)
+    folded = ops.col2im(
+        columns,
+        ops.constant(np.int64([side, side])),
+        ops.constant(np.int64([3, 3])),
+        pads_begin=[1, 1],
+        pads_end=[1, 1],
+    )
+    _save(ov.Model([folded.output(0)], [x], "col2im_overlapping"), xml)
+    return {
+        "source": "Col2Im-15 (kernel 3, stride 1, padding 1: up to 9 overlapping patches per output) of "
+        "columns a MatMul computes from nearly equal rows, as VOLO's outlooker folds its attention's "
+        "values; built with OpenVINO's opset API",
+        "expected_from": "cpu",
+        "atol": 1e-5,
+        "rtol": 1e-5,
+        "cases": {"normal": {"x": x_value}},
+        "notes": "Found by the sweep of vision models (2026-11-27): 'diff --all-layers --oracle cpu' "
+        "called VOLO's Col2Im divergent (7 x its rounding envelope) on a correct run, and ovonehot "
+        "itself sat at 1.6 x. Col2Im had no rule: random-sign draws of its inputs' errors cancel over "
+        "the overlapping patches. It is a sum now (differential/envelope.py LINEAR): its inputs' "
+        "variances summed over the patches, and each sum's own rounding by its number of patches. "
+        "Tolerance: the CPU plugin's MatMul sums in its own order.",
+    }
+
+
 ENTRIES = [
     Entry("torch_div_trunc", "torch", torch_div_trunc),
     Entry("tf_truncatediv", "tensorflow", tf_truncatediv),
@@ -707,6 +752,7 @@ ENTRIES = [
     Entry("interpolate_computed_scales", "openvino", interpolate_computed_scales),
     Entry("torch_slice_open_ends", "torch", torch_slice_open_ends),
     Entry("sdpa_few_keys", "openvino", sdpa_few_keys),
+    Entry("col2im_overlapping", "openvino", col2im_overlapping),
 ]
 
 
