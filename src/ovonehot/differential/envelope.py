@@ -158,7 +158,7 @@ ELEMENTWISE: dict[str, Accuracy] = {
 BILINEAR = frozenset(
     ["matmul", "convolution", "groupconvolution", "convolutionbackpropdata", "groupconvolutionbackpropdata"]
 )
-LINEAR = frozenset(["reducesum", "reducemean", "avgpool", "cumsum"])
+LINEAR = frozenset(["reducesum", "reducemean", "avgpool", "cumsum", "col2im"])
 NOT_COMPUTED = frozenset({"parameter", "constant", "const", "result"})  # node types with nothing to compare
 SHAPE_ONLY = frozenset({"shapeof"})  # outputs that depend on shapes alone
 PASS_THROUGH = frozenset({"readvalue", "assign", "identity"})  # output 0 is input 0
@@ -792,16 +792,18 @@ def _linear(
     out, et = outs[0], out_types[0]
     n = max(1.0, x.size / max(out.size, 1))
     sum_of_ones = run([np.ones_like(x), *rest])[0]  # the mean ops scale by 1/n: n per element
-    scale = np.abs(sum_of_ones)  # sum: n, mean: 1
+    scale = np.abs(sum_of_ones)  # sum: its terms per element (Col2Im's overlapping patches), mean: 1
+    sums = bool(np.any(scale > 1.5))
+    terms = np.maximum(scale, 1.0) if sums else n
     magnitude = run([np.abs(x), *rest])[0]
-    parts = [math.sqrt(n) * unit_roundoff(et) * np.abs(magnitude), _own_rounding(out, et, _ROUNDED)]
+    parts = [np.sqrt(terms) * unit_roundoff(et) * np.abs(magnitude), _own_rounding(out, et, _ROUNDED)]
     if sig[0] is not None:
         sx = np.broadcast_to(sig[0], x.shape)
         # Independent errors: the variance of a weighted sum, weights 1 (a sum: the op of the
         # variances) or 1/n (a mean: the op of the variances over n; n at most the size ratio,
         # overlapping pooling windows are longer, so this errs large).
         var = np.abs(run([sx**2, *rest])[0])
-        parts.append(np.sqrt(np.where(scale > 1.5, var, var / n)))
+        parts.append(np.sqrt(var if sums else var / n))
     return [_quadrature(parts, out.shape), *[None] * (len(outs) - 1)]
 
 
