@@ -36,7 +36,7 @@ from ..ops.common.shape_util import normalize_axis
 from ..ops.common.spec import NodeKey
 from ..ops.topk import TopKAttrs, TopKMode, TopKSort
 from .compare import Tolerance, compare
-from .envelope import Carried
+from .envelope import Carried, decision
 
 # The ops whose outputs are picks (indices, selected boxes), by lower-case type.
 SELECTIONS = frozenset(
@@ -57,7 +57,6 @@ SELECTIONS = frozenset(
 
 # Ops whose float outputs are decisions too (whole numbers, signs): the float64 run given a run's
 # decisions holds them with its integer and boolean values (an image size floored from a scale).
-DISCRETE = frozenset({"floor", "ceiling", "round", "sign"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,12 +156,6 @@ def substitute(
     except Error:
         return None
     return Substituted(outputs, tuple(made), frozenset(ran), decided) if ran else None
-
-
-def decision(node: Node, value: np.ndarray) -> bool:
-    """An output of ``node`` that is a decision: an integer, a boolean, a whole number of a
-    ``DISCRETE`` op (what the float64 run given a run's decisions holds)."""
-    return node.type.lower() in DISCRETE or np.asarray(value).dtype.kind in "biu"
 
 
 def picks(model: Model) -> bool:

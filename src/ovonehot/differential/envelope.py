@@ -67,11 +67,14 @@ class Accuracy:
     ``ulps`` of the output plus ``absolute`` times ``u * max(1, |x|)`` (x its first input: the
     formulas that cancel, ``log(1 + exp(x))``, ``x * (1 + erf(x))``, lose digits at that scale,
     and the CPU plugin's Erf is a polynomial with an absolute error near zero).
-    ``rounded``: correctly rounded, so exact wherever the truth is held by the type."""
+    ``rounded``: correctly rounded, so exact wherever the truth is held by the type.
+    ``flushes``: a result below f32's smallest normal may come out as zero (the CPU plugin's
+    vectorized exp: its Sigmoid of -95 is 0, not 5.5e-42), so the reach has that much more."""
 
     ulps: float
     absolute: float = 0.0
     rounded: bool = False
+    flushes: bool = False
 
 
 # Correctly rounded (IEEE): +, -, *, sqrt, conversions, and the ops that only select.
@@ -81,14 +84,16 @@ _ROUNDED = Accuracy(0.5, rounded=True)
 _NEARLY = Accuracy(1.5)
 # exp, tanh, sigmoid...: measured on 20,000 values per op (uniform over each op's useful range
 # and normal), the CPU plugin lands up to 4.8 ulps from the float64 value (Exp), NumPy's kernels
-# up to 1.9 ulps.
-_TRANSCENDENTAL = Accuracy(6.0)
+# up to 1.9 ulps; results below f32's smallest normal the plugin may flush to zero.
+_TRANSCENDENTAL = Accuracy(6.0, flushes=True)
 # Formulas that cancel (Gelu, Mish, SoftPlus, Elu, Selu, HSwish) and the CPU plugin's Erf: it lands
 # up to 6.8 u * max(1, |x|) beyond 4 ulps (where 1 + erf(x), log(1 + exp(x)), exp(x) - 1 lose
 # digits; its Erf near zero), NumPy's kernels up to 1 u * max(1, |x|).
-_CANCELLING = Accuracy(6.0, absolute=8.0)
+_CANCELLING = Accuracy(6.0, absolute=8.0, flushes=True)
 # Any other op (Softmax, MVN...): a few ulps of its own, beside the perturbation's estimate.
-_OTHER = Accuracy(6.0)
+_OTHER = Accuracy(6.0, flushes=True)
+# f32's smallest normal: what a flushed subnormal result is off by at most.
+F32_TINY = float(np.finfo(np.float32).tiny)
 ELEMENTWISE: dict[str, Accuracy] = {
     **dict.fromkeys(
         [
@@ -315,6 +320,19 @@ def truth(
     return Truth(inference, values)
 
 
+# Ops whose float outputs are whole numbers a rounding may move discretely: held, with the
+# integer and boolean outputs, by the float64 run given a run's decisions.
+DISCRETE = frozenset({"floor", "ceiling", "round", "sign"})
+# Ops with bodies: estimated with their bodies' decisions held (``_body_runner``).
+BODIES = frozenset({"loop", "tensoriterator", "if"})
+
+
+def decision(node: Node, value: np.ndarray) -> bool:
+    """An output of ``node`` that is a decision: an integer, a boolean, a whole number of a
+    ``DISCRETE`` op (what the float64 run given a run's decisions holds)."""
+    return node.type.lower() in DISCRETE or np.asarray(value).dtype.kind in "biu"
+
+
 def _holding(
     held: Mapping[tuple[int, int], np.ndarray], inference: Inference
 ) -> Callable[..., Sequence[np.ndarray] | None]:
@@ -324,17 +342,25 @@ def _holding(
     def hook(key: object, plan: Any, args: list[np.ndarray]) -> Sequence[np.ndarray] | None:
         if not isinstance(key, int) or key not in nodes:
             return None
-        ports = range(len(inference.outputs[key]))
-        if all((key, k) in held for k in ports):
-            return [_wide(held[(key, k)]) for k in ports]
-        if plan.node.type.lower() == "topk" and (key, 1) in held:
-            idx = np.asarray(held[(key, 1)])
-            axis = normalize_axis(plan.attrs.axis, args[0].ndim)
-            return [np.take_along_axis(args[0], idx.astype(np.int64), axis=axis), idx]
-        outs = [np.asarray(o) for o in plan.spec.reference(plan.attrs, args)]
-        return [_wide(held[(key, k)]) if (key, k) in held else o for k, o in enumerate(outs)]
+        given = {k: held[(key, k)] for k in range(len(inference.outputs[key])) if (key, k) in held}
+        return _held_outputs(plan, args, given, len(inference.outputs[key]))
 
     return hook
+
+
+def _held_outputs(
+    plan: Any, args: list[np.ndarray], given: Mapping[int, np.ndarray], ports: int
+) -> list[np.ndarray]:
+    """A node's outputs with those of ``given`` (port -> value) held: the rest computed (a TopK
+    holding its indices gives the data at them as its values)."""
+    if len(given) == ports:
+        return [_wide(given[k]) for k in range(ports)]
+    if plan.node.type.lower() == "topk" and 1 in given:
+        idx = np.asarray(given[1])
+        axis = normalize_axis(plan.attrs.axis, args[0].ndim)
+        return [np.take_along_axis(args[0], idx.astype(np.int64), axis=axis), idx]
+    outs = [np.asarray(o) for o in plan.spec.reference(plan.attrs, args)]
+    return [_wide(given[k]) if k in given else o for k, o in enumerate(outs)]
 
 
 def _wide(value: np.ndarray) -> np.ndarray:
@@ -495,10 +521,28 @@ def _node_sigma(walk: _Walk, i: int) -> list[Sigma]:
                 for o, et in zip(outs, out_types, strict=True)
             ]
         walk.estimated.append(node.type)
-        found = _perturbed(walk.rng, run, ins, sig, outs, out_types, model.inference.input_infos(i))
-        return _beside_estimate(plan, kind, run, ins, sig, outs, out_types, found)
+        return _estimated(walk, i, run, ins, sig, outs, out_types)
     except (Error, ValueError, TypeError, IndexError, FloatingPointError):
         return [np.full(o.shape, np.inf) for o in outs]
+
+
+def _estimated(
+    walk: _Walk,
+    i: int,
+    run: Callable[[Sequence[np.ndarray]], list[np.ndarray]],
+    ins: list[np.ndarray],
+    sig: list[Sigma],
+    outs: list[np.ndarray],
+    out_types: list[ElementType],
+) -> list[Sigma]:
+    """Any other op: the perturbation estimate (a sub-graph op with its bodies' decisions held),
+    and what it misses of the op added."""
+    plan = walk.truth.inference.plans[i]
+    kind = plan.node.type.lower()
+    if kind in BODIES:
+        run = _body_runner(plan, walk.truth.inference, i, ins) or run
+    found = _perturbed(walk.rng, run, ins, sig, outs, out_types, walk.model.inference.input_infos(i))
+    return _beside_estimate(plan, kind, run, ins, sig, outs, out_types, found)
 
 
 def _beside_estimate(
@@ -609,6 +653,52 @@ def _where_finite(s: Sigma, x: np.ndarray) -> Sigma:
     return np.where(np.isfinite(x), np.broadcast_to(s, x.shape), 0.0)
 
 
+def _body_runner(
+    plan: Any, inference: Inference, i: int, ins: list[np.ndarray]
+) -> Callable[[Sequence[np.ndarray]], list[np.ndarray]] | None:
+    """A sub-graph op (Loop, TensorIterator, If) as a function of its inputs with its bodies'
+    decisions (integer, boolean and whole-number outputs of the nodes inside, per iteration)
+    held at the values of a run on ``ins``: moving its float inputs by their errors then moves
+    what it computes from them, not which keypoint a heatmap's TopK picks or how many pixels a
+    box is wide (Keypoint R-CNN's and Mask R-CNN's post-processing), which would leave it
+    unbounded.  None when the op cannot be run so."""
+    spec = plan.spec
+    if spec.specialize is None:
+        return None
+    infos, out_infos = inference.input_infos(i), inference.outputs[i]
+    recorded: dict[tuple[Any, int], np.ndarray] = {}
+
+    def observe(key: Any, inner: Any, outs: Sequence[np.ndarray], seconds: float) -> None:
+        recorded.update(
+            {(key, k): np.array(o, copy=True) for k, o in enumerate(outs) if decision(inner.node, o)}
+        )
+
+    def hold(key: Any, inner: Any, args: list[np.ndarray]) -> Sequence[np.ndarray] | None:
+        ports = len(inner.node.outputs)
+        given = {k: recorded[(key, k)] for k in range(ports) if (key, k) in recorded}
+        return _held_outputs(inner, args, given, ports) if given else None
+
+    try:
+        record = spec.specialize(
+            plan.attrs, infos, out_infos, RunMode(specialized=False, observer=observe, scope=(i,))
+        )
+        held = spec.specialize(
+            plan.attrs, infos, out_infos, RunMode(specialized=False, override=hold, scope=(i,))
+        )
+        if record is None or held is None:
+            return None
+        with np.errstate(all="ignore"):
+            record(list(ins))
+    except (Error, ValueError, TypeError, IndexError):
+        return None
+
+    def run(args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        with np.errstate(all="ignore"):
+            return [np.asarray(o) for o in held(list(args))]
+
+    return run
+
+
 def _runner(
     plan: Any, inference: Inference | None = None, i: int = -1
 ) -> Callable[[Sequence[np.ndarray]], list[np.ndarray]]:
@@ -684,6 +774,8 @@ def _own_rounding(out: np.ndarray, et: ElementType, acc: Accuracy, x: np.ndarray
         except ValueError:  # (an op that broadcasts otherwise: PRelu's slope) its largest
             scale = np.full(out.shape, max(1.0, float(np.max(np.abs(x), initial=0.0))))
         reach = reach + acc.absolute * unit_roundoff(et) * scale
+    if acc.flushes:
+        reach = reach + F32_TINY
     own = reach / math.sqrt(3.0)
     dtype = et.numpy_dtype
     if acc.rounded and dtype is not None and out.dtype.kind == "f":
@@ -725,7 +817,8 @@ def _elementwise(
             continue
         if not np.all(np.isfinite(s)):
             return [np.full(o.shape, np.inf) for o in outs]
-        worst = _largest_change(run, ins, j, (_perturb(ins[j], s, sign) for sign in (1.0, -1.0)), outs)
+        moved = (_perturb(ins[j], s, sign) for sign in (1.0, -1.0))
+        worst = _largest_change(run, ins, j, moved, outs, one_sided=True)
         for k in range(len(outs)):
             parts[k].append(np.full(outs[k].shape, np.inf) if worst is None else worst[k])
     result: list[Sigma] = []
@@ -741,10 +834,14 @@ def _largest_change(
     j: int,
     moved_inputs: Iterable[np.ndarray],
     outs: list[np.ndarray],
+    one_sided: bool = False,
 ) -> list[np.ndarray] | None:
     """Per output, the largest change (NaN: infinite) when input ``j`` is each of ``moved_inputs``;
-    None when a moved input changes an output's shape."""
+    None when a moved input changes an output's shape.  ``one_sided`` (an element-wise op moved
+    both ways): where one way leaves the op's domain (a number becomes NaN: the square root of
+    an area of 0 moved below 0) the other way's change counts; infinite only when both leave it."""
     worst = [np.zeros(o.shape) for o in outs]
+    left: list[np.ndarray | None] = [None] * len(outs)  # (one_sided: left the domain every way so far)
     for moved_input in moved_inputs:
         args = list(ins)
         args[j] = moved_input
@@ -754,8 +851,16 @@ def _largest_change(
             m, o = moved.astype(np.float64), outs[k].astype(np.float64)
             d = np.abs(m - o)
             # (NaN: an infinite change, unless the value stays NaN: a fully masked attention row)
+            out_of_domain = np.isnan(m) & ~np.isnan(o)
             d = np.where(np.isnan(d), np.where(np.isnan(m) & np.isnan(o), 0.0, np.inf), d)
+            if one_sided:
+                d = np.where(out_of_domain, 0.0, d)
+                before = left[k]
+                left[k] = out_of_domain if before is None else before & out_of_domain
             worst[k] = np.fmax(worst[k], d)
+    for k, gone in enumerate(left):
+        if gone is not None and gone.any():
+            worst[k] = np.where(gone, np.inf, worst[k])
     return worst
 
 

@@ -18,11 +18,11 @@ from ..errors import Error, NegativeDepthError, OpenVINOError, OpenVINOResourceE
 from ..model import Model
 from ..oracle import openvino_runtime
 from ..oracle.common import OracleKind, OracleOutputs, Refusal
-from .choices import Substituted, decision, substitute
+from .choices import Substituted, substitute
 from .comparator import Tolerances
 from .compare import Tolerance
 from .deviations import Event, Simulation, simulate
-from .envelope import Carried, Envelope, EnvelopeError, carry, output_envelopes, truth
+from .envelope import Carried, Envelope, EnvelopeError, carry, decision, output_envelopes, truth
 from .isolate import Isolation
 from .layers import FirstDivergence, LayerRow, first_divergence, layer_rows, layer_tolerances
 from .runners import Intermediates, OracleRun, OracleRunner, OursRefused, OursRun, OvonehotRunner
