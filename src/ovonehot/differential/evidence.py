@@ -25,7 +25,16 @@ from .deviations import Event, Simulation, simulate
 from .envelope import Carried, Envelope, EnvelopeError, carry, decision, output_envelopes, truth
 from .isolate import Isolation
 from .layers import FirstDivergence, LayerRow, first_divergence, layer_rows, layer_tolerances
-from .runners import Intermediates, OracleRun, OracleRunner, OursRefused, OursRun, OvonehotRunner
+from .runners import (
+    Intermediates,
+    LayersOverBudget,
+    OracleRun,
+    OracleRunner,
+    OursRefused,
+    OursRun,
+    OvonehotRunner,
+    layers_budget,
+)
 
 
 class Evidence:
@@ -56,6 +65,7 @@ class Evidence:
         self.carried: Carried | None = None  # the truth run and its sigma, once an envelope was asked for
         self.isolations: dict[tuple[str, str], Isolation | None] = {}  # (runner, output): isolate.isolate
         self._mine: Intermediates | None = None
+        self.over_budget: LayersOverBudget | None = None  # every node's output kept would not fit
         self._kept: dict[str, OracleOutputs | OpenVINOError] = {}  # runner name -> its run keeping every node
         self._substituted: dict[str, Substituted | None] = {}
         self._given: dict[str, dict[str, Envelope]] = {}  # runner name -> output envelopes given its picks
@@ -90,7 +100,11 @@ class Evidence:
 
     def kept(self, runner: OracleRunner) -> OracleOutputs:
         """The runner's run with every node output kept (run once; raises OpenVINOError, once
-        for every call, when it fails)."""
+        for every call, when it fails; :class:`~.runners.LayersOverBudget` without running when
+        ovonehot's own every-node run is over the memory budget)."""
+        self.mine()
+        if self.over_budget is not None:
+            raise self.over_budget
         if runner.name not in self._kept:
             try:
                 self._kept[runner.name] = runner.run(self.inputs, keep_intermediates=True)
@@ -139,14 +153,26 @@ class Evidence:
         return self._given[runner.name].get(name)
 
     def _decided(self) -> dict[tuple[int, int], np.ndarray]:
-        """ovonehot's own run's decisions (a model with no selection op: nothing to put in place)."""
+        """ovonehot's own run's decisions (a model with no selection op: nothing to put in place);
+        when every node's output is over the budget, a run keeping its decisions alone."""
         nodes = self.model.graph.nodes
-        return {key: value for key, value in self.mine().items() if decision(nodes[key[0]], value)}
+        mine = self.mine()
+        if self.over_budget is not None:
+            mine = OvonehotRunner(self.model).intermediates(
+                self.inputs, partial=True, keep=lambda i, value: decision(nodes[i], value)
+            )
+        return {key: value for key, value in mine.items() if decision(nodes[key[0]], value)}
 
     def mine(self) -> Intermediates:
-        """ovonehot's every node output, run once (refusing the inputs: those computed before)."""
+        """ovonehot's every node output, run once (refusing the inputs: those computed before;
+        none when they take more memory than :func:`~.runners.layers_budget`: ``over_budget``)."""
         if self._mine is None:
-            self._mine = OvonehotRunner(self.model).intermediates(self.inputs, partial=True)
+            try:
+                self._mine = OvonehotRunner(self.model).intermediates(
+                    self.inputs, partial=True, budget=layers_budget()
+                )
+            except LayersOverBudget as exc:
+                self._mine, self.over_budget = {}, exc
         return self._mine
 
     def first_divergence(self, runner: OracleRunner) -> FirstDivergence | None:

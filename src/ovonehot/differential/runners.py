@@ -24,7 +24,7 @@ from __future__ import annotations
 import abc
 import shutil
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..atomic import scratch_directory
+from ..budget import BUDGET_ENV, memory_budget
 from ..errors import Error, OpenVINOError, ParameterError
 from ..infer import NodePlan
 from ..ir.writer import write_ir
@@ -125,21 +126,60 @@ class OvonehotRunner(Runner):
             raise OursRefused(exc, last[0] + 1 if last[0] + 1 < len(graph.nodes) else None) from None
         return OursRun(outputs, seen)
 
-    def intermediates(self, inputs: Mapping[str, np.ndarray], partial: bool = False) -> Intermediates:
-        """Every top-level node output; with ``partial`` those computed before a refusal (else it raises)."""
+    def intermediates(
+        self,
+        inputs: Mapping[str, np.ndarray],
+        partial: bool = False,
+        budget: int | None = None,
+        keep: Callable[[int, np.ndarray], bool] | None = None,
+    ) -> Intermediates:
+        """Every top-level node output; with ``partial`` those computed before a refusal (else it
+        raises).  ``budget``: the most bytes kept; past it none are (:class:`LayersOverBudget`
+        says how many they take).  ``keep``: only the outputs it takes (node index, value)."""
         seen: Intermediates = {}
+        total = 0
 
         def observe(index: object, plan: NodePlan, outs: Sequence[np.ndarray], seconds: float) -> None:
+            nonlocal total
             if isinstance(index, int):
                 for k, out in enumerate(outs):
-                    seen[(index, k)] = out
+                    if keep is not None and not keep(index, out):
+                        continue
+                    total += int(getattr(out, "nbytes", 0))
+                    if budget is None or total <= budget:
+                        seen[(index, k)] = out
+                if budget is not None and total > budget:
+                    seen.clear()  # (the run goes on, counting: the message says how much)
 
         try:
             self.model.run(inputs, observer=observe, exact=self.exact)
         except Error:
             if not partial:
                 raise
+        if budget is not None and total > budget:
+            raise LayersOverBudget(total, budget)
         return seen
+
+
+def layers_budget() -> int:
+    """The most bytes of node outputs an every-node run may keep: a third of the memory budget
+    (:func:`~ovonehot.budget.memory_budget`)."""
+    return memory_budget() // 3
+
+
+class LayersOverBudget(OpenVINOError):
+    """Every node's output kept (``--all-layers``, the plugin's picks) would take more memory than
+    the budget allows: ovonehot keeps them, the plugin's child process keeps them again and sends
+    them over (a 5,171-layer MViT-v2 took 17 GB, and the kernel's OOM killer ended the child)."""
+
+    def __init__(self, total: int, budget: int) -> None:
+        self.total, self.budget = total, budget
+        super().__init__(
+            f"not run: keeping every layer's output takes {total / 2**30:.2f} GiB, over the budget "
+            f"of {budget / 2**30:.2f} GiB (a third of the memory budget: ovonehot and the oracle "
+            f"each keep them, and the oracle sends them over; {BUDGET_ENV} caps it, the memory "
+            "available sets it): compare a part of the model (ovonehot reduce, or a cut) or free memory"
+        )
 
 
 # -- oracles --------------------------------------------------------------------------------------
