@@ -65,6 +65,17 @@ def test_the_loop_s_envelope_is_bounded_and_not_vacuous() -> None:
     assert float(np.median(env.bound / np.maximum(np.abs(env.truth), 1e-30))) < 1e-3
 
 
+def test_a_body_with_too_many_decisions_to_hold_is_moved_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past ``MAX_HELD_BYTES`` of decisions (every iteration's) the Loop is moved with nothing
+    held: the keypoints have no envelope then, as before (not a memory blow-up)."""
+    from ovonehot.differential import envelope
+
+    monkeypatch.setattr(envelope, "MAX_HELD_BYTES", 16)
+    xml, inputs = _case("torch_keypoints_loop")
+    model = load(xml)
+    assert envelopes(model, truth(model, inputs))[0] == {}
+
+
 def test_subnormal_probabilities_the_cpu_plugin_flushes_pass() -> None:
     ov = pytest.importorskip("openvino", reason="the CPU plugin is the oracle")
     xml, inputs = _case("sigmoid_underflow")

@@ -323,8 +323,10 @@ def truth(
 # Ops whose float outputs are whole numbers a rounding may move discretely: held, with the
 # integer and boolean outputs, by the float64 run given a run's decisions.
 DISCRETE = frozenset({"floor", "ceiling", "round", "sign"})
-# Ops with bodies: estimated with their bodies' decisions held (``_body_runner``).
+# Ops with bodies: estimated with their bodies' decisions held (``_body_runner``), up to this
+# many bytes of them (every iteration's; more: moved as any other op).
 BODIES = frozenset({"loop", "tensoriterator", "if"})
+MAX_HELD_BYTES = 256 << 20
 
 
 def decision(node: Node, value: np.ndarray) -> bool:
@@ -667,11 +669,16 @@ def _body_runner(
         return None
     infos, out_infos = inference.input_infos(i), inference.outputs[i]
     recorded: dict[tuple[Any, int], np.ndarray] = {}
+    size = 0
 
     def observe(key: Any, inner: Any, outs: Sequence[np.ndarray], seconds: float) -> None:
-        recorded.update(
-            {(key, k): np.array(o, copy=True) for k, o in enumerate(outs) if decision(inner.node, o)}
-        )
+        nonlocal size
+        for k, o in enumerate(outs):
+            if decision(inner.node, o):
+                size += np.asarray(o).nbytes
+                if size > MAX_HELD_BYTES:
+                    raise EnvelopeError("the body's decisions are too many to hold")
+                recorded[(key, k)] = np.array(o, copy=True)
 
     def hold(key: Any, inner: Any, args: list[np.ndarray]) -> Sequence[np.ndarray] | None:
         ports = len(inner.node.outputs)
@@ -689,7 +696,7 @@ def _body_runner(
             return None
         with np.errstate(all="ignore"):
             record(list(ins))
-    except (Error, ValueError, TypeError, IndexError):
+    except (Error, ValueError, TypeError, IndexError):  # (too many decisions: an EnvelopeError)
         return None
 
     def run(args: Sequence[np.ndarray]) -> list[np.ndarray]:
