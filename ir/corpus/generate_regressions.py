@@ -824,7 +824,7 @@ def sigmoid_underflow(xml: Path) -> dict[str, Any]:
         "probabilities below f32's smallest normal, as Mask R-CNN's mask head gives, concatenated with "
         "4096-term sums",
         "expected_from": "cpu",
-        "atol": 1e-3,
+        "atol": 0.05,
         "rtol": 1e-5,
         "cases": {"normal": {"x": x_value, "f": f_value}},
         "notes": "Found on torchvision's Mask R-CNN (2026-11-27): 'diff --oracle cpu' left the masks "
@@ -832,7 +832,8 @@ def sigmoid_underflow(xml: Path) -> dict[str, Any]:
         "= 5.5e-42; its vectorized exp flushes), which the rounding envelope (ulps of the subnormal) "
         "called far outside. Transcendental, cancelling and estimated ops may now be off by f32's "
         "smallest normal (differential/envelope.py, Accuracy.flushes). Mask R-CNN also needed the "
-        "square root of a box area of 0 bounded one-sidedly (tests/test_diff_envelope.py).",
+        "square root of a box area of 0 bounded one-sidedly (tests/test_envelope_detectors.py). Tolerance: "
+        "the 4096-term sums cancel (values up to 120 from terms of 100): the plugin's order lands 1e-2 away.",
     }
 
 

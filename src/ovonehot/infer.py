@@ -8,6 +8,7 @@ becomes a number, as in OpenVINO.  Errors get the layer context here, once.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -252,6 +253,7 @@ def infer(
             ins = [outputs[s.node][s.output] for s in srcs]  # type: ignore[index]
             p = _plan_recorded(record.checker, i, node, ins, found)
         p = _reshaped(p, node, overrides)
+        ins = _concat_target(graph, i, node, ins, outputs)
         outs: tuple[TensorInfo, ...] | None
         if record is not None and p is not None:
             p = record.checker.after_parse(i, p, ins, found)
@@ -274,6 +276,45 @@ def infer(
         return Inference(graph, planned, tuple(outputs))  # type: ignore[arg-type]
     found.extend(_downstream_warnings(graph, failed_at))
     return PartialInference(graph, tuple(kept), tuple(outputs), tuple(found), failed_at)
+
+
+def _concat_target(
+    graph: Graph,
+    i: int,
+    node: Node,
+    ins: list[TensorInfo],
+    outputs: Sequence[tuple[TensorInfo, ...] | None],
+) -> list[TensorInfo]:
+    """A Broadcast's target shape as OpenVINO reads it when it cannot evaluate it
+    (``broadcast_base_shape_infer``): from the Concat that makes it, one element per input,
+    a Constant's value, any other input's dimension dynamic.  So ``zeros(n, 3, k)`` with ``n``
+    and ``k`` read from tensors is ``[?,3,?]`` (torchvision's keypoints), where bounds, which
+    stop at the tensors' values, give ``[?,?,?]``.  (Only Broadcast reads it so: a Reshape of
+    the same pattern, or the Concat plus 1, is ``[?,?]`` in OpenVINO too.)"""
+    if node.type != "Broadcast" or len(ins) < 2:
+        return ins
+    target = ins[1]
+    if target.value is not None or target.lower is not None or target.error is not None:
+        return ins
+    src = graph.sources[i][1]
+    parts = graph.sources[src.node]
+    if (
+        graph.nodes[src.node].type != "Concat"
+        or not target.shape.is_static
+        or target.shape.to_shape() != (len(parts),)
+    ):
+        return ins
+    values = []
+    for part in parts:
+        made = outputs[part.node]
+        value = (
+            made[part.output].value if made is not None and graph.nodes[part.node].type == "Const" else None
+        )
+        values.append(
+            -1 if value is None or np.asarray(value).size == 0 else int(np.asarray(value).reshape(-1)[0])
+        )
+    known = np.array(values, dtype=np.int64)  # (-1: unbounded, as bounds say it)
+    return [ins[0], dataclasses.replace(target, lower=known, upper=known), *ins[2:]]
 
 
 def _node_outputs(
