@@ -79,7 +79,7 @@ KNOWN: dict[str, Deviation] = {
         Deviation(
             "int32-saturation",
             _CPU,
-            "i64/u32/u64 constants (OneHot on/off) are saturated to the int32 range",
+            "i64/u32/u64 constants (OneHot on/off, a slice's open end INT64_MAX) are saturated to the int32 range",
         ),
         Deviation(
             "f64-through-f32", _CPU, "f64 is computed as f32 (constants saturate to +-f32 max, inf included)"
