@@ -538,27 +538,13 @@ def _estimated(
     out_types: list[ElementType],
 ) -> list[Sigma]:
     """Any other op: the perturbation estimate (a sub-graph op with its bodies' decisions held),
-    and what it misses of the op added."""
+    and what it misses of the op added: an attention's sums over its keys, an Interpolate's
+    coordinates."""
     plan = walk.truth.inference.plans[i]
     kind = plan.node.type.lower()
     if kind in BODIES:
         run = _body_runner(plan, walk.truth.inference, i, ins) or run
     found = _perturbed(walk.rng, run, ins, sig, outs, out_types, walk.model.inference.input_infos(i))
-    return _beside_estimate(plan, kind, run, ins, sig, outs, out_types, found)
-
-
-def _beside_estimate(
-    plan: Any,
-    kind: str,
-    run: Callable[[Sequence[np.ndarray]], list[np.ndarray]],
-    ins: list[np.ndarray],
-    sig: list[Sigma],
-    outs: list[np.ndarray],
-    out_types: list[ElementType],
-    found: list[Sigma],
-) -> list[Sigma]:
-    """What the perturbation estimate misses of an op, added: an attention's sums over its keys,
-    an Interpolate's coordinates."""
     if kind == "scaleddotproductattention":
         return _attention(run, ins, sig, outs, out_types, found)
     return _with_coordinates(plan, ins, outs, out_types, found) if kind == "interpolate" else found
