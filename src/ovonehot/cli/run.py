@@ -19,16 +19,16 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from ..atomic import check_output_dir, check_output_file
-from ..differential.gen_inputs import generate_inputs, grow_spatial, refusal, spatial_open
+from ..differential.gen_inputs import fit_dims, generate_inputs, grow_spatial, refusal, spatial_open
 from ..errors import Error, UsageError
 from ..infer import NodePlan
-from ..model import Model, load
+from ..model import Model, TensorDesc, load
 from ..npyio import check_input_specs, check_model_paths, parse_input_specs, save_archive, save_array
 from ..ops.common.spec import NodeKey
 from ..types import ElementType, PartialShape
@@ -253,17 +253,29 @@ def _inputs(
     settings = parse_input_settings(args.seed, args.val_range)
     shapes = parse_shapes(args.shape)
     inputs, notes = generate_inputs(model, settings.seed, shapes, settings=settings, report=True)
-    # (only then are generated inputs tried before the run)
-    if any(spatial_open(d, shapes) for d in model.inputs) and refusal(model, inputs) is not None:
+    # (only then are generated inputs tried before the run: a dim left open and not given)
+    if any(_open(d, shapes) for d in model.inputs) and refusal(model, inputs) is not None:
         # (an image whose size the IR leaves open: the default 3 x 3 is smaller than a patch or a
-        # strided stem; grown to the first size the model takes, as diff does)
-        inputs, notes = grow_spatial(model, shapes, settings) or (inputs, notes)
+        # strided stem; grown to the first size the model takes, else each open dim sized as the
+        # refusing layer names it, as diff does)
+        grown = (
+            grow_spatial(model, shapes, settings)
+            if any(spatial_open(d, shapes) for d in model.inputs)
+            else None
+        )
+        inputs, notes = grown or fit_dims(model, shapes, settings) or (inputs, notes)
     report["inputs"] = {"generated": True, "seed": settings.seed}
     print(f"generated inputs (--seed {settings.seed}; --save-inputs FILE.npz keeps them):")
     for name, value in inputs.items():
         desc = model.inputs[model.input_index(name)]
         print(f"  {name}: {_describe(value, desc.element_type)} {notes[name]['values']}")
     return inputs
+
+
+def _open(desc: TensorDesc, shapes: Mapping[str, Sequence[int]]) -> bool:
+    """Input ``desc`` has a dim its IR leaves open and ``--shape`` does not give."""
+    given = any(n in shapes for n in (desc.name, *desc.names))
+    return not given and (desc.shape.dims is None or not all(d.is_static for d in desc.shape.dims))
 
 
 def _save_inputs(path: str, inputs: dict[str, np.ndarray]) -> None:

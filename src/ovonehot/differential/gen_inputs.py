@@ -29,6 +29,7 @@ for a depth/on/off Parameter, which gets a scalar (the only shape OneHot runs wi
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, overload
@@ -610,4 +611,91 @@ def grow_spatial(
         found = generate_inputs(model, settings.seed, shapes, settings=settings, report=True)
         if refusal(model, found[0]) is None:
             return found
+    return None
+
+
+# Sizes ``fit_dims`` tries for a dynamic dim beside those the refusing layer names (a signal a
+# reflect padding or a frame must be longer than), a round per refusal moved on, trials in all.
+FIT_SIZES = (16, 64, 256, 1024, 4096)
+FIT_ROUNDS = 4
+FIT_TRIALS = 64
+FIT_LARGEST = 1 << 16
+
+
+def fit_dims(
+    model: Model, given: Mapping[str, Sequence[int]], settings: InputSettings
+) -> tuple[dict[str, np.ndarray], dict[str, dict[str, Any]]] | None:
+    """Generated inputs whose dynamic dims (of inputs not shaped in ``given``) take sizes the layer
+    that refuses them names: a traced MatMul's contracted size (``[3, 3] x [256, 32]``), a TopK's
+    k, a kernel's extent, else one of ``FIT_SIZES``.  Greedy: one dim at a time, the first size
+    that ends the refusal or moves it to a later layer, for up to ``FIT_ROUNDS`` refusals.  None
+    when nothing does (the dims OpenVINO's shape inference does not tie to the weights are
+    where traced models refuse the default 3)."""
+    inputs, notes = generate_inputs(model, settings.seed, given, settings=settings, report=True)
+    where = _refused_at(model, inputs)
+    shapes = {d.name: tuple(notes[model.input_key(k)]["shape"]) for k, d in enumerate(model.inputs)}
+    trials = [FIT_TRIALS]
+    for _ in range(FIT_ROUNDS):
+        if where is None:
+            return inputs, notes
+        step = _fit_step(model, given, settings, shapes, where, trials)
+        if step is None:
+            return None
+        shapes, inputs, notes, where = step
+    return (inputs, notes) if where is None else None
+
+
+def _fit_step(
+    model: Model,
+    given: Mapping[str, Sequence[int]],
+    settings: InputSettings,
+    shapes: Mapping[str, tuple[int, ...]],
+    where: tuple[int, str],
+    trials: list[int],
+) -> (
+    tuple[
+        dict[str, tuple[int, ...]], dict[str, np.ndarray], dict[str, dict[str, Any]], tuple[int, str] | None
+    ]
+    | None
+):
+    """One dim changed so that ``where`` (the refusing layer's position, its message) moves on."""
+    position, message = where
+    named = sorted({int(n) for n in re.findall(r"\d+", message) if 1 <= int(n) <= FIT_LARGEST})
+    sizes = [*named, *(n for n in FIT_SIZES if n not in named)]
+    for desc in model.inputs:
+        if desc.shape.dims is None or any(n in given for n in (desc.name, *desc.names)):
+            continue
+        for axis, d in enumerate(desc.shape.dims):
+            for size in sizes if not d.is_static else ():
+                if size == shapes[desc.name][axis] or not d.contains(size) or trials[0] <= 0:
+                    continue
+                trials[0] -= 1
+                trial = {
+                    **shapes,
+                    desc.name: (*shapes[desc.name][:axis], size, *shapes[desc.name][axis + 1 :]),
+                }
+                try:
+                    found = generate_inputs(
+                        model, settings.seed, {**given, **trial}, settings=settings, report=True
+                    )
+                except Error:
+                    continue
+                later = _refused_at(model, found[0])
+                if later is None or later[0] > position:
+                    return trial, found[0], found[1], later
+    return None
+
+
+def _refused_at(model: Model, inputs: Mapping[str, np.ndarray]) -> tuple[int, str] | None:
+    """Where ovonehot refuses ``inputs`` (a fast run): the refusing layer's position in the
+    graph (past every layer when none is named) and the message without the layer; None when it
+    runs them."""
+    try:
+        model.run(dict(inputs), exact=False)
+    except Error as exc:
+        text = str(exc)
+        layer = exc.layers[0] if exc.layers else ""
+        positions = {node.describe(): i for i, node in enumerate(model.graph.nodes)}
+        message = text.removeprefix(layer).removeprefix(": ") if layer else text
+        return positions.get(layer, len(model.graph.nodes)), message
     return None

@@ -1,0 +1,95 @@
+"""Generated inputs for dynamic dims the layers tie to their weights: a model traced by PyTorch
+declares ``x: f32[?,?]`` where its Linear takes 256 columns, so the default 3 made ovonehot refuse
+the inputs and ``diff`` compared nothing (exit 1 on 8 corpus models).  ``fit_dims`` sizes such
+dims as the refusing layer names them (a MatMul's contracted size, a TopK's k, a kernel's
+extent), else a longer one, one dim at a time while the refusal moves on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ovonehot import cli, load
+from ovonehot.differential import gen_inputs
+from ovonehot.differential.gen_inputs import InputSettings, fit_dims, refusal
+
+CORPUS = Path(__file__).resolve().parent.parent / "ir" / "corpus"
+SETTINGS = InputSettings(0, within_dims=True)
+
+
+def _model(name: str):  # type: ignore[no-untyped-def]
+    return load(CORPUS / name / "model.xml")
+
+
+def test_two_dims_fitted_one_after_the_other() -> None:
+    """Keypoint post-processing: the boxes' 4 columns (a MatMul with a 4x4 weight), then the
+    features' 64 channels (the next MatMul, further on): two refusals moved on."""
+    model = _model("regressions/torch_keypoints_loop")
+    plain = gen_inputs.generate_inputs(model, 0, settings=SETTINGS)
+    assert refusal(model, plain) is not None
+    fitted = fit_dims(model, {}, SETTINGS)
+    assert fitted is not None
+    inputs, notes = fitted
+    assert inputs["rois"].shape == (3, 4) and inputs["feats"].shape[-1] == 64
+    assert refusal(model, inputs) is None and notes["rois"]["shape"] == [3, 4]
+
+
+@pytest.mark.parametrize(
+    ("name", "shapes"),
+    [
+        ("regressions/torch_topk_rounding_flip", {"x": (3, 256)}),  # (a MatMul's K)
+        ("regressions/torch_topk_tied_boxes", {"scores": (300,)}),  # (TopK's k)
+        ("torch_ops/whisper_log_mel", {"audio": (3, 256)}),  # (a reflect pad: no size named)
+        ("transformers/wav2vec2", {"input_values": (3, 64)}),  # (a kernel of 10)
+    ],
+)
+def test_the_refusing_layer_sizes_the_dims(name: str, shapes: dict[str, tuple[int, ...]]) -> None:
+    model = _model(name)
+    fitted = fit_dims(model, {}, SETTINGS)
+    assert fitted is not None
+    inputs, _ = fitted
+    for key, shape in shapes.items():
+        assert inputs[key].shape == shape, (key, inputs[key].shape)
+    assert refusal(model, inputs) is None
+
+
+def test_values_the_model_refuses_are_not_fitted_and_the_trials_are_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An integer division by zero is in the values, not the dims: nothing fits, within the trials."""
+    model = _model("regressions/tf_truncatediv")
+    runs: list[int] = []
+    refused_at = gen_inputs._refused_at
+
+    def counting(m, inputs):  # type: ignore[no-untyped-def]
+        runs.append(1)
+        return refused_at(m, inputs)
+
+    monkeypatch.setattr(gen_inputs, "_refused_at", counting)
+    assert fit_dims(model, {}, SETTINGS) is None
+    assert len(runs) <= 1 + gen_inputs.FIT_TRIALS
+
+
+def test_a_shape_the_user_gave_is_kept() -> None:
+    model = _model("regressions/torch_keypoints_loop")
+    fitted = fit_dims(model, {"rois": (3, 4)}, SETTINGS)
+    assert fitted is not None and fitted[0]["rois"].shape == (3, 4)
+    assert fit_dims(model, {"rois": (3, 3)}, SETTINGS) is None  # (its 3 columns never fit the 4x4 weight)
+
+
+def test_diff_without_inputs_compares_a_traced_model(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("openvino", reason="the CPU plugin is the oracle")
+    xml = CORPUS / "torch_ops" / "moe_grouped_mm" / "model.xml"
+    code = cli.main(["diff", str(xml), "--oracle", "cpu"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "tokens: f32[3, 8]" in out and "not compared" not in out
+
+
+def test_run_without_inputs_fits_them_as_diff_does(capsys: pytest.CaptureFixture[str]) -> None:
+    xml = CORPUS / "torch_ops" / "moe_grouped_mm" / "model.xml"
+    code = cli.main(["run", str(xml)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "tokens: f32[3,8]" in out
