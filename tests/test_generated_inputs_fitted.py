@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ovonehot import cli, load
@@ -93,3 +94,19 @@ def test_run_without_inputs_fits_them_as_diff_does(capsys: pytest.CaptureFixture
     out = capsys.readouterr().out
     assert code == 0, out
     assert "tokens: f32[3,8]" in out
+
+
+def test_an_image_s_open_dims_are_tried_together_first(tmp_path: Path) -> None:
+    """A windowed attention needs height and width together (timm's HaloNet refused every image
+    until 256 x 256): the open dims past the first move as one before each moves alone."""
+    ov = pytest.importorskip("openvino", reason="the model is written by OpenVINO's opset API")
+    import openvino.opset13 as ops
+
+    x = ops.parameter([1, 2, -1, -1], np.float32, name="x")
+    windows = ops.reshape(x, ops.constant(np.int64([1, 2, -1, 64, 64])), False)
+    ov.save_model(ov.Model([windows.output(0)], [x], "windows"), str(tmp_path / "m.xml"))
+    model = load(tmp_path / "m.xml")
+    fitted = fit_dims(model, {}, SETTINGS)
+    assert fitted is not None and fitted[0]["x"].shape == (1, 2, 64, 64)
+    moves = list(gen_inputs._moves(model.inputs[0], (1, 2, 3, 3), [64, 256]))
+    assert moves[:2] == [(1, 2, 64, 64), (1, 2, 256, 256)] and (1, 2, 64, 3) in moves

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, overload
 
@@ -658,32 +658,45 @@ def _fit_step(
     ]
     | None
 ):
-    """One dim changed so that ``where`` (the refusing layer's position, its message) moves on."""
+    """One input's shape changed (:func:`_moves`) so that ``where`` (the refusing layer's position,
+    its message) moves on."""
     position, message = where
     named = sorted({int(n) for n in re.findall(r"\d+", message) if 1 <= int(n) <= FIT_LARGEST})
     sizes = [*named, *(n for n in FIT_SIZES if n not in named)]
     for desc in model.inputs:
         if desc.shape.dims is None or any(n in given for n in (desc.name, *desc.names)):
             continue
-        for axis, d in enumerate(desc.shape.dims):
-            for size in sizes if not d.is_static else ():
-                if size == shapes[desc.name][axis] or not d.contains(size) or trials[0] <= 0:
-                    continue
-                trials[0] -= 1
-                trial = {
-                    **shapes,
-                    desc.name: (*shapes[desc.name][:axis], size, *shapes[desc.name][axis + 1 :]),
-                }
-                try:
-                    found = generate_inputs(
-                        model, settings.seed, {**given, **trial}, settings=settings, report=True
-                    )
-                except Error:
-                    continue
-                later = _refused_at(model, found[0])
-                if later is None or later[0] > position:
-                    return trial, found[0], found[1], later
+        for shape in _moves(desc, shapes[desc.name], sizes):
+            if trials[0] <= 0:
+                return None
+            trials[0] -= 1
+            trial = {**shapes, desc.name: shape}
+            try:
+                found = generate_inputs(
+                    model, settings.seed, {**given, **trial}, settings=settings, report=True
+                )
+            except Error:
+                continue
+            later = _refused_at(model, found[0])
+            if later is None or later[0] > position:
+                return trial, found[0], found[1], later
     return None
+
+
+def _moves(desc: TensorDesc, shape: tuple[int, ...], sizes: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """The shapes tried for an input: its open dims past the first all at one size (an image's
+    height and width, which a windowed attention needs together: HaloNet's 256 x 256), then each
+    open dim alone at each size."""
+    dims = desc.shape.dims or ()
+    open_axes = [k for k, d in enumerate(dims) if not d.is_static]
+    joint = [k for k in open_axes if k > 0]
+    for size in sizes if len(joint) > 1 else ():
+        if all(dims[k].contains(size) for k in joint) and any(shape[k] != size for k in joint):
+            yield tuple(size if k in joint else n for k, n in enumerate(shape))
+    for axis in open_axes:
+        for size in sizes:
+            if size != shape[axis] and dims[axis].contains(size):
+                yield (*shape[:axis], size, *shape[axis + 1 :])
 
 
 def _refused_at(model: Model, inputs: Mapping[str, np.ndarray]) -> tuple[int, str] | None:
