@@ -627,10 +627,11 @@ def fit_dims(
 ) -> tuple[dict[str, np.ndarray], dict[str, dict[str, Any]]] | None:
     """Generated inputs whose dynamic dims (of inputs not shaped in ``given``) take sizes the layer
     that refuses them names: a traced MatMul's contracted size (``[3, 3] x [256, 32]``), a TopK's
-    k, a kernel's extent, else one of ``FIT_SIZES``.  Greedy: one dim at a time, the first size
-    that ends the refusal or moves it to a later layer, for up to ``FIT_ROUNDS`` refusals.  None
-    when nothing does (the dims OpenVINO's shape inference does not tie to the weights are
-    where traced models refuse the default 3)."""
+    k, a kernel's extent, else one of ``FIT_SIZES``.  Greedy: one input's shape at a time (its
+    open dims together, then each alone: :func:`_moves`), the first that ends the refusal or moves
+    it to a later layer, for up to ``FIT_ROUNDS`` refusals and ``FIT_TRIALS`` runs.  None when
+    nothing does (the dims OpenVINO's shape inference does not tie to the weights are where traced
+    models refuse the default 3)."""
     inputs, notes = generate_inputs(model, settings.seed, given, settings=settings, report=True)
     where = _refused_at(model, inputs)
     shapes = {d.name: tuple(notes[model.input_key(k)]["shape"]) for k, d in enumerate(model.inputs)}
