@@ -58,8 +58,9 @@ def test_the_refusing_layer_sizes_the_dims(name: str, shapes: dict[str, tuple[in
 def test_values_the_model_refuses_are_not_fitted_and_the_trials_are_bounded(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """An integer division by zero is in the values, not the dims: nothing fits, within the trials."""
-    model = _model("regressions/tf_truncatediv")
+    """EmbeddingBag's offsets past its indices are in the values, not the dims: nothing fits,
+    within the trials."""
+    model = _model("torch_ops/embedding_bag")
     runs: list[int] = []
     refused_at = gen_inputs._refused_at
 
@@ -110,3 +111,17 @@ def test_an_image_s_open_dims_are_tried_together_first(tmp_path: Path) -> None:
     assert fitted is not None and fitted[0]["x"].shape == (1, 2, 64, 64)
     moves = list(gen_inputs._moves(model.inputs[0], (1, 2, 3, 3), [64, 256]))
     assert moves[:2] == [(1, 2, 64, 64), (1, 2, 256, 256)] and (1, 2, 64, 3) in moves
+
+
+@pytest.mark.parametrize("name", ["regressions/tf_truncatediv", "regressions/torch_div_trunc"])
+def test_integer_divisors_are_drawn_without_zero(name: str) -> None:
+    """An integer input that divides (Divide, FloorMod, Mod) drew 0 among [0, 8], which ovonehot
+    refuses as OpenVINO's reference does: drawn from +-[1, 8] now, both signs."""
+    model = _model(name)
+    for seed in range(4):
+        inputs, notes = gen_inputs.generate_inputs(model, seed, report=True)
+        divisor = next(k for k, n in notes.items() if n["role"] == "divisor")
+        assert np.all(inputs[divisor] != 0) and np.abs(inputs[divisor]).max() <= 8
+        assert refusal(model, inputs) is None
+    values = np.concatenate([gen_inputs.generate_inputs(model, s)[divisor] for s in range(8)])
+    assert (values < 0).any() and (values > 0).any()

@@ -116,6 +116,27 @@ def _gather_bounds(model: Model) -> dict[int, int]:
     return bounds
 
 
+# Integer ops whose second input divides: a generated 0 there is refused (ovonehot, as OpenVINO's
+# reference: "integer division by zero"), so those inputs are drawn without it.
+_DIVIDING = frozenset({"divide", "floormod", "mod"})
+
+
+def _divisors(model: Model) -> set[int]:
+    """Parameter node indices whose values become the divisor of an integer Divide/FloorMod/Mod."""
+    graph, inference = model.graph, model.inference
+    found: set[int] = set()
+    for i, node in enumerate(graph.nodes):
+        if node.type.lower() not in _DIVIDING or len(graph.sources[i]) < 2:
+            continue
+        src = graph.sources[i][1]
+        if inference.outputs[src.node][src.output].element_type.is_real:
+            continue
+        param = _trace_to_parameter(model, src.node)
+        if param is not None:
+            found.add(param)
+    return found
+
+
 # Ops through which an index value keeps its meaning (copies, conversions, shifts by a constant).
 _INDEX_PRESERVING = frozenset({"convert", "reshape", "squeeze", "unsqueeze", "transpose", "add", "subtract"})
 
@@ -412,6 +433,7 @@ def generate_inputs(
     roles = _roles(model)
     by_name = _input_shapes(model, params, roles, dict(shapes or {}), grow=not settings.within_dims)
     gather_bounds = _gather_bounds(model)
+    divisors = _divisors(model)
     if settings.within_dims:
         smallest = min((n for _, shape in by_name.values() for n in shape if n > 0), default=1)
         gather_bounds = {i: min(gather_bounds.get(i, smallest), smallest) for i in params}
@@ -425,11 +447,10 @@ def generate_inputs(
             raise InputError(f"input {desc.name!r}: cannot generate values of element type {et}")
         own_seed = settings.for_input(desc, settings.per_input_seeds)
         r = rng if own_seed is None else np.random.default_rng(own_seed)
-        chosen[idx], values = _values(
-            model, settings, desc, shape, roles.get(idx, ("", -1)), gather_bounds.get(idx), chosen, r
-        )
+        role = roles.get(idx) or (("divisor", -1) if idx in divisors else ("", -1))
+        chosen[idx], values = _values(model, settings, desc, shape, role, gather_bounds.get(idx), chosen, r)
         notes[desc.name] = {
-            "role": f"OneHot {roles[idx][0]}" if roles.get(idx, ("",))[0] else "other",
+            "role": f"OneHot {role[0]}" if idx in roles else (role[0] or "other"),
             "element_type": str(et),
             "shape": list(shape),
             "seed": seed if own_seed is None else own_seed,
@@ -538,6 +559,15 @@ def _values(
         return (
             _scalar_value(r, et, shape),
             "a special value of the type (NaN, -0.0, inf, extremes, subnormal) or a random one",
+        )
+    if kind == "divisor" and not et.is_real and et is not ElementType.boolean and et.bitwidth >= 8:
+        lo, _ = _type_range(et)
+        size = r.integers(1, 9 if lo < 0 else 17, size=shape)
+        sign = np.where(r.integers(0, 2, size=shape) == 1, -1, 1) if lo < 0 else 1
+        return _as_array(
+            et, size * sign, shape
+        ), "integer divisors: uniform in +-[1, 8], never 0" if lo < 0 else (
+            "integer divisors: uniform in [1, 16], never 0"
         )
     if gather_bound is not None and not et.is_real and et is not ElementType.boolean and et.bitwidth >= 8:
         top = min(gather_bound - 1, _type_range(et)[1])
