@@ -58,9 +58,9 @@ def test_the_refusing_layer_sizes_the_dims(name: str, shapes: dict[str, tuple[in
 def test_values_the_model_refuses_are_not_fitted_and_the_trials_are_bounded(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """EmbeddingBag's offsets past its indices are in the values, not the dims: nothing fits,
-    within the trials."""
-    model = _model("torch_ops/embedding_bag")
+    """CTC lengths past the sequence are in the values, not the dims: nothing fits, within the
+    trials."""
+    model = _model("tensorflow/ctc_loss")
     runs: list[int] = []
     refused_at = gen_inputs._refused_at
 
@@ -125,3 +125,23 @@ def test_integer_divisors_are_drawn_without_zero(name: str) -> None:
         assert refusal(model, inputs) is None
     values = np.concatenate([gen_inputs.generate_inputs(model, s)[divisor] for s in range(8)])
     assert (values < 0).any() and (values > 0).any()
+
+
+def test_a_proposal_s_image_info_is_the_image_s_size() -> None:
+    """A Proposal's image info drew floats in [-4, 4]: 'must have positive image height and width'."""
+    model = _model("vision/rfcn_proposal_psroi")
+    inputs, notes = gen_inputs.generate_inputs(model, 0, report=True)
+    assert notes["image_info"]["role"] == "image_info"
+    assert inputs["image_info"].tolist() == [32.0, 32.0, 1.0]  # (the image input is 1x3x32x32)
+    assert refusal(model, inputs) is None
+
+
+def test_embedding_bag_offsets_ascend_from_zero_below_the_indices() -> None:
+    """EmbeddingBagOffsets' offsets drew [0, 8] in any order: 'Offset value exceeds indices size'."""
+    model = _model("torch_ops/embedding_bag")
+    for seed in range(4):
+        inputs, notes = gen_inputs.generate_inputs(model, seed, report=True)
+        offsets = inputs["offsets"]
+        assert notes["offsets"]["role"] == "offsets" and notes["indices"]["role"] != "offsets"
+        assert offsets[0] == 0 and np.all(np.diff(offsets) >= 0) and offsets.max() < inputs["indices"].size
+        assert refusal(model, inputs) is None

@@ -121,20 +121,50 @@ def _gather_bounds(model: Model) -> dict[int, int]:
 _DIVIDING = frozenset({"divide", "floormod", "mod"})
 
 
-def _divisors(model: Model) -> set[int]:
-    """Parameter node indices whose values become the divisor of an integer Divide/FloorMod/Mod."""
+def _value_roles(
+    model: Model, by_name: Mapping[int, tuple[TensorDesc, tuple[int, ...]]]
+) -> dict[int, tuple[str, int]]:
+    """Parameter node index -> (role, its number) for inputs whose values an op constrains beyond
+    their type: an integer ``divisor`` (of Divide/FloorMod/Mod: never 0); a Proposal's
+    ``image_info`` (the image's height and width, positive: the number, the largest spatial dim of
+    the inputs); EmbeddingBagOffsets' ``offsets`` (ascending from 0, below the number of indices:
+    the number)."""
     graph, inference = model.graph, model.inference
-    found: set[int] = set()
+    side = max((n for _, shape in by_name.values() if len(shape) == 4 for n in shape[2:]), default=32)
+    found: dict[int, tuple[str, int]] = {}
     for i, node in enumerate(graph.nodes):
-        if node.type.lower() not in _DIVIDING or len(graph.sources[i]) < 2:
+        kind, srcs = node.type.lower(), graph.sources[i]
+        if (
+            kind in _DIVIDING
+            and len(srcs) > 1
+            and not inference.outputs[srcs[1].node][srcs[1].output].element_type.is_real
+        ):
+            role = ("divisor", 0), 1
+        elif kind == "proposal" and len(srcs) > 2:
+            role = ("image_info", side), 2
+        elif kind == "embeddingbagoffsets" and len(srcs) > 2:  # (table, indices, offsets, ...)
+            count = _count(model, by_name, srcs[1].node, srcs[1].output)
+            if count is None:
+                continue
+            role = ("offsets", count), 2
+        else:
             continue
-        src = graph.sources[i][1]
-        if inference.outputs[src.node][src.output].element_type.is_real:
-            continue
-        param = _trace_to_parameter(model, src.node)
+        param = _trace_to_parameter(model, srcs[role[1]].node)
         if param is not None:
-            found.add(param)
+            found.setdefault(param, role[0])
     return found
+
+
+def _count(
+    model: Model, by_name: Mapping[int, tuple[TensorDesc, tuple[int, ...]]], node: int, port: int
+) -> int | None:
+    """How many values node output ``(node, port)`` holds: its generated Parameter's shape, else
+    its static shape; None when neither says."""
+    param = _trace_to_parameter(model, node)
+    if param is not None and param in by_name:
+        return math.prod(by_name[param][1])
+    known = model.inference.outputs[node][port].shape
+    return math.prod(known.to_shape()) if known.is_static else None
 
 
 # Ops through which an index value keeps its meaning (copies, conversions, shifts by a constant).
@@ -433,7 +463,7 @@ def generate_inputs(
     roles = _roles(model)
     by_name = _input_shapes(model, params, roles, dict(shapes or {}), grow=not settings.within_dims)
     gather_bounds = _gather_bounds(model)
-    divisors = _divisors(model)
+    value_roles = _value_roles(model, by_name)
     if settings.within_dims:
         smallest = min((n for _, shape in by_name.values() for n in shape if n > 0), default=1)
         gather_bounds = {i: min(gather_bounds.get(i, smallest), smallest) for i in params}
@@ -447,7 +477,7 @@ def generate_inputs(
             raise InputError(f"input {desc.name!r}: cannot generate values of element type {et}")
         own_seed = settings.for_input(desc, settings.per_input_seeds)
         r = rng if own_seed is None else np.random.default_rng(own_seed)
-        role = roles.get(idx) or (("divisor", -1) if idx in divisors else ("", -1))
+        role = roles.get(idx) or value_roles.get(idx, ("", -1))
         chosen[idx], values = _values(model, settings, desc, shape, role, gather_bounds.get(idx), chosen, r)
         notes[desc.name] = {
             "role": f"OneHot {role[0]}" if idx in roles else (role[0] or "other"),
@@ -560,6 +590,8 @@ def _values(
             _scalar_value(r, et, shape),
             "a special value of the type (NaN, -0.0, inf, extremes, subnormal) or a random one",
         )
+    if kind in ("image_info", "offsets") and et is not ElementType.string and et is not ElementType.boolean:
+        return _constrained(kind, one_hot, et, shape, r)
     if kind == "divisor" and not et.is_real and et is not ElementType.boolean and et.bitwidth >= 8:
         lo, _ = _type_range(et)
         size = r.integers(1, 9 if lo < 0 else 17, size=shape)
@@ -578,6 +610,25 @@ def _values(
         )
         return _as_array(et, r.integers(0, top, size=shape, endpoint=True), shape), what.format(top=top)
     return _generic(r, et, shape), _generic_note(et)
+
+
+def _constrained(
+    kind: str, number: int, et: ElementType, shape: tuple[int, ...], r: np.random.Generator
+) -> tuple[np.ndarray, str]:
+    """A Proposal's image info (``number``: the image's side) or EmbeddingBag's offsets
+    (``number``: how many indices), as ``_value_roles`` says."""
+    n = math.prod(shape)
+    if kind == "image_info":
+        values = [float(number)] * min(n, 2) + [1.0] * max(n - 2, 0)  # (height, width, then scales)
+        dtype = numpy_dtype_of(et)
+        return np.array(values, dtype=dtype).reshape(
+            shape
+        ), f"the image's height and width ({number}), then scales of 1"
+    top = max(number - 1, 0)
+    starts = np.sort(r.integers(0, top, size=n, endpoint=True)) if n else np.zeros(0, np.int64)
+    if n:
+        starts[0] = 0
+    return _as_array(et, starts, shape), f"bag offsets: ascending from 0, below the {number} indices"
 
 
 def _generic_note(et: ElementType) -> str:
