@@ -64,9 +64,9 @@ def test_values_the_model_refuses_are_not_fitted_and_the_trials_are_bounded(
     runs: list[int] = []
     refused_at = gen_inputs._refused_at
 
-    def counting(m, inputs):  # type: ignore[no-untyped-def]
+    def counting(*args):  # type: ignore[no-untyped-def]
         runs.append(1)
-        return refused_at(m, inputs)
+        return refused_at(*args)
 
     monkeypatch.setattr(gen_inputs, "_refused_at", counting)
     assert fit_dims(model, {}, SETTINGS) is None

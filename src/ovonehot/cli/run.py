@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from ..atomic import check_output_dir, check_output_file
-from ..differential.gen_inputs import fit_dims, generate_inputs, grow_spatial, refusal, spatial_open
+from ..differential.gen_inputs import generate_inputs, refitted, refusal
 from ..errors import Error, UsageError
 from ..infer import NodePlan
 from ..model import Model, TensorDesc, load
@@ -258,12 +258,7 @@ def _inputs(
         # (an image whose size the IR leaves open: the default 3 x 3 is smaller than a patch or a
         # strided stem; grown to the first size the model takes, else each open dim sized as the
         # refusing layer names it, as diff does)
-        grown = (
-            grow_spatial(model, shapes, settings)
-            if any(spatial_open(d, shapes) for d in model.inputs)
-            else None
-        )
-        inputs, notes = grown or fit_dims(model, shapes, settings) or (inputs, notes)
+        inputs, notes = refitted(model, shapes, settings) or (inputs, notes)
     report["inputs"] = {"generated": True, "seed": settings.seed}
     print(f"generated inputs (--seed {settings.seed}; --save-inputs FILE.npz keeps them):")
     for name, value in inputs.items():

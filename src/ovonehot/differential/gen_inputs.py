@@ -593,14 +593,11 @@ def _values(
     if kind in ("image_info", "offsets") and et is not ElementType.string and et is not ElementType.boolean:
         return _constrained(kind, one_hot, et, shape, r)
     if kind == "divisor" and not et.is_real and et is not ElementType.boolean and et.bitwidth >= 8:
-        lo, _ = _type_range(et)
-        size = r.integers(1, 9 if lo < 0 else 17, size=shape)
-        sign = np.where(r.integers(0, 2, size=shape) == 1, -1, 1) if lo < 0 else 1
-        return _as_array(
-            et, size * sign, shape
-        ), "integer divisors: uniform in +-[1, 8], never 0" if lo < 0 else (
-            "integer divisors: uniform in [1, 16], never 0"
-        )
+        signed = _type_range(et)[0] < 0
+        size = r.integers(1, 9 if signed else 17, size=shape)
+        sign = np.where(r.integers(0, 2, size=shape) == 1, -1, 1) if signed else 1
+        note = "+-[1, 8]" if signed else "[1, 16]"
+        return _as_array(et, size * sign, shape), f"integer divisors: uniform in {note}, never 0"
     if gather_bound is not None and not et.is_real and et is not ElementType.boolean and et.bitwidth >= 8:
         top = min(gather_bound - 1, _type_range(et)[1])
         what = (
@@ -650,10 +647,16 @@ SPATIAL_SIZES = (32, 64, 224)
 
 def refusal(model: Model, inputs: Mapping[str, np.ndarray]) -> str | None:
     """Why ovonehot refuses to run ``model`` on ``inputs`` (a fast run), or None."""
+    error = _refused(model, inputs)
+    return None if error is None else str(error)
+
+
+def _refused(model: Model, inputs: Mapping[str, np.ndarray]) -> Error | None:
+    """The error ovonehot refuses to run ``model`` on ``inputs`` with (a fast run), or None."""
     try:
         model.run(dict(inputs), exact=False)
     except Error as exc:
-        return str(exc)
+        return exc
     return None
 
 
@@ -695,6 +698,15 @@ def grow_spatial(
     return None
 
 
+def refitted(
+    model: Model, given: Mapping[str, Sequence[int]], settings: InputSettings
+) -> tuple[dict[str, np.ndarray], dict[str, dict[str, Any]]] | None:
+    """Generated inputs the model accepts after it refused the first ones: the spatial dims grown
+    (:func:`grow_spatial`), else the open dims fitted (:func:`fit_dims`); None when neither helps.
+    What ``diff``, ``reduce`` and ``run`` do."""
+    return grow_spatial(model, given, settings) or fit_dims(model, given, settings)
+
+
 # Sizes ``fit_dims`` tries for a dynamic dim beside those the refusing layer names (a signal a
 # reflect padding or a frame must be longer than), a round per refusal moved on, trials in all.
 FIT_SIZES = (16, 64, 256, 1024, 4096)
@@ -714,13 +726,14 @@ def fit_dims(
     nothing does (the dims OpenVINO's shape inference does not tie to the weights are where traced
     models refuse the default 3)."""
     inputs, notes = generate_inputs(model, settings.seed, given, settings=settings, report=True)
-    where = _refused_at(model, inputs)
+    positions = {node.describe(): i for i, node in enumerate(model.graph.nodes)}
+    where = _refused_at(model, inputs, positions)
     shapes = {d.name: tuple(notes[model.input_key(k)]["shape"]) for k, d in enumerate(model.inputs)}
     trials = [FIT_TRIALS]
     for _ in range(FIT_ROUNDS):
         if where is None:
             return inputs, notes
-        step = _fit_step(model, given, settings, shapes, where, trials)
+        step = _fit_step(model, given, settings, shapes, (where, positions), trials)
         if step is None:
             return None
         shapes, inputs, notes, where = step
@@ -732,7 +745,7 @@ def _fit_step(
     given: Mapping[str, Sequence[int]],
     settings: InputSettings,
     shapes: Mapping[str, tuple[int, ...]],
-    where: tuple[int, str],
+    refused: tuple[tuple[int, str], Mapping[str, int]],
     trials: list[int],
 ) -> (
     tuple[
@@ -740,9 +753,9 @@ def _fit_step(
     ]
     | None
 ):
-    """One input's shape changed (:func:`_moves`) so that ``where`` (the refusing layer's position,
-    its message) moves on."""
-    position, message = where
+    """One input's shape changed (:func:`_moves`) so that the refusal (the refusing layer's
+    position and message, beside every layer's position) moves on."""
+    (position, message), positions = refused
     named = sorted({int(n) for n in re.findall(r"\d+", message) if 1 <= int(n) <= FIT_LARGEST})
     sizes = [*named, *(n for n in FIT_SIZES if n not in named)]
     for desc in model.inputs:
@@ -759,7 +772,7 @@ def _fit_step(
                 )
             except Error:
                 continue
-            later = _refused_at(model, found[0])
+            later = _refused_at(model, found[0], positions)
             if later is None or later[0] > position:
                 return trial, found[0], found[1], later
     return None
@@ -781,16 +794,16 @@ def _moves(desc: TensorDesc, shape: tuple[int, ...], sizes: Sequence[int]) -> It
                 yield (*shape[:axis], size, *shape[axis + 1 :])
 
 
-def _refused_at(model: Model, inputs: Mapping[str, np.ndarray]) -> tuple[int, str] | None:
-    """Where ovonehot refuses ``inputs`` (a fast run): the refusing layer's position in the
-    graph (past every layer when none is named) and the message without the layer; None when it
-    runs them."""
-    try:
-        model.run(dict(inputs), exact=False)
-    except Error as exc:
-        text = str(exc)
-        layer = exc.layers[0] if exc.layers else ""
-        positions = {node.describe(): i for i, node in enumerate(model.graph.nodes)}
-        message = text.removeprefix(layer).removeprefix(": ") if layer else text
-        return positions.get(layer, len(model.graph.nodes)), message
-    return None
+def _refused_at(
+    model: Model, inputs: Mapping[str, np.ndarray], positions: Mapping[str, int]
+) -> tuple[int, str] | None:
+    """Where ovonehot refuses ``inputs`` (:func:`_refused`): the refusing layer's position in the
+    graph (``positions``: by layer description; past every layer when none is named) and the
+    message without the layer; None when it runs them."""
+    error = _refused(model, inputs)
+    if error is None:
+        return None
+    text = str(error)
+    layer = error.layers[0] if error.layers else ""
+    message = text.removeprefix(layer).removeprefix(": ") if layer else text
+    return positions.get(layer, len(model.graph.nodes)), message

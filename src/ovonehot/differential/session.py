@@ -24,7 +24,7 @@ from ..oracle.common import OracleKind, PluginSettings
 from . import replay as _replay
 from .comparator import Tolerances
 from .diff import DiffOptions, diff_model
-from .gen_inputs import InputSettings, fit_dims, generate_inputs, grow_spatial, refusal
+from .gen_inputs import InputSettings, generate_inputs, refitted, refusal
 from .report import DiffReport, render, report_json, with_fallback
 from .runners import OracleRunner, oracle_runners
 from .verdicts import OutputVerdict, Verdict
@@ -196,8 +196,7 @@ def made_again(run: Prepared, settings: DiffSettings) -> Prepared:
         run.model, generation.seed, settings.shapes, settings=generation, report=True
     )
     if refusal(run.model, inputs) is not None:
-        grown = grow_spatial(run.model, settings.shapes, generation)
-        inputs, notes = grown or fit_dims(run.model, settings.shapes, generation) or (inputs, notes)
+        inputs, notes = refitted(run.model, settings.shapes, generation) or (inputs, notes)
     return dataclasses.replace(run, inputs=inputs, input_notes=notes)
 
 
