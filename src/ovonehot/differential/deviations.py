@@ -426,7 +426,9 @@ def _with_attr(node: Node, name: str, value: str, payload: np.ndarray | None = N
     return dataclasses.replace(node, attrs=attrs, payload=payload if payload is not None else node.payload)
 
 
-def _saturate_constant(et: ElementType, value: np.ndarray) -> np.ndarray:
+def saturate_constant(et: ElementType, value: np.ndarray) -> np.ndarray:
+    """A constant as the CPU plugin converts it when compiled: i64/u32/u64 saturated to int32,
+    i16/u16 widened to it, f64/f16 to f32 (``int32-saturation``, ``f64-through-f32``)."""
     if et in WIDE_INTS:
         wide = value.astype(np.float64) if et is ElementType.u64 else value.astype(np.int64)
         return np.asarray(np.clip(wide, _I32_MIN, _I32_MAX)).astype(np.int32)
@@ -515,7 +517,7 @@ def _rewrite(graph: Graph) -> Graph:
 def _cpu_constant(et: ElementType, value: np.ndarray, flush: bool = True) -> np.ndarray:
     """A constant as the CPU plugin holds it: wide ints saturated to i32, f64 saturated to f32,
     (with ``flush``) subnormal f32 flushed to +0.0."""
-    new = _saturate_constant(et, value)
+    new = saturate_constant(et, value)
     return _flush_subnormals(new) if flush and new.dtype == np.float32 else new
 
 
@@ -1000,7 +1002,7 @@ def _constant_events(
 ) -> None:
     if et is ElementType.f16 and _signalling_f16(exact):
         events.append(Event("f16-as-f32", i, node.describe(), _signalling_f16(exact)))
-    saturated = _saturate_constant(et, exact)
+    saturated = saturate_constant(et, exact)
     if saturated is not exact:
         n, detail = _changed(exact, saturated)
         if n:

@@ -39,14 +39,14 @@ from .. import progress
 from ..errors import OpenVINOError
 from ..model import Model
 from ..oracle.common import OracleKind, OracleOutputs, Refusal
+from ..types import ElementType
 from .comparator import Tolerances, compared_tolerances, default_tolerance
 from .compare import Comparison, Tolerance, compare, error_size
-from .deviations import KNOWN
+from .deviations import KNOWN, saturate_constant
 from .envelope import NOT_COMPUTED, Envelope
 from .runners import Intermediates, OracleRunner, OvonehotRunner
 
 _WIDE = (np.dtype(np.int64), np.dtype(np.uint64), np.dtype(np.uint32))
-_I32 = np.iinfo(np.int32)
 # A node output's rounding envelope, (node, port) -> Envelope or None (:meth:`.envelope.Carried.at`).
 EnvelopeAt = Callable[[int, int], Envelope | None]
 
@@ -301,8 +301,7 @@ def _held_as_int32(ours: np.ndarray, theirs: np.ndarray) -> str | None:
     if a.dtype not in _WIDE or b.dtype.kind not in "iu" or b.dtype == np.uint64 or a.shape != b.shape:
         return None
     got = b.astype(np.int64)
-    low = _I32.min if a.dtype.kind == "i" else 0
-    saturated = got == np.clip(a, low, _I32.max).astype(np.int64)
+    saturated = got == saturate_constant(ElementType.from_numpy(a.dtype), a).astype(np.int64)
     wrapped = got == a.astype(np.int32).astype(np.int64)  # (the low 32 bits, as a C cast keeps)
     if not (saturated | wrapped).all():
         return None
