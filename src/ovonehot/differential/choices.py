@@ -55,10 +55,6 @@ SELECTIONS = frozenset(
 )
 
 
-# Ops whose float outputs are decisions too (whole numbers, signs): the float64 run given a run's
-# decisions holds them with its integer and boolean values (an image size floored from a scale).
-
-
 @dataclass(frozen=True, slots=True)
 class Choice:
     """One node where the plugin's pick was put in place of ovonehot's."""
